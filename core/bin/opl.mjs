@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `opl` command: gets onto Node 24 (installing it from the npm registry if the machine's Node
+// is older), then runs the TypeScript CLI with the flags isolated-vm needs.
+import { join } from 'node:path';
+import { ensureDependencies, ensureNode24, ensureUiBuilt, execAndExit, projectRoot, runtimeEnv } from '../bootstrap/runtime.mjs';
+
+const node = ensureNode24();
+ensureDependencies(node);
+ensureUiBuilt(node);
+execAndExit(node, ['--no-node-snapshot', join(projectRoot, 'core', 'cli', 'main.ts'), ...process.argv.slice(2)], runtimeEnv(node));

@@ -1,0 +1,130 @@
+// Plain JavaScript on purpose: this file runs on whatever Node the machine has (it may be older than
+// 24 and unable to strip types) and gets the project onto Node 24 before any TypeScript runs.
+import { spawnSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, readdirSync, statSync, mkdirSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REQUIRED_NODE_MAJOR = 24;
+/** The exact Node 24 release fetched from the npm registry's `node` package when the machine lacks one. */
+export const PINNED_NODE_VERSION = '24.21.0';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const toolsDir = join(projectRoot, '.tools', `node-${PINNED_NODE_VERSION}`);
+const toolsNodeBin = join(toolsDir, 'node_modules', 'node', 'bin');
+
+function say(message) {
+  process.stderr.write(`[opl setup] ${message}\n`);
+}
+
+function majorOf(version) {
+  return Number.parseInt(String(version).replace(/^v/, '').split('.')[0] ?? '0', 10);
+}
+
+function nodeVersionAt(binary) {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** Environment for child processes: Node 24's directory first on PATH, so `npm` and its scripts run on it. */
+export function runtimeEnv(nodeBinary, extra = {}) {
+  const env = { ...process.env, ...extra };
+  env.PATH = [dirname(nodeBinary), join(projectRoot, 'node_modules', '.bin'), env.PATH ?? ''].join(delimiter);
+  // The machine's npmrc may point node-gyp at the system Node's headers; those would build
+  // native addons for the wrong ABI. Our native dependencies ship prebuilt binaries for Node 24.
+  delete env.npm_config_nodedir;
+  delete env.NPM_CONFIG_NODEDIR;
+  return env;
+}
+
+/** Returns the path of a Node >= 24 binary, installing the pinned release from the npm registry if needed. */
+export function ensureNode24() {
+  if (majorOf(process.versions.node) >= REQUIRED_NODE_MAJOR) return process.execPath;
+  const local = join(toolsNodeBin, 'node');
+  const existing = existsSync(local) ? nodeVersionAt(local) : null;
+  if (existing && majorOf(existing) >= REQUIRED_NODE_MAJOR) return local;
+
+  say(`Node ${process.versions.node} is older than ${REQUIRED_NODE_MAJOR}; installing node@${PINNED_NODE_VERSION} from the npm registry into .tools/`);
+  mkdirSync(toolsDir, { recursive: true });
+  writeFileSync(join(toolsDir, 'package.json'), JSON.stringify({ name: 'opl-node-runtime', private: true }, null, 2));
+  const result = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', '--loglevel=error', `node@${PINNED_NODE_VERSION}`],
+    { cwd: toolsDir, stdio: 'inherit', env: { ...process.env, npm_config_nodedir: undefined } },
+  );
+  const installed = existsSync(local) ? nodeVersionAt(local) : null;
+  if (result.status !== 0 || !installed || majorOf(installed) < REQUIRED_NODE_MAJOR) {
+    say(`could not install Node ${PINNED_NODE_VERSION} (npm exit ${result.status}). Install Node ${REQUIRED_NODE_MAJOR}+ yourself and retry.`);
+    process.exit(1);
+  }
+  say(`using ${installed} from .tools/`);
+  return local;
+}
+
+function fingerprint(nodeBinary) {
+  const hash = createHash('sha256');
+  for (const file of ['package.json', 'package-lock.json', 'plugin-sdk/package.json']) {
+    const path = join(projectRoot, file);
+    hash.update(file).update(existsSync(path) ? readFileSync(path) : '');
+  }
+  hash.update(String(majorOf(nodeVersionAt(nodeBinary) ?? '0')));
+  return hash.digest('hex');
+}
+
+/** Runs `npm ci` (on Node 24) when node_modules is missing or older than the lockfile. */
+export function ensureDependencies(nodeBinary) {
+  const stampFile = join(projectRoot, 'node_modules', '.opl-install-stamp');
+  const expected = fingerprint(nodeBinary);
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === expected) return;
+  const hasLock = existsSync(join(projectRoot, 'package-lock.json'));
+  say(`installing npm dependencies (${hasLock ? 'npm ci' : 'npm install'})`);
+  const result = spawnSync('npm', [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund'], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env: runtimeEnv(nodeBinary),
+  });
+  if (result.status !== 0) {
+    say('npm could not install the dependencies; see the output above.');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stampFile, expected);
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the UI with Vite when ui/dist is missing or older than any UI source file. */
+export function ensureUiBuilt(nodeBinary) {
+  const uiDir = join(projectRoot, 'ui');
+  const builtIndex = join(uiDir, 'dist', 'index.html');
+  if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= newestMtime(uiDir)) return;
+  say('building the web UI (vite build)');
+  const result = spawnSync(nodeBinary, [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(uiDir, 'vite.config.ts'), '--logLevel', 'warn'], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env: runtimeEnv(nodeBinary),
+  });
+  if (result.status !== 0) {
+    say('the UI build failed; see the output above.');
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Runs a command to completion with signals forwarded, then exits with its status. */
+export function execAndExit(command, args, env) {
+  const child = spawn(command, args, { cwd: process.cwd(), stdio: 'inherit', env });
+  const forward = (signal) => () => child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward(signal));
+  child.on('exit', (code, signal) => {
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code ?? 1);
+  });
+}

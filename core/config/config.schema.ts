@@ -1,0 +1,145 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every `OPL_*` variable the engine reads, with the defaults of the specification. This schema is
+ * the only place that knows about environment variables; everything else receives a parsed Config.
+ * `describe()` texts feed the README's configuration table and the `opl config` command.
+ */
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'postgres:' || url.protocol === 'postgresql:';
+    } catch {
+      return false;
+    }
+  }, 'must be a postgres:// or postgresql:// URL');
+
+const httpBaseUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL without credentials, query or fragment')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export const configEnvSchema = z
+  .object({
+    OPL_DEPLOYMENT_MODE: z
+      .enum(['self_host', 'hosted'], { error: 'must be self_host or hosted' })
+      .default('self_host')
+      .describe('`self_host` (single local owner) or `hosted` (multi-user; migrations refused until user authentication is configured, header paste disabled, plugin allow-list enforced).'),
+    OPL_DATABASE_URL: postgresUrl
+      .optional()
+      .describe('PostgreSQL connection URL. Unset: the engine starts its own embedded PostgreSQL server in `OPL_DATA_DIR/postgres`.'),
+    OPL_DATA_DIR: z
+      .string()
+      .trim()
+      .min(1)
+      .default('data')
+      .describe('Directory for the embedded database, keys and other local state (relative paths resolve against the working directory).'),
+    OPL_EMBEDDED_DB_PORT: integer(1, 65535)
+      .default(54329)
+      .describe('Loopback port of the embedded PostgreSQL server (only used without `OPL_DATABASE_URL`).'),
+    OPL_PUBLIC_BASE_URL: httpBaseUrl
+      .optional()
+      .describe('Public URL of this instance. When set, every private `/api` route requires an owner session (see `OPL_OWNER_SECRET`).'),
+    OPL_OWNER_SECRET: optionalText
+      .pipe(z.string().min(12, 'must be at least 12 characters').optional())
+      .describe('Owner login secret for the owner-session gate. Required when `OPL_PUBLIC_BASE_URL` is set; never logged.'),
+    OPL_SESSION_TTL_HOURS: integer(1, 24 * 365)
+      .default(168)
+      .describe('Lifetime of an owner session, in hours.'),
+    OPL_HOST: z.string().trim().min(1).default('127.0.0.1').describe('Interface the HTTP server listens on.'),
+    OPL_PORT: integer(0, 65535).default(8765).describe('TCP port of the HTTP server (0 picks a free port).'),
+    OPL_LOG_LEVEL: logLevel.default('info').describe('Log level of the JSON logs: fatal, error, warn, info, debug, trace or silent.'),
+    OPL_SNAPSHOT_DIR: optionalText.describe('Directory for library snapshot archives. Default: `OPL_DATA_DIR/snapshots`.'),
+    OPL_EXPORT_MAX_PLAYLISTS: integer(1, 100_000)
+      .default(100)
+      .describe('Maximum playlists in one export request.'),
+    OPL_MIGRATION_HISTORY_RETENTION_DAYS: integer(0, 36_500)
+      .default(90)
+      .describe('Days that migration item detail is kept after a job ends; `0` keeps it forever.'),
+    OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE: integer(1, 100_000)
+      .default(500)
+      .describe('Rows deleted per batch by the hourly history cleanup.'),
+    OPL_MIGRATION_REPORT_BATCH_SIZE: integer(1, 100_000)
+      .default(500)
+      .describe('Rows fetched per database round trip when streaming a migration report.'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.OPL_PUBLIC_BASE_URL && !env.OPL_OWNER_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPL_OWNER_SECRET'],
+        message: 'is required when OPL_PUBLIC_BASE_URL is set (it is the owner login secret of the session gate)',
+      });
+    }
+  });
+
+export type ConfigEnv = z.output<typeof configEnvSchema>;
+
+export interface Config {
+  deploymentMode: 'self_host' | 'hosted';
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedDbPort: number;
+  publicBaseUrl: string | undefined;
+  ownerSecret: string | undefined;
+  sessionTtlHours: number;
+  host: string;
+  port: number;
+  logLevel: z.output<typeof logLevel>;
+  snapshotDir: string;
+  exportMaxPlaylists: number;
+  migrationHistoryRetentionDays: number;
+  migrationHistoryCleanupBatchSize: number;
+  migrationReportBatchSize: number;
+}
+
+export function toConfig(env: ConfigEnv, cwd: string): Config {
+  const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  const dataDir = absolute(env.OPL_DATA_DIR);
+  return {
+    deploymentMode: env.OPL_DEPLOYMENT_MODE,
+    databaseUrl: env.OPL_DATABASE_URL,
+    dataDir,
+    embeddedDbPort: env.OPL_EMBEDDED_DB_PORT,
+    publicBaseUrl: env.OPL_PUBLIC_BASE_URL,
+    ownerSecret: env.OPL_OWNER_SECRET,
+    sessionTtlHours: env.OPL_SESSION_TTL_HOURS,
+    host: env.OPL_HOST,
+    port: env.OPL_PORT,
+    logLevel: env.OPL_LOG_LEVEL,
+    snapshotDir: env.OPL_SNAPSHOT_DIR ? absolute(env.OPL_SNAPSHOT_DIR) : resolve(dataDir, 'snapshots'),
+    exportMaxPlaylists: env.OPL_EXPORT_MAX_PLAYLISTS,
+    migrationHistoryRetentionDays: env.OPL_MIGRATION_HISTORY_RETENTION_DAYS,
+    migrationHistoryCleanupBatchSize: env.OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE,
+    migrationReportBatchSize: env.OPL_MIGRATION_REPORT_BATCH_SIZE,
+  };
+}

@@ -1,0 +1,2 @@
+export { configEnvSchema, toConfig, type Config } from './config.schema.ts';
+export { ConfigError, loadConfig } from './load-config.ts';
