@@ -1,0 +1,121 @@
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config/index.ts';
+import { buildHttpServer, type HttpServer } from '../http/http-server.ts';
+import { JobQueue } from '../jobs/index.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
+import type { ReadinessCheck } from '../services/health/readiness.ts';
+import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
+import { openDatabase, type Database } from '../storage/index.ts';
+import type { AppServices } from './app-services.ts';
+import { JOB_CATALOGUE } from './job-catalogue.ts';
+import { ENGINE_VERSION } from './version.ts';
+
+export interface AppRoles {
+  /** Serve the HTTP API and the UI. */
+  http: boolean;
+  /** Run job handlers, schedules and queue maintenance. */
+  worker: boolean;
+}
+
+/** Tests replace parts of the wiring here instead of patching modules. */
+export interface AppOverrides {
+  logger?: Logger;
+  uiDistDir?: string;
+  /** Skips applying migrations at start (the database is already migrated). */
+  skipMigrations?: boolean;
+  workerPollingIntervalSeconds?: number;
+}
+
+export interface App {
+  readonly services: AppServices;
+  /** Present when the app has the http role. */
+  readonly http: HttpServer | undefined;
+  /** Starts listening (http role) and working (worker role); returns the listening URL, if any. */
+  start(): Promise<string | undefined>;
+  /** Stops everything in reverse order; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_UI_DIST = fileURLToPath(new URL('../../ui/dist', import.meta.url));
+
+/**
+ * Wires one engine process: database (embedded or external), job queue, services, HTTP server.
+ * No global singletons: everything hangs off the returned App.
+ */
+export async function createApp(config: Config, roles: AppRoles, overrides: AppOverrides = {}): Promise<App> {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const database: Database = await openDatabase(config, logger, { migrate: overrides.skipMigrations !== true });
+  const stack: Array<() => Promise<void>> = [() => database.close()];
+  const stop = async () => {
+    while (stack.length > 0) {
+      const step = stack.pop();
+      try {
+        await step?.();
+      } catch (error) {
+        logger.error({ err: error }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    const execute = async (statement: { text: string; values: unknown[] }) =>
+      database.orm.em.getConnection().execute<Record<string, unknown>[]>(statement.text, statement.values, 'all');
+    const jobs = new JobQueue<AppServices>({
+      connectionString: database.connectionString,
+      logger,
+      definitions: JOB_CATALOGUE,
+      role: roles.worker ? 'worker' : 'sender',
+    });
+    await jobs.start();
+    stack.push(() => jobs.stop());
+
+    const services: AppServices = {
+      config,
+      logger,
+      database,
+      jobs,
+      ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
+    };
+    const readiness: ReadinessCheck[] = [
+      { name: 'database', check: () => database.ping() },
+      { name: 'job_queue', check: () => jobs.ping() },
+    ];
+
+    const http = roles.http
+      ? await buildHttpServer({
+          config,
+          logger,
+          version: ENGINE_VERSION,
+          readiness,
+          ownerSessions: services.ownerSessions,
+          uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
+        })
+      : undefined;
+    if (http) stack.push(() => http.close());
+
+    let stopped = false;
+    return {
+      services,
+      http,
+      async start() {
+        if (roles.worker) {
+          const pollingIntervalSeconds = overrides.workerPollingIntervalSeconds;
+          await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
+          logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
+        }
+        if (!http) return undefined;
+        const address = await http.listen({ host: config.host, port: config.port });
+        logger.info({ url: address, version: ENGINE_VERSION, mode: config.deploymentMode, database: database.embedded ? 'embedded' : 'external' }, 'listening');
+        return address;
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stop();
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,6 @@
+import type { AnyJobDefinition } from '../jobs/index.ts';
+import { expireOwnerSessionsJob } from '../services/owner/expire-owner-sessions.job.ts';
+import type { AppServices } from './app-services.ts';
+
+/** Every job kind of the engine. Workers register all of them; senders create their queues. */
+export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob];

@@ -1,0 +1,64 @@
+import { configEnvSchema } from '../config/index.ts';
+import { loadConfigOrExit } from './config-or-exit.ts';
+
+// Commands load their modules lazily: `opl config` or `opl openapi` must not pull in the database layer.
+const runEngine = async (roles: { http: boolean; worker: boolean }) => {
+  const config = loadConfigOrExit(); // before any heavy import, so a bad value fails fast
+  return (await import('./run-engine.ts')).runEngine(config, roles);
+};
+
+const USAGE = `Usage: opl <command>
+
+Engine:
+  start          API + worker in one process (the single-user default)
+  serve          API only; run workers separately against the same database
+  worker         job worker only; run as many as you need
+  migrate        apply database migrations and exit
+
+Tools:
+  config         validate the OPL_* environment and print the effective configuration
+  config vars    list every OPL_* variable with its default and meaning
+  openapi        print the OpenAPI document (--write updates core/http/openapi.json, --check fails on drift)
+  help           this text
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'start':
+      return runEngine({ http: true, worker: true });
+    case 'serve':
+      return runEngine({ http: true, worker: false });
+    case 'worker':
+      return runEngine({ http: false, worker: true });
+    case 'migrate': {
+      const { migrateCommand } = await import('./migrate.command.ts');
+      return migrateCommand(loadConfigOrExit());
+    }
+    case 'config':
+      if (args[0] === 'vars') {
+        for (const [name, schema] of Object.entries(configEnvSchema.shape)) {
+          process.stdout.write(`${name}\n    ${schema.description ?? ''}\n`);
+        }
+        return 0;
+      } else {
+        const config = loadConfigOrExit();
+        const shown = { ...config, ownerSecret: config.ownerSecret ? '[set]' : undefined, databaseUrl: config.databaseUrl ? '[set]' : undefined };
+        process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+        return 0;
+      }
+    case 'openapi':
+      return (await import('./openapi.command.ts')).openApiCommand(args);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`opl: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,27 @@
+/**
+ * The one catalogue of API errors. Every error the HTTP API answers has a stable `code` from here;
+ * clients branch on `code`, never on `title` or `detail` text. Add new codes here, never inline.
+ */
+export const ERROR_CATALOGUE = {
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  malformed_body: { status: 400, title: 'The request body could not be read' },
+  session_required: { status: 401, title: 'Owner session required' },
+  invalid_owner_secret: { status: 401, title: 'The owner secret is not correct' },
+  authentication_not_configured: { status: 403, title: 'User authentication is not configured' },
+  cross_origin_request: { status: 403, title: 'Cross-origin request refused' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  gone: { status: 410, title: 'Gone' },
+  payload_too_large: { status: 413, title: 'The request body is too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  unprocessable_content: { status: 422, title: 'The request cannot be processed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal server error' },
+  ui_not_built: { status: 503, title: 'The web UI has not been built' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

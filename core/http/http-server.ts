@@ -1,0 +1,75 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { ReadinessCheck } from '../services/health/readiness.ts';
+import type { OwnerPolicy } from '../services/owner/owner.ts';
+import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
+import { registerErrorHandling } from './errors/index.ts';
+import { openApiDocument, registerOpenApi } from './openapi.ts';
+import { registerOwnerGate } from './owner/owner-gate.ts';
+import { requestIdFor } from './request-context.ts';
+import { RedactingLogController } from './request-logging.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { sessionRoutes } from './routes/session.routes.ts';
+import { registerUi } from './routes/ui.routes.ts';
+
+export interface HttpDependencies {
+  config: Config;
+  logger: Logger;
+  version: string;
+  readiness: readonly ReadinessCheck[];
+  ownerSessions: OwnerSessionService;
+  uiDistDir: string;
+}
+
+export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+};
+
+/** Builds the fastify server with every route of the API; `listen` is the caller's business. */
+export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServer> {
+  const { config } = deps;
+  const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: deps.logger.child({ component: 'http' }),
+    genReqId: requestIdFor,
+    logController: new RedactingLogController(),
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  await registerOpenApi(app, deps.version);
+  await app.register(fastifyCookie);
+
+  const policy: OwnerPolicy = { deploymentMode: config.deploymentMode, sessionGate: config.publicBaseUrl !== undefined };
+  registerOwnerGate(app, policy, deps.ownerSessions, config.publicBaseUrl);
+
+  await app.register(healthRoutes, { readiness: deps.readiness });
+  await app.register(sessionRoutes, {
+    policy,
+    sessions: deps.ownerSessions,
+    secureCookie: config.publicBaseUrl?.startsWith('https://') ?? false,
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app));
+  await registerUi(app, deps.uiDistDir);
+  await app.ready();
+  return app;
+}

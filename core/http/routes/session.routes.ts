@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { OwnerPolicy } from '../../services/owner/owner.ts';
+import type { OwnerSessionService } from '../../services/owner/owner-session.service.ts';
+import { AppError, problemSchema } from '../errors/index.ts';
+import { SESSION_COOKIE } from '../owner/owner-gate.ts';
+
+const meSchema = z
+  .object({
+    owner_id: z.string().nullable().describe('The owner this session acts for; null in hosted mode until user authentication exists'),
+    deployment_mode: z.enum(['self_host', 'hosted']),
+    session: z.object({
+      required: z.boolean().describe('True when the owner-session gate is on (OPL_PUBLIC_BASE_URL is set)'),
+      authenticated: z.boolean(),
+    }),
+  })
+  .meta({ id: 'CurrentOwner' });
+
+/** A failed login waits this long, which makes guessing the owner secret slow without locking anyone out. */
+const FAILED_LOGIN_DELAY_MS = 400;
+
+export interface SessionRoutesOptions {
+  policy: OwnerPolicy;
+  sessions: OwnerSessionService;
+  secureCookie: boolean;
+}
+
+export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, secureCookie }) => {
+  app.get(
+    '/api/me',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Who the current request acts for, and whether the owner-session gate is on',
+        response: { 200: meSchema, 401: problemSchema },
+      },
+    },
+    async (request) => ({
+      owner_id: request.owner?.kind === 'local' ? request.owner.id : null,
+      deployment_mode: policy.deploymentMode,
+      session: { required: policy.sessionGate, authenticated: policy.sessionGate && request.owner !== null },
+    }),
+  );
+
+  app.post(
+    '/api/session',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Log in with the owner secret; sets an HttpOnly session cookie',
+        body: z.object({ secret: z.string().min(1).max(1024) }).strict(),
+        response: { 204: z.null().describe('Logged in'), 401: problemSchema, 404: problemSchema },
+      },
+      // Never log the body: it holds the owner secret.
+      logLevel: 'info',
+    },
+    async (request, reply) => {
+      if (!policy.sessionGate) {
+        throw new AppError('not_found', 'The owner-session gate is off on this instance (OPL_PUBLIC_BASE_URL is not set), so there is nothing to log in to.');
+      }
+      if (!sessions.verifySecret(request.body.secret)) {
+        await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
+        request.log.warn('owner login failed');
+        throw new AppError('invalid_owner_secret', 'The owner secret is not correct.');
+      }
+      const { token } = await sessions.create();
+      void reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+        maxAge: sessions.ttlSeconds,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/session',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Log out: revokes the session and clears its cookie',
+        response: { 204: z.null().describe('Logged out') },
+      },
+    },
+    async (request, reply) => {
+      await sessions.revoke(request.cookies[SESSION_COOKIE]);
+      void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureCookie });
+      return reply.status(204).send(null);
+    },
+  );
+};

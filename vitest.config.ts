@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `unit` (pure logic, no I/O), `integration` (one embedded PostgreSQL for the run,
+// each test file its own database, HTTP through the real app) and `e2e` (the engine + Debian
+// Chromium driven by playwright-core, one browser shared). isolated-vm needs --no-node-snapshot.
+const execArgv = ['--no-node-snapshot'];
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    execArgv,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['core/**/*.test.ts', 'plugin-sdk/**/*.test.ts', 'plugins/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
