@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { describeDeploymentMode, needsSignIn, parseMe } from '../../../ui/src/api/me.ts';
+import { networkProblem, toProblem } from '../../../ui/src/api/problem.ts';
+import { checkLabel, interpretReadiness } from '../../../ui/src/api/readiness.ts';
+
+describe('readiness', () => {
+  const up = { status: 'up' };
+
+  it('is Ready when the engine says ready with every check up', () => {
+    const snapshot = interpretReadiness(200, { status: 'ready', checks: { database: up, job_queue: up } });
+    expect(snapshot.state).toBe('ready');
+    expect(snapshot.checks.map((check) => [check.label, check.up])).toEqual([
+      ['Database', true],
+      ['Job queue', true],
+    ]);
+  });
+
+  it('is Degraded on 503 and names what is down, with its detail', () => {
+    const snapshot = interpretReadiness(503, {
+      status: 'not_ready',
+      checks: { database: up, job_queue: { status: 'down', detail: 'queue not started' } },
+    });
+    expect(snapshot.state).toBe('degraded');
+    expect(snapshot.reason).toBe('Not working: Job queue.');
+    expect(snapshot.checks[1]).toEqual({ name: 'job_queue', label: 'Job queue', up: false, detail: 'queue not started' });
+  });
+
+  it('is Degraded when a 200 answer still reports a check down', () => {
+    expect(interpretReadiness(200, { status: 'ready', checks: { database: { status: 'down' } } }).state).toBe('degraded');
+  });
+
+  it('is Offline when there is no readiness document', () => {
+    expect(interpretReadiness(0, undefined)).toMatchObject({ state: 'offline', reason: 'The engine did not answer.' });
+    expect(interpretReadiness(502, undefined).reason).toMatch(/HTTP status 502/);
+    expect(interpretReadiness(200, { status: 'ready', checks: { database: { status: 'maybe' } } }).state).toBe('offline');
+    expect(interpretReadiness(200, { status: 'ok' }).state).toBe('offline');
+  });
+
+  it('labels unknown checks readably', () => {
+    expect(checkLabel('plugin_host')).toBe('Plugin host');
+  });
+});
+
+describe('GET /api/me', () => {
+  const me = { owner_id: 'local', deployment_mode: 'self_host', session: { required: false, authenticated: false } };
+
+  it('parses the documented shape', () => {
+    expect(parseMe(me)).toEqual({ ownerId: 'local', deploymentMode: 'self_host', session: { required: false, authenticated: false } });
+    expect(parseMe({ ...me, owner_id: null, deployment_mode: 'hosted' })?.ownerId).toBeNull();
+  });
+
+  it('rejects anything else', () => {
+    expect(parseMe(null)).toBeUndefined();
+    expect(parseMe({ ...me, deployment_mode: 'cloud' })).toBeUndefined();
+    expect(parseMe({ ...me, owner_id: 3 })).toBeUndefined();
+    expect(parseMe({ ...me, session: { required: 'yes', authenticated: false } })).toBeUndefined();
+  });
+
+  it('asks for sign-in only when the gate is on and there is no session', () => {
+    const parsed = (required: boolean, authenticated: boolean) => parseMe({ ...me, session: { required, authenticated } })!;
+    expect(needsSignIn(parsed(true, false))).toBe(true);
+    expect(needsSignIn(parsed(true, true))).toBe(false);
+    expect(needsSignIn(parsed(false, false))).toBe(false);
+  });
+
+  it('describes deployment modes in words', () => {
+    expect(describeDeploymentMode('self_host')).toMatch(/Self-hosted/);
+    expect(describeDeploymentMode('hosted')).toMatch(/Hosted/);
+  });
+});
+
+describe('problems', () => {
+  it('keeps the fields of a problem document', () => {
+    expect(
+      toProblem(401, { type: 'about:blank', title: 'Invalid owner secret', status: 401, detail: 'Wrong secret.', code: 'invalid_owner_secret' }),
+    ).toEqual({ type: 'about:blank', title: 'Invalid owner secret', status: 401, detail: 'Wrong secret.', code: 'invalid_owner_secret' });
+  });
+
+  it('puts a bare status into words', () => {
+    expect(toProblem(502, '<html>Bad gateway</html>')).toEqual({
+      title: 'The engine is not available',
+      status: 502,
+      detail: 'The engine answered with HTTP status 502.',
+    });
+    expect(toProblem(500, { title: '' }).title).toBe('The engine ran into a problem');
+  });
+
+  it('explains a network failure', () => {
+    expect(networkProblem()).toMatchObject({ status: 0, code: 'network_error', title: 'Cannot reach the engine' });
+  });
+});

@@ -1,0 +1,51 @@
+import { networkProblem, toProblem, type Problem } from './problem.ts';
+
+export type ApiResult<T> =
+  | { readonly ok: true; readonly status: number; readonly data: T }
+  | { readonly ok: false; readonly status: number; readonly problem: Problem; readonly body: unknown };
+
+export interface RequestOptions {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly json?: unknown;
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (!/json/i.test(type)) return undefined;
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls the engine's HTTP API on the same origin (the session cookie travels with it). Never
+ * throws: failures come back as a Problem the UI can put into words.
+ */
+export async function apiRequest(path: string, options: RequestOptions = {}): Promise<ApiResult<unknown>> {
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  const init: RequestInit = {
+    method: options.method ?? 'GET',
+    headers,
+    credentials: 'same-origin',
+    signal: options.signal ?? AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
+  };
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(options.json);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, status: 0, problem: networkProblem(), body: undefined };
+  }
+  const body = await readBody(response);
+  if (response.ok) return { ok: true, status: response.status, data: body };
+  return { ok: false, status: response.status, problem: toProblem(response.status, body), body };
+}

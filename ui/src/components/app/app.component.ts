@@ -1,0 +1,89 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { AREAS, findArea } from '../../router/areas.ts';
+import { hrefFor, sameRoute, type Route } from '../../router/route.ts';
+import { HashRouterController } from '../../router/router.controller.ts';
+import { sharedStyles } from '../../theme/shared.styles.ts';
+import { themeStyles } from '../../theme/theme.styles.ts';
+import '../area-placeholder/index.ts';
+import '../health-indicator/index.ts';
+import '../settings-page/index.ts';
+import { appStyles } from './app.styles.ts';
+
+export const PRODUCT_NAME = 'Open Playlist Engine';
+
+/**
+ * The application shell: header with engine health, the area navigation and the main region.
+ * Navigating moves focus to the new page heading so keyboard and screen-reader users land on it.
+ */
+export class OplApp extends LitElement {
+  static override styles = [themeStyles, sharedStyles, appStyles];
+
+  readonly #router = new HashRouterController(this);
+  #renderedRoute: Route | undefined;
+
+  #pageTitle(route: Route): string {
+    return route.kind === 'area' ? findArea(route.area).label : 'Page not found';
+  }
+
+  protected override updated(_changed: PropertyValues<this>): void {
+    const route = this.#router.route;
+    const previous = this.#renderedRoute;
+    this.#renderedRoute = route;
+    if (previous && sameRoute(previous, route)) return;
+    document.title = `${this.#pageTitle(route)} · ${PRODUCT_NAME}`;
+    // The first render keeps the browser's own starting focus; later navigation moves it.
+    if (previous) this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  readonly #skipToMain = (event: MouseEvent): void => {
+    // Following the link would replace the route hash; move focus instead.
+    event.preventDefault();
+    this.renderRoot.querySelector<HTMLElement>('main')?.focus();
+  };
+
+  #page(route: Route): TemplateResult {
+    if (route.kind === 'not-found') {
+      return html`<div class="not-found">
+        <h1 tabindex="-1">Page not found</h1>
+        <p>There is no page at <code>${route.path}</code>.</p>
+        <p>Choose an area from the navigation, or go to <a href=${hrefFor('connections')}>Connections</a>.</p>
+      </div>`;
+    }
+    const area = findArea(route.area);
+    return html`
+      <h1 tabindex="-1">${area.label}</h1>
+      ${area.id === 'settings'
+        ? html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`
+        : html`<opl-area-placeholder .area=${area}></opl-area-placeholder>`}
+    `;
+  }
+
+  override render(): TemplateResult {
+    const route = this.#router.route;
+    return html`
+      <a class="skip-link" href="#main" @click=${this.#skipToMain}>Skip to main content</a>
+      <header>
+        <p class="brand">
+          <span class="mark" aria-hidden="true"><span></span><span></span><span></span></span>
+          ${PRODUCT_NAME}
+          <span class="tag">opl</span>
+        </p>
+        <opl-health-indicator></opl-health-indicator>
+      </header>
+      <div class="layout">
+        <nav aria-label="Main">
+          <ul>
+            ${AREAS.map(
+              (area) => html`<li>
+                <a href=${hrefFor(area.id)} aria-current=${route.kind === 'area' && route.area === area.id ? 'page' : nothing}
+                  >${area.label}</a
+                >
+              </li>`,
+            )}
+          </ul>
+        </nav>
+        <main id="main" tabindex="-1">${this.#page(route)}</main>
+      </div>
+    `;
+  }
+}

@@ -1,0 +1,148 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { apiRequest } from '../../api/http.ts';
+import { describeDeploymentMode, needsSignIn, parseMe, type Me } from '../../api/me.ts';
+import { toProblem, type Problem } from '../../api/problem.ts';
+import { sharedStyles } from '../../theme/shared.styles.ts';
+import '../login-form/index.ts';
+import '../problem-notice/index.ts';
+import { settingsPageStyles } from './settings-page.styles.ts';
+
+type Load =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'loaded'; readonly me: Me }
+  /** The gate is on and there is no session; `me` is there when the engine still described itself. */
+  | { readonly kind: 'signed-out'; readonly me: Me | undefined; readonly reason: string | undefined }
+  | { readonly kind: 'failed'; readonly problem: Problem };
+
+/** Settings: what `GET /api/me` says about this deployment, plus owner sign-in and sign-out. */
+export class OplSettingsPage extends LitElement {
+  static override styles = [sharedStyles, settingsPageStyles];
+
+  static override properties = {
+    summary: {},
+    _load: { state: true },
+    _signingOut: { state: true },
+    _actionProblem: { state: true },
+  };
+
+  declare summary: string;
+  declare _load: Load;
+  declare _signingOut: boolean;
+  declare _actionProblem: Problem | undefined;
+
+  constructor() {
+    super();
+    this.summary = '';
+    this._load = { kind: 'loading' };
+    this._signingOut = false;
+    this._actionProblem = undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.reload();
+  }
+
+  async reload(): Promise<void> {
+    if (this._load.kind !== 'loaded') this._load = { kind: 'loading' };
+    const result = await apiRequest('/api/me');
+    if (result.ok) {
+      const me = parseMe(result.data);
+      if (!me) {
+        this._load = { kind: 'failed', problem: { ...toProblem(result.status, undefined), title: 'Unexpected answer from the engine', detail: 'GET /api/me did not return the documented fields.' } };
+      } else if (needsSignIn(me)) {
+        this._load = { kind: 'signed-out', me, reason: undefined };
+      } else {
+        this._load = { kind: 'loaded', me };
+      }
+      return;
+    }
+    if (result.status === 401) {
+      this._load = { kind: 'signed-out', me: undefined, reason: result.problem.detail };
+      return;
+    }
+    this._load = { kind: 'failed', problem: result.problem };
+  }
+
+  async #signOut(): Promise<void> {
+    this._signingOut = true;
+    this._actionProblem = undefined;
+    const result = await apiRequest('/api/session', { method: 'DELETE' });
+    this._signingOut = false;
+    if (!result.ok) {
+      this._actionProblem = result.problem;
+      return;
+    }
+    await this.reload();
+  }
+
+  #details(me: Me): TemplateResult {
+    const gate = me.session.required;
+    return html`
+      <section aria-labelledby="instance-heading">
+        <h2 id="instance-heading">This engine</h2>
+        <dl>
+          <dt>Deployment mode</dt>
+          <dd data-field="deployment-mode">
+            <code>${me.deploymentMode}</code>
+            <span class="explain">${describeDeploymentMode(me.deploymentMode)}.</span>
+          </dd>
+          <dt>Owner</dt>
+          <dd data-field="owner">
+            ${me.ownerId === null
+              ? html`None<span class="explain">No owner is signed in to this engine.</span>`
+              : html`<code>${me.ownerId}</code>`}
+          </dd>
+          <dt>Owner session gate</dt>
+          <dd data-field="session-gate">
+            ${gate
+              ? html`On<span class="explain">A public base URL is configured, so every private request needs the owner secret.</span>`
+              : html`Off<span class="explain">No public base URL is configured, so no sign-in is needed.</span>`}
+          </dd>
+          ${gate
+            ? html`<dt>This browser</dt>
+                <dd data-field="session">${me.session.authenticated ? 'Signed in as the owner' : 'Not signed in'}</dd>`
+            : nothing}
+        </dl>
+        ${gate && me.session.authenticated
+          ? html`<div class="actions">
+              <button type="button" @click=${() => void this.#signOut()} ?disabled=${this._signingOut}>
+                ${this._signingOut ? 'Signing out…' : 'Sign out'}
+              </button>
+            </div>`
+          : nothing}
+        ${this._actionProblem ? html`<opl-problem-notice .problem=${this._actionProblem}></opl-problem-notice>` : nothing}
+      </section>
+    `;
+  }
+
+  #signIn(reason: string | undefined): TemplateResult {
+    return html`
+      <section aria-labelledby="sign-in-heading">
+        <h2 id="sign-in-heading">Sign in</h2>
+        <p>${reason ?? 'This engine asks for the owner secret before it shows private data.'}</p>
+        <opl-login-form @opl-signed-in=${() => void this.reload()}></opl-login-form>
+      </section>
+    `;
+  }
+
+  #body(): TemplateResult {
+    const load = this._load;
+    switch (load.kind) {
+      case 'loading':
+        return html`<p role="status">Loading settings…</p>`;
+      case 'failed':
+        return html`<opl-problem-notice .problem=${load.problem}>
+          <button type="button" @click=${() => void this.reload()}>Try again</button>
+        </opl-problem-notice>`;
+      case 'signed-out':
+        return html`${this.#signIn(load.reason)}${load.me ? this.#details(load.me) : nothing}`;
+      case 'loaded':
+        return this.#details(load.me);
+    }
+  }
+
+  override render(): TemplateResult {
+    return html`${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}${this.#body()}`;
+  }
+}

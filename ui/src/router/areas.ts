@@ -1,0 +1,182 @@
+/**
+ * The product areas, in navigation order. Only Settings works in this version; every other area
+ * describes what it will do so the UI never pretends a feature exists.
+ */
+
+export const AREA_IDS = [
+  'connections',
+  'library',
+  'migrate',
+  'history',
+  'import',
+  'export',
+  'organizer',
+  'sync',
+  'generator',
+  'snapshots',
+  'shares',
+  'plugins',
+  'settings',
+] as const;
+
+export type AreaId = (typeof AREA_IDS)[number];
+
+export interface Area {
+  readonly id: AreaId;
+  readonly label: string;
+  /** One sentence shown under the page heading. */
+  readonly summary: string;
+  /** What the area will offer once built. */
+  readonly plans: readonly string[];
+  readonly available: boolean;
+}
+
+export const AREAS: readonly Area[] = [
+  {
+    id: 'connections',
+    label: 'Connections',
+    summary: 'Connect your music service accounts so the engine can read and write playlists on your behalf.',
+    plans: [
+      'Sign in to Spotify, TIDAL, YouTube Music, Apple Music, Deezer and other services offered by installed provider plugins.',
+      'See what each connected account supports: playlists, liked tracks, saved albums, followed artists.',
+      'Reconnect an account whose sign-in expired, or disconnect it.',
+      'Tokens stay in the engine; this page never sees a service password or secret.',
+    ],
+    available: false,
+  },
+  {
+    id: 'library',
+    label: 'Library',
+    summary: 'One workspace for the playlists of all connected accounts, with the same playlist grouped across services.',
+    plans: [
+      'Browse playlists and liked-track collections of every connected account.',
+      'See which playlists were already migrated, fully or partially, and where to.',
+      'Start a migration, an export or an organizer action from a playlist.',
+    ],
+    available: false,
+  },
+  {
+    id: 'migrate',
+    label: 'Migrate',
+    summary: 'Copy a playlist from one service to another: import, match, review, then write.',
+    plans: [
+      'Choose a source playlist and a target account, and see the route before anything starts.',
+      'Tracks are matched by ISRC first, then by provider links and careful fuzzy matching.',
+      'Low-confidence matches wait for your review; nothing is created on the target until then.',
+      'Safe defaults limit how much is written per job and per day; going past them needs your explicit acknowledgement.',
+    ],
+    available: false,
+  },
+  {
+    id: 'history',
+    label: 'History',
+    summary: 'Every migration job with its live progress, per-track outcome and report.',
+    plans: [
+      'Follow running jobs track by track.',
+      'Read why a track was skipped, matched or left out, and retry what failed.',
+      'Download a job report and see totals across all jobs.',
+    ],
+    available: false,
+  },
+  {
+    id: 'import',
+    label: 'Import',
+    summary: 'Bring in playlists from files, public links or pasted text, preview them, then migrate them.',
+    plans: [
+      'Upload TXT, CSV, M3U/M3U8, PLS, WPL, XSPF, XML or Open Playlist JSON files.',
+      'Paste a list of "artist - title" lines or a public playlist link from a supported host.',
+      'Preview the parsed tracks with line-by-line issues before anything is matched.',
+    ],
+    available: false,
+  },
+  {
+    id: 'export',
+    label: 'Export',
+    summary: 'Save playlists as portable files you keep.',
+    plans: [
+      'Export to CSV, TXT, M3U8, XSPF or Open Playlist JSON.',
+      'Export many playlists at once as one archive with a manifest.',
+    ],
+    available: false,
+  },
+  {
+    id: 'organizer',
+    label: 'Organizer',
+    summary: 'Tidy your library safely: remove playlists, delete ones you own, remove songs, review duplicates.',
+    plans: [
+      'Every action starts with a preflight that checks ownership and what the service allows.',
+      'Removing a playlist from your library is the default; permanent deletion needs a typed confirmation.',
+      'Duplicate playlists are only pointed out, never changed automatically.',
+    ],
+    available: false,
+  },
+  {
+    id: 'sync',
+    label: 'Sync',
+    summary: 'Keep a migrated playlist up to date with one-way scheduled sync rules.',
+    plans: [
+      'Start a rule from a completed migration and choose how often it runs.',
+      'Add-only rules copy new tracks; mirror rules also remove and reorder where the target service allows it.',
+      'Rules pause themselves when a review is needed or a sign-in expires.',
+    ],
+    available: false,
+  },
+  {
+    id: 'generator',
+    label: 'Generator',
+    summary: 'Draft a playlist from a prompt with a language model you run locally.',
+    plans: [
+      'Describe what you want and set explicit controls; the model only proposes searches.',
+      'Edit the draft of real tracks: rename, reorder, add, remove, replace, regenerate.',
+      'Nothing is written until you approve the draft. Prompts are never stored.',
+    ],
+    available: false,
+  },
+  {
+    id: 'snapshots',
+    label: 'Snapshots',
+    summary: 'Back up your library into verified archives and restore them later.',
+    plans: [
+      'Choose accounts and collections to include in a snapshot profile.',
+      'Archives are checked on creation and before use; a partial read still gives a usable archive.',
+      'Restore a snapshot as an ordinary migration you can review.',
+    ],
+    available: false,
+  },
+  {
+    id: 'shares',
+    label: 'Shares',
+    summary: 'Share a read-only, metadata-only copy of a playlist through a public link.',
+    plans: [
+      'Sharing is opt-in and each share is an immutable snapshot.',
+      'Others can import a shared playlist into their own engine.',
+    ],
+    available: false,
+  },
+  {
+    id: 'plugins',
+    label: 'Plugins',
+    summary: 'Provider and file-format plugins, signed by their publishers and run in a sandbox.',
+    plans: [
+      'See installed plugins, their versions, publishers and the network access they declare.',
+      'Install or update plugins from the registry; unsigned or untrusted plugins are refused with a reason.',
+      'See plugins that were quarantined after misbehaving.',
+    ],
+    available: false,
+  },
+  {
+    id: 'settings',
+    label: 'Settings',
+    summary: 'How this engine is deployed and whether it asks for the owner secret.',
+    plans: [],
+    available: true,
+  },
+];
+
+export const DEFAULT_AREA: AreaId = 'connections';
+
+export function findArea(id: AreaId): Area {
+  const area = AREAS.find((candidate) => candidate.id === id);
+  if (!area) throw new Error(`unknown area ${id}`);
+  return area;
+}
