@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** What a provider can do, as the engine's capability descriptor names it. */
+export const CAPABILITIES = [
+  'READ_PLAYLISTS',
+  'READ_TRACKS',
+  'READ_LIBRARY',
+  'READ_SAVED_ALBUMS',
+  'WRITE_SAVED_ALBUMS',
+  'READ_FOLLOWED_ARTISTS',
+  'WRITE_FOLLOWED_ARTISTS',
+  'CREATE_PLAYLIST',
+  'ADD_TRACKS',
+  'REMOVE_TRACKS',
+  'REORDER',
+  'SET_COVER',
+  'SET_DESCRIPTION',
+] as const;
+
+export const capabilitySchema = z.enum(CAPABILITIES);
+export type Capability = z.infer<typeof capabilitySchema>;
+
+/** How a user connects an account of a provider. */
+export const AUTH_KINDS = ['OAUTH_PKCE', 'OAUTH_DEVICE', 'HEADER_PASTE', 'DEVELOPER_USER_TOKEN', 'LONG_LIVED_TOKEN'] as const;
+
+export const authKindSchema = z.enum(AUTH_KINDS);
+export type AuthKind = z.infer<typeof authKindSchema>;
+
+/** Playlist kinds; `LIKED_TRACKS` is a provider's native liked/saved-track library, never an ordinary playlist. */
+export const PLAYLIST_KINDS = ['PLAYLIST', 'LIKED_TRACKS'] as const;
+export const playlistKindSchema = z.enum(PLAYLIST_KINDS);
+export type PlaylistKind = z.infer<typeof playlistKindSchema>;
