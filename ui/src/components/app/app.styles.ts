@@ -173,10 +173,4 @@ export const appStyles = css`
       box-shadow: inset 0 -3px 0 var(--opl-color-accent);
     }
   }
-
-  @media (prefers-reduced-motion: no-preference) {
-    .skip-link {
-      transition: transform 120ms ease-out;
-    }
-  }
 `;

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import { describeDeploymentMode, needsSignIn, parseMe, type Me } from '../../api/me.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
@@ -11,7 +11,7 @@ type Load =
   | { readonly kind: 'loading' }
   | { readonly kind: 'loaded'; readonly me: Me }
   /** The gate is on and there is no session; `me` is there when the engine still described itself. */
-  | { readonly kind: 'signed-out'; readonly me: Me | undefined; readonly reason: string | undefined }
+  | { readonly kind: 'signed-out'; readonly me: Me | undefined }
   | { readonly kind: 'failed'; readonly problem: Problem };
 
 /** Settings: what `GET /api/me` says about this deployment, plus owner sign-in and sign-out. */
@@ -23,12 +23,16 @@ export class OplSettingsPage extends LitElement {
     _load: { state: true },
     _signingOut: { state: true },
     _actionProblem: { state: true },
+    _announcement: { state: true },
   };
 
   declare summary: string;
   declare _load: Load;
   declare _signingOut: boolean;
   declare _actionProblem: Problem | undefined;
+  declare _announcement: string;
+  /** After signing in or out the form that had focus disappears; focus goes to this heading instead. */
+  #focusHeading: string | undefined;
 
   constructor() {
     super();
@@ -36,6 +40,8 @@ export class OplSettingsPage extends LitElement {
     this._load = { kind: 'loading' };
     this._signingOut = false;
     this._actionProblem = undefined;
+    this._announcement = '';
+    this.#focusHeading = undefined;
   }
 
   override connectedCallback(): void {
@@ -51,17 +57,35 @@ export class OplSettingsPage extends LitElement {
       if (!me) {
         this._load = { kind: 'failed', problem: { ...toProblem(result.status, undefined), title: 'Unexpected answer from the engine', detail: 'GET /api/me did not return the documented fields.' } };
       } else if (needsSignIn(me)) {
-        this._load = { kind: 'signed-out', me, reason: undefined };
+        this._load = { kind: 'signed-out', me };
       } else {
         this._load = { kind: 'loaded', me };
       }
       return;
     }
     if (result.status === 401) {
-      this._load = { kind: 'signed-out', me: undefined, reason: result.problem.detail };
+      // Normally `session_required`; its detail is written for API clients, so the page explains in its own words.
+      this._load = { kind: 'signed-out', me: undefined };
       return;
     }
     this._load = { kind: 'failed', problem: result.problem };
+  }
+
+  protected override updated(_changed: PropertyValues<this>): void {
+    if (!this.#focusHeading) return;
+    const heading = this.renderRoot.querySelector<HTMLElement>(`#${this.#focusHeading}`);
+    if (heading) {
+      this.#focusHeading = undefined;
+      heading.focus();
+    }
+  }
+
+  async #signedIn(): Promise<void> {
+    await this.reload();
+    if (this._load.kind === 'loaded') {
+      this._announcement = 'Signed in.';
+      this.#focusHeading = 'instance-heading';
+    }
   }
 
   async #signOut(): Promise<void> {
@@ -74,13 +98,15 @@ export class OplSettingsPage extends LitElement {
       return;
     }
     await this.reload();
+    this._announcement = 'Signed out.';
+    this.#focusHeading = 'sign-in-heading';
   }
 
   #details(me: Me): TemplateResult {
     const gate = me.session.required;
     return html`
       <section aria-labelledby="instance-heading">
-        <h2 id="instance-heading">This engine</h2>
+        <h2 id="instance-heading" tabindex="-1">This engine</h2>
         <dl>
           <dt>Deployment mode</dt>
           <dd data-field="deployment-mode">
@@ -116,12 +142,12 @@ export class OplSettingsPage extends LitElement {
     `;
   }
 
-  #signIn(reason: string | undefined): TemplateResult {
+  #signIn(): TemplateResult {
     return html`
       <section aria-labelledby="sign-in-heading">
-        <h2 id="sign-in-heading">Sign in</h2>
-        <p>${reason ?? 'This engine asks for the owner secret before it shows private data.'}</p>
-        <opl-login-form @opl-signed-in=${() => void this.reload()}></opl-login-form>
+        <h2 id="sign-in-heading" tabindex="-1">Sign in</h2>
+        <p>This engine is protected by the owner secret. Sign in to see its settings and use it from this browser.</p>
+        <opl-login-form @opl-signed-in=${() => void this.#signedIn()}></opl-login-form>
       </section>
     `;
   }
@@ -136,13 +162,16 @@ export class OplSettingsPage extends LitElement {
           <button type="button" @click=${() => void this.reload()}>Try again</button>
         </opl-problem-notice>`;
       case 'signed-out':
-        return html`${this.#signIn(load.reason)}${load.me ? this.#details(load.me) : nothing}`;
+        return html`${this.#signIn()}${load.me ? this.#details(load.me) : nothing}`;
       case 'loaded':
         return this.#details(load.me);
     }
   }
 
   override render(): TemplateResult {
-    return html`${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}${this.#body()}`;
+    return html`
+      ${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}${this.#body()}
+      <span class="visually-hidden" role="status">${this._announcement}</span>
+    `;
   }
 }

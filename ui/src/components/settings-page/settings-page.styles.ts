@@ -27,6 +27,16 @@ export const settingsPageStyles = css`
     margin: 0 0 var(--opl-space-4);
   }
 
+  h2:focus {
+    outline: none;
+  }
+
+  h2:focus-visible {
+    outline: var(--opl-focus-width) solid var(--opl-color-focus-ring);
+    outline-offset: 4px;
+    border-radius: 2px;
+  }
+
   dl {
     display: grid;
     grid-template-columns: minmax(9rem, max-content) 1fr;

@@ -1,0 +1,157 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { focused, openSession, tabTo, type BrowserSession } from './support/page.ts';
+
+const AREAS = [
+  'Connections',
+  'Library',
+  'Migrate',
+  'History',
+  'Import',
+  'Export',
+  'Organizer',
+  'Sync',
+  'Generator',
+  'Snapshots',
+  'Shares',
+  'Plugins',
+  'Settings',
+];
+
+const baseUrl = inject('oplBaseUrl');
+const screenshotDir = join(tmpdir(), 'opl-e2e-screenshots');
+
+let session: BrowserSession;
+let page: Page;
+
+const heading = () => page.getByRole('heading', { level: 1 });
+const nav = () => page.getByRole('navigation', { name: 'Main' });
+const currentNavItem = () => nav().locator('a[aria-current="page"]');
+
+beforeAll(async () => {
+  session = await openSession(inject('chromiumWsEndpoint'));
+  page = session.page;
+  mkdirSync(screenshotDir, { recursive: true });
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+describe('web UI shell', () => {
+  it('opens on Connections with the product name, landmarks and all thirteen areas in order', async () => {
+    await page.goto(`${baseUrl}/`);
+    await expect.poll(() => heading().textContent()).toBe('Connections');
+    expect(new URL(page.url()).hash).toBe('#/connections');
+    expect(await page.title()).toBe('Connections · Open Playlist Engine');
+    expect(await page.getByRole('banner').textContent()).toContain('Open Playlist Engine');
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+
+    const links = nav().getByRole('listitem').getByRole('link');
+    expect((await links.allTextContents()).map((text) => text.trim())).toEqual(AREAS);
+    expect(await currentNavItem().count()).toBe(1);
+    expect((await currentNavItem().textContent())?.trim()).toBe('Connections');
+  });
+
+  it('says plainly that an area is not built yet, with no buttons to press', async () => {
+    const notice = page.getByRole('main').getByText('Not available yet in this version.');
+    expect(await notice.isVisible()).toBe(true);
+    expect(await page.getByRole('main').getByRole('button').count()).toBe(0);
+  });
+
+  it('offers a skip link first, which moves focus to the main content', async () => {
+    await page.goto(`${baseUrl}/#/connections`);
+    await expect.poll(() => heading().textContent()).toBe('Connections');
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('Skip to main content');
+    await expect.poll(async () => (await focused(page)).inViewport).toBe(true);
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).tag).toBe('main');
+    expect(new URL(page.url()).hash).toBe('#/connections');
+  });
+
+  it('navigates with the keyboard alone: Tab through the navigation, Enter to open an area', async () => {
+    await page.goto(`${baseUrl}/#/connections`);
+    await expect.poll(() => heading().textContent()).toBe('Connections');
+
+    const library = await tabTo(page, 'Library');
+    expect(library.tag).toBe('a');
+    expect(library.outlineStyle).not.toBe('none');
+    expect(library.outlineWidthPx).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('Enter');
+
+    await expect.poll(() => heading().textContent()).toBe('Library');
+    expect(new URL(page.url()).hash).toBe('#/library');
+    expect((await currentNavItem().textContent())?.trim()).toBe('Library');
+    expect(await currentNavItem().count()).toBe(1);
+    // Focus lands on the new page's heading.
+    expect(await focused(page)).toMatchObject({ tag: 'h1', text: 'Library' });
+
+    // Backwards from the heading reaches the navigation again; walk up to Migrate.
+    await tabTo(page, 'Migrate', { backwards: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading().textContent()).toBe('Migrate');
+    expect(new URL(page.url()).hash).toBe('#/migrate');
+    expect((await currentNavItem().textContent())?.trim()).toBe('Migrate');
+    expect(await focused(page)).toMatchObject({ tag: 'h1', text: 'Migrate' });
+    expect(await page.title()).toBe('Migrate · Open Playlist Engine');
+
+    await page.goBack();
+    await expect.poll(() => heading().textContent()).toBe('Library');
+    expect((await currentNavItem().textContent())?.trim()).toBe('Library');
+  });
+
+  it('shows the engine as Ready, with each readiness check on request', async () => {
+    const state = page.locator('opl-health-indicator .state');
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('Ready');
+
+    await tabTo(page, 'Engine Ready', { max: 40 });
+    await page.keyboard.press('Enter');
+    const checks = page.getByRole('list', { name: 'Readiness checks' });
+    await expect.poll(() => checks.isVisible()).toBe(true);
+    const rows = (await checks.getByRole('listitem').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+    expect(rows).toEqual(['Database Up', 'Job queue Up']);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => checks.isVisible()).toBe(false);
+  });
+
+  it('shows the deployment from GET /api/me on Settings', async () => {
+    await page.goto(`${baseUrl}/#/settings`);
+    await expect.poll(() => heading().textContent()).toBe('Settings');
+    const mode = page.locator('opl-settings-page [data-field="deployment-mode"]');
+    await expect.poll(() => mode.textContent(), { timeout: 10_000 }).toContain('self_host');
+    expect(await page.locator('opl-settings-page [data-field="owner"]').textContent()).toContain('local');
+    expect((await page.locator('opl-settings-page [data-field="session-gate"]').textContent())?.trim()).toMatch(/^Off/);
+    expect(await page.getByLabel('Owner secret').count()).toBe(0);
+    await page.screenshot({ path: join(screenshotDir, 'settings-light.png'), fullPage: true });
+  });
+
+  it('answers an unknown address with a page that leads back', async () => {
+    await page.goto(`${baseUrl}/#/no-such-area`);
+    await expect.poll(() => heading().textContent()).toBe('Page not found');
+    expect(await currentNavItem().count()).toBe(0);
+    await page.getByRole('main').getByRole('link', { name: 'Connections' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Connections');
+  });
+
+  it('looks right in the dark colour scheme and on a narrow screen', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${baseUrl}/#/migrate`);
+    await expect.poll(() => page.locator('opl-health-indicator .state').textContent(), { timeout: 15_000 }).toBe('Ready');
+    await page.screenshot({ path: join(screenshotDir, 'migrate-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${baseUrl}/#/connections`);
+    await expect.poll(() => heading().textContent()).toBe('Connections');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    await page.screenshot({ path: join(screenshotDir, 'connections-narrow.png'), fullPage: true });
+  });
+
+  it('logged no console errors, failed requests or uncaught exceptions', () => {
+    expect(session.errors).toEqual([]);
+  });
+});
