@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
+// The UI talks to the engine only over HTTP and imports nothing of Node, this file included.
+const root = import.meta.dirname;
 // `npm run dev`-style work against a locally started engine (`opl start`, default port).
 const engine = 'http://127.0.0.1:8765';
 

@@ -117,6 +117,13 @@ describe('web UI shell', () => {
     expect(rows).toEqual(['Database Up', 'Job queue Up']);
     await page.keyboard.press('Escape');
     await expect.poll(() => checks.isVisible()).toBe(false);
+    expect((await focused(page)).text).toBe('Engine Ready');
+
+    // The panel also closes like any popup when the pointer goes elsewhere.
+    await page.locator('opl-health-indicator summary').click();
+    await expect.poll(() => checks.isVisible()).toBe(true);
+    await heading().click();
+    await expect.poll(() => checks.isVisible()).toBe(false);
   });
 
   it('shows the deployment from GET /api/me on Settings', async () => {

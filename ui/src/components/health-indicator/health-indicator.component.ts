@@ -49,6 +49,7 @@ export class OplHealthIndicator extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    document.removeEventListener('pointerdown', this.#onOutsidePointer);
     this.#clearTimer();
   }
 
@@ -91,6 +92,19 @@ export class OplHealthIndicator extends LitElement {
     if (document.visibilityState === 'visible') void this.check();
   };
 
+  readonly #onToggle = (event: Event): void => {
+    const open = (event.currentTarget as HTMLDetailsElement).open;
+    if (open) document.addEventListener('pointerdown', this.#onOutsidePointer);
+    else document.removeEventListener('pointerdown', this.#onOutsidePointer);
+  };
+
+  /** A click anywhere else closes the panel, as with any other popup. */
+  readonly #onOutsidePointer = (event: PointerEvent): void => {
+    if (event.composedPath().includes(this)) return;
+    const details = this.renderRoot.querySelector('details');
+    if (details) details.open = false;
+  };
+
   readonly #onKeydown = (event: KeyboardEvent): void => {
     const details = event.currentTarget as HTMLDetailsElement;
     if (event.key === 'Escape' && details.open) {
@@ -103,7 +117,7 @@ export class OplHealthIndicator extends LitElement {
     const { state, checks, reason } = this._snapshot;
     const label = HEALTH_LABELS[state];
     return html`
-      <details @keydown=${this.#onKeydown}>
+      <details @keydown=${this.#onKeydown} @toggle=${this.#onToggle}>
         <summary class=${state} aria-label=${`Engine status: ${label}. Show details`}>
           <span class="dot" aria-hidden="true"></span>
           <span class="label" aria-hidden="true">Engine</span>
