@@ -107,6 +107,7 @@ export const contrastRequirements: readonly ContrastRequirement[] = [
   { foreground: 'focusRing', background: 'bg', minimum: NON_TEXT, usage: 'focus ring on the page' },
   { foreground: 'focusRing', background: 'surface', minimum: NON_TEXT, usage: 'focus ring on cards and navigation' },
   { foreground: 'focusRing', background: 'accentSoft', minimum: NON_TEXT, usage: 'focus ring on the active navigation item' },
+  { foreground: 'focusRing', background: 'dangerSoft', minimum: NON_TEXT, usage: 'focus ring on actions inside an error notice' },
   { foreground: 'controlBorder', background: 'surface', minimum: NON_TEXT, usage: 'input and button boundary' },
 ];
 
