@@ -1,0 +1,34 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
+import { IMPORT_KINDS, IMPORT_STATES } from './values.ts';
+
+/**
+ * The normalised result of a file, URL or text import preview. Only normalised playlists and
+ * bounded issues are kept. A migration claims it atomically (`queued`); success deletes it, a
+ * failed job keeps it until `grace_until`.
+ */
+export const ImportRecord = defineEntity({
+  name: 'ImportRecord',
+  tableName: 'import_record',
+  properties: {
+    id: uuidPrimaryKey(),
+    ownerId: ownerId(),
+    kind: p.enum(IMPORT_KINDS),
+    /** Display label: the file name or the URL host; never file contents. */
+    sourceLabel: p.text().nullable(),
+    /** Normalised universal Playlist models with ordered tracks. */
+    playlists: p.json<unknown[]>(),
+    /** Bounded line-level validation issues. */
+    issues: p.json<unknown[]>().defaultRaw(`'[]'::jsonb`),
+    state: p.enum(IMPORT_STATES).default('previewed'),
+    /** The migration job that claimed it. */
+    jobId: p.uuid().nullable(),
+    expiresAt: p.datetime(),
+    graceUntil: p.datetime().nullable(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  indexes: [{ properties: ['ownerId'] }, { properties: ['expiresAt'] }, { properties: ['jobId'] }],
+});
+
+export type ImportRecord = InferEntity<typeof ImportRecord>;

@@ -1,0 +1,77 @@
+import { GenerationDraftItem } from './generation-draft-item.entity.ts';
+import { GenerationDraft } from './generation-draft.entity.ts';
+import { GenerationPreference } from './generation-preference.entity.ts';
+import { ImportRecord } from './import-record.entity.ts';
+import { JobItem } from './job-item.entity.ts';
+import { MigrationJob } from './migration-job.entity.ts';
+import { OperationLedger } from './operation-ledger.entity.ts';
+import { OrganizerItem } from './organizer-item.entity.ts';
+import { OrganizerJob } from './organizer-job.entity.ts';
+import { OwnerSession } from './owner-session.entity.ts';
+import { PluginAllowListEntry } from './plugin-allow-list-entry.entity.ts';
+import { PluginRecord } from './plugin-record.entity.ts';
+import { ProviderAccount } from './provider-account.entity.ts';
+import { ProviderCredential } from './provider-credential.entity.ts';
+import { ReviewDecision } from './review-decision.entity.ts';
+import { Share } from './share.entity.ts';
+import { SnapshotProfile } from './snapshot-profile.entity.ts';
+import { Snapshot } from './snapshot.entity.ts';
+import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
+import { SyncRule } from './sync-rule.entity.ts';
+import { SyncRun } from './sync-run.entity.ts';
+import { TrackEdge } from './track-edge.entity.ts';
+import { TrackIdentity } from './track-identity.entity.ts';
+
+export {
+  GenerationDraft,
+  GenerationDraftItem,
+  GenerationPreference,
+  ImportRecord,
+  JobItem,
+  MigrationJob,
+  OperationLedger,
+  OrganizerItem,
+  OrganizerJob,
+  OwnerSession,
+  PluginAllowListEntry,
+  PluginRecord,
+  ProviderAccount,
+  ProviderCredential,
+  ReviewDecision,
+  Share,
+  Snapshot,
+  SnapshotProfile,
+  SyncCheckpoint,
+  SyncRule,
+  SyncRun,
+  TrackEdge,
+  TrackIdentity,
+};
+export * from './values.ts';
+
+/** Every entity the ORM knows; the schema (and so the migrations) is generated from this list. */
+export const ENTITIES = [
+  ProviderAccount,
+  ProviderCredential,
+  MigrationJob,
+  JobItem,
+  OperationLedger,
+  ReviewDecision,
+  TrackIdentity,
+  TrackEdge,
+  ImportRecord,
+  SyncRule,
+  SyncRun,
+  SyncCheckpoint,
+  OrganizerJob,
+  OrganizerItem,
+  GenerationPreference,
+  GenerationDraft,
+  GenerationDraftItem,
+  Share,
+  SnapshotProfile,
+  Snapshot,
+  PluginRecord,
+  PluginAllowListEntry,
+  OwnerSession,
+] as const;

@@ -1,0 +1,53 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
+import { JOB_ORIGINS, JOB_OUTCOMES, MATCH_STRICTNESS, MIGRATION_JOB_STATUSES, SOURCE_KINDS } from './values.ts';
+
+/**
+ * A migration from a source to a target. Summary, warnings, lifecycle timestamps and the
+ * selection (with its playlist-level snapshot) are kept indefinitely; item detail expires at
+ * `detail_expires_at`.
+ */
+export const MigrationJob = defineEntity({
+  name: 'MigrationJob',
+  tableName: 'migration_job',
+  properties: {
+    id: uuidPrimaryKey(),
+    ownerId: ownerId(),
+    sourceProvider: p.text(),
+    /** Historical source account id; for imports the import record id, for snapshots the snapshot id. */
+    sourceAccountId: p.text(),
+    targetProvider: p.text(),
+    targetAccountId: p.text(),
+    sourceKind: p.enum(SOURCE_KINDS).default('provider'),
+    sourceSnapshotId: p.uuid().nullable(),
+    origin: p.enum(JOB_ORIGINS).default('user'),
+    syncRunId: p.uuid().nullable(),
+    /** Mirror sync runs match without writing; the sync finalizer replaces the target in one step. */
+    matchOnly: p.boolean().default(false),
+    strictness: p.enum(MATCH_STRICTNESS).default('balanced'),
+    status: p.enum(MIGRATION_JOB_STATUSES).default('queued'),
+    outcome: p.enum(JOB_OUTCOMES).default('pending'),
+    /** Selected collections and tracks, plus a playlist-level snapshot for history exports. */
+    selection: p.json<Record<string, unknown>>(),
+    /** Preflight and runtime warnings. */
+    warnings: p.json<unknown[]>().defaultRaw(`'[]'::jsonb`),
+    /** Warning codes the user acknowledged before the job started. */
+    acknowledgedWarnings: p.json<unknown[]>().defaultRaw(`'[]'::jsonb`),
+    /** Compact result summary: per-entity and per-status counts, target collection mappings. */
+    summary: p.json<Record<string, unknown>>().nullable(),
+    error: p.text().nullable(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    startedAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+    detailExpiresAt: p.datetime().nullable(),
+  },
+  indexes: [
+    { properties: ['ownerId', 'createdAt'] },
+    { properties: ['status'] },
+    { properties: ['detailExpiresAt'] },
+    { properties: ['syncRunId'] },
+  ],
+});
+
+export type MigrationJob = InferEntity<typeof MigrationJob>;

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
+
+/** A saved set of connected accounts and selected collections to snapshot. */
+export const SnapshotProfile = defineEntity({
+  name: 'SnapshotProfile',
+  tableName: 'snapshot_profile',
+  properties: {
+    id: uuidPrimaryKey(),
+    ownerId: ownerId(),
+    name: p.text(),
+    /** Accounts and their selected collections (standard playlists, liked tracks). */
+    selection: p.json<Record<string, unknown>>(),
+    /** Stable library lineage shared by every snapshot of this profile (`snapshot:<library_id>`). */
+    libraryId: p
+      .uuid()
+      .onCreate(() => randomUUID())
+      .defaultRaw('gen_random_uuid()'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  indexes: [{ properties: ['ownerId'] }],
+});
+
+export type SnapshotProfile = InferEntity<typeof SnapshotProfile>;

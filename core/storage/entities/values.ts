@@ -1,0 +1,77 @@
+/**
+ * Stored enumerations. Each is kept as text with a CHECK constraint (generated from the entity),
+ * so a new value is a one-line migration instead of an ALTER TYPE.
+ */
+
+export const ENTITY_TYPES = ['track', 'album', 'artist'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export const ITEM_STATUSES = ['pending', 'matched', 'needs_review', 'written', 'skipped', 'failed'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const JOB_OUTCOMES = ['pending', 'running', 'completed', 'partial', 'failed'] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+
+/** Persisted worker status of a migration job (the report's `job_status`). */
+export const MIGRATION_JOB_STATUSES = ['queued', 'running', 'awaiting_review', 'completed', 'failed', 'cancelled'] as const;
+export type MigrationJobStatus = (typeof MIGRATION_JOB_STATUSES)[number];
+
+/** Where a migration's source tracks come from. */
+export const SOURCE_KINDS = ['provider', 'import', 'generated', 'snapshot'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export const JOB_ORIGINS = ['user', 'sync'] as const;
+export type JobOrigin = (typeof JOB_ORIGINS)[number];
+
+export const MATCH_STRICTNESS = ['strict', 'balanced', 'lenient'] as const;
+export type MatchStrictness = (typeof MATCH_STRICTNESS)[number];
+
+export const REVIEW_ACTIONS = ['approve', 'skip'] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+export const AUTH_KINDS = ['OAUTH_PKCE', 'OAUTH_DEVICE', 'HEADER_PASTE', 'DEVELOPER_USER_TOKEN', 'LONG_LIVED_TOKEN'] as const;
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
+export const PROVIDER_ACCOUNT_STATUSES = ['connected', 'reauth_required', 'disconnected'] as const;
+export type ProviderAccountStatus = (typeof PROVIDER_ACCOUNT_STATUSES)[number];
+
+/** Operation-ledger states: intent is recorded before the provider call, the observation after. */
+export const LEDGER_STATES = ['intended', 'called', 'observed', 'failed', 'ambiguous'] as const;
+export type LedgerState = (typeof LEDGER_STATES)[number];
+
+export const EDGE_SOURCES = ['isrc_exact', 'fuzzy', 'user_confirmed'] as const;
+export type EdgeSource = (typeof EDGE_SOURCES)[number];
+
+export const IMPORT_KINDS = ['file', 'text', 'url'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** previewed: owned by the user only; queued: claimed by a migration job; retained: job failed, kept for a grace period. */
+export const IMPORT_STATES = ['previewed', 'queued', 'retained'] as const;
+export type ImportState = (typeof IMPORT_STATES)[number];
+
+export const SYNC_MODES = ['add_only', 'mirror'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+
+export const SYNC_RULE_STATUSES = ['active', 'paused', 'review_required'] as const;
+export type SyncRuleStatus = (typeof SYNC_RULE_STATUSES)[number];
+
+export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'completed', 'failed'] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+
+export const ORGANIZER_ACTIONS = ['unfollow_playlist', 'delete_playlist', 'remove_tracks'] as const;
+export type OrganizerAction = (typeof ORGANIZER_ACTIONS)[number];
+
+export const ORGANIZER_JOB_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
+export type OrganizerJobStatus = (typeof ORGANIZER_JOB_STATUSES)[number];
+
+export const ORGANIZER_ITEM_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'ambiguous'] as const;
+export type OrganizerItemStatus = (typeof ORGANIZER_ITEM_STATUSES)[number];
+
+export const DRAFT_STATUSES = ['draft', 'approved', 'confirmed', 'discarded'] as const;
+export type DraftStatus = (typeof DRAFT_STATUSES)[number];
+
+export const SNAPSHOT_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
+export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
+
+export const PLUGIN_STATES = ['active', 'refused', 'quarantined'] as const;
+export type PluginState = (typeof PLUGIN_STATES)[number];
