@@ -347,7 +347,8 @@ async function spawnServer(
   }
   const competitor = await findLivePostmaster(dataDir, logger);
   if (competitor && competitor.pid !== pid) return undefined;
-  throw new Error(`The embedded PostgreSQL server exited during startup (exit code ${child.exitCode ?? child.signalCode}): ${output.tail()}`);
+  const hint = /could not bind/i.test(output.tail()) ? ` Port ${options.port} is in use: set OPL_EMBEDDED_DB_PORT to a free port.` : '';
+  throw new Error(`The embedded PostgreSQL server exited during startup (exit code ${child.exitCode ?? child.signalCode}).${hint} Server output:\n${output.tail()}`);
 }
 
 /**

@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createLogger } from '../../../core/logging/logger.ts';
+import { findFreePort } from '../../../core/storage/embedded/free-port.ts';
+import { startEmbeddedPostgres, THROWAWAY_SERVER_SETTINGS } from '../../../core/storage/embedded-postgres.service.ts';
+import './provided-context.ts';
+
+/**
+ * One embedded PostgreSQL server for the whole integration run, in a temporary directory on a
+ * free port. Test files create their own databases on it (see test-database.ts). Vitest runs the
+ * returned teardown also when tests fail; should the run itself die, the server's exit hook asks
+ * it to shut down.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = await mkdtemp(join(tmpdir(), 'opl-integration-'));
+  try {
+    const server = await startEmbeddedPostgres({
+      rootDir: join(root, 'postgres'),
+      ownedRoot: root,
+      port: await findFreePort(),
+      database: 'opl_integration',
+      logger: createLogger({ level: 'warn', name: 'integration-postgres' }),
+      settings: { ...THROWAWAY_SERVER_SETTINGS, max_connections: '300' },
+    });
+    project.provide('oplTestAdminUrl', server.connectionString('postgres'));
+    project.provide('oplTestRoot', root);
+    return async () => {
+      try {
+        await server.stop();
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    };
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+/** Values the integration global setup hands to test files through `inject()`. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Superuser URL of the run's embedded PostgreSQL server (maintenance database `postgres`). */
+    oplTestAdminUrl: string;
+    /** Temporary directory of the run, removed at teardown; per-test data dirs live below it. */
+    oplTestRoot: string;
+  }
+}
+
+export {};
