@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runOpl, waitForStatus } from './support/engine-process.ts';
+import { createTestDatabase } from './support/test-database.ts';
+
+describe('opl CLI', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'opl-cli-'));
+    // mkdtemp makes the directory private; the embedded server's OS user must be able to traverse it.
+    await chmod(dataDir, 0o755);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('stops start-up on bad configuration, naming every variable, with a non-zero exit', async () => {
+    const engine = runOpl(['start'], { OPL_PORT: 'abc', OPL_DEPLOYMENT_MODE: 'cloud', OPL_DATA_DIR: dataDir });
+    const { code } = await engine.exited;
+    expect(code).not.toBe(0);
+    expect(engine.output()).toMatch(/OPL_PORT: must be a whole number/);
+    expect(engine.output()).toMatch(/OPL_DEPLOYMENT_MODE: must be self_host or hosted/);
+    expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
+  });
+
+  it('runs `serve` and `worker` as separate processes against an external database, starting no embedded server', async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const env = { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: String(port), OPL_LOG_LEVEL: 'info' };
+    const api = runOpl(['serve'], env);
+    const worker = runOpl(['worker'], env);
+    try {
+      await waitForStatus(api, `http://127.0.0.1:${port}/readyz`);
+      expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
+      expect(api.output()).toMatch(/"database":"external"/);
+      expect(api.output()).not.toContain(new URL(database.url).password || '\u0000');
+      const me = await fetch(`http://127.0.0.1:${port}/api/me`);
+      expect(await me.json()).toMatchObject({ owner_id: 'local' });
+    } finally {
+      expect((await api.stop()).code).toBe(0);
+      expect((await worker.stop()).code).toBe(0);
+      await database.drop();
+    }
+    expect(worker.output()).toMatch(/worker started/);
+  });
+
+  it('`start` on the embedded database keeps data across a restart and stops it cleanly', async () => {
+    const port = await freePort();
+    const env = {
+      OPL_DATA_DIR: join(dataDir, 'embedded'),
+      OPL_PORT: String(port),
+      OPL_EMBEDDED_DB_PORT: String(await freePort()),
+      OPL_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      OPL_OWNER_SECRET: 'a long enough owner secret',
+    };
+    const base = `http://127.0.0.1:${port}`;
+    const first = runOpl(['start'], env);
+    let cookie: string;
+    try {
+      await waitForStatus(first, `${base}/readyz`);
+      const login = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret: env.OPL_OWNER_SECRET }) });
+      expect(login.status).toBe(204);
+      cookie = /opl_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    } finally {
+      const exit = await first.stop('SIGINT');
+      expect(exit.code).toBe(0);
+    }
+    expect(existsSync(join(env.OPL_DATA_DIR, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(first.output()).not.toContain(env.OPL_OWNER_SECRET);
+
+    const second = runOpl(['start'], env);
+    try {
+      await waitForStatus(second, `${base}/readyz`);
+      const me = await fetch(`${base}/api/me`, { headers: { cookie } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ owner_id: 'local', session: { authenticated: true } });
+    } finally {
+      expect((await second.stop()).code).toBe(0);
+    }
+  });
+});

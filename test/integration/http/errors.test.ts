@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const GATE = { OPL_PUBLIC_BASE_URL: 'https://music.example.test', OPL_OWNER_SECRET: 'correct horse battery staple' };
+
+describe('problem+json errors', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(GATE);
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown route with a 404 problem carrying a stable code and the request id', async () => {
+    const response = await t.app.http!.inject({ method: 'GET', url: '/nope?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = response.json<Record<string, unknown>>();
+    expect(problem).toMatchObject({ type: 'urn:opl:problem:not-found', status: 404, code: 'not_found', instance: '/nope' });
+    expect(problem['request_id']).toBe(response.headers['x-request-id']);
+  });
+
+  it('lists field-level problems of an invalid body', async () => {
+    const response = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: '', extra: 1 } });
+    expect(response.statusCode).toBe(400);
+    const problem = response.json<{ code: string; errors: Array<{ path: string; message: string }> }>();
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors.length).toBeGreaterThan(0);
+    expect(problem.errors.map((e) => e.path).join()).toMatch(/body/);
+  });
+
+  it('refuses malformed JSON, a wrong content type and an oversized body with clear codes', async () => {
+    const malformed = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '{"secret":' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json<{ code: string }>().code).toBe('malformed_body');
+
+    const wrongType = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'text/csv' }, payload: 'a,b' });
+    expect(wrongType.statusCode).toBe(415);
+    expect(wrongType.json<{ code: string }>().code).toBe('unsupported_media_type');
+
+    const huge = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ secret: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json<{ code: string }>().code).toBe('payload_too_large');
+  });
+
+  it('hides internals of a server error and logs them instead', async () => {
+    // Break the storage under the running app: the login's insert now fails inside PostgreSQL.
+    await t.app.services.database.orm.em.getConnection().execute('alter table owner_session rename to owner_session_gone');
+    try {
+      const response = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: GATE.OPL_OWNER_SECRET } });
+      expect(response.statusCode).toBe(500);
+      const text = response.body;
+      expect(response.json<{ code: string }>().code).toBe('internal_error');
+      expect(text).not.toMatch(/owner_session|relation|insert|stack|\.ts:/i);
+      expect(t.logs.join('')).toMatch(/owner_session/);
+    } finally {
+      await t.app.services.database.orm.em.getConnection().execute('alter table owner_session_gone rename to owner_session');
+    }
+  });
+});

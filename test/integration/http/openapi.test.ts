@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_FILE } from '../../../core/cli/openapi.command.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+describe('/openapi.json', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is exactly the checked-in copy (run `npm run openapi` after changing a route)', async () => {
+    const served = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<Record<string, unknown>>();
+    const checkedIn = JSON.parse(await readFile(OPENAPI_FILE, 'utf8')) as Record<string, unknown>;
+    expect(served).toEqual(checkedIn);
+  });
+
+  it('describes every public route with its responses', async () => {
+    const document = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/me', '/api/session', '/healthz', '/readyz']);
+    expect(Object.keys(document.paths['/readyz']!['get']!.responses).sort()).toEqual(['200', '503']);
+    expect(document.paths['/api/session']!['post']!.responses).toHaveProperty('401');
+  });
+});

@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp, type App, type AppRoles } from '../../../core/app/index.ts';
+import { loadConfig } from '../../../core/config/index.ts';
+import { createLogger } from '../../../core/logging/logger.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  app: App;
+  /** Every log line the app wrote, for asserting that secrets never reach the logs. */
+  logs: string[];
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real engine (HTTP and, if asked, worker) on this test file's own fresh database. `env` takes
+ * OPL_* variables exactly as a user would set them, so configuration goes through the real schema.
+ */
+export async function startTestApp(env: Record<string, string> = {}, roles: AppRoles = { http: true, worker: false }): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'opl-test-data-'));
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const config = loadConfig({ OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: '0', ...env });
+  const app = await createApp(config, roles, {
+    logger: createLogger({ level: 'debug', destination }),
+    workerPollingIntervalSeconds: 0.5,
+  });
+  await app.start();
+  return {
+    app,
+    logs,
+    databaseUrl: database.url,
+    async close() {
+      await app.stop();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
