@@ -14,6 +14,7 @@ Engine:
   serve          API only; run workers separately against the same database
   worker         job worker only; run as many as you need
   migrate        apply database migrations and exit
+  dev            start + Vite's UI dev server with hot reload (proxying the API)
 
 Tools:
   config         validate the OPL_* environment and print the effective configuration
@@ -31,6 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runEngine({ http: true, worker: false });
     case 'worker':
       return runEngine({ http: false, worker: true });
+    case 'dev':
+      return (await import('./dev.command.ts')).devCommand(loadConfigOrExit());
     case 'migrate': {
       const { migrateCommand } = await import('./migrate.command.ts');
       return migrateCommand(loadConfigOrExit());
