@@ -71,7 +71,11 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
       orm,
       connectionString,
       embedded: ownedServer !== undefined,
-      ping: () => ping().catch((error: unknown) => Promise.reject(sanitize(error, secrets))),
+      async ping() {
+        // MikroORM reconnects lazily after close(); a closed Database must stay closed.
+        if (closing) throw new DatabaseError('The database is closed', undefined);
+        await ping().catch((error: unknown) => Promise.reject(sanitize(error, secrets)));
+      },
       close() {
         closing ??= (async () => {
           try {

@@ -210,7 +210,7 @@ class RunningServer implements EmbeddedPostgresServer {
   async #stop(): Promise<void> {
     process.removeListener('exit', this.#exitHook);
     if (this.mode === 'attached') return;
-    await withStartLock(this.#paths.lock, this.#stopTimeoutMs, async () => {
+    const stop = async () => {
       this.#output?.expectExit();
       if (isProcessAlive(this.pid)) {
         // SIGINT = "fast" shutdown: roll back open transactions, checkpoint, exit.
@@ -226,7 +226,20 @@ class RunningServer implements EmbeddedPostgresServer {
       }
       await removeServerRecord(this.#paths.record, this.pid);
       this.#logger.debug({ postgresPid: this.pid }, 'embedded PostgreSQL stopped');
-    });
+    };
+    let locked = false;
+    try {
+      await withStartLock(this.#paths.lock, this.#stopTimeoutMs, async () => {
+        locked = true;
+        await stop();
+      });
+    } catch (error) {
+      // The lock only keeps a concurrent start from racing the shutdown; if it cannot be taken
+      // (directory removed underneath, timeout), stopping the server still matters more.
+      if (locked) throw error;
+      this.#logger.warn({ err: error }, 'stopping the embedded PostgreSQL server without the start lock');
+      await stop();
+    }
   }
 }
 

@@ -41,6 +41,7 @@ describe('openDatabase with OPL_DATABASE_URL', () => {
       await database.close();
       await database.close(); // idempotent
     }
+    await expect(database.ping()).rejects.toThrow(/closed/);
     expect(existsSync(join(config.dataDir, 'postgres'))).toBe(false);
     expect(await tables(fileDatabase.url)).toEqual(
       expect.arrayContaining(['provider_account', 'provider_credential', 'migration_job', 'job_item', 'operation_ledger', 'track_identity', 'track_edge', 'owner_session']),
