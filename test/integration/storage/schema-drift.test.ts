@@ -33,3 +33,19 @@ describe('checked-in migrations', () => {
     ).toBe('');
   });
 });
+
+describe('schema comparison', () => {
+  it("leaves pg-boss's schema in the same database alone", async () => {
+    const logger = createLogger({ level: 'silent' });
+    const database = await createTestDatabase();
+    const orm = await MikroORM.init(createOrmConfig({ connectionString: database.url, logger }));
+    try {
+      await applyMigrations(orm, database.url, logger);
+      await orm.em.getConnection().execute('create schema pgboss; create table pgboss.job (id uuid primary key, name text not null)');
+      expect(await pendingSchemaDiff(orm)).toBe('');
+    } finally {
+      await orm.close(true);
+      await database.drop();
+    }
+  });
+});
