@@ -424,9 +424,9 @@ function spawnIdentity(user: ServerUser | undefined): { uid?: number; gid?: numb
   return user ? { uid: user.uid, gid: user.gid } : {};
 }
 
-/** The server gets a minimal environment: nothing of the engine's (secrets included) leaks in. */
+/** The server gets a minimal, fixed environment: nothing of the engine's (secrets included) leaks in. */
 function serverEnv(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', TZ: 'UTC' };
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', LC_ALL: 'C', TZ: 'UTC' };
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -23,6 +23,7 @@ export async function resolvePostgresBinaries(): Promise<PostgresBinaries> {
       `The embedded PostgreSQL binaries for ${os}-${process.arch} (${name}) are not installed: ` +
         `set OPL_DATABASE_URL to use an external PostgreSQL server, or reinstall dependencies ` +
         `(${(error as Error).message})`,
+      { cause: error },
     );
   }
   const { postgres, initdb } = module;

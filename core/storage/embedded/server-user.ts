@@ -36,6 +36,7 @@ export async function resolveServerUser(logger: Logger): Promise<ServerUser | un
     throw new Error(
       `The engine runs as root and could not create the "${SERVER_USER_NAME}" OS user the embedded PostgreSQL server needs ` +
         `(${(error as Error).message.split('\n')[0]}). Create it, run the engine as a non-root user, or set OPL_DATABASE_URL.`,
+      { cause: error },
     );
   }
   const created = await lookupUser(SERVER_USER_NAME);

@@ -65,7 +65,7 @@ describe('openDatabase with OPL_DATABASE_URL', () => {
       const config = testConfig({ databaseUrl: fresh.url });
       const opened = await Promise.all([openDatabase(config, silent), openDatabase(config, silent), openDatabase(config, silent)]);
       try {
-        const applied = await opened[0]!.orm.em.getConnection().execute<Array<{ name: string }>>('select name from mikro_orm_migrations');
+        const applied = await opened[0].orm.em.getConnection().execute<Array<{ name: string }>>('select name from mikro_orm_migrations');
         expect(applied).toHaveLength(migrationCount);
       } finally {
         await Promise.all(opened.map((database) => database.close()));
