@@ -33,7 +33,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Unref'd, so a pending grace timer never keeps the test run alive after the engine is gone. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Keeps the end of a growing log so a failure can show what the engine said last. */
 function tail(stream: NodeJS.ReadableStream | null, sink: { text: string }): void {
