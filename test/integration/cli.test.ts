@@ -66,7 +66,7 @@ describe('opl CLI', () => {
       const exit = await first.stop('SIGINT');
       expect(exit.code).toBe(0);
     }
-    expect(existsSync(join(env.OPL_DATA_DIR, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(join(env.OPL_DATA_DIR, 'postgres', 'data', 'postmaster.pid'))).toBe(false);
     expect(first.output()).not.toContain(env.OPL_OWNER_SECRET);
 
     const second = runOpl(['start'], env);
