@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -49,7 +50,7 @@ describe('health probes', () => {
   });
 
   it('listens on a real port', async () => {
-    const address = t.app.http!.server.address() as import('node:net').AddressInfo;
+    const address = t.app.http!.server.address() as AddressInfo;
     const response = await fetch(`http://127.0.0.1:${address.port}/healthz`);
     expect(response.status).toBe(200);
   });
