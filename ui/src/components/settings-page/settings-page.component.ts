@@ -55,7 +55,11 @@ export class OplSettingsPage extends LitElement {
     if (result.ok) {
       const me = parseMe(result.data);
       if (!me) {
-        this._load = { kind: 'failed', problem: { ...toProblem(result.status, undefined), title: 'Unexpected answer from the engine', detail: 'GET /api/me did not return the documented fields.' } };
+        const problem = toProblem(result.status, undefined);
+        this._load = {
+          kind: 'failed',
+          problem: { ...problem, title: 'Unexpected answer from the engine', detail: 'GET /api/me did not return the documented fields.' },
+        };
       } else if (needsSignIn(me)) {
         this._load = { kind: 'signed-out', me };
       } else {
