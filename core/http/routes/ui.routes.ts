@@ -20,9 +20,10 @@ export async function registerUi(app: FastifyInstance, distDir: string): Promise
     prefix: '/',
     index: ['index.html'],
     wildcard: true,
-    // Hashed asset names can be cached for long; index.html must always be revalidated.
+    // Vite puts content-hashed files under assets/, which may be cached for good; everything else
+    // (index.html, favicon) keeps its name across builds and must be revalidated.
     setHeaders(res, path) {
-      res.header('cache-control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 }
