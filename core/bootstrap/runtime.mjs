@@ -101,20 +101,35 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Builds the UI with Vite when ui/dist is missing or older than any UI source file. */
-export function ensureUiBuilt(nodeBinary) {
+/**
+ * Builds the UI with Vite when ui/dist is missing or older than any UI source file. Throws with
+ * Vite's output when the build fails; returns whether it built.
+ */
+export function buildUiIfStale(nodeBinary) {
   const uiDir = join(projectRoot, 'ui');
   const builtIndex = join(uiDir, 'dist', 'index.html');
-  if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= newestMtime(uiDir)) return;
-  say('building the web UI (vite build)');
+  if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= newestMtime(uiDir)) return false;
   const result = spawnSync(nodeBinary, [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(uiDir, 'vite.config.ts'), '--logLevel', 'warn'], {
     cwd: projectRoot,
-    stdio: 'inherit',
+    encoding: 'utf8',
     env: runtimeEnv(nodeBinary),
   });
-  if (result.status !== 0) {
-    say('the UI build failed; see the output above.');
-    process.exit(result.status ?? 1);
+  if (result.status !== 0) throw new Error(`the UI build (vite build) failed:\n${result.stdout}\n${result.stderr}`);
+  return true;
+}
+
+/** Setup step of `npm start`: builds the UI if needed, exiting with Vite's output on failure. */
+export function ensureUiBuilt(nodeBinary) {
+  try {
+    if (existsSync(join(projectRoot, 'ui', 'dist', 'index.html'))) {
+      if (buildUiIfStale(nodeBinary)) say('rebuilt the web UI');
+    } else {
+      say('building the web UI (vite build)');
+      buildUiIfStale(nodeBinary);
+    }
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(1);
   }
 }
 

@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { chromiumExecutablePath, CHROMIUM_ARGS } from './chromium.ts';
-import { projectRoot, startEngine } from './engine.ts';
+import { buildUiIfStale } from '../../../core/bootstrap/runtime.mjs';
+import { startEngine } from './engine.ts';
 
 /**
  * One engine (a real `opl start` child process with its own data dir and embedded PostgreSQL) and
@@ -19,32 +18,6 @@ declare module 'vitest' {
   }
 }
 
-const uiDir = join(projectRoot, 'ui');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Same rule as the `opl` bootstrap: build when ui/dist is missing or older than any UI source. */
-function buildUiIfStale(): void {
-  const builtIndex = join(uiDir, 'dist', 'index.html');
-  if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= newestMtime(uiDir)) return;
-  const vite = join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', join(uiDir, 'vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) {
-    throw new Error(`e2e: the UI build (vite build) failed:\n${result.stdout}\n${result.stderr}`);
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) throw new Error(`e2e: needs Node 24 or newer to run the engine; this is Node ${process.versions.node}.`);
@@ -54,7 +27,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`e2e: no Chromium at ${executablePath}. Install Debian chromium: apt-get install chromium (or set OPL_CHROMIUM_PATH).`);
   }
 
-  buildUiIfStale();
+  try {
+    buildUiIfStale(process.execPath);
+  } catch (error) {
+    throw new Error(`e2e: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 
   const cleanups: (() => Promise<void>)[] = [];
   const teardown = async () => {
