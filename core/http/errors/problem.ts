@@ -44,3 +44,8 @@ export function buildProblem(
     ...(context.requestId === undefined ? {} : { request_id: context.requestId }),
   };
 }
+
+/** A route's error response in the OpenAPI document: problem+json with our Problem schema. */
+export function problemResponse(description: string) {
+  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } };
+}

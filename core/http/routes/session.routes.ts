@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OwnerPolicy } from '../../services/owner/owner.ts';
 import type { OwnerSessionService } from '../../services/owner/owner-session.service.ts';
-import { AppError, problemSchema } from '../errors/index.ts';
+import { AppError, problemResponse } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../owner/owner-gate.ts';
 
 const meSchema = z
@@ -32,7 +32,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       schema: {
         tags: ['session'],
         summary: 'Who the current request acts for, and whether the owner-session gate is on',
-        response: { 200: meSchema, 401: problemSchema },
+        response: { 200: meSchema, 401: problemResponse('No owner session (session gate on)') },
       },
     },
     async (request) => ({
@@ -49,7 +49,11 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
         tags: ['session'],
         summary: 'Log in with the owner secret; sets an HttpOnly session cookie',
         body: z.object({ secret: z.string().min(1).max(1024) }).strict(),
-        response: { 204: z.null().describe('Logged in'), 401: problemSchema, 404: problemSchema },
+        response: {
+          204: z.null().describe('Logged in'),
+          401: problemResponse('Wrong owner secret'),
+          404: problemResponse('The session gate is off on this instance'),
+        },
       },
       // Never log the body: it holds the owner secret.
       logLevel: 'info',

@@ -24,6 +24,8 @@ describe('/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(['/api/me', '/api/session', '/healthz', '/readyz']);
     expect(Object.keys(document.paths['/readyz']!['get']!.responses).sort()).toEqual(['200', '503']);
-    expect(document.paths['/api/session']!['post']!.responses).toHaveProperty('401');
+    expect(document.paths['/api/session']!['post']!.responses['401']).toMatchObject({
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
   });
 });
