@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { AREAS, findArea } from '../../router/areas.ts';
 import { hrefFor, sameRoute, type Route } from '../../router/route.ts';
 import { HashRouterController } from '../../router/router.controller.ts';
+import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
@@ -16,7 +17,7 @@ export const PRODUCT_NAME = 'Open Playlist Engine';
  * Navigating moves focus to the new page heading so keyboard and screen-reader users land on it.
  */
 export class OplApp extends LitElement {
-  static override styles = [themeStyles, sharedStyles, appStyles];
+  static override styles = [themeStyles, sharedStyles, pageStyles, appStyles];
 
   readonly #router = new HashRouterController(this);
   #renderedRoute: Route | undefined;

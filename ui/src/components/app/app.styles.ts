@@ -133,15 +133,6 @@ export const appStyles = css`
     margin: 0 0 var(--opl-space-3);
   }
 
-  h1:focus {
-    outline: none;
-  }
-
-  h1:focus-visible {
-    outline: var(--opl-focus-width) solid var(--opl-color-focus-ring);
-    outline-offset: 4px;
-    border-radius: 2px;
-  }
 
   .not-found p {
     line-height: 1.5;

@@ -1,11 +1,12 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import type { Area } from '../../router/areas.ts';
+import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { areaPlaceholderStyles } from './area-placeholder.styles.ts';
 
 /** The body of an area that is not built yet: what it will do, and a plain notice that it does not yet. */
 export class OplAreaPlaceholder extends LitElement {
-  static override styles = [sharedStyles, areaPlaceholderStyles];
+  static override styles = [sharedStyles, pageStyles, areaPlaceholderStyles];
 
   static override properties = {
     area: { attribute: false },

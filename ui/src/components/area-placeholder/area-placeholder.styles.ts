@@ -1,18 +1,6 @@
 import { css } from 'lit';
 
 export const areaPlaceholderStyles = css`
-  :host {
-    display: block;
-  }
-
-  .summary {
-    font-size: 1.125rem;
-    line-height: 1.5;
-    margin: 0 0 var(--opl-space-6);
-    color: var(--opl-color-text-muted);
-    max-width: 42rem;
-  }
-
   .notice {
     display: flex;
     gap: var(--opl-space-3);

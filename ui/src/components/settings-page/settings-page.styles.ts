@@ -1,18 +1,6 @@
 import { css } from 'lit';
 
 export const settingsPageStyles = css`
-  :host {
-    display: block;
-  }
-
-  .summary {
-    font-size: 1.125rem;
-    line-height: 1.5;
-    margin: 0 0 var(--opl-space-6);
-    color: var(--opl-color-text-muted);
-    max-width: 42rem;
-  }
-
   section {
     max-width: 42rem;
     background: var(--opl-color-surface);
@@ -25,16 +13,6 @@ export const settingsPageStyles = css`
   h2 {
     font-size: 1.125rem;
     margin: 0 0 var(--opl-space-4);
-  }
-
-  h2:focus {
-    outline: none;
-  }
-
-  h2:focus-visible {
-    outline: var(--opl-focus-width) solid var(--opl-color-focus-ring);
-    outline-offset: 4px;
-    border-radius: 2px;
   }
 
   dl {
