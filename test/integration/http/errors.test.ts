@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-
-const GATE = { OPL_PUBLIC_BASE_URL: 'https://music.example.test', OPL_OWNER_SECRET: 'correct horse battery staple' };
+import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('problem+json errors', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(GATE);
+    t = await startTestApp(SESSION_GATE_ENV);
   });
   afterAll(() => t.close());
 
@@ -46,7 +44,7 @@ describe('problem+json errors', () => {
     // Break the storage under the running app: the login's insert now fails inside PostgreSQL.
     await t.app.services.database.orm.em.getConnection().execute('alter table owner_session rename to owner_session_gone');
     try {
-      const response = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: GATE.OPL_OWNER_SECRET } });
+      const response = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: GATE_OWNER_SECRET } });
       expect(response.statusCode).toBe(500);
       const text = response.body;
       expect(response.json<{ code: string }>().code).toBe('internal_error');

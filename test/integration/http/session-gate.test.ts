@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-
-const SECRET = 'correct horse battery staple';
-const GATE = { OPL_PUBLIC_BASE_URL: 'https://music.example.test', OPL_OWNER_SECRET: SECRET };
+import { GATE_OWNER_SECRET as SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 function sessionCookie(setCookie: string | string[] | undefined): string {
   const header = Array.isArray(setCookie) ? setCookie.join('\n') : (setCookie ?? '');
@@ -14,7 +11,7 @@ function sessionCookie(setCookie: string | string[] | undefined): string {
 describe('owner-session gate (OPL_PUBLIC_BASE_URL set)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(GATE);
+    t = await startTestApp(SESSION_GATE_ENV);
   });
   afterAll(() => t.close());
 

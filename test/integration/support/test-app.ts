@@ -7,6 +7,10 @@ import { loadConfig } from '../../../core/config/index.ts';
 import { createLogger } from '../../../core/logging/logger.ts';
 import { createTestDatabase } from './test-database.ts';
 
+/** The owner secret and public base URL that turn the owner-session gate on, for tests that need it. */
+export const GATE_OWNER_SECRET = 'correct horse battery staple';
+export const SESSION_GATE_ENV = { OPL_PUBLIC_BASE_URL: 'https://music.example.test', OPL_OWNER_SECRET: GATE_OWNER_SECRET };
+
 export interface TestApp {
   app: App;
   /** Every log line the app wrote, for asserting that secrets never reach the logs. */
