@@ -1,12 +1,32 @@
-// Public face of the plugin SDK. It must stand alone: nothing here may import the engine.
+// Runtime entry for plugin code: it is bundled into every plugin, so it holds no zod and no
+// engine code. Schemas (for hosts and tools) live in `@opl/plugin-sdk/schemas`.
+export { AUTH_KINDS, CAPABILITIES, PLAYLIST_KINDS, type AuthKind, type Capability, type PlaylistKind } from './capabilities.ts';
+export type * from './context.ts';
 export {
-  AUTH_KINDS,
-  authKindSchema,
-  CAPABILITIES,
-  capabilitySchema,
-  PLAYLIST_KINDS,
-  playlistKindSchema,
-  type AuthKind,
-  type Capability,
-  type PlaylistKind,
-} from './capabilities.ts';
+  defineFormatPlugin,
+  definePlugin,
+  defineProviderPlugin,
+  PLUGIN_DEFINITION_MARK,
+  type FormatOperations,
+  type FormatPluginDefinition,
+  type PluginDefinition,
+  type ProviderOperations,
+  type ProviderPluginDefinition,
+  type SerializeChunk,
+} from './define-plugin.ts';
+export {
+  AuthExpired,
+  InvalidInput,
+  NotFound,
+  PLUGIN_ERROR_TYPES,
+  PluginError,
+  pluginErrorFromData,
+  ProviderError,
+  RateLimited,
+  Unsupported,
+  type PluginErrorData,
+  type PluginErrorType,
+} from './errors.ts';
+export type { Manifest, ManifestSource, NetworkGrant } from './manifest.schema.ts';
+export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
+export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';

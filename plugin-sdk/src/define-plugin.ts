@@ -1,0 +1,65 @@
+import type { FormatContext, ProviderContext } from './context.ts';
+import type {
+  FormatOperationName,
+  OperationInput,
+  OperationReturn,
+  ProviderOperationName,
+} from './operations.schema.ts';
+
+/**
+ * `definePlugin` helpers. They only tag and type the plugin object: all checking happens in the
+ * host against the manifest and the operation schemas, so this file carries no runtime weight
+ * (no zod) into a plugin bundle.
+ */
+
+type MaybePromise<T> = T | Promise<T>;
+
+export type ProviderOperations = {
+  [N in ProviderOperationName]?: (input: OperationInput<N>, ctx: ProviderContext) => MaybePromise<OperationReturn<N>>;
+};
+
+export type SerializeChunk = string | Uint8Array;
+
+export interface FormatOperations {
+  parse?: (input: OperationInput<'parse'>, ctx: FormatContext) => MaybePromise<OperationReturn<'parse'>>;
+  /** Yields the file in chunks; the host streams each one out as it arrives. */
+  serialize?: (
+    input: OperationInput<'serialize'>,
+    ctx: FormatContext,
+  ) => Iterable<SerializeChunk> | AsyncIterable<SerializeChunk>;
+}
+
+export const PLUGIN_DEFINITION_MARK = 'opl.plugin/v1';
+
+export interface ProviderPluginDefinition {
+  readonly mark: typeof PLUGIN_DEFINITION_MARK;
+  readonly kind: 'provider';
+  readonly operations: ProviderOperations;
+}
+
+export interface FormatPluginDefinition {
+  readonly mark: typeof PLUGIN_DEFINITION_MARK;
+  readonly kind: 'format';
+  readonly operations: FormatOperations;
+}
+
+export type PluginDefinition = ProviderPluginDefinition | FormatPluginDefinition;
+
+/** A provider plugin: implement the adapter operations your manifest declares. */
+export function defineProviderPlugin(operations: ProviderOperations): ProviderPluginDefinition {
+  return { mark: PLUGIN_DEFINITION_MARK, kind: 'provider', operations };
+}
+
+/** A format plugin: `parse` for imports, `serialize` for exports. */
+export function defineFormatPlugin(operations: FormatOperations): FormatPluginDefinition {
+  return { mark: PLUGIN_DEFINITION_MARK, kind: 'format', operations };
+}
+
+/** One entry point for both kinds: `definePlugin({ kind: 'provider', operations: { … } })`. */
+export function definePlugin(definition: { kind: 'provider'; operations: ProviderOperations }): ProviderPluginDefinition;
+export function definePlugin(definition: { kind: 'format'; operations: FormatOperations }): FormatPluginDefinition;
+export function definePlugin(
+  definition: { kind: 'provider'; operations: ProviderOperations } | { kind: 'format'; operations: FormatOperations },
+): PluginDefinition {
+  return definition.kind === 'provider' ? defineProviderPlugin(definition.operations) : defineFormatPlugin(definition.operations);
+}

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { authKindSchema, capabilitySchema } from './capabilities.ts';
+
+/**
+ * The plugin manifest: everything the engine needs to decide whether to load a plugin and what it
+ * may do. The signature covers the canonical bytes of this document, and `files` pins every file
+ * of the bundle by sha256, so nothing a manifest promises can change after signing.
+ */
+
+export const MANIFEST_VERSION = 1;
+
+/** Reverse-DNS style id: `opl.spotify`, `com.example.my-provider`. */
+export const pluginIdSchema = z
+  .string()
+  .min(3)
+  .max(100)
+  .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.[a-z0-9]+(?:[-_][a-z0-9]+)*)+$/, 'expected a lowercase dotted id such as "com.example.my-provider"');
+
+/** Strict semver (no leading `v`, no ranges). */
+export const semverSchema = z
+  .string()
+  .max(64)
+  .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/, 'expected a semver version such as 1.2.3');
+
+export const keyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{2,63}$/, 'expected a key id of lowercase letters, digits and dashes');
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** An https origin with no path, query, userinfo or default-port spelling (`https://api.example.com`). */
+export const originSchema = z
+  .string()
+  .max(300)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.username === '' &&
+        url.password === '' &&
+        url.origin === value
+      );
+    } catch {
+      return false;
+    }
+  }, 'expected a bare origin such as "https://api.example.com" (scheme, host and optional port only)');
+
+/**
+ * One permitted kind of request. The host compares the parsed request URL against these fields;
+ * nothing is matched as a glob on the raw string.
+ */
+export const networkGrantSchema = z.object({
+  origin: originSchema,
+  /** Must start with `/`; a request path must equal it or continue it after a `/` boundary when it ends with `/`. */
+  path_prefix: z.string().min(1).max(500).startsWith('/'),
+  methods: z.array(z.enum(HTTP_METHODS)).min(1),
+  /** Shown to admins: why the plugin needs this. */
+  reason: z.string().min(1).max(500),
+});
+
+export const limitsSchema = z.object({
+  /** Largest response body the host hands to the plugin. */
+  max_response_bytes: z.number().int().positive().max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** Per-request timeout. */
+  request_timeout_ms: z.number().int().positive().max(120_000).default(20_000),
+});
+
+export const pacingSchema = z.object({
+  /** Sustained requests per second the provider tolerates for one account. */
+  requests_per_second: z.number().positive().max(1_000).default(5),
+  burst: z.number().int().positive().max(1_000).default(10),
+  /** Add random jitter between requests (unofficial providers). */
+  jitter: z.boolean().default(false),
+  search_quota_cost: z.number().nonnegative().default(1),
+  write_quota_cost: z.number().nonnegative().default(1),
+  /** Provider quota units per day, if the provider has one. */
+  daily_quota: z.number().int().positive().nullable().default(null),
+});
+
+export const oauthEndpointsSchema = z.object({
+  authorization_url: z.url({ protocol: /^https$/ }),
+  token_url: z.url({ protocol: /^https$/ }),
+  revocation_url: z.url({ protocol: /^https$/ }).nullable().default(null),
+});
+
+export const deviceEndpointsSchema = z.object({
+  device_authorization_url: z.url({ protocol: /^https$/ }),
+  token_url: z.url({ protocol: /^https$/ }),
+});
+
+export const authMethodSchema = z.object({
+  kind: authKindSchema,
+  oauth: oauthEndpointsSchema.optional(),
+  device: deviceEndpointsSchema.optional(),
+  /** Scopes always requested. */
+  base_scopes: z.array(z.string().max(200)).default([]),
+  /** Minimal scopes per capability: only those for the capabilities a user selects are requested. */
+  scopes: z.partialRecord(capabilitySchema, z.array(z.string().max(200))).default({}),
+  /** For `form` challenges (header paste, pasted user token): the fields the UI renders. */
+  form_fields: z
+    .array(z.object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), label: z.string().max(200), secret: z.boolean().default(true) }))
+    .default([]),
+});
+
+export const searchModeSchema = z.enum(['isrc', 'text']);
+
+export const providerSectionSchema = z.object({
+  /** Short provider name used as the key of `provider_uris` (e.g. `spotify`). */
+  name: z.string().regex(/^[a-z][a-z0-9_]{1,39}$/),
+  display_name: z.string().min(1).max(100),
+  capabilities: z.array(capabilitySchema),
+  attributes: z.object({
+    has_isrc: z.boolean(),
+    search_modes: z.array(searchModeSchema).default(['text']),
+    official: z.boolean(),
+    stability: z.enum(['stable', 'beta', 'experimental']).default('stable'),
+    /** Video providers: entries may be music videos or user uploads rather than audio tracks. */
+    video: z.boolean().default(false),
+  }),
+  write_constraints: z.object({
+    max_add_batch: z.number().int().positive().max(10_000).default(100),
+    max_remove_batch: z.number().int().positive().max(10_000).default(100),
+    max_playlist_size: z.number().int().positive().nullable().default(null),
+    supports_duplicates: z.boolean().default(true),
+    ordering: z.enum(['preserved', 'best_effort', 'none']).default('preserved'),
+    description_max_len: z.number().int().nonnegative().nullable().default(null),
+  }),
+  pacing: pacingSchema.default(pacingSchema.parse({})),
+  /** Free-form caveat shown in the UI. */
+  warning: z.string().max(1_000).nullable().default(null),
+  can_mirror: z.boolean().default(false),
+  /** Actionable reason shown when mirror is unavailable. */
+  mirror_unavailable_reason: z.string().max(500).nullable().default(null),
+  can_unfollow_playlist: z.boolean().default(false),
+  can_delete_playlist: z.boolean().default(false),
+  auth: z.array(authMethodSchema).min(1),
+  /** Public links to this provider's playlists that URL imports may hand to this plugin. */
+  playlist_links: z.array(z.object({ origin: originSchema, path_prefix: z.string().startsWith('/') })).default([]),
+});
+
+export const formatSectionSchema = z.object({
+  /** Short format name (`m3u8`, `xspf`, `csv`). */
+  name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
+  display_name: z.string().min(1).max(100),
+  /** Lowercase, with the dot: `.m3u8`. */
+  extensions: z.array(z.string().regex(/^\.[a-z0-9.]{1,15}$/)).min(1),
+  media_types: z.array(z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/)).default([]),
+  directions: z.array(z.enum(['import', 'export'])).min(1),
+});
+
+export const manifestSourceSchema = z.object({
+  manifest_version: z.literal(MANIFEST_VERSION),
+  id: pluginIdSchema,
+  name: z.string().min(1).max(100),
+  version: semverSchema,
+  description: z.string().max(2_000).default(''),
+  kind: z.enum(['provider', 'format']),
+  publisher: z.object({ name: z.string().min(1).max(200), key_id: keyIdSchema }),
+  engines: z.object({ opl: z.string().min(1).max(100) }),
+  /** The bundled entry file, relative to the bundle root. */
+  entry: z.string().regex(/^[A-Za-z0-9_.-]+\.js$/).default('plugin.js'),
+  provider: providerSectionSchema.optional(),
+  format: formatSectionSchema.optional(),
+  network: z.array(networkGrantSchema).max(50).default([]),
+  limits: limitsSchema.default(limitsSchema.parse({})),
+  /**
+   * Origins for which the host may show the plugin the connected account's credential (header
+   * signing schemes). Absent ⇒ the plugin never sees a token; the host attaches it to requests.
+   */
+  credential_access: z
+    .object({ origins: z.array(originSchema).min(1), reason: z.string().min(1).max(500) })
+    .nullable()
+    .default(null),
+});
+
+/** Bundle file paths: relative, forward slashes, no `..`, no hidden files. */
+export const bundlePathSchema = z
+  .string()
+  .max(200)
+  .regex(/^(?!.*(?:^|\/)\.)[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/, 'expected a relative path without "..", hidden parts or backslashes');
+
+export const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const manifestSchema = manifestSourceSchema
+  .extend({
+    /** sha256 (hex) of every file in the bundle other than the manifest and its signature. */
+    files: z.record(bundlePathSchema, sha256HexSchema),
+  })
+  .superRefine((manifest, ctx) => {
+    if (manifest.kind === 'provider' && !manifest.provider) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a provider plugin needs a "provider" section' });
+    if (manifest.kind === 'format' && !manifest.format) ctx.addIssue({ code: 'custom', path: ['format'], message: 'a format plugin needs a "format" section' });
+    if (manifest.kind === 'provider' && manifest.format) ctx.addIssue({ code: 'custom', path: ['format'], message: 'a provider plugin has no "format" section' });
+    if (manifest.kind === 'format' && manifest.provider) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a format plugin has no "provider" section' });
+    if (!(manifest.entry in manifest.files)) ctx.addIssue({ code: 'custom', path: ['files'], message: `the entry file "${manifest.entry}" is not listed in "files"` });
+    if (manifest.credential_access) {
+      const granted = new Set(manifest.network.map((grant) => grant.origin));
+      for (const origin of manifest.credential_access.origins) {
+        if (!granted.has(origin)) ctx.addIssue({ code: 'custom', path: ['credential_access', 'origins'], message: `credential origin ${origin} has no network grant` });
+      }
+    }
+  });
+
+export type ManifestSource = z.input<typeof manifestSourceSchema>;
+export type Manifest = z.output<typeof manifestSchema>;
+export type NetworkGrant = z.output<typeof networkGrantSchema>;
+export type ProviderSection = z.output<typeof providerSectionSchema>;
+export type FormatSection = z.output<typeof formatSectionSchema>;
+export type AuthMethod = z.output<typeof authMethodSchema>;
+export type Pacing = z.output<typeof pacingSchema>;

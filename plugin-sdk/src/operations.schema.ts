@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import type { Capability } from './capabilities.ts';
+import { PLUGIN_ERROR_TYPES } from './errors.ts';
+import { albumSchema, artistSchema, playlistSchema, trackSchema } from './model.schema.ts';
+
+/**
+ * The adapter contract as data: every operation a plugin may implement, the schema of its input
+ * and of its result, and what the manifest must declare before the engine may call it. The host
+ * validates both directions against these schemas, so a plugin can neither receive nor return
+ * anything outside the contract.
+ */
+
+const cursor = z.string().max(4_000).nullable().default(null);
+const pageLimit = z.number().int().positive().max(10_000).default(100);
+const providerId = z.string().min(1).max(500);
+const uri = z.string().min(1).max(2_000);
+
+function page<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item).max(10_000),
+    /** Opaque cursor of the next page; null on the last page. */
+    next_cursor: z.string().max(4_000).nullable().default(null),
+    total: z.number().int().nonnegative().nullable().default(null),
+  });
+}
+
+const perItemResult = z.object({
+  uri,
+  ok: z.boolean(),
+  /** The provider's id of the created entry (e.g. a `setVideoId`), when it has one. */
+  target_item_id: z.string().max(500).nullable().default(null),
+  position: z.number().int().nonnegative().nullable().default(null),
+  error: z
+    .object({ type: z.enum(PLUGIN_ERROR_TYPES), message: z.string().max(2_000) })
+    .nullable()
+    .default(null),
+});
+
+const batchResult = z.object({
+  results: z.array(perItemResult).max(10_000),
+  snapshot_id: z.string().max(500).nullable().default(null),
+});
+
+const libraryItems = z.object({ items: z.array(z.object({ uri })).min(1).max(10_000) });
+const ok = z.object({ ok: z.literal(true) });
+
+export const searchQuerySchema = z.object({
+  isrc: z.string().max(32).nullable().default(null),
+  title: z.string().max(2_000).nullable().default(null),
+  artist: z.string().max(2_000).nullable().default(null),
+  album: z.string().max(2_000).nullable().default(null),
+  duration_s: z.number().nonnegative().nullable().default(null),
+  /** Free text, when the caller has no structured fields. */
+  text: z.string().max(2_000).nullable().default(null),
+});
+
+interface OperationSpec {
+  readonly plugin: 'provider' | 'format';
+  readonly input: z.ZodType;
+  readonly output: z.ZodType;
+  /** Every one of these must be in the manifest's capabilities. */
+  readonly requires: readonly Capability[];
+  /** A manifest flag that must be true (for operations outside the capability set). */
+  readonly requiresFlag?: 'can_mirror' | 'can_unfollow_playlist' | 'can_delete_playlist';
+  readonly writes: boolean;
+}
+
+function op<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec & { input: I; output: O }) {
+  return spec;
+}
+
+export const PROVIDER_OPERATIONS = {
+  testConnection: op({
+    plugin: 'provider',
+    input: z.object({}),
+    output: z.object({ ok: z.boolean(), account_id: z.string().max(500).nullable().default(null), display_name: z.string().max(500).nullable().default(null), country: z.string().max(10).nullable().default(null) }),
+    requires: [],
+    writes: false,
+  }),
+  listPlaylists: op({ plugin: 'provider', input: z.object({ cursor, limit: pageLimit }), output: page(playlistSchema), requires: ['READ_PLAYLISTS'], writes: false }),
+  readPlaylist: op({ plugin: 'provider', input: z.object({ playlist_id: providerId }), output: playlistSchema, requires: ['READ_PLAYLISTS'], writes: false }),
+  listPlaylistItems: op({
+    plugin: 'provider',
+    input: z.object({ playlist_id: providerId, cursor, limit: pageLimit }),
+    output: page(trackSchema).extend({ snapshot_id: z.string().max(500).nullable().default(null) }),
+    requires: ['READ_TRACKS'],
+    writes: false,
+  }),
+  listLikedTracks: op({ plugin: 'provider', input: z.object({ cursor, limit: pageLimit }), output: page(trackSchema), requires: ['READ_LIBRARY'], writes: false }),
+  searchTracks: op({
+    plugin: 'provider',
+    input: z.object({ query: searchQuerySchema, mode: z.enum(['isrc', 'text']).default('text'), limit: z.number().int().positive().max(50).default(5) }),
+    output: z.object({ candidates: z.array(trackSchema).max(50) }),
+    requires: [],
+    writes: false,
+  }),
+  validateUri: op({
+    plugin: 'provider',
+    input: z.object({ uri }),
+    output: z.object({
+      valid: z.boolean(),
+      entity: z.enum(['track', 'playlist', 'album', 'artist']).nullable().default(null),
+      id: z.string().max(500).nullable().default(null),
+      normalized_uri: z.string().max(2_000).nullable().default(null),
+    }),
+    requires: [],
+    writes: false,
+  }),
+  createPlaylist: op({
+    plugin: 'provider',
+    input: z.object({ name: z.string().min(1).max(1_000), description: z.string().max(10_000).nullable().default(null), public: z.boolean().default(false) }),
+    output: z.object({ playlist_id: providerId, uri: z.string().max(2_000).nullable().default(null), snapshot_id: z.string().max(500).nullable().default(null) }),
+    requires: ['CREATE_PLAYLIST'],
+    writes: true,
+  }),
+  addTracks: op({
+    plugin: 'provider',
+    input: z.object({
+      playlist_id: providerId,
+      items: z.array(z.object({ uri, position: z.number().int().nonnegative().nullable().default(null) })).min(1).max(10_000),
+    }),
+    output: batchResult,
+    requires: ['ADD_TRACKS'],
+    writes: true,
+  }),
+  removeTracks: op({
+    plugin: 'provider',
+    input: z.object({
+      playlist_id: providerId,
+      items: z.array(z.object({ uri, target_item_id: z.string().max(500).nullable().default(null), position: z.number().int().nonnegative().nullable().default(null) })).min(1).max(10_000),
+      snapshot_id: z.string().max(500).nullable().default(null),
+    }),
+    output: batchResult,
+    requires: ['REMOVE_TRACKS'],
+    writes: true,
+  }),
+  replacePlaylistTracks: op({
+    plugin: 'provider',
+    input: z.object({ playlist_id: providerId, uris: z.array(uri).max(10_000) }),
+    output: z.object({ snapshot_id: z.string().max(500).nullable().default(null) }),
+    requires: ['ADD_TRACKS', 'REMOVE_TRACKS'],
+    requiresFlag: 'can_mirror',
+    writes: true,
+  }),
+  unfollowPlaylist: op({ plugin: 'provider', input: z.object({ playlist_id: providerId }), output: ok, requires: [], requiresFlag: 'can_unfollow_playlist', writes: true }),
+  deletePlaylist: op({ plugin: 'provider', input: z.object({ playlist_id: providerId }), output: ok, requires: [], requiresFlag: 'can_delete_playlist', writes: true }),
+  listSavedAlbums: op({ plugin: 'provider', input: z.object({ cursor, limit: pageLimit }), output: page(albumSchema), requires: ['READ_SAVED_ALBUMS'], writes: false }),
+  searchAlbums: op({
+    plugin: 'provider',
+    input: z.object({ query: z.object({ title: z.string().max(2_000), artist: z.string().max(2_000).nullable().default(null), upc: z.string().max(32).nullable().default(null) }), limit: z.number().int().positive().max(50).default(5) }),
+    output: z.object({ candidates: z.array(albumSchema).max(50) }),
+    requires: ['WRITE_SAVED_ALBUMS'],
+    writes: false,
+  }),
+  saveAlbums: op({ plugin: 'provider', input: libraryItems, output: batchResult, requires: ['WRITE_SAVED_ALBUMS'], writes: true }),
+  removeSavedAlbums: op({ plugin: 'provider', input: libraryItems, output: batchResult, requires: ['WRITE_SAVED_ALBUMS'], writes: true }),
+  listFollowedArtists: op({ plugin: 'provider', input: z.object({ cursor, limit: pageLimit }), output: page(artistSchema), requires: ['READ_FOLLOWED_ARTISTS'], writes: false }),
+  searchArtists: op({
+    plugin: 'provider',
+    input: z.object({ query: z.object({ name: z.string().max(1_000) }), limit: z.number().int().positive().max(50).default(5) }),
+    output: z.object({ candidates: z.array(artistSchema).max(50) }),
+    requires: ['WRITE_FOLLOWED_ARTISTS'],
+    writes: false,
+  }),
+  followArtists: op({ plugin: 'provider', input: libraryItems, output: batchResult, requires: ['WRITE_FOLLOWED_ARTISTS'], writes: true }),
+  unfollowArtists: op({ plugin: 'provider', input: libraryItems, output: batchResult, requires: ['WRITE_FOLLOWED_ARTISTS'], writes: true }),
+} as const;
+
+/** A problem found while parsing a file: bounded, line-level, never fatal to valid neighbours. */
+export const parseIssueSchema = z.object({
+  line: z.number().int().positive().nullable().default(null),
+  column: z.number().int().positive().nullable().default(null),
+  code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
+  message: z.string().max(1_000),
+  severity: z.enum(['error', 'warning']).default('error'),
+});
+
+export const FORMAT_OPERATIONS = {
+  parse: op({
+    plugin: 'format',
+    input: z.object({
+      /** The file's bytes; the plugin decodes them (see `ctx.decodeText`). */
+      bytes: z.instanceof(Uint8Array),
+      filename: z.string().max(500).nullable().default(null),
+      media_type: z.string().max(200).nullable().default(null),
+    }),
+    output: z.object({ playlists: z.array(playlistSchema).max(10_000), issues: z.array(parseIssueSchema).max(1_000) }),
+    requires: [],
+    writes: false,
+  }),
+  /**
+   * Streams the serialized file: the plugin's `serialize` yields chunks (string or bytes) and the
+   * host forwards each across the boundary as it comes; the call's result is the chunk count.
+   */
+  serialize: op({
+    plugin: 'format',
+    input: z.object({ playlists: z.array(playlistSchema).max(10_000), options: z.record(z.string().max(100), z.unknown()).default({}) }),
+    output: z.object({ chunks: z.number().int().nonnegative() }),
+    requires: [],
+    writes: false,
+  }),
+} as const;
+
+export type ProviderOperationName = keyof typeof PROVIDER_OPERATIONS;
+export type FormatOperationName = keyof typeof FORMAT_OPERATIONS;
+export type OperationName = ProviderOperationName | FormatOperationName;
+
+export const OPERATIONS: Record<OperationName, OperationSpec> = { ...PROVIDER_OPERATIONS, ...FORMAT_OPERATIONS };
+
+/** Input as the caller passes it (defaults optional) and as the plugin receives it (filled in). */
+export type OperationInput<N extends OperationName> = z.output<(typeof OPERATIONS_BY_NAME)[N]['input']>;
+export type OperationCallInput<N extends OperationName> = z.input<(typeof OPERATIONS_BY_NAME)[N]['input']>;
+/** Result as a plugin may return it (defaults optional) and as the engine receives it (validated). */
+export type OperationReturn<N extends OperationName> = z.input<(typeof OPERATIONS_BY_NAME)[N]['output']>;
+export type OperationResult<N extends OperationName> = z.output<(typeof OPERATIONS_BY_NAME)[N]['output']>;
+
+const OPERATIONS_BY_NAME = { ...PROVIDER_OPERATIONS, ...FORMAT_OPERATIONS };

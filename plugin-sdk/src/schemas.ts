@@ -1,0 +1,5 @@
+// Schemas entry (zod): for the engine, the CLI and tools that validate plugin data and manifests.
+export * from './capabilities.ts';
+export * from './manifest.schema.ts';
+export * from './model.schema.ts';
+export * from './operations.schema.ts';
