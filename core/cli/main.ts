@@ -46,7 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       } else {
         const config = loadConfigOrExit();
-        const shown = { ...config, ownerSecret: config.ownerSecret ? '[set]' : undefined, databaseUrl: config.databaseUrl ? '[set]' : undefined };
+        const shown = { ...config, ownerSecret: config.ownerSecret ? '[set]' : undefined, adminToken: config.adminToken ? '[set]' : undefined, databaseUrl: config.databaseUrl ? '[set]' : undefined };
         process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
         return 0;
       }

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -46,6 +47,26 @@ const httpBaseUrl = z
   }, 'must be an http(s) URL without credentials, query or fragment')
   .transform((value) => value.replace(/\/+$/, ''));
 
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ['true', 'false', '1', '0', 'yes', 'no'].includes(value), 'must be true or false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const httpsUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' && !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be an https:// URL without credentials, query or fragment')
+  .transform((value) => value.replace(/\/+$/, ''));
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 export const configEnvSchema = z
@@ -91,8 +112,31 @@ export const configEnvSchema = z
     OPL_MIGRATION_REPORT_BATCH_SIZE: integer(1, 100_000)
       .default(500)
       .describe('Rows fetched per database round trip when streaming a migration report.'),
+    OPL_REGISTRY_DIR: optionalText.describe('Local plugin registry directory. Default: the `registry/` directory of this installation.'),
+    OPL_REGISTRY_URL: httpsUrl
+      .optional()
+      .describe('HTTPS base URL of a plugin registry with the same layout as the directory; when set it replaces `OPL_REGISTRY_DIR`.'),
+    OPL_PLUGIN_TRUST_FILE: optionalText.describe(
+      'Trust store of publisher keys whose signed plugins may load (JSON). Default: `.opl-local/trusted-keys.json` of this installation, which setup creates with the locally generated first-party key.',
+    ),
+    OPL_PLUGIN_ALLOW_UNSIGNED: booleanFlag
+      .default(false)
+      .describe('Development only: also load unsigned plugins (shown as UNSIGNED everywhere). Refused in hosted mode.'),
+    OPL_PLUGIN_MEMORY_MB: integer(16, 4096).default(128).describe('Memory limit of each plugin sandbox (isolate), in MiB.'),
+    OPL_PLUGIN_CALL_TIMEOUT_MS: integer(100, 600_000)
+      .default(30_000)
+      .describe('Wall-clock limit of one plugin call, in milliseconds (CPU time is limited to the same budget).'),
+    OPL_PLUGIN_QUARANTINE_STRIKES: integer(1, 100)
+      .default(3)
+      .describe('Limit breaches (timeouts, memory, crashes) after which a plugin is quarantined until an admin releases it.'),
+    OPL_ADMIN_TOKEN: optionalText
+      .pipe(z.string().min(24, 'must be at least 24 characters').optional())
+      .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
   })
   .superRefine((env, ctx) => {
+    if (env.OPL_DEPLOYMENT_MODE === 'hosted' && env.OPL_PLUGIN_ALLOW_UNSIGNED) {
+      ctx.addIssue({ code: 'custom', path: ['OPL_PLUGIN_ALLOW_UNSIGNED'], message: 'cannot be true in hosted mode (hosted instances load only allow-listed signed plugins)' });
+    }
     if (env.OPL_PUBLIC_BASE_URL && !env.OPL_OWNER_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -120,7 +164,20 @@ export interface Config {
   migrationHistoryRetentionDays: number;
   migrationHistoryCleanupBatchSize: number;
   migrationReportBatchSize: number;
+  plugins: {
+    /** Exactly one registry source: a local directory or an HTTPS base URL. */
+    registry: { source: 'directory'; location: string } | { source: 'https'; location: string };
+    trustFile: string;
+    allowUnsigned: boolean;
+    memoryMb: number;
+    callTimeoutMs: number;
+    quarantineStrikes: number;
+  };
+  adminToken: string | undefined;
 }
+
+/** The installation's own directory: defaults for the registry and the local trust store live here. */
+const INSTALL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function toConfig(env: ConfigEnv, cwd: string): Config {
   const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
@@ -141,5 +198,16 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     migrationHistoryRetentionDays: env.OPL_MIGRATION_HISTORY_RETENTION_DAYS,
     migrationHistoryCleanupBatchSize: env.OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE,
     migrationReportBatchSize: env.OPL_MIGRATION_REPORT_BATCH_SIZE,
+    plugins: {
+      registry: env.OPL_REGISTRY_URL
+        ? { source: 'https', location: env.OPL_REGISTRY_URL }
+        : { source: 'directory', location: env.OPL_REGISTRY_DIR ? absolute(env.OPL_REGISTRY_DIR) : resolve(INSTALL_ROOT, 'registry') },
+      trustFile: env.OPL_PLUGIN_TRUST_FILE ? absolute(env.OPL_PLUGIN_TRUST_FILE) : resolve(INSTALL_ROOT, '.opl-local', 'trusted-keys.json'),
+      allowUnsigned: env.OPL_PLUGIN_ALLOW_UNSIGNED,
+      memoryMb: env.OPL_PLUGIN_MEMORY_MB,
+      callTimeoutMs: env.OPL_PLUGIN_CALL_TIMEOUT_MS,
+      quarantineStrikes: env.OPL_PLUGIN_QUARANTINE_STRIKES,
+    },
+    adminToken: env.OPL_ADMIN_TOKEN,
   };
 }

@@ -20,6 +20,7 @@ export const REDACTED_PATHS = [
   '*.refreshToken',
   '*.client_secret',
   '*.ownerSecret',
+  '*.adminToken',
   '*.cookie',
   '*.authorization',
   'password',
@@ -28,6 +29,7 @@ export const REDACTED_PATHS = [
   'access_token',
   'refresh_token',
   'ownerSecret',
+  'adminToken',
   'connectionString',
   '*.connectionString',
 ];
