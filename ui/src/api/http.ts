@@ -8,6 +8,8 @@ export interface RequestOptions {
   readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly json?: unknown;
   readonly signal?: AbortSignal;
+  /** Extra request headers, e.g. the hosted admin token as `authorization`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -28,7 +30,7 @@ async function readBody(response: Response): Promise<unknown> {
  * throws: failures come back as a Problem the UI can put into words.
  */
 export async function apiRequest(path: string, options: RequestOptions = {}): Promise<ApiResult<unknown>> {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json, application/problem+json' };
   const init: RequestInit = {
     method: options.method ?? 'GET',
     headers,
