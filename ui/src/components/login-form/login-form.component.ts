@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import type { Problem } from '../../api/problem.ts';
+import { formStyles } from '../../theme/form.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import '../problem-notice/index.ts';
 import { loginFormStyles } from './login-form.styles.ts';
@@ -10,7 +11,7 @@ import { loginFormStyles } from './login-form.styles.ts';
  * answers with an HttpOnly cookie, so the secret never stays in the page. Fires `opl-signed-in`.
  */
 export class OplLoginForm extends LitElement {
-  static override styles = [sharedStyles, loginFormStyles];
+  static override styles = [sharedStyles, formStyles, loginFormStyles];
 
   static override properties = {
     _pending: { state: true },

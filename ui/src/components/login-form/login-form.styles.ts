@@ -11,36 +11,6 @@ export const loginFormStyles = css`
     gap: var(--opl-space-3);
   }
 
-  label {
-    font-weight: 600;
-  }
-
-  .hint {
-    margin: 0;
-    color: var(--opl-color-text-muted);
-    font-size: 0.9375rem;
-  }
-
-  input {
-    font: inherit;
-    padding: var(--opl-space-2) var(--opl-space-3);
-    border: 1px solid var(--opl-color-control-border);
-    border-radius: var(--opl-radius);
-    background: var(--opl-color-surface);
-    color: var(--opl-color-text);
-  }
-
-  input[aria-invalid='true'] {
-    border-color: var(--opl-color-danger);
-    border-width: 2px;
-  }
-
-  .field-error {
-    margin: 0;
-    color: var(--opl-color-danger);
-    font-weight: 600;
-  }
-
   .actions {
     display: flex;
     gap: var(--opl-space-3);
