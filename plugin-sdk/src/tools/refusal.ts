@@ -18,6 +18,8 @@ export const REFUSAL_REASONS = [
   'quarantined',
   'unreadable',
   'duplicate',
+  /** The bundle verified but the sandbox could not start it (no plugin definition, a syntax error). */
+  'load_failed',
 ] as const;
 
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
