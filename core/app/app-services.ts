@@ -1,7 +1,10 @@
 import type { Config } from '../config/index.ts';
 import type { JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { PluginHost } from '../plugin-host/index.ts';
+import type { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
+import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import type { Database } from '../storage/index.ts';
 
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
@@ -11,4 +14,11 @@ export interface AppServices {
   database: Database;
   jobs: JobQueue<AppServices>;
   ownerSessions: OwnerSessionService;
+  plugins: {
+    /** The sandbox host: call loaded plugins through it. */
+    host: PluginHost;
+    /** Which plugins are loaded (and which refused, and why). */
+    catalogue: PluginCatalogue;
+    admin: PluginAdmin;
+  };
 }

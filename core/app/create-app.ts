@@ -5,6 +5,14 @@ import { JobQueue } from '../jobs/index.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
+import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
+import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
+import type { Dispatcher } from 'undici';
+import { PluginHost } from '../plugin-host/index.ts';
+import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
+import { PluginChangeChannel } from '../plugins/plugin-change-channel.ts';
+import { PluginStore } from '../plugins/plugin-store.ts';
+import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
@@ -24,6 +32,15 @@ export interface AppOverrides {
   /** Skips applying migrations at start (the database is already migrated). */
   skipMigrations?: boolean;
   workerPollingIntervalSeconds?: number;
+  /** Tests of an HTTPS registry pass an agent that trusts their self-signed certificate. */
+  registryDispatcher?: Dispatcher;
+}
+
+function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
+  const { registry } = config.plugins;
+  return registry.source === 'https'
+    ? createHttpsRegistrySource({ baseUrl: registry.location, ...(dispatcher ? { dispatcher } : {}) })
+    : createLocalRegistrySource(registry.location);
 }
 
 export interface App {
@@ -69,16 +86,49 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     await jobs.start();
     stack.push(() => jobs.stop());
 
+    const pluginHost = new PluginHost({
+      logger,
+      limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
+      quarantineStrikes: config.plugins.quarantineStrikes,
+    });
+    await pluginHost.start();
+    stack.push(() => pluginHost.close());
+    const pluginStore = new PluginStore(execute);
+    const catalogue = new PluginCatalogue({
+      registry: registrySourceFor(config, overrides.registryDispatcher),
+      trustFile: config.plugins.trustFile,
+      allowUnsigned: config.plugins.allowUnsigned,
+      deploymentMode: config.deploymentMode,
+      engineVersion: ENGINE_VERSION,
+      store: pluginStore,
+      runtime: pluginHost,
+      logger: logger.child({ component: 'plugins' }),
+    });
+    stack.push(() => catalogue.close());
+    const changes = new PluginChangeChannel(database.connectionString, logger);
+    stack.push(() => changes.close());
+    pluginHost.onQuarantine((pluginId, reason) => {
+      void catalogue.quarantine(pluginId, reason).then(() => changes.announce(execute));
+    });
+    await changes.listen(() => void catalogue.refresh());
+    await catalogue.refresh();
+
     const services: AppServices = {
       config,
       logger,
       database,
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
+      plugins: {
+        host: pluginHost,
+        catalogue,
+        admin: new PluginAdmin({ config, catalogue, store: pluginStore, announceChange: () => changes.announce(execute) }),
+      },
     };
     const readiness: ReadinessCheck[] = [
       { name: 'database', check: () => database.ping() },
       { name: 'job_queue', check: () => jobs.ping() },
+      { name: 'plugin_host', check: () => pluginHost.ping() },
     ];
 
     const http = roles.http
@@ -88,6 +138,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           version: ENGINE_VERSION,
           readiness,
           ownerSessions: services.ownerSessions,
+          pluginAdmin: services.plugins.admin,
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
       : undefined;

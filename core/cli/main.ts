@@ -19,6 +19,7 @@ Engine:
 Tools:
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
+  plugin         plugin administration (list, allow-list, release, setup) and the opl-plugin authoring CLI
   openapi        print the OpenAPI document (--write updates core/http/openapi.json, --check fails on drift)
   help           this text
 `;
@@ -52,6 +53,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     case 'openapi':
       return (await import('./openapi.command.ts')).openApiCommand(args);
+    case 'plugin':
+      return (await import('./plugin.command.ts')).pluginCommand(args);
     case undefined:
     case 'help':
     case '--help':

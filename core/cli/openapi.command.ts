@@ -23,6 +23,7 @@ export async function generateOpenApi(): Promise<string> {
     version: ENGINE_VERSION,
     readiness: [],
     ownerSessions: new OwnerSessionService({ execute: unreachable, ownerSecret: undefined, ttlHours: 1 }),
+    pluginAdmin: { providers: () => [], view: unreachable, reload: unreachable, addAllowListEntry: unreachable, removeAllowListEntry: unreachable, release: unreachable },
     uiDistDir: '/nonexistent',
   });
   try {

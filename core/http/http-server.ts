@@ -7,12 +7,14 @@ import type { Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
 import type { OwnerPolicy } from '../services/owner/owner.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
+import type { PluginAdminApi } from '../services/plugins/plugin-admin.service.ts';
 import { registerErrorHandling } from './errors/index.ts';
 import { openApiDocument, registerOpenApi } from './openapi.ts';
 import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { pluginRoutes } from './routes/plugins.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 
@@ -22,6 +24,7 @@ export interface HttpDependencies {
   version: string;
   readiness: readonly ReadinessCheck[];
   ownerSessions: OwnerSessionService;
+  pluginAdmin: PluginAdminApi;
   uiDistDir: string;
 }
 
@@ -67,6 +70,8 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     sessions: deps.ownerSessions,
     secureCookie: config.publicBaseUrl?.startsWith('https://') ?? false,
   });
+
+  await app.register(pluginRoutes, { admin: deps.pluginAdmin, policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken } });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app));
   await registerUi(app, deps.uiDistDir);

@@ -7,6 +7,8 @@ export const ERROR_CATALOGUE = {
   malformed_body: { status: 400, title: 'The request body could not be read' },
   session_required: { status: 401, title: 'Owner session required' },
   invalid_owner_secret: { status: 401, title: 'The owner secret is not correct' },
+  admin_token_required: { status: 401, title: 'Admin token required' },
+  admin_not_configured: { status: 403, title: 'Admin access is not configured' },
   authentication_not_configured: { status: 403, title: 'User authentication is not configured' },
   cross_origin_request: { status: 403, title: 'Cross-origin request refused' },
   not_found: { status: 404, title: 'Not found' },

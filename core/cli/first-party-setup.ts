@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runPluginCli, type PluginCliIo } from '@opl/plugin-sdk/cli';
+import { bundleDirIn, publicKeyPathFor, readKeyRecordFile, readTrustStore } from '@opl/plugin-sdk/tools';
+
+/** The key id of the publisher key a fresh checkout generates for its own first-party plugins. */
+export const FIRST_PARTY_KEY_ID = 'opl-first-party';
+
+export interface FirstPartySetupOptions {
+  /** The installation root holding `plugins/`. */
+  installRoot: string;
+  registryDir: string;
+  trustFile: string;
+  /** Secret key file; generated on first use. */
+  keyFile: string;
+  io: PluginCliIo;
+}
+
+async function cli(io: PluginCliIo, ...argv: string[]): Promise<void> {
+  const code = await runPluginCli(argv, io);
+  if (code !== 0) throw new Error(`opl-plugin ${argv[0] ?? ''} failed with exit code ${code}`);
+}
+
+/** Written after a successful setup; the bootstrap rebuilds when a plugin source is newer. */
+export function firstPartyStampFile(keyFile: string): string {
+  return join(dirname(keyFile), 'first-party.stamp');
+}
+
+/** Every plugin project (a directory with plugin.json) under plugins/providers and plugins/formats. */
+export async function firstPartyProjects(installRoot: string): Promise<string[]> {
+  const projects: string[] = [];
+  for (const group of ['providers', 'formats']) {
+    const groupDir = join(installRoot, 'plugins', group);
+    if (!existsSync(groupDir)) continue;
+    for (const entry of (await readdir(groupDir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory() && existsSync(join(groupDir, entry.name, 'plugin.json'))) projects.push(join(groupDir, entry.name));
+    }
+  }
+  return projects;
+}
+
+/**
+ * What a fresh checkout needs for a working registry without anyone else's private key: a local
+ * publisher key (generated once), trusted by the local trust store, and every first-party plugin
+ * built, signed and published with it — through the same `opl-plugin` commands a third party uses.
+ */
+export async function setupFirstPartyPlugins(options: FirstPartySetupOptions): Promise<string[]> {
+  const { io, keyFile, trustFile, registryDir } = options;
+  if (!existsSync(keyFile)) {
+    await cli(io, 'keygen', '--key-id', FIRST_PARTY_KEY_ID, '--publisher', 'Open Playlist Engine (built on this machine)', '--out', keyFile);
+  }
+  const publicFile = publicKeyPathFor(keyFile);
+  const record = await readKeyRecordFile(publicFile);
+  const trust = await readTrustStore(trustFile, { missingOk: true });
+  if (!trust.keys.some((key) => key.key_id === record.key_id && key.public_key === record.public_key)) {
+    await cli(io, 'trust', 'add', publicFile, '--trust', trustFile);
+  }
+
+  const published: string[] = [];
+  for (const project of await firstPartyProjects(options.installRoot)) {
+    const source = JSON.parse(await readFile(join(project, 'plugin.json'), 'utf8')) as { id: string; version: string };
+    const outDir = await mkdtemp(join(tmpdir(), 'opl-first-party-'));
+    try {
+      await cli(io, 'build', project, '--out', outDir);
+      await cli(io, 'sign', outDir, '--key', keyFile);
+      // A rebuilt first-party plugin of the same version replaces the previous local build.
+      await rm(bundleDirIn(registryDir, source.id, source.version), { recursive: true, force: true });
+      await cli(io, 'publish', outDir, '--registry', registryDir);
+      published.push(`${source.id}@${source.version}`);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  }
+  await writeFile(firstPartyStampFile(keyFile), `${new Date().toISOString()}\n${published.join('\n')}\n`);
+  return published;
+}

@@ -1,0 +1,114 @@
+import semver from 'semver';
+import {
+  advancePluginRecord,
+  deleteAllowListEntry,
+  insertAllowListEntry,
+  insertPluginRecord,
+  quarantinePlugin,
+  releasePlugin,
+  selectAllowList,
+  selectPluginRecords,
+  setInstalledVersion,
+} from './plugin-store.sql.ts';
+import type { SqlStatement } from './plugin-store.sql.ts';
+
+export type Execute = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+export interface PluginRecordRow {
+  pluginId: string;
+  highestVersionSeen: string;
+  installedVersion: string | null;
+  state: 'active' | 'refused' | 'quarantined';
+  stateReason: string | null;
+}
+
+export interface AllowListEntry {
+  id: string;
+  plugin_id: string;
+  key_id: string;
+  version_range: string;
+  added_by: string;
+  created_at: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toAllowListEntry(row: Record<string, unknown>): AllowListEntry {
+  const createdAt = row.created_at;
+  return {
+    id: String(row.id),
+    plugin_id: String(row.plugin_id),
+    key_id: String(row.key_id),
+    version_range: String(row.version_range),
+    added_by: String(row.added_by),
+    created_at: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
+  };
+}
+
+/** Instance-wide plugin state in PostgreSQL, shared by every engine process. */
+export class PluginStore {
+  readonly #execute: Execute;
+
+  constructor(execute: Execute) {
+    this.#execute = execute;
+  }
+
+  async records(): Promise<Map<string, PluginRecordRow>> {
+    const rows = await this.#execute(selectPluginRecords());
+    return new Map(
+      rows.map((row) => [
+        String(row.plugin_id),
+        {
+          pluginId: String(row.plugin_id),
+          highestVersionSeen: String(row.highest_version_seen),
+          installedVersion: row.installed_version === null ? null : String(row.installed_version),
+          state: row.state as PluginRecordRow['state'],
+          stateReason: row.state_reason === null ? null : String(row.state_reason),
+        },
+      ]),
+    );
+  }
+
+  /** Records a successful load; the high-water mark only ever moves up. */
+  async recordLoaded(pluginId: string, version: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const inserted = await this.#execute(insertPluginRecord(pluginId, version));
+      if (inserted.length > 0) return;
+      const current = (await this.records()).get(pluginId);
+      if (!current) continue;
+      if (!semver.valid(current.highestVersionSeen) || semver.gt(version, current.highestVersionSeen)) {
+        const moved = await this.#execute(advancePluginRecord(pluginId, current.highestVersionSeen, version, version));
+        if (moved.length > 0) return;
+      } else {
+        await this.#execute(setInstalledVersion(pluginId, version));
+        return;
+      }
+    }
+    throw new Error(`could not record the loaded version of ${pluginId}: the record kept changing`);
+  }
+
+  async quarantine(pluginId: string, version: string, reason: string): Promise<void> {
+    await this.#execute(quarantinePlugin(pluginId, version, reason));
+  }
+
+  /** Lifts a quarantine; false when the plugin was not quarantined. */
+  async release(pluginId: string): Promise<boolean> {
+    return (await this.#execute(releasePlugin(pluginId))).length > 0;
+  }
+
+  async allowList(): Promise<AllowListEntry[]> {
+    return (await this.#execute(selectAllowList())).map(toAllowListEntry);
+  }
+
+  /** Adds an entry; returns null when the same entry already exists. */
+  async addAllowListEntry(entry: { pluginId: string; keyId: string; versionRange: string; addedBy: string }): Promise<AllowListEntry | null> {
+    const rows = await this.#execute(insertAllowListEntry(entry.pluginId, entry.keyId, entry.versionRange, entry.addedBy));
+    const row = rows[0];
+    return row ? toAllowListEntry(row) : null;
+  }
+
+  async removeAllowListEntry(id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    return (await this.#execute(deleteAllowListEntry(id))).length > 0;
+  }
+}
