@@ -34,6 +34,8 @@ export interface AppOverrides {
   workerPollingIntervalSeconds?: number;
   /** Tests of an HTTPS registry pass an agent that trusts their self-signed certificate. */
   registryDispatcher?: Dispatcher;
+  /** Host names the plugin sandbox resolves without DNS (fake providers in tests and demos). */
+  pluginHostResolver?: Readonly<Record<string, string>>;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -87,7 +89,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     stack.push(() => jobs.stop());
 
     const pluginHost = new PluginHost({
-      logger,
+      logger: logger.child({ component: 'plugin-host' }),
+      ...(overrides.pluginHostResolver ? { hostResolver: overrides.pluginHostResolver } : {}),
       limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
       quarantineStrikes: config.plugins.quarantineStrikes,
     });

@@ -8,3 +8,4 @@ export declare function ensureDependencies(nodeBinary: string): void;
 export declare function buildUiIfStale(nodeBinary: string): boolean;
 export declare function ensureUiBuilt(nodeBinary: string): void;
 export declare function execAndExit(command: string, args: readonly string[], env: NodeJS.ProcessEnv): void;
+export declare function ensureFirstPartyPlugins(nodeBinary: string): void;

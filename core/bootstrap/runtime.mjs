@@ -133,6 +133,37 @@ export function ensureUiBuilt(nodeBinary) {
   }
 }
 
+/**
+ * Setup step of `npm start`: builds, signs and publishes the first-party plugins (`opl plugin
+ * setup`) with the locally generated publisher key when the plugins or the SDK changed since the
+ * last setup, or the registry directory it published into is gone. Skipped for a remote registry.
+ */
+export function ensureFirstPartyPlugins(nodeBinary) {
+  if (process.env.OPL_REGISTRY_URL) return;
+  const registryDir = process.env.OPL_REGISTRY_DIR ? resolve(process.cwd(), process.env.OPL_REGISTRY_DIR) : join(projectRoot, 'registry');
+  const stampFile = join(projectRoot, '.opl-local', 'first-party.stamp');
+  if (existsSync(stampFile) && existsSync(join(registryDir, 'index.json'))) {
+    let stamp = {};
+    try {
+      stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    } catch {
+      // An unreadable stamp just means we rebuild.
+    }
+    const sourcesTime = Math.max(newestMtime(join(projectRoot, 'plugins')), newestMtime(join(projectRoot, 'plugin-sdk', 'src')));
+    if (stamp.registry === registryDir && statSync(stampFile).mtimeMs >= sourcesTime) return;
+  }
+  say('building, signing and publishing the first-party plugins (opl plugin setup)');
+  const result = spawnSync(nodeBinary, ['--no-node-snapshot', join(projectRoot, 'core', 'cli', 'main.ts'), 'plugin', 'setup'], {
+    cwd: process.cwd(),
+    encoding: 'utf8',
+    env: runtimeEnv(nodeBinary),
+  });
+  if (result.status !== 0) {
+    say(`first-party plugin setup failed:\n${result.stdout}\n${result.stderr}`);
+    process.exit(1);
+  }
+}
+
 /** Runs a command to completion with signals forwarded, then exits with its status. */
 export function execAndExit(command, args, env) {
   const child = spawn(command, args, { cwd: process.cwd(), stdio: 'inherit', env });

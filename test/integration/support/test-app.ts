@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createApp, type App, type AppRoles } from '../../../core/app/index.ts';
+import { createApp, type App, type AppOverrides, type AppRoles } from '../../../core/app/index.ts';
 import { loadConfig } from '../../../core/config/index.ts';
 import { createLogger } from '../../../core/logging/logger.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -23,9 +23,15 @@ export interface TestApp {
  * A real engine (HTTP and, if asked, worker) on this test file's own fresh database. `env` takes
  * OPL_* variables exactly as a user would set them, so configuration goes through the real schema.
  */
-export async function startTestApp(env: Record<string, string> = {}, roles: AppRoles = { http: true, worker: false }): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  roles: AppRoles = { http: true, worker: false },
+  overrides: Omit<AppOverrides, 'logger'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'opl-test-data-'));
+  // Unless a test brings its own, an empty registry: tests never see the checkout's local plugins.
+  const pluginDefaults = { OPL_REGISTRY_DIR: join(dataDir, 'empty-registry'), OPL_PLUGIN_TRUST_FILE: join(dataDir, 'trusted-keys.json') };
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -33,8 +39,9 @@ export async function startTestApp(env: Record<string, string> = {}, roles: AppR
       callback();
     },
   });
-  const config = loadConfig({ OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: '0', ...env });
+  const config = loadConfig({ OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: '0', ...pluginDefaults, ...env });
   const app = await createApp(config, roles, {
+    ...overrides,
     logger: createLogger({ level: 'debug', destination }),
     workerPollingIntervalSeconds: 0.5,
   });
