@@ -144,7 +144,8 @@ export const appStyles = css`
     }
 
     .layout {
-      grid-template-columns: 1fr;
+      /* minmax(0, …): wide content such as a table scrolls inside main instead of widening the page. */
+      grid-template-columns: minmax(0, 1fr);
       grid-template-rows: auto 1fr;
     }
 
