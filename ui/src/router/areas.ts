@@ -1,6 +1,6 @@
 /**
- * The product areas, in navigation order. Only Settings works in this version; every other area
- * describes what it will do so the UI never pretends a feature exists.
+ * The product areas, in navigation order. Plugins and Settings work in this version; every other
+ * area describes what it will do so the UI never pretends a feature exists.
  */
 
 export const AREA_IDS = [
@@ -157,12 +157,8 @@ export const AREAS: readonly Area[] = [
     id: 'plugins',
     label: 'Plugins',
     summary: 'Provider and file-format plugins, signed by their publishers and run in a sandbox.',
-    plans: [
-      'See installed plugins, their versions, publishers and the network access they declare.',
-      'Install or update plugins from the registry; unsigned or untrusted plugins are refused with a reason.',
-      'See plugins that were quarantined after misbehaving.',
-    ],
-    available: false,
+    plans: [],
+    available: true,
   },
   {
     id: 'settings',

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { AREAS, findArea } from '../../router/areas.ts';
+import { AREAS, findArea, type Area } from '../../router/areas.ts';
 import { hrefFor, sameRoute, type Route } from '../../router/route.ts';
 import { HashRouterController } from '../../router/router.controller.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
@@ -7,6 +7,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
 import '../health-indicator/index.ts';
+import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
@@ -51,12 +52,18 @@ export class OplApp extends LitElement {
       </div>`;
     }
     const area = findArea(route.area);
-    return html`
-      <h1 tabindex="-1">${area.label}</h1>
-      ${area.id === 'settings'
-        ? html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`
-        : html`<opl-area-placeholder .area=${area}></opl-area-placeholder>`}
-    `;
+    return html`<h1 tabindex="-1">${area.label}</h1>${this.#areaBody(area)}`;
+  }
+
+  #areaBody(area: Area): TemplateResult {
+    switch (area.id) {
+      case 'settings':
+        return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
+      case 'plugins':
+        return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
+      default:
+        return html`<opl-area-placeholder .area=${area}></opl-area-placeholder>`;
+    }
   }
 
   override render(): TemplateResult {
