@@ -67,12 +67,12 @@ export async function setupFirstPartyPlugins(options: FirstPartySetupOptions): P
       await cli(io, 'sign', outDir, '--key', keyFile);
       // A rebuilt first-party plugin of the same version replaces the previous local build.
       await rm(bundleDirIn(registryDir, source.id, source.version), { recursive: true, force: true });
-      await cli(io, 'publish', outDir, '--registry', registryDir);
+      await cli(io, 'publish', outDir, '--registry', registryDir, '--key', publicFile);
       published.push(`${source.id}@${source.version}`);
     } finally {
       await rm(outDir, { recursive: true, force: true });
     }
   }
-  await writeFile(firstPartyStampFile(keyFile), `${new Date().toISOString()}\n${published.join('\n')}\n`);
+  await writeFile(firstPartyStampFile(keyFile), `${JSON.stringify({ registry: registryDir, published, at: new Date().toISOString() })}\n`);
   return published;
 }
