@@ -3,7 +3,7 @@
 export { CanonicalJsonError, canonicalJson, canonicalJsonBytes } from '../canonical-json.ts';
 export { directoryBundleSource, memoryBundleSource, type BundleSource } from './bundle-source.ts';
 export { describeIssues } from './describe-issues.ts';
-export { fromBase64, sha256Hex, toBase64 } from './encoding.ts';
+export { decodeUtf8, fromBase64, sha256Hex, toBase64, utf8 } from './encoding.ts';
 export { endorseKey, endorsementIsValid, endorsementStatement } from './endorsement.ts';
 export { jsonText, readJsonFile, writeJsonFileAtomic } from './json-file.ts';
 export { publicKeyPathFor, readKeyRecordFile, readSecretKeyFile, writeKeyPairFiles, writeKeyRecordFile } from './key-file.ts';
