@@ -1,0 +1,18 @@
+import { defineFormatPlugin } from '@opl/plugin-sdk';
+import { decodeFile } from './text-decoding.ts';
+import { parseTxt } from './txt-parser.ts';
+import { serializeOptions, serializeTxt } from './txt-serializer.ts';
+
+/**
+ * The TXT v1 format (SPEC "Export formats"): tab-separated export columns after two comment lines.
+ * Imports read those files back and also plain `Artist - Title` lists.
+ */
+export default defineFormatPlugin({
+  parse(input, ctx) {
+    const { text } = decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseTxt(text, input.filename);
+  },
+  serialize(input) {
+    return serializeTxt(input.playlists, serializeOptions(input.options));
+  },
+});

@@ -1,0 +1,171 @@
+import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+
+/** The parts of the host's context a format plugin uses; decoding runs on this process's TextDecoder. */
+function fakeContext(): FormatContext {
+  const noop = (): void => undefined;
+  return {
+    fetch: () => Promise.reject(new Error('format plugins have no network')),
+    log: { debug: noop, info: noop, warn: noop, error: noop },
+    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+    encodeText: (text) => new TextEncoder().encode(text),
+    now: () => '2024-06-01T00:00:00Z',
+  };
+}
+
+const ctx = fakeContext();
+const encoder = new TextEncoder();
+
+/** Runs `serialize` as the host would: input validated and defaulted, chunks collected in order. */
+async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
+  const operation = plugin.operations.serialize;
+  if (!operation) throw new Error('the plugin has no serialize');
+  const chunks: string[] = [];
+  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
+    if (typeof chunk !== 'string') throw new Error('expected string chunks');
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+/** Runs `parse` as the host would, validating the result against the operation's output schema. */
+async function parse(bytes: Uint8Array, filename: string | null = 'export.txt') {
+  const operation = plugin.operations.parse;
+  if (!operation) throw new Error('the plugin has no parse');
+  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'text/plain' }), ctx);
+  return FORMAT_OPERATIONS.parse.output.parse(result);
+}
+
+const richPlaylists: PlaylistInput[] = [
+  {
+    id: '37i9dQZF1DXcBWIGoYBM5M',
+    name: 'J-Pop 名曲 / Русский рок',
+    description: 'Любимые песни — お気に入り',
+    owner_id: 'owner-1',
+    artwork_uri: 'https://img.example/cover.jpg',
+    created_at: '2023-12-31T23:59:59Z',
+    updated_at: '2024-05-01T10:00:00.250+09:00',
+    tracks: [
+      {
+        id: 'trk-1',
+        source_item_id: 'set-1',
+        title: '花束を君に',
+        artist: '宇多田ヒカル',
+        album: 'Fantôme',
+        duration_s: 282,
+        isrc: 'JPB601601133',
+        provider_uris: { spotify: 'spotify:track:2x' },
+        artwork_uri: 'https://img.example/a.jpg',
+        added_at: '2024-01-01T00:00:00Z',
+        source_position: 0,
+      },
+      {
+        id: 'trk-2',
+        title: 'Группа крови',
+        artist: 'Кино',
+        album: 'Группа крови',
+        duration_s: 286,
+        provider_uris: { spotify: 'spotify:track:3y' },
+        source_position: 1,
+      },
+      // A duplicate entry: kept twice, in place.
+      {
+        id: 'trk-1',
+        source_item_id: 'set-3',
+        title: '花束を君に',
+        artist: '宇多田ヒカル',
+        album: 'Fantôme',
+        duration_s: 282,
+        isrc: 'JPB601601133',
+        provider_uris: { spotify: 'spotify:track:2x' },
+        source_position: 2,
+      },
+      {
+        title: '=Formula? -No @all +ok',
+        artist: "'Til Tuesday",
+        media_type: 'episode',
+        unsupported_reason: 'podcast episodes are not migrated',
+        source_position: 3,
+      },
+    ],
+  },
+  { id: 'empty-1', name: 'Nothing yet', kind: 'LIKED_TRACKS' },
+  { id: 'pl-3', name: 'Third', tracks: [{ title: 'Один', artist: 'Ария' }] },
+];
+
+describe('opl.format.txt plugin', () => {
+  it('is a format plugin with both operations', () => {
+    expect(plugin.mark).toBe(PLUGIN_DEFINITION_MARK);
+    expect(plugin.kind).toBe('format');
+    expect(typeof plugin.operations.parse).toBe('function');
+    expect(typeof plugin.operations.serialize).toBe('function');
+  });
+
+  it('round-trips playlists, order, empty playlists, Unicode, duplicates and rich metadata', async () => {
+    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const { playlists, issues } = await parse(encoder.encode(text));
+    expect(issues).toEqual([]);
+    const expected = richPlaylists.map((playlist) => FORMAT_OPERATIONS.serialize.input.shape.playlists.element.parse(playlist));
+    expect(playlists.map((playlist) => [playlist.name, playlist.tracks.length])).toEqual([
+      ['J-Pop 名曲 / Русский рок', 4],
+      ['Nothing yet', 0],
+      ['Third', 1],
+    ]);
+    for (const [index, playlist] of playlists.entries()) {
+      const original = expected[index]!;
+      expect(playlist).toMatchObject({
+        id: original.id,
+        name: original.name,
+        description: original.description,
+        kind: original.kind,
+        owner_id: original.owner_id,
+        artwork_uri: original.artwork_uri,
+        created_at: original.created_at,
+        updated_at: original.updated_at,
+      });
+      for (const [position, track] of playlist.tracks.entries()) {
+        const source = original.tracks[position]!;
+        expect(track).toEqual({
+          ...source,
+          duration_s: source.duration_s === null ? null : Math.round(source.duration_s),
+          position,
+          is_migratable: source.unsupported_reason === null,
+        });
+      }
+    }
+  });
+
+  it('streams chunks of at most 64 KiB that concatenate to the file', async () => {
+    const album = 'Длинное название 日本語のタイトル '.repeat(100);
+    const tracks = Array.from({ length: 2_000 }, (_, index) => ({ title: `Песня ${index}`, artist: 'Артист', album, provider_uris: { spotify: `spotify:track:${index}` } }));
+    const chunks = await serialize({ playlists: [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }] });
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
+    const { playlists, issues } = await parse(encoder.encode(chunks.join('')));
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(tracks.map((track) => track.title));
+  });
+
+  it('writes UTF-8 without a BOM', async () => {
+    const bytes = encoder.encode((await serialize({ playlists: [] })).join(''));
+    expect([...bytes.slice(0, 3)]).not.toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes).startsWith('# Open Playlist TXT v1\n')).toBe(true);
+  });
+
+  it('decodes plain lists in UTF-16 and windows-1252 and names them after the file', async () => {
+    const text = 'Björk - Jóga\nMotörhead - Ace of Spades\n';
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    const view = new DataView(utf16.buffer);
+    view.setUint16(0, 0xfeff, true);
+    for (let index = 0; index < text.length; index++) view.setUint16(2 + index * 2, text.charCodeAt(index), true);
+    const latin1 = Uint8Array.from(text, (char) => char.charCodeAt(0));
+    for (const bytes of [utf16, latin1]) {
+      const { playlists } = await parse(bytes, 'Metal & more.txt');
+      expect(playlists).toHaveLength(1);
+      expect(playlists[0]!.name).toBe('Metal & more');
+      expect(playlists[0]!.tracks.map((track) => `${track.artist}|${track.title}`)).toEqual(['Björk|Jóga', 'Motörhead|Ace of Spades']);
+    }
+  });
+});

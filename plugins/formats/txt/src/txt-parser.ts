@@ -1,0 +1,22 @@
+import type { PlaylistInput } from '@opl/plugin-sdk';
+import { IssueCollector, type ParseIssue } from './issue-collector.ts';
+import { readPlainList } from './plain-list-reader.ts';
+import { splitLines } from './text-lines.ts';
+import { looksLikeTxtV1, readTxtV1 } from './txt-v1-reader.ts';
+
+export interface ParsedTxt {
+  readonly playlists: PlaylistInput[];
+  readonly issues: ParseIssue[];
+}
+
+/**
+ * Decoded text → playlists. A file that starts like TXT v1 (its comment line or its header row) is
+ * read as v1, with every playlist it holds; anything else is a plain list of tracks that becomes
+ * one playlist named after the file. The choice is made once per file, never per line.
+ */
+export function parseTxt(text: string, filename: string | null): ParsedTxt {
+  const lines = splitLines(text);
+  const issues = new IssueCollector();
+  const playlists = looksLikeTxtV1(lines) ? readTxtV1(lines, issues) : readPlainList(lines, filename, issues);
+  return { playlists, issues: issues.issues() };
+}
