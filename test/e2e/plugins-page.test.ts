@@ -51,6 +51,20 @@ describe('Plugins page against the real engine', () => {
     for (const label of await page.locator('[data-testid="refused-table"] .reason-label').allTextContents()) {
       expect(label).not.toMatch(/_/);
     }
+  });
+
+  it('reloads the plugins through POST /api/admin/plugins/reload', async () => {
+    const reload = page.waitForResponse((response) => response.url().endsWith('/api/admin/plugins/reload') && response.request().method() === 'POST');
+    await tabTo(page, 'Reload plugins', { max: 40 });
+    await page.keyboard.press('Enter');
+    expect((await reload).status()).toBe(200);
+    const status = page.locator('opl-plugins-page').getByRole('status').filter({ hasText: /^Plugins reloaded: \d+ loaded, \d+ refused\.$/ });
+    await expect.poll(() => status.count(), { timeout: 10_000 }).toBe(1);
+    expect((await focused(page)).text).toBe('Reload plugins');
+    expect(await page.locator('opl-plugins-page').getByRole('alert').count()).toBe(0);
+  });
+
+  it('logged no console errors, failed requests or uncaught exceptions', () => {
     expect(session.errors).toEqual([]);
   });
 });
