@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runPluginCli, type PluginCliIo } from '@opl/plugin-sdk/cli';
 import type { Config } from '../config/index.ts';
+import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { loadConfigOrExit } from './config-or-exit.ts';
 
 const INSTALL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,7 +27,7 @@ function processIo(): PluginCliIo {
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() };
 }
 
-async function withAdmin<T>(config: Config, action: (admin: import('../services/plugins/plugin-admin.service.ts').PluginAdmin) => Promise<T>): Promise<T> {
+async function withAdmin<T>(config: Config, action: (admin: PluginAdmin) => Promise<T>): Promise<T> {
   const { createApp } = await import('../app/create-app.ts');
   const app = await createApp(config, { http: false, worker: false });
   try {

@@ -61,9 +61,9 @@ export class PluginStore {
         {
           pluginId: String(row.plugin_id),
           highestVersionSeen: String(row.highest_version_seen),
-          installedVersion: row.installed_version === null ? null : String(row.installed_version),
+          installedVersion: typeof row.installed_version === 'string' ? row.installed_version : null,
           state: row.state as PluginRecordRow['state'],
-          stateReason: row.state_reason === null ? null : String(row.state_reason),
+          stateReason: typeof row.state_reason === 'string' ? row.state_reason : null,
         },
       ]),
     );

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { OperationResult } from '@opl/plugin-sdk';
 import { runPluginCli, type PluginCliIo } from '@opl/plugin-sdk/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -149,7 +150,7 @@ describe('third-party walkthrough: SDK only, from init to a call in a hosted eng
     const tracks: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await host.call('com.example.radio', 'listPlaylistItems', { playlist_id: 'roadtrip', cursor }, context);
+      const page: OperationResult<'listPlaylistItems'> = await host.call('com.example.radio', 'listPlaylistItems', { playlist_id: 'roadtrip', cursor }, context);
       tracks.push(...page.items.map((item) => `${item.title}|${item.isrc ?? ''}|${item.provider_uris.radio ?? ''}`));
       cursor = page.next_cursor;
     } while (cursor !== null);
