@@ -1,4 +1,4 @@
-import type { Track } from '@opl/plugin-sdk';
+import type { PlaylistKind, Track } from '@opl/plugin-sdk';
 
 /**
  * Cell → model value conversions for the reader. Each returns `{ value }` or `{ problem }`; the
@@ -12,7 +12,16 @@ export type Conversion<T> = { readonly value: T; readonly problem?: undefined } 
 /** Longest accepted duration, as in the model (about 11.5 days). */
 const MAX_DURATION_SECONDS = 1_000_000;
 
-export const MEDIA_TYPE_VALUES: readonly Track['media_type'][] = ['track', 'episode', 'video', 'local_file', 'unknown'];
+/**
+ * The model's enums, spelled out here as records checked against the SDK types: the compiler fails
+ * if the model gains or loses a value. (Importing the SDK's runtime constants would also pull zod,
+ * which builds schemas next to them, into the bundle.)
+ */
+const MEDIA_TYPES = { track: true, episode: true, video: true, local_file: true, unknown: true } satisfies Record<Track['media_type'], true>;
+const PLAYLIST_KINDS = { PLAYLIST: true, LIKED_TRACKS: true } satisfies Record<PlaylistKind, true>;
+
+export const MEDIA_TYPE_VALUES = Object.keys(MEDIA_TYPES) as Track['media_type'][];
+export const PLAYLIST_KIND_VALUES = Object.keys(PLAYLIST_KINDS) as PlaylistKind[];
 
 function quoted(cell: string): string {
   return `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`;
@@ -65,6 +74,14 @@ export function mediaType(cell: string): Conversion<Track['media_type']> {
   if (text === '') return { value: 'track' };
   const known = MEDIA_TYPE_VALUES.find((type) => type === text);
   if (known === undefined) return { problem: `media_type ${quoted(cell)} is not one of ${MEDIA_TYPE_VALUES.join(', ')}; read as "unknown"` };
+  return { value: known };
+}
+
+export function playlistKind(cell: string): Conversion<PlaylistKind> {
+  const text = cell.trim();
+  if (text === '') return { value: 'PLAYLIST' };
+  const known = PLAYLIST_KIND_VALUES.find((kind) => kind === text);
+  if (known === undefined) return { problem: `playlist_kind ${quoted(cell)} is not one of ${PLAYLIST_KIND_VALUES.join(', ')}; read as PLAYLIST` };
   return { value: known };
 }
 

@@ -1,5 +1,5 @@
-import { PLAYLIST_KINDS, type PlaylistInput, type PlaylistKind, type TrackInput } from '@opl/plugin-sdk';
-import { boundedText, dateTime, duration, integer, mediaType, optionalText, type Conversion } from './field-values.ts';
+import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { boundedText, dateTime, duration, integer, mediaType, optionalText, playlistKind, type Conversion } from './field-values.ts';
 import { unguardFormula } from './formula-guard.ts';
 import type { IssueCollector } from './issue-collector.ts';
 import { LIMITS } from './model-limits.ts';
@@ -104,21 +104,12 @@ class RowReader {
   }
 }
 
-function playlistKind(row: RowReader): PlaylistKind {
-  const text = row.get('playlist_kind').trim();
-  if (text === '') return 'PLAYLIST';
-  const kind = PLAYLIST_KINDS.find((known) => known === text);
-  if (kind !== undefined) return kind;
-  row.warn('playlist_kind', 'invalid_value', `playlist_kind "${text.slice(0, 40)}" is not one of ${PLAYLIST_KINDS.join(', ')}; read as PLAYLIST`);
-  return 'PLAYLIST';
-}
-
 function readPlaylist(row: RowReader): MutablePlaylist {
   return {
     id: row.text('playlist_id', LIMITS.text),
     name: row.requiredText('playlist_name', LIMITS.playlistName),
     description: row.text('playlist_description', LIMITS.text),
-    kind: playlistKind(row),
+    kind: row.convert('playlist_kind', playlistKind(row.get('playlist_kind')), 'PLAYLIST'),
     owner_id: row.text('playlist_owner_id', LIMITS.text),
     artwork_uri: row.text('playlist_artwork_uri', LIMITS.text),
     created_at: row.convert('playlist_created_at', dateTime(row.get('playlist_created_at'), 'playlist_created_at'), null),
