@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,6 +100,14 @@ export async function startEngine(env: (baseUrl: string) => Record<string, strin
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+  // Like `npm start` on a fresh checkout: the first-party plugins, signed with the local key.
+  const plugins = { OPL_REGISTRY_DIR: join(dataDir, 'registry'), OPL_PLUGIN_TRUST_FILE: join(dataDir, 'trusted-keys.json') };
+  const setup = spawnSync(process.execPath, ['--no-node-snapshot', join(projectRoot, 'core', 'cli', 'main.ts'), 'plugin', 'setup'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    env: { ...inherited, ...plugins, OPL_DATA_DIR: dataDir },
+  });
+  if (setup.status !== 0) throw new Error(`e2e: opl plugin setup failed:\n${setup.stdout}\n${setup.stderr}`);
   const engine = spawn(process.execPath, ['--no-node-snapshot', join(projectRoot, 'core', 'cli', 'main.ts'), 'start'], {
     cwd: projectRoot,
     detached: true,
@@ -111,6 +119,7 @@ export async function startEngine(env: (baseUrl: string) => Record<string, strin
       OPL_DATA_DIR: dataDir,
       OPL_EMBEDDED_DB_PORT: String(await freePort()),
       OPL_LOG_LEVEL: 'warn',
+      ...plugins,
       ...env(baseUrl),
     },
   });
