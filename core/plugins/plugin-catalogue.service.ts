@@ -176,6 +176,7 @@ export class PluginCatalogue {
       const outcome = await this.#evaluate(pluginId, versions, trust, records.get(pluginId), allowList, takenNames);
       if (outcome.ok) {
         loaded.push(outcome.info);
+        if (!outcome.info.signed) logger.warn({ plugin: pluginId, version: outcome.info.version }, 'UNSIGNED plugin loaded (OPL_PLUGIN_ALLOW_UNSIGNED is on: development only)');
         keep.add(pluginId);
         const name = outcome.manifest.provider?.name ?? outcome.manifest.format?.name;
         if (name) takenNames.set(`${outcome.manifest.kind}:${name}`, pluginId);
