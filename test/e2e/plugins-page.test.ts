@@ -498,6 +498,7 @@ describe('Plugins page with a fake of the admin routes', () => {
     await token.press('Enter');
     await expect.poll(() => plugins().locator('#admin-token-error').textContent(), { timeout: 10_000 }).toBe('The engine did not accept this admin token.');
     expect(await token.getAttribute('aria-invalid')).toBe('true');
+    expect(await token.inputValue()).toBe('');
     expect((await focused(page)).tag).toBe('input');
 
     await token.fill('s3cret-admin');

@@ -180,13 +180,10 @@ export class OplPluginsPage extends LitElement {
     this._tokenError = '';
     this._adminToken = input.value.trim();
     await this.refresh();
+    // A rejected token comes back to an empty field with focus (see #tokenRejected).
     if (this._load.kind === 'loaded') {
       this._announcement = 'Admin token accepted.';
       this.#focusTarget = 'registry-heading';
-    } else if (this._load.kind === 'token-required') {
-      // As the owner sign-in does: the rejected value is selected, so typing replaces it.
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLInputElement>('#admin-token')?.select();
     }
   }
 
