@@ -1,5 +1,5 @@
 import type { Playlist } from '@opl/plugin-sdk';
-import { emptyPlaylistRow, formatRow, trackRow } from './export-row.ts';
+import { EMPTY_TRACK_PART, playlistPart, row, trackPart } from './export-row.ts';
 import { LINE_END, MAGIC_LINE, SCHEMA_LINE, TXT_V1_COLUMNS } from './txt-columns.ts';
 import { chunkUtf8, MAX_CHUNK_BYTES } from './utf8-chunker.ts';
 
@@ -24,14 +24,15 @@ export function* txtLines(playlists: Iterable<Playlist>, sourceProvider: string 
   yield SCHEMA_LINE + LINE_END;
   yield TXT_V1_COLUMNS.join('\t') + LINE_END;
   for (const playlist of playlists) {
+    const playlistCells = playlistPart(playlist);
     if (playlist.tracks.length === 0) {
-      yield formatRow(emptyPlaylistRow(playlist));
+      yield row(playlistCells, EMPTY_TRACK_PART);
       continue;
     }
     let order = 0;
     for (const track of playlist.tracks) {
       order += 1;
-      yield formatRow(trackRow(playlist, track, order, sourceProvider));
+      yield row(playlistCells, trackPart(track, order, sourceProvider));
     }
   }
 }
