@@ -2,6 +2,9 @@ import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
 import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
+import { TXT_V1_COLUMNS } from './txt-columns.ts';
+
+const TXT_HEADER: readonly string[] = TXT_V1_COLUMNS;
 
 /** The parts of the host's context a format plugin uses; decoding runs on this process's TextDecoder. */
 function fakeContext(): FormatContext {
@@ -166,6 +169,24 @@ describe('opl.format.txt plugin', () => {
       expect(playlists).toHaveLength(1);
       expect(playlists[0]!.name).toBe('Metal & more');
       expect(playlists[0]!.tracks.map((track) => `${track.artist}|${track.title}`)).toEqual(['Björk|Jóga', 'Motörhead|Ace of Spades']);
+    }
+  });
+
+  it('turns arbitrary bytes into a result the host accepts, never an exception', async () => {
+    // A fixed-seed generator keeps the inputs the same on every run.
+    let seed = 12345;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const pieces = ['\t', '\n', '\r\n', '1', '#', ' - ', "'", '=', 'schema_version', 'Ж', '🎵', '\u0000', ...TXT_HEADER];
+    for (let run = 0; run < 40; run++) {
+      const text = Array.from({ length: 400 }, () => pieces[next() % pieces.length]).join('');
+      const raw = Uint8Array.from({ length: 300 }, () => next() % 256);
+      for (const bytes of [encoder.encode(text), raw, encoder.encode(`# Open Playlist TXT v1\n${TXT_HEADER.join('\t')}\n${text}`)]) {
+        const { playlists, issues } = await parse(bytes);
+        expect(playlists.length + issues.length).toBeGreaterThan(0);
+      }
     }
   });
 });
