@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REFUSAL_REASONS as SDK_REFUSAL_REASONS } from '../../../plugin-sdk/src/tools/refusal.ts';
 import { canAllow, canRelease, checkDraft, draftForRefused, EMPTY_DRAFT } from '../../../ui/src/api/allow-list.ts';
 import { describeRefusal, isRefusalReason, refusalLabel, REFUSAL_REASONS } from '../../../ui/src/api/plugin-refusals.ts';
 import {
@@ -154,10 +155,12 @@ describe('refusal reasons', () => {
     'quarantined',
     'unreadable',
     'duplicate',
+    'load_failed',
   ];
 
   it('knows every code the engine sends', () => {
     expect([...REFUSAL_REASONS].sort()).toEqual([...codes].sort());
+    expect([...REFUSAL_REASONS].sort()).toEqual([...SDK_REFUSAL_REASONS].sort());
     for (const code of codes) expect(isRefusalReason(code), code).toBe(true);
   });
 

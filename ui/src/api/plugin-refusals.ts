@@ -1,6 +1,8 @@
 /**
  * Why the engine refused to load a plugin, in words an administrator can act on. The codes are the
- * engine's refusal reasons; the engine's own `detail` says which file, key or version it was.
+ * engine's refusal reasons (a unit test keeps them in step with the SDK's list; the UI does not
+ * import it, as it talks to the engine only over HTTP); the engine's `detail` says which file,
+ * key or version it was.
  */
 
 export const REFUSAL_REASONS = [
@@ -18,6 +20,7 @@ export const REFUSAL_REASONS = [
   'quarantined',
   'unreadable',
   'duplicate',
+  'load_failed',
 ] as const;
 
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
@@ -85,6 +88,10 @@ const DESCRIPTIONS: Readonly<Record<RefusalReason, RefusalDescription>> = {
   duplicate: {
     label: 'Duplicate plugin id',
     advice: 'Another plugin with the same id was loaded first; remove one of them from the registry.',
+  },
+  load_failed: {
+    label: 'Verified, but would not start',
+    advice: 'The sandbox could not start the plugin code; ask the publisher for a corrected release.',
   },
 };
 
