@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Logger, type Plugin, type Rolldown } from 'vite';
+import type { build as viteBuild, Logger, Plugin, Rolldown } from 'vite';
 import { PluginToolError } from '../tools/index.ts';
 
 /**
@@ -67,7 +67,9 @@ export interface BundledCode {
 }
 
 export async function bundlePluginCode(options: { projectDir: string; entry: string; stderr: { write(text: string): unknown } }): Promise<BundledCode> {
-  let output: Awaited<ReturnType<typeof build>>;
+  // Vite loads only when something is built: every other command (and `opl plugin …`) stays light.
+  const { build } = await import('vite');
+  let output: Awaited<ReturnType<typeof viteBuild>>;
   try {
     output = await build({
       configFile: false,
