@@ -114,7 +114,7 @@ describe('web UI shell', () => {
     const checks = page.getByRole('list', { name: 'Readiness checks' });
     await expect.poll(() => checks.isVisible()).toBe(true);
     const rows = (await checks.getByRole('listitem').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
-    expect(rows).toEqual(['Database Up', 'Job queue Up']);
+    expect(rows).toEqual(['Database Up', 'Job queue Up', 'Plugin host Up']);
     await page.keyboard.press('Escape');
     await expect.poll(() => checks.isVisible()).toBe(false);
     expect((await focused(page)).text).toBe('Engine Ready');
