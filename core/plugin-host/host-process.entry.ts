@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import type { Manifest } from '@opl/plugin-sdk';
+import { PluginError } from '@opl/plugin-sdk';
+import {
+  createHostFetch,
+  createResolvingAgent,
+  createSandbox,
+  isOperationName,
+  PluginLoadError,
+  SandboxError,
+  type AcquirePermit,
+  type Sandbox,
+  type SandboxCallContext,
+  type SandboxLogEntry,
+} from '@opl/plugin-sdk/sandbox';
+import { childConfigSchema, toChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
+
+/**
+ * The plugin-host child process: it owns every plugin's isolate, so that an isolate's OOM, a
+ * catastrophic V8 error or a runaway plugin can at worst take down this process, which the
+ * engine's PluginHost then restarts. It speaks only IPC (validated both ways) and exits when the
+ * engine goes away.
+ */
+
+if (!process.send) {
+  process.stderr.write('host-process.entry.ts runs only as a forked child of PluginHost\n');
+  process.exit(2);
+}
+
+const config = childConfigSchema.parse(JSON.parse(process.argv[2] ?? 'null'));
+const dispatcher = config.hostResolver ? createResolvingAgent(config.hostResolver) : undefined;
+
+interface Hosted {
+  readonly manifest: Manifest;
+  readonly code: string;
+  /** The running sandbox, or the one being built; rebuilt lazily after it broke. */
+  sandbox: Promise<Sandbox>;
+}
+
+const plugins = new Map<string, Hosted>();
+const chunkAcks = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+const permits = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+
+function send(message: FromChild): void {
+  if (process.connected) process.send!(message);
+}
+
+function log(entry: SandboxLogEntry): void {
+  send({ type: 'log', entry: { ...entry, message: entry.message.slice(0, 4_000) } });
+}
+
+function acquire(permit: AcquirePermit): Promise<void> {
+  const requestId = randomUUID();
+  return new Promise<void>((resolve, reject) => {
+    permits.set(requestId, { resolve, reject });
+    send({ type: 'acquire', requestId, permit });
+  });
+}
+
+function build(manifest: Manifest, code: string): Promise<Sandbox> {
+  return createSandbox({
+    manifest,
+    code,
+    limits: config.limits,
+    hostFetch: createHostFetch({ manifest, ...(dispatcher ? { dispatcher } : {}) }),
+    log,
+    ...(config.acquire ? { acquire } : {}),
+    onBroken: (failure, message) => {
+      send({ type: 'broken', pluginId: manifest.id, failure, message });
+      // V8 lost control of that isolate: this process cannot be trusted any more.
+      if (failure === 'crashed') setImmediate(() => process.exit(70));
+    },
+  });
+}
+
+async function sandboxFor(pluginId: string): Promise<Sandbox> {
+  const hosted = plugins.get(pluginId);
+  if (!hosted) throw new SandboxError('not_loaded', `${pluginId} is not loaded`);
+  const current = await hosted.sandbox;
+  if (!current.isDisposed) return current;
+  if (plugins.get(pluginId) !== hosted) throw new SandboxError('not_loaded', `${pluginId} was unloaded`);
+  // A broken sandbox is replaced by a fresh isolate for the next call; strikes are the engine's business.
+  hosted.sandbox = build(hosted.manifest, hosted.code);
+  return hosted.sandbox;
+}
+
+function errorData(error: unknown): ErrorData {
+  if (error instanceof SandboxError) return { type: 'ProviderError', message: error.message, failure: error.failure };
+  if (error instanceof PluginError) return { ...error.toData(), message: error.message.slice(0, 4_000) };
+  return { type: 'ProviderError', message: 'the plugin host failed to run the call' };
+}
+
+async function handle(message: ToChild): Promise<void> {
+  switch (message.type) {
+    case 'ping':
+      send({ type: 'pong', seq: message.seq });
+      return;
+    case 'load': {
+      const previous = plugins.get(message.manifest.id);
+      const sandbox = build(message.manifest, message.code);
+      sandbox.catch(() => undefined);
+      try {
+        const ready = await sandbox;
+        plugins.set(message.manifest.id, { manifest: message.manifest, code: message.code, sandbox });
+        if (previous) void previous.sandbox.then((old) => old.dispose(), () => undefined);
+        send({ type: 'loaded', requestId: message.requestId, ok: true, operations: [...ready.operations] });
+      } catch (error) {
+        const failure = error instanceof PluginLoadError ? error.failure : 'invalid_code';
+        send({ type: 'loaded', requestId: message.requestId, ok: false, failure, message: (error as Error).message.slice(0, 2_000) });
+      }
+      return;
+    }
+    case 'unload': {
+      const hosted = plugins.get(message.pluginId);
+      plugins.delete(message.pluginId);
+      if (hosted) await hosted.sandbox.then((sandbox) => sandbox.dispose(), () => undefined);
+      send({ type: 'unloaded', requestId: message.requestId });
+      return;
+    }
+    case 'call':
+    case 'serialize': {
+      try {
+        const sandbox = await sandboxFor(message.pluginId);
+        let value: unknown;
+        if (message.type === 'serialize') {
+          let seq = 0;
+          value = await sandbox.serialize(message.input, (bytes) => {
+            const key = `${message.callId}:${seq}`;
+            const ack = new Promise<void>((resolve, reject) => chunkAcks.set(key, { resolve, reject }));
+            send({ type: 'chunk', callId: message.callId, seq: seq++, bytes: bytes as Uint8Array<ArrayBuffer> });
+            return ack;
+          });
+        } else {
+          if (!isOperationName(message.op)) throw new SandboxError('not_loaded', 'unknown operation');
+          value = await sandbox.call(message.op, message.input, message.context as SandboxCallContext);
+        }
+        send({ type: 'result', callId: message.callId, ok: true, value });
+      } catch (error) {
+        send({ type: 'result', callId: message.callId, ok: false, error: errorData(error) });
+      }
+      return;
+    }
+    case 'chunk_ack': {
+      const key = `${message.callId}:${message.seq}`;
+      const ack = chunkAcks.get(key);
+      chunkAcks.delete(key);
+      if (message.ok) ack?.resolve();
+      else ack?.reject(new Error(message.message ?? 'the consumer refused the chunk'));
+      return;
+    }
+    case 'acquired': {
+      const permit = permits.get(message.requestId);
+      permits.delete(message.requestId);
+      if (message.ok) permit?.resolve();
+      else permit?.reject(new Error(message.message ?? 'no permit'));
+      return;
+    }
+  }
+}
+
+process.on('message', (raw: unknown) => {
+  const parsed = toChildSchema.safeParse(raw);
+  if (!parsed.success) {
+    process.stderr.write('plugin host: ignored a malformed message from the engine\n');
+    return;
+  }
+  void handle(parsed.data);
+});
+
+// Without the engine there is no one to serve: leave rather than linger as an orphan.
+process.on('disconnect', () => process.exit(0));
+
+send({ type: 'ready', pid: process.pid });

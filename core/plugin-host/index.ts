@@ -1,0 +1,12 @@
+// The engine's plugin sandbox host: isolates in a supervised child process.
+export {
+  DEFAULT_LIMITS,
+  PluginHost,
+  type LoadedPluginInfo,
+  type PluginBundle,
+  type PluginCallContext,
+  type PluginHostLogger,
+  type PluginHostOptions,
+  type QuarantineEvent,
+  type QuarantineListener,
+} from './plugin-host.ts';

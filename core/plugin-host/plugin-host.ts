@@ -1,0 +1,516 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { pluginErrorFromData, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import {
+  isOperationName,
+  LIMIT_BREACHES,
+  PluginLoadError,
+  SandboxError,
+  type Acquire,
+  type ChunkSink,
+  type SandboxCallContext,
+  type SandboxFailure,
+  type SandboxLimits,
+} from '@opl/plugin-sdk/sandbox';
+import { manifestSchema, OPERATIONS, type OperationCallInput } from '@opl/plugin-sdk/schemas';
+import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
+
+/**
+ * The engine's handle on plugin sandboxes. All isolates live in one child process (see
+ * host-process.entry.ts) so that nothing a plugin does can stop the engine: if the child dies or
+ * stops answering pings, in-flight calls fail with a typed error, the child is restarted and every
+ * loaded plugin is loaded into it again. Limit breaches (CPU, wall clock, memory, crashes) are
+ * strikes; a plugin with too many is quarantined — unloaded, reported to listeners, refused.
+ */
+
+export interface PluginBundle {
+  readonly manifest: Manifest;
+  readonly code: string;
+}
+
+export type PluginCallContext = SandboxCallContext;
+
+/** A pino-compatible logger (core/logging/logger.ts). */
+export interface PluginHostLogger {
+  debug(data: object, message: string): void;
+  info(data: object, message: string): void;
+  warn(data: object, message: string): void;
+  error(data: object, message: string): void;
+}
+
+export interface PluginHostOptions {
+  readonly limits?: Partial<SandboxLimits>;
+  /** Limit breaches after which a plugin is quarantined. Default 3. */
+  readonly quarantineStrikes?: number;
+  readonly logger?: PluginHostLogger;
+  /** The central rate limiter: awaited before every request a plugin makes. */
+  readonly acquire?: Acquire;
+  /** Host names the sandbox's fetch resolves without DNS (fake providers in tests and demos). */
+  readonly hostResolver?: Readonly<Record<string, string>>;
+  readonly pingIntervalMs?: number;
+  /** A child that leaves a ping unanswered this long is killed and restarted. */
+  readonly pingTimeoutMs?: number;
+  /** Node heap limit of the child process (isolates have their own limits on top). */
+  readonly childHeapMb?: number;
+  /** Restarts allowed per minute before the host gives up until the next request. */
+  readonly maxRestartsPerMinute?: number;
+}
+
+export interface LoadedPluginInfo {
+  readonly id: string;
+  readonly version: string;
+  readonly kind: Manifest['kind'];
+  /** Operations the plugin implements. */
+  readonly operations: readonly string[];
+  /** Limit breaches so far. */
+  readonly strikes: number;
+}
+
+export interface QuarantineEvent {
+  readonly pluginId: string;
+  readonly version: string;
+  /** A sentence for admins. */
+  readonly reason: string;
+  readonly failures: readonly SandboxFailure[];
+  readonly at: string;
+}
+
+/** `reason` is `event.reason`; the first two arguments are what most listeners need. */
+export type QuarantineListener = (pluginId: string, reason: string, event: QuarantineEvent) => void;
+
+export const DEFAULT_LIMITS: SandboxLimits = { memoryMb: 128, callTimeoutMs: 30_000, cpuTimeMs: 30_000 };
+
+interface HostedPlugin {
+  bundle: PluginBundle;
+  operations: readonly string[];
+  failures: SandboxFailure[];
+}
+
+interface PendingCall {
+  readonly pluginId: string;
+  readonly op: OperationName;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly onChunk: ChunkSink | null;
+  /** Chunks are handed over strictly in order, one at a time. */
+  chunkChain: Promise<void>;
+}
+
+interface PendingRequest {
+  readonly resolve: (message: FromChild) => void;
+  readonly reject: (error: Error) => void;
+}
+
+const ENTRY = fileURLToPath(new URL('./host-process.entry.ts', import.meta.url));
+const silentLogger: PluginHostLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function toError(data: ErrorData): Error {
+  if (data.failure) return new SandboxError(data.failure, data.message);
+  return pluginErrorFromData({ type: data.type, message: data.message, retry_after_s: data.retry_after_s ?? null });
+}
+
+export class PluginHost {
+  readonly #limits: SandboxLimits;
+  readonly #strikes: number;
+  readonly #logger: PluginHostLogger;
+  readonly #options: PluginHostOptions;
+  readonly #plugins = new Map<string, HostedPlugin>();
+  readonly #quarantined = new Map<string, QuarantineEvent>();
+  readonly #calls = new Map<string, PendingCall>();
+  readonly #requests = new Map<string, PendingRequest>();
+  readonly #listeners = new Set<QuarantineListener>();
+  readonly #pings = new Map<number, { sentAt: number; resolve: (ms: number) => void; reject: (error: Error) => void }>();
+  #child: ChildProcess | null = null;
+  #ready: Promise<void> | null = null;
+  #watchdog: ReturnType<typeof setInterval> | null = null;
+  #pingSeq = 0;
+  #restarts: number[] = [];
+  #closed = false;
+
+  constructor(options: PluginHostOptions = {}) {
+    const callTimeoutMs = options.limits?.callTimeoutMs ?? DEFAULT_LIMITS.callTimeoutMs;
+    this.#limits = {
+      memoryMb: options.limits?.memoryMb ?? DEFAULT_LIMITS.memoryMb,
+      callTimeoutMs,
+      cpuTimeMs: options.limits?.cpuTimeMs ?? callTimeoutMs,
+    };
+    this.#strikes = options.quarantineStrikes ?? 3;
+    this.#logger = options.logger ?? silentLogger;
+    this.#options = options;
+  }
+
+  /** The child's process id (diagnostics, and tests that kill it). */
+  get childPid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
+  /** Starts the child process; other methods do so on demand. */
+  async start(): Promise<void> {
+    await this.#ensureChild();
+  }
+
+  /** Loads (or replaces) a plugin; a quarantined plugin loaded again is released. Throws `PluginLoadError`. */
+  async load(bundle: PluginBundle): Promise<void> {
+    this.#assertOpen();
+    const manifest = manifestSchema.parse(bundle.manifest);
+    const operations = await this.#loadIntoChild({ manifest, code: bundle.code });
+    // Loading again (an admin's release, an update) starts with a clean record.
+    this.#quarantined.delete(manifest.id);
+    this.#plugins.set(manifest.id, { bundle: { manifest, code: bundle.code }, operations, failures: [] });
+    this.#logger.info({ plugin: manifest.id, version: manifest.version }, 'plugin loaded into the sandbox host');
+  }
+
+  async unload(pluginId: string): Promise<void> {
+    const known = this.#plugins.delete(pluginId);
+    this.#quarantined.delete(pluginId);
+    if (known && this.#child && !this.#closed) await this.#request({ type: 'unload', requestId: randomUUID(), pluginId }).catch(() => undefined);
+  }
+
+  async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}): Promise<OperationResult<N>> {
+    if (!isOperationName(op)) throw new Unsupported(`"${String(op).slice(0, 60)}" is not a plugin operation`);
+    if (op === 'serialize') throw new Unsupported('serialize streams its output: use PluginHost.serialize');
+    const value = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }));
+    return this.#validated(pluginId, op, value);
+  }
+
+  async serialize(pluginId: string, input: OperationCallInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>> {
+    const value = await this.#run(pluginId, 'serialize', onChunk, (callId) => ({ type: 'serialize', callId, pluginId, input }));
+    return this.#validated(pluginId, 'serialize', value);
+  }
+
+  /** Resolves when the child answers (the readiness probe); `pingMs` gives the round trip. */
+  async ping(): Promise<void> {
+    await this.pingMs();
+  }
+
+  /** Round trip to the child in milliseconds. */
+  async pingMs(): Promise<number> {
+    this.#assertOpen();
+    await this.#ensureChild();
+    return this.#sendPing();
+  }
+
+  onQuarantine(listener: QuarantineListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  loadedPlugins(): LoadedPluginInfo[] {
+    return [...this.#plugins.keys()].map((id) => this.#info(id)!);
+  }
+
+  quarantinedPlugins(): QuarantineEvent[] {
+    return [...this.#quarantined.values()];
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopWatchdog();
+    const child = this.#child;
+    this.#child = null;
+    this.#failAll(new SandboxError('disposed', 'the plugin host is shutting down'));
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      if (child.connected) child.disconnect();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  }
+
+  #info(id: string): LoadedPluginInfo | null {
+    const hosted = this.#plugins.get(id);
+    if (!hosted) return null;
+    const { manifest } = hosted.bundle;
+    return { id, version: manifest.version, kind: manifest.kind, operations: hosted.operations, strikes: hosted.failures.length };
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new SandboxError('disposed', 'the plugin host is closed');
+  }
+
+  #validated<N extends OperationName>(pluginId: string, op: N, value: unknown): OperationResult<N> {
+    // The child already validated this; checking again keeps a compromised child from handing
+    // the engine anything outside the contract.
+    const parsed = OPERATIONS[op].output.safeParse(value);
+    if (!parsed.success) throw new SandboxError('crashed', `${pluginId}: the plugin host returned an invalid ${op} result`);
+    return parsed.data as OperationResult<N>;
+  }
+
+  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild): Promise<unknown> {
+    this.#assertOpen();
+    const quarantine = this.#quarantined.get(pluginId);
+    if (quarantine) throw new SandboxError('quarantined', `${pluginId} is quarantined: ${quarantine.reason}`);
+    if (!this.#plugins.has(pluginId)) throw new SandboxError('not_loaded', `no plugin ${pluginId} is loaded`);
+    await this.#ensureChild();
+    // It may have been quarantined or unloaded while the child restarted.
+    if (!this.#plugins.has(pluginId)) {
+      const reason = this.#quarantined.get(pluginId)?.reason;
+      throw reason ? new SandboxError('quarantined', `${pluginId} is quarantined: ${reason}`) : new SandboxError('not_loaded', `no plugin ${pluginId} is loaded`);
+    }
+    const callId = randomUUID();
+    return new Promise<unknown>((resolve, reject) => {
+      this.#calls.set(callId, { pluginId, op, resolve, reject, onChunk, chunkChain: Promise.resolve() });
+      this.#send(message(callId));
+    });
+  }
+
+  async #loadIntoChild(bundle: PluginBundle): Promise<string[]> {
+    await this.#ensureChild();
+    const reply = await this.#request({ type: 'load', requestId: randomUUID(), manifest: bundle.manifest, code: bundle.code });
+    if (reply.type !== 'loaded') throw new SandboxError('crashed', 'unexpected reply from the plugin host');
+    if (!reply.ok) throw new PluginLoadError(reply.failure ?? 'invalid_code', reply.message ?? `${bundle.manifest.id} could not be loaded`);
+    return reply.operations ?? [];
+  }
+
+  #request(message: Extract<ToChild, { requestId: string }>): Promise<FromChild> {
+    return new Promise<FromChild>((resolve, reject) => {
+      this.#requests.set(message.requestId, { resolve, reject });
+      this.#send(message);
+    });
+  }
+
+  #send(message: ToChild): void {
+    const child = this.#child;
+    if (!child?.connected) throw new SandboxError('crashed', 'the plugin host process is not running');
+    // A failed write means the child is going away; its exit handler fails what is pending.
+    child.send(message, (error) => {
+      if (error) this.#logger.debug({ source: 'plugin-host', err: error }, 'a message to the plugin host process was not delivered');
+    });
+  }
+
+  #sendPing(): Promise<number> {
+    const seq = this.#pingSeq++;
+    return new Promise<number>((resolve, reject) => {
+      this.#pings.set(seq, { sentAt: performance.now(), resolve, reject });
+      this.#send({ type: 'ping', seq });
+    });
+  }
+
+  async #ensureChild(): Promise<void> {
+    this.#assertOpen();
+    if (!this.#ready) {
+      const now = Date.now();
+      this.#restarts = this.#restarts.filter((at) => now - at < 60_000);
+      const allowed = this.#options.maxRestartsPerMinute ?? 5;
+      if (this.#restarts.length > allowed) {
+        this.#restarts = [];
+        throw new SandboxError('host_unavailable', `the plugin host process restarted more than ${allowed} times in a minute; it stays down until the next request`);
+      }
+      this.#restarts.push(now);
+      const ready = this.#spawn();
+      this.#ready = ready;
+      ready.catch(() => {
+        if (this.#ready === ready) this.#ready = null;
+      });
+    }
+    await this.#ready;
+  }
+
+  async #spawn(): Promise<void> {
+    const config = childConfigSchema.parse({ limits: this.#limits, acquire: Boolean(this.#options.acquire), hostResolver: this.#options.hostResolver ?? null });
+    const child = fork(ENTRY, [JSON.stringify(config)], {
+      execArgv: ['--no-node-snapshot', `--max-old-space-size=${this.#options.childHeapMb ?? 1024}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.#child = child;
+    child.on('error', (error) => this.#logger.warn({ source: 'plugin-host', err: error }, 'plugin host process error'));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => this.#logger.warn({ source: 'plugin-host-process' }, text.slice(0, 2_000).trimEnd()));
+
+    const ready = new Promise<void>((resolve, reject) => {
+      const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null) => reject(new SandboxError('host_unavailable', `the plugin host process exited while starting (${signal ?? code})`));
+      child.once('exit', onEarlyExit);
+      child.on('message', (raw: unknown) => {
+        const parsed = fromChildSchema.safeParse(raw);
+        if (!parsed.success) {
+          this.#logger.error({ source: 'plugin-host' }, 'the plugin host process sent a malformed message; restarting it');
+          child.kill('SIGKILL');
+          return;
+        }
+        if (parsed.data.type === 'ready') {
+          child.off('exit', onEarlyExit);
+          child.once('exit', (code, signal) => this.#onExit(child, code, signal));
+          resolve();
+          return;
+        }
+        this.#onMessage(parsed.data);
+      });
+    });
+    await ready;
+    this.#logger.debug({ source: 'plugin-host', pid: child.pid }, 'plugin host process started');
+
+    // Reload what was running before a restart; a plugin that no longer loads is dropped.
+    for (const [id, hosted] of [...this.#plugins]) {
+      try {
+        hosted.operations = await this.#loadIntoChildDirect(hosted.bundle);
+      } catch (error) {
+        if (this.#child !== child) throw new SandboxError('crashed', 'the plugin host process stopped while reloading plugins');
+        this.#plugins.delete(id);
+        this.#logger.error({ plugin: id, err: error }, 'plugin could not be reloaded after the plugin host restarted');
+      }
+    }
+    if (this.#child === child) this.#startWatchdog(child);
+  }
+
+  /** Load while #ready is still being settled (no #ensureChild, which would wait on itself). */
+  async #loadIntoChildDirect(bundle: PluginBundle): Promise<string[]> {
+    const reply = await this.#request({ type: 'load', requestId: randomUUID(), manifest: bundle.manifest, code: bundle.code });
+    if (reply.type !== 'loaded' || !reply.ok) throw new PluginLoadError(reply.type === 'loaded' ? (reply.failure ?? 'invalid_code') : 'invalid_code', reply.type === 'loaded' ? (reply.message ?? 'load failed') : 'load failed');
+    return reply.operations ?? [];
+  }
+
+  #startWatchdog(child: ChildProcess): void {
+    this.#stopWatchdog();
+    const interval = this.#options.pingIntervalMs ?? 1_000;
+    const timeout = this.#options.pingTimeoutMs ?? 5_000;
+    this.#watchdog = setInterval(() => {
+      if (this.#child !== child) return;
+      const oldest = Math.min(...[...this.#pings.values()].map((ping) => ping.sentAt));
+      if (Number.isFinite(oldest) && performance.now() - oldest > timeout) {
+        this.#logger.error({ source: 'plugin-host', pid: child.pid }, `the plugin host process did not answer a ping within ${timeout} ms; restarting it`);
+        child.kill('SIGKILL');
+        return;
+      }
+      if (child.connected) void this.#sendPing().catch(() => undefined);
+    }, interval);
+    this.#watchdog.unref();
+  }
+
+  #stopWatchdog(): void {
+    if (this.#watchdog) clearInterval(this.#watchdog);
+    this.#watchdog = null;
+  }
+
+  #onMessage(message: FromChild): void {
+    switch (message.type) {
+      case 'ready':
+        return;
+      case 'pong': {
+        const ping = this.#pings.get(message.seq);
+        this.#pings.delete(message.seq);
+        ping?.resolve(performance.now() - ping.sentAt);
+        return;
+      }
+      case 'loaded':
+      case 'unloaded': {
+        const request = this.#requests.get(message.requestId);
+        this.#requests.delete(message.requestId);
+        request?.resolve(message);
+        return;
+      }
+      case 'result': {
+        const call = this.#calls.get(message.callId);
+        if (!call) return;
+        this.#calls.delete(message.callId);
+        // Chunks already handed over finish first, so the caller sees the file complete.
+        void call.chunkChain.then(() => {
+          if (message.ok) call.resolve(message.value);
+          else call.reject(message.error ? toError(message.error) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
+        });
+        return;
+      }
+      case 'chunk': {
+        const call = this.#calls.get(message.callId);
+        if (!call?.onChunk) {
+          this.#send({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: false, message: 'no such call' });
+          return;
+        }
+        const onChunk = call.onChunk;
+        call.chunkChain = call.chunkChain.then(async () => {
+          try {
+            await onChunk(message.bytes);
+            this.#trySend({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: true });
+          } catch (error) {
+            this.#trySend({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: false, message: (error as Error).message?.slice(0, 500) ?? 'refused' });
+          }
+        });
+        return;
+      }
+      case 'acquire': {
+        const acquire = this.#options.acquire;
+        const permit = message.permit;
+        if (!acquire || !isOperationName(permit.op)) {
+          this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true });
+          return;
+        }
+        void acquire({ ...permit, op: permit.op }).then(
+          () => this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true }),
+          (error: unknown) => this.#trySend({ type: 'acquired', requestId: message.requestId, ok: false, message: error instanceof Error ? error.message.slice(0, 500) : 'refused' }),
+        );
+        return;
+      }
+      case 'log': {
+        const { entry } = message;
+        const data = { plugin: entry.pluginId, source: entry.source, ...(entry.op ? { op: entry.op } : {}), ...(entry.data ? { data: entry.data } : {}) };
+        this.#logger[entry.level](data, entry.message);
+        return;
+      }
+      case 'broken':
+        this.#strike(message.pluginId, message.failure, message.message);
+        return;
+    }
+  }
+
+  #trySend(message: ToChild): void {
+    try {
+      this.#send(message);
+    } catch {
+      // The child is gone; its calls are failed by the exit handler.
+    }
+  }
+
+  #strike(pluginId: string, failure: SandboxFailure, message: string): void {
+    const hosted = this.#plugins.get(pluginId);
+    if (!hosted || !LIMIT_BREACHES.has(failure)) return;
+    hosted.failures.push(failure);
+    this.#logger.warn({ plugin: pluginId, failure, strikes: hosted.failures.length, limit: this.#strikes }, message);
+    if (hosted.failures.length < this.#strikes) return;
+
+    const event: QuarantineEvent = {
+      pluginId,
+      version: hosted.bundle.manifest.version,
+      reason: `it broke its sandbox limits ${hosted.failures.length} times (${hosted.failures.join(', ')}); an admin must release it`,
+      failures: [...hosted.failures],
+      at: new Date().toISOString(),
+    };
+    this.#plugins.delete(pluginId);
+    this.#quarantined.set(pluginId, event);
+    if (this.#child?.connected) void this.#request({ type: 'unload', requestId: randomUUID(), pluginId }).catch(() => undefined);
+    this.#logger.error({ plugin: pluginId, version: event.version, failures: event.failures }, `plugin quarantined: ${event.reason}`);
+    for (const listener of this.#listeners) {
+      try {
+        listener(pluginId, event.reason, event);
+      } catch (error) {
+        this.#logger.error({ plugin: pluginId, err: error }, 'a quarantine listener failed');
+      }
+    }
+  }
+
+  #failAll(error: Error): void {
+    for (const call of this.#calls.values()) call.reject(error);
+    this.#calls.clear();
+    for (const request of this.#requests.values()) request.reject(error);
+    this.#requests.clear();
+    for (const ping of this.#pings.values()) ping.reject(error);
+    this.#pings.clear();
+  }
+
+  #onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#child !== child) return;
+    this.#child = null;
+    this.#ready = null;
+    this.#stopWatchdog();
+    if (this.#closed) return;
+    const how = signal ?? `exit code ${code}`;
+    // Every plugin with a call in flight is a suspect: each gets a strike.
+    const suspects = new Set([...this.#calls.values()].map((call) => call.pluginId));
+    this.#logger.error({ source: 'plugin-host', how, inFlight: this.#calls.size, suspects: [...suspects] }, 'the plugin host process stopped; restarting it');
+    this.#failAll(new SandboxError('crashed', `the plugin host process stopped (${how}) during the call`));
+    for (const pluginId of suspects) this.#strike(pluginId, 'crashed', `${pluginId} had a call in flight when the plugin host process stopped (${how})`);
+    void this.#ensureChild().catch((error: unknown) => this.#logger.error({ source: 'plugin-host', err: error }, 'the plugin host process could not be restarted'));
+  }
+}
