@@ -1,6 +1,5 @@
 import type { FormatContext, ProviderContext } from './context.ts';
 import type {
-  FormatOperationName,
   OperationInput,
   OperationReturn,
   ProviderOperationName,

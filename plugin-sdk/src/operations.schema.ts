@@ -207,11 +207,12 @@ export type OperationName = ProviderOperationName | FormatOperationName;
 
 export const OPERATIONS: Record<OperationName, OperationSpec> = { ...PROVIDER_OPERATIONS, ...FORMAT_OPERATIONS };
 
-/** Input as the caller passes it (defaults optional) and as the plugin receives it (filled in). */
-export type OperationInput<N extends OperationName> = z.output<(typeof OPERATIONS_BY_NAME)[N]['input']>;
-export type OperationCallInput<N extends OperationName> = z.input<(typeof OPERATIONS_BY_NAME)[N]['input']>;
-/** Result as a plugin may return it (defaults optional) and as the engine receives it (validated). */
-export type OperationReturn<N extends OperationName> = z.input<(typeof OPERATIONS_BY_NAME)[N]['output']>;
-export type OperationResult<N extends OperationName> = z.output<(typeof OPERATIONS_BY_NAME)[N]['output']>;
+type OperationsByName = typeof PROVIDER_OPERATIONS & typeof FORMAT_OPERATIONS;
 
-const OPERATIONS_BY_NAME = { ...PROVIDER_OPERATIONS, ...FORMAT_OPERATIONS };
+/** Input as the caller passes it (defaults optional) and as the plugin receives it (filled in). */
+export type OperationInput<N extends OperationName> = z.output<OperationsByName[N]['input']>;
+export type OperationCallInput<N extends OperationName> = z.input<OperationsByName[N]['input']>;
+/** Result as a plugin may return it (defaults optional) and as the engine receives it (validated). */
+export type OperationReturn<N extends OperationName> = z.input<OperationsByName[N]['output']>;
+export type OperationResult<N extends OperationName> = z.output<OperationsByName[N]['output']>;
+
