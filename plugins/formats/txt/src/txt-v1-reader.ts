@@ -119,6 +119,19 @@ function readPlaylist(row: RowReader): MutablePlaylist {
 }
 
 function readTrack(row: RowReader, position: number): TrackInput {
+  // Cells are read in column order so that a row's warnings come out left to right.
+  const sourcePosition = row.convert('source_position', integer(row.get('source_position'), 'source_position'), null);
+  const id = row.text('track_id', LIMITS.text);
+  const sourceItemId = row.text('source_item_id', LIMITS.text);
+  const title = row.requiredText('title', LIMITS.title);
+  const artist = row.requiredText('artist', LIMITS.artist);
+  const album = row.text('album', LIMITS.text);
+  const durationSeconds = row.convert('duration_seconds', duration(row.get('duration_seconds')), null);
+  let isrc = optionalText(row.get('isrc').trim());
+  if (isrc !== null && isrc.length > LIMITS.isrc) {
+    row.warn('isrc', 'invalid_value', `isrc "${isrc.slice(0, 40)}" is longer than ${LIMITS.isrc} characters and was dropped`);
+    isrc = null;
+  }
   const providerUris: Record<string, string> = {};
   const metadata: Record<string, unknown> = {};
   const sourceUri = row.text('source_uri', LIMITS.providerUri);
@@ -127,21 +140,18 @@ function readTrack(row: RowReader, position: number): TrackInput {
     if (provider === null) metadata.source_uri = sourceUri;
     else providerUris[provider] = sourceUri;
   }
-  let isrc = row.text('isrc', Number.MAX_SAFE_INTEGER);
-  if (isrc !== null && isrc.trim().length > LIMITS.isrc) {
-    row.warn('isrc', 'invalid_value', `isrc "${isrc.slice(0, 40)}" is longer than ${LIMITS.isrc} characters and was dropped`);
-    isrc = null;
-  }
+  const artworkUri = row.text('artwork_uri', LIMITS.text);
+  const addedAt = row.convert('added_at', dateTime(row.get('added_at'), 'added_at'), null);
   const media = row.convert('media_type', mediaType(row.get('media_type')), 'unknown');
   const unsupportedReason = row.text('unsupported_reason', LIMITS.text);
   return {
-    id: row.text('track_id', LIMITS.text),
-    title: row.requiredText('title', LIMITS.title),
-    artist: row.requiredText('artist', LIMITS.artist),
-    album: row.text('album', LIMITS.text),
-    duration_s: row.convert('duration_seconds', duration(row.get('duration_seconds')), null),
-    isrc: isrc?.trim() ?? null,
-    artwork_uri: row.text('artwork_uri', LIMITS.text),
+    id,
+    title,
+    artist,
+    album,
+    duration_s: durationSeconds,
+    isrc,
+    artwork_uri: artworkUri,
     provider_uris: providerUris,
     metadata,
     media_type: media,
@@ -150,9 +160,9 @@ function readTrack(row: RowReader, position: number): TrackInput {
     is_migratable: unsupportedReason === null,
     unsupported_reason: unsupportedReason,
     position,
-    source_position: row.convert('source_position', integer(row.get('source_position'), 'source_position'), null),
-    source_item_id: row.text('source_item_id', LIMITS.text),
-    added_at: row.convert('added_at', dateTime(row.get('added_at'), 'added_at'), null),
+    source_position: sourcePosition,
+    source_item_id: sourceItemId,
+    added_at: addedAt,
   };
 }
 
