@@ -1,5 +1,4 @@
-import { z } from 'zod';
-
+// Plain constants (no zod): plugins import these at runtime, so they must stay weightless.
 /** What a provider can do, as the engine's capability descriptor names it. */
 export const CAPABILITIES = [
   'READ_PLAYLISTS',
@@ -17,16 +16,13 @@ export const CAPABILITIES = [
   'SET_DESCRIPTION',
 ] as const;
 
-export const capabilitySchema = z.enum(CAPABILITIES);
-export type Capability = z.infer<typeof capabilitySchema>;
+export type Capability = (typeof CAPABILITIES)[number];
 
 /** How a user connects an account of a provider. */
 export const AUTH_KINDS = ['OAUTH_PKCE', 'OAUTH_DEVICE', 'HEADER_PASTE', 'DEVELOPER_USER_TOKEN', 'LONG_LIVED_TOKEN'] as const;
 
-export const authKindSchema = z.enum(AUTH_KINDS);
-export type AuthKind = z.infer<typeof authKindSchema>;
+export type AuthKind = (typeof AUTH_KINDS)[number];
 
 /** Playlist kinds; `LIKED_TRACKS` is a provider's native liked/saved-track library, never an ordinary playlist. */
 export const PLAYLIST_KINDS = ['PLAYLIST', 'LIKED_TRACKS'] as const;
-export const playlistKindSchema = z.enum(PLAYLIST_KINDS);
-export type PlaylistKind = z.infer<typeof playlistKindSchema>;
+export type PlaylistKind = (typeof PLAYLIST_KINDS)[number];

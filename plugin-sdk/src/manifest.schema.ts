@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authKindSchema, capabilitySchema } from './capabilities.ts';
+import { authKindSchema, capabilitySchema } from './capabilities.schema.ts';
 
 /**
  * The plugin manifest: everything the engine needs to decide whether to load a plugin and what it

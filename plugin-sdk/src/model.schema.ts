@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { playlistKindSchema } from './capabilities.ts';
+import { playlistKindSchema } from './capabilities.schema.ts';
 
 /**
  * The universal model every plugin maps to and from. Field names are snake_case because they are

@@ -1,4 +1,5 @@
 // Schemas entry (zod): for the engine, the CLI and tools that validate plugin data and manifests.
+export * from './capabilities.schema.ts';
 export * from './capabilities.ts';
 export * from './manifest.schema.ts';
 export * from './model.schema.ts';
