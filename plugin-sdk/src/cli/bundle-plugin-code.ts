@@ -10,7 +10,8 @@ import { PluginToolError } from '../tools/index.ts';
  * must be inside it, and any import left over is an error rather than a runtime surprise.
  */
 
-const SDK_RUNTIME_ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
+// `.ts` in the repository, `.js` in the published package (compiled with rewritten extensions).
+const SDK_RUNTIME_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../index.ts' : '../index.js', import.meta.url));
 const SDK_SOURCE_DIR = dirname(SDK_RUNTIME_ENTRY);
 const BUILTINS = new Set(builtinModules);
 

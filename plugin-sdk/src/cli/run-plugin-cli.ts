@@ -23,20 +23,9 @@ interface CommandEntry {
   load: () => Promise<PluginCliCommand>;
 }
 
-/** `test` lives in test.command.ts (with the sandbox); it exports `testCommand: PluginCliCommand`. */
+/** `test` lives in test.command.ts with the sandbox; loaded only when asked for (isolated-vm is heavy). */
 async function loadTestCommand(): Promise<PluginCliCommand> {
-  // A computed specifier: the module is optional at type-check time and loads only when asked for.
-  const specifier = new URL('./test.command.ts', import.meta.url).href;
-  let module: { testCommand?: unknown };
-  try {
-    module = (await import(specifier)) as { testCommand?: unknown };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND') throw new PluginToolError('The `test` command is not available in this build of the SDK (plugin-sdk/src/cli/test.command.ts is missing).', { cause: error });
-    throw error;
-  }
-  if (typeof module.testCommand !== 'function') throw new PluginToolError('The `test` command module does not export testCommand(args, io).');
-  return module.testCommand as PluginCliCommand;
+  return (await import('./test.command.ts')).testCommand;
 }
 
 export const PLUGIN_CLI_COMMANDS: Readonly<Record<string, CommandEntry>> = {
