@@ -121,20 +121,21 @@ async function handle(message: ToChild): Promise<void> {
     case 'serialize': {
       try {
         const sandbox = await sandboxFor(message.pluginId);
-        let value: unknown;
         if (message.type === 'serialize') {
           let seq = 0;
-          value = await sandbox.serialize(message.input, (bytes) => {
+          const value = await sandbox.serialize(message.input, (bytes) => {
             const key = `${message.callId}:${seq}`;
             const ack = new Promise<void>((resolve, reject) => chunkAcks.set(key, { resolve, reject }));
             send({ type: 'chunk', callId: message.callId, seq: seq++, bytes: bytes as Uint8Array<ArrayBuffer> });
             return ack;
           });
+          send({ type: 'result', callId: message.callId, ok: true, value });
         } else {
           if (!isOperationName(message.op)) throw new SandboxError('not_loaded', 'unknown operation');
-          value = await sandbox.call(message.op, message.input, message.context as SandboxCallContext);
+          // The engine parses and validates the result itself: once, on its side of the boundary.
+          const json = await sandbox.callJson(message.op, message.input, message.context as SandboxCallContext);
+          send({ type: 'result', callId: message.callId, ok: true, json });
         }
-        send({ type: 'result', callId: message.callId, ok: true, value });
       } catch (error) {
         send({ type: 'result', callId: message.callId, ok: false, error: errorData(error) });
       }

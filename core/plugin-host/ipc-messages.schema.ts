@@ -57,8 +57,11 @@ export const fromChildSchema = z.discriminatedUnion('type', [
     message: z.string().max(2_000).optional(),
   }),
   z.object({ type: z.literal('unloaded'), requestId: id }),
-  /** `ok` with the operation's validated result in `value`, or a failure in `error`. */
-  z.object({ type: z.literal('result'), callId: id, ok: z.boolean(), value: z.unknown().optional(), error: errorDataSchema.optional() }),
+  /**
+   * `ok` with the result as JSON text in `json` (parsed and validated by the engine, once) or as a
+   * value (serialize's chunk count), or a failure in `error`.
+   */
+  z.object({ type: z.literal('result'), callId: id, ok: z.boolean(), json: z.string().max(512 * 1024 * 1024).optional(), value: z.unknown().optional(), error: errorDataSchema.optional() }),
   z.object({ type: z.literal('chunk'), callId: id, seq: z.number().int().nonnegative(), bytes: z.instanceof(Uint8Array) }),
   z.object({
     type: z.literal('acquire'),

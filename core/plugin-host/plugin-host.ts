@@ -1,10 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { pluginErrorFromData, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import { pluginErrorFromData, ProviderError, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
 import {
   isOperationName,
   LIMIT_BREACHES,
+  parseBoundaryJson,
   PluginLoadError,
   SandboxError,
   type Acquire,
@@ -12,8 +13,9 @@ import {
   type SandboxCallContext,
   type SandboxFailure,
   type SandboxLimits,
+  validateResult,
 } from '@opl/plugin-sdk/sandbox';
-import { manifestSchema, OPERATIONS, type OperationCallInput } from '@opl/plugin-sdk/schemas';
+import { manifestSchema, type OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
 
 /**
@@ -90,7 +92,7 @@ interface HostedPlugin {
 interface PendingCall {
   readonly pluginId: string;
   readonly op: OperationName;
-  readonly resolve: (value: unknown) => void;
+  readonly resolve: (result: { json?: string; value?: unknown }) => void;
   readonly reject: (error: Error) => void;
   readonly onChunk: ChunkSink | null;
   /** Chunks are handed over strictly in order, one at a time. */
@@ -170,13 +172,21 @@ export class PluginHost {
   async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}): Promise<OperationResult<N>> {
     if (!isOperationName(op)) throw new Unsupported(`"${String(op).slice(0, 60)}" is not a plugin operation`);
     if (op === 'serialize') throw new Unsupported('serialize streams its output: use PluginHost.serialize');
-    const value = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }));
-    return this.#validated(pluginId, op, value);
+    const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }));
+    if (result.json === undefined) throw new SandboxError('crashed', `${pluginId}: the plugin host sent no ${op} result`);
+    let value: unknown;
+    try {
+      value = parseBoundaryJson(result.json);
+    } catch {
+      throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
+    }
+    // The one validation of the plugin's result, on the engine's side of the process boundary.
+    return validateResult(pluginId, op, value);
   }
 
   async serialize(pluginId: string, input: OperationCallInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>> {
-    const value = await this.#run(pluginId, 'serialize', onChunk, (callId) => ({ type: 'serialize', callId, pluginId, input }));
-    return this.#validated(pluginId, 'serialize', value);
+    const result = await this.#run(pluginId, 'serialize', onChunk, (callId) => ({ type: 'serialize', callId, pluginId, input }));
+    return validateResult(pluginId, 'serialize', result.value);
   }
 
   /** Resolves when the child answers (the readiness probe); `pingMs` gives the round trip. */
@@ -231,15 +241,7 @@ export class PluginHost {
     if (this.#closed) throw new SandboxError('disposed', 'the plugin host is closed');
   }
 
-  #validated<N extends OperationName>(pluginId: string, op: N, value: unknown): OperationResult<N> {
-    // The child already validated this; checking again keeps a compromised child from handing
-    // the engine anything outside the contract.
-    const parsed = OPERATIONS[op].output.safeParse(value);
-    if (!parsed.success) throw new SandboxError('crashed', `${pluginId}: the plugin host returned an invalid ${op} result`);
-    return parsed.data as OperationResult<N>;
-  }
-
-  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild): Promise<unknown> {
+  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild): Promise<{ json?: string; value?: unknown }> {
     this.#assertOpen();
     const quarantine = this.#quarantined.get(pluginId);
     if (quarantine) throw new SandboxError('quarantined', `${pluginId} is quarantined: ${quarantine.reason}`);
@@ -251,7 +253,7 @@ export class PluginHost {
       throw reason ? new SandboxError('quarantined', `${pluginId} is quarantined: ${reason}`) : new SandboxError('not_loaded', `no plugin ${pluginId} is loaded`);
     }
     const callId = randomUUID();
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<{ json?: string; value?: unknown }>((resolve, reject) => {
       this.#calls.set(callId, { pluginId, op, resolve, reject, onChunk, chunkChain: Promise.resolve() });
       this.#send(message(callId));
     });
@@ -408,7 +410,7 @@ export class PluginHost {
         this.#calls.delete(message.callId);
         // Chunks already handed over finish first, so the caller sees the file complete.
         void call.chunkChain.then(() => {
-          if (message.ok) call.resolve(message.value);
+          if (message.ok) call.resolve({ ...(message.json !== undefined ? { json: message.json } : {}), value: message.value });
           else call.reject(message.error ? toError(message.error) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
         });
         return;

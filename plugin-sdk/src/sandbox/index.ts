@@ -39,6 +39,7 @@ export {
   createSandbox,
   MAX_SERIALIZE_BYTES,
   SERIALIZE_CHUNK_BYTES,
+  validateResult,
   type Acquire,
   type AcquirePermit,
   type ChunkSink,

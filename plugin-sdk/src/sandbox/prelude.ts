@@ -2,7 +2,9 @@
  * Source of the code that runs inside every isolate before the plugin. It receives the host's
  * references as closure arguments, removes the few non-language globals an isolate starts with,
  * and returns three entry points for the host: `install` (check the module's default export),
- * `dispatch` (run one operation) and `serialize` (stream a format plugin's chunks).
+ * `dispatch` (run one operation) and `serialize` (stream a format plugin's chunks). `dispatch` and
+ * `serialize` answer with one string: "1" and the result's JSON, or "0" and a description of what
+ * was thrown — the host then parses the result only where it needs an object.
  *
  * Nothing here is trusted by the host: a plugin shares this realm and could tamper with it, but
  * everything that leaves the isolate is a JSON string or a copied byte array that the host
@@ -94,7 +96,8 @@ function logArgument(data) {
 
 function makeResponse(raw) {
   const body = raw.body;
-  let text = null;
+  // Textual bodies arrive already decoded (UTF-8) by the host; others decode on first use.
+  let text = typeof raw.text === 'string' ? raw.text : null;
   const readText = () => {
     if (text === null) text = hostDecode(body, 'utf-8');
     return text;
@@ -125,7 +128,7 @@ function makeContext(callId, call) {
       headers: options.headers === undefined ? {} : options.headers,
       body: options.body === undefined || options.body === null ? null : options.body,
     });
-    const outcome = await hostFetch.apply(undefined, [callId, request], { arguments: { copy: true }, result: { promise: true, copy: true } });
+    const outcome = await hostFetch.apply(undefined, [callId, request], { arguments: { copy: true }, result: { promise: true } });
     if (!outcome.ok) {
       const error = new TypeErrorCtor(outcome.message);
       error.name = 'FetchError';
@@ -151,9 +154,10 @@ async function dispatch(callId, op, inputJson, callJson, binaryKeysJson, ...bina
     const binaryKeys = parse(binaryKeysJson);
     for (let index = 0; index < binaryKeys.length; index++) input[binaryKeys[index]] = binaries[index];
     const value = await operations[op].call(receiver, input, ctx);
-    return stringify({ ok: true, value: value === undefined ? null : value });
+    const text = stringify(value === undefined ? null : value);
+    return typeof text === 'string' ? '1' + text : '1null';
   } catch (error) {
-    return stringify({ ok: false, error: describe(error) });
+    return '0' + stringify(describe(error));
   }
 }
 
@@ -173,9 +177,9 @@ async function serialize(callId, inputJson, callJson) {
     } else {
       throw new TypeErrorCtor('serialize must return an iterable of string or Uint8Array chunks');
     }
-    return stringify({ ok: true, value: null });
+    return '1null';
   } catch (error) {
-    return stringify({ ok: false, error: describe(error) });
+    return '0' + stringify(describe(error));
   }
 }
 

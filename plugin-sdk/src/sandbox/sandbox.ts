@@ -66,7 +66,14 @@ export interface Sandbox {
   readonly isDisposed: boolean;
   /** Why the sandbox stopped, once it did. */
   readonly failure: SandboxFailure | null;
+  /** Runs an operation; resolves with its result validated against the operation's output schema. */
   call<N extends OperationName>(op: N, input: unknown, context: SandboxCallContext): Promise<OperationResult<N>>;
+  /**
+   * Runs an operation like `call` but resolves with the result as JSON text, not yet parsed or
+   * validated: for a host that validates at its own boundary (the engine's PluginHost), so the
+   * result is parsed and checked once, where it is used. Pass it to `validateResult` before use.
+   */
+  callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string>;
   /** Runs a format plugin's `serialize`, handing each chunk (at most `SERIALIZE_CHUNK_BYTES`) to `onChunk` in order. */
   serialize(input: unknown, onChunk: ChunkSink): Promise<OperationResult<'serialize'>>;
   dispose(): void;
@@ -78,6 +85,8 @@ export const SERIALIZE_CHUNK_BYTES = 64 * 1024;
 export const MAX_SERIALIZE_BYTES = 512 * 1024 * 1024;
 const CPU_MONITOR_INTERVAL_MS = 20;
 const TIMED_OUT = 'Script execution timed out.';
+// Responses the host decodes as UTF-8 up front, so `response.json()` needs no further host call.
+const TEXTUAL_TYPE = /^\s*(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-www-form-urlencoded))/i;
 
 interface ActiveCall {
   readonly id: string;
@@ -104,6 +113,13 @@ type IsolateApi = {
   dispatch: ivm.Reference<(...args: unknown[]) => Promise<string>>;
   serialize: ivm.Reference<(...args: unknown[]) => Promise<string>>;
 };
+
+/** Checks a result against its operation's output schema (defaults filled in); a mismatch is a `ProviderError`. */
+export function validateResult<N extends OperationName>(pluginId: string, op: N, value: unknown): OperationResult<N> {
+  const parsed = OPERATIONS[op].output.safeParse(value);
+  if (!parsed.success) throw new ProviderError(`${pluginId} returned data that does not match the ${op} contract: ${issuesText(parsed.error.issues)}`);
+  return parsed.data as OperationResult<N>;
+}
 
 function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   const shown = issues.slice(0, 3).map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
@@ -229,8 +245,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   // Host functions the prelude closes over. None of them ever throws into the isolate
-  // asynchronously: outcomes are data, so a rejected host promise cannot go unhandled.
-  const fetchReference = new ivm.Reference(async (callId: unknown, requestJson: unknown) => {
+  // asynchronously: outcomes are data, so a rejected host promise cannot go unhandled. The fetch
+  // outcome crosses as an explicit ExternalCopy, much cheaper than a per-call structured copy.
+  const fetchReference = new ivm.Reference(async (callId: unknown, requestJson: unknown) => new ivm.ExternalCopy(await fetchFor(callId, requestJson)).copyInto({ release: true }));
+
+  async function fetchFor(callId: unknown, requestJson: unknown): Promise<Record<string, unknown>> {
     const call = typeof callId === 'string' ? active.get(callId) : undefined;
     if (!call) return { ok: false, message: 'this ctx belongs to a call that has ended; a plugin must not keep ctx between calls' };
     try {
@@ -245,13 +264,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
             }
           : {}),
       });
-      return { ok: true, response };
+      const contentType = response.headers['content-type'];
+      const textual = contentType === undefined || TEXTUAL_TYPE.test(contentType);
+      return { ok: true, response: textual ? { ...response, text: decodeText(response.body, 'utf-8') } : response };
     } catch (error) {
       const message = error instanceof HostFetchError ? error.message : 'the request failed';
       if (error instanceof HostFetchError && error.failure === 'refused') log({ level: 'warn', source: 'sandbox', pluginId, op: call.op, message: call.redactor.text(message) });
       return { ok: false, message: call.redactor.text(message) };
     }
-  });
+  }
 
   const logCallback = new ivm.Callback((callId: unknown, level: unknown, message: unknown, data: unknown) => {
     const call = typeof callId === 'string' ? active.get(callId) : undefined;
@@ -401,7 +422,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     return JSON.stringify({ account: context.account, credential: shown ? { access_token: shown.token, origin: shown.origin } : null });
   }
 
-  async function execute(op: OperationName, call: ActiveCall, failed: Promise<never>, run: () => Promise<unknown>): Promise<unknown> {
+  /** Runs the call in the isolate; resolves with the result's JSON text (credential values masked) or throws its typed error. */
+  async function execute(op: OperationName, call: ActiveCall, failed: Promise<never>, run: () => Promise<unknown>): Promise<string> {
     let raw: unknown;
     try {
       const running = run();
@@ -413,22 +435,43 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     } finally {
       end(call);
     }
-    if (typeof raw !== 'string') throw new ProviderError(`${pluginId}: the sandbox returned no result for ${op}`);
-    let outcome: { ok?: unknown; value?: unknown; error?: unknown };
+    if (typeof raw !== 'string' || (raw[0] !== '1' && raw[0] !== '0')) throw new ProviderError(`${pluginId}: the sandbox returned no result for ${op}`);
+    // A plugin shown a token (credential_access) must not hand it on in its results either.
+    const text = call.redactor.active ? call.redactor.text(raw.slice(1)) : raw.slice(1);
+    if (raw[0] === '1') return text;
+    let thrown: unknown = null;
     try {
-      // A plugin shown a token (credential_access) must not hand it on in its results either.
-      outcome = parseBoundaryJson(call.redactor.active ? call.redactor.text(raw) : raw) as typeof outcome;
+      thrown = parseBoundaryJson(text);
+    } catch {
+      // described as an unknown failure below
+    }
+    throw pluginErrorFromData(errorDataFromThrown(thrown, call.redactor.text));
+  }
+
+  function parseResult(op: OperationName, text: string): unknown {
+    try {
+      return parseBoundaryJson(text);
     } catch {
       throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
     }
-    if (outcome.ok !== true) throw pluginErrorFromData(errorDataFromThrown(outcome.error, call.redactor.text));
-    return outcome.value;
   }
 
-  function validated<N extends OperationName>(op: N, value: unknown, redactor: Redactor): OperationResult<N> {
-    const parsed = OPERATIONS[op].output.safeParse(value);
-    if (!parsed.success) throw new ProviderError(redactor.text(`${pluginId} returned data that does not match the ${op} contract: ${issuesText(parsed.error.issues)}`));
-    return parsed.data as OperationResult<N>;
+  function validated<N extends OperationName>(op: N, value: unknown): OperationResult<N> {
+    return validateResult(pluginId, op, value);
+  }
+
+  async function callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string> {
+    if (op === 'serialize') throw new InvalidInput('serialize streams its output: use sandbox.serialize');
+    const prepared = prepare(op, input, context);
+    const { json, keys, binaries } = splitBinaries(prepared.input);
+    const { call, failed } = begin(op, prepared.context, null);
+    return execute(op, call, failed, () =>
+      api.dispatch.apply(
+        undefined,
+        [call.id, op, json, pluginCallJson(prepared.context), JSON.stringify(keys), ...binaries.map((bytes) => new ivm.ExternalCopy(bytes).copyInto({ release: true }))],
+        { timeout: limits.cpuTimeMs, result: { promise: true } },
+      ),
+    );
   }
 
   return {
@@ -442,19 +485,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
 
     async call<N extends OperationName>(op: N, input: unknown, context: SandboxCallContext): Promise<OperationResult<N>> {
-      if (op === 'serialize') throw new InvalidInput('serialize streams its output: use sandbox.serialize');
-      const prepared = prepare(op, input, context);
-      const { json, keys, binaries } = splitBinaries(prepared.input);
-      const { call, failed } = begin(op, prepared.context, null);
-      const value = await execute(op, call, failed, () =>
-        api.dispatch.apply(
-          undefined,
-          [call.id, op, json, pluginCallJson(prepared.context), JSON.stringify(keys), ...binaries.map((bytes) => new ivm.ExternalCopy(bytes).copyInto({ release: true }))],
-          { timeout: limits.cpuTimeMs, result: { promise: true } },
-        ),
-      );
-      return validated(op, value, call.redactor);
+      return validated(op, parseResult(op, await callJson(op, input, context)));
     },
+
+    callJson,
 
     async serialize(input: unknown, onChunk: ChunkSink): Promise<OperationResult<'serialize'>> {
       const prepared = prepare('serialize', input, {});
@@ -462,7 +496,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       await execute('serialize', call, failed, () =>
         api.serialize.apply(undefined, [call.id, JSON.stringify(prepared.input), pluginCallJson(prepared.context)], { timeout: limits.cpuTimeMs, result: { promise: true } }),
       );
-      return validated('serialize', { chunks: call.chunks }, call.redactor);
+      return validated('serialize', { chunks: call.chunks });
     },
 
     dispose(): void {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestSchema } from '@opl/plugin-sdk/schemas';
-import { createHostFetch, HostFetchError, type HostFetch } from '@opl/plugin-sdk/sandbox';
+import { createHostFetch, createSandbox, HostFetchError, validateResult, type HostFetch } from '@opl/plugin-sdk/sandbox';
 import { startEchoServer, type EchoServer } from '../../fakes/plugin-echo/echo-server.ts';
 
 // The sandbox's fetch against a real local server; host names resolve to it without DNS.
@@ -150,5 +150,32 @@ describe('host fetch', () => {
     const [seen] = echo.requests.slice(before);
     expect(seen?.host).toBe(`api.example.com:${echo.port}`);
     expect(seen?.headers.connection).not.toBe('upgrade');
+  });
+});
+
+describe('responses as a sandboxed plugin sees them', () => {
+  it('gives text, json and exact bytes for textual and binary bodies', async () => {
+    const manifest = manifestFor(echo);
+    const code = `export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
+      async testConnection(input, ctx) {
+        const json = await ctx.fetch('${echo.origin()}/v1/echo');
+        const binary = await ctx.fetch('${echo.origin()}/v1/big?bytes=5');
+        const parts = [json.status, json.ok, json.headers['content-type'], json.json().method, json.bytes().length === json.text().length,
+          binary.headers['content-type'], binary.text(), binary.bytes().length, binary.url];
+        return { ok: true, display_name: parts.join('|') };
+      },
+    } };`;
+    const sandbox = await createSandbox({ manifest, code, limits: { memoryMb: 32, callTimeoutMs: 5_000, cpuTimeMs: 5_000 }, hostFetch: fetcher, log: () => undefined });
+    try {
+      const expected = `200|true|application/json|GET|true|application/octet-stream|aaaaa|5|${echo.origin()}/v1/big?bytes=5`;
+      expect((await sandbox.call('testConnection', {}, {})).display_name).toBe(expected);
+      // callJson hands over the unvalidated JSON text for a host that validates on its own side.
+      const text = await sandbox.callJson('testConnection', {}, {});
+      expect(JSON.parse(text)).toEqual({ ok: true, display_name: expected });
+      expect(validateResult('test.host-fetch', 'testConnection', JSON.parse(text))).toEqual({ ok: true, display_name: expected, account_id: null, country: null });
+      expect(() => validateResult('test.host-fetch', 'testConnection', { ok: 'yes' })).toThrow(/does not match the testConnection contract/);
+    } finally {
+      sandbox.dispose();
+    }
   });
 });
