@@ -13,7 +13,8 @@ import type { AddressInfo, Socket } from 'node:net';
  *   /v1/redirect?to=URL[&status]  a redirect to URL (302 unless status given)
  *   /v1/redirect-loop?n=K         redirects to itself forever
  *   /v1/slow                      never answers
- *   /v1/playlists/ID/tracks?offset=&limit=   a page of a playlist of `playlistSize` tracks (`next` is a path)
+ *   /v1/playlists/ID/tracks?offset=&limit=   a page of a playlist of `playlistSize` tracks (`next` is a
+ *                                            path), after `pageLatencyMs`
  *   anything else                 {"ok":true}
  */
 
@@ -35,6 +36,8 @@ export interface EchoServer {
 
 export interface EchoServerOptions {
   readonly playlistSize?: number;
+  /** Delay before answering a playlist page, to stand in for a real API's latency. */
+  readonly pageLatencyMs?: number;
 }
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -113,10 +116,12 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
       if (tracks) {
         const offset = Number(url.searchParams.get('offset') ?? '0');
         const limit = Math.min(100, Number(url.searchParams.get('limit') ?? '100'));
-        const items = [];
+        const items: Record<string, unknown>[] = [];
         for (let index = offset; index < Math.min(offset + limit, playlistSize); index++) items.push(fakeApiTrack(index));
         const next = offset + limit < playlistSize ? `/v1/playlists/${tracks[1]}/tracks?offset=${offset + limit}&limit=${limit}` : null;
-        json(response, 200, { items, total: playlistSize, offset, limit, next, snapshot_id: 'snap-1' });
+        const answer = () => json(response, 200, { items, total: playlistSize, offset, limit, next, snapshot_id: 'snap-1' });
+        if (options.pageLatencyMs) setTimeout(answer, options.pageLatencyMs);
+        else answer();
         return;
       }
       json(response, 200, { ok: true });
