@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Manifest } from '@opl/plugin-sdk';
-import { PluginError } from '@opl/plugin-sdk';
+import { PluginError, Unsupported } from '@opl/plugin-sdk';
 import {
   createHostFetch,
   createResolvingAgent,
@@ -131,7 +131,7 @@ async function handle(message: ToChild): Promise<void> {
           });
           send({ type: 'result', callId: message.callId, ok: true, value });
         } else {
-          if (!isOperationName(message.op)) throw new SandboxError('not_loaded', 'unknown operation');
+          if (!isOperationName(message.op)) throw new Unsupported(`"${message.op.slice(0, 60)}" is not a plugin operation`);
           // The engine parses and validates the result itself: once, on its side of the boundary.
           const json = await sandbox.callJson(message.op, message.input, message.context as SandboxCallContext);
           send({ type: 'result', callId: message.callId, ok: true, json });

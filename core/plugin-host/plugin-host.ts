@@ -255,7 +255,12 @@ export class PluginHost {
     const callId = randomUUID();
     return new Promise<{ json?: string; value?: unknown }>((resolve, reject) => {
       this.#calls.set(callId, { pluginId, op, resolve, reject, onChunk, chunkChain: Promise.resolve() });
-      this.#send(message(callId));
+      try {
+        this.#send(message(callId));
+      } catch (error) {
+        this.#calls.delete(callId);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 
@@ -270,7 +275,12 @@ export class PluginHost {
   #request(message: Extract<ToChild, { requestId: string }>): Promise<FromChild> {
     return new Promise<FromChild>((resolve, reject) => {
       this.#requests.set(message.requestId, { resolve, reject });
-      this.#send(message);
+      try {
+        this.#send(message);
+      } catch (error) {
+        this.#requests.delete(message.requestId);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 
@@ -287,7 +297,12 @@ export class PluginHost {
     const seq = this.#pingSeq++;
     return new Promise<number>((resolve, reject) => {
       this.#pings.set(seq, { sentAt: performance.now(), resolve, reject });
-      this.#send({ type: 'ping', seq });
+      try {
+        this.#send({ type: 'ping', seq });
+      } catch (error) {
+        this.#pings.delete(seq);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 
