@@ -122,6 +122,8 @@ export class PluginHost {
   readonly #calls = new Map<string, PendingCall>();
   readonly #requests = new Map<string, PendingRequest>();
   readonly #listeners = new Set<QuarantineListener>();
+  /** Plugins whose load the child is working on. */
+  readonly #loading = new Set<string>();
   readonly #pings = new Map<number, { sentAt: number; resolve: (ms: number) => void; reject: (error: Error) => void }>();
   #child: ChildProcess | null = null;
   #ready: Promise<void> | null = null;
@@ -266,10 +268,21 @@ export class PluginHost {
 
   async #loadIntoChild(bundle: PluginBundle): Promise<string[]> {
     await this.#ensureChild();
-    const reply = await this.#request({ type: 'load', requestId: randomUUID(), manifest: bundle.manifest, code: bundle.code });
-    if (reply.type !== 'loaded') throw new SandboxError('crashed', 'unexpected reply from the plugin host');
-    if (!reply.ok) throw new PluginLoadError(reply.failure ?? 'invalid_code', reply.message ?? `${bundle.manifest.id} could not be loaded`);
-    return reply.operations ?? [];
+    return this.#sendLoad(bundle);
+  }
+
+  /** Loads into the running child (also while #ready is still settling, during a restart). */
+  async #sendLoad(bundle: PluginBundle): Promise<string[]> {
+    const id = bundle.manifest.id;
+    this.#loading.add(id);
+    try {
+      const reply = await this.#request({ type: 'load', requestId: randomUUID(), manifest: bundle.manifest, code: bundle.code });
+      if (reply.type !== 'loaded') throw new SandboxError('crashed', 'unexpected reply from the plugin host');
+      if (!reply.ok) throw new PluginLoadError(reply.failure ?? 'invalid_code', reply.message ?? `${id} could not be loaded`);
+      return reply.operations ?? [];
+    } finally {
+      this.#loading.delete(id);
+    }
   }
 
   #request(message: Extract<ToChild, { requestId: string }>): Promise<FromChild> {
@@ -363,7 +376,7 @@ export class PluginHost {
     // Reload what was running before a restart; a plugin that no longer loads is dropped.
     for (const [id, hosted] of [...this.#plugins]) {
       try {
-        hosted.operations = await this.#loadIntoChildDirect(hosted.bundle);
+        hosted.operations = await this.#sendLoad(hosted.bundle);
       } catch (error) {
         if (this.#child !== child) throw new SandboxError('crashed', 'the plugin host process stopped while reloading plugins');
         this.#plugins.delete(id);
@@ -371,13 +384,6 @@ export class PluginHost {
       }
     }
     if (this.#child === child) this.#startWatchdog(child);
-  }
-
-  /** Load while #ready is still being settled (no #ensureChild, which would wait on itself). */
-  async #loadIntoChildDirect(bundle: PluginBundle): Promise<string[]> {
-    const reply = await this.#request({ type: 'load', requestId: randomUUID(), manifest: bundle.manifest, code: bundle.code });
-    if (reply.type !== 'loaded' || !reply.ok) throw new PluginLoadError(reply.type === 'loaded' ? (reply.failure ?? 'invalid_code') : 'invalid_code', reply.type === 'loaded' ? (reply.message ?? 'load failed') : 'load failed');
-    return reply.operations ?? [];
   }
 
   #startWatchdog(child: ChildProcess): void {
@@ -523,8 +529,8 @@ export class PluginHost {
     this.#stopWatchdog();
     if (this.#closed) return;
     const how = signal ?? `exit code ${code}`;
-    // Every plugin with a call in flight is a suspect: each gets a strike.
-    const suspects = new Set([...this.#calls.values()].map((call) => call.pluginId));
+    // Every plugin with a call in flight or being loaded is a suspect: each gets a strike.
+    const suspects = new Set([...[...this.#calls.values()].map((call) => call.pluginId), ...this.#loading]);
     this.#logger.error({ source: 'plugin-host', how, inFlight: this.#calls.size, suspects: [...suspects] }, 'the plugin host process stopped; restarting it');
     this.#failAll(new SandboxError('crashed', `the plugin host process stopped (${how}) during the call`));
     for (const pluginId of suspects) this.#strike(pluginId, 'crashed', `${pluginId} had a call in flight when the plugin host process stopped (${how})`);
