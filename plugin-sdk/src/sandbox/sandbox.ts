@@ -201,6 +201,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (ownsFetch) void hostFetch.close().catch(() => undefined);
   }
 
+  /**
+   * Catches CPU burnt in asynchronous continuations, which the synchronous `timeout` does not
+   * cover. The isolate's CPU time is shared by its concurrent calls, so a call is charged for all
+   * of it while in flight: conservative, and far below the budget for calls that mostly wait.
+   */
   function checkCpu(): void {
     if (failure || active.size === 0) return;
     let spent: bigint;
