@@ -16,11 +16,11 @@ describe('health probes', () => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it('reports the database and the job queue as ready', async () => {
+  it('reports the database, the job queue and the plugin host as ready', async () => {
     const response = await t.app.http!.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ status: 'ready', checks: { database: { status: 'up' }, job_queue: { status: 'up' } } });
+    expect(response.json()).toEqual({ status: 'ready', checks: { database: { status: 'up' }, job_queue: { status: 'up' }, plugin_host: { status: 'up' } } });
   });
 
   it('answers 503 with the failing dependency when the database goes away', async () => {

@@ -22,7 +22,18 @@ describe('/openapi.json', () => {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     }>();
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/me', '/api/session', '/healthz', '/readyz']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/admin/plugins',
+      '/api/admin/plugins/allow-list',
+      '/api/admin/plugins/allow-list/{id}',
+      '/api/admin/plugins/reload',
+      '/api/admin/plugins/{pluginId}/release',
+      '/api/me',
+      '/api/session',
+      '/healthz',
+      '/providers',
+      '/readyz',
+    ]);
     expect(Object.keys(document.paths['/readyz']!['get']!.responses).sort()).toEqual(['200', '503']);
     expect(document.paths['/api/session']!['post']!.responses['401']).toMatchObject({
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },

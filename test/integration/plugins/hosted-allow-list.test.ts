@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../core/app/index.ts';
 import { loadConfig } from '../../../core/config/index.ts';
@@ -136,6 +137,21 @@ describe('hosted mode: only allow-listed plugins load, and admins curate the lis
     await waitFor(() => worker!.services.plugins.catalogue.manifest('com.example.vetted') === undefined, 'the worker to unload the plugin');
     const again = await app.app.http!.inject({ method: 'DELETE', url: `/api/admin/plugins/allow-list/${entry!.id}`, headers: AUTH });
     expect(again.statusCode).toBe(404);
+  });
+
+  it('keeps propagating changes after the notification connections were cut', async () => {
+    const admin = new pg.Client({ connectionString: app.databaseUrl });
+    await admin.connect();
+    try {
+      const killed = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'opl-plugin-listener' and datname = current_database()");
+      expect(killed.rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    const response = await app.app.http!.inject({ method: 'POST', url: '/api/admin/plugins/allow-list', headers: AUTH, payload: { plugin_id: 'com.example.vetted', key_id: 'vetted-publisher', version_range: '>=1.0.0' } });
+    expect(response.statusCode).toBe(201);
+    // The worker reconnects with backoff and re-reads the policy, so it catches up even if the notification was lost.
+    await waitFor(() => worker!.services.plugins.catalogue.manifest('com.example.vetted') !== undefined, 'the worker to load the plugin after reconnecting');
   });
 
   it('turns the admin routes off on a hosted instance without an admin token', async () => {
