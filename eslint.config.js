@@ -12,7 +12,7 @@ const restrict = (patterns, message) => ({
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'ui/dist/**', 'data/**', '.tools/**', 'registry/index.json', 'registry/keys/**', 'registry/plugins/**', 'plugins/*/*/dist/**', '**/*.generated.*', 'test-results/**'],
+    ignores: ['node_modules/**', 'ui/dist/**', 'data/**', '.tools/**', 'registry/index.json', 'registry/keys/**', 'registry/plugins/**', 'plugins/*/*/dist/**', '**/*.generated.*', 'test-results/**', 'plugin-sdk/.pack/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
