@@ -21,6 +21,7 @@ import type { Problem } from '../../api/problem.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
+import { factsStyles } from '../../theme/facts.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
@@ -58,7 +59,7 @@ function unexpectedAnswer(status: number, request: string): Problem {
  * the actions the engine offers on them (reload, release from quarantine, allow-list edits).
  */
 export class OplPluginsPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, tableStyles, pluginsPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, pluginsPageStyles];
 
   static override properties = {
     summary: {},

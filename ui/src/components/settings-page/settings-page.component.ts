@@ -3,6 +3,8 @@ import { apiRequest } from '../../api/http.ts';
 import { describeDeploymentMode, needsSignIn, parseMe, type Me } from '../../api/me.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
+import { factsStyles } from '../../theme/facts.styles.ts';
+import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import '../login-form/index.ts';
 import '../problem-notice/index.ts';
@@ -17,7 +19,7 @@ type Load =
 
 /** Settings: what `GET /api/me` says about this deployment, plus owner sign-in and sign-out. */
 export class OplSettingsPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, settingsPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, settingsPageStyles];
 
   static override properties = {
     summary: {},
