@@ -4,3 +4,4 @@ export * from './capabilities.ts';
 export * from './manifest.schema.ts';
 export * from './model.schema.ts';
 export * from './operations.schema.ts';
+export * from './open-playlist.schema.ts';

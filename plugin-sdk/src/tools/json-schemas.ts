@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { manifestSchema, manifestSourceSchema } from '../manifest.schema.ts';
 import { albumSchema, artistSchema, playlistSchema, trackSchema } from '../model.schema.ts';
+import { BUNDLE_SCHEMA_PATH, DEFAULT_SCHEMA_BASE, EXPORT_MANIFEST_SCHEMA_PATH, exportManifestSchema, openPlaylistBundleSchema } from '../open-playlist.schema.ts';
 import { keyRecordSchema } from './key.schema.ts';
 import { registryIndexSchema } from './registry.schema.ts';
 import { signatureFileSchema } from './signature.schema.ts';
@@ -20,7 +21,15 @@ interface SchemaSpec {
   title: string;
   description: string;
   source: string;
+  /**
+   * `$id` of a document the engine publishes. It names the default schema base; the engine serves
+   * these files at `{schema_base}/…` and rewrites `$id` to its own configured schema base when it
+   * does, so the value here is a placeholder for "wherever the engine that wrote the file lives".
+   */
+  id?: string;
 }
+
+const SERVED_BY_ENGINE = 'The engine serves this document at `{schema_base}` + the same path and rewrites `$id` to its own schema base there.';
 
 export const JSON_SCHEMA_SPECS: Readonly<Record<string, SchemaSpec>> = {
   'manifest.schema.json': {
@@ -50,16 +59,33 @@ export const JSON_SCHEMA_SPECS: Readonly<Record<string, SchemaSpec>> = {
     source: 'plugin-sdk/src/tools/key.schema.ts (keyRecordSchema)',
   },
   'signature.schema.json': { schema: signatureFileSchema, io: 'input', title: 'Bundle signature (signature.json)', description: 'The signed statement of a bundle and its detached ed25519 signature.', source: 'plugin-sdk/src/tools/signature.schema.ts (signatureFileSchema)' },
+  'export/open-playlist-bundle-v1.json': {
+    schema: openPlaylistBundleSchema,
+    io: 'output',
+    title: 'Open Playlist JSON bundle v1',
+    description: `Universal playlists with their ordered tracks, as a lossless export (\`.json\`, application/vnd.open-playlist+json). Readers reject any schema_version other than 1. ${SERVED_BY_ENGINE}`,
+    source: 'plugin-sdk/src/open-playlist.schema.ts (openPlaylistBundleSchema)',
+    id: DEFAULT_SCHEMA_BASE + BUNDLE_SCHEMA_PATH,
+  },
+  'export/open-playlist-export-manifest-v1.json': {
+    schema: exportManifestSchema,
+    io: 'output',
+    title: 'Open Playlist export manifest v1 (manifest.json)',
+    description: `The manifest of a multi-playlist export archive: format, source provider, one ordered entry per playlist with its file, status, track count and warning codes, and the full warnings. ${SERVED_BY_ENGINE}`,
+    source: 'plugin-sdk/src/open-playlist.schema.ts (exportManifestSchema)',
+    id: DEFAULT_SCHEMA_BASE + EXPORT_MANIFEST_SCHEMA_PATH,
+  },
   'trust-store.schema.json': { schema: trustStoreSchema, io: 'input', title: 'Local trust store (OPL_PLUGIN_TRUST_FILE)', description: 'The publisher keys an installation trusts and the keys it revoked.', source: 'plugin-sdk/src/tools/trust-store.schema.ts (trustStoreSchema)' },
 };
 
-/** Every schema file name → its exact text (2-space JSON, trailing newline). */
+/** Every schema file (a path relative to plugin-sdk/schema/) → its exact text (2-space JSON, trailing newline). */
 export function generateJsonSchemas(): Map<string, string> {
   const files = new Map<string, string>();
   for (const [file, spec] of Object.entries(JSON_SCHEMA_SPECS)) {
     const { $schema, ...body } = z.toJSONSchema(spec.schema, { io: spec.io, target: 'draft-2020-12', unrepresentable: 'throw' }) as Record<string, unknown>;
     const document = {
       $schema,
+      ...(spec.id === undefined ? {} : { $id: spec.id }),
       $comment: `Generated from ${spec.source} by \`npm run schemas\` — do not edit.`,
       title: spec.title,
       description: spec.description,

@@ -23,6 +23,8 @@ describe('published JSON Schemas', () => {
       'album.schema.json',
       'artist.schema.json',
       'bundle-manifest.schema.json',
+      'export/open-playlist-bundle-v1.json',
+      'export/open-playlist-export-manifest-v1.json',
       'key-record.schema.json',
       'manifest.schema.json',
       'playlist.schema.json',
@@ -34,6 +36,12 @@ describe('published JSON Schemas', () => {
     for (const [name, schema] of generated) {
       expect(schema.$schema, name).toBe('https://json-schema.org/draft/2020-12/schema');
       expect(schema.$comment, name).toMatch(/^Generated from plugin-sdk\/src\/.+ by `npm run schemas` — do not edit\.$/);
+    }
+  });
+
+  it('give the published export documents an $id under the default schema base, named by their path', () => {
+    for (const name of ['export/open-playlist-bundle-v1.json', 'export/open-playlist-export-manifest-v1.json']) {
+      expect((generated.get(name) as JsonSchema & { $id?: string }).$id, name).toBe(`https://open-playlist.org/schemas/${name}`);
     }
   });
 

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { playlistSchema } from './model.schema.ts';
+
+/**
+ * The Open Playlist JSON bundle v1 and the multi-playlist export manifest v1 (SPEC "Open Playlist
+ * JSON bundle v1", "Multi-playlist archive and manifest v1", "Warning codes", "Versioning").
+ * These are the engine's own file formats; the JSON Schemas under plugin-sdk/schema/export/ are
+ * generated from them. The `json` format plugin cannot import zod (its bundle stays small), so it
+ * has its own compact reader: the tests hold the two to the same documents.
+ */
+
+/** The only `schema_version` this reader and writer understand, for the bundle and the manifest. */
+export const OPEN_PLAYLIST_SCHEMA_VERSION = 1;
+
+/** Where the schemas live when the engine's schema base is not configured (their `$id` prefix). */
+export const DEFAULT_SCHEMA_BASE = 'https://open-playlist.org/schemas';
+/** Paths below the schema base; the engine serves each document there. */
+export const BUNDLE_SCHEMA_PATH = '/export/open-playlist-bundle-v1.json';
+export const EXPORT_MANIFEST_SCHEMA_PATH = '/export/open-playlist-export-manifest-v1.json';
+
+export const EXPORT_WARNING_CODES = [
+  'partial_selection',
+  'empty_playlist',
+  'unsupported_items',
+  'missing_source_uri',
+  'playlist_read_failed',
+  'historical_playlist_metadata_partial',
+  'historical_track_metadata_partial',
+] as const;
+export const exportWarningCodeSchema = z.enum(EXPORT_WARNING_CODES);
+
+export const EXPORT_FORMATS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
+export const exportFormatSchema = z.enum(EXPORT_FORMATS);
+
+export const exportWarningSchema = z.object({
+  code: exportWarningCodeSchema,
+  message: z.string().max(2_000),
+  /** The playlist the warning is about; absent or null for the whole export. */
+  playlist_id: z.string().max(10_000).nullable().optional(),
+  /** How many items it concerns (e.g. unsupported tracks), when counted. */
+  count: z.number().int().nonnegative().optional(),
+});
+
+/** A provider key such as `spotify` (the key of `provider_uris`); null when the source is a file or unknown. */
+const sourceProviderSchema = z.string().min(1).max(100).nullable();
+
+/** `{schema_base}/export/<document>`: any base the exporting engine was configured with. */
+function schemaUri(path: string) {
+  const escaped = path.replaceAll('.', '\\.').replaceAll('/', '\\/');
+  return z.string().max(2_000).regex(new RegExp(`^https?:\\/\\/[^\\s]+${escaped}$`), `expected a URI ending in ${path}`);
+}
+
+function schemaVersion(document: string) {
+  return z.literal(OPEN_PLAYLIST_SCHEMA_VERSION, {
+    error: `unsupported schema_version: this reader understands ${document} schema_version ${OPEN_PLAYLIST_SCHEMA_VERSION} only`,
+  });
+}
+
+export const openPlaylistBundleSchema = z.object({
+  $schema: schemaUri(BUNDLE_SCHEMA_PATH),
+  schema_version: schemaVersion('Open Playlist bundle'),
+  source_provider: sourceProviderSchema,
+  /** Universal playlists, each with its tracks in order (list order is authoritative). */
+  playlists: z.array(playlistSchema),
+  warnings: z.array(exportWarningSchema),
+});
+
+export const EXPORT_ENTRY_STATUSES = ['ok', 'failed', 'empty'] as const;
+
+export const exportManifestEntrySchema = z.object({
+  playlist_id: z.string().max(10_000),
+  name: z.string().max(1_000),
+  /** The playlist's file inside the archive (for JSON: `open-playlist-bundle.json`); null when nothing was written. */
+  file: z.string().min(1).max(1_000).nullable(),
+  status: z.enum(EXPORT_ENTRY_STATUSES),
+  track_count: z.number().int().nonnegative(),
+  warning_codes: z.array(exportWarningCodeSchema),
+});
+
+export const exportManifestSchema = z
+  .object({
+    $schema: schemaUri(EXPORT_MANIFEST_SCHEMA_PATH),
+    schema_version: schemaVersion('export manifest'),
+    format: exportFormatSchema,
+    source_provider: sourceProviderSchema,
+    playlist_count: z.number().int().nonnegative(),
+    /** One entry per requested playlist, in the requested order. */
+    entries: z.array(exportManifestEntrySchema),
+    warnings: z.array(exportWarningSchema),
+  })
+  .superRefine((manifest, ctx) => {
+    if (manifest.playlist_count !== manifest.entries.length) {
+      ctx.addIssue({ code: 'custom', path: ['playlist_count'], message: `playlist_count is ${manifest.playlist_count} but there are ${manifest.entries.length} entries` });
+    }
+  });
+
+export type ExportWarningCode = z.output<typeof exportWarningCodeSchema>;
+export type ExportWarning = z.output<typeof exportWarningSchema>;
+export type ExportFormat = z.output<typeof exportFormatSchema>;
+export type OpenPlaylistBundle = z.output<typeof openPlaylistBundleSchema>;
+export type ExportManifestEntry = z.output<typeof exportManifestEntrySchema>;
+export type ExportManifest = z.output<typeof exportManifestSchema>;
