@@ -1,0 +1,153 @@
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { InvalidInput } from '../errors.ts';
+import type { XmlElement } from './xml-element.ts';
+
+export interface XmlParseOptions {
+  /** Deepest element nesting accepted (the root is depth 1). Default 64. */
+  readonly maxDepth?: number;
+  /** Most elements accepted in one document. Default 1,000,000. */
+  readonly maxNodes?: number;
+  /** Longest character data of one element, and longest attribute value, in UTF-16 code units. Default 1,000,000. */
+  readonly maxTextLength?: number;
+}
+
+export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<XmlParseOptions>;
+
+/**
+ * A document `parseXml` refused. It is an `InvalidInput`, so it crosses the sandbox boundary as
+ * one; the position is also in the message, because only the message survives that crossing.
+ */
+export class XmlParseError extends InvalidInput {
+  readonly line: number | null;
+  readonly column: number | null;
+
+  constructor(reason: string, line: number | null, column: number | null) {
+    super(line === null ? `XML refused: ${reason}` : `XML refused at line ${line}, column ${column ?? 1}: ${reason}`);
+    this.line = line;
+    this.column = column;
+  }
+}
+
+interface OpenElement {
+  readonly tag: SaxesTagNS;
+  readonly line: number;
+  readonly column: number;
+  readonly children: XmlElement[];
+  readonly text: string[];
+  textLength: number;
+}
+
+const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+
+function positionOf(text: string, index: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+    line += 1;
+    lineStart = at + 1;
+  }
+  return { line, column: index - lineStart + 1 };
+}
+
+/**
+ * Refuses a DOCTYPE before saxes buffers it: saxes reports a doctype only once it has read all of
+ * it, and a hostile one (an entity-expansion bomb) may be long. A DOCTYPE can only stand in the
+ * prolog, among comments and processing instructions, so walking those is exact.
+ */
+function refuseDoctypeInProlog(text: string): void {
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (at < text.length && ' \t\r\n'.includes(text[at]!)) at += 1;
+    if (text.startsWith('<?', at)) {
+      const end = text.indexOf('?>', at + 2);
+      if (end === -1) return;
+      at = end + 2;
+    } else if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at + 4);
+      if (end === -1) return;
+      at = end + 3;
+    } else {
+      if (text.startsWith('<!DOCTYPE', at)) {
+        const { line, column } = positionOf(text, at);
+        throw new XmlParseError('a DOCTYPE is not accepted (document type definitions and entity declarations are refused: entity expansion and external entities are a denial-of-service and file-disclosure risk)', line, column);
+      }
+      return;
+    }
+  }
+}
+
+function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number): Readonly<Record<string, string>> {
+  const attributes = Object.create(null) as Record<string, string>;
+  for (const attribute of Object.values(tag.attributes)) {
+    if (attribute.value.length > maxTextLength) throw new XmlParseError(`attribute "${attribute.name.slice(0, 100)}" is longer than ${maxTextLength} characters`, line, column);
+    if (attribute.uri === XMLNS_NAMESPACE) continue;
+    attributes[attribute.prefix === '' ? attribute.local : `{${attribute.uri}}${attribute.local}`] = attribute.value;
+  }
+  return Object.freeze(attributes);
+}
+
+/**
+ * Parses a whole XML document (a string: decode the bytes first) into a frozen element tree,
+ * or throws `XmlParseError` (an `InvalidInput`) with the line and column of the first problem.
+ *
+ * Refused: any DOCTYPE (so no DTD, no entity declarations: no billion laughs, no external entity
+ * / XXE), entity references other than the five predefined ones (`&lt; &gt; &amp; &quot;
+ * &apos;`; numeric character references are fine), anything not well-formed (including characters
+ * outside XML's Char production and unbound namespace prefixes), and documents past the limits.
+ * Processing instructions other than the XML declaration, and comments, are ignored.
+ */
+export function parseXml(text: string, options: XmlParseOptions = {}): XmlElement {
+  const maxDepth = options.maxDepth ?? XML_PARSE_DEFAULTS.maxDepth;
+  const maxNodes = options.maxNodes ?? XML_PARSE_DEFAULTS.maxNodes;
+  const maxTextLength = options.maxTextLength ?? XML_PARSE_DEFAULTS.maxTextLength;
+  refuseDoctypeInProlog(text);
+
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: OpenElement[] = [];
+  let root: XmlElement | null = null;
+  let nodes = 0;
+  const fail = (reason: string): never => {
+    throw new XmlParseError(reason, parser.line, parser.column + 1);
+  };
+  const appendText = (data: string): void => {
+    const open = stack.at(-1);
+    // Outside the root only whitespace reaches here (saxes reports anything else as an error).
+    if (open === undefined) return;
+    open.textLength += data.length;
+    if (open.textLength > maxTextLength) fail(`the text of <${open.tag.name.slice(0, 100)}> is longer than ${maxTextLength} characters`);
+    open.text.push(data);
+  };
+
+  parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
+  parser.on('doctype', () => fail('a DOCTYPE is not accepted (document type definitions and entity declarations are refused)'));
+  parser.on('opentag', (tag) => {
+    nodes += 1;
+    if (nodes > maxNodes) fail(`the document has more than ${maxNodes} elements`);
+    if (stack.length + 1 > maxDepth) fail(`elements are nested deeper than ${maxDepth} levels`);
+    stack.push({ tag, line: parser.line, column: parser.column + 1, children: [], text: [], textLength: 0 });
+  });
+  parser.on('closetag', () => {
+    const open = stack.pop();
+    if (open === undefined) return;
+    const element: XmlElement = Object.freeze({
+      name: open.tag.local,
+      namespace: open.tag.uri,
+      prefix: open.tag.prefix,
+      attributes: freezeAttributes(open.tag, maxTextLength, open.line, open.column),
+      children: Object.freeze(open.children),
+      text: open.text.length === 1 ? open.text[0]! : open.text.join(''),
+      line: open.line,
+      column: open.column,
+    });
+    const parent = stack.at(-1);
+    if (parent === undefined) root = element;
+    else parent.children.push(element);
+  });
+  parser.on('text', appendText);
+  parser.on('cdata', appendText);
+
+  parser.write(text);
+  parser.close();
+  if (root === null) throw new XmlParseError('the document has no root element', null, null);
+  return root;
+}
