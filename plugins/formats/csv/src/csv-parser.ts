@@ -1,0 +1,57 @@
+import type { PlaylistInput } from '@opl/plugin-sdk';
+import { delimiterName, detectDialect, readRecords, type CsvRecord } from './csv-records.ts';
+import { isV1Header, readCsvV1 } from './csv-v1-reader.ts';
+import { isExportifyHeader, readExportify } from './exportify-reader.ts';
+import { isGenericHeader, readGeneric } from './generic-reader.ts';
+import { HeaderIndex } from './header-index.ts';
+import { IssueCollector, type ParseIssue } from './sdk-pending/issue-collector.ts';
+import { playlistNameFromFilename } from './sdk-pending/playlist-name.ts';
+
+export interface ParsedCsv {
+  readonly playlists: PlaylistInput[];
+  readonly issues: ParseIssue[];
+}
+
+/**
+ * Decoded text → playlists. The delimiter comes from the header line, and the header decides the
+ * layout once for the whole file: our CSV v1 (it names `schema_version`), an Exportify export
+ * (`Track Name` with `Track URI` or `Artist Name(s)`), or a generic track list with a
+ * recognizable title column. Anything else is refused with `unrecognized_columns`.
+ */
+export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
+  const issues = new IssueCollector();
+  if (encoding === 'windows-1252') {
+    issues.add(null, 'legacy_encoding', 'the file is not valid UTF-8 and has no byte order mark, so it was read as windows-1252; check accented letters', 'warning');
+  }
+  const dialect = detectDialect(text);
+  const records = readRecords(text, dialect, issues);
+  const first = records.next();
+  if (first.done === true) {
+    issues.add(null, 'no_rows', 'the file is empty: it has no header row and no rows', 'warning');
+    return { playlists: [], issues: issues.issues() };
+  }
+  const header: CsvRecord = first.value;
+  // The rest of the records, read lazily by whichever layout reader takes the file.
+  const rest: Iterable<CsvRecord> = { [Symbol.iterator]: () => records };
+  let playlists: PlaylistInput[];
+  const index = new HeaderIndex(header.cells);
+  if (isV1Header(header.cells)) {
+    playlists = readCsvV1(header, rest, issues);
+  } else if (isExportifyHeader(index)) {
+    playlists = readExportify(index, rest, playlistNameFromFilename(filename), issues);
+  } else if (isGenericHeader(index)) {
+    playlists = readGeneric(index, rest, playlistNameFromFilename(filename), issues);
+  } else {
+    const shown = header.cells
+      .slice(0, 8)
+      .map((cell) => `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`)
+      .join(', ');
+    issues.add(
+      header.line,
+      'unrecognized_columns',
+      `the first row (${delimiterName(dialect.delimiter)}-separated: ${shown}${header.cells.length > 8 ? ', …' : ''}) names no columns this reader knows: expected the CSV v1 export columns, an Exportify export (Track Name, Artist Name(s), …) or at least a title column; nothing was imported`,
+    );
+    playlists = [];
+  }
+  return { playlists, issues: issues.issues() };
+}

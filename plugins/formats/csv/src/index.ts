@@ -1,0 +1,18 @@
+import { defineFormatPlugin } from '@opl/plugin-sdk';
+import { parseCsv } from './csv-parser.ts';
+import { serializeCsv, serializeOptions } from './csv-writer.ts';
+import { decodeFile } from './sdk-pending/text-decoding.ts';
+
+/**
+ * The CSV v1 format (SPEC "Export formats"): UTF-8 with BOM, every field quoted, the v1 export
+ * columns. Imports read those files back, Exportify exports, and generic CSV track lists.
+ */
+export default defineFormatPlugin({
+  parse(input, ctx) {
+    const { text, encoding } = decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseCsv(text, input.filename, encoding);
+  },
+  serialize(input) {
+    return serializeCsv(input.playlists, serializeOptions(input.options));
+  },
+});
