@@ -1,0 +1,102 @@
+import type { PlaylistInput } from '@opl/plugin-sdk';
+import { BUNDLE_SCHEMA_VERSION, MAX_NESTING_DEPTH, MAX_PLAYLISTS } from './bundle-constants.ts';
+import { findExcessiveNesting } from './depth-guard.ts';
+import { Issues, type ParseIssue } from './issues.ts';
+import { isRecord } from './model-fields.ts';
+import { ModelReader } from './model-reader.ts';
+import { lineColumn } from './text-position.ts';
+
+export interface ParsedBundle {
+  readonly playlists: PlaylistInput[];
+  readonly issues: ParseIssue[];
+}
+
+/** `…/open-playlist-bundle-v2.json` → 2; null when `$schema` names no bundle version. */
+function schemaUriVersion(uri: unknown): number | null {
+  if (typeof uri !== 'string') return null;
+  const match = /open-playlist-bundle-v(\d{1,6})\.json$/.exec(uri);
+  return match ? Number(match[1]) : null;
+}
+
+function refused(issues: Issues, code: string, message: string, line: number | null = null, column: number | null = null): ParsedBundle {
+  issues.add(code, message, 'error', line, column);
+  return { playlists: [], issues: issues.list() };
+}
+
+/** JSON.parse's complaint with our own position; V8 quotes a bit of the input, which is left out. */
+function syntaxProblem(text: string, error: unknown): { message: string; line: number | null; column: number | null } {
+  const raw = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(raw);
+  const reason = raw.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/\p{Cc}/gu, '?').slice(0, 200);
+  if (position === null) return { message: `the file is not valid JSON: ${reason}`, line: null, column: null };
+  const { line, column } = lineColumn(text, Number(position[1]));
+  return { message: `the file is not valid JSON at line ${line}, column ${column}: ${reason}`, line, column };
+}
+
+/**
+ * JSON text → playlists. Accepts an Open Playlist bundle (schema_version 1 only), and leniently
+ * a bare array of playlists or one playlist object. Nesting is checked before parsing, so a
+ * JSON bomb is refused with its position instead of exhausting the sandbox.
+ */
+export function parseBundle(text: string): ParsedBundle {
+  const issues = new Issues();
+  if (text.trim() === '') return refused(issues, 'invalid_json', 'the file is empty');
+  const tooDeep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
+  if (tooDeep !== -1) {
+    const { line, column } = lineColumn(text, tooDeep);
+    return refused(issues, 'too_deeply_nested', `the JSON nests more than ${MAX_NESTING_DEPTH} levels deep (at line ${line}, column ${column}); a playlist bundle needs far fewer, so the file was refused`, line, column);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    const { message, line, column } = syntaxProblem(text, error);
+    return refused(issues, 'invalid_json', message, line, column);
+  }
+
+  let rawPlaylists: unknown[];
+  /** JSON Pointer of the playlists array; null when the document is one playlist (its pointer is the root). */
+  let base: string | null;
+  if (Array.isArray(document)) {
+    rawPlaylists = document;
+    base = '';
+  } else if (isRecord(document) && (Object.hasOwn(document, 'schema_version') || Object.hasOwn(document, 'playlists') || Object.hasOwn(document, '$schema'))) {
+    if (typeof document.$schema === 'string' && document.$schema.includes('export-manifest')) {
+      return refused(issues, 'not_a_playlist_bundle', 'this is the manifest.json of an export archive, not a bundle: import open-playlist-bundle.json from the archive instead');
+    }
+    const version = Object.hasOwn(document, 'schema_version') ? document.schema_version : schemaUriVersion(document.$schema);
+    if (version !== null && version !== BUNDLE_SCHEMA_VERSION) {
+      const shown = JSON.stringify(version)?.slice(0, 40) ?? typeof version;
+      return refused(issues, 'unsupported_schema_version', `unsupported schema_version ${shown}: this reader understands Open Playlist bundle schema_version ${BUNDLE_SCHEMA_VERSION} only`);
+    }
+    if (version === null) issues.add('missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
+    if (!Array.isArray(document.playlists)) return refused(issues, 'invalid_bundle', '/playlists: must be an array of playlists');
+    rawPlaylists = document.playlists;
+    base = '/playlists';
+    if (Array.isArray(document.warnings)) {
+      for (const warning of document.warnings) {
+        if (!isRecord(warning) || typeof warning.code !== 'string') continue;
+        const about = typeof warning.playlist_id === 'string' ? ` (playlist ${warning.playlist_id.slice(0, 200)})` : '';
+        const detail = typeof warning.message === 'string' ? `: ${warning.message}` : '';
+        issues.add('export_warning', `the export recorded ${warning.code.slice(0, 100)}${about}${detail}`, 'warning');
+      }
+    }
+  } else if (isRecord(document)) {
+    rawPlaylists = [document];
+    base = null;
+  } else {
+    return refused(issues, 'not_a_playlist_bundle', 'the JSON is neither an Open Playlist bundle, an array of playlists nor a playlist object');
+  }
+
+  const reader = new ModelReader(issues);
+  const playlists: PlaylistInput[] = [];
+  for (const [index, raw] of rawPlaylists.entries()) {
+    if (playlists.length >= MAX_PLAYLISTS) {
+      issues.add('too_many_playlists', `the file has ${rawPlaylists.length} playlists; only the first ${MAX_PLAYLISTS} valid ones were read`);
+      break;
+    }
+    const playlist = reader.playlist(raw, base === null ? '' : `${base}/${index}`);
+    if (playlist !== null) playlists.push(playlist);
+  }
+  return { playlists, issues: issues.list() };
+}

@@ -1,0 +1,78 @@
+import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import type { Issues } from './issues.ts';
+import { isRecord, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldTable } from './model-fields.ts';
+
+/**
+ * Parsed JSON values → universal Playlists and Tracks, checked field by field. A bad track is
+ * reported with its JSON Pointer (`/playlists/0/tracks/5: title must be a string`) and left out
+ * while its neighbours are kept; a playlist with a bad field of its own is left out whole.
+ * Absent fields get the model's defaults; fields the model does not know are ignored, with one
+ * warning per field name and kind of entity. The walk is loops over a fixed shape, never recursion.
+ */
+
+type Entity = Record<string, unknown>;
+
+export class ModelReader {
+  readonly #issues: Issues;
+  readonly #reportedUnknown = new Set<string>();
+
+  constructor(issues: Issues) {
+    this.#issues = issues;
+  }
+
+  #entity(raw: unknown, fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null = null): Entity | null {
+    const code = kind === 'track' ? 'invalid_track' : 'invalid_playlist';
+    if (!isRecord(raw)) {
+      this.#issues.add(code, `${pointer || '/'}: a ${kind} must be a JSON object`);
+      return null;
+    }
+    const entity: Entity = {};
+    let valid = true;
+    for (const [key, spec] of fields) {
+      const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
+      if (value === undefined) {
+        if (spec.fallback) entity[key] = spec.fallback();
+        else {
+          this.#issues.add(code, `${pointer || '/'}: ${key} is required`);
+          valid = false;
+        }
+        continue;
+      }
+      const problem = spec.check(value);
+      if (problem === null) entity[key] = spec.normalize ? spec.normalize(value) : value;
+      else {
+        this.#issues.add(code, `${pointer || '/'}: ${key} ${problem}`);
+        valid = false;
+      }
+    }
+    for (const key of Object.keys(raw)) {
+      if (fields.has(key) || key === skip || this.#reportedUnknown.has(`${kind}\u0000${key}`)) continue;
+      this.#reportedUnknown.add(`${kind}\u0000${key}`);
+      this.#issues.add('unknown_field', `${pointer || '/'}: the ${kind} field ${JSON.stringify(key.slice(0, 100))} is not part of the model and was ignored (reported once)`, 'warning');
+    }
+    return valid ? entity : null;
+  }
+
+  track(raw: unknown, pointer: string): TrackInput | null {
+    return this.#entity(raw, TRACK_FIELDS, pointer, 'track') as TrackInput | null;
+  }
+
+  /** The playlist with its valid tracks in their order, or null when the playlist itself is invalid. */
+  playlist(raw: unknown, pointer: string): PlaylistInput | null {
+    const fields = this.#entity(raw, PLAYLIST_FIELDS, pointer, 'playlist', 'tracks');
+    if (fields === null) return null;
+    const rawTracks = (raw as Entity).tracks ?? [];
+    if (!Array.isArray(rawTracks)) {
+      this.#issues.add('invalid_playlist', `${pointer || '/'}: tracks must be an array`);
+      return null;
+    }
+    const tracks: TrackInput[] = [];
+    for (const [index, rawTrack] of rawTracks.entries()) {
+      const track = this.track(rawTrack, `${pointer}/tracks/${index}`);
+      if (track !== null) tracks.push(track);
+    }
+    // The model's key order (tracks after photo), so a re-export writes the same file.
+    const { id, name, description, photo, ...rest } = fields;
+    return { id, name, description, photo, tracks, ...rest } as PlaylistInput;
+  }
+}
