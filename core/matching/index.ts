@@ -1,85 +1,76 @@
 import type { Track } from '@opl/plugin-sdk';
+import { prepare, scoreCandidate, type Prepared } from './score.ts';
+import type { MatchDecision, MatchOptions, ScoredCandidate, Strictness } from './types.ts';
 
 /**
  * Track matching: pure, deterministic scoring of a target provider's search candidates against a
  * source track. No I/O here; the match service owns searching, caching and the identity graph.
  */
 
-export type Strictness = 'exact_release' | 'same_recording' | 'best_effort';
+export type { MatchDecision, MatchOptions, ScoredCandidate, SignalBreakdown, Strictness } from './types.ts';
+export { durationValue } from './score.ts';
+export { normalizeText, titleSimilarity } from './text.ts';
+export { classifySegment, parseTitle, splitArtistNames, type ParsedTitle, type VersionKind, type VersionTag } from './versions.ts';
 
-export interface MatchOptions {
-  targetProvider: string;
-  /** Defaults to `same_recording`. */
-  strictness?: Strictness;
-  /** The target returns videos (e.g. YouTube Music): prefer official audio over videos and uploads. */
-  targetIsVideoProvider?: boolean;
+/** Auto-accept only above this score… */
+export const ACCEPT_THRESHOLD: Record<Strictness, number> = { exact_release: 0.92, same_recording: 0.88, best_effort: 0.82 };
+/** …and this far ahead of the best candidate that is not an equivalent of it. */
+export const ACCEPT_MARGIN = 0.06;
+/** Below this nothing is plausible. */
+export const REJECT_BELOW = 0.45;
+
+const byScore = (a: ScoredCandidate, b: ScoredCandidate): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * Two candidates are equivalent when they look like the same recording released twice (album and
+ * single, or a compilation): same title, artists and version tags, durations within 3 s.
+ */
+function equivalent(a: Prepared, b: Prepared): boolean {
+  if (a.title.tokens.join(' ') !== b.title.tokens.join(' ')) return false;
+  const artists = (p: Prepared): string => p.artists.map((f) => f.tokens.join(' ')).sort().join('|');
+  if (artists(a) !== artists(b)) return false;
+  const kinds = (p: Prepared): string => [...new Set(p.tags.map((t) => t.kind))].filter((k) => !['video_tag', 'explicit', 'clean', 'deluxe', 'bonus'].includes(k)).sort().join(',');
+  if (kinds(a) !== kinds(b)) return false;
+  const da = a.track.duration_s;
+  const db = b.track.duration_s;
+  return da === null || db === null || Math.abs(da - db) <= 3;
 }
 
-export interface SignalBreakdown {
-  signal: string;
-  value: number;
-  weight: number;
-  note: string;
-}
+export function decideMatch(source: Track, candidates: readonly Track[], options: MatchOptions): MatchDecision {
+  const strictness = options.strictness ?? 'same_recording';
+  const ctx = { strictness, videoProvider: options.targetIsVideoProvider ?? false };
+  const hints = source.artists.length > 0 ? source.artists : [source.artist];
+  const src = prepare(source);
+  const prepared = new Map<string, Prepared>();
+  const ranked: ScoredCandidate[] = [];
+  candidates.forEach((candidate, index) => {
+    const p = prepare(candidate, hints);
+    const scored = scoreCandidate(src, p, ctx);
+    // Ids should be unique; fall back to the position so ranking stays total.
+    if (!scored.id || prepared.has(scored.id)) scored.id = scored.id ? `${scored.id}#${index}` : `#${index}`;
+    prepared.set(scored.id, p);
+    ranked.push(scored);
+  });
+  ranked.sort(byScore);
 
-export interface ScoredCandidate {
-  id: string;
-  /** 0..1 */
-  score: number;
-  breakdown: SignalBreakdown[];
-  penalties: SignalBreakdown[];
-  /** One human sentence. */
-  reason: string;
-}
-
-export interface MatchDecision {
-  decision: 'accept' | 'review' | 'reject';
-  chosen: string | null;
-  confidence: number;
-  ranked: ScoredCandidate[];
-}
-
-const norm = (s: string): string =>
-  s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-
-const tokens = (s: string): Set<string> => new Set(norm(s).split(' ').filter(Boolean));
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const t of a) if (b.has(t)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-
-function scoreOne(source: Track, c: Track): ScoredCandidate {
-  const title = jaccard(tokens(source.title), tokens(c.title));
-  const artist = jaccard(tokens(source.artist), tokens(c.artist));
-  let duration = 0.5;
-  if (source.duration_s !== null && c.duration_s !== null) {
-    const d = Math.abs(source.duration_s - c.duration_s);
-    duration = d <= 2 ? 1 : Math.max(0, 1 - (d - 2) / 20);
-  }
-  const breakdown: SignalBreakdown[] = [
-    { signal: 'title_similarity', value: title, weight: 0.5, note: '' },
-    { signal: 'artist_overlap', value: artist, weight: 0.35, note: '' },
-    { signal: 'duration', value: duration, weight: 0.15, note: '' },
-  ];
-  const score = breakdown.reduce((s, b) => s + b.value * b.weight, 0);
-  return { id: c.id ?? '', score, breakdown, penalties: [], reason: `Title ${Math.round(title * 100)}%, artist ${Math.round(artist * 100)}%.` };
-}
-
-export function decideMatch(source: Track, candidates: readonly Track[], _options: MatchOptions): MatchDecision {
-  const ranked = candidates
-    .map((c) => scoreOne(source, c))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const best = ranked[0];
-  if (!best || best.score < 0.5) return { decision: 'reject', chosen: null, confidence: best?.score ?? 0, ranked };
-  const margin = best.score - (ranked[1]?.score ?? 0);
-  if (best.score >= 0.9 && margin >= 0.05) return { decision: 'accept', chosen: best.id, confidence: best.score, ranked };
-  return { decision: 'review', chosen: best.id, confidence: best.score, ranked };
+  if (!best) return { decision: 'reject', chosen: null, confidence: 0, ranked, reason: 'The target returned no candidates.' };
+  if (best.score < REJECT_BELOW) {
+    return { decision: 'reject', chosen: null, confidence: best.score, ranked, reason: `No plausible candidate: the best scores ${Math.round(best.score * 100)}% (${best.reason})` };
+  }
+  const bestPrepared = prepared.get(best.id)!;
+  const rival = ranked.slice(1).find((c) => !equivalent(bestPrepared, prepared.get(c.id)!));
+  const twin = ranked[1] && ranked[1] !== rival ? ranked[1] : undefined;
+  const margin = best.score - (rival?.score ?? 0);
+  const threshold = ACCEPT_THRESHOLD[strictness];
+  const hardPenalty = best.penalties.some((p) => p.signal.startsWith('version_mismatch') && p.weight >= 0.1);
+
+  let why: string | null = null;
+  if (best.score < threshold) why = `the best scores ${Math.round(best.score * 100)}%, below the ${Math.round(threshold * 100)}% bar`;
+  else if (hardPenalty) why = 'the best is a different version';
+  else if (margin < ACCEPT_MARGIN) why = `the runner-up ${rival!.id} is too close (${Math.round(rival!.score * 100)}%)`;
+  else if (twin && best.score - twin.score < 0.005) why = `${twin.id} looks like the same recording and nothing tells them apart`;
+
+  if (why) return { decision: 'review', chosen: best.id, confidence: best.score, ranked, reason: `Needs review: ${why}. ${best.reason}` };
+  return { decision: 'accept', chosen: best.id, confidence: best.score, ranked, reason: `Accepted ${best.id}. ${best.reason}` };
 }

@@ -1,0 +1,284 @@
+import type { Track } from '@opl/plugin-sdk';
+import { compactSimilarity, compareTokens, normalizeText, titleSimilarity, type TextForm } from './text.ts';
+import { contextTags, isCompilationAlbum, parseTitle, splitArtistNames, type ParsedTitle, type VersionKind, type VersionTag } from './versions.ts';
+import type { ScoredCandidate, SignalBreakdown, Strictness } from './types.ts';
+
+const WEIGHTS = { title: 0.45, artist: 0.35, duration: 0.2 } as const;
+
+/** Kinds that say nothing about which recording it is. */
+const NEUTRAL: ReadonlySet<VersionKind> = new Set(['video_tag', 'soundtrack', 'bonus', 'original', 'explicit', 'clean']);
+/** Kinds that are never an acceptable stand-in for a source without them. */
+const NOT_THE_ARTIST: ReadonlySet<VersionKind> = new Set(['karaoke', 'cover', 'tribute']);
+
+/** Penalty when exactly one side carries the kind, per strictness. */
+const VERSION_PENALTY: Record<Strictness, Partial<Record<VersionKind, number>>> = {
+  same_recording: {
+    karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.35, remix: 0.4, acoustic: 0.35, instrumental: 0.4, sped_up: 0.45,
+    slowed: 0.45, nightcore: 0.45, a_cappella: 0.4, demo: 0.35, re_recording: 0.3, extended: 0.2, version: 0.2,
+    radio_edit: 0.06, single_version: 0.05, edit: 0.1, remaster: 0, mono: 0.02, stereo: 0.01, deluxe: 0,
+  },
+  exact_release: {
+    karaoke: 0.6, cover: 0.6, tribute: 0.6, live: 0.42, remix: 0.48, acoustic: 0.42, instrumental: 0.48, sped_up: 0.5,
+    slowed: 0.5, nightcore: 0.5, a_cappella: 0.48, demo: 0.42, re_recording: 0.4, extended: 0.25, version: 0.25,
+    radio_edit: 0.15, single_version: 0.12, edit: 0.15, remaster: 0.08, mono: 0.08, stereo: 0.04, deluxe: 0.05,
+  },
+  best_effort: {
+    karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.26, remix: 0.3, acoustic: 0.26, instrumental: 0.3, sped_up: 0.34,
+    slowed: 0.34, nightcore: 0.34, a_cappella: 0.3, demo: 0.26, re_recording: 0.22, extended: 0.12, version: 0.12,
+    radio_edit: 0.03, single_version: 0.02, edit: 0.05, remaster: 0, mono: 0, stereo: 0, deluxe: 0,
+  },
+};
+
+const EXPLICIT_PENALTY: Record<Strictness, number> = { best_effort: 0.01, same_recording: 0.03, exact_release: 0.15 };
+
+const LABEL: Record<VersionKind, string> = {
+  remaster: 'a remaster', live: 'a live recording', remix: 'a remix', acoustic: 'an acoustic version', instrumental: 'an instrumental',
+  karaoke: 'a karaoke track', cover: 'a cover', tribute: 'a tribute recording', sped_up: 'a sped-up edit', slowed: 'a slowed edit',
+  nightcore: 'a nightcore edit', radio_edit: 'a radio edit', single_version: 'a single version', extended: 'an extended version',
+  demo: 'a demo', a_cappella: 'an a cappella version', re_recording: 'a re-recording', version: 'a different version',
+  edit: 'an edit', explicit: 'explicit', clean: 'clean', mono: 'a mono mix', stereo: 'a stereo mix', deluxe: 'a deluxe-edition track',
+  video_tag: 'a video', soundtrack: 'a soundtrack track', bonus: 'a bonus track', original: 'the original',
+};
+
+/** Everything about a track the scorer needs, computed once per track. */
+export interface Prepared {
+  track: Track;
+  parsed: ParsedTitle;
+  title: TextForm;
+  artists: TextForm[];
+  artistsUnknown: boolean;
+  tags: VersionTag[];
+  album: TextForm | null;
+  compilation: boolean;
+  isrc: string | null;
+  explicit: boolean | null;
+}
+
+const HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
+const ARTIST_NOISE_RE = /\s*-\s*topic$|vevo$|\s+official$|\s+\(official\)$/iu;
+const VARIOUS_RE = /^(various artists?|various|va|unknown artist|unknown)$/iu;
+
+function artistForms(names: readonly string[]): TextForm[] {
+  const forms: TextForm[] = [];
+  for (const name of names) {
+    for (const atom of splitArtistNames(name.replace(ARTIST_NOISE_RE, ''))) {
+      const form = normalizeText(atom);
+      if (form.tokens[0] === 'the' && form.tokens.length > 1) form.tokens.shift();
+      if (form.tokens.length > 0 && !forms.some((f) => f.tokens.join(' ') === form.tokens.join(' '))) forms.push(form);
+    }
+  }
+  return forms;
+}
+
+export function prepare(track: Track, artistHints: readonly string[] = []): Prepared {
+  const names = track.artists.length > 0 ? track.artists : [track.artist];
+  const known = names.filter((n) => n.trim() && !VARIOUS_RE.test(n.trim()));
+  const parsed = parseTitle(track.title, [...known, ...artistHints]);
+  const artists = artistForms([...known, ...parsed.featured, ...(parsed.leadingArtist ? [parsed.leadingArtist] : [])]);
+  const title = normalizeText(parsed.base);
+  if (title.tokens[0] === 'the' && title.tokens.length > 1) title.tokens.shift();
+  const tags = [...parsed.tags, ...contextTags(track.artist, track.album)];
+  const explicitTag = tags.some((t) => t.kind === 'explicit') ? true : tags.some((t) => t.kind === 'clean') ? false : null;
+  const isrc = track.isrc ? track.isrc.replace(/[^a-z0-9]/giu, '').toUpperCase() : null;
+  return {
+    track,
+    parsed,
+    title,
+    artists,
+    artistsUnknown: artists.length === 0,
+    tags,
+    album: track.album ? normalizeText(parseTitle(track.album).base) : null,
+    compilation: isCompilationAlbum(track.album, track.metadata),
+    isrc: isrc && isrc.length >= 10 ? isrc : null,
+    explicit: track.explicit ?? explicitTag,
+  };
+}
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** 1 within ±2 s, falling ever faster; 0 beyond about 40 s. Long tracks get proportionally more slack. */
+export function durationValue(deltaSeconds: number, longestSeconds = 0): number {
+  const d = Math.abs(deltaSeconds) / Math.max(1, longestSeconds / 420);
+  if (d <= 2) return 1;
+  if (d <= 5) return 1 - 0.02 * (d - 2);
+  if (d <= 10) return 0.94 - 0.04 * (d - 5);
+  if (d <= 20) return 0.74 - 0.03 * (d - 10);
+  return Math.max(0, 0.44 - 0.02 * (d - 20));
+}
+
+interface ArtistComparison {
+  value: number;
+  note: string;
+  crossScript: boolean;
+}
+
+function atomsMatch(a: TextForm, b: TextForm): boolean {
+  if (compactSimilarity(a, b) >= 0.9) return true;
+  const t = compareTokens(a, b);
+  return t.similarity >= 0.75;
+}
+
+function compareArtists(s: Prepared, c: Prepared): ArtistComparison {
+  const crossScript = s.artists.some((f) => f.nonLatin) !== c.artists.some((f) => f.nonLatin);
+  if (s.artistsUnknown || c.artistsUnknown) return { value: 0.5, note: 'artist unknown on one side', crossScript };
+  const matchedS = s.artists.filter((a) => c.artists.some((b) => atomsMatch(a, b)));
+  const matchedC = c.artists.filter((b) => s.artists.some((a) => atomsMatch(a, b)));
+  if (matchedS.length === s.artists.length && matchedC.length === c.artists.length) return { value: 1, note: 'all artists match', crossScript };
+  const primary = matchedS.includes(s.artists[0]!) || matchedC.includes(c.artists[0]!);
+  const ratio = Math.max(matchedS.length, matchedC.length) / Math.max(s.artists.length, c.artists.length);
+  if (primary) return { value: 0.85 + 0.1 * ratio, note: `main artist matches, ${matchedS.length} of ${s.artists.length} source artists found`, crossScript };
+  if (matchedS.length > 0) return { value: 0.6, note: 'only a secondary artist matches', crossScript };
+  const joined = (forms: TextForm[]): TextForm => ({ tokens: forms.flatMap((f) => f.tokens), abjad: forms.some((f) => f.abjad), unspaced: false, nonLatin: false });
+  if (compactSimilarity(joined(s.artists), joined(c.artists)) >= 0.85) return { value: 0.8, note: 'artist names nearly equal', crossScript };
+  return { value: 0, note: 'no artist in common', crossScript };
+}
+
+function versionKinds(tags: readonly VersionTag[]): Map<VersionKind, VersionTag[]> {
+  const m = new Map<VersionKind, VersionTag[]>();
+  for (const t of tags) if (!NEUTRAL.has(t.kind)) m.set(t.kind, [...(m.get(t.kind) ?? []), t]);
+  return m;
+}
+
+const DETAIL_NOISE = /\b(remix(ed)?|mix|rmx|edit|version|live|at|in|from|the|a|of|remaster(ed)?|feat|ft|rework|bootleg|vip|dub|recorded)\b/gu;
+const detailTokens = (tags: readonly VersionTag[]): Set<string> =>
+  new Set(tags.filter((t) => t.from === 'title').flatMap((t) => normalizeText(t.detail.replace(DETAIL_NOISE, ' ')).tokens));
+
+function versionPenalties(s: Prepared, c: Prepared, strictness: Strictness, isrcAgrees: boolean): SignalBreakdown[] {
+  const out: SignalBreakdown[] = [];
+  const sk = versionKinds(s.tags);
+  const ck = versionKinds(c.tags);
+  const kinds = [...new Set([...sk.keys(), ...ck.keys()])].sort();
+  for (const kind of kinds) {
+    const inS = sk.get(kind);
+    const inC = ck.get(kind);
+    const base = VERSION_PENALTY[strictness][kind] ?? 0.2;
+    if (inS && inC) {
+      if (kind === 'remix' || kind === 'live' || kind === 'version' || kind === 'cover') {
+        const a = detailTokens(inS);
+        const b = detailTokens(inC);
+        if (a.size > 0 && b.size > 0 && ![...a].some((t) => b.has(t))) {
+          const weight = kind === 'live' ? 0.12 : base * 0.75;
+          out.push({ signal: 'version_mismatch', value: 1, weight: round(weight), note: `both are ${LABEL[kind]}, but different ones ("${inS[0]!.detail}" vs "${inC[0]!.detail}")` });
+        }
+      }
+      continue;
+    }
+    if (base === 0) continue;
+    const only = inS ? 'source' : 'candidate';
+    const tags = (inS ?? inC)!;
+    // Album-only evidence (a live album) is weaker than a title saying so.
+    const weak = tags.every((t) => t.from === 'album');
+    let weight = weak ? base * 0.6 : base;
+    if (isrcAgrees && !NOT_THE_ARTIST.has(kind)) weight *= 0.5;
+    const note = only === 'candidate' ? `the candidate is ${LABEL[kind]} and the source is not` : `the source is ${LABEL[kind]} and the candidate is not`;
+    out.push({ signal: NOT_THE_ARTIST.has(kind) ? `version_mismatch:${kind}` : 'version_mismatch', value: 1, weight: round(weight), note: `${note}${weak ? ' (from its album name)' : ''}` });
+  }
+  return out;
+}
+
+export interface ScoreContext {
+  strictness: Strictness;
+  videoProvider: boolean;
+}
+
+/** Scores one candidate against the source; deterministic and explainable. */
+export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): ScoredCandidate {
+  const breakdown: SignalBreakdown[] = [];
+  const penalties: SignalBreakdown[] = [];
+
+  const title = titleSimilarity(s.title, c.title);
+  breakdown.push({ signal: 'title_similarity', value: round(title.value), weight: WEIGHTS.title, note: title.note });
+
+  const artist = compareArtists(s, c);
+  breakdown.push({ signal: 'artist_overlap', value: round(artist.value), weight: WEIGHTS.artist, note: artist.note });
+
+  let weightSum = WEIGHTS.title + WEIGHTS.artist;
+  let sum = WEIGHTS.title * title.value + WEIGHTS.artist * artist.value;
+  const sd = s.track.duration_s;
+  const cd = c.track.duration_s;
+  let durationNote = 'duration unknown';
+  if (sd !== null && cd !== null && sd > 0 && cd > 0) {
+    const delta = Math.abs(sd - cd);
+    const value = durationValue(delta, Math.max(sd, cd));
+    durationNote = `durations differ by ${Math.round(delta)} s`;
+    breakdown.push({ signal: 'duration', value: round(value), weight: WEIGHTS.duration, note: durationNote });
+    weightSum += WEIGHTS.duration;
+    sum += WEIGHTS.duration * value;
+    const scaled = delta / Math.max(1, Math.max(sd, cd) / 420);
+    if (scaled > 20) penalties.push({ signal: 'duration_far', value: round(delta), weight: round(Math.min(0.3, 0.1 + 0.005 * (scaled - 20))), note: `durations differ by ${Math.round(delta)} s, more than a different edit would` });
+  } else {
+    breakdown.push({ signal: 'duration', value: 0.5, weight: 0, note: 'duration unknown on one side: neutral' });
+  }
+  let score = sum / weightSum;
+
+  // ISRC: strong evidence, but sanity-checked against title and artist to catch bad data.
+  const isrcEqual = s.isrc !== null && s.isrc === c.isrc;
+  const isrcSane = isrcEqual && (title.value >= 0.5 || (title.sharedContent && artist.value >= 0.5));
+  let cap = 1;
+  if (isrcEqual && isrcSane) {
+    breakdown.push({ signal: 'isrc_exact', value: 1, weight: 0.08, note: 'ISRC matches' });
+    score += 0.08;
+  } else if (isrcEqual) {
+    breakdown.push({ signal: 'isrc_exact', value: 1, weight: 0, note: 'ISRC matches but title and artist disagree: suspected bad ISRC data' });
+    cap = Math.min(cap, 0.75);
+  } else if (s.isrc && c.isrc) {
+    const w = ctx.strictness === 'exact_release' ? 0.06 : 0.01;
+    penalties.push({ signal: 'isrc_mismatch', value: 1, weight: w, note: 'ISRCs differ (same recordings can carry several)' });
+  }
+
+  // Ideographs cannot be romanized without a dictionary: a kanji title against its romaji is doubt, not a miss.
+  const hanOnOneSide = HAN_RE.test(s.track.title) !== HAN_RE.test(c.track.title);
+  if (!title.sharedContent) cap = Math.min(cap, hanOnOneSide && artist.value >= 0.85 ? 0.7 : 0.3);
+  if (artist.value === 0) cap = Math.min(cap, artist.crossScript ? 0.7 : 0.45);
+
+  penalties.push(...versionPenalties(s, c, ctx.strictness, isrcEqual && isrcSane));
+
+  if (s.explicit !== null && c.explicit !== null && s.explicit !== c.explicit) {
+    penalties.push({ signal: 'explicit_mismatch', value: 1, weight: EXPLICIT_PENALTY[ctx.strictness], note: c.explicit ? 'the candidate is explicit and the source is not' : 'the candidate is a clean edit and the source is explicit' });
+  }
+
+  if (s.album && c.album) {
+    const album = titleSimilarity(s.album, c.album);
+    if (album.value >= 0.8) {
+      breakdown.push({ signal: 'album_match', value: round(album.value), weight: 0.02, note: 'same album' });
+      score += 0.02;
+    } else if (ctx.strictness === 'exact_release') {
+      penalties.push({ signal: 'album_mismatch', value: round(album.value), weight: 0.12, note: 'a different release (album differs)' });
+    } else if (c.compilation && !s.compilation) {
+      penalties.push({ signal: 'compilation', value: 1, weight: 0.03, note: 'the candidate comes from a compilation, the source from an original release' });
+    }
+  } else if (c.compilation && !s.compilation && s.album) {
+    penalties.push({ signal: 'compilation', value: 1, weight: 0.03, note: 'the candidate comes from a compilation' });
+  }
+
+  const videoType = typeof c.track.provider_metadata.videoType === 'string' ? c.track.provider_metadata.videoType : null;
+  if (ctx.videoProvider || videoType) {
+    if (videoType === 'MUSIC_VIDEO_TYPE_ATV') breakdown.push({ signal: 'video_type', value: 1, weight: 0, note: 'official audio track' });
+    else if (videoType === 'MUSIC_VIDEO_TYPE_OMV') penalties.push({ signal: 'video_type', value: 1, weight: 0.04, note: 'an official music video rather than the audio track' });
+    else if (videoType === 'MUSIC_VIDEO_TYPE_UGC') penalties.push({ signal: 'video_type', value: 1, weight: 0.12, note: 'a user upload rather than an official release' });
+    else penalties.push({ signal: 'video_type', value: 1, weight: 0.05, note: `video type ${videoType ?? 'unknown'}, not official audio` });
+  }
+
+  if (c.track.media_type === 'episode' && s.track.media_type !== 'episode') {
+    penalties.push({ signal: 'media_type', value: 1, weight: 0.5, note: 'the candidate is a podcast episode' });
+  }
+
+  score = Math.min(score, cap);
+  for (const p of penalties) score -= p.weight;
+  score = round(Math.max(0, Math.min(1, score)));
+
+  return { id: c.track.id ?? '', score, breakdown, penalties, reason: explain(title.value, title.sharedContent, artist, durationNote, isrcEqual, isrcSane, penalties, score) };
+}
+
+function explain(title: number, shared: boolean, artist: ArtistComparison, duration: string, isrcEqual: boolean, isrcSane: boolean, penalties: SignalBreakdown[], score: number): string {
+  const parts: string[] = [];
+  parts.push(!shared ? 'titles share no meaningful word' : title >= 0.95 ? 'same title' : title >= 0.7 ? 'similar title' : 'partly similar title');
+  parts.push(artist.value >= 1 ? 'same artists' : artist.value >= 0.85 ? 'same main artist' : artist.value === 0.5 ? 'artist unknown' : artist.value > 0 ? 'partial artist overlap' : 'a different artist');
+  parts.push(duration);
+  if (isrcEqual) parts.push(isrcSane ? 'same ISRC' : 'same ISRC but suspect (title/artist disagree)');
+  const worst = [...penalties].sort((a, b) => b.weight - a.weight)[0];
+  const tail = worst && worst.weight >= 0.02 ? `; but ${worst.note}` : '';
+  return `Score ${Math.round(score * 100)}%: ${parts.join(', ')}${tail}.`;
+}
+
+export { type VersionKind };
