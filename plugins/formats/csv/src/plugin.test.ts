@@ -1,0 +1,289 @@
+// eslint-disable-next-line no-restricted-imports -- a unit test reads its fixture file; tests run in Node and are never bundled
+import { readFileSync } from 'node:fs';
+import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_FILE_REASON } from './exportify-reader.ts';
+import plugin from './index.ts';
+
+function fakeContext(): FormatContext {
+  const noop = (): void => undefined;
+  return {
+    fetch: () => Promise.reject(new Error('format plugins have no network')),
+    log: { debug: noop, info: noop, warn: noop, error: noop },
+    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+    encodeText: (text) => new TextEncoder().encode(text),
+    now: () => '2024-06-01T00:00:00Z',
+  };
+}
+
+const ctx = fakeContext();
+const encoder = new TextEncoder();
+
+async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
+  const operation = plugin.operations.serialize;
+  if (!operation) throw new Error('the plugin has no serialize');
+  const chunks: string[] = [];
+  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
+    if (typeof chunk !== 'string') throw new Error('expected string chunks');
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+async function parse(bytes: Uint8Array, filename: string | null = 'export.csv') {
+  const operation = plugin.operations.parse;
+  if (!operation) throw new Error('the plugin has no parse');
+  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'text/csv' }), ctx);
+  return FORMAT_OPERATIONS.parse.output.parse(result);
+}
+
+function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
+}
+
+const V1_HEADER = 'schema_version,playlist_id,playlist_name,playlist_description,playlist_kind,playlist_owner_id,playlist_artwork_uri,playlist_created_at,playlist_updated_at,order,source_position,track_id,source_item_id,title,artist,album,duration_seconds,isrc,source_uri,artwork_uri,added_at,media_type,unsupported_reason';
+
+const richPlaylists: PlaylistInput[] = [
+  {
+    id: '37i9dQZF1DXcBWIGoYBM5M',
+    name: 'J-Pop 名曲 / Русский рок, "best"',
+    description: 'Любимые песни — お気に入り\r\nsecond line; with "quotes", commas\tand a tab',
+    owner_id: 'owner-1',
+    artwork_uri: 'https://img.example/cover.jpg',
+    created_at: '2023-12-31T23:59:59Z',
+    updated_at: '2024-05-01T10:00:00.250+09:00',
+    tracks: [
+      {
+        id: 'trk-1',
+        source_item_id: 'set-1',
+        title: '花束を君に',
+        artist: '宇多田ヒカル',
+        album: 'Fantôme',
+        duration_s: 282,
+        isrc: 'JPB601601133',
+        provider_uris: { spotify: 'spotify:track:2x' },
+        artwork_uri: 'https://img.example/a.jpg',
+        added_at: '2024-01-01T00:00:00Z',
+        source_position: 0,
+      },
+      { id: 'trk-2', title: 'Группа крови', artist: 'Кино', album: 'Группа крови', duration_s: 286, provider_uris: { spotify: 'spotify:track:3y' }, source_position: 1 },
+      // A duplicate entry: kept twice, in place.
+      { id: 'trk-1', source_item_id: 'set-3', title: '花束を君に', artist: '宇多田ヒカル', album: 'Fantôme', duration_s: 282, isrc: 'JPB601601133', provider_uris: { spotify: 'spotify:track:2x' }, source_position: 2 },
+      { title: '=Formula? -No @all +ok', artist: "'Til Tuesday", album: "'=SUM(A1)", media_type: 'episode', unsupported_reason: 'podcast episodes are not migrated', source_position: 3 },
+      { title: 'Lokale Datei 🎵', artist: 'Ich', media_type: 'local_file', is_local: true, unsupported_reason: 'local file', provider_uris: {} },
+    ],
+  },
+  { id: 'empty-1', name: 'Nothing yet', kind: 'LIKED_TRACKS' },
+  { id: 'pl-3', name: 'Third', tracks: [{ title: 'Один', artist: 'Ария' }] },
+  { id: 'empty-2', name: 'Also empty' },
+];
+
+describe('opl.format.csv plugin', () => {
+  it('is a format plugin with both operations', () => {
+    expect(plugin.mark).toBe(PLUGIN_DEFINITION_MARK);
+    expect(plugin.kind).toBe('format');
+    expect(typeof plugin.operations.parse).toBe('function');
+    expect(typeof plugin.operations.serialize).toBe('function');
+  });
+
+  it('round-trips playlists, order, empty playlists, Unicode, line breaks, duplicates and rich metadata', async () => {
+    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const bytes = encoder.encode(text);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const { playlists, issues } = await parse(bytes);
+    expect(issues).toEqual([]);
+    const expected = richPlaylists.map((playlist) => FORMAT_OPERATIONS.serialize.input.shape.playlists.element.parse(playlist));
+    expect(playlists.map((playlist) => [playlist.name, playlist.tracks.length])).toEqual([
+      ['J-Pop 名曲 / Русский рок, "best"', 5],
+      ['Nothing yet', 0],
+      ['Third', 1],
+      ['Also empty', 0],
+    ]);
+    for (const [index, playlist] of playlists.entries()) {
+      const original = expected[index]!;
+      expect(playlist).toMatchObject({
+        id: original.id,
+        name: original.name,
+        description: original.description,
+        kind: original.kind,
+        owner_id: original.owner_id,
+        artwork_uri: original.artwork_uri,
+        created_at: original.created_at,
+        updated_at: original.updated_at,
+      });
+      for (const [position, track] of playlist.tracks.entries()) {
+        const source = original.tracks[position]!;
+        expect(track).toEqual({ ...source, position, is_migratable: source.unsupported_reason === null });
+      }
+    }
+  });
+
+  it('streams chunks of at most 64 KiB that concatenate to the file', async () => {
+    const album = 'Длинное название 日本語のタイトル '.repeat(100);
+    const tracks = Array.from({ length: 2_000 }, (_, index) => ({ title: `Песня ${index}`, artist: 'Артист', album, provider_uris: { spotify: `spotify:track:${index}` } }));
+    const chunks = await serialize({ playlists: [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }] });
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
+    const { playlists, issues } = await parse(encoder.encode(chunks.join('')));
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(tracks.map((track) => track.title));
+  });
+
+  it('refuses an unknown schema_version with one clear issue', async () => {
+    const { playlists, issues } = await parse(encoder.encode(`${V1_HEADER}\n2,p,Name,,PLAYLIST,,,,,1,,,,T,A,,,,,,,track,\n`));
+    expect(playlists).toEqual([]);
+    expect(issues).toMatchObject([{ line: 2, code: 'unsupported_schema_version', severity: 'error' }]);
+    expect(issues[0]!.message).toContain('"2"');
+  });
+
+  it('reads semicolon-delimited v1 files (a spreadsheet saved in a comma-decimal locale)', async () => {
+    const text = (await serialize({ playlists: [{ name: 'Semi', tracks: [{ title: 'A; B', artist: 'C' }] }] })).join('');
+    const semicolons = text.replaceAll('","', '";"');
+    const { playlists, issues } = await parse(encoder.encode(semicolons));
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks[0]).toMatchObject({ title: 'A; B', artist: 'C' });
+  });
+
+  it('reports ragged and broken rows by line and keeps their neighbours', async () => {
+    const rows = [
+      V1_HEADER,
+      '1,mix,Mixed bag,,PLAYLIST,,,,,1,,,,First,Kept,,,,,,,track,',
+      '1,mix,Mixed bag,,PLAYLIST,,,,,2,,,,Too,Many,,,,,,,track,,extra',
+      '1,mix,Mixed bag,,PLAYLIST,,,,,3,,,,Second,"Kept, short"',
+      '1,mix,Mixed bag,,PLAYLIST,,,,,x,,,,Bad,Order,,,,,,,track,',
+      '1,mix,Mixed bag,,PLAYLIST,,,,,5,,,,Third,Kept,,abc,,,,,track,',
+    ];
+    const { playlists, issues } = await parse(encoder.encode(rows.join('\r\n')));
+    expect(playlists).toHaveLength(1);
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist, track.duration_s])).toEqual([
+      ['First', 'Kept', null],
+      ['Second', 'Kept, short', null],
+      ['Third', 'Kept', null],
+    ]);
+    expect(issues).toMatchObject([
+      { line: 3, code: 'too_many_cells', severity: 'error' },
+      { line: 4, code: 'too_few_cells', severity: 'warning' },
+      { line: 5, code: 'invalid_order', severity: 'error', column: 10 },
+      { line: 6, code: 'invalid_value', severity: 'warning', column: 17 },
+    ]);
+  });
+
+  it('counts physical lines through quoted line breaks', async () => {
+    const rows = [V1_HEADER, '1,p,P,"two\nline description",PLAYLIST,,,,,1,,,,"A\r\nB",X,,,,,,,track,', '1,p,P,"two\nline description",PLAYLIST,,,,,2,,,,T,X,,oops,,,,,track,'];
+    const { playlists, issues } = await parse(encoder.encode(rows.join('\n')));
+    expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(['A\r\nB', 'T']);
+    expect(issues).toMatchObject([{ line: 5, code: 'invalid_value' }]);
+  });
+
+  it('reads an Exportify export: artists split, local file, ISRC-less and episode rows, one playlist named after the file', async () => {
+    const { playlists, issues } = await parse(fixture('exportify-sample.csv'), 'C:\\Users\\me\\Downloads\\road_trip.csv');
+    expect(issues).toEqual([]);
+    expect(playlists).toHaveLength(1);
+    const [playlist] = playlists;
+    expect(playlist!.name).toBe('road_trip');
+    expect(playlist!.tracks).toHaveLength(10);
+    const [first, multi, local, noIsrc, , duplicate, quoted, episode, accents, formula] = playlist!.tracks;
+    expect(first).toMatchObject({
+      title: 'Midnight Ferry',
+      artist: 'Harbour Lights',
+      artists: ['Harbour Lights'],
+      album: 'Night Crossings',
+      duration_s: 215.493,
+      isrc: 'GBXYZ1900103',
+      explicit: false,
+      release_date: '2019-03-08',
+      release_year: 2019,
+      disc_number: 1,
+      track_number: 3,
+      genre: 'indie pop,dream pop',
+      label: 'Quay Records',
+      artwork_uri: 'https://i.scdn.example/image/ab01',
+      added_at: '2023-11-02T18:04:51Z',
+      provider_uris: { spotify: 'spotify:track:0aaaaaaaaaaaaaaaaaaaa1' },
+      metadata: { added_by: 'spotify:user:listener01', popularity: 41, album_artists: ['Harbour Lights'] },
+      media_type: 'track',
+      is_local: false,
+      position: 0,
+    });
+    expect(multi).toMatchObject({ artist: 'The Lanterns, Nova Reyes, DJ Kōji', artists: ['The Lanterns', 'Nova Reyes', 'DJ Kōji'], explicit: true, release_date: '2021', release_year: 2021 });
+    expect(local).toMatchObject({
+      title: 'First Take, Rough Mix',
+      artist: 'Garage Tapes',
+      album: "Demo Reel '03",
+      is_local: true,
+      media_type: 'local_file',
+      is_migratable: false,
+      unsupported_reason: LOCAL_FILE_REASON,
+      provider_uris: {},
+      metadata: { source_uri: 'spotify:local:Garage+Tapes:Demo+Reel+%2703:First+Take%2C+Rough+Mix:142' },
+      duration_s: 142,
+    });
+    expect(noIsrc).toMatchObject({ title: 'Северное сияние', artist: 'Белые Ночи', isrc: null, label: 'Полярная Звезда' });
+    expect(duplicate).toMatchObject({ title: 'Midnight Ferry', position: 5 });
+    expect(quoted).toMatchObject({ title: '"Quoted" Title, Part 2', album: 'Live at the "Hall"', disc_number: 2 });
+    expect(episode).toMatchObject({ media_type: 'episode', is_migratable: false, provider_uris: { spotify: 'spotify:episode:3aaaaaaaaaaaaaaaaaaaa8' }, artist: '' });
+    expect(accents).toMatchObject({ title: 'Café Noir', artists: ['Zoë Martin', 'Björn Ek'] });
+    // A foreign file carries no formula guard: its leading characters are content.
+    expect(formula).toMatchObject({ title: '=Equals Sign' });
+  });
+
+  it('decodes a windows-1252 Exportify file with a warning and names a missing file "Imported playlist"', async () => {
+    const text = 'Track Name;Artist Name(s);Duration (ms)\r\nCafé;Zoë;1000\r\n';
+    const { playlists, issues } = await parse(Uint8Array.from(text, (char) => char.charCodeAt(0)), null);
+    expect(playlists).toMatchObject([{ name: 'Imported playlist', tracks: [{ title: 'Café', artist: 'Zoë', duration_s: 1 }] }]);
+    expect(issues).toMatchObject([{ code: 'legacy_encoding', severity: 'warning' }]);
+  });
+
+  it('reads a generic CSV with title and artist columns, tolerating missing cells', async () => {
+    const text = 'Artist\tTitle\tAlbum\tISRC\tDuration\r\nQueen\tBohemian Rhapsody\tA Night at the Opera\tgbum71029604\t5:55\r\nAC/DC\tT.N.T.\r\n\tUntitled\t\t\t1:02:03\r\n';
+    const { playlists, issues } = await parse(encoder.encode(text), 'mix.csv');
+    expect(playlists).toMatchObject([
+      {
+        name: 'mix',
+        tracks: [
+          { title: 'Bohemian Rhapsody', artist: 'Queen', album: 'A Night at the Opera', isrc: 'GBUM71029604', duration_s: 355 },
+          { title: 'T.N.T.', artist: 'AC/DC', album: null, duration_s: null },
+          { title: 'Untitled', artist: '', duration_s: 3723 },
+        ],
+      },
+    ]);
+    expect(issues).toMatchObject([{ line: 3, code: 'too_few_cells', severity: 'warning' }]);
+  });
+
+  it('refuses a file whose columns it does not know with unrecognized_columns', async () => {
+    const { playlists, issues } = await parse(encoder.encode('date,amount,account\n2024-01-01,3.50,cash\n'));
+    expect(playlists).toEqual([]);
+    expect(issues).toMatchObject([{ line: 1, code: 'unrecognized_columns', severity: 'error' }]);
+  });
+
+  it('turns invalid UTF-8, binary garbage and a 5 MB single line into issues, never an exception', async () => {
+    const invalid = Uint8Array.from([0x74, 0x69, 0x74, 0x6c, 0x65, 0x0a, 0xc3, 0x28, 0xff, 0xfe, 0x0a]);
+    const read = await parse(invalid);
+    expect(read.issues[0]).toMatchObject({ code: 'legacy_encoding' });
+    expect(read.playlists[0]!.tracks).toHaveLength(1);
+
+    const long = encoder.encode('x'.repeat(5 * 1024 * 1024));
+    const start = performance.now();
+    const result = await parse(long);
+    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(result.playlists).toEqual([]);
+    expect(result.issues).toMatchObject([{ code: 'unrecognized_columns' }]);
+    expect(result.issues[0]!.message.length).toBeLessThan(1_000);
+
+    let seed = 12345;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const pieces = [',', ';', '\t', '\n', '\r\n', '"', '""', '1', "'", '=', 'schema_version', 'Track Name', 'title', 'Ж', '🎵', '\u0000', ...V1_HEADER.split(',')];
+    for (let run = 0; run < 40; run++) {
+      const text = Array.from({ length: 400 }, () => pieces[next() % pieces.length]).join('');
+      const raw = Uint8Array.from({ length: 300 }, () => next() % 256);
+      for (const bytes of [encoder.encode(text), raw, encoder.encode(`${V1_HEADER}\n${text}`), encoder.encode(`Track Name,Artist Name(s),Track URI\n${text}`)]) {
+        const { playlists, issues } = await parse(bytes);
+        expect(playlists.length + issues.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
