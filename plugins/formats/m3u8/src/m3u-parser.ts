@@ -1,0 +1,288 @@
+import type { OperationReturn, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { unescapeValue } from './directive-escape.ts';
+import { parseExtinf, splitDisplay, type Extinf } from './extinf.ts';
+import { Issues, shown } from './issues.ts';
+import { classifyLocation, fileStem, providerOfUri } from './locations.ts';
+import {
+  ARTIST_DIRECTIVE,
+  DURATION_DIRECTIVE,
+  PLAYLIST_DIRECTIVES_BY_NAME,
+  PLAYLIST_NAME_DIRECTIVE,
+  SCHEMA_VERSION_DIRECTIVE,
+  SOURCE_URI_DIRECTIVE,
+  TITLE_DIRECTIVE,
+  TRACK_DIRECTIVES_BY_NAME,
+} from './opl-directives.ts';
+import { durationCodec, textCodec } from './values.ts';
+
+/** Longest line read; a longer one (a 50 MB "line" of garbage) is skipped with one issue. */
+export const MAX_LINE_LENGTH = 1_000_000;
+export const MAX_PLAYLISTS = 10_000;
+export const FALLBACK_PLAYLIST_NAME = 'Imported playlist';
+export const LOCAL_FILE_REASON = 'local file: the playlist names a file on the device it was made on; the file is not opened or uploaded';
+
+const TITLE_MAX = 2_000;
+const NAME_MAX = 1_000;
+// eslint-disable-next-line no-control-regex -- control characters are what is detected here
+const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]/;
+
+/** NUL, or more C0 control characters (other than tab and line ends) than text ever has. */
+function looksBinary(text: string): boolean {
+  const allowed = Math.max(8, text.length / 100);
+  let controls = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0) return true;
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0b && code !== 0x0c && ++controls > allowed) return true;
+  }
+  return false;
+}
+
+type ParseResult = OperationReturn<'parse'>;
+
+/** One `#EXTINF` … location group while it is being read. */
+interface Entry {
+  readonly line: number;
+  extinf: Extinf | null;
+  album: string | null;
+  albumArtist: string | null;
+  /** Values of `#OPL-*` track directives; when any is present the entry is restored from them. */
+  readonly opl: Record<string, unknown>;
+  hasOpl: boolean;
+}
+
+interface PlaylistDraft {
+  /** `#PLAYLIST:` value, or null when the file named none (yet). */
+  name: string | null;
+  readonly fields: Record<string, unknown>;
+  readonly tracks: TrackInput[];
+  touched: boolean;
+}
+
+function newDraft(): PlaylistDraft {
+  return { name: null, fields: {}, tracks: [], touched: false };
+}
+
+function cut(value: string, max: number, what: string, line: number, issues: Issues): string {
+  if (value.length <= max) return value;
+  issues.add(line, 'value_truncated', `the ${what} is longer than ${max} characters and was cut`);
+  return value.slice(0, max);
+}
+
+function playlistNameFromFilename(filename: string | null): string {
+  const stem = filename === null ? '' : fileStem(filename).replace(CONTROL, ' ').trim();
+  return stem === '' ? FALLBACK_PLAYLIST_NAME : stem.slice(0, NAME_MAX);
+}
+
+/** What a location line says about a track read without `#OPL-*` directives. */
+function fromLocation(location: string, track: TrackInput, metadata: Record<string, unknown>): void {
+  const kind = classifyLocation(location);
+  if (kind.kind === 'provider') {
+    track.provider_uris = { [kind.provider]: kind.uri };
+    return;
+  }
+  metadata.location = location;
+  if (kind.kind === 'local') {
+    metadata.local_path = kind.path;
+    Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON });
+  }
+}
+
+export class M3uReader {
+  readonly #issues = new Issues();
+  readonly #playlists: PlaylistDraft[] = [];
+  #current: PlaylistDraft = newDraft();
+  #entry: Entry | null = null;
+  /** `#OPL-SCHEMA-VERSION:1` was read: entries without a location are normal, not a problem. */
+  #oplFile = false;
+  /** A schema version other than 1 was declared: `#OPL-*` comments are ignored. */
+  #oplIgnored = false;
+  #stopped = false;
+
+  read(text: string, filename: string | null): ParseResult {
+    if (looksBinary(text)) {
+      this.#issues.add(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)', 'error');
+      return { playlists: [], issues: this.#issues.list() };
+    }
+    let number = 0;
+    for (const line of text.split(/\r\n|\n|\r/)) {
+      number += 1;
+      if (this.#stopped) break;
+      this.#line(line, number);
+    }
+    this.#closeEntry(null);
+    return this.#result(filename);
+  }
+
+  #line(raw: string, number: number): void {
+    if (raw.length > MAX_LINE_LENGTH) {
+      const lost = this.#entry !== null && !raw.trimStart().startsWith('#') ? '; the entry it belongs to was skipped' : '';
+      if (lost !== '') this.#entry = null;
+      this.#issues.add(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped${lost}`, 'error');
+      return;
+    }
+    const line = raw.trimStart();
+    if (line === '') return;
+    if (line.startsWith('#')) this.#directive(line, number);
+    else this.#location(line.trimEnd(), number);
+  }
+
+  #directive(line: string, number: number): void {
+    const colon = line.indexOf(':');
+    const name = (colon === -1 ? line.slice(1) : line.slice(1, colon)).trimEnd().toUpperCase();
+    const value = colon === -1 ? '' : line.slice(colon + 1);
+    switch (name) {
+      case 'PLAYLIST':
+        return this.#playlist(value.trim());
+      case 'EXTINF': {
+        if (this.#entry?.extinf) this.#closeEntry(null);
+        const entry = this.#openEntry(number);
+        entry.extinf = parseExtinf(value);
+        if (entry.extinf.problem !== null) this.#issues.add(number, 'invalid_extinf', `#EXTINF: ${entry.extinf.problem}; the entry is read from what remains`);
+        return;
+      }
+      case 'EXTALB':
+        this.#openEntry(number).album = value.trim();
+        return;
+      case 'EXTART':
+        this.#openEntry(number).albumArtist = value.trim();
+        return;
+      default:
+        if (name.startsWith('OPL-')) this.#opl(name, unescapeValue(value), number);
+    }
+  }
+
+  #opl(name: string, value: string, number: number): void {
+    if (name === SCHEMA_VERSION_DIRECTIVE) {
+      if (value.trim() === '1') this.#oplFile = true;
+      else {
+        this.#oplIgnored = true;
+        this.#issues.add(number, 'unsupported_schema_version', `#${name} ${shown(value)} is not supported (only 1 is); the #OPL-* comments are ignored and the file is read as plain M3U`);
+      }
+      return;
+    }
+    if (this.#oplIgnored) return;
+    const problem = (reason: string | null): void => {
+      if (reason !== null) this.#issues.add(number, 'invalid_value', `#${name} ${shown(value)} ${reason}; the value was ignored`);
+    };
+    if (name === PLAYLIST_NAME_DIRECTIVE) {
+      const read = textCodec(NAME_MAX).read(value);
+      if (read.problem !== undefined) return problem(read.problem);
+      this.#current.fields.name = read.value;
+      this.#current.touched = true;
+      return;
+    }
+    const playlistDirective = PLAYLIST_DIRECTIVES_BY_NAME.get(name);
+    if (playlistDirective !== undefined) {
+      this.#current.touched = true;
+      return problem(playlistDirective.read(value, this.#current.fields));
+    }
+    const trackDirective = TRACK_DIRECTIVES_BY_NAME.get(name);
+    const special = name === TITLE_DIRECTIVE || name === ARTIST_DIRECTIVE || name === DURATION_DIRECTIVE || name === SOURCE_URI_DIRECTIVE;
+    if (trackDirective === undefined && !special) return; // a newer directive: ignored
+    const entry = this.#openEntry(number);
+    entry.hasOpl = true;
+    if (trackDirective !== undefined) return problem(trackDirective.read(value, entry.opl));
+    if (name === DURATION_DIRECTIVE) {
+      const read = durationCodec.read(value);
+      if (read.problem !== undefined) return problem(read.problem);
+      entry.opl.duration_s = read.value;
+      return;
+    }
+    if (name === SOURCE_URI_DIRECTIVE) {
+      entry.opl[SOURCE_URI_DIRECTIVE] = value;
+      return;
+    }
+    const read = textCodec(TITLE_MAX).read(value);
+    if (read.problem !== undefined) return problem(read.problem);
+    entry.opl[name === TITLE_DIRECTIVE ? 'title' : 'artist'] = read.value;
+  }
+
+  #playlist(name: string): void {
+    this.#closeEntry(null);
+    if (this.#current.name !== null || this.#current.touched || this.#current.tracks.length > 0) {
+      this.#playlists.push(this.#current);
+      if (this.#playlists.length >= MAX_PLAYLISTS) {
+        this.#issues.add(null, 'too_many_playlists', `only the first ${MAX_PLAYLISTS} playlists were read`, 'error');
+        this.#stopped = true;
+      }
+      this.#current = newDraft();
+    }
+    this.#current.name = name;
+  }
+
+  #openEntry(number: number): Entry {
+    this.#entry ??= { line: number, extinf: null, album: null, albumArtist: null, opl: {}, hasOpl: false };
+    return this.#entry;
+  }
+
+  #location(location: string, number: number): void {
+    if (CONTROL.test(location)) {
+      this.#issues.add(number, 'invalid_location', `the location ${shown(location)} contains control characters; the entry was skipped`, 'error');
+      this.#entry = null;
+      return;
+    }
+    this.#openEntry(number);
+    this.#closeEntry(location);
+  }
+
+  /** Turns the entry being read into a track; `location` is null when it has none. */
+  #closeEntry(location: string | null): void {
+    const entry = this.#entry;
+    if (entry === null) return;
+    this.#entry = null;
+    const issues = this.#issues;
+    const track: TrackInput = { title: '', artist: '' };
+    const metadata: Record<string, unknown> = {};
+    if (location !== null && !entry.hasOpl) fromLocation(location, track, metadata);
+    if (location === null && !this.#oplFile) issues.add(entry.line, 'missing_location', 'the entry has no location line; it is kept with its title and artist');
+    const extinf = entry.extinf;
+    if (extinf !== null) {
+      track.duration_s = extinf.duration;
+      const { artist, title } = splitDisplay(extinf.display);
+      track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
+      track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
+      if (!entry.hasOpl && Object.keys(extinf.attributes).length > 0) metadata.extinf_attributes = extinf.attributes;
+    }
+    if (track.title === '' && track.artist === '' && location !== null && !entry.hasOpl) {
+      const kind = classifyLocation(location);
+      if (kind.kind !== 'provider') {
+        const { artist, title } = splitDisplay(fileStem(kind.kind === 'local' ? kind.path : kind.url));
+        track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
+        track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
+      }
+    }
+    if (!entry.hasOpl) {
+      if (entry.album !== null && entry.album !== '') track.album = cut(entry.album, 10_000, 'album', entry.line, issues);
+      if (track.artist === '' && entry.albumArtist !== null) track.artist = cut(entry.albumArtist, TITLE_MAX, 'artist', entry.line, issues);
+      if (Object.keys(metadata).length > 0) track.metadata = metadata;
+    } else {
+      const { [SOURCE_URI_DIRECTIVE]: sourceUri, ...fields } = entry.opl;
+      Object.assign(track, fields);
+      if (typeof sourceUri === 'string' && fields.provider_uris === undefined) {
+        const provider = providerOfUri(sourceUri);
+        if (provider !== null) track.provider_uris = { [provider]: sourceUri };
+        else if (fields.metadata === undefined) track.metadata = { source_uri: sourceUri };
+      }
+    }
+    track.position = this.#current.tracks.length;
+    this.#current.tracks.push(track);
+  }
+
+  #result(filename: string | null): ParseResult {
+    const drafts = [...this.#playlists];
+    const current = this.#current;
+    const hasCurrent = current.name !== null || current.touched || current.tracks.length > 0;
+    if (hasCurrent || (drafts.length === 0 && !this.#oplFile)) drafts.push(current);
+    if (!this.#oplFile && drafts.every((draft) => draft.tracks.length === 0)) this.#issues.add(null, 'no_tracks', 'the file holds no playlist entries');
+    const playlists = drafts.slice(0, MAX_PLAYLISTS).map((draft): PlaylistInput => {
+      const named = draft.name !== null && draft.name !== '' ? draft.name.slice(0, NAME_MAX) : playlistNameFromFilename(filename);
+      return { name: named, ...draft.fields, tracks: draft.tracks };
+    });
+    return { playlists, issues: this.#issues.list() };
+  }
+}
+
+export function parseM3u(text: string, filename: string | null): ParseResult {
+  return new M3uReader().read(text, filename);
+}

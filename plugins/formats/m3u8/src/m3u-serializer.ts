@@ -1,0 +1,90 @@
+import type { Playlist, Track } from '@opl/plugin-sdk';
+import { escapeValue, oneLine } from './directive-escape.ts';
+import { splitDisplay } from './extinf.ts';
+import { chunkLines } from './chunks.ts';
+import { orderedProviders, playableLocation } from './locations.ts';
+import {
+  ARTIST_DIRECTIVE,
+  DURATION_DIRECTIVE,
+  PLAYLIST_DIRECTIVES,
+  PLAYLIST_NAME_DIRECTIVE,
+  SCHEMA_VERSION_DIRECTIVE,
+  SOURCE_URI_DIRECTIVE,
+  TITLE_DIRECTIVE,
+  TRACK_DIRECTIVES,
+  type FieldDirective,
+} from './opl-directives.ts';
+
+export const LINE_END = '\n';
+
+export interface SerializeOptions {
+  /** Provider whose URI is preferred for the location and `#OPL-SOURCE-URI` (`options.source_provider`). */
+  readonly sourceProvider: string | null;
+}
+
+export function serializeOptions(options: Readonly<Record<string, unknown>>): SerializeOptions {
+  const provider = options.source_provider;
+  return { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null };
+}
+
+function directive(name: string, value: string): string {
+  return `#${name}:${escapeValue(value)}${LINE_END}`;
+}
+
+function* fieldDirectives<M>(directives: readonly FieldDirective<M>[], model: M): Generator<string> {
+  for (const entry of directives) {
+    const value = entry.write(model);
+    if (value !== null) yield directive(entry.name, value);
+  }
+}
+
+/** The display part of `#EXTINF`: `Artist - Title`, or the title alone when there is no artist. */
+function display(track: Track): string {
+  return oneLine(track.artist === '' ? track.title : `${track.artist} - ${track.title}`);
+}
+
+/** Whole seconds, rounded half up; `-1` when unknown (the M3U convention). */
+function extinfSeconds(duration: number | null): string {
+  return duration === null ? '-1' : String(Math.floor(duration + 0.5));
+}
+
+function sourceUri(track: Track, preferred: string | null): string | null {
+  for (const key of orderedProviders(track.provider_uris, preferred)) {
+    const uri = track.provider_uris[key];
+    if (uri !== undefined && uri !== '') return uri;
+  }
+  return null;
+}
+
+function* trackLines(track: Track, preferred: string | null): Generator<string> {
+  const shown = display(track);
+  yield `#EXTINF:${extinfSeconds(track.duration_s)},${shown}${LINE_END}`;
+  // The exact values whenever reading the #EXTINF line back would not give them.
+  const readBack = splitDisplay(shown);
+  if (readBack.artist !== track.artist) yield directive(ARTIST_DIRECTIVE, track.artist);
+  if (readBack.title !== track.title) yield directive(TITLE_DIRECTIVE, track.title);
+  if (track.duration_s !== null && !Number.isInteger(track.duration_s)) yield directive(DURATION_DIRECTIVE, String(track.duration_s));
+  const source = sourceUri(track, preferred);
+  if (source !== null) yield directive(SOURCE_URI_DIRECTIVE, source);
+  yield* fieldDirectives(TRACK_DIRECTIVES, track);
+  const location = playableLocation(track.provider_uris, track.metadata, preferred);
+  if (location !== null) yield location + LINE_END;
+}
+
+/** The file line by line, lazily: a 100,000-track playlist is never held as one string. */
+export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
+  yield `#EXTM3U${LINE_END}`;
+  yield directive(SCHEMA_VERSION_DIRECTIVE, '1');
+  for (const playlist of playlists) {
+    const name = oneLine(playlist.name).trim();
+    yield `#PLAYLIST:${name}${LINE_END}`;
+    if (name !== playlist.name) yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
+    yield* fieldDirectives(PLAYLIST_DIRECTIVES, playlist);
+    for (const track of playlist.tracks) yield* trackLines(track, options.sourceProvider);
+  }
+}
+
+/** UTF-8 (no BOM, LF line ends) in chunks of at most 64 KiB. */
+export function serializeM3u(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
+  return chunkLines(m3uLines(playlists, options));
+}

@@ -1,0 +1,340 @@
+import type { FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+import { LOCAL_FILE_REASON } from './m3u-parser.ts';
+
+function fakeContext(): FormatContext {
+  const noop = (): void => undefined;
+  return {
+    fetch: () => Promise.reject(new Error('format plugins have no network')),
+    log: { debug: noop, info: noop, warn: noop, error: noop },
+    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+    encodeText: (text) => new TextEncoder().encode(text),
+    now: () => '2024-06-01T00:00:00Z',
+  };
+}
+
+const ctx = fakeContext();
+const encoder = new TextEncoder();
+
+async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
+  const operation = plugin.operations.serialize;
+  if (!operation) throw new Error('the plugin has no serialize');
+  const chunks: string[] = [];
+  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
+    if (typeof chunk !== 'string') throw new Error('expected string chunks');
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+async function parse(bytes: Uint8Array, filename: string | null = 'list.m3u8') {
+  const operation = plugin.operations.parse;
+  if (!operation) throw new Error('the plugin has no parse');
+  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'audio/x-mpegurl' }), ctx);
+  return FORMAT_OPERATIONS.parse.output.parse(result);
+}
+
+const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
+
+const richPlaylists: PlaylistInput[] = [
+  {
+    id: '37i9dQZF1DXcBWIGoYBM5M',
+    name: 'J-Pop 名曲 / Русский рок',
+    description: 'Любимые песни —\nお気に入り \\ #EXTINF:1,x',
+    owner_id: 'owner-1',
+    owner_name: 'Ana',
+    photo: 'https://img.example/p.jpg',
+    artwork_uri: 'https://img.example/cover.jpg',
+    created_at: '2023-12-31T23:59:59Z',
+    updated_at: '2024-05-01T10:00:00.250+09:00',
+    snapshot_id: 'snap',
+    track_count: 4,
+    is_owned: true,
+    is_followed: false,
+    collaborative: false,
+    kind: 'PLAYLIST',
+    provider_uris: { spotify: 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M' },
+    metadata: { note: 'line\r\nbreak', nested: { a: [1, 2] } },
+    tracks: [
+      {
+        id: 'trk-1',
+        source_item_id: 'set-1',
+        title: '花束を君に',
+        artist: '宇多田ヒカル',
+        artists: ['宇多田ヒカル'],
+        album: 'Fantôme',
+        duration_s: 282,
+        isrc: 'JPB601601133',
+        release_date: '2016-09-28',
+        release_year: 2016,
+        genre: 'J-Pop',
+        track_number: 1,
+        disc_number: 1,
+        explicit: false,
+        composer: 'Hikaru Utada',
+        credits: [{ role: 'producer', name: 'Hikaru Utada', instrument: null, uri: null }],
+        label: 'Virgin',
+        artwork_uri: 'https://img.example/a.jpg',
+        provider_uris: { spotify: 'spotify:track:2x' },
+        added_at: '2024-01-01T00:00:00Z',
+        source_position: 0,
+        provider_metadata: { popularity: 70 },
+      },
+      { id: 'trk-2', title: 'Группа крови', artist: 'Кино', duration_s: 285.6, provider_uris: { tidal: 'tidal:track:4242' } },
+      // A duplicate entry: kept twice, in place.
+      { id: 'trk-1', source_item_id: 'set-3', title: '花束を君に', artist: '宇多田ヒカル', provider_uris: { spotify: 'spotify:track:2x' } },
+      {
+        id: 'ep-1',
+        title: 'Episode - Part 1',
+        artist: '',
+        media_type: 'episode',
+        is_migratable: false,
+        unsupported_reason: 'podcast episodes are not migrated',
+        provider_uris: { spotify: 'spotify:episode:9z', youtube: 'https://music.youtube.com/watch?v=abc' },
+      },
+      { title: 'Local - Song', artist: 'A - B', media_type: 'local_file', is_local: true, is_migratable: false, metadata: { location: 'C:\\Music\\a.mp3' } },
+      { title: '  spaced  ', artist: 'AC-DC', duration_s: 0 },
+    ],
+  },
+  { id: 'empty', name: 'Nothing yet', kind: 'LIKED_TRACKS' },
+  { id: 'p3', name: 'Third', tracks: [{ title: 'x', artist: 'y', provider_uris: { deezer: 'deezer:track:1' } }] },
+];
+
+/** The models the host would hold, with positions as a reader assigns them (0-based in the read playlist). */
+function normalized(playlists: PlaylistInput[]) {
+  return FORMAT_OPERATIONS.serialize.input.parse({ playlists }).playlists.map((playlist) => ({
+    ...playlist,
+    tracks: playlist.tracks.map((track, index) => ({ ...track, position: index })),
+  }));
+}
+
+describe('round trip', () => {
+  it('keeps several playlists, rich metadata, Unicode, duplicates and empty playlists', async () => {
+    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const result = await parse(encoder.encode(text));
+    expect(result.issues).toEqual([]);
+    expect(result.playlists).toEqual(normalized(richPlaylists));
+  });
+
+  it('reads its own output back identically when exported again', async () => {
+    const first = (await serialize({ playlists: richPlaylists })).join('');
+    const second = (await serialize({ playlists: (await parseText(first)).playlists })).join('');
+    expect(second).toBe(first);
+  });
+
+  it('round-trips zero playlists', async () => {
+    const text = (await serialize({ playlists: [] })).join('');
+    expect(text).toBe('#EXTM3U\n#OPL-SCHEMA-VERSION:1\n');
+    expect((await parseText(text)).playlists).toEqual([]);
+  });
+});
+
+describe('serialize', () => {
+  it('writes the exact bytes of a small export', async () => {
+    const text = (
+      await serialize({
+        playlists: [
+          {
+            id: 'p1',
+            name: 'Road trip',
+            tracks: [
+              { id: 't1', title: 'One More Time', artist: 'Daft Punk', duration_s: 320.4, isrc: 'GBDUW0000059', provider_uris: { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' } },
+              { title: 'Mørketid', artist: 'Kino', duration_s: 200, provider_uris: { tidal: 'tidal:track:77' } },
+              { title: 'Unplayable', artist: 'Nobody', provider_uris: { deezer: 'deezer:track:1' } },
+            ],
+          },
+        ],
+      })
+    ).join('');
+    expect(text).toBe(
+      [
+        '#EXTM3U',
+        '#OPL-SCHEMA-VERSION:1',
+        '#PLAYLIST:Road trip',
+        '#OPL-PLAYLIST-ID:p1',
+        '#OPL-PLAYLIST-KIND:PLAYLIST',
+        '#EXTINF:320,Daft Punk - One More Time',
+        '#OPL-DURATION:320.4',
+        '#OPL-SOURCE-URI:spotify:track:0DiWol3AO6WpXZgp0goxAV',
+        '#OPL-TRACK-ID:t1',
+        '#OPL-ISRC:GBDUW0000059',
+        'https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV',
+        '#EXTINF:200,Kino - Mørketid',
+        '#OPL-SOURCE-URI:tidal:track:77',
+        'https://tidal.com/browse/track/77',
+        '#EXTINF:-1,Nobody - Unplayable',
+        '#OPL-SOURCE-URI:deezer:track:1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prefers the source provider for the location', async () => {
+    const playlists = [{ name: 'p', tracks: [{ title: 't', artist: 'a', provider_uris: { spotify: 'spotify:track:S1', tidal: 'tidal:track:5' } }] }];
+    const text = (await serialize({ playlists, options: { source_provider: 'tidal' } })).join('');
+    expect(text).toContain('#OPL-SOURCE-URI:tidal:track:5\n');
+    expect(text).toContain('\nhttps://tidal.com/browse/track/5\n');
+  });
+
+  it('never lets a value start a new line or directive', async () => {
+    const nasty = 'a\nhttp://evil.example/x\r#EXTINF:1,b\u2028c\u0085d\ve\ff';
+    const text = (await serialize({ playlists: [{ id: nasty, name: nasty, description: nasty, tracks: [{ title: nasty, artist: nasty, album: nasty }] }] })).join('');
+    const lines = text.split(/\r\n|\n|\r|\u2028|\u2029|\u0085|\v|\f/);
+    expect(lines.filter((line) => line.startsWith('#EXTINF'))).toHaveLength(1);
+    expect(lines.filter((line) => line !== '' && !line.startsWith('#'))).toEqual([]);
+    const back = (await parseText(text)).playlists[0];
+    expect(back).toMatchObject({ id: nasty, name: nasty, description: nasty, tracks: [{ title: nasty, artist: nasty, album: nasty }] });
+  });
+
+  it('yields chunks of at most 64 KiB of UTF-8', async () => {
+    const tracks = Array.from({ length: 3_000 }, (_, index) => ({ title: `曲 ${index} 🎵`.repeat(5), artist: 'Артист', provider_uris: { spotify: `spotify:track:x${index}` } }));
+    const chunks = await serialize({ playlists: [{ name: 'big', tracks }, { name: 'huge', metadata: { big: '🎵'.repeat(100_000) }, tracks: [] }] });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
+    const back = await parseText(chunks.join(''));
+    expect(back.playlists[0]?.tracks).toHaveLength(3_000);
+    expect(back.playlists[1]?.metadata).toEqual({ big: '🎵'.repeat(100_000) });
+  });
+});
+
+describe('parse: encodings', () => {
+  const text = '#EXTM3U\n#EXTINF:215,Björk - Jóga\nC:\\Música\\Jóga.mp3\n';
+  const expected = { artist: 'Björk', title: 'Jóga', duration_s: 215, metadata: { location: 'C:\\Música\\Jóga.mp3' } };
+
+  it('reads UTF-8 with and without BOM', async () => {
+    expect((await parse(encoder.encode(text))).playlists[0]?.tracks[0]).toMatchObject(expected);
+    expect((await parse(new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(text)]))).playlists[0]?.tracks[0]).toMatchObject(expected);
+  });
+
+  it('reads UTF-16 LE and BE with BOM', async () => {
+    const units = [...text].map((char) => char.charCodeAt(0));
+    const le = new Uint8Array([0xff, 0xfe, ...units.flatMap((unit) => [unit & 0xff, unit >> 8])]);
+    const be = new Uint8Array([0xfe, 0xff, ...units.flatMap((unit) => [unit >> 8, unit & 0xff])]);
+    expect((await parse(le)).playlists[0]?.tracks[0]).toMatchObject(expected);
+    expect((await parse(be)).playlists[0]?.tracks[0]).toMatchObject(expected);
+  });
+
+  it('falls back to windows-1252 for bytes that are not UTF-8', async () => {
+    const bytes = new Uint8Array([...text].map((char) => (char === '’' ? 0x92 : char.charCodeAt(0))));
+    const result = await parse(bytes, 'old.m3u');
+    expect(result.playlists[0]).toMatchObject({ name: 'old', tracks: [expected] });
+  });
+
+  it('keeps a real U+FFFD in UTF-8 as UTF-8', async () => {
+    const result = await parseText('#EXTINF:1,A - B\uFFFDé\nb.mp3\n');
+    expect(result.playlists[0]?.tracks[0]?.title).toBe('B\uFFFDé');
+  });
+});
+
+describe('parse: entries', () => {
+  it('reads #EXTINF with IPTV attributes, commas inside quotes, and in the title', async () => {
+    const result = await parseText('#EXTM3U\n#EXTINF:-1 tvg-id="x" group-title="Rock, Pop",Artist - Title, with comma\nhttp://stream.example/1\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks[0]).toMatchObject({
+      artist: 'Artist',
+      title: 'Title, with comma',
+      duration_s: null,
+      metadata: { location: 'http://stream.example/1', extinf_attributes: { 'tvg-id': 'x', 'group-title': 'Rock, Pop' } },
+      is_local: false,
+    });
+  });
+
+  it('reads plain M3U: titles from file names, never opening them', async () => {
+    const result = await parseText('C:\\Music\\Daft Punk - Aerodynamic.mp3\n\\\\server\\share\\b.flac\n../rel/Song.ogg\nfile:///home/me/My%20Song.mp3\nfile:///C:/Music/%C3%A9t%C3%A9.mp3\n', 'mix.m3u');
+    expect(result.issues).toEqual([]);
+    const tracks = result.playlists[0]?.tracks ?? [];
+    expect(result.playlists[0]?.name).toBe('mix');
+    expect(tracks.map((track) => [track.artist, track.title, track.metadata.local_path])).toEqual([
+      ['Daft Punk', 'Aerodynamic', 'C:\\Music\\Daft Punk - Aerodynamic.mp3'],
+      ['', 'b', '\\\\server\\share\\b.flac'],
+      ['', 'Song', '../rel/Song.ogg'],
+      ['', 'My Song', '/home/me/My Song.mp3'],
+      ['', 'été', 'C:/Music/été.mp3'],
+    ]);
+    for (const track of tracks) expect(track).toMatchObject({ is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON });
+  });
+
+  it('turns Spotify and TIDAL web links back into track URIs', async () => {
+    const result = await parseText(
+      '#EXTINF:1,a - b\nhttps://open.spotify.com/intl-de/track/6rqhFgbbKwnb9MLmUQDhG6?si=abc\n#EXTINF:1,c - d\nhttps://listen.tidal.com/track/12345\n#EXTINF:1,e - f\nhttps://tidal.com/browse/track/9\n#EXTINF:1,g - h\nspotify:track:RAW\n',
+    );
+    expect(result.playlists[0]?.tracks.map((track) => track.provider_uris)).toEqual([
+      { spotify: 'spotify:track:6rqhFgbbKwnb9MLmUQDhG6' },
+      { tidal: 'tidal:track:12345' },
+      { tidal: 'tidal:track:9' },
+      { spotify: 'spotify:track:RAW' },
+    ]);
+  });
+
+  it('reads #EXTALB, #EXTART and #PLAYLIST; ignores unknown directives', async () => {
+    const result = await parseText('#EXTM3U\n#PLAYLIST:Named\n#EXT-X-VERSION:3\n#EXTINF:100,Only Title\n#EXTALB:Album\n#EXTART:Album Artist\n#SOMETHING\nsong.mp3\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists).toMatchObject([{ name: 'Named', tracks: [{ title: 'Only Title', artist: 'Album Artist', album: 'Album', duration_s: 100 }] }]);
+  });
+
+  it('reports a malformed #EXTINF and keeps its neighbours and the entry', async () => {
+    const result = await parseText('#EXTINF:10,A - One\na.mp3\n#EXTINF:abc no comma\nb.mp3\n#EXTINF:5 x="unclosed,B - Two\nc.mp3\n#EXTINF:3,C - Three\nd.mp3\n');
+    expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['One', 'b', 'c', 'Three']);
+    expect(result.issues.map((issue) => [issue.line, issue.code])).toEqual([
+      [3, 'invalid_extinf'],
+      [5, 'invalid_extinf'],
+    ]);
+  });
+
+  it('keeps duplicates and Unicode, and reports an entry without location', async () => {
+    const result = await parseText('#EXTINF:1,Кино - Кукушка\nk.mp3\n#EXTINF:1,Кино - Кукушка\nk.mp3\n#EXTINF:2,宇多田ヒカル - 道\n');
+    expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['Кукушка', 'Кукушка', '道']);
+    expect(result.issues).toMatchObject([{ line: 5, code: 'missing_location', severity: 'warning' }]);
+  });
+
+  it('ignores #OPL-* comments of an unsupported schema version', async () => {
+    const result = await parseText('#EXTM3U\n#OPL-SCHEMA-VERSION:2\n#PLAYLIST:P\n#OPL-PLAYLIST-ID:x\n#EXTINF:1,a - b\n#OPL-TRACK-ID:t\nb.mp3\n');
+    expect(result.issues).toMatchObject([{ line: 2, code: 'unsupported_schema_version' }]);
+    expect(result.playlists[0]).toMatchObject({ id: null, name: 'P', tracks: [{ id: null, title: 'b', is_local: true }] });
+  });
+
+  it('reports #OPL-* values the model cannot hold and keeps the track', async () => {
+    const result = await parseText('#OPL-SCHEMA-VERSION:1\n#PLAYLIST:P\n#OPL-PLAYLIST-KIND:ALBUM\n#EXTINF:1,a - b\n#OPL-ADDED-AT:yesterday\n#OPL-METADATA:{broken\n#OPL-MEDIA-TYPE:podcast\nb.mp3\n');
+    expect(result.issues.map((issue) => [issue.line, issue.code])).toEqual([
+      [3, 'invalid_value'],
+      [5, 'invalid_value'],
+      [6, 'invalid_value'],
+      [7, 'invalid_value'],
+    ]);
+    expect(result.playlists[0]).toMatchObject({ kind: 'PLAYLIST', tracks: [{ title: 'b', added_at: null, media_type: 'track' }] });
+  });
+
+  it('gives an empty file one empty playlist and a warning', async () => {
+    const result = await parseText('#EXTM3U\n', null);
+    expect(result.playlists).toMatchObject([{ name: 'Imported playlist', tracks: [] }]);
+    expect(result.issues).toMatchObject([{ code: 'no_tracks' }]);
+  });
+});
+
+describe('parse: hostile input', () => {
+  it('skips a 50 MB line with one issue, in linear time, keeping the neighbours', async () => {
+    const huge = 'A'.repeat(50 * 1024 * 1024);
+    const started = performance.now();
+    const result = await parseText(`#EXTINF:1,a - b\nb.mp3\n#EXTINF:1,c - d\n${huge}\n#EXTINF:1,e - f\nf.mp3\n`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['b', 'f']);
+    expect(result.issues).toMatchObject([{ line: 4, code: 'line_too_long', severity: 'error' }]);
+  });
+
+  it('refuses binary garbage with one clear issue', async () => {
+    let seed = 7;
+    const garbage = Uint8Array.from({ length: 200_000 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
+    const result = await parse(garbage);
+    expect(result.playlists).toEqual([]);
+    expect(result.issues).toMatchObject([{ code: 'binary_content', severity: 'error' }]);
+  });
+
+  it('bounds the issue list', async () => {
+    const result = await parseText('#EXTINF:x\nb.mp3\n'.repeat(5_000));
+    expect(result.playlists[0]?.tracks).toHaveLength(5_000);
+    expect(result.issues).toHaveLength(201);
+    expect(result.issues[200]).toMatchObject({ code: 'too_many_issues' });
+  });
+});

@@ -1,0 +1,142 @@
+import type { Track } from '@opl/plugin-sdk';
+
+/**
+ * Text ⇄ model value codecs for `#OPL-*` directives. A reader returns `{ value }` or
+ * `{ problem }`; the caller reports a problem as a warning and leaves the field at its default,
+ * because one bad value must not cost the track. The bounds are the model schema's (the host
+ * rejects a whole parse result on one violation).
+ */
+
+export type Read<T> = { readonly value: T; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: string };
+
+export interface Codec<T> {
+  write(value: T): string;
+  read(text: string): Read<T>;
+}
+
+const MEDIA_TYPES = { track: true, episode: true, video: true, local_file: true, unknown: true } satisfies Record<Track['media_type'], true>;
+
+export function textCodec(max: number): Codec<string> {
+  return {
+    write: (value) => value,
+    read: (text) => (text.length > max ? { problem: `is longer than ${max} characters` } : { value: text }),
+  };
+}
+
+export const integerCodec: Codec<number> = {
+  write: (value) => String(value),
+  read: (text) => (/^-?\d{1,15}$/.test(text) ? { value: Number(text) } : { problem: 'is not a whole number' }),
+};
+
+export const countCodec: Codec<number> = {
+  write: (value) => String(value),
+  read: (text) => (/^\d{1,15}$/.test(text) ? { value: Number(text) } : { problem: 'is not a count' }),
+};
+
+export const durationCodec: Codec<number> = {
+  write: (value) => String(value),
+  read: (text) => {
+    if (!/^\d{1,7}(?:\.\d{1,17})?(?:e-?\d{1,3})?$/i.test(text)) return { problem: 'is not a number of seconds' };
+    const seconds = Number(text);
+    return Number.isFinite(seconds) && seconds <= 1_000_000 ? { value: seconds } : { problem: 'is longer than 1000000 seconds' };
+  },
+};
+
+export const booleanCodec: Codec<boolean> = {
+  write: (value) => (value ? 'true' : 'false'),
+  read: (text) => (text === 'true' ? { value: true } : text === 'false' ? { value: false } : { problem: 'is neither true nor false' }),
+};
+
+/** RFC 3339 with seconds and an explicit offset (`Z` or `±hh:mm`), as the model requires. */
+const DATE_TIME = /^\d{4}-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+export const dateTimeCodec: Codec<string> = {
+  write: (value) => value,
+  read: (text) => {
+    const match = DATE_TIME.exec(text);
+    const valid = match !== null && Number(match[1]) >= 1 && Number(match[1]) <= 12 && Number(match[2]) >= 1 && Number(match[2]) <= 31;
+    return valid && !Number.isNaN(Date.parse(text)) ? { value: text } : { problem: 'is not an ISO 8601 timestamp with an offset' };
+  },
+};
+
+export const releaseDateCodec: Codec<string> = {
+  write: (value) => value,
+  read: (text) => (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(text) ? { value: text } : { problem: 'is not YYYY, YYYY-MM or YYYY-MM-DD' }),
+};
+
+export const mediaTypeCodec: Codec<Track['media_type']> = {
+  write: (value) => value,
+  read: (text) => (Object.hasOwn(MEDIA_TYPES, text) ? { value: text as Track['media_type'] } : { problem: 'is not a known media type' }),
+};
+
+export const playlistKindCodec: Codec<'PLAYLIST' | 'LIKED_TRACKS'> = {
+  write: (value) => value,
+  read: (text) => (text === 'PLAYLIST' || text === 'LIKED_TRACKS' ? { value: text } : { problem: 'is not a known playlist kind' }),
+};
+
+function parseJson(text: string): Read<unknown> {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return { problem: 'is not valid JSON' };
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `metadata` / `provider_metadata`: a JSON object with keys of at most 200 characters. */
+export const metadataCodec: Codec<Record<string, unknown>> = {
+  write: (value) => JSON.stringify(value),
+  read: (text) => {
+    const json = parseJson(text);
+    if (json.problem !== undefined) return json;
+    if (!isObject(json.value) || Object.keys(json.value).some((key) => key.length > 200)) return { problem: 'is not a JSON object with keys of at most 200 characters' };
+    return { value: json.value };
+  },
+};
+
+/** `provider_uris`: a JSON object of strings (keys ≤ 100, URIs ≤ 2,000 characters). */
+export const providerUrisCodec: Codec<Record<string, string>> = {
+  write: (value) => JSON.stringify(value),
+  read: (text) => {
+    const json = parseJson(text);
+    if (json.problem !== undefined) return json;
+    const value = json.value;
+    if (!isObject(value) || Object.entries(value).some(([key, uri]) => key.length > 100 || typeof uri !== 'string' || uri.length > 2_000)) return { problem: 'is not a JSON object of provider URIs' };
+    return { value: value as Record<string, string> };
+  },
+};
+
+export const artistsCodec: Codec<string[]> = {
+  write: (value) => JSON.stringify(value),
+  read: (text) => {
+    const json = parseJson(text);
+    if (json.problem !== undefined) return json;
+    const value = json.value;
+    if (!Array.isArray(value) || value.length > 100 || value.some((name) => typeof name !== 'string' || name.length > 1_000)) return { problem: 'is not a JSON array of at most 100 names' };
+    return { value: value as string[] };
+  },
+};
+
+const optionalText = (value: unknown, max: number): boolean => value === undefined || value === null || (typeof value === 'string' && value.length <= max);
+
+export const creditsCodec: Codec<Track['credits']> = {
+  write: (value) => JSON.stringify(value),
+  read: (text) => {
+    const json = parseJson(text);
+    if (json.problem !== undefined) return json;
+    const value = json.value;
+    const valid =
+      Array.isArray(value) &&
+      value.length <= 500 &&
+      value.every(
+        (credit) =>
+          isObject(credit) &&
+          typeof credit.role === 'string' && credit.role.length >= 1 && credit.role.length <= 200 &&
+          typeof credit.name === 'string' && credit.name.length >= 1 && credit.name.length <= 1_000 &&
+          optionalText(credit.instrument, 10_000) && optionalText(credit.uri, 10_000),
+      );
+    if (!valid) return { problem: 'is not a JSON array of credits ({role, name, instrument, uri})' };
+    return { value: (value as Track['credits']).map((credit) => ({ role: credit.role, name: credit.name, instrument: credit.instrument ?? null, uri: credit.uri ?? null })) };
+  },
+};
