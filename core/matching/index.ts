@@ -31,6 +31,10 @@ function equivalent(a: Prepared, b: Prepared): boolean {
   if (artists(a) !== artists(b)) return false;
   const kinds = (p: Prepared): string => [...new Set(p.tags.map((t) => t.kind))].filter((k) => !['video_tag', 'explicit', 'clean', 'deluxe', 'bonus'].includes(k)).sort().join(',');
   if (kinds(a) !== kinds(b)) return false;
+  // A music video or upload next to the official audio of the same song: policy prefers the audio.
+  const va = a.track.provider_metadata.videoType;
+  const vb = b.track.provider_metadata.videoType;
+  if (va !== vb && (va === 'MUSIC_VIDEO_TYPE_ATV' || vb === 'MUSIC_VIDEO_TYPE_ATV')) return true;
   const da = a.track.duration_s;
   const db = b.track.duration_s;
   return da === null || db === null || Math.abs(da - db) <= 3;

@@ -58,11 +58,20 @@ const HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 const ARTIST_NOISE_RE = /\s*-\s*topic$|vevo$|\s+official$|\s+\(official\)$/iu;
 const VARIOUS_RE = /^(various artists?|various|va|unknown artist|unknown)$/iu;
 
+/** Korean surnames as they are usually written in Latin, not as Revised Romanization spells them. */
+const KOREAN_SURNAMES: Record<string, string> = {
+  박: 'park', 이: 'lee', 김: 'kim', 최: 'choi', 정: 'jung', 강: 'kang', 조: 'cho', 윤: 'yoon', 장: 'jang', 임: 'lim', 한: 'han',
+  오: 'oh', 서: 'seo', 신: 'shin', 권: 'kwon', 황: 'hwang', 안: 'ahn', 송: 'song', 류: 'ryu', 유: 'yoo', 전: 'jeon', 홍: 'hong',
+  고: 'ko', 문: 'moon', 양: 'yang', 손: 'son', 배: 'bae', 백: 'baek', 허: 'heo', 노: 'noh', 하: 'ha', 구: 'koo', 우: 'woo',
+};
+
 function artistForms(names: readonly string[]): TextForm[] {
   const forms: TextForm[] = [];
   for (const name of names) {
     for (const atom of splitArtistNames(name.replace(ARTIST_NOISE_RE, ''))) {
-      const form = normalizeText(atom);
+      const korean = /^[\uac00-\ud7a3]{3}$/u.test(atom.trim()) ? KOREAN_SURNAMES[atom.trim()[0]!] : undefined;
+      const form = normalizeText(korean ? `${korean} ${atom.trim().slice(1)}` : atom);
+      if (korean) form.nonLatin = true;
       if (form.tokens[0] === 'the' && form.tokens.length > 1) form.tokens.shift();
       if (form.tokens.length > 0 && !forms.some((f) => f.tokens.join(' ') === form.tokens.join(' '))) forms.push(form);
     }
@@ -113,7 +122,8 @@ interface ArtistComparison {
 }
 
 function atomsMatch(a: TextForm, b: TextForm): boolean {
-  if (compactSimilarity(a, b) >= 0.9) return true;
+  // Romanizations of names vary more than spellings of Latin names do.
+  if (compactSimilarity(a, b) >= (a.nonLatin !== b.nonLatin ? 0.8 : 0.9)) return true;
   const t = compareTokens(a, b);
   return t.similarity >= 0.75;
 }
@@ -197,15 +207,18 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   const sd = s.track.duration_s;
   const cd = c.track.duration_s;
   let durationNote = 'duration unknown';
+  const videoType = typeof c.track.provider_metadata.videoType === 'string' ? c.track.provider_metadata.videoType : null;
   if (sd !== null && cd !== null && sd > 0 && cd > 0) {
-    const delta = Math.abs(sd - cd);
+    let delta = Math.abs(sd - cd);
+    // Official music videos add intros and outros: extra length up to 45 s counts a third.
+    if (videoType === 'MUSIC_VIDEO_TYPE_OMV' && cd > sd) delta = Math.min(delta, 45) / 3 + Math.max(0, delta - 45);
     const value = durationValue(delta, Math.max(sd, cd));
-    durationNote = `durations differ by ${Math.round(delta)} s`;
+    durationNote = `durations differ by ${Math.round(Math.abs(sd - cd))} s${delta !== Math.abs(sd - cd) ? ' (a music video may run longer)' : ''}`;
     breakdown.push({ signal: 'duration', value: round(value), weight: WEIGHTS.duration, note: durationNote });
     weightSum += WEIGHTS.duration;
     sum += WEIGHTS.duration * value;
     const scaled = delta / Math.max(1, Math.max(sd, cd) / 420);
-    if (scaled > 20) penalties.push({ signal: 'duration_far', value: round(delta), weight: round(Math.min(0.3, 0.1 + 0.005 * (scaled - 20))), note: `durations differ by ${Math.round(delta)} s, more than a different edit would` });
+    if (scaled > 20) penalties.push({ signal: 'duration_far', value: round(delta), weight: round(Math.min(0.3, 0.1 + 0.005 * (scaled - 20))), note: `durations differ by ${Math.round(Math.abs(sd - cd))} s, more than a different edit would` });
   } else {
     breakdown.push({ signal: 'duration', value: 0.5, weight: 0, note: 'duration unknown on one side: neutral' });
   }
@@ -251,7 +264,6 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
     penalties.push({ signal: 'compilation', value: 1, weight: 0.03, note: 'the candidate comes from a compilation' });
   }
 
-  const videoType = typeof c.track.provider_metadata.videoType === 'string' ? c.track.provider_metadata.videoType : null;
   if (ctx.videoProvider || videoType) {
     if (videoType === 'MUSIC_VIDEO_TYPE_ATV') breakdown.push({ signal: 'video_type', value: 1, weight: 0, note: 'official audio track' });
     else if (videoType === 'MUSIC_VIDEO_TYPE_OMV') penalties.push({ signal: 'video_type', value: 1, weight: 0.04, note: 'an official music video rather than the audio track' });

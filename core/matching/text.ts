@@ -63,7 +63,8 @@ export function looseKey(token: string): string {
 
 /** Consonant skeleton for abjad comparisons: vowels, semivowels and h-digraph marks dropped. */
 export function skeleton(token: string): string {
-  return looseKey(token).replace(/[aeiouvh]/gu, '').replace(/(.)\1+/gu, '$1');
+  // A final ta marbuta is "-a" or "-at" in Latin: drop a trailing t after the vowels are gone.
+  return looseKey(token).replace(/[aeiouv]/gu, '').replace(/(.)\1+/gu, '$1').replace(/(.{2,})t$/u, '$1');
 }
 
 export function levenshtein(a: string, b: string): number {

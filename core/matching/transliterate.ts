@@ -102,7 +102,7 @@ const GREEK_DIGRAPHS: [string, string][] = [['ου', 'ou'], ['αυ', 'av'], ['ε
 const ARABIC: Record<string, string> = {
   ا: 'a', أ: 'a', إ: 'i', آ: 'a', ٱ: 'a', ء: '', ؤ: 'u', ئ: 'i', ب: 'b', ت: 't', ث: 'th', ج: 'j', ح: 'h',
   خ: 'kh', د: 'd', ذ: 'dh', ر: 'r', ز: 'z', س: 's', ش: 'sh', ص: 's', ض: 'd', ط: 't', ظ: 'z', ع: '',
-  غ: 'gh', ف: 'f', ق: 'q', ك: 'k', ل: 'l', م: 'm', ن: 'n', ه: 'h', و: 'w', ي: 'y', ى: 'a', ة: 'a',
+  غ: 'gh', ف: 'f', ق: 'q', ك: 'k', ل: 'l', م: 'm', ن: 'n', ه: 'h', و: 'w', ي: 'y', ى: 'a', ة: 't',
   پ: 'p', چ: 'ch', ژ: 'zh', گ: 'g', ک: 'k', ی: 'y', ں: 'n', ے: 'e', ٹ: 't', ڈ: 'd', ڑ: 'r', ھ: 'h',
 };
 
@@ -129,6 +129,8 @@ export function romanizeSyllabaries(text: string): string {
 export function romanizeAlphabets(text: string): string {
   let out = text;
   if (/[\u0370-\u03ff]/u.test(out)) for (const [from, to] of GREEK_DIGRAPHS) out = out.replaceAll(from, to);
+  // The Arabic article is written joined to its word; Latin renderings write "al-" apart.
+  out = out.replace(/(^|\s)ال(?=[\u0600-\u06ff])/gu, '$1al ');
   let result = '';
   for (const ch of out) result += CYRILLIC[ch] ?? GREEK[ch] ?? ARABIC[ch] ?? HEBREW[ch] ?? ch;
   return result;

@@ -162,7 +162,15 @@ export function parseTitle(raw: string, artistHints: readonly string[] = []): Pa
   }
   const [head = '', ...rest] = parts;
   let base = head;
-  for (const seg of rest) if (!handle(seg)) base += ` ${seg}`;
+  for (const seg of rest) {
+    if (handle(seg)) continue;
+    // "Title - Artist" uploads name the artist after the title.
+    if (!leadingArtist && artistHints.some((a) => lc(a).replace(/[^\p{L}\p{N}]+/gu, '') === lc(seg).replace(/[^\p{L}\p{N}]+/gu, ''))) {
+      leadingArtist = seg;
+      continue;
+    }
+    base += ` ${seg}`;
+  }
 
   const inlineFeat = FEAT_INLINE_RE.exec(base);
   if (inlineFeat?.[1]) {
