@@ -14,8 +14,8 @@ import { providerOfUri } from './sdk-pending/source-uri.ts';
  * cell is kept as written: separators between several artists differ from tool to tool.
  */
 
-const TITLE = ['title', 'track', 'track name', 'track title', 'song', 'song name', 'song title', 'name'];
-const ARTIST = ['artist', 'artists', 'artist name', 'artist name(s)', 'artist names', 'performer', 'band'];
+const TITLE = ['title', 'titel', 'titre', 'título', 'titolo', 'track', 'track name', 'track title', 'song', 'song name', 'song title', 'name'];
+const ARTIST = ['artist', 'künstler', 'interpret', 'artiste', 'artista', 'artists', 'artist name', 'artist name(s)', 'artist names', 'performer', 'band'];
 const ALBUM = ['album', 'album name', 'album title'];
 const ISRC = ['isrc'];
 const DURATION_MS = ['duration (ms)', 'duration_ms', 'duration ms', 'length (ms)', 'milliseconds'];
