@@ -18,10 +18,11 @@ import { trackSchema, type Track } from '@opl/plugin-sdk/schemas';
  * - `false_rejects`: rejects of cases that had a correct candidate.
  * - `searches`: a simple model of target searches. Cold graph: every case costs one search. Warm
  *   graph: the cases run in file order against an identity graph that starts empty; a case costs no
- *   search when an earlier case with the same source identity was auto-accepted in this run (its
- *   edge would be in the graph), else one. The identity is the source ISRC when present, else the
- *   normalized `title | artist | rounded duration` (a stand-in for the source provider track id
- *   edge, which our generated sources do not repeat). Only accepted cases warm the graph.
+ *   search when an earlier case with the same source identity and the same target provider was
+ *   auto-accepted in this run (that edge would be in the graph), else one. Reviews and rejects do
+ *   not warm the graph (a confirmed review would, but the benchmark has no user). The identity is
+ *   the source ISRC when present, else the normalized `title | artist | rounded duration` (a
+ *   stand-in for the source provider's track id, which generated sources do not repeat).
  */
 
 export const VIDEO_PROVIDERS: ReadonlySet<string> = new Set(['youtube_music', 'youtube']);
@@ -176,7 +177,7 @@ export class MatchingMetrics {
       this.withTruth++;
       target.with_truth++;
     }
-    const identity = sourceIdentity(testCase.source);
+    const identity = `${testCase.target_provider}\u0000${sourceIdentity(testCase.source)}`;
     if (!this.warmGraph.has(identity)) this.warmSearches++;
     switch (decision.decision) {
       case 'accept': {
@@ -232,7 +233,7 @@ export class MatchingMetrics {
         warm_total: this.warmSearches,
         cold_per_track: ratio(this.cases, this.cases),
         warm_per_track: ratio(this.warmSearches, this.cases),
-        model: 'cold: 1 search per case; warm: 0 when an earlier case with the same source identity (ISRC, else normalized title|artist|duration) was auto-accepted in this run, else 1',
+        model: 'cold: 1 search per case; warm: 0 when an earlier case with the same target provider and source identity (ISRC, else normalized title|artist|duration) was auto-accepted in this run, else 1',
       },
       duration_ms: Math.round(durationMs),
       decide_ms: Math.round(decideMs),
