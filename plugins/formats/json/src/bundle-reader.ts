@@ -4,6 +4,7 @@ import { findExcessiveNesting } from './depth-guard.ts';
 import { Issues, type ParseIssue } from './issues.ts';
 import { isRecord } from './model-fields.ts';
 import { ModelReader } from './model-reader.ts';
+import { findSyntaxError } from './syntax-locator.ts';
 import { lineColumn } from './text-position.ts';
 
 export interface ParsedBundle {
@@ -23,13 +24,13 @@ function refused(issues: Issues, code: string, message: string, line: number | n
   return { playlists: [], issues: issues.list() };
 }
 
-/** JSON.parse's complaint with our own position; V8 quotes a bit of the input, which is left out. */
+/** JSON.parse's complaint, placed by our own locator; V8's quote of the input is left out. */
 function syntaxProblem(text: string, error: unknown): { message: string; line: number | null; column: number | null } {
   const raw = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(raw);
-  const reason = raw.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/\p{Cc}/gu, '?').slice(0, 200);
-  if (position === null) return { message: `the file is not valid JSON: ${reason}`, line: null, column: null };
-  const { line, column } = lineColumn(text, Number(position[1]));
+  const reason = raw.replace(/,? (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/\p{Cc}/gu, '?').slice(0, 200);
+  const at = findSyntaxError(text);
+  if (at === -1) return { message: `the file is not valid JSON: ${reason}`, line: null, column: null };
+  const { line, column } = lineColumn(text, at);
   return { message: `the file is not valid JSON at line ${line}, column ${column}: ${reason}`, line, column };
 }
 
@@ -64,12 +65,13 @@ export function parseBundle(text: string): ParsedBundle {
     if (typeof document.$schema === 'string' && document.$schema.includes('export-manifest')) {
       return refused(issues, 'not_a_playlist_bundle', 'this is the manifest.json of an export archive, not a bundle: import open-playlist-bundle.json from the archive instead');
     }
-    const version = Object.hasOwn(document, 'schema_version') ? document.schema_version : schemaUriVersion(document.$schema);
-    if (version !== null && version !== BUNDLE_SCHEMA_VERSION) {
+    const declared = Object.hasOwn(document, 'schema_version');
+    const version = declared ? document.schema_version : schemaUriVersion(document.$schema);
+    if ((declared || version !== null) && version !== BUNDLE_SCHEMA_VERSION) {
       const shown = JSON.stringify(version)?.slice(0, 40) ?? typeof version;
       return refused(issues, 'unsupported_schema_version', `unsupported schema_version ${shown}: this reader understands Open Playlist bundle schema_version ${BUNDLE_SCHEMA_VERSION} only`);
     }
-    if (version === null) issues.add('missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
+    if (!declared && version === null) issues.add('missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
     if (!Array.isArray(document.playlists)) return refused(issues, 'invalid_bundle', '/playlists: must be an array of playlists');
     rawPlaylists = document.playlists;
     base = '/playlists';
