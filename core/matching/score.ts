@@ -46,6 +46,8 @@ export interface Prepared {
   parsed: ParsedTitle;
   title: TextForm;
   artists: TextForm[];
+  /** Artists credited by the provider (not merely named in the title). */
+  creditedArtists: TextForm[];
   artistsUnknown: boolean;
   tags: VersionTag[];
   album: TextForm | null;
@@ -94,6 +96,7 @@ export function prepare(track: Track, artistHints: readonly string[] = []): Prep
     parsed,
     title,
     artists,
+    creditedArtists: artistForms([...known, ...parsed.featured]),
     artistsUnknown: artists.length === 0,
     tags,
     album: track.album ? normalizeText(parseTitle(track.album).base) : null,
@@ -133,6 +136,10 @@ function compareArtists(s: Prepared, c: Prepared): ArtistComparison {
   if (s.artistsUnknown || c.artistsUnknown) return { value: 0.5, note: 'artist unknown on one side', crossScript };
   const matchedS = s.artists.filter((a) => c.artists.some((b) => atomsMatch(a, b)));
   const matchedC = c.artists.filter((b) => s.artists.some((a) => atomsMatch(a, b)));
+  // An upload that names the artist only in its title ("Artist - Song [HQ]") is weaker evidence.
+  if (c.parsed.leadingArtist && matchedC.length > 0 && !c.creditedArtists.some((b) => s.artists.some((a) => atomsMatch(a, b)))) {
+    return { value: 0.75, note: 'the artist is named only in the upload title, not credited', crossScript };
+  }
   if (matchedS.length === s.artists.length && matchedC.length === c.artists.length) return { value: 1, note: 'all artists match', crossScript };
   const primary = matchedS.includes(s.artists[0]!) || matchedC.includes(c.artists[0]!);
   const ratio = Math.max(matchedS.length, matchedC.length) / Math.max(s.artists.length, c.artists.length);

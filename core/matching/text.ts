@@ -25,7 +25,8 @@ export interface TextForm {
  * apostrophes joined, other punctuation → space.
  */
 export function normalizeText(raw: string): TextForm {
-  const nfkc = raw.normalize('NFKC');
+  // ё and й lose their marks below; keep the sounds Latin renderings write for them.
+  const nfkc = raw.normalize('NFKC').replace(/[ёЁ]/gu, 'yo').replace(/[йЙ]/gu, 'y');
   const syllabic = romanizeSyllabaries(nfkc);
   const stripped = syllabic
     .normalize('NFKD')
@@ -91,7 +92,7 @@ export function tokenSimilarity(a: string, b: string, abjad: boolean): number {
   if (abjad) {
     const sa = skeleton(a);
     const sb = skeleton(b);
-    if (sa.length >= 2 && sa === sb) return 0.85;
+    if (sa === sb && (sa.length >= 2 || (sa.length === 1 && a.length <= 4 && b.length <= 4))) return 0.85;
   }
   if (la.length >= 5 && lb.length >= 5 && levenshtein(la, lb) <= 1) return 0.8;
   return 0;
