@@ -5,6 +5,7 @@
  */
 
 const WHITESPACE = /[ \t\n\r]*/y;
+// eslint-disable-next-line no-control-regex -- JSON strings may not hold raw U+0000–U+001F: they end the run
 const STRING_RUN = /[^"\\\u0000-\u001f]*/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
