@@ -1,0 +1,116 @@
+import { InvalidInput } from '@opl/plugin-sdk';
+import type { RawField } from './extension-fields.ts';
+import type { SourcePlaylist, SourceTrack } from './source-playlist.ts';
+import { OPL_NAMESPACE } from './xspf-names.ts';
+
+/**
+ * JSPF, XSPF's JSON form: `{"playlist": {"title", "creator", "annotation", "info", "location",
+ * "identifier", "image", "date", "license", "extension": {<application>: [ … ]}, "track": [{
+ * "location": [ … ], "identifier": [ … ], "title", "creator", "annotation", "info", "image",
+ * "album", "trackNum", "duration", "extension" }]}}`. Refused with a reason: anything but a
+ * `playlist` object at the top, a missing `track` array, a value of the wrong type (a string
+ * where text belongs, a non-negative whole number for `duration`, a positive one for
+ * `trackNum`). A single string where JSPF has a list of URIs is accepted (some writers do that).
+ * Our extension is `extension["https://open-playlist.org/ns/xspf/1"][0]`, an object with the model
+ * fields as JSON values.
+ */
+
+function refuse(reason: string): never {
+  throw new InvalidInput(`not a conforming JSPF document: ${reason}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function text(object: Record<string, unknown>, key: string, where: string): string | null {
+  const value = object[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') refuse(`${where}.${key} must be a string`);
+  return value;
+}
+
+function uris(object: Record<string, unknown>, key: string, where: string): string[] {
+  const value = object[key];
+  if (value === undefined || value === null) return [];
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) refuse(`${where}.${key} must be a list of strings`);
+  return (list).map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function wholeNumber(object: Record<string, unknown>, key: string, where: string, positive: boolean): number | null {
+  const value = object[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
+    refuse(`${where}.${key} must be a ${positive ? 'positive' : 'non-negative'} whole number${key === 'duration' ? ' of milliseconds' : ''}`);
+  }
+  return value;
+}
+
+function scalarText(value: unknown): RawField {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+}
+
+/** Our extension object → raw fields in the shapes the XSPF reader produces. */
+function oplExtension(object: Record<string, unknown>, where: string): ReadonlyMap<string, RawField> | null {
+  const extension = object.extension;
+  if (extension === undefined || extension === null) return null;
+  if (!isObject(extension)) refuse(`${where}.extension must be an object keyed by application URI`);
+  const ours = extension[OPL_NAMESPACE];
+  const first: unknown = Array.isArray(ours) ? ours[0] : ours;
+  if (!isObject(first)) return null;
+  const fields = new Map<string, RawField>();
+  for (const [name, value] of Object.entries(first)) {
+    if (name === 'provider_uris') fields.set(name, isObject(value) ? Object.entries(value) : value);
+    else if (name === 'metadata' || name === 'provider_metadata' || name === 'artists' || name === 'credits') fields.set(name, value);
+    else if (value !== null) fields.set(name, scalarText(value));
+  }
+  return fields;
+}
+
+function readTrack(value: unknown, index: number): SourceTrack {
+  const where = `playlist.track[${index}]`;
+  if (!isObject(value)) refuse(`${where} must be an object`);
+  return {
+    line: null,
+    locations: uris(value, 'location', where),
+    identifiers: uris(value, 'identifier', where),
+    title: text(value, 'title', where),
+    creator: text(value, 'creator', where),
+    annotation: text(value, 'annotation', where),
+    info: text(value, 'info', where),
+    image: text(value, 'image', where),
+    album: text(value, 'album', where),
+    trackNum: wholeNumber(value, 'trackNum', where, true),
+    duration: wholeNumber(value, 'duration', where, false),
+    extension: oplExtension(value, where),
+  };
+}
+
+export function readJspf(json: string): SourcePlaylist {
+  let document: unknown;
+  try {
+    document = JSON.parse(json);
+  } catch (error) {
+    refuse(`it is not valid JSON (${(error as Error).message.slice(0, 200)})`);
+  }
+  if (!isObject(document) || !isObject(document.playlist)) refuse('the top level must be an object with a "playlist" object');
+  const playlist = document.playlist;
+  const tracks = playlist.track;
+  if (!Array.isArray(tracks)) refuse('playlist.track must be a list of tracks (required, even when empty)');
+  const uri = (key: string): string | null => text(playlist, key, 'playlist')?.trim() || null;
+  return {
+    line: null,
+    title: text(playlist, 'title', 'playlist'),
+    creator: text(playlist, 'creator', 'playlist'),
+    annotation: text(playlist, 'annotation', 'playlist'),
+    info: uri('info'),
+    location: uri('location'),
+    identifier: uri('identifier'),
+    image: uri('image'),
+    date: uri('date'),
+    license: uri('license'),
+    extension: oplExtension(playlist, 'playlist'),
+    tracks: tracks.map((track, index) => readTrack(track, index)),
+  };
+}

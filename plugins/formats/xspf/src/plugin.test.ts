@@ -1,0 +1,370 @@
+import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+
+function fakeContext(): FormatContext {
+  const noop = (): void => undefined;
+  return {
+    fetch: () => Promise.reject(new Error('format plugins have no network')),
+    log: { debug: noop, info: noop, warn: noop, error: noop },
+    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+    encodeText: (text) => new TextEncoder().encode(text),
+    now: () => '2024-06-01T00:00:00Z',
+  };
+}
+
+const ctx = fakeContext();
+const encoder = new TextEncoder();
+
+async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
+  const operation = plugin.operations.serialize;
+  if (!operation) throw new Error('the plugin has no serialize');
+  const chunks: string[] = [];
+  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
+    if (typeof chunk !== 'string') throw new Error('expected string chunks');
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+async function exported(playlist: PlaylistInput, options: Record<string, unknown> = {}): Promise<string> {
+  return (await serialize({ playlists: [playlist], options })).join('');
+}
+
+async function parse(bytes: Uint8Array | string, filename: string | null = 'list.xspf') {
+  const operation = plugin.operations.parse;
+  if (!operation) throw new Error('the plugin has no parse');
+  const input = FORMAT_OPERATIONS.parse.input.parse({ bytes: typeof bytes === 'string' ? encoder.encode(bytes) : bytes, filename, media_type: null });
+  return FORMAT_OPERATIONS.parse.output.parse(await operation(input, ctx));
+}
+
+async function refusal(bytes: Uint8Array | string, filename: string | null = 'list.xspf'): Promise<string> {
+  try {
+    await parse(bytes, filename);
+  } catch (error) {
+    expect((error as { type?: string }).type).toBe('InvalidInput');
+    return (error as Error).message;
+  }
+  throw new Error('expected the file to be refused');
+}
+
+/** What a playlist becomes after the host validates it (defaults filled in). */
+function normalized(playlist: PlaylistInput) {
+  const full = FORMAT_OPERATIONS.parse.output.parse({ playlists: [playlist], issues: [] }).playlists[0]!;
+  return { ...full, tracks: full.tracks.map((track, index) => ({ ...track, position: index })) };
+}
+
+const rich: PlaylistInput = {
+  id: '37i9dQZF1DXcBWIGoYBM5M',
+  name: '  J-Pop 名曲 / Русский рок & <friends> ',
+  description: 'Любимые песни — お気に入り\nline two\r\nwith CR',
+  photo: 'https://img.example/photo.jpg',
+  owner_id: 'owner-1',
+  owner_name: 'Ünïcode Owner',
+  created_at: '2023-12-31T23:59:59Z',
+  updated_at: '2024-05-01T10:00:00.250+09:00',
+  artwork_uri: 'https://img.example/cover.jpg',
+  snapshot_id: 'snap-1',
+  is_owned: true,
+  is_followed: false,
+  collaborative: null,
+  track_count: 4,
+  provider_uris: { spotify: 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M', tidal: 'tidal:playlist:abc' },
+  metadata: { nested: { list: [1, 'two', null], flag: true }, quote: '"\'<>&' },
+  tracks: [
+    {
+      id: 'trk-1',
+      source_item_id: 'set-1',
+      title: '花束を君に',
+      artist: '宇多田ヒカル',
+      artists: ['宇多田ヒカル'],
+      album: 'Fantôme',
+      duration_s: 282,
+      isrc: 'JPB601601133',
+      release_date: '2016-09-28',
+      release_year: 2016,
+      genre: 'J-Pop',
+      track_number: 3,
+      disc_number: 1,
+      explicit: false,
+      composer: 'Utada',
+      credits: [{ role: 'producer', name: 'A & B', instrument: null, uri: 'spotify:artist:x' }],
+      label: 'Epic',
+      provider_uris: { spotify: 'spotify:track:2xAmple', tidal: 'tidal:track:123', deezer: 'deezer:track:9' },
+      artwork_uri: 'https://img.example/a.jpg',
+      added_at: '2024-01-01T00:00:00Z',
+      source_position: 0,
+      provider_metadata: { videoType: 'MUSIC', popularity: 71 },
+    },
+    // A duplicate, in place, with a fractional duration and track number 0 (not an XSPF trackNum).
+    { id: 'trk-1', title: '花束を君に', artist: '宇多田ヒカル', duration_s: 282.0005, track_number: 0, provider_uris: { spotify: 'spotify:track:2xAmple' }, source_position: 1 },
+    {
+      title: 'Bad\u0000chars\u0007 ]]> here',
+      artist: "'Til Tuesday",
+      media_type: 'episode',
+      is_migratable: false,
+      unsupported_reason: 'podcast episodes are not migrated',
+      provider_uris: { spotify: 'spotify:episode:abc' },
+      explicit: true,
+    },
+    {
+      title: 'Song',
+      artist: 'Someone',
+      media_type: 'local_file',
+      is_local: true,
+      is_migratable: false,
+      unsupported_reason: 'local file',
+      metadata: { location: 'file:///home/me/Music/Song.mp3' },
+    },
+  ],
+};
+
+describe('opl.format.xspf', () => {
+  it('is a format plugin with parse and serialize', () => {
+    expect(plugin.mark).toBe(PLUGIN_DEFINITION_MARK);
+    expect(plugin.kind).toBe('format');
+  });
+
+  it('writes exactly these bytes for a small playlist', async () => {
+    const text = await exported({
+      id: 'pl-1',
+      name: 'Road <trip> & more',
+      owner_name: 'me',
+      tracks: [{ title: 'One', artist: 'A "B"', album: 'Al', duration_s: 201.5, track_number: 2, provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' } }, { title: 'Two', artist: 'C', provider_uris: { tidal: 'tidal:track:77' } }],
+    });
+    expect(text).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<playlist version="1" xmlns="http://xspf.org/ns/0/" xmlns:opl="https://open-playlist.org/ns/xspf/1">',
+        '  <title>Road &lt;trip&gt; &amp; more</title>',
+        '  <creator>me</creator>',
+        '  <extension application="https://open-playlist.org/ns/xspf/1">',
+        '    <opl:id>pl-1</opl:id>',
+        '  </extension>',
+        '  <trackList>',
+        '    <track>',
+        '      <location>https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC</location>',
+        '      <identifier>spotify:track:4uLU6hMCjMI75M1A2tKUQC</identifier>',
+        '      <title>One</title>',
+        '      <creator>A "B"</creator>',
+        '      <album>Al</album>',
+        '      <trackNum>2</trackNum>',
+        '      <duration>201500</duration>',
+        '      <extension application="https://open-playlist.org/ns/xspf/1">',
+        '        <opl:provider_uris>',
+        '          <opl:uri provider="spotify">spotify:track:4uLU6hMCjMI75M1A2tKUQC</opl:uri>',
+        '        </opl:provider_uris>',
+        '      </extension>',
+        '    </track>',
+        '    <track>',
+        '      <location>https://tidal.com/browse/track/77</location>',
+        '      <identifier>tidal:track:77</identifier>',
+        '      <title>Two</title>',
+        '      <creator>C</creator>',
+        '      <extension application="https://open-playlist.org/ns/xspf/1">',
+        '        <opl:provider_uris>',
+        '          <opl:uri provider="tidal">tidal:track:77</opl:uri>',
+        '        </opl:provider_uris>',
+        '      </extension>',
+        '    </track>',
+        '  </trackList>',
+        '</playlist>',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('round-trips rich metadata, duplicates and Unicode; strips XML-illegal characters', async () => {
+    const text = await exported(rich, { source_provider: 'tidal' });
+    expect(text).not.toContain('\u0000');
+    expect(text).not.toContain('\u0007');
+    expect(text).toContain('<location>https://tidal.com/browse/track/123</location>\n      <location>https://open.spotify.com/track/2xAmple</location>');
+    expect(text).toContain('<location>file:///home/me/Music/Song.mp3</location>');
+    const result = await parse(text);
+    expect(result.issues).toEqual([]);
+    const expected = normalized(rich);
+    expected.tracks[2]!.title = 'Badchars ]]> here';
+    expect(result.playlists).toEqual([expected]);
+  });
+
+  it('round-trips an empty playlist', async () => {
+    const text = await exported({ name: 'Empty', kind: 'LIKED_TRACKS' });
+    expect(text).toContain('<trackList/>');
+    expect((await parse(text)).playlists).toEqual([normalized({ name: 'Empty', kind: 'LIKED_TRACKS' })]);
+  });
+
+  it('refuses several playlists in one document', async () => {
+    await expect(serialize({ playlists: [{ name: 'a' }, { name: 'b' }], options: {} })).rejects.toThrow(/exactly one playlist, and 2 were given/);
+  });
+
+  it('yields chunks of at most 64 KiB that join into the document', async () => {
+    const tracks = Array.from({ length: 3_000 }, (_, index) => ({ title: `Träck ${index} 😀`, artist: 'Ärtist', provider_uris: { spotify: `spotify:track:id${index}` } }));
+    const chunks = await serialize({ playlists: [{ name: 'Big', metadata: { blob: 'é'.repeat(150_000) }, tracks }], options: {} });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
+    const result = await parse(chunks.join(''));
+    expect(result.playlists[0]!.tracks).toHaveLength(3_000);
+    expect(result.playlists[0]!.metadata.blob).toHaveLength(150_000);
+    expect(result.issues).toEqual([]);
+  });
+});
+
+const XSPF_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/">\n';
+
+describe('reading XSPF written elsewhere', () => {
+  it('parses a conforming document: web links, local files and other locations', async () => {
+    const result = await parse(
+      `${XSPF_HEAD}  <title>Mix</title>\n  <creator>DJ</creator>\n  <date>2005-01-08T17:10:47-05:00</date>\n  <identifier>urn:x:1</identifier>\n  <link rel="http://e.example/r">http://e.example/</link>\n  <meta rel="http://e.example/m">v</meta>\n  <extension application="http://other.example/app"><anything xmlns="urn:a"><deep/></anything></extension>\n  <trackList>\n` +
+        '    <track><location>https://open.spotify.com/intl-de/track/abc?si=1</location><title>Web</title><creator>A</creator><duration>1000</duration><trackNum>1</trackNum></track>\n' +
+        '    <track><location>file:///C:/Music/a%20b.mp3</location><title>Local</title></track>\n' +
+        '    <track><location>http://radio.example/stream.mp3</location><identifier>deezer:track:5</identifier></track>\n' +
+        '    <track><location>Music/relative.ogg</location><annotation>note</annotation></track>\n' +
+        '    <track/>\n' +
+        '  </trackList>\n</playlist>\n',
+    );
+    expect(result.issues).toEqual([]);
+    const [playlist] = result.playlists;
+    expect(playlist).toMatchObject({ name: 'Mix', owner_name: 'DJ', created_at: '2005-01-08T17:10:47-05:00', metadata: { identifier: 'urn:x:1' } });
+    const tracks = playlist!.tracks;
+    expect(tracks[0]).toMatchObject({ title: 'Web', artist: 'A', duration_s: 1, track_number: 1, provider_uris: { spotify: 'spotify:track:abc' }, is_local: false, media_type: 'track' });
+    expect(tracks[1]).toMatchObject({ title: 'Local', is_local: true, media_type: 'local_file', is_migratable: false, metadata: { location: 'file:///C:/Music/a%20b.mp3' } });
+    expect(tracks[1]!.unsupported_reason).toMatch(/local file/);
+    expect(tracks[2]).toMatchObject({ title: '', artist: '', provider_uris: { deezer: 'deezer:track:5' }, metadata: { location: 'http://radio.example/stream.mp3' }, is_local: false });
+    expect(tracks[3]).toMatchObject({ is_local: true, metadata: { location: 'Music/relative.ogg', annotation: 'note' } });
+    expect(tracks[4]).toMatchObject({ title: '', position: 4 });
+  });
+
+  it('accepts version 0, a prefixed XSPF namespace, and names the playlist after the file when it has no title', async () => {
+    const result = await parse('<x:playlist version="0" xmlns:x="http://xspf.org/ns/0/"><x:trackList/></x:playlist>', 'folder/My List.xspf');
+    expect(result.playlists[0]).toMatchObject({ name: 'My List', tracks: [] });
+  });
+
+  it('ignores foreign elements outside <extension> with a warning', async () => {
+    const result = await parse(`${XSPF_HEAD}<foo xmlns="urn:foo"/><trackList><track><bar xmlns="urn:bar"/><title>T</title></track></trackList></playlist>`);
+    expect(result.issues.map((issue) => [issue.code, issue.line])).toEqual([
+      ['ignored_element', 3],
+      ['ignored_element', 3],
+    ]);
+    expect(result.playlists[0]!.tracks[0]!.title).toBe('T');
+  });
+
+  it('warns about a date without a time zone and keeps the rest', async () => {
+    const result = await parse(`${XSPF_HEAD}<date>2005-01-08T17:10:47</date><trackList/></playlist>`);
+    expect(result.playlists[0]!.created_at).toBeNull();
+    expect(result.issues[0]).toMatchObject({ code: 'invalid_value', line: 2, severity: 'warning' });
+  });
+
+  it.each([
+    ['a root outside the XSPF namespace', '<playlist version="1"><trackList/></playlist>', /XSPF namespace/],
+    ['the wrong namespace', '<playlist version="1" xmlns="http://xspf.org/ns/1/"><trackList/></playlist>', /XSPF namespace/],
+    ['another root', '<smil xmlns="http://xspf.org/ns/0/"/>', /root element is <smil>/],
+    ['no version', '<playlist xmlns="http://xspf.org/ns/0/"><trackList/></playlist>', /no version/],
+    ['version 2', '<playlist version="2" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>', /version "2"/],
+    ['no trackList', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>x</title></playlist>', /no <trackList>/],
+    ['two trackLists', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/><trackList/></playlist>', /only one <trackList>/],
+    ['two titles', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><title/><title/><trackList/></playlist>', /only one <title>/],
+    ['an unknown XSPF element', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><tracks/><trackList/></playlist>', /<tracks> is not an XSPF element/],
+    ['a non-track in trackList', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><song/></trackList></playlist>', /only <track>/],
+    ['a negative duration', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><duration>-5</duration></track></trackList></playlist>', /<duration> must be a non-negative whole number of milliseconds/],
+    ['a duration in seconds', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><duration>3:20</duration></track></trackList></playlist>', /line 1.*<duration>/],
+    ['trackNum 0', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><trackNum>0</trackNum></track></trackList></playlist>', /<trackNum> must be a positive/],
+    ['markup inside title', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><title><b>x</b></title><trackList/></playlist>', /must hold text/],
+    ['an extension without application', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><extension/><trackList/></playlist>', /application attribute/],
+  ])('refuses %s with the reason', async (_name, document, reason) => {
+    const message = await refusal(document);
+    expect(message).toMatch(/not a conforming XSPF document/);
+    expect(message).toMatch(reason);
+  });
+});
+
+describe('JSPF', () => {
+  const jspf = {
+    playlist: {
+      title: 'JSPF mix',
+      creator: 'Me',
+      annotation: 'notes',
+      date: '2024-02-03T04:05:06Z',
+      identifier: 'spotify:playlist:p1',
+      track: [
+        { location: ['https://tidal.com/browse/track/42'], title: 'Tidal', creator: 'T', album: 'Al', duration: 2500, trackNum: 4, identifier: ['urn:isrc:USAAA0000002'] },
+        { location: 'file:///music/x.flac', title: 'Local string location' },
+        { title: 'Ours', extension: { 'https://open-playlist.org/ns/xspf/1': [{ isrc: 'USAAA0000001', explicit: true, artists: ['A', 'B'], provider_uris: { spotify: 'spotify:track:z' }, release_year: 1999, metadata: { k: 1 } }] } },
+      ],
+    },
+  };
+
+  it('parses JSPF by content, whatever the extension', async () => {
+    for (const filename of ['mix.jspf', 'mix.json', null]) {
+      const result = await parse(JSON.stringify(jspf), filename);
+      expect(result.issues).toEqual([]);
+      const [playlist] = result.playlists;
+      expect(playlist).toMatchObject({ name: 'JSPF mix', owner_name: 'Me', description: 'notes', created_at: '2024-02-03T04:05:06Z', provider_uris: { spotify: 'spotify:playlist:p1' } });
+      expect(playlist!.tracks[0]).toMatchObject({ title: 'Tidal', artist: 'T', album: 'Al', duration_s: 2.5, track_number: 4, provider_uris: { tidal: 'tidal:track:42' }, metadata: { identifiers: ['urn:isrc:USAAA0000002'] } });
+      expect(playlist!.tracks[1]).toMatchObject({ is_local: true, media_type: 'local_file', metadata: { location: 'file:///music/x.flac' } });
+      expect(playlist!.tracks[2]).toMatchObject({ title: 'Ours', isrc: 'USAAA0000001', explicit: true, artists: ['A', 'B'], provider_uris: { spotify: 'spotify:track:z' }, release_year: 1999, metadata: { k: 1 } });
+    }
+  });
+
+  it.each([
+    ['not JSON', '{"playlist": ', /not valid JSON/],
+    ['no playlist object', '{"title": "x"}', /"playlist" object/],
+    ['no track list', '{"playlist": {"title": "x"}}', /track must be a list/],
+    ['a numeric title', '{"playlist": {"title": 5, "track": []}}', /playlist.title must be a string/],
+    ['a string duration', '{"playlist": {"track": [{"duration": "300"}]}}', /track\[0\].duration must be a non-negative whole number/],
+    ['a fractional duration', '{"playlist": {"track": [{"duration": 1.5}]}}', /duration/],
+    ['a non-object track', '{"playlist": {"track": [1]}}', /track\[0\] must be an object/],
+  ])('refuses %s', async (_name, document, reason) => {
+    const message = await refusal(document, 'x.jspf');
+    expect(message).toMatch(/not a conforming JSPF document/);
+    expect(message).toMatch(reason);
+  });
+
+  it('survives deeply nested JSON', async () => {
+    const deep = `{"playlist": {"track": [], "meta": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+    const result = await parse(deep, 'x.jspf').catch((error: Error) => error);
+    expect(result instanceof Error ? result.message : 'parsed').toMatch(/parsed|JSON/);
+  });
+});
+
+describe('hostile files', () => {
+  it('refuses billion laughs, external entities and any DOCTYPE', async () => {
+    const laughs = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>&lol2;</title><trackList/></playlist>`;
+    expect(await refusal(laughs)).toMatch(/line 2.*DOCTYPE/);
+    const xxe = `<?xml version="1.0"?>\n<!DOCTYPE playlist [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>&xxe;</title><trackList/></playlist>`;
+    expect(await refusal(xxe)).toMatch(/DOCTYPE/);
+    expect(await refusal('<!DOCTYPE playlist><playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>')).toMatch(/DOCTYPE/);
+    expect(await refusal('<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>&xxe;</title><trackList/></playlist>')).toMatch(/entity/i);
+  });
+
+  it('refuses a 50 MB single line quickly', async () => {
+    const started = Date.now();
+    expect(await refusal('A'.repeat(50 * 1024 * 1024))).toMatch(/does not start with "<"/);
+    expect(await refusal(`${XSPF_HEAD}<title>${'A'.repeat(50 * 1024 * 1024)}</title><trackList/></playlist>`)).toMatch(/longer than 1000000 characters/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('refuses invalid UTF-8, binary garbage and empty files', async () => {
+    const invalid = new Uint8Array([...encoder.encode(`${XSPF_HEAD}<title>`), 0xc3, 0x28, 0xff, ...encoder.encode('</title><trackList/></playlist>')]);
+    expect(await refusal(invalid)).toMatch(/not valid UTF-8/);
+    const garbage = Uint8Array.from({ length: 65_536 }, (_, index) => (index * 7919 + 13) % 256);
+    expect(await refusal(garbage)).toMatch(/UTF-8|XSPF/);
+    expect(await refusal(new Uint8Array([0x3c, 0x00, 0x00, 0x01, 0x02]))).toMatch(/XML refused/);
+    expect(await refusal('')).toMatch(/empty/);
+    expect(await refusal('<playlist')).toMatch(/XML refused/);
+  });
+
+  it('keeps a genuine U+FFFD and reads a UTF-16 file with a BOM and a Latin-1 declared file', async () => {
+    const genuine = await parse(`${XSPF_HEAD}<title>\uFFFD</title><trackList/></playlist>`);
+    expect(genuine.playlists[0]!.name).toBe('\uFFFD');
+    const utf16 = `\uFEFF${XSPF_HEAD.replace('UTF-8', 'UTF-16')}<title>Ünï 😀</title><trackList/></playlist>`;
+    const bytes = new Uint8Array(utf16.length * 2);
+    for (let index = 0; index < utf16.length; index += 1) {
+      bytes[index * 2] = utf16.charCodeAt(index) & 0xff;
+      bytes[index * 2 + 1] = utf16.charCodeAt(index) >> 8;
+    }
+    expect((await parse(bytes)).playlists[0]!.name).toBe('Ünï 😀');
+    const latin1 = Uint8Array.from(`<?xml version="1.0" encoding="ISO-8859-1"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Caf\u00e9</title><trackList/></playlist>`, (char) => char.charCodeAt(0));
+    expect((await parse(latin1)).playlists[0]!.name).toBe('Café');
+  });
+});

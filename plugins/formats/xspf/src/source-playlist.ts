@@ -1,0 +1,150 @@
+import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { decodeField, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldSpec, type RawField } from './extension-fields.ts';
+import type { Issues } from './issues.ts';
+import { classifyLocation } from './locations.ts';
+import { bounded, dateTime, LIMITS, shown } from './model-values.ts';
+import { LOCAL_FILE_REASON } from './xspf-names.ts';
+
+/**
+ * What the XSPF and JSPF readers extract, already checked against the XSPF specification; the
+ * mapping to the model below is shared by both forms.
+ */
+export interface SourceTrack {
+  readonly line: number | null;
+  readonly locations: readonly string[];
+  readonly identifiers: readonly string[];
+  readonly title: string | null;
+  readonly creator: string | null;
+  readonly annotation: string | null;
+  readonly info: string | null;
+  readonly image: string | null;
+  readonly album: string | null;
+  readonly trackNum: number | null;
+  /** Milliseconds. */
+  readonly duration: number | null;
+  /** Our extension's fields by name, or null when the track has no Open Playlist extension. */
+  readonly extension: ReadonlyMap<string, RawField> | null;
+}
+
+export interface SourcePlaylist {
+  readonly line: number | null;
+  readonly title: string | null;
+  readonly creator: string | null;
+  readonly annotation: string | null;
+  readonly info: string | null;
+  readonly location: string | null;
+  readonly identifier: string | null;
+  readonly image: string | null;
+  readonly date: string | null;
+  readonly license: string | null;
+  readonly extension: ReadonlyMap<string, RawField> | null;
+  readonly tracks: readonly SourceTrack[];
+}
+
+function text(value: string | null, max: number, line: number | null, label: string, issues: Issues): string | null {
+  if (value === null) return null;
+  const { value: kept, truncated } = bounded(value, max);
+  if (truncated) issues.warn(line, 'value_truncated', `${label} is longer than ${max} characters; it was shortened`);
+  return kept;
+}
+
+/** Extension fields onto `target`; a bad value is reported and the field keeps its default. */
+function applyExtension(target: Record<string, unknown>, specs: readonly FieldSpec[], extension: ReadonlyMap<string, RawField>, line: number | null, issues: Issues): void {
+  for (const spec of specs) {
+    if (!extension.has(spec.field)) continue;
+    const result = decodeField(spec, extension.get(spec.field));
+    if (result.problem !== undefined) {
+      issues.warn(line, 'invalid_value', `extension field ${spec.field} ${result.problem}; it was left empty`);
+      continue;
+    }
+    if (result.truncated === true) issues.warn(line, 'value_truncated', `extension field ${spec.field} is too long; it was shortened`);
+    target[spec.field] = result.value;
+  }
+}
+
+/**
+ * Without our extension: identifiers and locations naming a provider's track become
+ * `provider_uris` (first per provider wins); other locations are kept as `metadata.location` (the
+ * first, as M3U imports keep theirs) and `metadata.locations` (all, when several), other
+ * identifiers as `metadata.identifiers`. A track whose only locations are local files is a
+ * local-file track.
+ */
+function guessFromLocations(track: TrackInput, source: SourceTrack): void {
+  const providerUris: Record<string, string> = {};
+  const provider = (uri: string): boolean => {
+    const found = classifyLocation(uri);
+    if (found.kind !== 'provider' || uri.length > LIMITS.providerUri || found.provider.length > LIMITS.providerKey) return false;
+    providerUris[found.provider] ??= found.uri;
+    return true;
+  };
+  const identifiers = source.identifiers.filter((identifier) => !provider(identifier));
+  const locations = [...new Set(source.locations.filter((location) => !provider(location)))];
+  const local = locations.some((location) => classifyLocation(location).kind === 'local');
+  const metadata: Record<string, unknown> = {};
+  if (locations.length > 0) metadata.location = locations[0];
+  if (locations.length > 1) metadata.locations = locations;
+  if (identifiers.length > 0) metadata.identifiers = identifiers;
+  if (source.annotation !== null) metadata.annotation = source.annotation;
+  if (source.info !== null) metadata.info = source.info;
+  track.provider_uris = providerUris;
+  track.metadata = metadata;
+  if (local && Object.keys(providerUris).length === 0) {
+    // A path is only data: the file is never opened.
+    track.is_local = true;
+    track.media_type = 'local_file';
+    track.is_migratable = false;
+    track.unsupported_reason = LOCAL_FILE_REASON;
+  }
+}
+
+export function trackFromSource(source: SourceTrack, position: number, issues: Issues): TrackInput {
+  const line = source.line;
+  const track: TrackInput = {
+    title: text(source.title, LIMITS.title, line, 'the track title', issues) ?? '',
+    artist: text(source.creator, LIMITS.title, line, 'the track creator', issues) ?? '',
+    album: text(source.album, LIMITS.text, line, 'the album', issues),
+    artwork_uri: text(source.image, LIMITS.text, line, 'the track image', issues),
+    track_number: source.trackNum,
+    position,
+  };
+  if (source.duration !== null) {
+    if (source.duration / 1_000 > LIMITS.maxDurationSeconds) issues.warn(line, 'invalid_value', `the duration ${source.duration} ms is longer than the model allows; it was left empty`);
+    else track.duration_s = source.duration / 1_000;
+  }
+  if (source.extension === null) guessFromLocations(track, source);
+  else applyExtension(track, TRACK_FIELDS, source.extension, line, issues);
+  return track;
+}
+
+export function playlistFromSource(source: SourcePlaylist, fallbackName: string, issues: Issues): PlaylistInput {
+  const line = source.line;
+  const playlist: PlaylistInput = {
+    name: text(source.title, LIMITS.name, line, 'the playlist title', issues) ?? fallbackName,
+    owner_name: text(source.creator, LIMITS.text, line, 'the playlist creator', issues),
+    description: text(source.annotation, LIMITS.text, line, 'the playlist annotation', issues),
+    artwork_uri: text(source.image, LIMITS.text, line, 'the playlist image', issues),
+    tracks: source.tracks.map((track, index) => trackFromSource(track, index, issues)),
+  };
+  if (source.date !== null) {
+    const created = dateTime(source.date);
+    if (created.problem === undefined) playlist.created_at = created.value;
+    else issues.warn(line, 'invalid_value', `the playlist date ${shown(source.date)} has no time zone, which the model requires; it was left empty`);
+  }
+  if (source.extension !== null) {
+    applyExtension(playlist, PLAYLIST_FIELDS, source.extension, line, issues);
+    return playlist;
+  }
+  const providerUris: Record<string, string> = {};
+  const metadata: Record<string, unknown> = {};
+  if (source.identifier !== null) {
+    const found = classifyLocation(source.identifier);
+    if (found.kind === 'provider' && source.identifier.length <= LIMITS.providerUri) providerUris[found.provider] = found.uri;
+    else metadata.identifier = source.identifier;
+  }
+  if (source.location !== null) metadata.location = source.location;
+  if (source.info !== null) metadata.info = source.info;
+  if (source.license !== null) metadata.license = source.license;
+  playlist.provider_uris = providerUris;
+  playlist.metadata = metadata;
+  return playlist;
+}

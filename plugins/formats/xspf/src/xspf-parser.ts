@@ -1,0 +1,40 @@
+import { InvalidInput, parseXml, type PlaylistInput } from '@opl/plugin-sdk';
+import { Issues, type ParseIssue } from './issues.ts';
+import { readJspf } from './jspf-reader.ts';
+import { playlistFromSource } from './source-playlist.ts';
+import { readXspf } from './xspf-reader.ts';
+
+export interface ParsedXspf {
+  readonly playlists: PlaylistInput[];
+  readonly issues: ParseIssue[];
+}
+
+/**
+ * Limits of the XML tree: XSPF nests five levels (plus our extension's two), a track takes about
+ * ten elements, and no text of the model is longer than 10,000 characters (longer ones are cut
+ * with a warning, so the parser allows some slack before refusing).
+ */
+const XML_LIMITS = { maxDepth: 32, maxNodes: 2_000_000, maxTextLength: 1_000_000 } as const;
+
+/** The file name without directory and extension, for a playlist without a title. */
+function nameFromFile(filename: string | null): string {
+  const base = (filename ?? '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').trim();
+  return base === '' ? 'XSPF playlist' : base.slice(0, 1_000);
+}
+
+/**
+ * XSPF or JSPF, chosen by content: the first character that is not whitespace is `<` (XML) or `{`
+ * (JSON); anything else is refused, naming what the file looks like. The extension only breaks a
+ * tie that content cannot (it never can: the two start differently), so a `.jspf` file holding
+ * XSPF is read as XSPF.
+ */
+export function parseXspfText(text: string, filename: string | null): ParsedXspf {
+  const start = /\S/.exec(text.length > 4_096 ? text.slice(0, 4_096) : text)?.[0];
+  const issues = new Issues();
+  let source;
+  if (start === '<') source = readXspf(parseXml(text, XML_LIMITS), issues);
+  else if (start === '{') source = readJspf(text);
+  else if (start === undefined) throw new InvalidInput(text.length === 0 ? 'the file is empty' : 'the file holds only whitespace');
+  else throw new InvalidInput('not an XSPF or JSPF document: it does not start with "<" (XML) or "{" (JSON)');
+  return { playlists: [playlistFromSource(source, nameFromFile(filename), issues)], issues: issues.list() };
+}

@@ -1,0 +1,110 @@
+import { escapeXmlText, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
+import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
+import { orderedProviders, webUrlOf } from './locations.ts';
+import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
+
+/**
+ * XSPF v1 output (SPEC "Export formats", rules 1 and 3): XML 1.0, UTF-8, no BOM, LF line ends,
+ * two-space indentation, elements in the order of the XSPF specification.
+ *
+ * One playlist per document: XSPF's root is a single `<playlist>`, and documents concatenated
+ * would not be XML. Several playlists are refused with `InvalidInput` — the export writes one file
+ * per playlist (a ZIP archive for several), never a truncated file that silently drops playlists.
+ *
+ * Track: `<location>` = the web URL of each Spotify/TIDAL track URI (preferred source provider
+ * first), then any other locations the track was imported with (`metadata.location(s)`);
+ * `<identifier>` = each provider URI (the original stays there and in the extension); `<title>`,
+ * `<creator>` (artist), `<image>`, `<album>`, `<trackNum>` (when ≥ 1), `<duration>` in
+ * milliseconds; then the Open Playlist extension with everything else (see extension-fields.ts).
+ * Playlist: `<title>`, `<creator>` (owner name), `<annotation>` (description), `<identifier>`,
+ * `<image>` (artwork), `<date>` (created), the extension, `<trackList>`.
+ */
+
+const EXTENSION_OPEN = `<extension application="${OPL_NAMESPACE}">`;
+
+export interface WriterOptions {
+  /** Provider whose URI comes first among the locations and identifiers. */
+  readonly sourceProvider: string | null;
+}
+
+function element(indent: string, name: string, value: string | null): string {
+  return value === null ? '' : `${indent}<${name}>${escapeXmlText(value)}</${name}>\n`;
+}
+
+function importedLocations(metadata: Readonly<Record<string, unknown>>): string[] {
+  const list = Array.isArray(metadata.locations) ? metadata.locations : [metadata.location];
+  return list.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, unknown>>, indent: string, skip: ReadonlySet<string>): string {
+  const body = fields
+    .filter((spec) => !skip.has(spec.field))
+    .map((spec) => fieldXml(spec, model[spec.field], `${indent}  `))
+    .join('');
+  return body === '' ? '' : `${indent}${EXTENSION_OPEN}\n${body}${indent}</extension>\n`;
+}
+
+/** Fields the standard elements carry exactly for this track (so the extension leaves them out). */
+function standardTrackFields(track: Track): Set<string> {
+  const carried = new Set<string>();
+  if (track.duration_s === null || Number.isInteger(track.duration_s * 1_000)) carried.add('duration_s');
+  if (track.track_number === null || track.track_number >= 1) carried.add('track_number');
+  return carried;
+}
+
+/** A location a player can open for a provider URI: the web URL of a Spotify/TIDAL track, or an http(s) URI as is. */
+function playableUrl(uri: string): string | null {
+  return webUrlOf(uri) ?? (/^https?:\/\/\S+$/i.test(uri) ? uri : null);
+}
+
+export function trackXml(track: Track, options: WriterOptions): string {
+  const indent = '      ';
+  const providers = orderedProviders(track.provider_uris, options.sourceProvider);
+  const uris = providers.map((key) => track.provider_uris[key]!).filter((uri) => uri !== '');
+  const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata)])];
+  const milliseconds = track.duration_s === null ? null : Math.round(track.duration_s * 1_000);
+  return (
+    '    <track>\n' +
+    locations.map((location) => element(indent, 'location', location)).join('') +
+    uris.map((uri) => element(indent, 'identifier', uri)).join('') +
+    element(indent, 'title', track.title) +
+    element(indent, 'creator', track.artist === '' ? null : track.artist) +
+    element(indent, 'image', track.artwork_uri) +
+    element(indent, 'album', track.album) +
+    element(indent, 'trackNum', track.track_number !== null && track.track_number >= 1 ? String(track.track_number) : null) +
+    element(indent, 'duration', milliseconds === null ? null : String(milliseconds)) +
+    extension(TRACK_FIELDS, track, indent, standardTrackFields(track)) +
+    '    </track>\n'
+  );
+}
+
+export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generator<string> {
+  const indent = '  ';
+  // XSPF allows one playlist identifier: the preferred provider's URI (the extension keeps them all).
+  const identifier = orderedProviders(playlist.provider_uris, options.sourceProvider)
+    .map((key) => playlist.provider_uris[key]!)
+    .find((uri) => uri !== '');
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield `<playlist version="1" xmlns="${XSPF_NAMESPACE}" xmlns:opl="${OPL_NAMESPACE}">\n`;
+  yield element(indent, 'title', playlist.name) +
+    element(indent, 'creator', playlist.owner_name) +
+    element(indent, 'annotation', playlist.description) +
+    element(indent, 'identifier', identifier ?? null) +
+    element(indent, 'image', playlist.artwork_uri) +
+    element(indent, 'date', playlist.created_at) +
+    extension(PLAYLIST_FIELDS, playlist, indent, new Set());
+  if (playlist.tracks.length === 0) {
+    yield '  <trackList/>\n</playlist>\n';
+    return;
+  }
+  yield '  <trackList>\n';
+  for (const track of playlist.tracks) yield trackXml(track, options);
+  yield '  </trackList>\n</playlist>\n';
+}
+
+export function onePlaylist(playlists: readonly Playlist[]): Playlist {
+  if (playlists.length !== 1) {
+    throw new InvalidInput(`an XSPF document holds exactly one playlist, and ${playlists.length} were given; export them one file each (several playlists are exported as an archive with one .xspf per playlist)`);
+  }
+  return playlists[0]!;
+}
