@@ -20,7 +20,7 @@ const VERSION_PENALTY: Record<Strictness, Partial<Record<VersionKind, number>>> 
   exact_release: {
     karaoke: 0.6, cover: 0.6, tribute: 0.6, live: 0.42, remix: 0.48, acoustic: 0.42, instrumental: 0.48, sped_up: 0.5,
     slowed: 0.5, nightcore: 0.5, a_cappella: 0.48, demo: 0.42, re_recording: 0.4, extended: 0.25, version: 0.25,
-    radio_edit: 0.15, single_version: 0.12, edit: 0.15, remaster: 0.08, mono: 0.08, stereo: 0.04, deluxe: 0.05,
+    radio_edit: 0.15, single_version: 0.12, edit: 0.15, remaster: 0.1, mono: 0.08, stereo: 0.04, deluxe: 0.05,
   },
   best_effort: {
     karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.26, remix: 0.3, acoustic: 0.26, instrumental: 0.3, sped_up: 0.34,
