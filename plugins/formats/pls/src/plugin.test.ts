@@ -1,0 +1,108 @@
+import type { FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+import { LOCAL_FILE_REASON } from './pls-location.ts';
+
+const noop = (): void => undefined;
+const ctx: FormatContext = {
+  fetch: () => Promise.reject(new Error('format plugins have no network')),
+  log: { debug: noop, info: noop, warn: noop, error: noop },
+  decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+  encodeText: (text) => new TextEncoder().encode(text),
+  now: () => '2024-06-01T00:00:00Z',
+};
+const encoder = new TextEncoder();
+
+async function parse(bytes: Uint8Array, filename: string | null = 'radio.pls') {
+  const operation = plugin.operations.parse;
+  if (!operation) throw new Error('the plugin has no parse');
+  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'audio/x-scpls' }), ctx);
+  return FORMAT_OPERATIONS.parse.output.parse(result);
+}
+const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
+
+describe('PLS', () => {
+  it('has no serializer', () => {
+    expect(plugin.operations.serialize).toBeUndefined();
+  });
+
+  it('reads entries ordered by number, with titles, lengths and duplicates', async () => {
+    const result = await parseText(
+      '[playlist]\nFile2=C:\\Music\\Кино - Кукушка.mp3\nTitle2=Кино - Кукушка\nLength2=400\nFile1=https://open.spotify.com/track/abc123\nTitle1=Daft Punk - One More Time\nLength1=-1\nFile3=http://radio.example:8000/live\nTitle3=Radio Live\nFile4=https://tidal.com/browse/track/77\nNumberOfEntries=4\nVersion=2\n',
+      'Mix.pls',
+    );
+    expect(result.issues).toEqual([]);
+    expect(result.playlists).toMatchObject([
+      {
+        name: 'Mix',
+        tracks: [
+          { artist: 'Daft Punk', title: 'One More Time', duration_s: null, provider_uris: { spotify: 'spotify:track:abc123' }, is_local: false, position: 0 },
+          { artist: 'Кино', title: 'Кукушка', duration_s: 400, is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON, metadata: { location: 'C:\\Music\\Кино - Кукушка.mp3', local_path: 'C:\\Music\\Кино - Кукушка.mp3' }, position: 1 },
+          { artist: '', title: 'Radio Live', is_local: false, metadata: { location: 'http://radio.example:8000/live' }, position: 2 },
+          { artist: '', title: '', provider_uris: { tidal: 'tidal:track:77' }, position: 3 },
+        ],
+      },
+    ]);
+  });
+
+  it('titles entries from file names; file:// and UNC paths are local and never opened', async () => {
+    const result = await parseText('[playlist]\r\nFile1=file:///home/me/Artist%20-%20Song.flac\r\nFile2=\\\\nas\\share\\Other - Tune.mp3\r\nFile3=../x/Plain.ogg\r\nNumberOfEntries=3\r\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks.map((track) => [track.artist, track.title, track.is_local, track.metadata.local_path])).toEqual([
+      ['Artist', 'Song', true, '/home/me/Artist - Song.flac'],
+      ['Other', 'Tune', true, '\\\\nas\\share\\Other - Tune.mp3'],
+      ['', 'Plain', true, '../x/Plain.ogg'],
+    ]);
+  });
+
+  it('reports missing numbers, duplicates, missing files and a wrong count, keeping the rest', async () => {
+    const result = await parseText('[playlist]\nFile1=a.mp3\nFile1=again.mp3\nTitle3=No file\nFile5=e.mp3\nLength5=long\nbroken line\nFile0=zero.mp3\nNumberOfEntries=9\nVersion=3\n[other]\nFile6=ignored.mp3\n');
+    expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['a', 'e']);
+    expect(result.issues.map((issue) => [issue.line, issue.code])).toEqual([
+      [3, 'duplicate_key'],
+      [7, 'invalid_line'],
+      [8, 'invalid_line'],
+      [10, 'unsupported_version'],
+      [11, 'unknown_section'],
+      [null, 'missing_entry'],
+      [4, 'missing_file'],
+      [null, 'missing_entry'],
+      [6, 'invalid_value'],
+      [9, 'entry_count_mismatch'],
+    ]);
+  });
+
+  it('reads a file without [playlist] header with a warning', async () => {
+    const result = await parseText('File1=a.mp3\n');
+    expect(result.playlists[0]?.tracks).toHaveLength(1);
+    expect(result.issues).toMatchObject([{ line: 1, code: 'missing_header' }]);
+  });
+
+  it('decodes UTF-16 with BOM and windows-1252', async () => {
+    const text = '[playlist]\nFile1=Björk - Jóga.mp3\n';
+    const le = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8])]);
+    const latin1 = Uint8Array.from([...text].map((char) => char.charCodeAt(0)));
+    for (const bytes of [le, latin1, new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(text)])]) {
+      expect((await parse(bytes)).playlists[0]?.tracks[0]).toMatchObject({ artist: 'Björk', title: 'Jóga' });
+    }
+  });
+
+  it('stays linear on a 50 MB line and refuses binary garbage', async () => {
+    const started = performance.now();
+    const result = await parseText(`[playlist]\nFile1=a.mp3\nTitle2=${'x'.repeat(50 * 1024 * 1024)}\nFile2=b.mp3\n`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['a', 'b']);
+    expect(result.issues).toMatchObject([{ line: 3, code: 'line_too_long' }]);
+    let seed = 3;
+    const garbage = Uint8Array.from({ length: 100_000 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
+    expect(await parse(garbage)).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
+  });
+
+  it('bounds the issue list and handles a huge entry number gap in one issue', async () => {
+    const result = await parseText(`[playlist]\n${'junk\n'.repeat(1_000)}File1=a.mp3\nFile999999999=z.mp3\n`);
+    expect(result.issues).toHaveLength(201);
+    const gap = await parseText('[playlist]\nFile1=a.mp3\nFile999999999=z.mp3\n');
+    expect(gap.issues).toMatchObject([{ code: 'missing_entry', message: expect.stringContaining('2–999999998') as unknown }]);
+  });
+});
