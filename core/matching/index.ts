@@ -69,9 +69,14 @@ export function decideMatch(source: Track, candidates: readonly Track[], options
   const threshold = ACCEPT_THRESHOLD[strictness];
   const hardPenalty = best.penalties.some((p) => p.signal.startsWith('version_mismatch') && p.weight >= 0.1);
 
+  const titleValue = best.breakdown.find((b) => b.signal === 'title_similarity')?.value ?? 0;
+  const isrcBacked = best.breakdown.some((b) => b.signal === 'isrc_exact' && b.weight > 0);
+
   let why: string | null = null;
   if (best.score < threshold) why = `the best scores ${Math.round(best.score * 100)}%, below the ${Math.round(threshold * 100)}% bar`;
   else if (hardPenalty) why = 'the best is a different version';
+  // A title that only partly matches ("Love" / "Love Me") is a different song often enough to ask.
+  else if (titleValue < 0.85 && !isrcBacked) why = 'the titles only partly match';
   else if (margin < ACCEPT_MARGIN) why = `the runner-up ${rival!.id} is too close (${Math.round(rival!.score * 100)}%)`;
   else if (twin && best.score - twin.score < 0.005) why = `${twin.id} looks like the same recording and nothing tells them apart`;
 

@@ -14,17 +14,17 @@ const NOT_THE_ARTIST: ReadonlySet<VersionKind> = new Set(['karaoke', 'cover', 't
 const VERSION_PENALTY: Record<Strictness, Partial<Record<VersionKind, number>>> = {
   same_recording: {
     karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.35, remix: 0.4, acoustic: 0.35, instrumental: 0.4, sped_up: 0.45,
-    slowed: 0.45, nightcore: 0.45, a_cappella: 0.4, demo: 0.35, re_recording: 0.3, extended: 0.2, version: 0.2,
+    slowed: 0.45, nightcore: 0.45, altered: 0.45, a_cappella: 0.4, demo: 0.35, re_recording: 0.3, extended: 0.2, version: 0.2,
     radio_edit: 0.06, single_version: 0.05, edit: 0.1, remaster: 0, mono: 0.02, stereo: 0.01, deluxe: 0,
   },
   exact_release: {
     karaoke: 0.6, cover: 0.6, tribute: 0.6, live: 0.42, remix: 0.48, acoustic: 0.42, instrumental: 0.48, sped_up: 0.5,
-    slowed: 0.5, nightcore: 0.5, a_cappella: 0.48, demo: 0.42, re_recording: 0.4, extended: 0.25, version: 0.25,
+    slowed: 0.5, nightcore: 0.5, altered: 0.5, a_cappella: 0.48, demo: 0.42, re_recording: 0.4, extended: 0.25, version: 0.25,
     radio_edit: 0.15, single_version: 0.12, edit: 0.15, remaster: 0.1, mono: 0.08, stereo: 0.04, deluxe: 0.05,
   },
   best_effort: {
     karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.26, remix: 0.3, acoustic: 0.26, instrumental: 0.3, sped_up: 0.34,
-    slowed: 0.34, nightcore: 0.34, a_cappella: 0.3, demo: 0.26, re_recording: 0.22, extended: 0.12, version: 0.12,
+    slowed: 0.34, nightcore: 0.34, altered: 0.34, a_cappella: 0.3, demo: 0.26, re_recording: 0.22, extended: 0.12, version: 0.12,
     radio_edit: 0.03, single_version: 0.02, edit: 0.05, remaster: 0, mono: 0, stereo: 0, deluxe: 0,
   },
 };
@@ -34,7 +34,7 @@ const EXPLICIT_PENALTY: Record<Strictness, number> = { best_effort: 0.01, same_r
 const LABEL: Record<VersionKind, string> = {
   remaster: 'a remaster', live: 'a live recording', remix: 'a remix', acoustic: 'an acoustic version', instrumental: 'an instrumental',
   karaoke: 'a karaoke track', cover: 'a cover', tribute: 'a tribute recording', sped_up: 'a sped-up edit', slowed: 'a slowed edit',
-  nightcore: 'a nightcore edit', radio_edit: 'a radio edit', single_version: 'a single version', extended: 'an extended version',
+  nightcore: 'a nightcore edit', altered: 'an altered edit (8D, bass boosted, lo-fi…)', radio_edit: 'a radio edit', single_version: 'a single version', extended: 'an extended version',
   demo: 'a demo', a_cappella: 'an a cappella version', re_recording: 'a re-recording', version: 'a different version',
   edit: 'an edit', explicit: 'explicit', clean: 'clean', mono: 'a mono mix', stereo: 'a stereo mix', deluxe: 'a deluxe-edition track',
   video_tag: 'a video', soundtrack: 'a soundtrack track', bonus: 'a bonus track', original: 'the original',

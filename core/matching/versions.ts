@@ -15,6 +15,7 @@ export type VersionKind =
   | 'sped_up'
   | 'slowed'
   | 'nightcore'
+  | 'altered'
   | 'radio_edit'
   | 'single_version'
   | 'extended'
@@ -67,13 +68,15 @@ const RULES: { kind: VersionKind; re: RegExp }[] = [
   { kind: 'karaoke', re: /\bminus ?one\b/u },
   { kind: 'acoustic', re: /\bacoustic\b|\bacustic[oa]\b|\bakusti(k|sch)\b|\bunplugged\b/u },
   { kind: 'live', re: /\blive\b|\bunplugged\b|\ben vivo\b|\bao vivo\b|\bin concert\b|\bsessions?\b|\blive at\b/u },
-  { kind: 'demo', re: /\bdemo\b/u },
+  { kind: 'demo', re: /\bdemo\b|\b(alternate|alternative|early) (take|version|mix)\b|\btake \d+\b|\bouttake\b|\brehearsal\b/u },
+  { kind: 'altered', re: /\b8d\b|\bbass boosted\b|\bchopped\b|\bscrewed\b|\blo-?fi\b|\b432 ?hz\b|\bpitched\b/u },
+  { kind: 'version', re: /\breprise\b|\bpiano version\b|\borchestral\b|\bsymphonic\b/u },
   { kind: 're_recording', re: /taylors version|\bre-?record(ed|ing)?\b|\b20\d\d version\b/u },
   { kind: 'radio_edit', re: /\bradio (edit|version|mix|cut)\b|\bsingle edit\b/u },
   { kind: 'single_version', re: /\bsingle (version|mix)\b|\b7 ?(inch|") (version|mix)\b/u },
   { kind: 'extended', re: /\bextended\b|\b12 ?(inch|") (version|mix)\b|\bclub mix\b/u },
   { kind: 'remaster', re: /\bremaster(ed)?\b|\bremasterizad[oa]\b|\b(19|20)\d\d (stereo |mono )?mix\b|\b(anniversary|expanded) edition\b/u },
-  { kind: 'remix', re: /\bre-?mix(ed)?\b|\brmx\b|\bmix\b|\brework\b|\bbootleg\b|\bflip\b|\bvip\b|\bdub\b|\bre-?edit\b/u },
+  { kind: 'remix', re: /\bre-?mix(ed)?\b|\brmx\b|\bmix\b|\bmixed\b|\brework\b|\bbootleg\b|\bflip\b|\bvip\b|\bdub\b|\bre-?edit\b/u },
   { kind: 'mono', re: /\bmono\b/u },
   { kind: 'stereo', re: /\bstereo\b/u },
   { kind: 'deluxe', re: /\bdeluxe\b|\bexpanded\b|\bspecial edition\b/u },

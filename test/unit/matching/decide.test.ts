@@ -22,10 +22,20 @@ describe('hard negatives are never auto-accepted', () => {
     ['an acoustic version', 'Bohemian Rhapsody (Acoustic)', 'Queen', 354],
     ['an instrumental', 'Bohemian Rhapsody - Instrumental', 'Queen', 354],
     ['another song by the artist', 'Killer Queen', 'Queen', 180],
+    ['an 8D edit', 'Bohemian Rhapsody (8D Audio)', 'Queen', 354],
+    ['an alternate take', 'Bohemian Rhapsody (Take 2)', 'Queen', 354],
+    ['a reprise', 'Bohemian Rhapsody (Reprise)', 'Queen', 354],
   ])('%s', (_label, title, artist, duration) => {
     const d = decideMatch(queen, [cand('x', { title, artist, artists: [artist], duration_s: duration })], opts);
     expect(d.decision).not.toBe('accept');
     expect(d.ranked[0]!.reason).toMatch(/\.$/u);
+  });
+
+  it('asks when the title only partly matches, even with no duration to contradict it', () => {
+    const src = track({ title: 'Love', artist: 'Kendrick Lamar' });
+    const d = decideMatch(src, [cand('x', { title: 'Love Me', artist: 'Kendrick Lamar' })], opts);
+    expect(d.decision).toBe('review');
+    expect(d.reason).toMatch(/partly/u);
   });
 
   it('rejects karaoke even as the only candidate, and says why', () => {

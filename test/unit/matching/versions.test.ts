@@ -33,6 +33,8 @@ describe('suffix classification', () => {
     ["Shake It Off (Taylor's Version)", 're_recording'],
     ['Song (A Cappella)', 'a_cappella'],
     ['Song (Official Music Video)', 'video_tag'],
+    ['Song (8D Audio)', 'altered'],
+    ['Song (Alternate Take)', 'demo'],
   ])('%s is %s', (title, kind) => {
     expect(kinds(title)).toContain(kind);
     expect(parseTitle(title).base).not.toMatch(/[()[\]]/u);
