@@ -1,6 +1,6 @@
 import type { Playlist, Track } from '@opl/plugin-sdk';
 import { escapeValue, oneLine } from './directive-escape.ts';
-import { splitDisplay } from './extinf.ts';
+import { parseExtinf, splitDisplay } from './extinf.ts';
 import { chunkLines } from './chunks.ts';
 import { orderedProviders, playableLocation } from './locations.ts';
 import {
@@ -60,7 +60,7 @@ function* trackLines(track: Track, preferred: string | null): Generator<string> 
   const shown = display(track);
   yield `#EXTINF:${extinfSeconds(track.duration_s)},${shown}${LINE_END}`;
   // The exact values whenever reading the #EXTINF line back would not give them.
-  const readBack = splitDisplay(shown);
+  const readBack = splitDisplay(parseExtinf(`0,${shown}`).display);
   if (readBack.artist !== track.artist) yield directive(ARTIST_DIRECTIVE, track.artist);
   if (readBack.title !== track.title) yield directive(TITLE_DIRECTIVE, track.title);
   if (track.duration_s !== null && !Number.isInteger(track.duration_s)) yield directive(DURATION_DIRECTIVE, String(track.duration_s));
@@ -78,7 +78,8 @@ export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptio
   for (const playlist of playlists) {
     const name = oneLine(playlist.name).trim();
     yield `#PLAYLIST:${name}${LINE_END}`;
-    if (name !== playlist.name) yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
+    // An empty `#PLAYLIST:` reads as "no name" (the file name is used), so an empty name is explicit too.
+    if (name !== playlist.name || name === '') yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
     yield* fieldDirectives(PLAYLIST_DIRECTIVES, playlist);
     for (const track of playlist.tracks) yield* trackLines(track, options.sourceProvider);
   }

@@ -36,7 +36,7 @@ export const countCodec: Codec<number> = {
 export const durationCodec: Codec<number> = {
   write: (value) => String(value),
   read: (text) => {
-    if (!/^\d{1,7}(?:\.\d{1,17})?(?:e-?\d{1,3})?$/i.test(text)) return { problem: 'is not a number of seconds' };
+    if (!/^\d{1,7}(?:\.\d{1,40})?(?:e[+-]?\d{1,3})?$/i.test(text)) return { problem: 'is not a number of seconds' };
     const seconds = Number(text);
     return Number.isFinite(seconds) && seconds <= 1_000_000 ? { value: seconds } : { problem: 'is longer than 1000000 seconds' };
   },

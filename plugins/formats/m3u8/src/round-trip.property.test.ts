@@ -1,0 +1,65 @@
+import type { FormatContext } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+
+const noop = (): void => undefined;
+const ctx: FormatContext = {
+  fetch: () => Promise.reject(new Error('no network')),
+  log: { debug: noop, info: noop, warn: noop, error: noop },
+  decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
+  encodeText: (text) => new TextEncoder().encode(text),
+  now: () => '2024-06-01T00:00:00Z',
+};
+
+/** Text with the characters that matter here: line breaks, backslashes, dashes, `#`, commas, quotes, Unicode. */
+const text = fc.string({ unit: fc.constantFrom('a', 'Б', '名', '🎵', ' ', '-', ' - ', '\\', '\\n', '\n', '\r', '\u2028', '\u0085', '#', ',', '"', ':', '=', 'é', '\t'), maxLength: 12 });
+const nullableText = fc.option(text, { nil: null });
+const dateTime = fc.constantFrom('2024-01-01T00:00:00Z', '2023-12-31T23:59:59.5+09:00');
+
+const track = fc.record(
+  {
+    id: nullableText,
+    title: text,
+    artist: text,
+    album: nullableText,
+    duration_s: fc.option(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.double({ min: 0, max: 100_000, noNaN: true })), { nil: null }),
+    isrc: fc.option(fc.string({ maxLength: 12 }), { nil: null }),
+    explicit: fc.option(fc.boolean(), { nil: null }),
+    track_number: fc.option(fc.integer({ min: -5, max: 500 }), { nil: null }),
+    provider_uris: fc.dictionary(fc.constantFrom('spotify', 'tidal', 'deezer', 'yt'), fc.constantFrom('spotify:track:abc', 'tidal:track:12', 'deezer:track:9', 'https://x.example/a b', 'yt:v:1')),
+    metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+    media_type: fc.constantFrom('track', 'episode', 'video', 'local_file', 'unknown'),
+    is_local: fc.boolean(),
+    is_migratable: fc.boolean(),
+    unsupported_reason: nullableText,
+    added_at: fc.option(dateTime, { nil: null }),
+  },
+  { requiredKeys: ['title', 'artist'] },
+);
+
+const playlist = fc.record(
+  { id: nullableText, name: text, description: nullableText, kind: fc.constantFrom('PLAYLIST', 'LIKED_TRACKS'), created_at: fc.option(dateTime, { nil: null }), tracks: fc.array(track, { maxLength: 5 }) },
+  { requiredKeys: ['name', 'tracks'] },
+);
+
+describe('round trip (property)', () => {
+  it('parse(serialize(x)) = x for anything M3U8 carries', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(playlist, { maxLength: 3 }), async (playlists) => {
+        const input = FORMAT_OPERATIONS.serialize.input.parse({ playlists });
+        let out = '';
+        for await (const chunk of plugin.operations.serialize?.(input, ctx) ?? []) out += chunk as string;
+        const parsed = FORMAT_OPERATIONS.parse.output.parse(
+          await plugin.operations.parse?.(FORMAT_OPERATIONS.parse.input.parse({ bytes: new TextEncoder().encode(out), filename: 'f.m3u8' }), ctx),
+        );
+        expect(parsed.issues).toEqual([]);
+        // JSON normalises -0 and key order the way the wire does.
+        const expected = JSON.parse(JSON.stringify(input.playlists.map((p) => ({ ...p, tracks: p.tracks.map((t, index) => ({ ...t, position: index })) })))) as unknown;
+        expect(JSON.parse(JSON.stringify(parsed.playlists))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
