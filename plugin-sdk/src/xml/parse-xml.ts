@@ -29,13 +29,20 @@ export class XmlParseError extends InvalidInput {
 }
 
 interface OpenElement {
-  readonly tag: SaxesTagNS;
+  readonly name: string;
+  readonly namespace: string;
+  readonly prefix: string;
+  readonly attributes: Readonly<Record<string, string>>;
   readonly line: number;
   readonly column: number;
-  readonly children: XmlElement[];
-  readonly text: string[];
+  children: XmlElement[] | null;
+  text: string[] | null;
   textLength: number;
 }
+
+/** Shared by every element without attributes or children: large documents are mostly leaves. */
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
 
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
@@ -77,13 +84,14 @@ function refuseDoctypeInProlog(text: string): void {
 }
 
 function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number): Readonly<Record<string, string>> {
-  const attributes = Object.create(null) as Record<string, string>;
+  let attributes: Record<string, string> | null = null;
   for (const attribute of Object.values(tag.attributes)) {
     if (attribute.value.length > maxTextLength) throw new XmlParseError(`attribute "${attribute.name.slice(0, 100)}" is longer than ${maxTextLength} characters`, line, column);
     if (attribute.uri === XMLNS_NAMESPACE) continue;
+    attributes ??= Object.create(null) as Record<string, string>;
     attributes[attribute.prefix === '' ? attribute.local : `{${attribute.uri}}${attribute.local}`] = attribute.value;
   }
-  return Object.freeze(attributes);
+  return attributes === null ? NO_ATTRIBUTES : Object.freeze(attributes);
 }
 
 /**
@@ -114,8 +122,8 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     // Outside the root only whitespace reaches here (saxes reports anything else as an error).
     if (open === undefined) return;
     open.textLength += data.length;
-    if (open.textLength > maxTextLength) fail(`the text of <${open.tag.name.slice(0, 100)}> is longer than ${maxTextLength} characters`);
-    open.text.push(data);
+    if (open.textLength > maxTextLength) fail(`the text of <${open.name.slice(0, 100)}> is longer than ${maxTextLength} characters`);
+    (open.text ??= []).push(data);
   };
 
   parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
@@ -124,24 +132,26 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     nodes += 1;
     if (nodes > maxNodes) fail(`the document has more than ${maxNodes} elements`);
     if (stack.length + 1 > maxDepth) fail(`elements are nested deeper than ${maxDepth} levels`);
-    stack.push({ tag, line: parser.line, column: parser.column + 1, children: [], text: [], textLength: 0 });
+    const line = parser.line;
+    const column = parser.column + 1;
+    stack.push({ name: tag.local, namespace: tag.uri, prefix: tag.prefix, attributes: freezeAttributes(tag, maxTextLength, line, column), line, column, children: null, text: null, textLength: 0 });
   });
   parser.on('closetag', () => {
     const open = stack.pop();
     if (open === undefined) return;
     const element: XmlElement = Object.freeze({
-      name: open.tag.local,
-      namespace: open.tag.uri,
-      prefix: open.tag.prefix,
-      attributes: freezeAttributes(open.tag, maxTextLength, open.line, open.column),
-      children: Object.freeze(open.children),
-      text: open.text.length === 1 ? open.text[0]! : open.text.join(''),
+      name: open.name,
+      namespace: open.namespace,
+      prefix: open.prefix,
+      attributes: open.attributes,
+      children: open.children === null ? NO_CHILDREN : Object.freeze(open.children),
+      text: open.text === null ? '' : open.text.length === 1 ? open.text[0]! : open.text.join(''),
       line: open.line,
       column: open.column,
     });
     const parent = stack.at(-1);
     if (parent === undefined) root = element;
-    else parent.children.push(element);
+    else (parent.children ??= []).push(element);
   });
   parser.on('text', appendText);
   parser.on('cdata', appendText);
