@@ -41,7 +41,7 @@ function syntaxProblem(text: string, error: unknown): { message: string; line: n
  */
 export function parseBundle(text: string): ParsedBundle {
   const issues = new Issues();
-  if (text.trim() === '') return refused(issues, 'invalid_json', 'the file is empty');
+  if (!/\S/.test(text)) return refused(issues, 'invalid_json', 'the file is empty');
   const tooDeep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
   if (tooDeep !== -1) {
     const { line, column } = lineColumn(text, tooDeep);

@@ -9,6 +9,8 @@
 
 export const MAX_CHUNK_BYTES = 64 * 1024;
 
+const NON_ASCII = /[\u0080-\uffff]/g;
+
 function unitBound(code: number): number {
   return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
 }
@@ -26,6 +28,13 @@ export function* chunkPieces(pieces: Iterable<string>, maxBytes: number = MAX_CH
   let parts: string[] = [];
   let buffered = 0;
   for (const piece of pieces) {
+    // Fast path: most pieces fit whole; their bound is the length plus 2 per non-ASCII unit.
+    const bound = piece.length + 2 * (piece.match(NON_ASCII)?.length ?? 0);
+    if (buffered + bound <= maxBytes) {
+      parts.push(piece);
+      buffered += bound;
+      continue;
+    }
     let start = 0;
     let index = 0;
     while (index < piece.length) {

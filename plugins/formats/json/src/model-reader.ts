@@ -28,6 +28,7 @@ export class ModelReader {
     }
     const entity: Entity = {};
     let valid = true;
+    let present = 0;
     for (const [key, spec] of fields) {
       const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
       if (value === undefined) {
@@ -38,6 +39,7 @@ export class ModelReader {
         }
         continue;
       }
+      present += 1;
       const problem = spec.check(value);
       if (problem === null) entity[key] = spec.normalize ? spec.normalize(value) : value;
       else {
@@ -45,12 +47,18 @@ export class ModelReader {
         valid = false;
       }
     }
-    for (const key of Object.keys(raw)) {
+    const keys = Object.keys(raw);
+    // Only when some key is not a model field (the usual bundle has none) are they looked at one by one.
+    if (keys.length > present) this.#reportUnknown(keys, fields, pointer, kind, skip);
+    return valid ? entity : null;
+  }
+
+  #reportUnknown(keys: readonly string[], fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null): void {
+    for (const key of keys) {
       if (fields.has(key) || key === skip || this.#reportedUnknown.has(`${kind}\u0000${key}`)) continue;
       this.#reportedUnknown.add(`${kind}\u0000${key}`);
       this.#issues.add('unknown_field', `${pointer || '/'}: the ${kind} field ${JSON.stringify(key.slice(0, 100))} is not part of the model and was ignored (reported once)`, 'warning');
     }
-    return valid ? entity : null;
   }
 
   track(raw: unknown, pointer: string): TrackInput | null {

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import {
+  BUNDLE_SCHEMA_PATH as SDK_BUNDLE_SCHEMA_PATH,
+  DEFAULT_SCHEMA_BASE as SDK_DEFAULT_SCHEMA_BASE,
+  exportManifestSchema,
+  OPEN_PLAYLIST_SCHEMA_VERSION,
+  openPlaylistBundleSchema,
+  playlistSchema,
+  trackSchema,
+} from '@opl/plugin-sdk/schemas';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BUNDLE_SCHEMA_PATH, BUNDLE_SCHEMA_VERSION, DEFAULT_SCHEMA_BASE } from './bundle-constants.ts';
+import { playlistsArbitrary } from './model-arbitraries.ts';
+import { PLAYLIST_FIELDS, TRACK_FIELDS } from './model-fields.ts';
+import { schemaErrors } from './schema-check.ts';
+import { serialize } from './test-harness.ts';
+
+/**
+ * The published JSON Schemas' bodies, generated the way `npm run schemas` generates
+ * plugin-sdk/schema/export/*.json (plugins may not read files; the SDK's drift test holds the
+ * checked-in files to this same generation).
+ */
+const published = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', unrepresentable: 'throw' }) as Record<string, unknown>;
+const bundleJsonSchema = published(openPlaylistBundleSchema);
+const manifestJsonSchema = published(exportManifestSchema);
+
+const manifest = {
+  $schema: 'https://engine.example/schemas/export/open-playlist-export-manifest-v1.json',
+  schema_version: 1,
+  format: 'csv',
+  source_provider: 'spotify',
+  playlist_count: 3,
+  entries: [
+    { playlist_id: 'p1', name: 'Road trip', file: 'Road trip.csv', status: 'ok', track_count: 12, warning_codes: ['partial_selection'] },
+    { playlist_id: 'p2', name: '', file: 'p2.csv', status: 'empty', track_count: 0, warning_codes: ['empty_playlist'] },
+    { playlist_id: 'p3', name: 'Private', file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] },
+  ],
+  warnings: [
+    { code: 'partial_selection', message: 'only selected tracks were exported', playlist_id: 'p1', count: 12 },
+    { code: 'empty_playlist', message: 'the playlist has zero tracks', playlist_id: 'p2' },
+    { code: 'playlist_read_failed', message: 'the playlist was unavailable', playlist_id: 'p3' },
+  ],
+};
+
+describe('the plugin agrees with the published bundle schema', () => {
+  it('uses the SDK’s schema version, base and path', () => {
+    expect([BUNDLE_SCHEMA_VERSION, DEFAULT_SCHEMA_BASE, BUNDLE_SCHEMA_PATH]).toEqual([OPEN_PLAYLIST_SCHEMA_VERSION, SDK_DEFAULT_SCHEMA_BASE, SDK_BUNDLE_SCHEMA_PATH]);
+  });
+
+  it('checks exactly the fields of the zod model, in its order', () => {
+    expect([...TRACK_FIELDS.keys()]).toEqual(Object.keys(trackSchema.shape));
+    expect(['tracks', ...PLAYLIST_FIELDS.keys()].sort()).toEqual(Object.keys(playlistSchema.shape).sort());
+  });
+
+  it('writes bundles that the generated JSON Schema and the zod schema both accept', async () => {
+    await fc.assert(
+      fc.asyncProperty(playlistsArbitrary, async (playlists) => {
+        const text = await serialize({ playlists, options: { source_provider: 'tidal', schema_base: 'https://engine.example/schemas/', warnings: [{ code: 'unsupported_items', message: '2 local files', playlist_id: null, count: 2 }] } });
+        const document = JSON.parse(text) as unknown;
+        expect(schemaErrors(bundleJsonSchema, document)).toEqual([]);
+        expect(openPlaylistBundleSchema.safeParse(document).error).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the JSON Schema and zod refuse schema_version 2 and an unknown warning code', async () => {
+    const document = JSON.parse(await serialize({ playlists: [] })) as Record<string, unknown>;
+    expect(schemaErrors(bundleJsonSchema, document)).toEqual([]);
+    const version2 = { ...document, schema_version: 2 };
+    expect(schemaErrors(bundleJsonSchema, version2)).toEqual(['/schema_version: expected 1']);
+    expect(openPlaylistBundleSchema.safeParse(version2).error?.issues[0]?.message).toContain('schema_version 1 only');
+    const badWarning = { ...document, warnings: [{ code: 'made_up', message: 'x' }] };
+    expect(schemaErrors(bundleJsonSchema, badWarning)).toHaveLength(1);
+    expect(openPlaylistBundleSchema.safeParse(badWarning).success).toBe(false);
+  });
+
+  it('the manifest schemas accept a real manifest and refuse a wrong count, status or version', () => {
+    expect(schemaErrors(manifestJsonSchema, manifest)).toEqual([]);
+    expect(exportManifestSchema.safeParse(manifest).error).toBeUndefined();
+    expect(exportManifestSchema.safeParse({ ...manifest, playlist_count: 2 }).success).toBe(false);
+    const badEntry = { ...manifest, entries: [{ ...manifest.entries[0], status: 'warning' }, ...manifest.entries.slice(1)] };
+    expect(schemaErrors(manifestJsonSchema, badEntry)).toEqual(['/entries/0/status: not one of ["ok","failed","empty"]']);
+    expect(schemaErrors(manifestJsonSchema, { ...manifest, schema_version: 2 })).toEqual(['/schema_version: expected 1']);
+  });
+});
