@@ -21,7 +21,7 @@ import { serialize } from './test-harness.ts';
  * plugin-sdk/schema/export/*.json (plugins may not read files; the SDK's drift test holds the
  * checked-in files to this same generation).
  */
-const published = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', unrepresentable: 'throw' }) as Record<string, unknown>;
+const published = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', unrepresentable: 'throw' });
 const bundleJsonSchema = published(openPlaylistBundleSchema);
 const manifestJsonSchema = published(exportManifestSchema);
 
