@@ -19,6 +19,7 @@ Engine:
 Tools:
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
+  convert        convert a playlist file to another format offline (opl convert <file> --to <format>)
   plugin         plugin administration (list, allow-list, release, setup) and the opl-plugin authoring CLI
   openapi        print the OpenAPI document (--write updates core/http/openapi.json, --check fails on drift)
   help           this text
@@ -53,6 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     case 'openapi':
       return (await import('./openapi.command.ts')).openApiCommand(args);
+    case 'convert':
+      return (await import('./convert.command.ts')).convertCommand(args, loadConfigOrExit());
     case 'plugin':
       return (await import('./plugin.command.ts')).pluginCommand(args);
     case undefined:

@@ -10,7 +10,7 @@ import {
 } from '@opl/plugin-sdk/tools';
 import semver from 'semver';
 import type { Logger } from '../logging/logger.ts';
-import type { AllowListEntry, PluginStore } from './plugin-store.ts';
+import type { AllowListEntry, PluginStateStore } from './plugin-store.ts';
 import { providerView, type ProviderView } from './provider-view.ts';
 
 /** What the catalogue needs from the sandbox host (the plugin-host child process). */
@@ -55,7 +55,7 @@ export interface PluginCatalogueOptions {
   allowUnsigned: boolean;
   deploymentMode: 'self_host' | 'hosted';
   engineVersion: string;
-  store: PluginStore;
+  store: PluginStateStore;
   runtime: PluginRuntime;
   logger: Logger;
 }
@@ -108,6 +108,11 @@ export class PluginCatalogue {
 
   manifest(pluginId: string): Manifest | undefined {
     return this.#active.get(pluginId)?.manifest;
+  }
+
+  /** Every loaded plugin's manifest. */
+  manifests(): Manifest[] {
+    return [...this.#active.values()].map((active) => active.manifest);
   }
 
   /** The loaded provider plugin for a provider name (`spotify`), if any. */

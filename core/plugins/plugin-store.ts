@@ -45,8 +45,43 @@ function toAllowListEntry(row: Record<string, unknown>): AllowListEntry {
   };
 }
 
+/** What the catalogue needs of the instance's plugin state. */
+export interface PluginStateStore {
+  records(): Promise<Map<string, PluginRecordRow>>;
+  recordLoaded(pluginId: string, version: string): Promise<void>;
+  quarantine(pluginId: string, version: string, reason: string): Promise<void>;
+  allowList(): Promise<AllowListEntry[]>;
+}
+
+/**
+ * Plugin state for one short-lived process without a database (the offline `opl convert`): the
+ * same policy, but the rollback high-water mark and quarantines last only as long as the process.
+ */
+export class MemoryPluginState implements PluginStateStore {
+  readonly #records = new Map<string, PluginRecordRow>();
+
+  async records(): Promise<Map<string, PluginRecordRow>> {
+    return new Map(this.#records);
+  }
+
+  async recordLoaded(pluginId: string, version: string): Promise<void> {
+    const current = this.#records.get(pluginId);
+    const highest = current && semver.valid(current.highestVersionSeen) && semver.gte(current.highestVersionSeen, version) ? current.highestVersionSeen : version;
+    this.#records.set(pluginId, { pluginId, highestVersionSeen: highest, installedVersion: version, state: current?.state ?? 'active', stateReason: current?.stateReason ?? null });
+  }
+
+  async quarantine(pluginId: string, version: string, reason: string): Promise<void> {
+    const current = this.#records.get(pluginId);
+    this.#records.set(pluginId, { pluginId, highestVersionSeen: current?.highestVersionSeen ?? version, installedVersion: current?.installedVersion ?? null, state: 'quarantined', stateReason: reason });
+  }
+
+  async allowList(): Promise<AllowListEntry[]> {
+    return [];
+  }
+}
+
 /** Instance-wide plugin state in PostgreSQL, shared by every engine process. */
-export class PluginStore {
+export class PluginStore implements PluginStateStore {
   readonly #execute: Execute;
 
   constructor(execute: Execute) {
