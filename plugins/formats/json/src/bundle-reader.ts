@@ -27,7 +27,7 @@ function refused(issues: Issues, code: string, message: string, line: number | n
 /** JSON.parse's complaint, placed by our own locator; V8's quote of the input is left out. */
 function syntaxProblem(text: string, error: unknown): { message: string; line: number | null; column: number | null } {
   const raw = error instanceof Error ? error.message : String(error);
-  const reason = raw.replace(/,? (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/\p{Cc}/gu, '?').slice(0, 200);
+  const reason = raw.replace(/,? (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/\p{Cc}/gu, '?').slice(0, 200);
   const at = findSyntaxError(text);
   if (at === -1) return { message: `the file is not valid JSON: ${reason}`, line: null, column: null };
   const { line, column } = lineColumn(text, at);

@@ -12,10 +12,8 @@ export type Check = (value: unknown) => string | null;
 
 export interface FieldSpec {
   readonly check: Check;
-  /** The value of an absent field; a required field has none. */
-  readonly fallback?: () => unknown;
-  /** A copy keeping only what the model holds (credits drop unknown keys). */
-  readonly normalize?: (value: unknown) => unknown;
+  /** Absent optional fields are left absent: the host's validation fills in the model's defaults. */
+  readonly required?: true;
 }
 
 export type FieldTable = ReadonlyMap<string, FieldSpec>;
@@ -93,40 +91,38 @@ const credit: Check = (value) => {
   }
   return null;
 };
-const normalizeCredits = (value: unknown): unknown =>
-  (value as Record<string, unknown>[]).map((entry) => ({ role: entry.role, name: entry.name, instrument: entry.instrument ?? null, uri: entry.uri ?? null }));
 
-const nullableText: FieldSpec = { check: nullable(text(10_000)), fallback: () => null };
-const nullableInteger: FieldSpec = { check: nullable(integer), fallback: () => null };
-const nullableBoolean: FieldSpec = { check: nullable(boolean), fallback: () => null };
-const dateTime: FieldSpec = { check: nullable(matching(DATE_TIME, 'an RFC 3339 date-time with seconds and an offset')), fallback: () => null };
-const providerUris: FieldSpec = { check: recordOf(100, text(2_000)), fallback: () => ({}) };
-const metadata: FieldSpec = { check: recordOf(200, null), fallback: () => ({}) };
+const nullableText: FieldSpec = { check: nullable(text(10_000)) };
+const nullableInteger: FieldSpec = { check: nullable(integer) };
+const nullableBoolean: FieldSpec = { check: nullable(boolean) };
+const dateTime: FieldSpec = { check: nullable(matching(DATE_TIME, 'an RFC 3339 date-time with seconds and an offset')) };
+const providerUris: FieldSpec = { check: recordOf(100, text(2_000)) };
+const metadata: FieldSpec = { check: recordOf(200, null) };
 
 export const TRACK_FIELDS: FieldTable = new Map<string, FieldSpec>([
   ['id', nullableText],
-  ['title', { check: text(2_000) }],
-  ['artist', { check: text(2_000) }],
-  ['artists', { check: arrayOf(text(1_000), 100), fallback: () => [] }],
+  ['title', { check: text(2_000), required: true }],
+  ['artist', { check: text(2_000), required: true }],
+  ['artists', { check: arrayOf(text(1_000), 100) }],
   ['album', nullableText],
-  ['duration_s', { check: nullable(duration), fallback: () => null }],
-  ['isrc', { check: nullable(text(32)), fallback: () => null }],
-  ['release_date', { check: nullable(matching(RELEASE_DATE, 'YYYY, YYYY-MM or YYYY-MM-DD')), fallback: () => null }],
+  ['duration_s', { check: nullable(duration) }],
+  ['isrc', { check: nullable(text(32)) }],
+  ['release_date', { check: nullable(matching(RELEASE_DATE, 'YYYY, YYYY-MM or YYYY-MM-DD')) }],
   ['release_year', nullableInteger],
   ['genre', nullableText],
   ['track_number', nullableInteger],
   ['disc_number', nullableInteger],
   ['explicit', nullableBoolean],
   ['composer', nullableText],
-  ['credits', { check: arrayOf(credit, 500), fallback: () => [], normalize: normalizeCredits }],
+  ['credits', { check: arrayOf(credit, 500) }],
   ['label', nullableText],
   ['artwork_uri', nullableText],
   ['provider_uris', providerUris],
   ['metadata', metadata],
-  ['media_type', { check: oneOf(MEDIA_TYPES), fallback: () => 'track' }],
-  ['is_local', { check: boolean, fallback: () => false }],
+  ['media_type', { check: oneOf(MEDIA_TYPES) }],
+  ['is_local', { check: boolean }],
   ['position', nullableInteger],
-  ['is_migratable', { check: boolean, fallback: () => true }],
+  ['is_migratable', { check: boolean }],
   ['unsupported_reason', nullableText],
   ['source_item_id', nullableText],
   ['added_at', dateTime],
@@ -137,15 +133,15 @@ export const TRACK_FIELDS: FieldTable = new Map<string, FieldSpec>([
 /** Every Playlist field except `tracks`, which the reader walks track by track. */
 export const PLAYLIST_FIELDS: FieldTable = new Map<string, FieldSpec>([
   ['id', nullableText],
-  ['name', { check: text(1_000) }],
+  ['name', { check: text(1_000), required: true }],
   ['description', nullableText],
   ['photo', nullableText],
-  ['track_count', { check: nullable(count), fallback: () => null }],
+  ['track_count', { check: nullable(count) }],
   ['owner_id', nullableText],
   ['owner_name', nullableText],
   ['created_at', dateTime],
   ['updated_at', dateTime],
-  ['kind', { check: oneOf(PLAYLIST_KINDS), fallback: () => 'PLAYLIST' }],
+  ['kind', { check: oneOf(PLAYLIST_KINDS) }],
   ['artwork_uri', nullableText],
   ['snapshot_id', nullableText],
   ['is_owned', nullableBoolean],

@@ -6,8 +6,9 @@ import { isRecord, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldTable } from './mode
  * Parsed JSON values → universal Playlists and Tracks, checked field by field. A bad track is
  * reported with its JSON Pointer (`/playlists/0/tracks/5: title must be a string`) and left out
  * while its neighbours are kept; a playlist with a bad field of its own is left out whole.
- * Absent fields get the model's defaults; fields the model does not know are ignored, with one
- * warning per field name and kind of entity. The walk is loops over a fixed shape, never recursion.
+ * Absent fields stay absent (the host's validation of the result fills in the model's defaults);
+ * fields the model does not know are dropped, with one warning per field name and kind of
+ * entity. The walk is loops over a fixed shape, never recursion.
  */
 
 type Entity = Record<string, unknown>;
@@ -26,14 +27,14 @@ export class ModelReader {
       this.#issues.add(code, `${pointer || '/'}: a ${kind} must be a JSON object`);
       return null;
     }
-    const entity: Entity = {};
+    // The parsed object itself becomes the result (no copy: a 100,000-track file must fit the
+    // sandbox's memory twice over, once as text and once as objects, and no more).
     let valid = true;
     let present = 0;
     for (const [key, spec] of fields) {
       const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
       if (value === undefined) {
-        if (spec.fallback) entity[key] = spec.fallback();
-        else {
+        if (spec.required) {
           this.#issues.add(code, `${pointer || '/'}: ${key} is required`);
           valid = false;
         }
@@ -41,21 +42,22 @@ export class ModelReader {
       }
       present += 1;
       const problem = spec.check(value);
-      if (problem === null) entity[key] = spec.normalize ? spec.normalize(value) : value;
-      else {
+      if (problem !== null) {
         this.#issues.add(code, `${pointer || '/'}: ${key} ${problem}`);
         valid = false;
       }
     }
     const keys = Object.keys(raw);
     // Only when some key is not a model field (the usual bundle has none) are they looked at one by one.
-    if (keys.length > present) this.#reportUnknown(keys, fields, pointer, kind, skip);
-    return valid ? entity : null;
+    if (keys.length > present) this.#dropUnknown(raw, keys, fields, pointer, kind, skip);
+    return valid ? raw : null;
   }
 
-  #reportUnknown(keys: readonly string[], fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null): void {
+  #dropUnknown(raw: Entity, keys: readonly string[], fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null): void {
     for (const key of keys) {
-      if (fields.has(key) || key === skip || this.#reportedUnknown.has(`${kind}\u0000${key}`)) continue;
+      if (fields.has(key) || key === skip) continue;
+      delete raw[key];
+      if (this.#reportedUnknown.has(`${kind}\u0000${key}`)) continue;
       this.#reportedUnknown.add(`${kind}\u0000${key}`);
       this.#issues.add('unknown_field', `${pointer || '/'}: the ${kind} field ${JSON.stringify(key.slice(0, 100))} is not part of the model and was ignored (reported once)`, 'warning');
     }
@@ -79,8 +81,7 @@ export class ModelReader {
       const track = this.track(rawTrack, `${pointer}/tracks/${index}`);
       if (track !== null) tracks.push(track);
     }
-    // The model's key order (tracks after photo), so a re-export writes the same file.
-    const { id, name, description, photo, ...rest } = fields;
-    return { id, name, description, photo, tracks, ...rest } as PlaylistInput;
+    fields.tracks = tracks;
+    return fields as PlaylistInput;
   }
 }
