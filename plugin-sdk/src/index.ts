@@ -31,3 +31,4 @@ export type { Manifest, ManifestSource, NetworkGrant } from './manifest.schema.t
 export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
 export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';
 export { escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlParseOptions } from './xml/index.ts';
+export * as formatKit from './format-kit/index.ts';

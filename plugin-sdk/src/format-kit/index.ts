@@ -1,0 +1,20 @@
+/**
+ * Format kit: helpers the format plugins share (decoding uploads, bounded issue lists, 64 KiB
+ * output chunks, model bounds, the v1 export columns, playlist locations). Exported from the
+ * runtime entry as the `formatKit` namespace; bundlers keep only the members a plugin uses.
+ * Pure JavaScript: no zod, no node:*, nothing the sandbox lacks.
+ */
+export { splitArtistTitle, type ArtistTitle } from './artist-title.ts';
+export { PLAYLIST_COLUMNS, SCHEMA_VERSION, TRACK_COLUMNS, V1_COLUMNS, type V1Column } from './export-columns.ts';
+export { EMPTY_TRACK_VALUES, playlistValues, trackValues, type CellValue } from './export-values.ts';
+export { boundedText, dateTime, duration, integer, MEDIA_TYPE_VALUES, mediaType, optionalText, PLAYLIST_KIND_VALUES, playlistKind, type Conversion } from './field-values.ts';
+export { guardFormula, needsFormulaGuard, unguardFormula } from './formula-guard.ts';
+export { IssueCollector, MAX_LISTED_ISSUES, type IssueSeverity, type ParseIssue } from './issue-collector.ts';
+export { classifyLocation, fileStem, fileUrlPath, webUrlOf, type LocationKind } from './locations.ts';
+export { LIMITS } from './model-limits.ts';
+export { FALLBACK_PLAYLIST_NAME, playlistNameFromFilename } from './playlist-name.ts';
+export { orderedProviders, pickSourceUri, providerOfUri } from './source-uri.ts';
+export { decodeFile, detectEncoding, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
+export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';
+export { isValidUtf8 } from './utf8-validator.ts';
+export { readV1Header, unsupportedVersion, V1RowGrouper, type V1Header, type V1HeaderOptions } from './v1-rows.ts';

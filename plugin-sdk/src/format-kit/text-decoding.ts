@@ -1,0 +1,39 @@
+import type { FormatContext } from '../context.ts';
+import { isValidUtf8 } from './utf8-validator.ts';
+
+/**
+ * Picks the encoding of an uploaded text file. Exports are UTF-8, but hand-made lists come from
+ * everywhere: a byte order mark decides first (UTF-8, UTF-16 LE/BE); without one, bytes that are
+ * well-formed UTF-8 are read as UTF-8, and anything else as windows-1252, the encoding older
+ * Windows tools write and a superset of the printable ISO-8859-1 ("Latin-1") range.
+ */
+
+export type DetectedEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+export interface Detection {
+  readonly encoding: DetectedEncoding;
+  /** Bytes of the byte order mark to skip (decoders differ on whether they drop it). */
+  readonly bomLength: number;
+}
+
+export function detectEncoding(bytes: Uint8Array): Detection {
+  const [b0, b1, b2] = bytes;
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { encoding: 'utf-8', bomLength: 3 };
+  if (b0 === 0xff && b1 === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
+  if (b0 === 0xfe && b1 === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
+  return { encoding: isValidUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
+}
+
+export interface DecodedText {
+  readonly text: string;
+  readonly encoding: DetectedEncoding;
+}
+
+export function decodeFile(bytes: Uint8Array, decodeText: FormatContext['decodeText']): DecodedText {
+  const { encoding, bomLength } = detectEncoding(bytes);
+  // A copy rather than a view: the sandbox copies arguments to the host, and a plain array is
+  // what every transfer path handles the same way.
+  const text = decodeText(bomLength === 0 ? bytes : bytes.slice(bomLength), encoding);
+  // A second mark (a file saved twice by a BOM-adding editor) is not content either.
+  return { text: text.startsWith('\uFEFF') ? text.slice(1) : text, encoding };
+}

@@ -1,0 +1,44 @@
+/**
+ * Strict UTF-8 well-formedness (RFC 3629): the decoder the host offers replaces bad sequences
+ * instead of failing, so telling UTF-8 from a legacy 8-bit encoding needs this check first.
+ * Rejects overlong forms, UTF-16 surrogates, code points above U+10FFFF and truncated sequences.
+ */
+
+function isContinuation(byte: number | undefined): boolean {
+  return byte !== undefined && (byte & 0xc0) === 0x80;
+}
+
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  let index = 0;
+  while (index < bytes.length) {
+    const lead = bytes[index] as number;
+    if (lead < 0x80) {
+      index += 1;
+      continue;
+    }
+    let length: number;
+    // The allowed range of the second byte narrows for leads where it decides validity.
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead === 0xe0) low = 0xa0; // overlong below U+0800
+      if (lead === 0xed) high = 0x9f; // U+D800–U+DFFF surrogates
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead === 0xf0) low = 0x90; // overlong below U+10000
+      if (lead === 0xf4) high = 0x8f; // above U+10FFFF
+    } else {
+      return false; // stray continuation byte, overlong 0xC0/0xC1 lead, or 0xF5–0xFF
+    }
+    const second = bytes[index + 1];
+    if (second === undefined || second < low || second > high) return false;
+    for (let offset = 2; offset < length; offset++) {
+      if (!isContinuation(bytes[index + offset])) return false;
+    }
+    index += length;
+  }
+  return true;
+}
