@@ -1,5 +1,4 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
-import { decodeFile } from './text-decoding.ts';
+import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseTxt } from './txt-parser.ts';
 import { serializeOptions, serializeTxt } from './txt-serializer.ts';
 
@@ -9,7 +8,7 @@ import { serializeOptions, serializeTxt } from './txt-serializer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text } = decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    const { text } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
     return parseTxt(text, input.filename);
   },
   serialize(input) {

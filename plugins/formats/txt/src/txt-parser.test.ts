@@ -1,8 +1,6 @@
+import { formatKit } from '@opl/plugin-sdk';
 import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
 import { describe, expect, it } from 'vitest';
-import { MAX_LISTED_ISSUES } from './issue-collector.ts';
-import { splitArtistTitle } from './plain-list-reader.ts';
-import { playlistNameFromFilename } from './playlist-name.ts';
 import { MAGIC_LINE, SCHEMA_LINE, TXT_V1_COLUMNS, type TxtColumn } from './txt-columns.ts';
 import { parseTxt } from './txt-parser.ts';
 
@@ -55,18 +53,6 @@ describe('plain lists', () => {
     expect(playlists[0]!.tracks[1]!.title).toHaveLength(2_000);
     expect(issues).toEqual([expect.objectContaining({ line: 2, code: 'value_truncated', severity: 'warning' })]);
   });
-
-  it('splits only on a dash with spaces around it', () => {
-    expect(splitArtistTitle('Jay-Z - 99 Problems')).toEqual({ artist: 'Jay-Z', title: '99 Problems' });
-    expect(splitArtistTitle('Artist -Title')).toEqual({ artist: '', title: 'Artist -Title' });
-  });
-
-  it('names the playlist after the file', () => {
-    expect(playlistNameFromFilename('/tmp/uploads/My.Mix.txt')).toBe('My.Mix');
-    expect(playlistNameFromFilename('.txt')).toBe('.txt');
-    expect(playlistNameFromFilename('')).toBe('Imported playlist');
-    expect(playlistNameFromFilename(null)).toBe('Imported playlist');
-  });
 });
 
 describe('TXT v1', () => {
@@ -108,7 +94,7 @@ describe('TXT v1', () => {
     const bad = Array.from({ length: 500 }, () => row({ schema_version: '1', playlist_name: 'P', order: 'x' }));
     const { playlists, issues } = parse(v1(row({ schema_version: '1', playlist_name: 'P', order: '1', title: 'kept' }), ...bad));
     expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(['kept']);
-    expect(issues).toHaveLength(MAX_LISTED_ISSUES + 1);
+    expect(issues).toHaveLength(formatKit.MAX_LISTED_ISSUES + 1);
     expect(issues.at(-1)).toMatchObject({ code: 'too_many_issues', line: null, message: expect.stringContaining('300 more issues') });
   });
 

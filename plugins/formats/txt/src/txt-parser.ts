@@ -1,12 +1,11 @@
-import type { PlaylistInput } from '@opl/plugin-sdk';
-import { IssueCollector, type ParseIssue } from './issue-collector.ts';
+import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { readPlainList } from './plain-list-reader.ts';
 import { splitLines } from './text-lines.ts';
 import { looksLikeTxtV1, readTxtV1 } from './txt-v1-reader.ts';
 
 export interface ParsedTxt {
   readonly playlists: PlaylistInput[];
-  readonly issues: ParseIssue[];
+  readonly issues: formatKit.ParseIssue[];
 }
 
 /**
@@ -16,7 +15,7 @@ export interface ParsedTxt {
  */
 export function parseTxt(text: string, filename: string | null): ParsedTxt {
   const lines = splitLines(text);
-  const issues = new IssueCollector();
+  const issues = new formatKit.IssueCollector();
   const playlists = looksLikeTxtV1(lines) ? readTxtV1(lines, issues) : readPlainList(lines, filename, issues);
   return { playlists, issues: issues.issues() };
 }

@@ -1,7 +1,6 @@
-import type { Playlist } from '@opl/plugin-sdk';
+import { formatKit, type Playlist } from '@opl/plugin-sdk';
 import { EMPTY_TRACK_PART, playlistPart, row, trackPart } from './export-row.ts';
 import { LINE_END, MAGIC_LINE, SCHEMA_LINE, TXT_V1_COLUMNS } from './txt-columns.ts';
-import { chunkUtf8, MAX_CHUNK_BYTES } from './utf8-chunker.ts';
 
 export interface SerializeOptions {
   /** Provider whose URI fills `source_uri` when a track has several (see source-uri.ts). */
@@ -14,7 +13,7 @@ export function serializeOptions(options: Readonly<Record<string, unknown>>): Se
   const provider = options.source_provider;
   return {
     sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null,
-    maxChunkBytes: MAX_CHUNK_BYTES,
+    maxChunkBytes: formatKit.MAX_CHUNK_BYTES,
   };
 }
 
@@ -39,5 +38,5 @@ export function* txtLines(playlists: Iterable<Playlist>, sourceProvider: string 
 
 /** UTF-8 text (no BOM, LF line ends) in chunks of at most `maxChunkBytes` encoded bytes. */
 export function serializeTxt(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
-  return chunkUtf8(txtLines(playlists, options.sourceProvider), options.maxChunkBytes);
+  return formatKit.chunkUtf8(txtLines(playlists, options.sourceProvider), options.maxChunkBytes);
 }
