@@ -1,6 +1,4 @@
-import { boundedText } from './sdk-pending/field-values.ts';
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
-import { LIMITS } from './sdk-pending/model-limits.ts';
+import { formatKit } from '@opl/plugin-sdk';
 
 /**
  * Cell readers for the foreign layouts (Exportify, generic CSV): each reads one cell of a row by
@@ -18,9 +16,9 @@ function shown(cell: string): string {
 export class CellReader {
   readonly #cells: readonly string[];
   readonly #line: number;
-  readonly #issues: IssueCollector;
+  readonly #issues: formatKit.IssueCollector;
 
-  constructor(cells: readonly string[], line: number, issues: IssueCollector) {
+  constructor(cells: readonly string[], line: number, issues: formatKit.IssueCollector) {
     this.#cells = cells;
     this.#line = line;
     this.#issues = issues;
@@ -36,13 +34,13 @@ export class CellReader {
   }
 
   /** Trimmed text or null when empty, cut to `max` with a `value_truncated` warning. */
-  text(position: number | undefined, column: string, max: number = LIMITS.text): string | null {
+  text(position: number | undefined, column: string, max: number = formatKit.LIMITS.text): string | null {
     const value = this.raw(position).trim();
     return value === '' ? null : this.bounded(position, column, value, max);
   }
 
   bounded(position: number | undefined, column: string, value: string, max: number): string {
-    const result = boundedText(value, max);
+    const result = formatKit.boundedText(value, max);
     if (result.truncated) this.#issues.add(this.#line, 'value_truncated', `${column} is longer than ${max} characters and was cut`, 'warning', position === undefined ? null : position + 1);
     return result.value;
   }
@@ -99,7 +97,7 @@ export class CellReader {
   isrc(position: number | undefined, column: string): string | null {
     const value = this.raw(position).trim().toUpperCase();
     if (value === '') return null;
-    if (value.length > LIMITS.isrc) return this.invalid(position, column, `${shown(value)} is longer than ${LIMITS.isrc} characters and was dropped`);
+    if (value.length > formatKit.LIMITS.isrc) return this.invalid(position, column, `${shown(value)} is longer than ${formatKit.LIMITS.isrc} characters and was dropped`);
     return value;
   }
 }

@@ -1,15 +1,13 @@
-import type { PlaylistInput } from '@opl/plugin-sdk';
+import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { delimiterName, detectDialect, readRecords, type CsvRecord } from './csv-records.ts';
 import { isV1Header, readCsvV1 } from './csv-v1-reader.ts';
 import { isExportifyHeader, readExportify } from './exportify-reader.ts';
 import { isGenericHeader, readGeneric } from './generic-reader.ts';
 import { HeaderIndex } from './header-index.ts';
-import { IssueCollector, type ParseIssue } from './sdk-pending/issue-collector.ts';
-import { playlistNameFromFilename } from './sdk-pending/playlist-name.ts';
 
 export interface ParsedCsv {
   readonly playlists: PlaylistInput[];
-  readonly issues: ParseIssue[];
+  readonly issues: formatKit.ParseIssue[];
 }
 
 /**
@@ -19,7 +17,7 @@ export interface ParsedCsv {
  * recognizable title column. Anything else is refused with `unrecognized_columns`.
  */
 export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
-  const issues = new IssueCollector();
+  const issues = new formatKit.IssueCollector();
   if (encoding === 'windows-1252') {
     issues.add(null, 'legacy_encoding', 'the file is not valid UTF-8 and has no byte order mark, so it was read as windows-1252; check accented letters', 'warning');
   }
@@ -38,9 +36,9 @@ export function parseCsv(text: string, filename: string | null, encoding: string
   if (isV1Header(header.cells)) {
     playlists = readCsvV1(header, rest, issues);
   } else if (isExportifyHeader(index)) {
-    playlists = readExportify(index, rest, playlistNameFromFilename(filename), issues);
+    playlists = readExportify(index, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else if (isGenericHeader(index)) {
-    playlists = readGeneric(index, rest, playlistNameFromFilename(filename), issues);
+    playlists = readGeneric(index, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else {
     const shown = header.cells
       .slice(0, 8)

@@ -1,9 +1,9 @@
+import { formatKit } from '@opl/plugin-sdk';
 import { describe, expect, it } from 'vitest';
 import { detectDialect, MAX_CELLS, readRecords } from './csv-records.ts';
-import { IssueCollector } from './sdk-pending/issue-collector.ts';
 
 function read(text: string) {
-  const issues = new IssueCollector();
+  const issues = new formatKit.IssueCollector();
   const records = [...readRecords(text, detectDialect(text), issues)];
   return { records: records.map((record) => [record.line, ...record.cells]), issues: issues.issues() };
 }
@@ -60,7 +60,7 @@ describe('readRecords (RFC 4180)', () => {
   });
 
   it('bounds the cells kept per record', () => {
-    const [record] = [...readRecords(','.repeat(5_000), detectDialect(','), new IssueCollector())];
+    const [record] = [...readRecords(','.repeat(5_000), detectDialect(','), new formatKit.IssueCollector())];
     expect(record?.cells).toHaveLength(MAX_CELLS);
     expect(record?.overflow).toBe(true);
   });

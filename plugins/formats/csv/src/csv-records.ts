@@ -1,4 +1,4 @@
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
+import type { formatKit } from '@opl/plugin-sdk';
 
 /**
  * An RFC 4180 record reader over the decoded text, in one linear pass.
@@ -97,7 +97,7 @@ function nextLineStart(text: string, index: number): number {
   return text.length;
 }
 
-export function* readRecords(text: string, dialect: Dialect, issues: IssueCollector): Generator<CsvRecord> {
+export function* readRecords(text: string, dialect: Dialect, issues: formatKit.IssueCollector): Generator<CsvRecord> {
   const delimiter = dialect.delimiter.charCodeAt(0);
   const length = text.length;
   let pos = dialect.start;

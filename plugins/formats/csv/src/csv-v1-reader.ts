@@ -1,8 +1,6 @@
-import type { PlaylistInput } from '@opl/plugin-sdk';
+import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import type { CsvRecord } from './csv-records.ts';
 import { acceptRow } from './row-shape.ts';
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
-import { readV1Header, V1RowGrouper } from './sdk-pending/v1-rows.ts';
 
 export const FORMAT_LABEL = 'CSV';
 
@@ -12,10 +10,10 @@ export function isV1Header(names: readonly string[]): boolean {
 }
 
 /** CSV v1: the export columns, rows grouped back into playlists exactly as the TXT reader does. */
-export function readCsvV1(header: CsvRecord, records: Iterable<CsvRecord>, issues: IssueCollector): PlaylistInput[] {
-  const columns = readV1Header(header.cells, header.line, issues, FORMAT_LABEL);
+export function readCsvV1(header: CsvRecord, records: Iterable<CsvRecord>, issues: formatKit.IssueCollector): PlaylistInput[] {
+  const columns = formatKit.readV1Header(header.cells, header.line, issues, FORMAT_LABEL);
   if (columns === null) return [];
-  const grouper = new V1RowGrouper(columns, issues, FORMAT_LABEL);
+  const grouper = new formatKit.V1RowGrouper(columns, issues, FORMAT_LABEL);
   for (const record of records) {
     if (!acceptRow(record, columns.width, issues)) continue;
     if (!grouper.add(record.line, record.cells)) break;

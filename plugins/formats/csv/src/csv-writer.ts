@@ -1,8 +1,4 @@
-import type { Playlist } from '@opl/plugin-sdk';
-import { V1_COLUMNS } from './sdk-pending/export-columns.ts';
-import { EMPTY_TRACK_VALUES, playlistValues, trackValues, type CellValue } from './sdk-pending/export-values.ts';
-import { guardFormula } from './sdk-pending/formula-guard.ts';
-import { chunkUtf8, MAX_CHUNK_BYTES } from './sdk-pending/utf8-chunker.ts';
+import { formatKit, type Playlist } from '@opl/plugin-sdk';
 
 /**
  * CSV v1 (SPEC "Export formats"): UTF-8 with a byte order mark, a header row naming the 23 v1
@@ -30,7 +26,7 @@ export interface SerializeOptions {
 /** Reads the options the engine may pass (`source_provider`); anything else is ignored. */
 export function serializeOptions(options: Readonly<Record<string, unknown>>): SerializeOptions {
   const provider = options.source_provider;
-  return { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null, maxChunkBytes: MAX_CHUNK_BYTES };
+  return { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null, maxChunkBytes: formatKit.MAX_CHUNK_BYTES };
 }
 
 /** One quoted field; the formula guard applies to the value before quoting. */
@@ -38,31 +34,31 @@ export function quoteField(value: string): string {
   return `"${value.replaceAll('"', '""')}"`;
 }
 
-function dataCell(value: CellValue): string {
-  return value === null ? '""' : quoteField(guardFormula(String(value)));
+function dataCell(value: formatKit.CellValue): string {
+  return value === null ? '""' : quoteField(formatKit.guardFormula(String(value)));
 }
 
-export const HEADER_ROW = V1_COLUMNS.map(quoteField).join(',') + LINE_END;
+export const HEADER_ROW = formatKit.V1_COLUMNS.map(quoteField).join(',') + LINE_END;
 
 /** The file row by row, lazily: a 100,000-track playlist is never held as one string. */
 export function* csvRows(playlists: Iterable<Playlist>, sourceProvider: string | null): Generator<string> {
   yield BOM + HEADER_ROW;
   for (const playlist of playlists) {
     // Formatted once per playlist: a 10,000-character description is not re-quoted per track.
-    const playlistCells = playlistValues(playlist).map(dataCell).join(',');
+    const playlistCells = formatKit.playlistValues(playlist).map(dataCell).join(',');
     if (playlist.tracks.length === 0) {
-      yield `${playlistCells},${EMPTY_TRACK_VALUES.map(dataCell).join(',')}${LINE_END}`;
+      yield `${playlistCells},${formatKit.EMPTY_TRACK_VALUES.map(dataCell).join(',')}${LINE_END}`;
       continue;
     }
     let order = 0;
     for (const track of playlist.tracks) {
       order += 1;
-      yield `${playlistCells},${trackValues(track, order, sourceProvider).map(dataCell).join(',')}${LINE_END}`;
+      yield `${playlistCells},${formatKit.trackValues(track, order, sourceProvider).map(dataCell).join(',')}${LINE_END}`;
     }
   }
 }
 
 /** The file in chunks of at most `maxChunkBytes` UTF-8 bytes (the host encodes strings as UTF-8). */
 export function serializeCsv(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
-  return chunkUtf8(csvRows(playlists, options.sourceProvider), options.maxChunkBytes);
+  return formatKit.chunkUtf8(csvRows(playlists, options.sourceProvider), options.maxChunkBytes);
 }

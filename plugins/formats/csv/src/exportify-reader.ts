@@ -1,11 +1,8 @@
-import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { formatKit, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
 import { CellReader } from './cell-values.ts';
 import type { CsvRecord } from './csv-records.ts';
 import type { HeaderIndex } from './header-index.ts';
 import { acceptRow } from './row-shape.ts';
-import { boundedText, dateTime } from './sdk-pending/field-values.ts';
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
-import { LIMITS } from './sdk-pending/model-limits.ts';
 
 /**
  * The CSV Exportify writes for a Spotify playlist: one row per track with columns such as
@@ -84,7 +81,7 @@ export function splitArtists(cell: string): string[] {
     const name = part.trim();
     if (name === '') continue;
     if (names.length === 100) break;
-    names.push(boundedText(name, 1_000).value);
+    names.push(formatKit.boundedText(name, 1_000).value);
   }
   return names;
 }
@@ -100,8 +97,8 @@ function decodeLocalPart(part: string): string {
 }
 
 function readTrack(row: CellReader, columns: Columns, position: number): TrackInput | null {
-  const uri = row.text(columns.uri, 'Track URI', LIMITS.providerUri);
-  let title = row.text(columns.title, 'Track Name', LIMITS.title);
+  const uri = row.text(columns.uri, 'Track URI', formatKit.LIMITS.providerUri);
+  let title = row.text(columns.title, 'Track Name', formatKit.LIMITS.title);
   const artistsCell = row.raw(columns.artists);
   let artists = splitArtists(artistsCell);
   let album = row.text(columns.album, 'Album Name');
@@ -116,7 +113,7 @@ function readTrack(row: CellReader, columns: Columns, position: number): TrackIn
   const isrc = row.isrc(columns.isrc, 'ISRC');
   const addedBy = row.text(columns.addedBy, 'Added By');
   const addedAtCell = row.raw(columns.addedAt);
-  const addedAtConversion = dateTime(addedAtCell, 'Added At');
+  const addedAtConversion = formatKit.dateTime(addedAtCell, 'Added At');
   const addedAt = addedAtConversion.problem === undefined ? addedAtConversion.value : row.invalid(columns.addedAt, 'Added At', `${addedAtConversion.problem.replace(/^Added At /, '')}`);
   const genre = row.text(columns.genres, 'Genres');
   const label = row.text(columns.label, 'Record Label');
@@ -134,9 +131,9 @@ function readTrack(row: CellReader, columns: Columns, position: number): TrackIn
   } else if (local) {
     // A local file: its names may be only in the URI. The URI is data; nothing is opened.
     const [, artistPart = '', albumPart = '', titlePart = '', secondsPart = ''] = local;
-    title ??= optional(boundedText(decodeLocalPart(titlePart), LIMITS.title).value);
+    title ??= optional(formatKit.boundedText(decodeLocalPart(titlePart), formatKit.LIMITS.title).value);
     if (artists.length === 0) artists = splitArtists(decodeLocalPart(artistPart));
-    album ??= optional(boundedText(decodeLocalPart(albumPart), LIMITS.text).value);
+    album ??= optional(formatKit.boundedText(decodeLocalPart(albumPart), formatKit.LIMITS.text).value);
     if (durationSeconds === null && /^\d{1,7}$/.test(secondsPart)) durationSeconds = Math.min(Number(secondsPart), 1_000_000);
     metadata.source_uri = uri;
     track.media_type = 'local_file';
@@ -150,7 +147,7 @@ function readTrack(row: CellReader, columns: Columns, position: number): TrackIn
 
   track.title = title ?? '';
   track.artists = artists;
-  track.artist = boundedText(artists.join(', '), LIMITS.artist).value;
+  track.artist = formatKit.boundedText(artists.join(', '), formatKit.LIMITS.artist).value;
   track.album = album;
   track.duration_s = durationSeconds;
   track.isrc = isrc;
@@ -175,7 +172,7 @@ function optional(text: string): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
-export function readExportify(header: HeaderIndex, records: Iterable<CsvRecord>, name: string, issues: IssueCollector): PlaylistInput[] {
+export function readExportify(header: HeaderIndex, records: Iterable<CsvRecord>, name: string, issues: formatKit.IssueCollector): PlaylistInput[] {
   const columns = columnsOf(header);
   const tracks: TrackInput[] = [];
   for (const record of records) {

@@ -1,11 +1,8 @@
-import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { formatKit, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
 import { CellReader } from './cell-values.ts';
 import type { CsvRecord } from './csv-records.ts';
 import type { HeaderIndex } from './header-index.ts';
 import { acceptRow } from './row-shape.ts';
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
-import { LIMITS } from './sdk-pending/model-limits.ts';
-import { providerOfUri } from './sdk-pending/source-uri.ts';
 
 /**
  * The fallback for any other spreadsheet: a header with a recognizable title column (`title`,
@@ -26,7 +23,7 @@ export function isGenericHeader(header: HeaderIndex): boolean {
   return header.find(...TITLE) !== undefined;
 }
 
-export function readGeneric(header: HeaderIndex, records: Iterable<CsvRecord>, name: string, issues: IssueCollector): PlaylistInput[] {
+export function readGeneric(header: HeaderIndex, records: Iterable<CsvRecord>, name: string, issues: formatKit.IssueCollector): PlaylistInput[] {
   const title = header.find(...TITLE);
   const artist = header.find(...ARTIST);
   const album = header.find(...ALBUM);
@@ -39,16 +36,16 @@ export function readGeneric(header: HeaderIndex, records: Iterable<CsvRecord>, n
     if (!acceptRow(record, header.width, issues)) continue;
     const row = new CellReader(record.cells, record.line, issues);
     const track: TrackInput = {
-      title: row.text(title, 'title', LIMITS.title) ?? '',
-      artist: row.text(artist, 'artist', LIMITS.artist) ?? '',
+      title: row.text(title, 'title', formatKit.LIMITS.title) ?? '',
+      artist: row.text(artist, 'artist', formatKit.LIMITS.artist) ?? '',
       album: row.text(album, 'album'),
       isrc: row.isrc(isrc, 'isrc'),
       duration_s: durationMs !== undefined ? row.durationFromMs(durationMs, 'duration') : row.durationFromClock(durationClock, 'duration'),
       position: tracks.length,
     };
-    const link = row.text(uri, 'uri', LIMITS.providerUri);
+    const link = row.text(uri, 'uri', formatKit.LIMITS.providerUri);
     if (link !== null) {
-      const provider = providerOfUri(link);
+      const provider = formatKit.providerOfUri(link);
       if (provider === null) track.metadata = { source_uri: link };
       else track.provider_uris = { [provider]: link };
     }

@@ -1,7 +1,6 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
+import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseCsv } from './csv-parser.ts';
 import { serializeCsv, serializeOptions } from './csv-writer.ts';
-import { decodeFile } from './sdk-pending/text-decoding.ts';
 
 /**
  * The CSV v1 format (SPEC "Export formats"): UTF-8 with BOM, every field quoted, the v1 export
@@ -9,7 +8,7 @@ import { decodeFile } from './sdk-pending/text-decoding.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text, encoding } = decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    const { text, encoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
     return parseCsv(text, input.filename, encoding);
   },
   serialize(input) {

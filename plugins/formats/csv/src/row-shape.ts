@@ -1,6 +1,6 @@
+import type { formatKit } from '@opl/plugin-sdk';
 import type { CsvRecord } from './csv-records.ts';
 import { MAX_CELLS } from './csv-records.ts';
-import type { IssueCollector } from './sdk-pending/issue-collector.ts';
 
 /**
  * Ragged rows. More cells than the header names means the columns shifted (typically an unquoted
@@ -9,7 +9,7 @@ import type { IssueCollector } from './sdk-pending/issue-collector.ts';
  * value in its column: the row is kept with a warning and the missing cells read as empty.
  * A row with every cell empty carries nothing and is passed over silently.
  */
-export function acceptRow(record: CsvRecord, width: number, issues: IssueCollector): boolean {
+export function acceptRow(record: CsvRecord, width: number, issues: formatKit.IssueCollector): boolean {
   if (record.cells.every((cell) => cell.trim() === '')) return false;
   if (record.overflow || record.cells.length > width) {
     const count = record.overflow ? `more than ${MAX_CELLS}` : String(record.cells.length);
