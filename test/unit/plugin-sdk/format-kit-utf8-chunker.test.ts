@@ -39,4 +39,15 @@ describe('chunkUtf8', () => {
   it('refuses a limit that cannot hold a code point', () => {
     expect(() => [...chunkUtf8(['x'], 3)]).toThrow(RangeError);
   });
+
+  it('never splits a surrogate pair and keeps every character (M3U lines)', () => {
+    const lines = ['ab', '🎵'.repeat(10), 'c'];
+    const chunks = [...chunkUtf8(lines, 5)];
+    expect(chunks.join('')).toBe(lines.join(''));
+    for (const chunk of chunks) {
+      expect(encoder.encode(chunk).length).toBeLessThanOrEqual(5);
+      expect(chunk.length).toBeLessThanOrEqual(5);
+      expect(chunk).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    }
+  });
 });

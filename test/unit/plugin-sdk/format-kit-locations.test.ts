@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { classifyLocation, fileStem, fileUrlPath, webUrlOf } from '../../../plugin-sdk/src/format-kit/locations.ts';
+import { orderedProviders, pickSourceUri, providerOfUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
+
+describe('classifyLocation', () => {
+  it('classifies what a location line names', () => {
+    expect(classifyLocation('https://open.spotify.com/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
+    expect(classifyLocation('https://open.spotify.com/intl-de/track/abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
+    expect(classifyLocation('https://open.spotify.com/album/abc')).toEqual({ kind: 'remote', url: 'https://open.spotify.com/album/abc' });
+    expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5' });
+    expect(classifyLocation('https://listen.tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77' });
+    expect(classifyLocation('rtsp://radio.example/live')).toEqual({ kind: 'remote', url: 'rtsp://radio.example/live' });
+    expect(classifyLocation('C:\\a.mp3')).toEqual({ kind: 'local', path: 'C:\\a.mp3' });
+    expect(classifyLocation('c:/a.mp3')).toEqual({ kind: 'local', path: 'c:/a.mp3' });
+    expect(classifyLocation('file://localhost/etc/a%2.mp3')).toEqual({ kind: 'local', path: '/etc/a%2.mp3' });
+    expect(classifyLocation('file://nas/share/a.mp3')).toEqual({ kind: 'local', path: '//nas/share/a.mp3' });
+    expect(classifyLocation('deezer:track:1')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:1' });
+  });
+
+  it('reads UNC, relative and file:// paths as local files', () => {
+    expect(classifyLocation('\\\\nas\\music\\a.flac')).toEqual({ kind: 'local', path: '\\\\nas\\music\\a.flac' });
+    expect(classifyLocation('Music/a b.mp3')).toEqual({ kind: 'local', path: 'Music/a b.mp3' });
+    expect(classifyLocation('/home/me/a.mp3')).toEqual({ kind: 'local', path: '/home/me/a.mp3' });
+    expect(classifyLocation('file:///C:/My%20Music/a.mp3')).toEqual({ kind: 'local', path: 'C:/My Music/a.mp3' });
+    expect(classifyLocation('FILE:///home/x.mp3#t=1')).toEqual({ kind: 'local', path: '/home/x.mp3' });
+  });
+
+  it('leaves other URIs to the format', () => {
+    expect(classifyLocation('urn:isbn:123')).toEqual({ kind: 'other', text: 'urn:isbn:123' });
+    expect(classifyLocation('tag:example.com,2024:x')).toEqual({ kind: 'other', text: 'tag:example.com,2024:x' });
+    expect(classifyLocation('C:song.mp3')).toEqual({ kind: 'other', text: 'C:song.mp3' });
+    expect(classifyLocation('spotify:track:a b')).toEqual({ kind: 'other', text: 'spotify:track:a b' });
+  });
+
+  it('never throws on a malformed percent escape', () => {
+    expect(fileUrlPath('file:///a%zz.mp3')).toBe('/a%zz.mp3');
+  });
+});
+
+describe('fileStem', () => {
+  it('names files by their last segment', () => {
+    expect(fileStem('\\\\srv\\x\\A - B.flac')).toBe('A - B');
+    expect(fileStem('http://h/x/song.mp3?q=1')).toBe('song');
+    expect(fileStem('.hidden')).toBe('.hidden');
+  });
+});
+
+describe('webUrlOf', () => {
+  it('writes Spotify and TIDAL track URIs as web URLs, nothing else', () => {
+    expect(webUrlOf('spotify:track:abc')).toBe('https://open.spotify.com/track/abc');
+    expect(webUrlOf('tidal:track:5')).toBe('https://tidal.com/browse/track/5');
+    expect(webUrlOf('spotify:track:a b')).toBeNull();
+    expect(webUrlOf('spotify:album:abc')).toBeNull();
+    expect(webUrlOf('deezer:track:1')).toBeNull();
+  });
+});
+
+describe('provider URIs', () => {
+  it('names the provider of a provider-style URI only', () => {
+    expect(providerOfUri('spotify:track:abc')).toBe('spotify');
+    expect(providerOfUri('deezer:track:1')).toBe('deezer');
+    for (const uri of ['https://x.example/a', 'urn:isbn:1', 'tag:a,2024:b', 'file:/x', 'Spotify:track:1', 'x:y', 'spotify:track:a b', 'spotify://x']) expect(providerOfUri(uri)).toBeNull();
+  });
+
+  it('orders providers: the preferred one first, then by code unit', () => {
+    const uris = { tidal: 't', Zed: 'z', apple: 'a', spotify: 's' };
+    expect(orderedProviders(uris, null)).toEqual(['Zed', 'apple', 'spotify', 'tidal']);
+    expect(orderedProviders(uris, 'spotify')).toEqual(['spotify', 'Zed', 'apple', 'tidal']);
+    expect(orderedProviders(uris, 'deezer')).toEqual(['Zed', 'apple', 'spotify', 'tidal']);
+  });
+
+  it('picks the source URI, skipping empty ones', () => {
+    expect(pickSourceUri({ tidal: 't', apple: '' }, null)).toBe('t');
+    expect(pickSourceUri({ tidal: 't', spotify: 's' }, 'spotify')).toBe('s');
+    expect(pickSourceUri({ tidal: 't', spotify: '' }, 'spotify')).toBe('t');
+    expect(pickSourceUri({}, 'spotify')).toBeNull();
+  });
+});
