@@ -6,7 +6,7 @@
  * - `<attributes>` are IPTV-style `key="value"` pairs (`tvg-id="x" group-title="y"`) or bare
  *   `key=value`; quoted values may hold commas and spaces.
  * - `<display>` is everything after the first comma outside quotes: `Artist - Title` or a bare
- *   title. It may contain further commas.
+ *   title (split by the SDK's `formatKit.splitArtistTitle`). It may contain further commas.
  *
  * One linear scan; a malformed line still yields what could be read plus a problem description.
  */
@@ -59,18 +59,4 @@ export function parseExtinf(body: string): Extinf {
   let problem = duration.problem;
   if (comma === -1) problem = body.includes('"') && (body.split('"').length - 1) % 2 === 1 ? 'an attribute value is not closed by a quote' : 'the comma before the title is missing';
   return { duration: duration.value, attributes, display, problem };
-}
-
-export interface ArtistTitle {
-  readonly artist: string;
-  readonly title: string;
-}
-
-/** The first ` - ` (or en/em dash with spaces around it) splits; `AC-DC` or `Jay-Z` never split. */
-const SEPARATOR = / [-\u2013\u2014] /;
-
-export function splitDisplay(display: string): ArtistTitle {
-  const match = SEPARATOR.exec(display);
-  if (match === null) return { artist: '', title: display.trim() };
-  return { artist: display.slice(0, match.index).trim(), title: display.slice(match.index + 3).trim() };
 }

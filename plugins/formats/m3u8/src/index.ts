@@ -1,7 +1,6 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
+import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseM3u } from './m3u-parser.ts';
 import { serializeM3u, serializeOptions } from './m3u-serializer.ts';
-import { decodeM3u } from './text-decoding.ts';
 
 /**
  * M3U / M3U8 (SPEC "Export formats", M3U v1): one serializer for both extensions. Exports are
@@ -10,7 +9,7 @@ import { decodeM3u } from './text-decoding.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text } = decodeM3u(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    const { text } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
     return parseM3u(text, input.filename);
   },
   serialize(input) {

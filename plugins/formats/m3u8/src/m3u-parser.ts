@@ -1,8 +1,8 @@
-import type { OperationReturn, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { formatKit, type OperationReturn, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
 import { unescapeValue } from './directive-escape.ts';
-import { parseExtinf, splitDisplay, type Extinf } from './extinf.ts';
-import { Issues, shown } from './issues.ts';
-import { classifyLocation, fileStem, providerOfUri } from './locations.ts';
+import { parseExtinf, type Extinf } from './extinf.ts';
+import { shown } from './issues.ts';
+import { classifyLocation } from './locations.ts';
 import {
   ARTIST_DIRECTIVE,
   DURATION_DIRECTIVE,
@@ -63,15 +63,10 @@ function newDraft(): PlaylistDraft {
   return { name: null, fields: {}, tracks: [], touched: false };
 }
 
-function cut(value: string, max: number, what: string, line: number, issues: Issues): string {
-  if (value.length <= max) return value;
-  issues.add(line, 'value_truncated', `the ${what} is longer than ${max} characters and was cut`);
-  return value.slice(0, max);
-}
-
-function playlistNameFromFilename(filename: string | null): string {
-  const stem = filename === null ? '' : fileStem(filename).replace(CONTROL, ' ').trim();
-  return stem === '' ? FALLBACK_PLAYLIST_NAME : stem.slice(0, NAME_MAX);
+function cut(value: string, max: number, what: string, line: number, issues: formatKit.IssueCollector): string {
+  const bounded = formatKit.boundedText(value, max);
+  if (bounded.truncated) issues.warn(line, 'value_truncated', `the ${what} is longer than ${max} characters and was cut`);
+  return bounded.value;
 }
 
 /** What a location line says about a track read without `#OPL-*` directives. */
@@ -89,7 +84,7 @@ function fromLocation(location: string, track: TrackInput, metadata: Record<stri
 }
 
 export class M3uReader {
-  readonly #issues = new Issues();
+  readonly #issues = new formatKit.IssueCollector();
   readonly #playlists: PlaylistDraft[] = [];
   #current: PlaylistDraft = newDraft();
   #entry: Entry | null = null;
@@ -101,8 +96,8 @@ export class M3uReader {
 
   read(text: string, filename: string | null): ParseResult {
     if (looksBinary(text)) {
-      this.#issues.add(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)', 'error');
-      return { playlists: [], issues: this.#issues.list() };
+      this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
+      return { playlists: [], issues: this.#issues.issues() };
     }
     let number = 0;
     for (const line of text.split(/\r\n|\n|\r/)) {
@@ -118,7 +113,7 @@ export class M3uReader {
     if (raw.length > MAX_LINE_LENGTH) {
       const lost = this.#entry !== null && !raw.trimStart().startsWith('#') ? '; the entry it belongs to was skipped' : '';
       if (lost !== '') this.#entry = null;
-      this.#issues.add(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped${lost}`, 'error');
+      this.#issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped${lost}`);
       return;
     }
     const line = raw.trimStart();
@@ -138,7 +133,7 @@ export class M3uReader {
         if (this.#entry?.extinf) this.#closeEntry(null);
         const entry = this.#openEntry(number);
         entry.extinf = parseExtinf(value);
-        if (entry.extinf.problem !== null) this.#issues.add(number, 'invalid_extinf', `#EXTINF: ${entry.extinf.problem}; the entry is read from what remains`);
+        if (entry.extinf.problem !== null) this.#issues.warn(number, 'invalid_extinf', `#EXTINF: ${entry.extinf.problem}; the entry is read from what remains`);
         return;
       }
       case 'EXTALB':
@@ -157,13 +152,13 @@ export class M3uReader {
       if (value.trim() === '1') this.#oplFile = true;
       else {
         this.#oplIgnored = true;
-        this.#issues.add(number, 'unsupported_schema_version', `#${name} ${shown(value)} is not supported (only 1 is); the #OPL-* comments are ignored and the file is read as plain M3U`);
+        this.#issues.warn(number, 'unsupported_schema_version', `#${name} ${shown(value)} is not supported (only 1 is); the #OPL-* comments are ignored and the file is read as plain M3U`);
       }
       return;
     }
     if (this.#oplIgnored) return;
     const problem = (reason: string | null): void => {
-      if (reason !== null) this.#issues.add(number, 'invalid_value', `#${name} ${shown(value)} ${reason}; the value was ignored`);
+      if (reason !== null) this.#issues.warn(number, 'invalid_value', `#${name} ${shown(value)} ${reason}; the value was ignored`);
     };
     if (name === PLAYLIST_NAME_DIRECTIVE) {
       const read = textCodec(NAME_MAX).read(value);
@@ -203,7 +198,7 @@ export class M3uReader {
     if (this.#current.name !== null || this.#current.touched || this.#current.tracks.length > 0) {
       this.#playlists.push(this.#current);
       if (this.#playlists.length >= MAX_PLAYLISTS) {
-        this.#issues.add(null, 'too_many_playlists', `only the first ${MAX_PLAYLISTS} playlists were read`, 'error');
+        this.#issues.error(null, 'too_many_playlists', `only the first ${MAX_PLAYLISTS} playlists were read`);
         this.#stopped = true;
       }
       this.#current = newDraft();
@@ -218,7 +213,7 @@ export class M3uReader {
 
   #location(location: string, number: number): void {
     if (CONTROL.test(location)) {
-      this.#issues.add(number, 'invalid_location', `the location ${shown(location)} contains control characters; the entry was skipped`, 'error');
+      this.#issues.error(number, 'invalid_location', `the location ${shown(location)} contains control characters; the entry was skipped`);
       this.#entry = null;
       return;
     }
@@ -235,11 +230,11 @@ export class M3uReader {
     const track: TrackInput = { title: '', artist: '' };
     const metadata: Record<string, unknown> = {};
     if (location !== null && !entry.hasOpl) fromLocation(location, track, metadata);
-    if (location === null && !this.#oplFile) issues.add(entry.line, 'missing_location', 'the entry has no location line; it is kept with its title and artist');
+    if (location === null && !this.#oplFile) issues.warn(entry.line, 'missing_location', 'the entry has no location line; it is kept with its title and artist');
     const extinf = entry.extinf;
     if (extinf !== null) {
       track.duration_s = extinf.duration;
-      const { artist, title } = splitDisplay(extinf.display);
+      const { artist, title } = formatKit.splitArtistTitle(extinf.display);
       track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
       track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
       if (!entry.hasOpl && Object.keys(extinf.attributes).length > 0) metadata.extinf_attributes = extinf.attributes;
@@ -247,7 +242,7 @@ export class M3uReader {
     if (track.title === '' && track.artist === '' && location !== null && !entry.hasOpl) {
       const kind = classifyLocation(location);
       if (kind.kind !== 'provider') {
-        const { artist, title } = splitDisplay(fileStem(kind.kind === 'local' ? kind.path : kind.url));
+        const { artist, title } = formatKit.splitArtistTitle(formatKit.fileStem(kind.kind === 'local' ? kind.path : kind.url));
         track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
         track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
       }
@@ -260,7 +255,7 @@ export class M3uReader {
       const { [SOURCE_URI_DIRECTIVE]: sourceUri, ...fields } = entry.opl;
       Object.assign(track, fields);
       if (typeof sourceUri === 'string' && fields.provider_uris === undefined) {
-        const provider = providerOfUri(sourceUri);
+        const provider = formatKit.providerOfUri(sourceUri);
         if (provider !== null) track.provider_uris = { [provider]: sourceUri };
         else if (fields.metadata === undefined) track.metadata = { source_uri: sourceUri };
       }
@@ -274,12 +269,12 @@ export class M3uReader {
     const current = this.#current;
     const hasCurrent = current.name !== null || current.touched || current.tracks.length > 0;
     if (hasCurrent || (drafts.length === 0 && !this.#oplFile)) drafts.push(current);
-    if (!this.#oplFile && drafts.every((draft) => draft.tracks.length === 0)) this.#issues.add(null, 'no_tracks', 'the file holds no playlist entries');
+    if (!this.#oplFile && drafts.every((draft) => draft.tracks.length === 0)) this.#issues.warn(null, 'no_tracks', 'the file holds no playlist entries');
     const playlists = drafts.slice(0, MAX_PLAYLISTS).map((draft): PlaylistInput => {
-      const named = draft.name !== null && draft.name !== '' ? draft.name.slice(0, NAME_MAX) : playlistNameFromFilename(filename);
+      const named = draft.name !== null && draft.name !== '' ? draft.name.slice(0, NAME_MAX) : formatKit.playlistNameFromFilename(filename, FALLBACK_PLAYLIST_NAME);
       return { name: named, ...draft.fields, tracks: draft.tracks };
     });
-    return { playlists, issues: this.#issues.list() };
+    return { playlists, issues: this.#issues.issues() };
   }
 }
 

@@ -1,8 +1,7 @@
-import type { Playlist, Track } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import { escapeValue, oneLine } from './directive-escape.ts';
-import { parseExtinf, splitDisplay } from './extinf.ts';
-import { chunkLines } from './chunks.ts';
-import { orderedProviders, playableLocation } from './locations.ts';
+import { parseExtinf } from './extinf.ts';
+import { playableLocation } from './locations.ts';
 import {
   ARTIST_DIRECTIVE,
   DURATION_DIRECTIVE,
@@ -49,7 +48,7 @@ function extinfSeconds(duration: number | null): string {
 }
 
 function sourceUri(track: Track, preferred: string | null): string | null {
-  for (const key of orderedProviders(track.provider_uris, preferred)) {
+  for (const key of formatKit.orderedProviders(track.provider_uris, preferred)) {
     const uri = track.provider_uris[key];
     if (uri !== undefined && uri !== '') return uri;
   }
@@ -60,7 +59,7 @@ function* trackLines(track: Track, preferred: string | null): Generator<string> 
   const shown = display(track);
   yield `#EXTINF:${extinfSeconds(track.duration_s)},${shown}${LINE_END}`;
   // The exact values whenever reading the #EXTINF line back would not give them.
-  const readBack = splitDisplay(parseExtinf(`0,${shown}`).display);
+  const readBack = formatKit.splitArtistTitle(parseExtinf(`0,${shown}`).display);
   if (readBack.artist !== track.artist) yield directive(ARTIST_DIRECTIVE, track.artist);
   if (readBack.title !== track.title) yield directive(TITLE_DIRECTIVE, track.title);
   if (track.duration_s !== null && !Number.isInteger(track.duration_s)) yield directive(DURATION_DIRECTIVE, String(track.duration_s));
@@ -87,5 +86,5 @@ export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptio
 
 /** UTF-8 (no BOM, LF line ends) in chunks of at most 64 KiB. */
 export function serializeM3u(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
-  return chunkLines(m3uLines(playlists, options));
+  return formatKit.chunkUtf8(m3uLines(playlists, options));
 }

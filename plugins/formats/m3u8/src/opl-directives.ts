@@ -1,5 +1,4 @@
-import type { Playlist, Track } from '@opl/plugin-sdk';
-import { providerOfUri } from './locations.ts';
+import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import {
   artistsCodec,
   booleanCodec,
@@ -65,7 +64,7 @@ function field<M, T>(name: string, key: keyof M & string, codec: Codec<T>, isDef
 /** `{spotify: 'spotify:track:x'}`: exactly one URI, keyed by its own scheme. */
 function isSchemeKeyedSingle(uris: Readonly<Record<string, string>>): boolean {
   const entries = Object.entries(uris);
-  return entries.length === 1 && providerOfUri(entries[0]?.[1] ?? '') === entries[0]?.[0];
+  return entries.length === 1 && formatKit.providerOfUri(entries[0]?.[1] ?? '') === entries[0]?.[0];
 }
 
 const never = (): boolean => false;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLines } from './chunks.ts';
 import { escapeValue, unescapeValue } from './directive-escape.ts';
-import { parseExtinf, splitDisplay } from './extinf.ts';
-import { classifyLocation, fileStem, playableLocation, webUrlOf } from './locations.ts';
+import { parseExtinf } from './extinf.ts';
+import { classifyLocation, playableLocation } from './locations.ts';
 
 describe('directive escaping', () => {
   it('round-trips every line-breaking character and backslash sequences', () => {
@@ -31,50 +30,20 @@ describe('#EXTINF', () => {
     expect(parseExtinf('10 a="b,T')).toMatchObject({ problem: expect.stringContaining('quote') as unknown });
     expect(parseExtinf(',T').problem).toContain('missing');
   });
-
-  it('splits on the first spaced dash only', () => {
-    expect(splitDisplay('AC-DC - Back In Black - Live')).toEqual({ artist: 'AC-DC', title: 'Back In Black - Live' });
-    expect(splitDisplay('Björk – Jóga')).toEqual({ artist: 'Björk', title: 'Jóga' });
-    expect(splitDisplay('Jay-Z')).toEqual({ artist: '', title: 'Jay-Z' });
-  });
 });
 
 describe('locations', () => {
-  it('classifies what a location line names', () => {
-    expect(classifyLocation('https://open.spotify.com/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
-    expect(classifyLocation('https://open.spotify.com/album/abc')).toEqual({ kind: 'remote', url: 'https://open.spotify.com/album/abc' });
+  it('reads what the SDK leaves to the format as a path', () => {
+    expect(classifyLocation('urn:x:y')).toEqual({ kind: 'local', path: 'urn:x:y' });
+    expect(classifyLocation('C:song.mp3')).toEqual({ kind: 'local', path: 'C:song.mp3' });
     expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5' });
-    expect(classifyLocation('rtsp://radio.example/live')).toEqual({ kind: 'remote', url: 'rtsp://radio.example/live' });
-    expect(classifyLocation('C:\\a.mp3')).toEqual({ kind: 'local', path: 'C:\\a.mp3' });
-    expect(classifyLocation('c:/a.mp3')).toEqual({ kind: 'local', path: 'c:/a.mp3' });
-    expect(classifyLocation('file://localhost/etc/a%2.mp3')).toEqual({ kind: 'local', path: '/etc/a%2.mp3' });
-    expect(classifyLocation('file://nas/share/a.mp3')).toEqual({ kind: 'local', path: '//nas/share/a.mp3' });
-    expect(classifyLocation('deezer:track:1')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:1' });
   });
 
-  it('names files by their last segment', () => {
-    expect(fileStem('\\\\srv\\x\\A - B.flac')).toBe('A - B');
-    expect(fileStem('http://h/x/song.mp3?q=1')).toBe('song');
-    expect(fileStem('.hidden')).toBe('.hidden');
-  });
 
   it('picks the playable location', () => {
-    expect(webUrlOf('spotify:track:a b')).toBeNull();
     expect(playableLocation({ deezer: 'deezer:track:1', yt: 'https://youtu.be/x' }, {}, null)).toBe('https://youtu.be/x');
     expect(playableLocation({}, { location: '#not-a-location' }, null)).toBeNull();
     expect(playableLocation({}, { location: ' padded' }, null)).toBeNull();
     expect(playableLocation({}, { location: 'song.mp3' }, null)).toBe('song.mp3');
-  });
-});
-
-describe('chunks', () => {
-  it('never splits a surrogate pair and keeps every character', () => {
-    const lines = ['ab', '🎵'.repeat(10), 'c'];
-    const chunks = [...chunkLines(lines, 5)];
-    expect(chunks.join('')).toBe(lines.join(''));
-    for (const chunk of chunks) {
-      expect(chunk.length).toBeLessThanOrEqual(5);
-      expect(chunk).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
-    }
   });
 });
