@@ -1,5 +1,5 @@
-import type { FormatContext, OperationReturn, TrackInput } from '@opl/plugin-sdk';
-import { applyLocation, fileStem } from './pls-location.ts';
+import { formatKit, type OperationReturn, type TrackInput } from '@opl/plugin-sdk';
+import { applyLocation } from './pls-location.ts';
 
 /**
  * PLS (`[playlist]`, `FileN=`, `TitleN=`, `LengthN=`, `NumberOfEntries=`, `Version=2`): one
@@ -8,9 +8,7 @@ import { applyLocation, fileStem } from './pls-location.ts';
  */
 
 type ParseResult = OperationReturn<'parse'>;
-type ParseIssue = ParseResult['issues'][number];
 
-export const MAX_LISTED_ISSUES = 200;
 export const MAX_LINE_LENGTH = 1_000_000;
 export const FALLBACK_PLAYLIST_NAME = 'Imported playlist';
 const TEXT_MAX = 2_000;
@@ -18,38 +16,12 @@ const KEY = /^(file|title|length)(\d+)$/;
 // eslint-disable-next-line no-control-regex -- control characters are what is refused here
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
-/** BOM first (UTF-8, UTF-16 LE/BE); else UTF-8 when well-formed (no U+FFFD beyond encoded ones), else windows-1252. */
-export function decodePls(bytes: Uint8Array, decode: FormatContext['decodeText']): string {
-  const [b0, b1, b2] = bytes;
-  const strip = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text);
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return strip(decode(bytes.slice(3), 'utf-8'));
-  if (b0 === 0xff && b1 === 0xfe) return strip(decode(bytes.slice(2), 'utf-16le'));
-  if (b0 === 0xfe && b1 === 0xff) return strip(decode(bytes.slice(2), 'utf-16be'));
-  const utf8 = decode(bytes, 'utf-8');
-  const replaced = utf8.split('\uFFFD').length - 1;
-  const encoded = replaced === 0 ? 0 : decode(bytes, 'windows-1252').split('\u00EF\u00BF\u00BD').length - 1;
-  return replaced === encoded ? utf8 : decode(bytes, 'windows-1252');
-}
-
 interface Entry {
   readonly number: number;
   readonly line: number;
   file?: { value: string; line: number };
   title?: { value: string; line: number };
   length?: { value: string; line: number };
-}
-
-class IssueList {
-  readonly listed: ParseIssue[] = [];
-  omitted = 0;
-  add(line: number | null, code: string, message: string, severity: 'error' | 'warning' = 'warning'): void {
-    if (this.listed.length < MAX_LISTED_ISSUES) this.listed.push({ line, column: null, code, message: message.slice(0, 1_000), severity });
-    else this.omitted += 1;
-  }
-  list(): ParseIssue[] {
-    if (this.omitted === 0) return this.listed;
-    return [...this.listed, { line: null, column: null, code: 'too_many_issues', message: `${this.omitted} more issue(s) were found but not listed`, severity: 'warning' }];
-  }
 }
 
 const shown = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
@@ -63,45 +35,34 @@ function isBinary(text: string): boolean {
   return false;
 }
 
-function playlistName(filename: string | null): string {
-  const stem = filename === null ? '' : fileStem(filename).replace(CONTROL, ' ').trim();
-  return stem === '' ? FALLBACK_PLAYLIST_NAME : stem.slice(0, 1_000);
+function cut(value: string, what: string, line: number, issues: formatKit.IssueCollector): string {
+  const bounded = formatKit.boundedText(value, TEXT_MAX);
+  if (bounded.truncated) issues.warn(line, 'value_truncated', `the ${what} is longer than ${TEXT_MAX} characters and was cut`);
+  return bounded.value;
 }
 
-function splitTitle(text: string): { artist: string; title: string } {
-  const match = / [-\u2013\u2014] /.exec(text);
-  if (match === null) return { artist: '', title: text.trim() };
-  return { artist: text.slice(0, match.index).trim(), title: text.slice(match.index + 3).trim() };
-}
-
-function cut(value: string, what: string, line: number, issues: IssueList): string {
-  if (value.length <= TEXT_MAX) return value;
-  issues.add(line, 'value_truncated', `the ${what} is longer than ${TEXT_MAX} characters and was cut`);
-  return value.slice(0, TEXT_MAX);
-}
-
-function toTrack(entry: Entry & { file: { value: string; line: number } }, issues: IssueList): TrackInput {
+function toTrack(entry: Entry & { file: { value: string; line: number } }, issues: formatKit.IssueCollector): TrackInput {
   const track: TrackInput = { title: '', artist: '' };
   const named = applyLocation(entry.file.value, track);
-  const source = entry.title !== undefined && entry.title.value !== '' ? entry.title : named === null ? null : { value: fileStem(named), line: entry.file.line };
+  const source = entry.title !== undefined && entry.title.value !== '' ? entry.title : named === null ? null : { value: formatKit.fileStem(named), line: entry.file.line };
   if (source !== null) {
-    const { artist, title } = splitTitle(source.value);
+    const { artist, title } = formatKit.splitArtistTitle(source.value);
     track.artist = cut(artist, 'artist', source.line, issues);
     track.title = cut(title, 'title', source.line, issues);
   }
   if (entry.length !== undefined) {
     const text = entry.length.value;
-    if (!/^-?\d{1,15}(?:\.\d{1,9})?$/.test(text) || Number(text) > 1_000_000) issues.add(entry.length.line, 'invalid_value', `Length${entry.number} ${shown(text)} is not a number of seconds; left empty`);
+    if (!/^-?\d{1,15}(?:\.\d{1,9})?$/.test(text) || Number(text) > 1_000_000) issues.warn(entry.length.line, 'invalid_value', `Length${entry.number} ${shown(text)} is not a number of seconds; left empty`);
     else track.duration_s = Number(text) < 0 ? null : Number(text);
   }
   return track;
 }
 
 export function parsePls(text: string, filename: string | null): ParseResult {
-  const issues = new IssueList();
+  const issues = new formatKit.IssueCollector();
   if (isBinary(text)) {
-    issues.add(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)', 'error');
-    return { playlists: [], issues: issues.list() };
+    issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
+    return { playlists: [], issues: issues.issues() };
   }
   const entries = new Map<number, Entry>();
   let section: 'none' | 'playlist' | 'other' = 'none';
@@ -110,24 +71,24 @@ export function parsePls(text: string, filename: string | null): ParseResult {
   for (const raw of text.split(/\r\n|\n|\r/)) {
     number += 1;
     if (raw.length > MAX_LINE_LENGTH) {
-      issues.add(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped`, 'error');
+      issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped`);
       continue;
     }
     const line = raw.trim();
     if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
     if (line.startsWith('[') && line.endsWith(']')) {
       section = line.toLowerCase() === '[playlist]' ? 'playlist' : 'other';
-      if (section === 'other') issues.add(number, 'unknown_section', `the section ${shown(line)} is not [playlist]; its lines were ignored`);
+      if (section === 'other') issues.warn(number, 'unknown_section', `the section ${shown(line)} is not [playlist]; its lines were ignored`);
       continue;
     }
     if (section === 'other') continue;
     if (section === 'none') {
-      issues.add(number, 'missing_header', 'the file does not start with a [playlist] section; read as if it did');
+      issues.warn(number, 'missing_header', 'the file does not start with a [playlist] section; read as if it did');
       section = 'playlist';
     }
     const equals = line.indexOf('=');
     if (equals === -1) {
-      issues.add(number, 'invalid_line', `the line ${shown(line)} is not key=value; ignored`);
+      issues.warn(number, 'invalid_line', `the line ${shown(line)} is not key=value; ignored`);
       continue;
     }
     const key = line.slice(0, equals).trim().toLowerCase();
@@ -138,22 +99,22 @@ export function parsePls(text: string, filename: string | null): ParseResult {
       const digits = match[2] as string;
       const n = Number(digits);
       if (digits.length > 9 || n < 1) {
-        issues.add(number, 'invalid_line', `the entry number in ${shown(line.slice(0, equals))} is not between 1 and 999999999; ignored`);
+        issues.warn(number, 'invalid_line', `the entry number in ${shown(line.slice(0, equals))} is not between 1 and 999999999; ignored`);
         continue;
       }
       if (field === 'file' && CONTROL.test(value)) {
-        issues.add(number, 'invalid_location', `File${n} ${shown(value)} contains control characters; the entry was skipped`, 'error');
+        issues.error(number, 'invalid_location', `File${n} ${shown(value)} contains control characters; the entry was skipped`);
         continue;
       }
       const entry = entries.get(n) ?? { number: n, line: number };
       entries.set(n, entry);
-      if (entry[field] !== undefined) issues.add(number, 'duplicate_key', `${line.slice(0, equals).trim()} appears again (first on line ${entry[field].line}); the first one is kept`);
+      if (entry[field] !== undefined) issues.warn(number, 'duplicate_key', `${line.slice(0, equals).trim()} appears again (first on line ${entry[field].line}); the first one is kept`);
       else entry[field] = { value, line: number };
     } else if (key === 'numberofentries') {
       if (/^\d{1,9}$/.test(value)) declaredCount = { value: Number(value), line: number };
-      else issues.add(number, 'invalid_value', `NumberOfEntries ${shown(value)} is not a count; ignored`);
+      else issues.warn(number, 'invalid_value', `NumberOfEntries ${shown(value)} is not a count; ignored`);
     } else if (key === 'version' && value !== '2') {
-      issues.add(number, 'unsupported_version', `Version ${shown(value)} is not 2; read as version 2`);
+      issues.warn(number, 'unsupported_version', `Version ${shown(value)} is not 2; read as version 2`);
     }
   }
   const ordered = [...entries.values()].sort((a, b) => a.number - b.number);
@@ -162,12 +123,12 @@ export function parsePls(text: string, filename: string | null): ParseResult {
   for (const entry of ordered) {
     if (entry.number > previous + 1) {
       const gap = entry.number - 1 === previous + 1 ? `entry ${previous + 1} is` : `entries ${previous + 1}–${entry.number - 1} are`;
-      issues.add(null, 'missing_entry', `${gap} missing (numbers are expected to run 1, 2, 3, …)`);
+      issues.warn(null, 'missing_entry', `${gap} missing (numbers are expected to run 1, 2, 3, …)`);
     }
     previous = entry.number;
     const file = entry.file;
     if (file === undefined || file.value === '') {
-      issues.add(entry.line, 'missing_file', `entry ${entry.number} has no File${entry.number}; skipped`, 'error');
+      issues.error(entry.line, 'missing_file', `entry ${entry.number} has no File${entry.number}; skipped`);
       continue;
     }
     const track = toTrack({ ...entry, file }, issues);
@@ -175,8 +136,8 @@ export function parsePls(text: string, filename: string | null): ParseResult {
     tracks.push(track);
   }
   if (declaredCount !== null && declaredCount.value !== ordered.length) {
-    issues.add(declaredCount.line, 'entry_count_mismatch', `NumberOfEntries says ${declaredCount.value} but the file has ${ordered.length} entries; all entries found were read`);
+    issues.warn(declaredCount.line, 'entry_count_mismatch', `NumberOfEntries says ${declaredCount.value} but the file has ${ordered.length} entries; all entries found were read`);
   }
-  if (tracks.length === 0) issues.add(null, 'no_tracks', 'the file holds no playlist entries');
-  return { playlists: [{ name: playlistName(filename), tracks }], issues: issues.list() };
+  if (tracks.length === 0) issues.warn(null, 'no_tracks', 'the file holds no playlist entries');
+  return { playlists: [{ name: formatKit.playlistNameFromFilename(filename, FALLBACK_PLAYLIST_NAME), tracks }], issues: issues.issues() };
 }
