@@ -10,6 +10,3 @@ export const BUNDLE_SCHEMA_PATH = '/export/open-playlist-bundle-v1.json';
 
 /** Deepest nesting of arrays and objects a file may have; real bundles need about 8. */
 export const MAX_NESTING_DEPTH = 64;
-
-/** The parse result's limit on playlists (FORMAT_OPERATIONS.parse output). */
-export const MAX_PLAYLISTS = 10_000;

@@ -113,7 +113,7 @@ describe('reading bundles', () => {
     const tracks = Array.from({ length: 1_000 }, () => ({ title: null, artist: 'a' }));
     const parsed = await parseText(bundle({ playlists: [{ name: 'P', tracks: [...tracks, { title: 'kept', artist: 'a' }] }] }));
     expect(parsed.issues).toHaveLength(201);
-    expect(parsed.issues.at(-1)).toMatchObject({ code: 'too_many_issues', message: '800 more issues not listed (only the first 200 are)' });
+    expect(parsed.issues.at(-1)).toMatchObject({ code: 'too_many_issues', message: '800 more issues were found but not listed (only the first 200 are)' });
     expect(parsed.playlists[0]?.tracks.map((track) => track.title)).toEqual(['kept']);
   });
 

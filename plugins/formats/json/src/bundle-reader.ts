@@ -1,7 +1,6 @@
-import type { PlaylistInput } from '@opl/plugin-sdk';
-import { BUNDLE_SCHEMA_VERSION, MAX_NESTING_DEPTH, MAX_PLAYLISTS } from './bundle-constants.ts';
+import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
+import { BUNDLE_SCHEMA_VERSION, MAX_NESTING_DEPTH } from './bundle-constants.ts';
 import { findExcessiveNesting } from './depth-guard.ts';
-import { Issues, type ParseIssue } from './issues.ts';
 import { isRecord } from './model-fields.ts';
 import { ModelReader } from './model-reader.ts';
 import { findSyntaxError } from './syntax-locator.ts';
@@ -9,7 +8,7 @@ import { lineColumn } from './text-position.ts';
 
 export interface ParsedBundle {
   readonly playlists: PlaylistInput[];
-  readonly issues: ParseIssue[];
+  readonly issues: formatKit.ParseIssue[];
 }
 
 /** `…/open-playlist-bundle-v2.json` → 2; null when `$schema` names no bundle version. */
@@ -19,9 +18,9 @@ function schemaUriVersion(uri: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function refused(issues: Issues, code: string, message: string, line: number | null = null, column: number | null = null): ParsedBundle {
-  issues.add(code, message, 'error', line, column);
-  return { playlists: [], issues: issues.list() };
+function refused(issues: formatKit.IssueCollector, code: string, message: string, line: number | null = null, column: number | null = null): ParsedBundle {
+  issues.add(line, code, message, 'error', column);
+  return { playlists: [], issues: issues.issues() };
 }
 
 /** JSON.parse's complaint, placed by our own locator; V8's quote of the input is left out. */
@@ -40,7 +39,7 @@ function syntaxProblem(text: string, error: unknown): { message: string; line: n
  * JSON bomb is refused with its position instead of exhausting the sandbox.
  */
 export function parseBundle(text: string): ParsedBundle {
-  const issues = new Issues();
+  const issues = new formatKit.IssueCollector();
   if (!/\S/.test(text)) return refused(issues, 'invalid_json', 'the file is empty');
   const tooDeep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
   if (tooDeep !== -1) {
@@ -71,7 +70,7 @@ export function parseBundle(text: string): ParsedBundle {
       const shown = JSON.stringify(version)?.slice(0, 40) ?? typeof version;
       return refused(issues, 'unsupported_schema_version', `unsupported schema_version ${shown}: this reader understands Open Playlist bundle schema_version ${BUNDLE_SCHEMA_VERSION} only`);
     }
-    if (!declared && version === null) issues.add('missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
+    if (!declared && version === null) issues.add(null, 'missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
     if (!Array.isArray(document.playlists)) return refused(issues, 'invalid_bundle', '/playlists: must be an array of playlists');
     rawPlaylists = document.playlists;
     base = '/playlists';
@@ -80,7 +79,7 @@ export function parseBundle(text: string): ParsedBundle {
         if (!isRecord(warning) || typeof warning.code !== 'string') continue;
         const about = typeof warning.playlist_id === 'string' ? ` (playlist ${warning.playlist_id.slice(0, 200)})` : '';
         const detail = typeof warning.message === 'string' ? `: ${warning.message}` : '';
-        issues.add('export_warning', `the export recorded ${warning.code.slice(0, 100)}${about}${detail}`, 'warning');
+        issues.add(null, 'export_warning', `the export recorded ${warning.code.slice(0, 100)}${about}${detail}`, 'warning');
       }
     }
   } else if (isRecord(document)) {
@@ -93,12 +92,12 @@ export function parseBundle(text: string): ParsedBundle {
   const reader = new ModelReader(issues);
   const playlists: PlaylistInput[] = [];
   for (const [index, raw] of rawPlaylists.entries()) {
-    if (playlists.length >= MAX_PLAYLISTS) {
-      issues.add('too_many_playlists', `the file has ${rawPlaylists.length} playlists; only the first ${MAX_PLAYLISTS} valid ones were read`);
+    if (playlists.length >= formatKit.LIMITS.playlists) {
+      issues.add(null, 'too_many_playlists', `the file has ${rawPlaylists.length} playlists; only the first ${formatKit.LIMITS.playlists} valid ones were read`);
       break;
     }
     const playlist = reader.playlist(raw, base === null ? '' : `${base}/${index}`);
     if (playlist !== null) playlists.push(playlist);
   }
-  return { playlists, issues: issues.list() };
+  return { playlists, issues: issues.issues() };
 }

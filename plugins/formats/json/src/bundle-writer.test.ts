@@ -1,6 +1,6 @@
+import { formatKit } from '@opl/plugin-sdk';
 import { describe, expect, it } from 'vitest';
 import { bundleOptions, bundlePieces } from './bundle-writer.ts';
-import { MAX_CHUNK_BYTES } from './json-chunker.ts';
 import { parseText, serialize, serializeChunks } from './test-harness.ts';
 
 const encoder = new TextEncoder();
@@ -50,7 +50,7 @@ describe('serialize', () => {
     const tracks = Array.from({ length: 100_000 }, (_, index) => ({ id: `t${index}`, title: `Song ${index} — 曲`, artist: 'Artist', provider_uris: { spotify: `spotify:track:${index}` } }));
     const chunks = await serializeChunks({ playlists: [{ name: 'Huge', tracks }] });
     expect(chunks.length).toBeGreaterThan(100);
-    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(MAX_CHUNK_BYTES);
+    for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(formatKit.MAX_CHUNK_BYTES);
     const parsed = await parseText(chunks.join(''));
     expect(parsed.playlists[0]?.tracks).toHaveLength(100_000);
     expect(parsed.playlists[0]?.tracks[99_999]?.id).toBe('t99999');

@@ -1,6 +1,5 @@
-import type { Playlist } from '@opl/plugin-sdk';
+import { formatKit, type Playlist } from '@opl/plugin-sdk';
 import { BUNDLE_SCHEMA_PATH, BUNDLE_SCHEMA_VERSION, DEFAULT_SCHEMA_BASE } from './bundle-constants.ts';
-import { chunkPieces, MAX_CHUNK_BYTES } from './json-chunker.ts';
 
 export interface BundleOptions {
   /** `$schema` is this base + `/export/open-playlist-bundle-v1.json`. */
@@ -38,7 +37,7 @@ export function bundleOptions(options: Readonly<Record<string, unknown>>): Bundl
     sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null,
     warnings: Array.isArray(options.warnings) ? options.warnings.filter(isRecord).map(warningFields) : [],
     compact: options.compact === true,
-    maxChunkBytes: MAX_CHUNK_BYTES,
+    maxChunkBytes: formatKit.MAX_CHUNK_BYTES,
   };
 }
 
@@ -93,5 +92,5 @@ export function* bundlePieces(playlists: Iterable<Playlist>, options: BundleOpti
 
 /** The bundle as UTF-8 text chunks of at most `options.maxChunkBytes` bytes each. */
 export function serializeBundle(playlists: Iterable<Playlist>, options: BundleOptions): Generator<string> {
-  return chunkPieces(bundlePieces(playlists, options), options.maxChunkBytes);
+  return formatKit.chunkUtf8(bundlePieces(playlists, options), options.maxChunkBytes);
 }

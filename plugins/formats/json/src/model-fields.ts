@@ -1,4 +1,4 @@
-import { PLAYLIST_KINDS } from '@opl/plugin-sdk';
+import { formatKit, PLAYLIST_KINDS } from '@opl/plugin-sdk';
 
 /**
  * The universal Track and Playlist fields as compact checks, for reading bundles without zod
@@ -18,7 +18,6 @@ export interface FieldSpec {
 
 export type FieldTable = ReadonlyMap<string, FieldSpec>;
 
-const MEDIA_TYPES = ['track', 'episode', 'video', 'local_file', 'unknown'] as const;
 /** As the model's datetime: RFC 3339 with seconds and a `Z` or `±hh:mm` offset, and a real calendar date. */
 const DATE_TIME =
   /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
@@ -119,7 +118,7 @@ export const TRACK_FIELDS: FieldTable = new Map<string, FieldSpec>([
   ['artwork_uri', nullableText],
   ['provider_uris', providerUris],
   ['metadata', metadata],
-  ['media_type', { check: oneOf(MEDIA_TYPES) }],
+  ['media_type', { check: oneOf(formatKit.MEDIA_TYPE_VALUES) }],
   ['is_local', { check: boolean }],
   ['position', nullableInteger],
   ['is_migratable', { check: boolean }],

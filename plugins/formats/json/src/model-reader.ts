@@ -1,5 +1,4 @@
-import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
-import type { Issues } from './issues.ts';
+import type { formatKit, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
 import { isRecord, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldTable } from './model-fields.ts';
 
 /**
@@ -14,17 +13,17 @@ import { isRecord, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldTable } from './mode
 type Entity = Record<string, unknown>;
 
 export class ModelReader {
-  readonly #issues: Issues;
+  readonly #issues: formatKit.IssueCollector;
   readonly #reportedUnknown = new Set<string>();
 
-  constructor(issues: Issues) {
+  constructor(issues: formatKit.IssueCollector) {
     this.#issues = issues;
   }
 
   #entity(raw: unknown, fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null = null): Entity | null {
     const code = kind === 'track' ? 'invalid_track' : 'invalid_playlist';
     if (!isRecord(raw)) {
-      this.#issues.add(code, `${pointer || '/'}: a ${kind} must be a JSON object`);
+      this.#issues.add(null, code, `${pointer || '/'}: a ${kind} must be a JSON object`);
       return null;
     }
     // The parsed object itself becomes the result (no copy: a 100,000-track file must fit the
@@ -35,7 +34,7 @@ export class ModelReader {
       const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
       if (value === undefined) {
         if (spec.required) {
-          this.#issues.add(code, `${pointer || '/'}: ${key} is required`);
+          this.#issues.add(null, code, `${pointer || '/'}: ${key} is required`);
           valid = false;
         }
         continue;
@@ -43,7 +42,7 @@ export class ModelReader {
       present += 1;
       const problem = spec.check(value);
       if (problem !== null) {
-        this.#issues.add(code, `${pointer || '/'}: ${key} ${problem}`);
+        this.#issues.add(null, code, `${pointer || '/'}: ${key} ${problem}`);
         valid = false;
       }
     }
@@ -59,7 +58,7 @@ export class ModelReader {
       delete raw[key];
       if (this.#reportedUnknown.has(`${kind}\u0000${key}`)) continue;
       this.#reportedUnknown.add(`${kind}\u0000${key}`);
-      this.#issues.add('unknown_field', `${pointer || '/'}: the ${kind} field ${JSON.stringify(key.slice(0, 100))} is not part of the model and was ignored (reported once)`, 'warning');
+      this.#issues.add(null, 'unknown_field', `${pointer || '/'}: the ${kind} field ${JSON.stringify(key.slice(0, 100))} is not part of the model and was ignored (reported once)`, 'warning');
     }
   }
 
@@ -73,7 +72,7 @@ export class ModelReader {
     if (fields === null) return null;
     const rawTracks = (raw as Entity).tracks ?? [];
     if (!Array.isArray(rawTracks)) {
-      this.#issues.add('invalid_playlist', `${pointer || '/'}: tracks must be an array`);
+      this.#issues.add(null, 'invalid_playlist', `${pointer || '/'}: tracks must be an array`);
       return null;
     }
     const tracks: TrackInput[] = [];
