@@ -122,7 +122,7 @@ export const configEnvSchema = z
     OPL_PLUGIN_ALLOW_UNSIGNED: booleanFlag
       .default(false)
       .describe('Development only: also load unsigned plugins (shown as UNSIGNED everywhere). Refused in hosted mode.'),
-    OPL_PLUGIN_MEMORY_MB: integer(16, 4096).default(128).describe('Memory limit of each plugin sandbox (isolate), in MiB.'),
+    OPL_PLUGIN_MEMORY_MB: integer(16, 4096).default(256).describe('Memory limit of each plugin sandbox (isolate), in MiB. 256 MiB lets format plugins handle files of about 100,000 tracks.'),
     OPL_PLUGIN_CALL_TIMEOUT_MS: integer(100, 600_000)
       .default(30_000)
       .describe('Wall-clock limit of one plugin call, in milliseconds (CPU time is limited to the same budget).'),
