@@ -129,6 +129,9 @@ export const configEnvSchema = z
     OPL_PLUGIN_QUARANTINE_STRIKES: integer(1, 100)
       .default(3)
       .describe('Limit breaches (timeouts, memory, crashes) after which a plugin is quarantined until an admin releases it.'),
+    OPL_SCHEMA_BASE_URL: httpBaseUrl
+      .optional()
+      .describe('Base URL of the published JSON Schemas (`$schema` of exported bundles and manifests). Default: `OPL_PUBLIC_BASE_URL/schemas`, or this server\'s own `/schemas` address.'),
     OPL_ADMIN_TOKEN: optionalText
       .pipe(z.string().min(24, 'must be at least 24 characters').optional())
       .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
@@ -174,6 +177,8 @@ export interface Config {
     quarantineStrikes: number;
   };
   adminToken: string | undefined;
+  /** Where the engine's JSON Schemas live; the `/schemas` routes serve them with this as `$id` base. */
+  schemaBaseUrl: string;
 }
 
 /** The installation's own directory: defaults for the registry and the local trust store live here. */
@@ -209,5 +214,8 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       quarantineStrikes: env.OPL_PLUGIN_QUARANTINE_STRIKES,
     },
     adminToken: env.OPL_ADMIN_TOKEN,
+    schemaBaseUrl:
+      env.OPL_SCHEMA_BASE_URL ??
+      (env.OPL_PUBLIC_BASE_URL ? `${env.OPL_PUBLIC_BASE_URL}/schemas` : `http://${env.OPL_HOST.includes(':') ? `[${env.OPL_HOST}]` : env.OPL_HOST}:${env.OPL_PORT}/schemas`),
   };
 }

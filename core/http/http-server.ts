@@ -15,6 +15,7 @@ import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
+import { schemaRoutes } from './routes/schemas.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 
@@ -72,6 +73,8 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   });
 
   await app.register(pluginRoutes, { admin: deps.pluginAdmin, policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken } });
+
+  await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app));
   await registerUi(app, deps.uiDistDir);

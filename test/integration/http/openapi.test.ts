@@ -33,6 +33,7 @@ describe('/openapi.json', () => {
       '/healthz',
       '/providers',
       '/readyz',
+      '/schemas/{*}',
     ]);
     expect(Object.keys(document.paths['/readyz']!['get']!.responses).sort()).toEqual(['200', '503']);
     expect(document.paths['/api/session']!['post']!.responses['401']).toMatchObject({
