@@ -25,4 +25,4 @@
  */
 export { escapeXmlAttribute, escapeXmlText, stripXmlIllegalChars } from './escape-xml.ts';
 export { parseXml, XML_PARSE_DEFAULTS, XmlParseError, type XmlParseOptions } from './parse-xml.ts';
-export { xmlAttributeKey, xmlChild, xmlChildren, type XmlElement } from './xml-element.ts';
+export { xmlAttributeKey, xmlChild, xmlChildren, type XmlElement, type XmlElementStart } from './xml-element.ts';

@@ -1,6 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidInput } from '../errors.ts';
-import type { XmlElement } from './xml-element.ts';
+import type { XmlElement, XmlElementStart } from './xml-element.ts';
 
 export interface XmlParseOptions {
   /** Deepest element nesting accepted (the root is depth 1). Default 64. */
@@ -9,9 +9,18 @@ export interface XmlParseOptions {
   readonly maxNodes?: number;
   /** Longest character data of one element, and longest attribute value, in UTF-16 code units. Default 1,000,000. */
   readonly maxTextLength?: number;
+  /**
+   * Streaming: called as each element closes (children before parents, in document order) with
+   * the element and its open ancestors (`path[0]` is the root, the last entry is the parent).
+   * Returning false drops the element from its parent's `children`, so a reader that converts
+   * each record (an XSPF `<track>`) as it closes never holds the whole tree: memory stays
+   * proportional to the deepest open path plus what the reader keeps. The root is always returned.
+   * An exception thrown here ends the parse and propagates unchanged.
+   */
+  readonly onElement?: (element: XmlElement, path: readonly XmlElementStart[]) => boolean;
 }
 
-export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<XmlParseOptions>;
+export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<Omit<XmlParseOptions, 'onElement'>>;
 
 /**
  * A document `parseXml` refused. It is an `InvalidInput`, so it crosses the sandbox boundary as
@@ -28,13 +37,7 @@ export class XmlParseError extends InvalidInput {
   }
 }
 
-interface OpenElement {
-  readonly name: string;
-  readonly namespace: string;
-  readonly prefix: string;
-  readonly attributes: Readonly<Record<string, string>>;
-  readonly line: number;
-  readonly column: number;
+interface OpenElement extends XmlElementStart {
   children: XmlElement[] | null;
   text: string[] | null;
   textLength: number;
@@ -108,6 +111,7 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   const maxDepth = options.maxDepth ?? XML_PARSE_DEFAULTS.maxDepth;
   const maxNodes = options.maxNodes ?? XML_PARSE_DEFAULTS.maxNodes;
   const maxTextLength = options.maxTextLength ?? XML_PARSE_DEFAULTS.maxTextLength;
+  const onElement = options.onElement;
   refuseDoctypeInProlog(text);
 
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -151,7 +155,8 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     });
     const parent = stack.at(-1);
     if (parent === undefined) root = element;
-    else (parent.children ??= []).push(element);
+    if (onElement !== undefined && !onElement(element, stack)) return;
+    if (parent !== undefined) (parent.children ??= []).push(element);
   });
   parser.on('text', appendText);
   parser.on('cdata', appendText);

@@ -3,6 +3,16 @@
  * Character data (text and CDATA) of an element's direct children is joined into `text`, in
  * document order; comments and processing instructions are dropped. Every node is frozen.
  */
+/** What is known of an element when its start tag has been read: the entries of `onElement`'s path. */
+export interface XmlElementStart {
+  readonly name: string;
+  readonly namespace: string;
+  readonly prefix: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly line: number;
+  readonly column: number;
+}
+
 export interface XmlElement {
   /** Local name (`track` for both `<track>` and `<x:track>`). */
   readonly name: string;
