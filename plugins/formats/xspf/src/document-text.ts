@@ -1,35 +1,20 @@
-import { InvalidInput, type FormatContext } from '@opl/plugin-sdk';
+import { formatKit, InvalidInput, type FormatContext } from '@opl/plugin-sdk';
 
 /**
  * Bytes → text for XML and JSON playlists. A byte order mark decides first (UTF-8, UTF-16);
  * without one, the XML declaration's `encoding` (ASCII-compatible encodings the host decodes);
- * otherwise UTF-8, which must be valid: the host's decoder replaces bad sequences with U+FFFD, so
- * more U+FFFD in the text than EF BF BD sequences in the bytes means the file is not UTF-8 —
- * refused rather than read with replacement characters (XML requires a correct encoding).
+ * otherwise UTF-8, which must be well-formed (the SDK's strict `formatKit.isValidUtf8`: the host's
+ * decoder would replace bad sequences with U+FFFD) — refused rather than read with replacement
+ * characters (XML requires a correct encoding).
  */
 
 const DECLARED_ENCODING = /^<\?xml[^>]{0,200}?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']/;
 
-function countReplacementBytes(bytes: Uint8Array): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0xef); at !== -1 && at + 2 < bytes.length; at = bytes.indexOf(0xef, at + 1)) {
-    if (bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) count += 1;
-  }
-  return count;
-}
-
-function countReplacementChars(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) count += 1;
-  return count;
-}
-
 function strictUtf8(bytes: Uint8Array, decode: FormatContext['decodeText']): string {
-  const text = decode(bytes, 'utf-8');
-  if (text.includes('\uFFFD') && countReplacementChars(text) > countReplacementBytes(bytes)) {
+  if (!formatKit.isValidUtf8(bytes)) {
     throw new InvalidInput('the file is not valid UTF-8 text (and declares no other encoding); it may be a binary file or saved in another encoding');
   }
-  return text;
+  return decode(bytes, 'utf-8');
 }
 
 export function decodeDocument(bytes: Uint8Array, decode: FormatContext['decodeText']): string {

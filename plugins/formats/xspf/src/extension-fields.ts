@@ -1,5 +1,5 @@
-import { escapeXmlAttribute, escapeXmlText } from '@opl/plugin-sdk';
-import { boolean, bounded, dateTime, durationSeconds, integer, LIMITS, mediaType, metadataObject, playlistKind, releaseDate, type Checked } from './model-values.ts';
+import { escapeXmlAttribute, escapeXmlText, formatKit } from '@opl/plugin-sdk';
+import { boolean, dateTime, durationSeconds, integer, LIMITS, mediaType, metadataObject, playlistKind, releaseDate, type Checked } from './model-values.ts';
 
 /**
  * The Open Playlist v1 extension: the model fields XSPF's own elements cannot carry, one element
@@ -179,7 +179,7 @@ export function decodeField(spec: FieldSpec, raw: RawField): Checked<unknown> & 
     case 'playlist_kind':
       return playlistKind(raw);
     default: {
-      const { value, truncated } = bounded(raw, spec.max ?? LIMITS.text);
+      const { value, truncated } = formatKit.boundedText(raw, spec.max ?? LIMITS.text);
       return { value, truncated };
     }
   }

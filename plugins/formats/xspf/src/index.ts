@@ -1,5 +1,4 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
-import { chunked } from './chunks.ts';
+import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { decodeDocument } from './document-text.ts';
 import { parseXspfText } from './xspf-parser.ts';
 import { onePlaylist, xspfPieces } from './xspf-writer.ts';
@@ -16,6 +15,6 @@ export default defineFormatPlugin({
   serialize(input) {
     const provider = input.options.source_provider;
     const playlist = onePlaylist(input.playlists);
-    return chunked(xspfPieces(playlist, { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null }));
+    return formatKit.chunkUtf8(xspfPieces(playlist, { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null }));
   },
 });

@@ -17,13 +17,6 @@ export function shown(text: string): string {
   return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 }
 
-/** Over-long text is cut at a code point boundary; `truncated` says so. */
-export function bounded(text: string, max: number): { readonly value: string; readonly truncated: boolean } {
-  if (text.length <= max) return { value: text, truncated: false };
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
-  return { value: text.slice(0, end), truncated: true };
-}
-
 export function integer(text: string): Checked<number> {
   return /^\s*-?\d{1,15}\s*$/.test(text) ? { value: Number(text) } : { problem: `${shown(text)} is not a whole number` };
 }

@@ -249,6 +249,27 @@ describe('reading XSPF written elsewhere', () => {
     expect(result.playlists[0]!.tracks[0]!.title).toBe('T');
   });
 
+  it('reads tracks while parsing yet reports in document-tree order: playlist issues before track issues, playlist refusals first', async () => {
+    const warned = await parse(`${XSPF_HEAD}<trackList><track><bar xmlns="urn:bar"/></track><baz xmlns="urn:baz"/></trackList>\n<foo xmlns="urn:foo"/></playlist>`);
+    expect(warned.issues.map((issue) => [issue.code, issue.line, issue.message.slice(0, 5)])).toEqual([
+      ['ignored_element', 4, '<foo>'],
+      ['ignored_element', 3, '<bar>'],
+      ['ignored_element', 3, '<baz>'],
+    ]);
+    // A bad track comes first in the file, but the playlist-level refusal is the one reported (as before streaming).
+    const message = await refusal('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><duration>x</duration></track></trackList><title/><title/></playlist>');
+    expect(message).toMatch(/only one <title>/);
+    expect(await refusal('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><song/></trackList><trackList/></playlist>')).toMatch(/only one <trackList>/);
+  });
+
+  it('lists at most 200 issues of a stream plus one summary', async () => {
+    const tracks = '<track><bar xmlns="urn:bar"/></track>'.repeat(300);
+    const result = await parse(`${XSPF_HEAD}<trackList>${tracks}</trackList></playlist>`);
+    expect(result.issues).toHaveLength(201);
+    expect(result.issues.at(-1)).toMatchObject({ code: 'too_many_issues', message: expect.stringMatching(/^100 more issues/) as unknown });
+    expect(result.playlists[0]!.tracks).toHaveLength(300);
+  });
+
   it('warns about a date without a time zone and keeps the rest', async () => {
     const result = await parse(`${XSPF_HEAD}<date>2005-01-08T17:10:47</date><trackList/></playlist>`);
     expect(result.playlists[0]!.created_at).toBeNull();

@@ -1,8 +1,7 @@
-import type { PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { formatKit, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
 import { decodeField, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldSpec, type RawField } from './extension-fields.ts';
-import type { Issues } from './issues.ts';
 import { classifyLocation } from './locations.ts';
-import { bounded, dateTime, LIMITS, shown } from './model-values.ts';
+import { dateTime, LIMITS, shown } from './model-values.ts';
 import { LOCAL_FILE_REASON } from './xspf-names.ts';
 
 /**
@@ -41,15 +40,15 @@ export interface SourcePlaylist {
   readonly tracks: readonly SourceTrack[];
 }
 
-function text(value: string | null, max: number, line: number | null, label: string, issues: Issues): string | null {
+function text(value: string | null, max: number, line: number | null, label: string, issues: formatKit.IssueCollector): string | null {
   if (value === null) return null;
-  const { value: kept, truncated } = bounded(value, max);
+  const { value: kept, truncated } = formatKit.boundedText(value, max);
   if (truncated) issues.warn(line, 'value_truncated', `${label} is longer than ${max} characters; it was shortened`);
   return kept;
 }
 
 /** Extension fields onto `target`; a bad value is reported and the field keeps its default. */
-function applyExtension(target: Record<string, unknown>, specs: readonly FieldSpec[], extension: ReadonlyMap<string, RawField>, line: number | null, issues: Issues): void {
+function applyExtension(target: Record<string, unknown>, specs: readonly FieldSpec[], extension: ReadonlyMap<string, RawField>, line: number | null, issues: formatKit.IssueCollector): void {
   for (const spec of specs) {
     if (!extension.has(spec.field)) continue;
     const result = decodeField(spec, extension.get(spec.field));
@@ -97,7 +96,7 @@ function guessFromLocations(track: TrackInput, source: SourceTrack): void {
   }
 }
 
-export function trackFromSource(source: SourceTrack, position: number, issues: Issues): TrackInput {
+export function trackFromSource(source: SourceTrack, position: number, issues: formatKit.IssueCollector): TrackInput {
   const line = source.line;
   const track: TrackInput = {
     title: text(source.title, LIMITS.title, line, 'the track title', issues) ?? '',
@@ -116,7 +115,7 @@ export function trackFromSource(source: SourceTrack, position: number, issues: I
   return track;
 }
 
-export function playlistFromSource(source: SourcePlaylist, fallbackName: string, issues: Issues): PlaylistInput {
+export function playlistFromSource(source: SourcePlaylist, fallbackName: string, issues: formatKit.IssueCollector): PlaylistInput {
   const line = source.line;
   const playlist: PlaylistInput = {
     name: text(source.title, LIMITS.name, line, 'the playlist title', issues) ?? fallbackName,

@@ -1,12 +1,11 @@
-import { InvalidInput, parseXml, type PlaylistInput } from '@opl/plugin-sdk';
-import { Issues, type ParseIssue } from './issues.ts';
+import { formatKit, InvalidInput, parseXml, type PlaylistInput } from '@opl/plugin-sdk';
 import { readJspf } from './jspf-reader.ts';
 import { playlistFromSource } from './source-playlist.ts';
-import { readXspf } from './xspf-reader.ts';
+import { readXspf, XspfTrackStream } from './xspf-reader.ts';
 
 export interface ParsedXspf {
   readonly playlists: PlaylistInput[];
-  readonly issues: ParseIssue[];
+  readonly issues: formatKit.ParseIssue[];
 }
 
 /**
@@ -16,11 +15,7 @@ export interface ParsedXspf {
  */
 const XML_LIMITS = { maxDepth: 32, maxNodes: 2_000_000, maxTextLength: 1_000_000 } as const;
 
-/** The file name without directory and extension, for a playlist without a title. */
-function nameFromFile(filename: string | null): string {
-  const base = (filename ?? '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').trim();
-  return base === '' ? 'XSPF playlist' : base.slice(0, 1_000);
-}
+const FALLBACK_NAME = 'XSPF playlist';
 
 /**
  * XSPF or JSPF, chosen by content: the first character that is not whitespace is `<` (XML) or `{`
@@ -30,11 +25,15 @@ function nameFromFile(filename: string | null): string {
  */
 export function parseXspfText(text: string, filename: string | null): ParsedXspf {
   const start = /\S/.exec(text.length > 4_096 ? text.slice(0, 4_096) : text)?.[0];
-  const issues = new Issues();
+  const issues = new formatKit.IssueCollector();
   let source;
-  if (start === '<') source = readXspf(parseXml(text, XML_LIMITS), issues);
+  if (start === '<') {
+    // Tracks are read as they close (see XspfTrackStream): the tree never holds them all.
+    const stream = new XspfTrackStream();
+    source = readXspf(parseXml(text, { ...XML_LIMITS, onElement: stream.onElement }), issues, stream);
+  }
   else if (start === '{') source = readJspf(text);
   else if (start === undefined) throw new InvalidInput(text.length === 0 ? 'the file is empty' : 'the file holds only whitespace');
   else throw new InvalidInput('not an XSPF or JSPF document: it does not start with "<" (XML) or "{" (JSON)');
-  return { playlists: [playlistFromSource(source, nameFromFile(filename), issues)], issues: issues.list() };
+  return { playlists: [playlistFromSource(source, formatKit.playlistNameFromFilename(filename, FALLBACK_NAME), issues)], issues: issues.issues() };
 }

@@ -1,6 +1,5 @@
-import { InvalidInput, xmlAttributeKey, type XmlElement } from '@opl/plugin-sdk';
+import { formatKit, InvalidInput, xmlAttributeKey, type XmlElement, type XmlElementStart } from '@opl/plugin-sdk';
 import type { RawField } from './extension-fields.ts';
-import type { Issues } from './issues.ts';
 import type { SourcePlaylist, SourceTrack } from './source-playlist.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
@@ -22,12 +21,17 @@ const TRACK_CHILDREN: Readonly<Record<string, Rule>> = { location: 'many', ident
 /** Elements whose content XSPF defines; everything under `<extension>` is free. */
 const WITH_ELEMENT_CONTENT = new Set(['trackList', 'attribution', 'extension']);
 
+/** Where warnings go: the parse's issue list, or a stream's deferred list (same order in the end). */
+interface Warnings {
+  warn(line: number | null, code: string, message: string): void;
+}
+
 function refuse(element: XmlElement | null, reason: string): never {
   throw new InvalidInput(`not a conforming XSPF document${element === null ? '' : ` (line ${element.line})`}: ${reason}`);
 }
 
 /** The XSPF children of `parent` grouped by name, after checking names, counts and content. */
-function xspfChildren(parent: XmlElement, rules: Readonly<Record<string, Rule>>, issues: Issues): Map<string, XmlElement[]> {
+function xspfChildren(parent: XmlElement, rules: Readonly<Record<string, Rule>>, issues: Warnings): Map<string, XmlElement[]> {
   const found = new Map<string, XmlElement[]>();
   for (const child of parent.children) {
     if (child.namespace !== XSPF_NAMESPACE) {
@@ -107,7 +111,7 @@ function oplExtension(found: Map<string, XmlElement[]>): ReadonlyMap<string, Raw
   return fields;
 }
 
-function readTrack(element: XmlElement, issues: Issues): SourceTrack {
+function readTrack(element: XmlElement, issues: Warnings): SourceTrack {
   const found = xspfChildren(element, TRACK_CHILDREN, issues);
   return {
     line: element.line,
@@ -125,7 +129,71 @@ function readTrack(element: XmlElement, issues: Issues): SourceTrack {
   };
 }
 
-export function readXspf(root: XmlElement, issues: Issues): SourcePlaylist {
+/** Warnings a stream found, replayed later into the real list; bounded like it (the rest are only counted). */
+class DeferredWarnings implements Warnings {
+  readonly #listed: [number | null, string, string][] = [];
+  #omitted = 0;
+
+  warn(line: number | null, code: string, message: string): void {
+    if (this.#listed.length < formatKit.MAX_LISTED_ISSUES) this.#listed.push([line, code, message]);
+    else this.#omitted += 1;
+  }
+
+  replay(issues: Warnings): void {
+    for (const [line, code, message] of this.#listed) issues.warn(line, code, message);
+    // The list is full by now, so these only count.
+    for (let count = 0; count < this.#omitted; count++) issues.warn(null, 'ignored_element', '');
+  }
+}
+
+const isXspf = (element: XmlElementStart, name: string): boolean => element.namespace === XSPF_NAMESPACE && element.name === name;
+
+/**
+ * Reads the tracks of a document's (first) `<trackList>` while the XML is parsed (`parseXml`'s
+ * `onElement`): each `<track>` is checked and converted when it closes and its subtree dropped, so
+ * a 100,000-track file never exists as one element tree (the sandbox has 128 MiB). Nothing is
+ * streamed unless the root is an XSPF `<playlist>` of version 0 or 1; otherwise the tree is kept
+ * and `readXspf` refuses it as before. Warnings and the first refusal wait until `readXspf`
+ * reaches the track list, so issues and errors come in the same order as from a whole tree.
+ */
+export class XspfTrackStream {
+  readonly tracks: SourceTrack[] = [];
+  readonly #warnings = new DeferredWarnings();
+  #refusal: InvalidInput | null = null;
+  /** The streamed `<trackList>` once it has closed. */
+  #trackList: XmlElement | null = null;
+
+  readonly onElement = (element: XmlElement, path: readonly XmlElementStart[]): boolean => {
+    const root = path[0];
+    if (root === undefined || !isXspf(root, 'playlist') || (root.attributes.version !== '0' && root.attributes.version !== '1')) return true;
+    if (path.length === 1) {
+      if (isXspf(element, 'trackList')) this.#trackList ??= element;
+      return true;
+    }
+    const parent = path[1];
+    if (path.length !== 2 || parent === undefined || !isXspf(parent, 'trackList') || this.#trackList !== null) return true;
+    if (this.#refusal !== null) return false;
+    try {
+      if (element.namespace !== XSPF_NAMESPACE) this.#warnings.warn(element.line, 'ignored_element', `<${element.name}> in <trackList> is not an XSPF track; it was ignored`);
+      else if (element.name !== 'track') refuse(element, `<trackList> may hold only <track> elements, not <${element.name}>`);
+      else this.tracks.push(readTrack(element, this.#warnings));
+    } catch (error) {
+      if (!(error instanceof InvalidInput)) throw error;
+      this.#refusal = error;
+    }
+    return false;
+  };
+
+  /** The tracks of `trackList` when this stream read them, after replaying its warnings (or its refusal); null otherwise. */
+  tracksOf(trackList: XmlElement, issues: Warnings): SourceTrack[] | null {
+    if (trackList !== this.#trackList) return null;
+    this.#warnings.replay(issues);
+    if (this.#refusal !== null) throw this.#refusal;
+    return this.tracks;
+  }
+}
+
+export function readXspf(root: XmlElement, issues: Warnings, stream: XspfTrackStream | null = null): SourcePlaylist {
   if (root.name !== 'playlist') refuse(root, `the root element is <${root.name}>, not <playlist>`);
   if (root.namespace !== XSPF_NAMESPACE) refuse(root, `<playlist> must be in the XSPF namespace ${XSPF_NAMESPACE}, not ${root.namespace === '' ? 'in no namespace' : root.namespace}`);
   const version = root.attributes.version;
@@ -134,8 +202,9 @@ export function readXspf(root: XmlElement, issues: Issues): SourcePlaylist {
   const found = xspfChildren(root, PLAYLIST_CHILDREN, issues);
   const trackList = found.get('trackList')?.[0];
   if (trackList === undefined) refuse(root, '<playlist> has no <trackList> (required, even when empty)');
-  const tracks: SourceTrack[] = [];
-  for (const child of trackList.children) {
+  const streamed = stream?.tracksOf(trackList, issues) ?? null;
+  const tracks: SourceTrack[] = streamed ?? [];
+  for (const child of streamed === null ? trackList.children : []) {
     if (child.namespace !== XSPF_NAMESPACE) {
       issues.warn(child.line, 'ignored_element', `<${child.name}> in <trackList> is not an XSPF track; it was ignored`);
       continue;

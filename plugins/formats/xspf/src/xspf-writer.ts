@@ -1,6 +1,5 @@
-import { escapeXmlText, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
+import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
-import { orderedProviders, webUrlOf } from './locations.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -54,12 +53,12 @@ function standardTrackFields(track: Track): Set<string> {
 
 /** A location a player can open for a provider URI: the web URL of a Spotify/TIDAL track, or an http(s) URI as is. */
 function playableUrl(uri: string): string | null {
-  return webUrlOf(uri) ?? (/^https?:\/\/\S+$/i.test(uri) ? uri : null);
+  return formatKit.webUrlOf(uri) ?? (/^https?:\/\/\S+$/i.test(uri) ? uri : null);
 }
 
 export function trackXml(track: Track, options: WriterOptions): string {
   const indent = '      ';
-  const providers = orderedProviders(track.provider_uris, options.sourceProvider);
+  const providers = formatKit.orderedProviders(track.provider_uris, options.sourceProvider);
   const uris = providers.map((key) => track.provider_uris[key]!).filter((uri) => uri !== '');
   const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata)])];
   const milliseconds = track.duration_s === null ? null : Math.round(track.duration_s * 1_000);
@@ -81,7 +80,7 @@ export function trackXml(track: Track, options: WriterOptions): string {
 export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generator<string> {
   const indent = '  ';
   // XSPF allows one playlist identifier: the preferred provider's URI (the extension keeps them all).
-  const identifier = orderedProviders(playlist.provider_uris, options.sourceProvider)
+  const identifier = formatKit.orderedProviders(playlist.provider_uris, options.sourceProvider)
     .map((key) => playlist.provider_uris[key]!)
     .find((uri) => uri !== '');
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
