@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TrackInput } from '@opl/plugin-sdk';
+import { runPluginCli } from '@opl/plugin-sdk/cli';
+import { createSandbox, type Sandbox } from '@opl/plugin-sdk/sandbox';
+import { manifestSchema } from '@opl/plugin-sdk/schemas';
+import { measure, round } from './bench-stats.ts';
+
+/**
+ * Parse throughput of every first-party format plugin on a generated 100,000-track playlist, each
+ * run in the real sandbox, as a ratio to `JSON.parse` of the same tracks as JSON measured in this
+ * same run (goal ≤ 2×), with the peak resident memory each parse added to the process.
+ */
+
+const TRACKS = 100_000;
+const FORMATS_DIR = fileURLToPath(new URL('../../plugins/formats/', import.meta.url));
+const WRITERS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
+
+function track(index: number): TrackInput {
+  const artists = [`Artist ${index % 977}`, ...(index % 5 === 0 ? ['Featured Singer'] : [])];
+  return {
+    id: `trk${index}`,
+    title: `Song number ${index}${index % 11 === 0 ? ' (Remastered 2011)' : ''} — ${index % 3 === 0 ? '東京の夜' : 'Ночь'}`,
+    artist: artists.join(', '),
+    artists,
+    album: `Album ${index % 503}`,
+    duration_s: 150 + (index % 180),
+    isrc: `ZZOPL${String(index).padStart(7, '0')}`,
+    release_date: '2019-05-17',
+    explicit: index % 7 === 0,
+    added_at: '2024-01-02T03:04:05Z',
+    position: index,
+    provider_uris: { spotify: `spotify:track:${index.toString(36).padStart(22, '0')}` },
+  };
+}
+
+async function loadPlugin(name: string, buildRoot: string): Promise<Sandbox> {
+  const out = join(buildRoot, name);
+  const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: buildRoot };
+  const code = await runPluginCli(['build', join(FORMATS_DIR, name), '--out', out], quiet);
+  if (code !== 0) throw new Error(`building the ${name} plugin failed`);
+  const manifest = manifestSchema.parse(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')));
+  return createSandbox({
+    manifest,
+    code: await readFile(join(out, manifest.entry), 'utf8'),
+    limits: { memoryMb: 1024, callTimeoutMs: 600_000, cpuTimeMs: 600_000 },
+    log: () => undefined,
+  });
+}
+
+/** Peak RSS growth while `work` runs, sampled every 5 ms, in MiB. */
+async function peakRssGrowth(work: () => Promise<unknown>): Promise<number> {
+  globalThis.gc?.();
+  const base = process.memoryUsage.rss();
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  peak = Math.max(peak, process.memoryUsage.rss());
+  return round((peak - base) / (1024 * 1024), 1);
+}
+
+export async function run(): Promise<object> {
+  const buildRoot = await mkdtemp(join(tmpdir(), 'opl-bench-formats-'));
+  const sandboxes: Sandbox[] = [];
+  try {
+    const playlist = { id: 'bench', name: 'Benchmark playlist', tracks: Array.from({ length: TRACKS }, (_, index) => track(index)) };
+    const tracksJson = JSON.stringify(playlist.tracks);
+    const baseline = await measure(5, async () => JSON.parse(tracksJson) as unknown);
+    const results: Record<string, unknown> = {};
+
+    for (const name of WRITERS) {
+      const sandbox = await loadPlugin(name, buildRoot);
+      sandboxes.push(sandbox);
+      const chunks: Uint8Array[] = [];
+      await sandbox.serialize({ playlists: [playlist], options: {} }, (chunk) => {
+        chunks.push(chunk);
+      });
+      const bytes = new Uint8Array(Buffer.concat(chunks));
+      const parse = () => sandbox.call('parse', { bytes, filename: `bench.${name}` }, {});
+      const parsed = await parse();
+      const parsedTracks = parsed.playlists.reduce((sum, item) => sum + item.tracks.length, 0);
+      const timing = await measure(3, parse);
+      results[name] = {
+        file_bytes: bytes.byteLength,
+        tracks_parsed: parsedTracks,
+        parse: timing,
+        ratio_vs_json_parse: round(timing.median_ms / baseline.median_ms, 2),
+        peak_rss_growth_mib: await peakRssGrowth(parse),
+      };
+      sandbox.dispose();
+    }
+    return { tracks: TRACKS, json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline }, goal_ratio: 2, formats: results };
+  } finally {
+    for (const sandbox of sandboxes) if (!sandbox.isDisposed) sandbox.dispose();
+    await rm(buildRoot, { recursive: true, force: true });
+  }
+}
