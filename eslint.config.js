@@ -50,7 +50,7 @@ export default tseslint.config(
   // Services do not know about HTTP.
   { files: ['core/services/**/*.ts'], rules: restrict(['**/http/**', 'fastify', '@fastify/*'], 'services/ must not depend on the HTTP layer.') },
   // Storage, jobs and config sit below services and http.
-  { files: ['core/storage/**/*.ts', 'core/jobs/**/*.ts', 'core/config/**/*.ts', 'core/logging/**/*.ts', 'core/plugins/**/*.ts', 'core/plugin-host/**/*.ts'], rules: restrict(['**/http/**', '**/services/**', '**/app/**', '**/cli/**'], 'storage/, jobs/, config/, logging/, plugins/ and plugin-host/ must not depend on outer layers.') },
+  { files: ['core/storage/**/*.ts', 'core/jobs/**/*.ts', 'core/config/**/*.ts', 'core/logging/**/*.ts', 'core/plugins/**/*.ts', 'core/plugin-host/**/*.ts', 'core/net/**/*.ts'], rules: restrict(['**/http/**', '**/services/**', '**/app/**', '**/cli/**'], 'storage/, jobs/, config/, logging/, plugins/, plugin-host/ and net/ must not depend on outer layers.') },
   // Only the config module reads the environment.
   {
     files: ['core/**/*.ts'],
