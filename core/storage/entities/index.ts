@@ -3,6 +3,8 @@ import { GenerationDraft } from './generation-draft.entity.ts';
 import { GenerationPreference } from './generation-preference.entity.ts';
 import { ImportRecord } from './import-record.entity.ts';
 import { JobItem } from './job-item.entity.ts';
+import { MatchDenial } from './match-denial.entity.ts';
+import { MatchMiss } from './match-miss.entity.ts';
 import { MigrationJob } from './migration-job.entity.ts';
 import { OperationLedger } from './operation-ledger.entity.ts';
 import { OrganizerItem } from './organizer-item.entity.ts';
@@ -28,6 +30,8 @@ export {
   GenerationPreference,
   ImportRecord,
   JobItem,
+  MatchDenial,
+  MatchMiss,
   MigrationJob,
   OperationLedger,
   OrganizerItem,
@@ -59,6 +63,8 @@ export const ENTITIES = [
   ReviewDecision,
   TrackIdentity,
   TrackEdge,
+  MatchMiss,
+  MatchDenial,
   ImportRecord,
   SyncRule,
   SyncRun,
