@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PluginHost } from '../plugin-host/index.ts';
 import type { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
+import type { MatchService } from '../services/matching/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import type { Database } from '../storage/index.ts';
@@ -14,6 +15,8 @@ export interface AppServices {
   database: Database;
   jobs: JobQueue<AppServices>;
   ownerSessions: OwnerSessionService;
+  /** Track matching: identity graph, no-match cache, review learning. */
+  matching: MatchService;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

@@ -4,6 +4,7 @@ import { buildHttpServer, type HttpServer } from '../http/http-server.ts';
 import { JobQueue } from '../jobs/index.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
+import { MatchService } from '../services/matching/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
@@ -122,6 +123,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       database,
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
+      matching: new MatchService({ execute, plugins: pluginHost, catalogue }),
       plugins: {
         host: pluginHost,
         catalogue,

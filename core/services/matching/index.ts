@@ -1,0 +1,2 @@
+export * from './match.service.ts';
+export { normalizeIsrc, sourceKeyOf } from './match-keys.ts';

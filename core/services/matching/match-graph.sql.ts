@@ -1,0 +1,233 @@
+/**
+ * SQL of the identity graph, the no-match cache and remembered denials. Pure functions returning
+ * `{text, values}` with `?` placeholders; the match service runs them.
+ *
+ * Scopes: `global` rows hold no personal data; `account:<id>` rows are one account's overlay.
+ */
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+export type EdgeSource = 'isrc_exact' | 'fuzzy' | 'user_confirmed';
+export const GLOBAL_SCOPE = 'global';
+
+/** How much an edge's source is worth: a weaker edge never replaces a stronger one. */
+const SOURCE_RANK = (column: string) => `(case ${column} when 'isrc_exact' then 3 when 'user_confirmed' then 2 else 1 end)`;
+
+const IDENTITY_COLUMNS = 'id, isrc, title, artist, album, duration_s';
+
+export interface IdentityFields {
+  isrc: string | null;
+  title: string;
+  artist: string;
+  album: string | null;
+  durationS: number | null;
+}
+
+/** The oldest identity carrying this ISRC (ISRC is evidence, not a key: there may be several). */
+export function selectIdentityByIsrc(isrc: string): SqlStatement {
+  return { text: `select ${IDENTITY_COLUMNS} from track_identity where isrc = ? order by created_at, id limit 1`, values: [isrc] };
+}
+
+export function insertIdentity(fields: IdentityFields): SqlStatement {
+  return {
+    text: `insert into track_identity (isrc, title, artist, album, duration_s) values (?, ?, ?, ?, ?) returning ${IDENTITY_COLUMNS}`,
+    values: [fields.isrc, fields.title, fields.artist, fields.album, fields.durationS],
+  };
+}
+
+/** Fills what an identity does not know yet; never overwrites what it does. */
+export function fillIdentity(id: string, fields: Partial<IdentityFields>): SqlStatement {
+  return {
+    text: `update track_identity set isrc = coalesce(isrc, ?), album = coalesce(album, ?), duration_s = coalesce(duration_s, ?), updated_at = now() where id = ?`,
+    values: [fields.isrc ?? null, fields.album ?? null, fields.durationS ?? null, id],
+  };
+}
+
+/**
+ * The identity a source track belongs to in `scope` (or globally): through its own edge first (an
+ * overlay edge before a global one), else through its ISRC.
+ */
+export function selectSourceIdentity(provider: string, trackId: string | null, isrc: string | null, scope: string = GLOBAL_SCOPE): SqlStatement {
+  return {
+    text: `select identity_id from (
+        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank, e.created_at
+          from track_edge e where e.provider = ? and e.provider_track_id = ? and e.scope in ('global', ?)
+        union all
+        select i.id, 1, 1, i.created_at from track_identity i where i.isrc = ?
+      ) s order by scope_rank, via_rank, created_at limit 1`,
+    values: [provider, trackId, scope, isrc],
+  };
+}
+
+export interface EdgeFields {
+  identityId: string;
+  provider: string;
+  providerTrackId: string;
+  providerUri: string | null;
+  confidence: number;
+  source: EdgeSource;
+  scope: string;
+}
+
+/**
+ * Records an edge, or moves an existing one of the same provider track and scope — unless the
+ * existing edge rests on stronger evidence (isrc_exact > user_confirmed > fuzzy).
+ */
+export function upsertEdge(edge: EdgeFields): SqlStatement {
+  return {
+    text: `insert into track_edge (identity_id, provider, provider_track_id, provider_uri, confidence, source, scope) values (?, ?, ?, ?, ?, ?, ?)
+      on conflict (provider, provider_track_id, scope) do update set identity_id = excluded.identity_id,
+        provider_uri = coalesce(excluded.provider_uri, track_edge.provider_uri), confidence = excluded.confidence, source = excluded.source
+      where ${SOURCE_RANK('track_edge.source')} <= ${SOURCE_RANK('excluded.source')}
+      returning id, identity_id`,
+    values: [edge.identityId, edge.provider, edge.providerTrackId, edge.providerUri, edge.confidence, edge.source, edge.scope],
+  };
+}
+
+export function deleteEdge(scope: string, provider: string, providerTrackId: string, identityId: string): SqlStatement {
+  return {
+    text: 'delete from track_edge where scope = ? and provider = ? and provider_track_id = ? and identity_id = ? returning id',
+    values: [scope, provider, providerTrackId, identityId],
+  };
+}
+
+export interface GraphLookup {
+  sourceProvider: string;
+  sourceTrackId: string | null;
+  isrc: string | null;
+  /** Key of the source track for denials. */
+  sourceKey: string;
+  targetProvider: string;
+  /** `account:<id>`: its overlay is consulted first, its denials are excluded. */
+  scope: string;
+  /** A `fuzzy` edge counts only at or above this confidence (the strictness's accept bar). */
+  minFuzzyConfidence: number;
+}
+
+/**
+ * The best target-provider edge of the source track's identity: the account's overlay first, then
+ * global edges; reached through the source track's own edge before its ISRC; stronger evidence
+ * and higher confidence first. Targets the account denied for this source never come back.
+ */
+export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
+  return {
+    text: `with src as (
+        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank
+          from track_edge e where e.provider = ? and e.provider_track_id = ? and e.scope in ('global', ?)
+        union all
+        select i.id, 1, 1 from track_identity i where i.isrc = ?
+      )
+      select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, src.via_rank
+        from track_edge t join src on src.identity_id = t.identity_id
+        where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= ?)
+          and not exists (select 1 from match_denial d where d.scope = ? and d.source_provider = ? and d.source_key = ?
+            and d.target_provider = t.provider and d.target_track_id = t.provider_track_id)
+        order by case when t.scope = 'global' then 1 else 0 end, src.scope_rank, src.via_rank, ${SOURCE_RANK('t.source')} desc, t.confidence desc, t.created_at, t.provider_track_id
+        limit 1`,
+    values: [
+      lookup.sourceProvider,
+      lookup.sourceTrackId,
+      lookup.scope,
+      lookup.isrc,
+      lookup.targetProvider,
+      lookup.scope,
+      lookup.minFuzzyConfidence,
+      lookup.scope,
+      lookup.sourceProvider,
+      lookup.sourceKey,
+    ],
+  };
+}
+
+/**
+ * The identity other accounts' confirmations already put this source and target track on
+ * (both confirmed in the same overlay), so independent confirmations meet on one identity.
+ */
+export function selectConfirmedIdentity(sourceProvider: string, sourceTrackId: string, targetProvider: string, targetTrackId: string): SqlStatement {
+  return {
+    text: `select s.identity_id from track_edge s join track_edge t on t.identity_id = s.identity_id and t.scope = s.scope
+      where s.provider = ? and s.provider_track_id = ? and t.provider = ? and t.provider_track_id = ?
+        and s.source = 'user_confirmed' and t.source = 'user_confirmed' and starts_with(s.scope, 'account:')
+      order by s.created_at, s.identity_id limit 1`,
+    values: [sourceProvider, sourceTrackId, targetProvider, targetTrackId],
+  };
+}
+
+/** Distinct accounts whose overlay links this target track to this identity by confirmation. */
+export function countConfirmingAccounts(provider: string, providerTrackId: string, identityId: string): SqlStatement {
+  return {
+    text: `select count(distinct scope)::int as accounts from track_edge
+      where provider = ? and provider_track_id = ? and identity_id = ? and source = 'user_confirmed' and starts_with(scope, 'account:')`,
+    values: [provider, providerTrackId, identityId],
+  };
+}
+
+export interface MissKey {
+  sourceProvider: string;
+  sourceKey: string;
+  targetProvider: string;
+  strictness: string;
+}
+
+export function selectMiss(key: MissKey): SqlStatement {
+  return {
+    text: 'select attempts, last_tried_at, retry_after from match_miss where source_provider = ? and source_key = ? and target_provider = ? and strictness = ?',
+    values: [key.sourceProvider, key.sourceKey, key.targetProvider, key.strictness],
+  };
+}
+
+/**
+ * Records a real no-match at `now`: the first waits `baseSeconds`, each further miss in a row
+ * doubles the wait, up to `maxSeconds`.
+ */
+export function recordMiss(key: MissKey, now: Date, baseSeconds: number, maxSeconds: number): SqlStatement {
+  return {
+    text: `insert into match_miss (source_provider, source_key, target_provider, strictness, attempts, last_tried_at, retry_after)
+        values (?, ?, ?, ?, 1, ?::timestamptz, ?::timestamptz + least(?::double precision, ?::double precision) * interval '1 second')
+      on conflict (source_provider, source_key, target_provider, strictness) do update set attempts = match_miss.attempts + 1,
+        last_tried_at = excluded.last_tried_at,
+        retry_after = excluded.last_tried_at + least(?::double precision * power(2, match_miss.attempts), ?::double precision) * interval '1 second',
+        updated_at = now()
+      returning attempts, retry_after`,
+    values: [key.sourceProvider, key.sourceKey, key.targetProvider, key.strictness, now, now, baseSeconds, maxSeconds, baseSeconds, maxSeconds],
+  };
+}
+
+export function deleteMiss(key: MissKey): SqlStatement {
+  return {
+    text: 'delete from match_miss where source_provider = ? and source_key = ? and target_provider = ? and strictness = ?',
+    values: [key.sourceProvider, key.sourceKey, key.targetProvider, key.strictness],
+  };
+}
+
+export interface DenialKey {
+  scope: string;
+  sourceProvider: string;
+  sourceKey: string;
+  targetProvider: string;
+}
+
+export function insertDenial(key: DenialKey, targetTrackId: string): SqlStatement {
+  return {
+    text: `insert into match_denial (scope, source_provider, source_key, target_provider, target_track_id) values (?, ?, ?, ?, ?)
+      on conflict (scope, source_provider, source_key, target_provider, target_track_id) do nothing`,
+    values: [key.scope, key.sourceProvider, key.sourceKey, key.targetProvider, targetTrackId],
+  };
+}
+
+export function deleteDenial(key: DenialKey, targetTrackId: string): SqlStatement {
+  return {
+    text: 'delete from match_denial where scope = ? and source_provider = ? and source_key = ? and target_provider = ? and target_track_id = ?',
+    values: [key.scope, key.sourceProvider, key.sourceKey, key.targetProvider, targetTrackId],
+  };
+}
+
+export function selectDenied(key: DenialKey): SqlStatement {
+  return {
+    text: 'select target_track_id from match_denial where scope = ? and source_provider = ? and source_key = ? and target_provider = ?',
+    values: [key.scope, key.sourceProvider, key.sourceKey, key.targetProvider],
+  };
+}

@@ -1,0 +1,508 @@
+import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
+import { ACCEPT_THRESHOLD, decideMatch, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
+import type { PluginCallContext } from '../../plugin-host/index.ts';
+import {
+  countConfirmingAccounts,
+  deleteDenial,
+  deleteEdge,
+  deleteMiss,
+  fillIdentity,
+  GLOBAL_SCOPE,
+  insertDenial,
+  insertIdentity,
+  recordMiss,
+  selectDenied,
+  selectGraphMatch,
+  selectIdentityByIsrc,
+  selectMiss,
+  selectConfirmedIdentity,
+  selectSourceIdentity,
+  upsertEdge,
+  type DenialKey,
+  type EdgeSource,
+  type MissKey,
+  type SqlStatement,
+} from './match-graph.sql.ts';
+import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+
+/**
+ * The match service: the one place that caches, scores and promotes. Adapters only return
+ * candidates (`searchTracks`); scoring is the pure `decideMatch`; this service owns the identity
+ * graph (`track_identity`, `track_edge`), the no-match cache (`match_miss`) and remembered
+ * denials (`match_denial`).
+ *
+ * Rules
+ * - A read of a track with an ISRC and a provider id records a global `isrc_exact` edge (1.0).
+ * - `resolve` asks the graph first — the account's overlay, then global edges — reached through the
+ *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
+ *   only if its confidence clears the requested strictness's accept bar.
+ * - Otherwise it searches the target: by ISRC first when the target declares the `isrc` search mode
+ *   and the source has one, then by text; it scores locally and, on accept, records a global edge
+ *   for the chosen track (`isrc_exact` when its ISRC is the identity's, else `fuzzy`) and links the
+ *   source track to the same identity, so the reverse direction resolves from the graph too.
+ * - A search failure (rate limit, expired auth, any provider error) is `retry`: nothing is
+ *   recorded. A real no-match is cached for 1 day, doubling with each further miss (max 30 days).
+ * - A confirmation writes `user_confirmed` edges in the account's overlay (applies at once to that
+ *   account only). It is promoted to `global` only on corroborated evidence: the source's and the
+ *   chosen track's ISRCs agree, or at least 2 distinct accounts confirmed the same target track
+ *   for the same identity. A promoted edge never replaces a global `isrc_exact` edge.
+ * - A denial is remembered per account and source track: that target is never auto-chosen again
+ *   for it, from the graph or from a search.
+ * - Nothing personal enters global rows: no account, playlist or user ids; local-file tracks never
+ *   get edges.
+ */
+
+export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+export interface MatchPlugins {
+  call(pluginId: string, op: 'searchTracks', input: { query: SearchQuery; mode: 'isrc' | 'text'; limit: number }, context?: PluginCallContext): Promise<{ candidates: Track[] }>;
+}
+
+export interface MatchCatalogue {
+  providerPlugin(providerName: string): Manifest | undefined;
+}
+
+interface SearchQuery {
+  isrc: string | null;
+  title: string | null;
+  artist: string | null;
+  album: string | null;
+  duration_s: number | null;
+}
+
+export interface MatchTarget {
+  /** Provider name (the manifest's `provider.name`). */
+  provider: string;
+  pluginId: string;
+  accountId: string;
+}
+
+export interface ResolveRequest {
+  source: Track;
+  /** Provider the source track was read from (`import` or similar for files). */
+  sourceProvider: string;
+  target: MatchTarget;
+  strictness?: Strictness;
+  /** Passed to the target plugin's search (account and credentials). */
+  context?: PluginCallContext;
+}
+
+export interface ChosenTrack {
+  id: string;
+  uri: string | null;
+  /** The full candidate when it came from a search; null on a graph hit. */
+  track: Track | null;
+}
+
+export interface RankedCandidate {
+  track: Track;
+  score: number;
+  reason: string;
+  breakdown: SignalBreakdown[];
+  penalties: SignalBreakdown[];
+}
+
+export interface Resolution {
+  decision: 'accept' | 'review' | 'reject' | 'retry';
+  /** On accept: the target track; on review: the best suggestion; otherwise null. */
+  chosen: ChosenTrack | null;
+  confidence: number;
+  /** One human sentence. */
+  reason: string;
+  /** Signals and penalties of the chosen or best candidate (empty on a graph hit). */
+  breakdown: SignalBreakdown[];
+  penalties: SignalBreakdown[];
+  /** Ranked candidates when searched (for review). */
+  candidates: RankedCandidate[];
+  /** Target searches this resolution made. */
+  searches: number;
+  from: 'graph' | 'search' | 'miss_cache';
+  /** On a graph hit: which edge answered. */
+  edge?: { source: EdgeSource; scope: string };
+  /** On retry: the typed error and the provider's wait, if any; on a cached miss: when to search again. */
+  error?: string;
+  retryAfterSeconds?: number | null;
+  retryAt?: Date;
+}
+
+export interface ConfirmRequest {
+  accountId: string;
+  source: Track;
+  sourceProvider: string;
+  targetProvider: string;
+  /** The target track the user chose. */
+  target: Track;
+}
+
+export interface ConfirmResult {
+  identityId: string;
+  promoted: boolean;
+  /** Why it was promoted to global, if it was. */
+  rule: 'isrc_agreement' | 'independent_confirmations' | null;
+  confirmingAccounts: number;
+}
+
+export interface DenyRequest {
+  accountId: string;
+  source: Track;
+  sourceProvider: string;
+  targetProvider: string;
+  targetTrackId: string;
+}
+
+export const READ_EDGE_CONFIDENCE = 1;
+export const CONFIRMED_EDGE_CONFIDENCE = 1;
+/** Confirmations from this many distinct accounts promote an overlay edge to global. */
+export const PROMOTION_MIN_ACCOUNTS = 2;
+export const MISS_BACKOFF_SECONDS = 86_400;
+export const MISS_BACKOFF_MAX_SECONDS = 30 * 86_400;
+const SEARCH_LIMIT = 10;
+/** Typed errors of an ISRC search that just mean "search by text instead". */
+const FALL_THROUGH = new Set(['Unsupported', 'InvalidInput', 'NotFound']);
+
+export interface MatchServiceOptions {
+  execute: SqlExecutor;
+  plugins: MatchPlugins;
+  catalogue: MatchCatalogue;
+  /** The clock, for the no-match backoff. */
+  now?: () => Date;
+}
+
+class SearchFailed extends Error {
+  readonly type: string;
+  readonly retryAfterSeconds: number | null;
+  constructor(type: string, message: string, retryAfterSeconds: number | null) {
+    super(message);
+    this.type = type;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class MatchService {
+  readonly #execute: SqlExecutor;
+  readonly #plugins: MatchPlugins;
+  readonly #catalogue: MatchCatalogue;
+  readonly #now: () => Date;
+
+  constructor(options: MatchServiceOptions) {
+    this.#execute = options.execute;
+    this.#plugins = options.plugins;
+    this.#catalogue = options.catalogue;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Records what a read of `provider` tells the graph: tracks with an ISRC and an id. */
+  async recordReadTracks(provider: string, tracks: readonly Track[]): Promise<number> {
+    let recorded = 0;
+    for (const track of tracks) {
+      const id = linkableId(track);
+      const isrc = normalizeIsrc(track.isrc);
+      if (!id || !isrc) continue;
+      const identityId = await this.#identityForIsrc(isrc, track);
+      await this.#execute(
+        upsertEdge({ identityId, provider, providerTrackId: id, providerUri: uriOf(track, provider), confidence: READ_EDGE_CONFIDENCE, source: 'isrc_exact', scope: GLOBAL_SCOPE }),
+      );
+      recorded += 1;
+    }
+    return recorded;
+  }
+
+  async resolve(request: ResolveRequest): Promise<Resolution> {
+    const { source, sourceProvider, target } = request;
+    const strictness = request.strictness ?? 'same_recording';
+    const scope = accountScope(target.accountId);
+    const sourceKey = sourceKeyOf(source);
+    const isrc = normalizeIsrc(source.isrc);
+
+    const [hit] = await this.#execute(
+      selectGraphMatch({
+        sourceProvider,
+        sourceTrackId: linkableId(source),
+        isrc,
+        sourceKey,
+        targetProvider: target.provider,
+        scope,
+        minFuzzyConfidence: ACCEPT_THRESHOLD[strictness],
+      }),
+    );
+    if (hit) {
+      const edgeSource = hit.source as EdgeSource;
+      const edgeScope = String(hit.scope);
+      return {
+        decision: 'accept',
+        chosen: { id: String(hit.provider_track_id), uri: (hit.provider_uri as string | null) ?? null, track: null },
+        confidence: Number(hit.confidence),
+        reason: `Known match from the identity graph (${edgeSource}, ${edgeScope === GLOBAL_SCOPE ? 'global' : 'your confirmation'}, reached by ${Number(hit.via_rank) === 0 ? 'the source track' : 'its ISRC'}).`,
+        breakdown: [],
+        penalties: [],
+        candidates: [],
+        searches: 0,
+        from: 'graph',
+        edge: { source: edgeSource, scope: edgeScope },
+      };
+    }
+
+    const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
+    const [miss] = await this.#execute(selectMiss(missKey));
+    const now = this.#now();
+    if (miss && new Date(miss.retry_after as string | Date) > now) {
+      const retryAt = new Date(miss.retry_after as string | Date);
+      return {
+        ...empty('reject', 'miss_cache', 0),
+        reason: `No match on ${target.provider} when last searched; not searching again before ${retryAt.toISOString()}.`,
+        retryAt,
+      };
+    }
+
+    const denialKey: DenialKey = { scope, sourceProvider, sourceKey, targetProvider: target.provider };
+    const denied = new Set((await this.#execute(selectDenied(denialKey))).map((row) => String(row.target_track_id)));
+    const attributes = this.#catalogue.providerPlugin(target.provider)?.provider?.attributes;
+    const matchOptions = { targetProvider: target.provider, strictness, targetIsVideoProvider: attributes?.video ?? false };
+
+    let searches = 0;
+    const pool = new Map<string, Track>();
+    let droppedDenied = false;
+    const add = (tracks: readonly Track[]) => {
+      for (const track of tracks) {
+        if (!track.id || pool.has(track.id)) continue;
+        if (denied.has(track.id)) {
+          droppedDenied = true;
+          continue;
+        }
+        pool.set(track.id, track);
+      }
+    };
+    try {
+      if (isrc && attributes?.search_modes.includes('isrc')) {
+        searches += 1;
+        const found = await this.#search(target, { isrc, title: null, artist: null, album: null, duration_s: null }, 'isrc', request.context, true);
+        add(found);
+        if (pool.size > 0) {
+          const decision = decideMatch(source, [...pool.values()], matchOptions);
+          if (decision.decision === 'accept') return await this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
+        }
+      }
+      searches += 1;
+      add(await this.#search(target, { isrc: null, title: source.title, artist: source.artist || null, album: source.album, duration_s: source.duration_s }, 'text', request.context, false));
+    } catch (error) {
+      if (!(error instanceof SearchFailed)) throw error;
+      return {
+        ...empty('retry', 'search', searches),
+        reason: `Searching ${target.provider} failed (${error.type}: ${error.message}); the item stays retryable.`,
+        error: error.type,
+        retryAfterSeconds: error.retryAfterSeconds,
+      };
+    }
+
+    const decision = decideMatch(source, [...pool.values()], matchOptions);
+    if (decision.decision === 'accept') return this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
+    const candidates = ranked(decision.ranked, pool);
+    const best = candidates[0];
+    if (decision.decision === 'review') {
+      return {
+        decision: 'review',
+        chosen: best ? { id: best.track.id!, uri: uriOf(best.track, target.provider), track: best.track } : null,
+        confidence: decision.confidence,
+        reason: decision.reason,
+        breakdown: best?.breakdown ?? [],
+        penalties: best?.penalties ?? [],
+        candidates,
+        searches,
+        from: 'search',
+      };
+    }
+    // A real no-match. One the account's own denials caused is not everyone's no-match: not cached.
+    let retryAt: Date | undefined;
+    if (!droppedDenied) {
+      const [row] = await this.#execute(recordMiss(missKey, now, MISS_BACKOFF_SECONDS, MISS_BACKOFF_MAX_SECONDS));
+      if (row) retryAt = new Date(row.retry_after as string | Date);
+    }
+    return {
+      decision: 'reject',
+      chosen: null,
+      confidence: decision.confidence,
+      reason: decision.reason,
+      breakdown: best?.breakdown ?? [],
+      penalties: best?.penalties ?? [],
+      candidates,
+      searches,
+      from: 'search',
+      ...(retryAt ? { retryAt } : {}),
+    };
+  }
+
+  /** A user's confirmation: an overlay edge at once; global only on corroborated evidence. */
+  async confirm(request: ConfirmRequest): Promise<ConfirmResult> {
+    const { source, sourceProvider, targetProvider, target } = request;
+    const targetId = linkableId(target);
+    if (!targetId) throw new Error('the confirmed target track has no provider id');
+    const scope = accountScope(request.accountId);
+    const sourceId = linkableId(source);
+    const sourceIsrc = normalizeIsrc(source.isrc);
+    const targetIsrc = normalizeIsrc(target.isrc);
+
+    const identityId = await this.#identityFor(source, sourceProvider, scope, targetIsrc, { provider: targetProvider, id: targetId });
+    await this.#execute(deleteDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetId));
+    if (sourceId) {
+      await this.#execute(
+        upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
+      );
+    }
+    await this.#execute(
+      upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
+    );
+
+    const [count] = await this.#execute(countConfirmingAccounts(targetProvider, targetId, identityId));
+    const confirmingAccounts = Number(count?.accounts ?? 0);
+    const rule = sourceIsrc !== null && sourceIsrc === targetIsrc ? 'isrc_agreement' : confirmingAccounts >= PROMOTION_MIN_ACCOUNTS ? 'independent_confirmations' : null;
+    if (rule) {
+      if (sourceId) {
+        await this.#execute(
+          upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+        );
+      }
+      await this.#execute(
+        upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+      );
+    }
+    return { identityId, promoted: rule !== null, rule, confirmingAccounts };
+  }
+
+  /** A user's "not this one": remembered for the account and source; undoes a confirmation of it. */
+  async deny(request: DenyRequest): Promise<void> {
+    const scope = accountScope(request.accountId);
+    const { source, sourceProvider, targetProvider, targetTrackId } = request;
+    await this.#execute(insertDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetTrackId));
+    const [row] = await this.#execute(selectSourceIdentity(sourceProvider, linkableId(source), normalizeIsrc(source.isrc), scope));
+    if (row) await this.#execute(deleteEdge(scope, targetProvider, targetTrackId, String(row.identity_id)));
+  }
+
+  async #search(target: MatchTarget, query: SearchQuery, mode: 'isrc' | 'text', context: PluginCallContext | undefined, tolerant: boolean): Promise<Track[]> {
+    try {
+      const result = await this.#plugins.call(target.pluginId, 'searchTracks', { query, mode, limit: SEARCH_LIMIT }, context ?? {});
+      return result.candidates;
+    } catch (error) {
+      const type = error instanceof PluginError ? error.type : error instanceof Error ? error.name : 'Error';
+      if (tolerant && FALL_THROUGH.has(type)) return [];
+      const retryAfter = error instanceof PluginError && 'retryAfterSeconds' in error ? (error.retryAfterSeconds as number | null) : null;
+      throw new SearchFailed(type, error instanceof Error ? error.message : String(error), retryAfter);
+    }
+  }
+
+  async #accepted(
+    request: ResolveRequest,
+    chosenId: string,
+    confidence: number,
+    reason: string,
+    scored: ScoredCandidate[],
+    pool: Map<string, Track>,
+    searches: number,
+    missKey: MissKey,
+  ): Promise<Resolution> {
+    const { source, sourceProvider, target } = request;
+    const chosen = pool.get(chosenId)!;
+    const candidates = ranked(scored, pool);
+    const best = candidates.find((c) => c.track.id === chosenId);
+    const targetIsrc = normalizeIsrc(chosen.isrc);
+    const identityId = await this.#identityFor(source, sourceProvider, GLOBAL_SCOPE, targetIsrc);
+    const [identity] = await this.#execute({ text: 'select isrc from track_identity where id = ?', values: [identityId] });
+    const identityIsrc = (identity?.isrc as string | null) ?? null;
+    const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identityIsrc;
+    await this.#execute(
+      upsertEdge({
+        identityId,
+        provider: target.provider,
+        providerTrackId: chosenId,
+        providerUri: uriOf(chosen, target.provider),
+        confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
+        source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
+        scope: GLOBAL_SCOPE,
+      }),
+    );
+    const sourceId = linkableId(source);
+    if (sourceId) {
+      const sourceIsrc = normalizeIsrc(source.isrc);
+      await this.#execute(
+        upsertEdge({
+          identityId,
+          provider: sourceProvider,
+          providerTrackId: sourceId,
+          providerUri: uriOf(source, sourceProvider),
+          confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
+          source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
+          scope: GLOBAL_SCOPE,
+        }),
+      );
+    }
+    await this.#execute(deleteMiss(missKey));
+    return {
+      decision: 'accept',
+      chosen: { id: chosenId, uri: uriOf(chosen, target.provider), track: chosen },
+      confidence,
+      reason,
+      breakdown: best?.breakdown ?? [],
+      penalties: best?.penalties ?? [],
+      candidates,
+      searches,
+      from: 'search',
+    };
+  }
+
+  /**
+   * The identity of a source track (own edge in scope or global, then ISRC), else — for a
+   * confirmation — the one other accounts confirmed this pair on, else the target's ISRC identity,
+   * else a new one.
+   */
+  async #identityFor(source: Track, sourceProvider: string, scope: string, targetIsrc: string | null, confirmed?: { provider: string; id: string }): Promise<string> {
+    const sourceIsrc = normalizeIsrc(source.isrc);
+    const sourceId = linkableId(source);
+    let [row] = await this.#execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
+    if (!row && confirmed && sourceId) [row] = await this.#execute(selectConfirmedIdentity(sourceProvider, sourceId, confirmed.provider, confirmed.id));
+    if (row) {
+      const id = String(row.identity_id);
+      await this.#execute(fillIdentity(id, { isrc: sourceIsrc ?? targetIsrc, album: source.album, durationS: roundDuration(source.duration_s) }));
+      return id;
+    }
+    if (targetIsrc) return this.#identityForIsrc(targetIsrc, source);
+    return this.#createIdentity(source, sourceIsrc);
+  }
+
+  async #identityForIsrc(isrc: string, track: Track): Promise<string> {
+    const [row] = await this.#execute(selectIdentityByIsrc(isrc));
+    if (row) {
+      const id = String(row.id);
+      await this.#execute(fillIdentity(id, { album: track.album, durationS: roundDuration(track.duration_s) }));
+      return id;
+    }
+    return this.#createIdentity(track, isrc);
+  }
+
+  async #createIdentity(track: Track, isrc: string | null): Promise<string> {
+    const [row] = await this.#execute(
+      insertIdentity({ isrc, title: track.title, artist: track.artist || track.artists.join(', '), album: track.album, durationS: roundDuration(track.duration_s) }),
+    );
+    return String(row!.id);
+  }
+}
+
+function empty(decision: Resolution['decision'], from: Resolution['from'], searches: number): Resolution {
+  return { decision, chosen: null, confidence: 0, reason: '', breakdown: [], penalties: [], candidates: [], searches, from };
+}
+
+function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): RankedCandidate[] {
+  const out: RankedCandidate[] = [];
+  for (const candidate of scored) {
+    const track = pool.get(candidate.id);
+    if (track) out.push({ track, score: candidate.score, reason: candidate.reason, breakdown: candidate.breakdown, penalties: candidate.penalties });
+  }
+  return out;
+}
+
+function uriOf(track: Track, provider: string): string | null {
+  const uri = track.provider_uris[provider];
+  return typeof uri === 'string' ? uri : null;
+}
+
+function roundDuration(duration: number | null): number | null {
+  return duration === null ? null : Math.round(duration);
+}

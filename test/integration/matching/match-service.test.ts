@@ -1,0 +1,280 @@
+import type { Track } from '@opl/plugin-sdk';
+import { trackSchema } from '@opl/plugin-sdk/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MatchService, type MatchTarget } from '../../../core/services/matching/index.ts';
+import { createPublisher, createTestRegistry, providerManifestSource, publishTestPlugin, type TestRegistry } from '../support/plugin-registry.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+type TrackFields = Partial<Track> & { title: string; artist: string };
+const track = (fields: TrackFields): Track => trackSchema.parse({ artists: [fields.artist], ...fields });
+
+/**
+ * A provider whose searchTracks answers from a catalogue inside the plugin and counts its
+ * searches per mode; testConnection reports the counts. Titles containing "throttle" or
+ * "expired" make it throw RateLimited or AuthExpired, as a real adapter would.
+ */
+function searchingProviderCode(catalogue: readonly TrackFields[]): string {
+  return `const CATALOGUE = ${JSON.stringify(catalogue.map((t) => ({ artists: [t.artist], ...t })))};
+const counts = { isrc: 0, text: 0 };
+function typed(type, message, retry) { const error = new Error(message); error.type = type; if (retry !== undefined) error.retryAfterSeconds = retry; return error; }
+export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
+  async testConnection() { return { ok: true, account_id: 'probe', display_name: JSON.stringify(counts) }; },
+  async searchTracks(input) {
+    counts[input.mode] += 1;
+    const q = input.query;
+    const title = (q.title || '').toLowerCase();
+    if (title.includes('throttle')) throw typed('RateLimited', 'slow down', 30);
+    if (title.includes('expired')) throw typed('AuthExpired', 'token expired');
+    const found = input.mode === 'isrc'
+      ? CATALOGUE.filter((t) => t.isrc && t.isrc === q.isrc)
+      : CATALOGUE.filter((t) => title.length > 0 && t.title.toLowerCase().includes(title));
+    return { candidates: found.slice(0, input.limit) };
+  },
+} };
+`;
+}
+
+const ALPHA: TrackFields[] = [{ id: 'a-strobe', title: 'Strobe', artist: 'deadmau5', album: 'For Lack of a Better Name', duration_s: 637 }];
+const BETA: TrackFields[] = [
+  { id: 'b-strobe', title: 'Strobe', artist: 'deadmau5', album: 'For Lack of a Better Name', duration_s: 636 },
+  { id: 'b-svefn', title: 'Svefn-g-englar', artist: 'Sigur Rós', album: 'Ágætis byrjun', duration_s: 604 },
+  { id: 'b-hoppi', title: 'Hoppípolla', artist: 'Sigur Rós', album: 'Takk...', duration_s: 270 },
+  { id: 'b-rare', title: 'Rare B-Side', artist: 'Obscure Band', album: 'Demos', duration_s: 200 },
+  { id: 'b-local', title: 'Home Recording Song', artist: 'Local Artist', album: null, duration_s: 180 },
+];
+const GAMMA: TrackFields[] = [
+  { id: 'g-midnight', title: 'Midnight City', artist: 'M83', album: "Hurry Up, We're Dreaming", duration_s: 244, isrc: 'FRUM71100001' },
+  { id: 'g-weightless', title: 'Weightless', artist: 'Marconi Union', album: 'Weightless', duration_s: 480, isrc: 'GBUM71200002' },
+  { id: 'g-teardrop', title: 'Teardrop', artist: 'Massive Attack', album: 'Mezzanine', duration_s: 330 },
+  { id: 'g-unfinished', title: 'Unfinished Sympathy', artist: 'Massive Attack', album: 'Blue Lines', duration_s: 308, isrc: 'GBAAA9100003' },
+];
+
+describe('match service (real engine, real PostgreSQL, signed test providers)', () => {
+  let registry: TestRegistry;
+  let app: TestApp;
+  let matching: MatchService;
+  let execute: (statement: { text: string; values: unknown[] }) => Promise<Record<string, unknown>[]>;
+  const target = (provider: 'alpha' | 'beta' | 'gamma', accountId = 'acct-A'): MatchTarget => ({ provider, pluginId: `com.example.${provider}`, accountId });
+  const searchCounts = async (provider: string): Promise<{ isrc: number; text: number }> => {
+    const result = await app.app.services.plugins.host.call(`com.example.${provider}`, 'testConnection', {});
+    return JSON.parse(result.display_name!) as { isrc: number; text: number };
+  };
+  const totalSearches = async (provider: string) => {
+    const counts = await searchCounts(provider);
+    return counts.isrc + counts.text;
+  };
+
+  beforeAll(async () => {
+    const publisher = createPublisher('matching-publisher');
+    registry = await createTestRegistry([publisher]);
+    const publish = (name: string, catalogue: TrackFields[], searchModes: string[]) =>
+      publishTestPlugin(registry, {
+        manifestSource: providerManifestSource(`com.example.${name}`, '1.0.0', publisher.keyId, {
+          provider: {
+            name,
+            display_name: `Test ${name}`,
+            capabilities: ['READ_PLAYLISTS', 'READ_TRACKS'],
+            attributes: { has_isrc: true, official: true, search_modes: searchModes },
+            write_constraints: {},
+            auth: [{ kind: 'LONG_LIVED_TOKEN' }],
+          },
+        }),
+        code: searchingProviderCode(catalogue),
+        publisher,
+      });
+    await publish('alpha', ALPHA, ['isrc', 'text']);
+    await publish('beta', BETA, ['text']);
+    await publish('gamma', GAMMA, ['isrc', 'text']);
+    app = await startTestApp(registry.env);
+    matching = app.app.services.matching;
+    const connection = app.app.services.database.orm.em.getConnection();
+    execute = (statement) => connection.execute<Record<string, unknown>[]>(statement.text, statement.values, 'all');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await registry?.cleanup();
+  });
+
+  it('loads the three test providers', () => {
+    for (const name of ['alpha', 'beta', 'gamma']) expect(app.app.services.plugins.catalogue.providerPlugin(name)?.id).toBe(`com.example.${name}`);
+  });
+
+  it('a read with ISRC records isrc_exact edges; a graph hit needs zero searches, by track id or ISRC alone', async () => {
+    const read = track({ id: 'a-midnight', title: 'Midnight City', artist: 'M83', duration_s: 243, isrc: 'FRUM71100001', provider_uris: { alpha: 'alpha:track:a-midnight' } });
+    expect(await matching.recordReadTracks('alpha', [read, track({ id: 'no-isrc', title: 'x', artist: 'y' })])).toBe(1);
+    expect(await matching.recordReadTracks('gamma', [track({ ...GAMMA[0]!, provider_uris: { gamma: 'gamma:track:g-midnight' } })])).toBe(1);
+    const edges = await execute({ text: `select provider, provider_track_id, source, confidence, scope from track_edge where provider_track_id in ('a-midnight', 'g-midnight') order by provider`, values: [] });
+    expect(edges).toEqual([
+      { provider: 'alpha', provider_track_id: 'a-midnight', source: 'isrc_exact', confidence: 1, scope: 'global' },
+      { provider: 'gamma', provider_track_id: 'g-midnight', source: 'isrc_exact', confidence: 1, scope: 'global' },
+    ]);
+
+    const before = await totalSearches('gamma');
+    const byId = await matching.resolve({ source: track({ id: 'a-midnight', title: 'Midnight City', artist: 'M83' }), sourceProvider: 'alpha', target: target('gamma') });
+    expect(byId).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'g-midnight', uri: 'gamma:track:g-midnight' }, edge: { source: 'isrc_exact', scope: 'global' } });
+    // An imported file row with only an ISRC reaches the same identity.
+    const byIsrc = await matching.resolve({ source: track({ title: 'midnight city', artist: 'm83', isrc: 'fr-um7-11-00001' }), sourceProvider: 'import', target: target('gamma') });
+    expect(byIsrc).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'g-midnight' } });
+    expect(await totalSearches('gamma')).toBe(before);
+  });
+
+  it('searches by ISRC first where the target supports it, then by text; the accepted match is cached', async () => {
+    let counts = await searchCounts('gamma');
+    const weightless = track({ id: 'a-weightless', title: 'Weightless', artist: 'Marconi Union', duration_s: 481, isrc: 'GBUM71200002' });
+    const first = await matching.resolve({ source: weightless, sourceProvider: 'alpha', target: target('gamma') });
+    expect(first).toMatchObject({ decision: 'accept', from: 'search', searches: 1, chosen: { id: 'g-weightless' } });
+    expect(first.breakdown.length).toBeGreaterThan(0);
+    let now = await searchCounts('gamma');
+    expect(now).toEqual({ isrc: counts.isrc + 1, text: counts.text });
+    const again = await matching.resolve({ source: weightless, sourceProvider: 'alpha', target: target('gamma') });
+    expect(again).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'g-weightless' }, edge: { source: 'isrc_exact' } });
+
+    // The target has no ISRC for this one: the ISRC search finds nothing, the text search does.
+    counts = await searchCounts('gamma');
+    const teardrop = track({ id: 'a-teardrop', title: 'Teardrop', artist: 'Massive Attack', album: 'Mezzanine', duration_s: 331, isrc: 'GBAAA9800009' });
+    const second = await matching.resolve({ source: teardrop, sourceProvider: 'alpha', target: target('gamma') });
+    expect(second).toMatchObject({ decision: 'accept', from: 'search', searches: 2, chosen: { id: 'g-teardrop' } });
+    now = await searchCounts('gamma');
+    expect(now).toEqual({ isrc: counts.isrc + 1, text: counts.text + 1 });
+    const [edge] = await execute({ text: `select source, scope from track_edge where provider = 'gamma' and provider_track_id = 'g-teardrop'`, values: [] });
+    expect(edge).toEqual({ source: 'fuzzy', scope: 'global' });
+
+    // A text-only target is never asked for an ISRC search.
+    const betaBefore = await searchCounts('beta');
+    await matching.resolve({ source: track({ id: 'a-hoppi', title: 'Hoppípolla', artist: 'Sigur Rós', duration_s: 270, isrc: 'ISAAA0500001' }), sourceProvider: 'alpha', target: target('beta') });
+    expect(await searchCounts('beta')).toEqual({ isrc: betaBefore.isrc, text: betaBefore.text + 1 });
+  });
+
+  it('once a no-ISRC track id links to an identity, the reverse direction resolves from the graph', async () => {
+    const forward = await matching.resolve({ source: track({ ...ALPHA[0]! }), sourceProvider: 'alpha', target: target('beta') });
+    expect(forward).toMatchObject({ decision: 'accept', from: 'search', chosen: { id: 'b-strobe' } });
+    const alphaBefore = await totalSearches('alpha');
+    const reverse = await matching.resolve({ source: track({ ...BETA[0]! }), sourceProvider: 'beta', target: target('alpha', 'acct-Z') });
+    expect(reverse).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'a-strobe' }, edge: { source: 'fuzzy', scope: 'global' } });
+    expect(await totalSearches('alpha')).toBe(alphaBefore);
+  });
+
+  it('a confirmation applies at once to that account only', async () => {
+    const source = track({ id: 'a-obscure', title: 'Some Obscure Song', artist: 'Nobody', duration_s: 199 });
+    const chosen = track({ ...BETA[3]! });
+    const result = await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', target: chosen });
+    expect(result).toMatchObject({ promoted: false, rule: null, confirmingAccounts: 1 });
+    const before = await totalSearches('beta');
+    const mine = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') });
+    expect(mine).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'b-rare' }, edge: { source: 'user_confirmed', scope: 'account:acct-A' } });
+    expect(await totalSearches('beta')).toBe(before);
+    const theirs = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-B') });
+    expect(theirs.from).toBe('search');
+    expect(theirs.chosen?.id).not.toBe('b-rare');
+    const global = await execute({ text: `select 1 from track_edge where provider_track_id = 'b-rare' and scope = 'global'`, values: [] });
+    expect(global).toHaveLength(0);
+  });
+
+  it('an overlay confirmation wins over a global edge for that account', async () => {
+    const source = track({ id: 'a-hoppi', title: 'Hoppípolla', artist: 'Sigur Rós', duration_s: 270, isrc: 'ISAAA0500001' });
+    const before = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') });
+    expect(before).toMatchObject({ from: 'graph', chosen: { id: 'b-hoppi' } });
+    await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', target: track({ ...BETA[1]! }) });
+    expect((await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') })).chosen?.id).toBe('b-svefn');
+    expect((await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-B') })).chosen?.id).toBe('b-hoppi');
+  });
+
+  it('a denial is remembered: that candidate is never auto-chosen again for that account and source', async () => {
+    const source = track({ id: 'a-svefn', title: 'Svefn-g-englar', artist: 'Sigur Rós', duration_s: 605 });
+    const first = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') });
+    expect(first).toMatchObject({ decision: 'accept', chosen: { id: 'b-svefn' } });
+    await matching.deny({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', targetTrackId: 'b-svefn' });
+    for (let run = 0; run < 2; run += 1) {
+      const denied = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') });
+      expect(denied.from).toBe('search');
+      expect(denied.chosen).toBeNull();
+      expect(denied.candidates.map((c) => c.track.id)).not.toContain('b-svefn');
+    }
+    // Not everyone's no-match: nothing cached, and other accounts still get the global edge.
+    expect(await execute({ text: `select 1 from match_miss where source_key = 'id:a-svefn'`, values: [] })).toHaveLength(0);
+    expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-B') })).toMatchObject({ from: 'graph', chosen: { id: 'b-svefn' } });
+    // Changing one's mind: confirming it lifts the denial.
+    await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', target: track({ ...BETA[1]! }) });
+    expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-A') })).toMatchObject({ from: 'graph', chosen: { id: 'b-svefn' } });
+  });
+
+  it('promotes a confirmation to global on ISRC agreement', async () => {
+    const source = track({ id: 'a-unfinished', title: 'Unfinished Sympathy (2012 Mix)', artist: 'Massive Attack', isrc: 'GBAAA9100003' });
+    const result = await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'gamma', target: track({ ...GAMMA[3]! }) });
+    expect(result).toMatchObject({ promoted: true, rule: 'isrc_agreement' });
+    expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma', 'acct-C') })).toMatchObject({
+      from: 'graph',
+      searches: 0,
+      chosen: { id: 'g-unfinished' },
+      edge: { scope: 'global' },
+    });
+  });
+
+  it('promotes a confirmation to global once 2 distinct accounts confirmed it, not before', async () => {
+    const source = track({ id: 'a-local-ish', title: 'Home Recording Song (Demo)', artist: 'Local Artist' });
+    const chosen = track({ ...BETA[4]! });
+    const first = await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', target: chosen });
+    expect(first).toMatchObject({ promoted: false, confirmingAccounts: 1 });
+    // The same account confirming twice is not independent corroboration.
+    expect(await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'beta', target: chosen })).toMatchObject({ promoted: false, confirmingAccounts: 1 });
+    expect(await execute({ text: `select 1 from track_edge where provider_track_id = 'b-local' and scope = 'global'`, values: [] })).toHaveLength(0);
+    const second = await matching.confirm({ accountId: 'acct-B', source, sourceProvider: 'alpha', targetProvider: 'beta', target: chosen });
+    expect(second).toMatchObject({ promoted: true, rule: 'independent_confirmations', confirmingAccounts: 2, identityId: first.identityId });
+    expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta', 'acct-C') })).toMatchObject({
+      from: 'graph',
+      searches: 0,
+      chosen: { id: 'b-local' },
+      edge: { source: 'user_confirmed', scope: 'global' },
+    });
+  });
+
+  it.each([
+    ['RateLimited', 'Throttle Anthem', 30],
+    ['AuthExpired', 'Expired Feelings', null],
+  ])('%s during search means retry, and nothing is recorded', async (error, title, retryAfter) => {
+    const source = track({ id: `a-${error}`, title, artist: 'Someone' });
+    const before = await totalSearches('beta');
+    const result = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
+    expect(result).toMatchObject({ decision: 'retry', chosen: null, error, retryAfterSeconds: retryAfter, searches: 1 });
+    expect(await execute({ text: 'select 1 from match_miss where source_key = ?', values: [`id:a-${error}`] })).toHaveLength(0);
+    expect(await execute({ text: 'select 1 from track_edge where provider_track_id = ?', values: [`a-${error}`] })).toHaveLength(0);
+    // Still retryable: the next run searches again.
+    expect((await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).decision).toBe('retry');
+    expect(await totalSearches('beta')).toBe(before + 2);
+  });
+
+  it('caches a real no-match with a doubling retry backoff', async () => {
+    let clock = new Date('2030-01-01T00:00:00Z');
+    const service = new MatchService({ execute, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue, now: () => clock });
+    const source = track({ id: 'a-nothing', title: 'Nothing Like This Anywhere', artist: 'Nobody' });
+    const resolve = () => service.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
+    const before = await totalSearches('beta');
+    const first = await resolve();
+    expect(first).toMatchObject({ decision: 'reject', from: 'search', searches: 1 });
+    expect(first.retryAt?.toISOString()).toBe('2030-01-02T00:00:00.000Z');
+    clock = new Date('2030-01-01T23:00:00Z');
+    expect(await resolve()).toMatchObject({ decision: 'reject', from: 'miss_cache', searches: 0 });
+    expect(await totalSearches('beta')).toBe(before + 1);
+    clock = new Date('2030-01-02T00:00:01Z');
+    const third = await resolve();
+    expect(third).toMatchObject({ decision: 'reject', from: 'search', searches: 1 });
+    expect(third.retryAt?.toISOString()).toBe('2030-01-04T00:00:01.000Z');
+    expect(await totalSearches('beta')).toBe(before + 2);
+    // The cache is per strictness: a looser run may still find something.
+    expect(await service.resolve({ source, sourceProvider: 'alpha', target: target('beta'), strictness: 'best_effort' })).toMatchObject({ from: 'search' });
+  });
+
+  it('keeps personal data out of global rows; local files never get edges', async () => {
+    const local = track({ id: '/home/alice/Music/strobe.mp3', title: 'Strobe', artist: 'deadmau5', duration_s: 636, is_local: true });
+    expect(await matching.resolve({ source: local, sourceProvider: 'local', target: target('beta', 'acct-alice') })).toMatchObject({ decision: 'accept', chosen: { id: 'b-strobe' } });
+    const rows = [
+      ...(await execute({ text: `select * from track_edge where scope = 'global'`, values: [] })),
+      ...(await execute({ text: 'select * from track_identity', values: [] })),
+      ...(await execute({ text: 'select * from match_miss', values: [] })),
+    ];
+    expect(rows.length).toBeGreaterThan(10);
+    const text = JSON.stringify(rows);
+    for (const personal of ['acct-', 'account:', '/home/', 'alice']) expect(text).not.toContain(personal);
+  });
+});
