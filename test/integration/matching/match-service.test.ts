@@ -41,6 +41,7 @@ const BETA: TrackFields[] = [
   { id: 'b-hoppi', title: 'Hoppípolla', artist: 'Sigur Rós', album: 'Takk...', duration_s: 270 },
   { id: 'b-rare', title: 'Rare B-Side', artist: 'Obscure Band', album: 'Demos', duration_s: 200 },
   { id: 'b-local', title: 'Home Recording Song', artist: 'Local Artist', album: null, duration_s: 180 },
+  { id: 'b-loveme', title: 'Love Me', artist: 'The 1975', album: 'I like it when you sleep', duration_s: 261 },
 ];
 const GAMMA: TrackFields[] = [
   { id: 'g-midnight', title: 'Midnight City', artist: 'M83', album: "Hurry Up, We're Dreaming", duration_s: 244, isrc: 'FRUM71100001' },
@@ -153,6 +154,16 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
     const reverse = await matching.resolve({ source: track({ ...BETA[0]! }), sourceProvider: 'beta', target: target('alpha', 'acct-Z') });
     expect(reverse).toMatchObject({ decision: 'accept', from: 'graph', searches: 0, chosen: { id: 'a-strobe' }, edge: { source: 'fuzzy', scope: 'global' } });
     expect(await totalSearches('alpha')).toBe(alphaBefore);
+  });
+
+  it('a doubtful match goes to review with ranked candidates and is neither recorded nor cached', async () => {
+    const source = track({ id: 'a-love', title: 'Love', artist: 'The 1975', duration_s: 261 });
+    const result = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
+    expect(result).toMatchObject({ decision: 'review', from: 'search', searches: 1, chosen: { id: 'b-loveme' } });
+    expect(result.candidates[0]?.track.id).toBe('b-loveme');
+    expect(result.reason).toMatch(/review/i);
+    expect(await execute({ text: `select 1 from track_edge where provider_track_id in ('a-love', 'b-loveme')`, values: [] })).toHaveLength(0);
+    expect(await execute({ text: `select 1 from match_miss where source_key = 'id:a-love'`, values: [] })).toHaveLength(0);
   });
 
   it('a confirmation applies at once to that account only', async () => {
