@@ -89,13 +89,19 @@ async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   }
 }
 
+/** Drops a body unread; undici reports the destroy as an error that nobody else listens to. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 async function readCapped(body: Dispatcher.ResponseData['body'], cap: number, url: URL): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.byteLength;
     if (total > cap) {
-      body.destroy();
+      discard(body);
       throw new SafeFetchError('response_too_large', `${describeUrl(url)}: the response is larger than ${cap} bytes`);
     }
     chunks.push(chunk);
@@ -172,12 +178,12 @@ export async function safeFetch(target: string, policy: SafeFetchPolicy): Promis
       }
 
       if (isCompressed(response.headers)) {
-        response.body.destroy();
+        discard(response.body);
         throw new SafeFetchError('compressed_response', `${describeUrl(url)}: the server sent a compressed response although compression was not accepted`);
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > policy.maxResponseBytes) {
-        response.body.destroy();
+        discard(response.body);
         throw new SafeFetchError('response_too_large', `${describeUrl(url)}: the response is larger than ${policy.maxResponseBytes} bytes`);
       }
       let body: Uint8Array;
