@@ -166,7 +166,6 @@ function classifyV6(groups: readonly number[]): AddressClass {
   // 6to4 relays traffic to the IPv4 address in bits 16–47.
   if (matches(groups, [0x2002], 16)) return classifyV4(embeddedV4(g1, g2), 6, true);
   if (matches(groups, [0x3fff, 0], 20)) return refuse('documentation');
-  if (matches(groups, [0x5f00], 16)) return refuse('special_purpose');
   return { public: true, family: 6 };
 }
 
