@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PluginHost } from '../plugin-host/index.ts';
 import type { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
+import type { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
 import type { MatchService } from '../services/matching/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
@@ -15,6 +16,8 @@ export interface AppServices {
   database: Database;
   jobs: JobQueue<AppServices>;
   ownerSessions: OwnerSessionService;
+  /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
+  imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** Track matching: identity graph, no-match cache, review learning. */
   matching: MatchService;
   plugins: {

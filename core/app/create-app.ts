@@ -4,6 +4,7 @@ import { buildHttpServer, type HttpServer } from '../http/http-server.ts';
 import { JobQueue } from '../jobs/index.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
+import { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
 import { MatchService } from '../services/matching/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
@@ -117,12 +118,20 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     await changes.listen(() => void catalogue.refresh());
     await catalogue.refresh();
 
+    const importRecords = new ImportRecordService({ execute, ttlHours: config.imports.ttlHours });
+    const importPreview = new ImportPreviewService({
+      records: importRecords,
+      plugins: { call: (pluginId, op, input) => pluginHost.call(pluginId, op, input), manifests: () => catalogue.manifests() },
+      limits: config.imports,
+    });
+    stack.push(() => importPreview.close());
     const services: AppServices = {
       config,
       logger,
       database,
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
+      imports: { records: importRecords, preview: importPreview },
       matching: new MatchService({ execute, plugins: pluginHost, catalogue }),
       plugins: {
         host: pluginHost,
@@ -144,6 +153,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           readiness,
           ownerSessions: services.ownerSessions,
           pluginAdmin: services.plugins.admin,
+          imports: services.imports,
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
       : undefined;

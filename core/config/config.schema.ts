@@ -103,6 +103,21 @@ export const configEnvSchema = z
     OPL_EXPORT_MAX_PLAYLISTS: integer(1, 100_000)
       .default(100)
       .describe('Maximum playlists in one export request.'),
+    OPL_IMPORT_MAX_BYTES: integer(1024, 4 * 1024 * 1024 * 1024)
+      .default(50 * 1024 * 1024)
+      .describe('Largest playlist file (and pasted text) an import preview accepts, in bytes; larger uploads are refused with 413 as soon as they pass it.'),
+    OPL_IMPORT_MAX_PLAYLISTS: integer(1, 10_000)
+      .default(1000)
+      .describe('Most playlists one import may hold; more is refused with 422.'),
+    OPL_IMPORT_MAX_TRACKS: integer(1, 10_000_000)
+      .default(100_000)
+      .describe('Most tracks one import may hold, summed over its playlists; more is refused with 422.'),
+    OPL_IMPORT_TTL_HOURS: integer(1, 24 * 90)
+      .default(24)
+      .describe('Hours an import record lives before it expires (410) and the hourly cleanup deletes it.'),
+    OPL_IMPORT_SPOOL_MEMORY_BYTES: integer(0, 256 * 1024 * 1024)
+      .default(1024 * 1024)
+      .describe('Bytes of an upload held in memory; beyond this it is spooled to a private temporary file (mode 0600) that is removed after the preview.'),
     OPL_MIGRATION_HISTORY_RETENTION_DAYS: integer(0, 36_500)
       .default(90)
       .describe('Days that migration item detail is kept after a job ends; `0` keeps it forever.'),
@@ -164,6 +179,13 @@ export interface Config {
   logLevel: z.output<typeof logLevel>;
   snapshotDir: string;
   exportMaxPlaylists: number;
+  imports: {
+    maxBytes: number;
+    maxPlaylists: number;
+    maxTracks: number;
+    ttlHours: number;
+    spoolMemoryBytes: number;
+  };
   migrationHistoryRetentionDays: number;
   migrationHistoryCleanupBatchSize: number;
   migrationReportBatchSize: number;
@@ -200,6 +222,13 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     logLevel: env.OPL_LOG_LEVEL,
     snapshotDir: env.OPL_SNAPSHOT_DIR ? absolute(env.OPL_SNAPSHOT_DIR) : resolve(dataDir, 'snapshots'),
     exportMaxPlaylists: env.OPL_EXPORT_MAX_PLAYLISTS,
+    imports: {
+      maxBytes: env.OPL_IMPORT_MAX_BYTES,
+      maxPlaylists: env.OPL_IMPORT_MAX_PLAYLISTS,
+      maxTracks: env.OPL_IMPORT_MAX_TRACKS,
+      ttlHours: env.OPL_IMPORT_TTL_HOURS,
+      spoolMemoryBytes: env.OPL_IMPORT_SPOOL_MEMORY_BYTES,
+    },
     migrationHistoryRetentionDays: env.OPL_MIGRATION_HISTORY_RETENTION_DAYS,
     migrationHistoryCleanupBatchSize: env.OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE,
     migrationReportBatchSize: env.OPL_MIGRATION_REPORT_BATCH_SIZE,

@@ -14,6 +14,7 @@ import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
@@ -26,6 +27,8 @@ export interface HttpDependencies {
   readiness: readonly ReadinessCheck[];
   ownerSessions: OwnerSessionService;
   pluginAdmin: PluginAdminApi;
+  /** Import previews and records; absent only where no database exists (the OpenAPI generator). */
+  imports?: ImportsApi;
   uiDistDir: string;
 }
 
@@ -73,6 +76,8 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   });
 
   await app.register(pluginRoutes, { admin: deps.pluginAdmin, policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken } });
+
+  await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
 
   await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });
 

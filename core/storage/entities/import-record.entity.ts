@@ -16,6 +16,8 @@ export const ImportRecord = defineEntity({
     kind: p.enum(IMPORT_KINDS),
     /** Display label: the file name or the URL host; never file contents. */
     sourceLabel: p.text().nullable(),
+    /** The format that read it (`csv`, `m3u8`, …), as named by the format plugin. */
+    format: p.text().nullable(),
     /** Normalised universal Playlist models with ordered tracks. */
     playlists: p.json<unknown[]>(),
     /** Bounded line-level validation issues. */

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { Playlist } from '@opl/plugin-sdk';
+import {
+  claimImportRecord,
+  deleteExpiredImportRecords,
+  deleteImportRecordOfJob,
+  deleteUnqueuedImportRecord,
+  insertImportRecord,
+  retainImportRecord,
+  selectImportRecord,
+  selectImportRecordState,
+  type SqlStatement,
+} from './import-record.sql.ts';
+
+export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+export type ImportKind = 'file' | 'text' | 'url';
+export type ImportState = 'previewed' | 'queued' | 'retained';
+
+/** One line-level problem found while reading an import. */
+export interface ImportIssue {
+  line: number | null;
+  column: number | null;
+  code: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ImportRecordSummary {
+  id: string;
+  ownerId: string;
+  kind: ImportKind;
+  name: string | null;
+  format: string | null;
+  state: ImportState;
+  jobId: string | null;
+  expiresAt: Date;
+  graceUntil: Date | null;
+  createdAt: Date;
+}
+
+export interface ImportRecordContents extends ImportRecordSummary {
+  playlists: Playlist[];
+  issues: ImportIssue[];
+}
+
+export interface NewImportRecord {
+  ownerId: string;
+  kind: ImportKind;
+  name: string | null;
+  format: string | null;
+  playlists: readonly Playlist[];
+  issues: readonly ImportIssue[];
+}
+
+/** Why an import record cannot be used; the HTTP layer maps each onto its status. */
+export class ImportRecordError extends Error {
+  readonly reason: 'not_found' | 'expired' | 'queued';
+  constructor(reason: 'not_found' | 'expired' | 'queued', message: string) {
+    super(message);
+    this.name = 'ImportRecordError';
+    this.reason = reason;
+  }
+}
+
+/** How many issues a record keeps; more are summarised by the count. */
+export const MAX_STORED_ISSUES = 200;
+
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+function summaryOf(row: Record<string, unknown>): ImportRecordSummary {
+  return {
+    id: String(row.id),
+    ownerId: String(row.owner_id),
+    kind: row.kind as ImportKind,
+    name: (row.source_label as string | null) ?? null,
+    format: (row.format as string | null) ?? null,
+    state: row.state as ImportState,
+    jobId: (row.job_id as string | null) ?? null,
+    expiresAt: toDate(row.expires_at),
+    graceUntil: row.grace_until === null || row.grace_until === undefined ? null : toDate(row.grace_until),
+    createdAt: toDate(row.created_at),
+  };
+}
+
+function jsonArray<T>(value: unknown): T[] {
+  if (typeof value === 'string') return JSON.parse(value) as T[];
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/**
+ * Import records: the private, expiring, normalised result of a file, text or URL preview. They
+ * hold only Playlist/Track JSON and bounded issues — never the uploaded bytes. Every read and
+ * write is scoped by owner, so another owner's record is indistinguishable from a missing one.
+ */
+export class ImportRecordService {
+  readonly #execute: SqlExecutor;
+  readonly #ttlMs: number;
+
+  constructor(options: { execute: SqlExecutor; ttlHours: number }) {
+    this.#execute = options.execute;
+    this.#ttlMs = options.ttlHours * 3_600_000;
+  }
+
+  async create(record: NewImportRecord): Promise<ImportRecordContents> {
+    const issues = record.issues.slice(0, MAX_STORED_ISSUES);
+    const rows = await this.#execute(
+      insertImportRecord({
+        id: randomUUID(),
+        ownerId: record.ownerId,
+        kind: record.kind,
+        sourceLabel: record.name,
+        format: record.format,
+        playlists: [...record.playlists],
+        issues,
+        expiresAt: new Date(Date.now() + this.#ttlMs),
+      }),
+    );
+    return { ...summaryOf(rows[0]!), playlists: [...record.playlists], issues };
+  }
+
+  /** The record with its contents. Throws `not_found` (absent or another owner's) or `expired`. */
+  async get(ownerId: string, id: string): Promise<ImportRecordContents> {
+    const rows = await this.#execute(selectImportRecord(ownerId, id));
+    const row = rows[0];
+    if (!row) throw new ImportRecordError('not_found', `No import ${id} exists for this owner.`);
+    if (row.expired === true && row.state !== 'queued') {
+      throw new ImportRecordError('expired', `Import ${id} expired at ${toDate(row.expires_at).toISOString()}; preview the source again.`);
+    }
+    return { ...summaryOf(row), playlists: jsonArray<Playlist>(row.playlists), issues: jsonArray<ImportIssue>(row.issues) };
+  }
+
+  /** Deletes a record. Throws `not_found`, or `queued` while a migration holds it. */
+  async delete(ownerId: string, id: string): Promise<void> {
+    if ((await this.#execute(deleteUnqueuedImportRecord(ownerId, id))).length > 0) return;
+    const state = (await this.#execute(selectImportRecordState(ownerId, id)))[0];
+    if (!state) throw new ImportRecordError('not_found', `No import ${id} exists for this owner.`);
+    throw new ImportRecordError('queued', `Import ${id} is queued as the source of a migration; it is removed when that migration succeeds.`);
+  }
+
+  /** Atomically queues a live record as the source of a migration job. */
+  async claimForJob(ownerId: string, id: string, jobId: string): Promise<void> {
+    if ((await this.#execute(claimImportRecord(ownerId, id, jobId))).length > 0) return;
+    const state = (await this.#execute(selectImportRecordState(ownerId, id)))[0];
+    if (!state) throw new ImportRecordError('not_found', `No import ${id} exists for this owner.`);
+    if (state.state === 'queued') throw new ImportRecordError('queued', `Import ${id} is already queued as the source of a migration.`);
+    throw new ImportRecordError('expired', `Import ${id} has expired; preview the source again.`);
+  }
+
+  /** The job finished well: its source record goes. */
+  async completeJob(jobId: string): Promise<void> {
+    await this.#execute(deleteImportRecordOfJob(jobId));
+  }
+
+  /** The job failed: its record stays (no longer queued) for `graceHours`, then cleanup takes it. */
+  async releaseFailedJob(jobId: string, graceHours: number): Promise<void> {
+    await this.#execute(retainImportRecord(jobId, new Date(Date.now() + graceHours * 3_600_000)));
+  }
+
+  /** Deletes up to `batchSize` expired, unqueued records; returns how many went. */
+  async purgeExpired(batchSize: number): Promise<number> {
+    return (await this.#execute(deleteExpiredImportRecords(batchSize))).length;
+  }
+}
