@@ -10,6 +10,7 @@ import { OwnerSessionService } from '../services/owner/owner-session.service.ts'
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
 import type { Dispatcher } from 'undici';
+import type { SafeFetchPolicy } from '../net/index.ts';
 import { PluginHost } from '../plugin-host/index.ts';
 import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { PluginChangeChannel } from '../plugins/plugin-change-channel.ts';
@@ -36,6 +37,8 @@ export interface AppOverrides {
   workerPollingIntervalSeconds?: number;
   /** Tests of an HTTPS registry pass an agent that trusts their self-signed certificate. */
   registryDispatcher?: Dispatcher;
+  /** Tests of URL imports: a resolver they control and test-only fetch hooks (never set in production). */
+  importUrlFetch?: Partial<SafeFetchPolicy>;
   /** Host names the plugin sandbox resolves without DNS (fake providers in tests and demos). */
   pluginHostResolver?: Readonly<Record<string, string>>;
 }
@@ -123,6 +126,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       records: importRecords,
       plugins: { call: (pluginId, op, input) => pluginHost.call(pluginId, op, input), manifests: () => catalogue.manifests() },
       limits: config.imports,
+      url: { allowedHosts: config.imports.urlAllowedHosts, ...(overrides.importUrlFetch ? { fetchOverrides: overrides.importUrlFetch } : {}) },
     });
     stack.push(() => importPreview.close());
     const services: AppServices = {

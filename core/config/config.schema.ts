@@ -118,6 +118,27 @@ export const configEnvSchema = z
     OPL_IMPORT_SPOOL_MEMORY_BYTES: integer(0, 256 * 1024 * 1024)
       .default(1024 * 1024)
       .describe('Bytes of an upload held in memory; beyond this it is spooled to a private temporary file (mode 0600) that is removed after the preview.'),
+    OPL_IMPORT_URL_ALLOWED_HOSTS: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        const hosts: { host: string; pathPrefixes: string[] }[] = [];
+        for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+          const slash = entry.indexOf('/');
+          const host = (slash === -1 ? entry : entry.slice(0, slash)).toLowerCase();
+          const prefix = slash === -1 ? '/' : entry.slice(slash);
+          if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host) || /^[\d.]+$/.test(host)) {
+            ctx.addIssue({ code: 'custom', message: `"${entry}" is not a host name (optionally followed by a path prefix such as /playlists/)` });
+            continue;
+          }
+          const existing = hosts.find((item) => item.host === host);
+          if (existing) existing.pathPrefixes.push(prefix);
+          else hosts.push({ host, pathPrefixes: [prefix] });
+        }
+        return hosts;
+      })
+      .describe('Hosts (optionally with a path prefix: `lists.example.org/shared/`) from which remote Open Playlist JSON may be imported by URL, comma-separated. Empty: URL imports of remote JSON are off.'),
     OPL_MIGRATION_HISTORY_RETENTION_DAYS: integer(0, 36_500)
       .default(90)
       .describe('Days that migration item detail is kept after a job ends; `0` keeps it forever.'),
@@ -185,6 +206,8 @@ export interface Config {
     maxTracks: number;
     ttlHours: number;
     spoolMemoryBytes: number;
+    /** Where remote Open Playlist JSON may come from (exact hosts, path prefixes). */
+    urlAllowedHosts: { host: string; pathPrefixes: string[] }[];
   };
   migrationHistoryRetentionDays: number;
   migrationHistoryCleanupBatchSize: number;
@@ -228,6 +251,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       maxTracks: env.OPL_IMPORT_MAX_TRACKS,
       ttlHours: env.OPL_IMPORT_TTL_HOURS,
       spoolMemoryBytes: env.OPL_IMPORT_SPOOL_MEMORY_BYTES,
+      urlAllowedHosts: env.OPL_IMPORT_URL_ALLOWED_HOSTS,
     },
     migrationHistoryRetentionDays: env.OPL_MIGRATION_HISTORY_RETENTION_DAYS,
     migrationHistoryCleanupBatchSize: env.OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE,

@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   unprocessable_content: { status: 422, title: 'The request cannot be processed' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },
+  bad_gateway: { status: 502, title: 'An upstream server failed' },
   ui_not_built: { status: 503, title: 'The web UI has not been built' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -16,7 +16,7 @@ import { requireOwner } from '../owner/owner-gate.ts';
 /** What the import routes use; `createApp` wires the real services. */
 export interface ImportsApi {
   records: Pick<ImportRecordService, 'get' | 'delete'>;
-  preview: Pick<ImportPreviewService, 'previewUpload' | 'previewText' | 'limits'>;
+  preview: Pick<ImportPreviewService, 'previewUpload' | 'previewText' | 'previewUrl' | 'limits'>;
 }
 
 /** Tracks per playlist shown in a preview answer; `GET /api/imports/{id}` has them all. */
@@ -115,7 +115,11 @@ function toAppError(error: unknown): unknown {
       case 'aborted':
         return new AppError('malformed_body', error.message);
       case 'unprocessable':
+      case 'url_refused':
+      case 'needs_connection':
         return new AppError('unprocessable_content', error.message, { extensions: error.extensions });
+      case 'upstream_failed':
+        return new AppError('bad_gateway', error.message, { extensions: error.extensions });
     }
   }
   if (error instanceof ImportRecordError) {
@@ -241,6 +245,36 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
     },
   );
 
+  app.post(
+    '/api/imports/url-preview',
+    {
+      schema: {
+        tags: ['imports'],
+        summary: 'Preview a public link: remote Open Playlist JSON on an allowed host, or a provider playlist link',
+        description:
+          'Rules checked before any request: https only, exact allowed host and path prefix, no credentials, default port, bounded length, no IP-literal host. The fetch refuses non-public DNS answers at connect time, keeps redirects on allowed hosts, disables compression and caps time, headers and bytes. A provider playlist link is answered with 422 and `action: {type: "connect_source_account", provider}`: it is read only through that provider with a connected account, never by fetching its web page.',
+        body: z.object({ url: z.string().min(1).max(4_096).describe('The public link') }).strict(),
+        response: {
+          201: importPreviewSchema,
+          400: problemResponse('Invalid body'),
+          413: problemResponse('The remote document exceeds OPL_IMPORT_MAX_BYTES'),
+          415: problemResponse('No Open Playlist JSON reader is loaded'),
+          422: problemResponse('The URL is not importable (`reason`), the content cannot be read, or a provider account must be connected (`action`)'),
+          502: problemResponse('The remote server failed, timed out or did not answer with the playlist'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'import playlists');
+      try {
+        const record = await imports.preview.previewUrl(owner.id, request.body.url);
+        return await reply.status(201).send(previewView(record));
+      } catch (error) {
+        throw toAppError(error);
+      }
+    },
+  );
+
   app.get(
     '/api/imports/:id',
     {
@@ -299,6 +333,6 @@ export function unavailableImports(limits: ImportsApi['preview']['limits']): Imp
   };
   return {
     records: { get: refuse, delete: refuse },
-    preview: { previewUpload: refuse, previewText: refuse, limits },
+    preview: { previewUpload: refuse, previewText: refuse, previewUrl: refuse, limits },
   };
 }

@@ -8,6 +8,14 @@ import { readableFormats, readerFor, type FormatChoice } from '../../plugins/for
 import { isTabularHeader, sniffFormat, SNIFF_BYTES } from './format-sniffer.ts';
 import { MAX_STORED_ISSUES, type ImportIssue, type ImportKind, type ImportRecordContents, type ImportRecordService } from './import-record.service.ts';
 import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.ts';
+import { classifyImportUrl, fetchRemoteJson, isSafeFetchError } from './url-import.ts';
+import type { SafeFetchPolicy } from '../../net/index.ts';
+
+/** Where remote Open Playlist JSON may come from; tests add fetch hooks (resolver, test-only CA). */
+export interface UrlImportOptions {
+  allowedHosts: SafeFetchPolicy['allowedHosts'];
+  fetchOverrides?: Partial<SafeFetchPolicy>;
+}
 
 export interface ImportLimits {
   /** Bytes of one upload (and of pasted text, as UTF-8). */
@@ -25,7 +33,18 @@ export interface FormatPluginAccess {
   manifests(): Manifest[];
 }
 
-export type ImportPreviewFailure = 'too_large' | 'unprocessable' | 'unsupported_format' | 'invalid_request' | 'aborted';
+export type ImportPreviewFailure =
+  | 'too_large'
+  | 'unprocessable'
+  | 'unsupported_format'
+  | 'invalid_request'
+  | 'aborted'
+  /** A URL refused by the import rules before any request (or its destination is not public). */
+  | 'url_refused'
+  /** A provider playlist link: it can only be read through that provider with a connected account. */
+  | 'needs_connection'
+  /** The remote server failed, timed out or answered something other than the playlist. */
+  | 'upstream_failed';
 
 /** A preview refused for a reason the client can act on; `extensions` carry the numbers. */
 export class ImportPreviewError extends Error {
@@ -101,7 +120,10 @@ export class ImportPreviewService {
   readonly #limits: ImportLimits;
   readonly #spoolDirectory: string;
 
-  constructor(options: { records: ImportRecordService; plugins: FormatPluginAccess; limits: ImportLimits; spoolRoot?: string }) {
+  readonly #url: UrlImportOptions;
+
+  constructor(options: { records: ImportRecordService; plugins: FormatPluginAccess; limits: ImportLimits; spoolRoot?: string; url?: UrlImportOptions }) {
+    this.#url = options.url ?? { allowedHosts: [] };
     this.#records = options.records;
     this.#plugins = options.plugins;
     this.#limits = options.limits;
@@ -162,6 +184,44 @@ export class ImportPreviewService {
     const bytes = new TextEncoder().encode(content);
     const filename = name ? `${name}${reader.extensions[0] ?? ''}` : null;
     return this.#parseAndStore(ownerId, 'text', reader, { bytes, filename, media_type: null }, name, true);
+  }
+
+  /**
+   * A public link: a provider playlist link answers with the action to connect that provider (it is
+   * read only through the provider's API, never by fetching its web page); remote Open Playlist
+   * JSON on an allowed host is fetched with the SSRF-safe fetcher and read by the JSON plugin.
+   */
+  async previewUrl(ownerId: string, raw: string): Promise<ImportRecordContents> {
+    const manifests = this.#plugins.manifests();
+    const target = classifyImportUrl(raw, manifests, this.#url.allowedHosts);
+    if (target.kind === 'refused') throw new ImportPreviewError('url_refused', `This URL cannot be imported: ${target.detail}`, { reason: target.reason });
+    if (target.kind === 'provider_playlist') {
+      throw new ImportPreviewError(
+        'needs_connection',
+        `This is a ${target.displayName} playlist link. It is read through ${target.displayName} with one of your connected accounts, and no connected ${target.displayName} account can read it yet: connect a ${target.displayName} account, then import the playlist from it.`,
+        { action: { type: 'connect_source_account', provider: target.provider, display_name: target.displayName } },
+      );
+    }
+    const reader = readerFor(manifests, '', 'json');
+    if (!reader) throw new ImportPreviewError('unsupported_format', 'No Open Playlist JSON format plugin is loaded, so remote playlists cannot be read. Run `opl plugin setup` or check `opl plugin list`.');
+    let response;
+    try {
+      response = await fetchRemoteJson(target.url, { allowedHosts: this.#url.allowedHosts, maxBytes: this.#limits.maxBytes, ...(this.#url.fetchOverrides ? { overrides: this.#url.fetchOverrides } : {}) });
+    } catch (error) {
+      if (!isSafeFetchError(error)) throw error;
+      if (error.code === 'url_not_allowed' || error.code === 'destination_not_public' || error.code === 'invalid_redirect' || error.code === 'too_many_redirects') {
+        throw new ImportPreviewError('url_refused', `This URL cannot be imported: ${error.detail}`, { reason: error.reason ?? error.code });
+      }
+      if (error.code === 'response_too_large') throw this.#tooLarge(null);
+      throw new ImportPreviewError('upstream_failed', `The remote playlist could not be fetched: ${error.detail}`, { reason: error.code });
+    }
+    if (response.status !== 200) {
+      throw new ImportPreviewError('upstream_failed', `The remote server answered HTTP ${response.status} instead of the playlist.`, { upstream_status: response.status });
+    }
+    const fileName = cleanFileName(decodeURIComponent(response.url.pathname.split('/').pop() ?? '') || null);
+    const bytes = new Uint8Array(response.body.byteLength);
+    bytes.set(response.body);
+    return this.#parseAndStore(ownerId, 'url', reader, { bytes, filename: fileName, media_type: response.headers['content-type'] ?? null }, fileName, false);
   }
 
   #tooLarge(received: number | null): ImportPreviewError {

@@ -30,6 +30,7 @@ describe('/openapi.json', () => {
       '/api/admin/plugins/{pluginId}/release',
       '/api/imports/preview',
       '/api/imports/text-preview',
+      '/api/imports/url-preview',
       '/api/imports/{id}',
       '/api/me',
       '/api/session',
