@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runPluginCli, type PluginCliIo } from '@opl/plugin-sdk/cli';
@@ -16,6 +16,33 @@ export interface FirstPartySetupOptions {
   /** Secret key file; generated on first use. */
   keyFile: string;
   io: PluginCliIo;
+}
+
+const LOCK_WAIT_MS = 60_000;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 120_000;
+
+/** Runs `action` while holding an exclusive lock directory (mkdir is atomic on every filesystem we run on). */
+async function withDirectoryLock<T>(lockDir: string, action: () => Promise<T>): Promise<T> {
+  await mkdir(dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - ((await stat(lockDir).catch(() => null))?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) await rm(lockDir, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lockDir} is held by another setup; remove it if no other setup is running`, { cause: error });
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await action();
+  } finally {
+    await rm(lockDir, { recursive: true, force: true });
+  }
 }
 
 async function cli(io: PluginCliIo, ...argv: string[]): Promise<void> {
@@ -48,9 +75,12 @@ export async function firstPartyProjects(installRoot: string): Promise<string[]>
  */
 export async function setupFirstPartyPlugins(options: FirstPartySetupOptions): Promise<string[]> {
   const { io, keyFile, trustFile, registryDir } = options;
-  if (!existsSync(keyFile)) {
-    await cli(io, 'keygen', '--key-id', FIRST_PARTY_KEY_ID, '--publisher', 'Open Playlist Engine (built on this machine)', '--out', keyFile);
-  }
+  // Several setups may start at once (parallel test workers, `npm start` twice): one makes the key.
+  await withDirectoryLock(`${keyFile}.lock`, async () => {
+    if (!existsSync(keyFile)) {
+      await cli(io, 'keygen', '--key-id', FIRST_PARTY_KEY_ID, '--publisher', 'Open Playlist Engine (built on this machine)', '--out', keyFile);
+    }
+  });
   const publicFile = publicKeyPathFor(keyFile);
   const record = await readKeyRecordFile(publicFile);
   const trust = await readTrustStore(trustFile, { missingOk: true });
