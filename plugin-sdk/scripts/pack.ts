@@ -24,6 +24,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   './schemas': 'schemas',
   './sandbox': 'sandbox/index',
   './tools': 'tools/index',
+  './testing': 'testing/index',
   './cli': 'cli/index',
 };
 
