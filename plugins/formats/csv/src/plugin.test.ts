@@ -1,42 +1,15 @@
 // eslint-disable-next-line no-restricted-imports -- a unit test reads its fixture file; tests run in Node and are never bundled
 import { readFileSync } from 'node:fs';
-import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
-import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { PLUGIN_DEFINITION_MARK } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_FILE_REASON } from './exportify-reader.ts';
 import plugin from './index.ts';
 
-function fakeContext(): FormatContext {
-  const noop = (): void => undefined;
-  return {
-    fetch: () => Promise.reject(new Error('format plugins have no network')),
-    log: { debug: noop, info: noop, warn: noop, error: noop },
-    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-    encodeText: (text) => new TextEncoder().encode(text),
-    now: () => '2024-06-01T00:00:00Z',
-  };
-}
-
-const ctx = fakeContext();
 const encoder = new TextEncoder();
 
-async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
-  const operation = plugin.operations.serialize;
-  if (!operation) throw new Error('the plugin has no serialize');
-  const chunks: string[] = [];
-  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
-    if (typeof chunk !== 'string') throw new Error('expected string chunks');
-    chunks.push(chunk);
-  }
-  return chunks;
-}
-
-async function parse(bytes: Uint8Array, filename: string | null = 'export.csv') {
-  const operation = plugin.operations.parse;
-  if (!operation) throw new Error('the plugin has no parse');
-  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'text/csv' }), ctx);
-  return FORMAT_OPERATIONS.parse.output.parse(result);
-}
+const parse = (bytes: Uint8Array, filename: string | null = 'export.csv') => runParse(plugin, bytes, { filename, mediaType: 'text/csv' });
 
 function fixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
@@ -88,7 +61,7 @@ describe('opl.format.csv plugin', () => {
   });
 
   it('round-trips playlists, order, empty playlists, Unicode, line breaks, duplicates and rich metadata', async () => {
-    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const { text } = await runSerialize(plugin, richPlaylists);
     const bytes = encoder.encode(text);
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const { playlists, issues } = await parse(bytes);
@@ -122,7 +95,7 @@ describe('opl.format.csv plugin', () => {
   it('streams chunks of at most 64 KiB that concatenate to the file', async () => {
     const album = 'Длинное название 日本語のタイトル '.repeat(100);
     const tracks = Array.from({ length: 2_000 }, (_, index) => ({ title: `Песня ${index}`, artist: 'Артист', album, provider_uris: { spotify: `spotify:track:${index}` } }));
-    const chunks = await serialize({ playlists: [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }] });
+    const { chunks } = await runSerialize(plugin, [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }]);
     expect(chunks.length).toBeGreaterThan(10);
     for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
     const { playlists, issues } = await parse(encoder.encode(chunks.join('')));
@@ -138,7 +111,7 @@ describe('opl.format.csv plugin', () => {
   });
 
   it('reads semicolon-delimited v1 files (a spreadsheet saved in a comma-decimal locale)', async () => {
-    const text = (await serialize({ playlists: [{ name: 'Semi', tracks: [{ title: 'A; B', artist: 'C' }] }] })).join('');
+    const { text } = await runSerialize(plugin, [{ name: 'Semi', tracks: [{ title: 'A; B', artist: 'C' }] }]);
     const semicolons = text.replaceAll('","', '";"');
     const { playlists, issues } = await parse(encoder.encode(semicolons));
     expect(issues).toEqual([]);

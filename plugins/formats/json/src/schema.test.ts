@@ -8,13 +8,14 @@ import {
   playlistSchema,
   trackSchema,
 } from '@opl/plugin-sdk/schemas';
+import { runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BUNDLE_SCHEMA_PATH, BUNDLE_SCHEMA_VERSION, DEFAULT_SCHEMA_BASE } from './bundle-constants.ts';
 import { playlistsArbitrary } from './model-arbitraries.ts';
 import { PLAYLIST_FIELDS, TRACK_FIELDS } from './model-fields.ts';
 import { schemaErrors } from './schema-check.ts';
-import { serialize } from './test-harness.ts';
+import plugin from './index.ts';
 
 /**
  * The published JSON Schemas' bodies, generated the way `npm run schemas` generates
@@ -56,7 +57,7 @@ describe('the plugin agrees with the published bundle schema', () => {
   it('writes bundles that the generated JSON Schema and the zod schema both accept', async () => {
     await fc.assert(
       fc.asyncProperty(playlistsArbitrary, async (playlists) => {
-        const text = await serialize({ playlists, options: { source_provider: 'tidal', schema_base: 'https://engine.example/schemas/', warnings: [{ code: 'unsupported_items', message: '2 local files', playlist_id: null, count: 2 }] } });
+        const { text } = await runSerialize(plugin, playlists, { source_provider: 'tidal', schema_base: 'https://engine.example/schemas/', warnings: [{ code: 'unsupported_items', message: '2 local files', playlist_id: null, count: 2 }] });
         const document = JSON.parse(text) as unknown;
         expect(schemaErrors(bundleJsonSchema, document)).toEqual([]);
         expect(openPlaylistBundleSchema.safeParse(document).error).toBeUndefined();
@@ -66,7 +67,7 @@ describe('the plugin agrees with the published bundle schema', () => {
   });
 
   it('the JSON Schema and zod refuse schema_version 2 and an unknown warning code', async () => {
-    const document = JSON.parse(await serialize({ playlists: [] })) as Record<string, unknown>;
+    const document = JSON.parse((await runSerialize(plugin, [])).text) as Record<string, unknown>;
     expect(schemaErrors(bundleJsonSchema, document)).toEqual([]);
     const version2 = { ...document, schema_version: 2 };
     expect(schemaErrors(bundleJsonSchema, version2)).toEqual(['/schema_version: expected 1']);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
+import { runParse } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { parseText } from './test-harness.ts';
+import plugin from './index.ts';
 
 /** Values of every JSON kind, including near misses of the model's formats. */
 const anyValue = fc.oneof(
@@ -16,7 +17,7 @@ describe('the plugin’s checks are never looser than the zod model', () => {
       fc.asyncProperty(fc.constantFrom(...trackKeys), anyValue, async (key, value) => {
         const track = { title: 'T', artist: 'A', [key]: value };
         // parseText validates the result with the host's schema: it throws if the plugin let anything invalid through.
-        const parsed = await parseText(JSON.stringify([{ name: 'P', tracks: [track] }]));
+        const parsed = await runParse(plugin, JSON.stringify([{ name: 'P', tracks: [track] }]));
         const accepted = trackSchema.safeParse(JSON.parse(JSON.stringify(track))).success;
         expect(parsed.playlists[0]?.tracks.length).toBe(accepted ? 1 : 0);
       }),
@@ -29,7 +30,7 @@ describe('the plugin’s checks are never looser than the zod model', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...playlistKeys), anyValue, async (key, value) => {
         const playlist = { name: 'P', [key]: value };
-        const parsed = await parseText(JSON.stringify([playlist]));
+        const parsed = await runParse(plugin, JSON.stringify([playlist]));
         const accepted = playlistSchema.safeParse(JSON.parse(JSON.stringify(playlist))).success;
         expect(parsed.playlists.length).toBe(accepted ? 1 : 0);
       }),

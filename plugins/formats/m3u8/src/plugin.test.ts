@@ -1,40 +1,12 @@
-import type { FormatContext } from '@opl/plugin-sdk';
-import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 import { LOCAL_FILE_REASON } from './m3u-parser.ts';
 
-function fakeContext(): FormatContext {
-  const noop = (): void => undefined;
-  return {
-    fetch: () => Promise.reject(new Error('format plugins have no network')),
-    log: { debug: noop, info: noop, warn: noop, error: noop },
-    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-    encodeText: (text) => new TextEncoder().encode(text),
-    now: () => '2024-06-01T00:00:00Z',
-  };
-}
-
-const ctx = fakeContext();
 const encoder = new TextEncoder();
 
-async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
-  const operation = plugin.operations.serialize;
-  if (!operation) throw new Error('the plugin has no serialize');
-  const chunks: string[] = [];
-  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
-    if (typeof chunk !== 'string') throw new Error('expected string chunks');
-    chunks.push(chunk);
-  }
-  return chunks;
-}
-
-async function parse(bytes: Uint8Array, filename: string | null = 'list.m3u8') {
-  const operation = plugin.operations.parse;
-  if (!operation) throw new Error('the plugin has no parse');
-  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'audio/x-mpegurl' }), ctx);
-  return FORMAT_OPERATIONS.parse.output.parse(result);
-}
+const parse = (bytes: Uint8Array, filename: string | null = 'list.m3u8') => runParse(plugin, bytes, { filename, mediaType: 'audio/x-mpegurl' });
 
 const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
 
@@ -112,20 +84,20 @@ function normalized(playlists: PlaylistInput[]) {
 
 describe('round trip', () => {
   it('keeps several playlists, rich metadata, Unicode, duplicates and empty playlists', async () => {
-    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const { text } = await runSerialize(plugin, richPlaylists);
     const result = await parse(encoder.encode(text));
     expect(result.issues).toEqual([]);
     expect(result.playlists).toEqual(normalized(richPlaylists));
   });
 
   it('reads its own output back identically when exported again', async () => {
-    const first = (await serialize({ playlists: richPlaylists })).join('');
-    const second = (await serialize({ playlists: (await parseText(first)).playlists })).join('');
+    const first = (await runSerialize(plugin, richPlaylists)).text;
+    const second = (await runSerialize(plugin, (await parseText(first)).playlists)).text;
     expect(second).toBe(first);
   });
 
   it('round-trips zero playlists', async () => {
-    const text = (await serialize({ playlists: [] })).join('');
+    const { text } = await runSerialize(plugin, []);
     expect(text).toBe('#EXTM3U\n#OPL-SCHEMA-VERSION:1\n');
     expect((await parseText(text)).playlists).toEqual([]);
   });
@@ -133,21 +105,17 @@ describe('round trip', () => {
 
 describe('serialize', () => {
   it('writes the exact bytes of a small export', async () => {
-    const text = (
-      await serialize({
-        playlists: [
-          {
-            id: 'p1',
-            name: 'Road trip',
-            tracks: [
-              { id: 't1', title: 'One More Time', artist: 'Daft Punk', duration_s: 320.4, isrc: 'GBDUW0000059', provider_uris: { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' } },
-              { title: 'Mørketid', artist: 'Kino', duration_s: 200, provider_uris: { tidal: 'tidal:track:77' } },
-              { title: 'Unplayable', artist: 'Nobody', provider_uris: { deezer: 'deezer:track:1' } },
-            ],
-          },
+    const { text } = await runSerialize(plugin, [
+      {
+        id: 'p1',
+        name: 'Road trip',
+        tracks: [
+          { id: 't1', title: 'One More Time', artist: 'Daft Punk', duration_s: 320.4, isrc: 'GBDUW0000059', provider_uris: { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' } },
+          { title: 'Mørketid', artist: 'Kino', duration_s: 200, provider_uris: { tidal: 'tidal:track:77' } },
+          { title: 'Unplayable', artist: 'Nobody', provider_uris: { deezer: 'deezer:track:1' } },
         ],
-      })
-    ).join('');
+      },
+    ]);
     expect(text).toBe(
       [
         '#EXTM3U',
@@ -173,14 +141,14 @@ describe('serialize', () => {
 
   it('prefers the source provider for the location', async () => {
     const playlists = [{ name: 'p', tracks: [{ title: 't', artist: 'a', provider_uris: { spotify: 'spotify:track:S1', tidal: 'tidal:track:5' } }] }];
-    const text = (await serialize({ playlists, options: { source_provider: 'tidal' } })).join('');
+    const { text } = await runSerialize(plugin, playlists, { source_provider: 'tidal' });
     expect(text).toContain('#OPL-SOURCE-URI:tidal:track:5\n');
     expect(text).toContain('\nhttps://tidal.com/browse/track/5\n');
   });
 
   it('never lets a value start a new line or directive', async () => {
     const nasty = 'a\nhttp://evil.example/x\r#EXTINF:1,b\u2028c\u0085d\ve\ff';
-    const text = (await serialize({ playlists: [{ id: nasty, name: nasty, description: nasty, tracks: [{ title: nasty, artist: nasty, album: nasty }] }] })).join('');
+    const { text } = await runSerialize(plugin, [{ id: nasty, name: nasty, description: nasty, tracks: [{ title: nasty, artist: nasty, album: nasty }] }]);
     const lines = text.split(/\r\n|\n|\r|\u2028|\u2029|\u0085|\v|\f/);
     expect(lines.filter((line) => line.startsWith('#EXTINF'))).toHaveLength(1);
     expect(lines.filter((line) => line !== '' && !line.startsWith('#'))).toEqual([]);
@@ -190,7 +158,7 @@ describe('serialize', () => {
 
   it('yields chunks of at most 64 KiB of UTF-8', async () => {
     const tracks = Array.from({ length: 3_000 }, (_, index) => ({ title: `曲 ${index} 🎵`.repeat(5), artist: 'Артист', provider_uris: { spotify: `spotify:track:x${index}` } }));
-    const chunks = await serialize({ playlists: [{ name: 'big', tracks }, { name: 'huge', metadata: { big: '🎵'.repeat(100_000) }, tracks: [] }] });
+    const { chunks } = await runSerialize(plugin, [{ name: 'big', tracks }, { name: 'huge', metadata: { big: '🎵'.repeat(100_000) }, tracks: [] }]);
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
     const back = await parseText(chunks.join(''));

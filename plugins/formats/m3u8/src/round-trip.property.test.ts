@@ -1,17 +1,8 @@
-import type { FormatContext } from '@opl/plugin-sdk';
 import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
-
-const noop = (): void => undefined;
-const ctx: FormatContext = {
-  fetch: () => Promise.reject(new Error('no network')),
-  log: { debug: noop, info: noop, warn: noop, error: noop },
-  decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-  encodeText: (text) => new TextEncoder().encode(text),
-  now: () => '2024-06-01T00:00:00Z',
-};
 
 /** Text with the characters that matter here: line breaks, backslashes, dashes, `#`, commas, quotes, Unicode. */
 const text = fc.string({ unit: fc.constantFrom('a', 'Б', '名', '🎵', ' ', '-', ' - ', '\\', '\\n', '\n', '\r', '\u2028', '\u0085', '#', ',', '"', ':', '=', 'é', '\t'), maxLength: 12 });
@@ -49,11 +40,8 @@ describe('round trip (property)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(playlist, { maxLength: 3 }), async (playlists) => {
         const input = FORMAT_OPERATIONS.serialize.input.parse({ playlists });
-        let out = '';
-        for await (const chunk of plugin.operations.serialize?.(input, ctx) ?? []) out += chunk as string;
-        const parsed = FORMAT_OPERATIONS.parse.output.parse(
-          await plugin.operations.parse?.(FORMAT_OPERATIONS.parse.input.parse({ bytes: new TextEncoder().encode(out), filename: 'f.m3u8' }), ctx),
-        );
+        const out = (await runSerialize(plugin, playlists)).text;
+        const parsed = await runParse(plugin, out, { filename: 'f.m3u8' });
         expect(parsed.issues).toEqual([]);
         // JSON normalises -0 and key order the way the wire does.
         const expected = JSON.parse(JSON.stringify(input.playlists.map((p) => ({ ...p, tracks: p.tracks.map((t, index) => ({ ...t, position: index })) })))) as unknown;

@@ -1,25 +1,11 @@
-import type { FormatContext } from '@opl/plugin-sdk';
-import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
+import { runParse } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 import { LOCAL_FILE_REASON } from './pls-location.ts';
 
-const noop = (): void => undefined;
-const ctx: FormatContext = {
-  fetch: () => Promise.reject(new Error('format plugins have no network')),
-  log: { debug: noop, info: noop, warn: noop, error: noop },
-  decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-  encodeText: (text) => new TextEncoder().encode(text),
-  now: () => '2024-06-01T00:00:00Z',
-};
 const encoder = new TextEncoder();
 
-async function parse(bytes: Uint8Array, filename: string | null = 'radio.pls') {
-  const operation = plugin.operations.parse;
-  if (!operation) throw new Error('the plugin has no parse');
-  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'audio/x-scpls' }), ctx);
-  return FORMAT_OPERATIONS.parse.output.parse(result);
-}
+const parse = (bytes: Uint8Array, filename: string | null = 'radio.pls') => runParse(plugin, bytes, { filename, mediaType: 'audio/x-scpls' });
 const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
 
 describe('PLS', () => {

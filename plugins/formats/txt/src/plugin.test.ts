@@ -1,45 +1,15 @@
-import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
-import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { PLUGIN_DEFINITION_MARK } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 import { TXT_V1_COLUMNS } from './txt-columns.ts';
 
 const TXT_HEADER: readonly string[] = TXT_V1_COLUMNS;
 
-/** The parts of the host's context a format plugin uses; decoding runs on this process's TextDecoder. */
-function fakeContext(): FormatContext {
-  const noop = (): void => undefined;
-  return {
-    fetch: () => Promise.reject(new Error('format plugins have no network')),
-    log: { debug: noop, info: noop, warn: noop, error: noop },
-    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-    encodeText: (text) => new TextEncoder().encode(text),
-    now: () => '2024-06-01T00:00:00Z',
-  };
-}
-
-const ctx = fakeContext();
 const encoder = new TextEncoder();
 
-/** Runs `serialize` as the host would: input validated and defaulted, chunks collected in order. */
-async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
-  const operation = plugin.operations.serialize;
-  if (!operation) throw new Error('the plugin has no serialize');
-  const chunks: string[] = [];
-  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
-    if (typeof chunk !== 'string') throw new Error('expected string chunks');
-    chunks.push(chunk);
-  }
-  return chunks;
-}
-
-/** Runs `parse` as the host would, validating the result against the operation's output schema. */
-async function parse(bytes: Uint8Array, filename: string | null = 'export.txt') {
-  const operation = plugin.operations.parse;
-  if (!operation) throw new Error('the plugin has no parse');
-  const result = await operation(FORMAT_OPERATIONS.parse.input.parse({ bytes, filename, media_type: 'text/plain' }), ctx);
-  return FORMAT_OPERATIONS.parse.output.parse(result);
-}
+const parse = (bytes: Uint8Array, filename: string | null = 'export.txt') => runParse(plugin, bytes, { filename, mediaType: 'text/plain' });
 
 const richPlaylists: PlaylistInput[] = [
   {
@@ -107,7 +77,7 @@ describe('opl.format.txt plugin', () => {
   });
 
   it('round-trips playlists, order, empty playlists, Unicode, duplicates and rich metadata', async () => {
-    const text = (await serialize({ playlists: richPlaylists })).join('');
+    const { text } = await runSerialize(plugin, richPlaylists);
     const { playlists, issues } = await parse(encoder.encode(text));
     expect(issues).toEqual([]);
     const expected = richPlaylists.map((playlist) => FORMAT_OPERATIONS.serialize.input.shape.playlists.element.parse(playlist));
@@ -143,7 +113,7 @@ describe('opl.format.txt plugin', () => {
   it('streams chunks of at most 64 KiB that concatenate to the file', async () => {
     const album = 'Длинное название 日本語のタイトル '.repeat(100);
     const tracks = Array.from({ length: 2_000 }, (_, index) => ({ title: `Песня ${index}`, artist: 'Артист', album, provider_uris: { spotify: `spotify:track:${index}` } }));
-    const chunks = await serialize({ playlists: [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }] });
+    const { chunks } = await runSerialize(plugin, [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }]);
     expect(chunks.length).toBeGreaterThan(10);
     for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
     const { playlists, issues } = await parse(encoder.encode(chunks.join('')));
@@ -152,7 +122,7 @@ describe('opl.format.txt plugin', () => {
   });
 
   it('writes UTF-8 without a BOM', async () => {
-    const bytes = encoder.encode((await serialize({ playlists: [] })).join(''));
+    const bytes = encoder.encode((await runSerialize(plugin, [])).text);
     expect([...bytes.slice(0, 3)]).not.toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes).startsWith('# Open Playlist TXT v1\n')).toBe(true);
   });

@@ -1,43 +1,16 @@
-import { PLUGIN_DEFINITION_MARK, type FormatContext } from '@opl/plugin-sdk';
-import { FORMAT_OPERATIONS, type OperationCallInput, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { PLUGIN_DEFINITION_MARK } from '@opl/plugin-sdk';
+import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 
-function fakeContext(): FormatContext {
-  const noop = (): void => undefined;
-  return {
-    fetch: () => Promise.reject(new Error('format plugins have no network')),
-    log: { debug: noop, info: noop, warn: noop, error: noop },
-    decodeText: (bytes, encoding = 'utf-8') => new TextDecoder(encoding).decode(bytes),
-    encodeText: (text) => new TextEncoder().encode(text),
-    now: () => '2024-06-01T00:00:00Z',
-  };
-}
-
-const ctx = fakeContext();
 const encoder = new TextEncoder();
 
-async function serialize(input: OperationCallInput<'serialize'>): Promise<string[]> {
-  const operation = plugin.operations.serialize;
-  if (!operation) throw new Error('the plugin has no serialize');
-  const chunks: string[] = [];
-  for await (const chunk of operation(FORMAT_OPERATIONS.serialize.input.parse(input), ctx)) {
-    if (typeof chunk !== 'string') throw new Error('expected string chunks');
-    chunks.push(chunk);
-  }
-  return chunks;
-}
-
 async function exported(playlist: PlaylistInput, options: Record<string, unknown> = {}): Promise<string> {
-  return (await serialize({ playlists: [playlist], options })).join('');
+  return (await runSerialize(plugin, [playlist], options)).text;
 }
 
-async function parse(bytes: Uint8Array | string, filename: string | null = 'list.xspf') {
-  const operation = plugin.operations.parse;
-  if (!operation) throw new Error('the plugin has no parse');
-  const input = FORMAT_OPERATIONS.parse.input.parse({ bytes: typeof bytes === 'string' ? encoder.encode(bytes) : bytes, filename, media_type: null });
-  return FORMAT_OPERATIONS.parse.output.parse(await operation(input, ctx));
-}
+const parse = (file: Uint8Array | string, filename: string | null = 'list.xspf') => runParse(plugin, file, { filename });
 
 async function refusal(bytes: Uint8Array | string, filename: string | null = 'list.xspf'): Promise<string> {
   try {
@@ -195,12 +168,12 @@ describe('opl.format.xspf', () => {
   });
 
   it('refuses several playlists in one document', async () => {
-    await expect(serialize({ playlists: [{ name: 'a' }, { name: 'b' }], options: {} })).rejects.toThrow(/exactly one playlist, and 2 were given/);
+    await expect(runSerialize(plugin, [{ name: 'a' }, { name: 'b' }], {})).rejects.toThrow(/exactly one playlist, and 2 were given/);
   });
 
   it('yields chunks of at most 64 KiB that join into the document', async () => {
     const tracks = Array.from({ length: 3_000 }, (_, index) => ({ title: `Träck ${index} 😀`, artist: 'Ärtist', provider_uris: { spotify: `spotify:track:id${index}` } }));
-    const chunks = await serialize({ playlists: [{ name: 'Big', metadata: { blob: 'é'.repeat(150_000) }, tracks }], options: {} });
+    const { chunks } = await runSerialize(plugin, [{ name: 'Big', metadata: { blob: 'é'.repeat(150_000) }, tracks }], {});
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks) expect(encoder.encode(chunk).length).toBeLessThanOrEqual(64 * 1024);
     const result = await parse(chunks.join(''));
