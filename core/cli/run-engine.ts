@@ -1,32 +1,42 @@
-import { createApp, type AppRoles } from '../app/index.ts';
+import { createApp, type App, type AppRoles } from '../app/index.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Config } from '../config/index.ts';
 
 /**
- * Runs an engine process until SIGINT/SIGTERM, then stops it gracefully (HTTP, jobs, database,
- * embedded server). A second signal while stopping exits at once.
+ * Runs an engine process until SIGINT/SIGTERM, then stops it gracefully (HTTP, jobs, plugin host,
+ * database, embedded server). The handlers are installed before anything starts: a signal that
+ * arrives while the engine is still starting (a supervisor restarting it, Ctrl-C during a slow
+ * start) lets the start finish and then stops cleanly, instead of killing the process half-built.
+ * A second signal exits at once.
  */
 export async function runEngine(config: Config, roles: AppRoles): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
-  let app;
+  let stopRequested = false;
+  let requestStop: (() => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopRequested) {
+      logger.warn({ signal }, 'second signal: exiting without a graceful stop');
+      process.exit(130);
+    }
+    stopRequested = true;
+    logger.info({ signal }, 'stopping');
+    requestStop?.();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let app: App | undefined;
   try {
     app = await createApp(config, roles, { logger });
-    await app.start();
+    if (!stopRequested) await app.start();
   } catch (error) {
     logger.fatal({ err: error }, 'the engine could not start');
     await app?.stop();
     return 1;
   }
   const running = app;
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.warn({ signal }, 'second signal: exiting without a graceful stop');
-        process.exit(130);
-      }
-      stopping = true;
-      logger.info({ signal }, 'stopping');
+  const stopped = new Promise<number>((resolve) => {
+    requestStop = () => {
       running
         .stop()
         .then(() => {
@@ -38,7 +48,7 @@ export async function runEngine(config: Config, roles: AppRoles): Promise<number
           resolve(1);
         });
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
+  if (stopRequested) requestStop?.();
+  return stopped;
 }

@@ -37,12 +37,31 @@ describe('opl CLI', () => {
       expect(api.output()).not.toContain(new URL(database.url).password || '\u0000');
       const me = await fetch(`http://127.0.0.1:${port}/api/me`);
       expect(await me.json()).toMatchObject({ owner_id: 'local' });
+      const deadline = Date.now() + 60_000;
+      while (!worker.output().includes('worker started') && Date.now() < deadline && worker.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       expect((await api.stop()).code).toBe(0);
       expect((await worker.stop()).code).toBe(0);
       await database.drop();
     }
     expect(worker.output()).toMatch(/worker started/);
+  });
+
+  it('stops cleanly when a signal arrives while the engine is still starting', async () => {
+    const database = await createTestDatabase();
+    const env = { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: String(await freePort()), OPL_LOG_LEVEL: 'debug' };
+    const worker = runOpl(['worker'], env);
+    try {
+      // The first log line means the process runs the engine code (signal handlers are installed first).
+      const deadline = Date.now() + 60_000;
+      while (worker.output() === '' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(worker.output()).not.toMatch(/worker started/);
+      const { code, signal } = await worker.stop('SIGTERM');
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(worker.output()).toMatch(/"msg":"stopped"/);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('`start` on the embedded database keeps data across a restart and stops it cleanly', async () => {
