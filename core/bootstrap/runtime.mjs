@@ -141,7 +141,8 @@ export function ensureUiBuilt(nodeBinary) {
 export function ensureFirstPartyPlugins(nodeBinary) {
   if (process.env.OPL_REGISTRY_URL) return;
   const registryDir = process.env.OPL_REGISTRY_DIR ? resolve(process.cwd(), process.env.OPL_REGISTRY_DIR) : join(projectRoot, 'registry');
-  const stampFile = join(projectRoot, '.opl-local', 'first-party.stamp');
+  // Same name as firstPartyStampFile in core/cli/first-party-setup.ts: one stamp per registry directory.
+  const stampFile = join(projectRoot, '.opl-local', `first-party-${createHash('sha256').update(registryDir).digest('hex').slice(0, 16)}.stamp`);
   if (existsSync(stampFile) && existsSync(join(registryDir, 'index.json'))) {
     let stamp = {};
     try {

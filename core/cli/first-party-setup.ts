@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,9 +51,14 @@ async function cli(io: PluginCliIo, ...argv: string[]): Promise<void> {
   if (code !== 0) throw new Error(`opl-plugin ${argv[0] ?? ''} failed with exit code ${code}`);
 }
 
-/** Written after a successful setup; the bootstrap rebuilds when a plugin source is newer. */
-export function firstPartyStampFile(keyFile: string): string {
-  return join(dirname(keyFile), 'first-party.stamp');
+/**
+ * Written after a successful setup, one per registry directory (so setting up a temporary registry
+ * never invalidates the default one); the bootstrap rebuilds when a plugin source is newer.
+ * core/bootstrap/runtime.mjs computes the same name.
+ */
+export function firstPartyStampFile(keyFile: string, registryDir: string): string {
+  const digest = createHash('sha256').update(registryDir).digest('hex').slice(0, 16);
+  return join(dirname(keyFile), `first-party-${digest}.stamp`);
 }
 
 /** Every plugin project (a directory with plugin.json) under plugins/providers and plugins/formats. */
@@ -103,6 +109,6 @@ export async function setupFirstPartyPlugins(options: FirstPartySetupOptions): P
       await rm(outDir, { recursive: true, force: true });
     }
   }
-  await writeFile(firstPartyStampFile(keyFile), `${JSON.stringify({ registry: registryDir, published, at: new Date().toISOString() })}\n`);
+  await writeFile(firstPartyStampFile(keyFile, registryDir), `${JSON.stringify({ registry: registryDir, published, at: new Date().toISOString() })}\n`);
   return published;
 }
