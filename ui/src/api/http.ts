@@ -7,6 +7,10 @@ export type ApiResult<T> =
 export interface RequestOptions {
   readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly json?: unknown;
+  /** A raw body (e.g. an uploaded file), sent as is; give its Content-Type in `headers`. Ignored when `json` is set. */
+  readonly body?: Blob;
+  /** How long to wait for the answer when no `signal` is given; 15 s by default. */
+  readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   /** Extra request headers, e.g. the hosted admin token as `authorization`. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -35,11 +39,13 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
     method: options.method ?? 'GET',
     headers,
     credentials: 'same-origin',
-    signal: options.signal ?? AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
+    signal: options.signal ?? AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   };
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(options.json);
+  } else if (options.body !== undefined) {
+    init.body = options.body;
   }
   let response: Response;
   try {

@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Import, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -87,7 +87,7 @@ export const AREAS: readonly Area[] = [
       'Paste a list of "artist - title" lines or a public playlist link from a supported host.',
       'Preview the parsed tracks with line-by-line issues before anything is matched.',
     ],
-    available: false,
+    available: true,
   },
   {
     id: 'export',

@@ -7,6 +7,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
 import '../health-indicator/index.ts';
+import '../import-page/index.ts';
 import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
 import { appStyles } from './app.styles.ts';
@@ -59,6 +60,8 @@ export class OplApp extends LitElement {
     switch (area.id) {
       case 'settings':
         return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
+      case 'import':
+        return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
       default:
