@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PluginHost } from '../plugin-host/index.ts';
 import type { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
+import type { ExportService } from '../services/exports/index.ts';
 import type { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
 import type { MatchService } from '../services/matching/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
@@ -18,6 +19,8 @@ export interface AppServices {
   ownerSessions: OwnerSessionService;
   /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
   imports: { records: ImportRecordService; preview: ImportPreviewService };
+  /** File exports of playlists (temporary files, ZIP64 archives). */
+  exports: ExportService;
   /** Track matching: identity graph, no-match cache, review learning. */
   matching: MatchService;
   plugins: {

@@ -4,6 +4,7 @@ import { buildHttpServer, type HttpServer } from '../http/http-server.ts';
 import { JobQueue } from '../jobs/index.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
+import { ExportService } from '../services/exports/index.ts';
 import { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
 import { MatchService } from '../services/matching/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
@@ -129,6 +130,13 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       url: { allowedHosts: config.imports.urlAllowedHosts, ...(overrides.importUrlFetch ? { fetchOverrides: overrides.importUrlFetch } : {}) },
     });
     stack.push(() => importPreview.close());
+    const exportService = new ExportService({
+      records: importRecords,
+      plugins: { manifests: () => catalogue.manifests(), serialize: (pluginId, input, onChunk) => pluginHost.serialize(pluginId, input, onChunk) },
+      maxPlaylists: config.exportMaxPlaylists,
+      schemaBaseUrl: config.schemaBaseUrl,
+    });
+    stack.push(() => exportService.close());
     const services: AppServices = {
       config,
       logger,
@@ -136,6 +144,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
       imports: { records: importRecords, preview: importPreview },
+      exports: exportService,
       matching: new MatchService({ execute, plugins: pluginHost, catalogue }),
       plugins: {
         host: pluginHost,
@@ -158,6 +167,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           ownerSessions: services.ownerSessions,
           pluginAdmin: services.plugins.admin,
           imports: services.imports,
+          exports: services.exports,
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
       : undefined;

@@ -13,6 +13,7 @@ import { openApiDocument, registerOpenApi } from './openapi.ts';
 import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
+import { exportRoutes, unavailableExports, type ExportsApi } from './routes/exports.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
@@ -29,6 +30,8 @@ export interface HttpDependencies {
   pluginAdmin: PluginAdminApi;
   /** Import previews and records; absent only where no database exists (the OpenAPI generator). */
   imports?: ImportsApi;
+  /** Playlist exports; absent only where no database exists (the OpenAPI generator). */
+  exports?: ExportsApi;
   uiDistDir: string;
 }
 
@@ -78,6 +81,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(pluginRoutes, { admin: deps.pluginAdmin, policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken } });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
+  await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });
 
   await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });
 

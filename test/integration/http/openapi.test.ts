@@ -28,6 +28,7 @@ describe('/openapi.json', () => {
       '/api/admin/plugins/allow-list/{id}',
       '/api/admin/plugins/reload',
       '/api/admin/plugins/{pluginId}/release',
+      '/api/exports',
       '/api/imports/preview',
       '/api/imports/text-preview',
       '/api/imports/url-preview',

@@ -1,0 +1,346 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Playlist, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { exportManifestSchema, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER_ID } from '../../../core/services/owner/owner.ts';
+import { firstPartyPlugins } from '../imports/format-plugins.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const run = promisify(execFile);
+
+const track = (title: string, extra: Partial<TrackInput> = {}): TrackInput => ({
+  title,
+  artist: 'Artist',
+  provider_uris: { spotify: `spotify:track:${title.replace(/\W/g, '').padEnd(22, '0').slice(0, 22)}` },
+  ...extra,
+});
+const playlist = (name: string, tracks: TrackInput[], extra: Partial<PlaylistInput> = {}): Playlist => playlistSchema.parse({ name, tracks, ...extra });
+
+interface Problem {
+  code: string;
+  detail: string;
+  reason?: string;
+  writable_formats?: string[];
+  max_playlists?: number;
+}
+
+describe('POST /api/exports from import records, with the real format plugins in the sandbox', () => {
+  let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+  let t: TestApp;
+  let scratch: string;
+
+  beforeAll(async () => {
+    plugins = await firstPartyPlugins();
+    t = await startTestApp({ ...plugins.env, OPL_SCHEMA_BASE_URL: 'https://engine.example.test/schemas' });
+    scratch = await mkdtemp(join(tmpdir(), 'opl-export-test-'));
+  }, 240_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await plugins?.remove();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  const sql = (text: string, values: unknown[] = []) => t.app.services.database.orm.em.getConnection().execute<Array<Record<string, unknown>>>(text, values);
+  const record = async (playlists: Playlist[], name = 'Library.m3u8') =>
+    (await t.app.services.imports.records.create({ ownerId: LOCAL_OWNER_ID, kind: 'file', name, format: 'm3u8', playlists, issues: [] })).id;
+  const exportOf = (body: Record<string, unknown>) => t.app.http!.inject({ method: 'POST', url: '/api/exports', payload: body });
+  const tempEntries = () =>
+    readdir(t.app.services.exports.temporaryDirectory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+  const eventuallyEmpty = async () => {
+    for (let attempt = 0; attempt < 100 && (await tempEntries()).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await tempEntries()).toEqual([]);
+  };
+  const unzip = async (bytes: Buffer) => {
+    const file = join(scratch, `archive-${Math.random().toString(36).slice(2)}.zip`);
+    await writeFile(file, bytes);
+    const tested = await run('unzip', ['-t', file]);
+    const listed = await run('unzip', ['-Z1', file]);
+    const manifest = await run('unzip', ['-p', file, 'manifest.json'], { maxBuffer: 64 * 1024 * 1024 });
+    return { tested: tested.stdout, names: listed.stdout.trim().split('\n'), manifest: JSON.parse(manifest.stdout) as unknown, file };
+  };
+
+  const roadTrip = () =>
+    playlist('Road Trip: Été ☀', [track('Alpha', { isrc: 'USRC17607839', duration_s: 201 }), track('Bravo'), track('=cmd|calc')], { id: 'pl-road' });
+
+  it.each([
+    ['csv', 'text/csv; charset=utf-8', '.csv'],
+    ['txt', 'text/plain; charset=utf-8', '.txt'],
+    ['m3u8', 'application/vnd.apple.mpegurl', '.m3u8'],
+    ['xspf', 'application/xspf+xml', '.xspf'],
+    ['json', 'application/vnd.open-playlist+json', '.json'],
+  ])('one playlist as %s: the file itself with its headers', async (format, contentType, extension) => {
+    const id = await record([roadTrip()]);
+    const response = await exportOf({ source: { type: 'import', id }, format });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe(contentType);
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="Road Trip_ Ete _${extension}"; filename*=UTF-8''${encodeURIComponent('Road Trip_ Été ☀')}${extension}`);
+    expect(response.headers['content-length']).toBe(String(response.rawPayload.length));
+    expect(response.headers['x-open-playlist-schema-version']).toBe('1');
+    expect(response.headers['x-open-playlist-warning-count']).toBe('0');
+    const text = response.rawPayload.toString('utf8');
+    expect(text).toContain('Alpha');
+    expect(text).toContain('Bravo');
+    if (format === 'csv') {
+      expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+      expect(text).toContain(`"'=cmd|calc"`);
+    }
+    if (format === 'json') {
+      const bundle = openPlaylistBundleSchema.parse(JSON.parse(text));
+      expect(bundle.$schema).toBe('https://engine.example.test/schemas/export/open-playlist-bundle-v1.json');
+      expect(bundle.playlists[0]!.tracks.map((item) => item.title)).toEqual(['Alpha', 'Bravo', '=cmd|calc']);
+    }
+    if (format === 'm3u8') expect(text).toContain('https://open.spotify.com/track/');
+    await eventuallyEmpty();
+  });
+
+  it('several playlists: a ZIP64 archive that unzip -t accepts, with file-name rules and a valid manifest', async () => {
+    const playlists = [
+      playlist('Mix', [track('One')], { id: 'a' }),
+      playlist('MIX', [track('Two')], { id: 'b' }),
+      playlist('../../etc/passwd', [track('Three')], { id: 'c' }),
+      playlist('CON', [track('Four')], { id: 'd' }),
+      playlist('', [track('Five')], { id: 'empty-name-id' }),
+      playlist('Trailing dots...  ', [], { id: 'f' }),
+    ];
+    const id = await record(playlists, 'My Library.m3u8');
+    const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="My Library.zip"; filename*=UTF-8''My%20Library.zip`);
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    // ZIP64 end of central directory record and its locator.
+    expect(response.rawPayload.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
+    expect(response.rawPayload.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
+    const { tested, names, manifest } = await unzip(response.rawPayload);
+    expect(tested).toMatch(/No errors detected/);
+    const files = ['Mix.csv', 'MIX-2.csv', 'etc passwd.csv', '_CON.csv', 'empty-name-id.csv', 'Trailing dots.csv'];
+    expect(names).toEqual([...files, 'manifest.json']);
+    const parsed = exportManifestSchema.parse(manifest);
+    expect(parsed).toMatchObject({
+      $schema: 'https://engine.example.test/schemas/export/open-playlist-export-manifest-v1.json',
+      schema_version: 1,
+      format: 'csv',
+      source_provider: null,
+      playlist_count: 6,
+    });
+    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.file, entry.status, entry.track_count, entry.warning_codes])).toEqual([
+      ['a', 'Mix.csv', 'ok', 1, []],
+      ['b', 'MIX-2.csv', 'ok', 1, []],
+      ['c', 'etc passwd.csv', 'ok', 1, []],
+      ['d', '_CON.csv', 'ok', 1, []],
+      ['empty-name-id', 'empty-name-id.csv', 'ok', 1, []],
+      ['f', 'Trailing dots.csv', 'empty', 0, ['empty_playlist']],
+    ]);
+    expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'empty_playlist', playlist_id: 'f' })]);
+    expect(response.headers['x-open-playlist-warning-count']).toBe('1');
+    await eventuallyEmpty();
+  });
+
+  it('several playlists as json: open-playlist-bundle.json plus manifest.json', async () => {
+    const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B'), track('C')])]);
+    const response = await exportOf({ source: { type: 'import', id }, format: 'json' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { names, manifest, file } = await unzip(response.rawPayload);
+    expect(names).toEqual(['open-playlist-bundle.json', 'manifest.json']);
+    const parsed = exportManifestSchema.parse(manifest);
+    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.file, entry.track_count])).toEqual([
+      [`${id}#0`, 'open-playlist-bundle.json', 1],
+      [`${id}#1`, 'open-playlist-bundle.json', 2],
+    ]);
+    const bundle = openPlaylistBundleSchema.parse(JSON.parse((await run('unzip', ['-p', file, 'open-playlist-bundle.json'])).stdout));
+    expect(bundle.playlists.map((item) => item.tracks.length)).toEqual([1, 2]);
+  });
+
+  it('xspf with several playlists writes one document per playlist', async () => {
+    const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B')])]);
+    const response = await exportOf({ source: { type: 'import', id }, format: 'xspf' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await unzip(response.rawPayload)).names).toEqual(['One.xspf', 'Two.xspf', 'manifest.json']);
+  });
+
+  describe('warnings, each from a real scenario', () => {
+    it('partial_selection: only the selected tracks (by position or by id), in playlist order', async () => {
+      const id = await record([
+        playlist('Picked', [track('A', { id: 't1' }), track('B', { id: 't2' }), track('C', { id: 't3' })], { id: 'p1' }),
+        playlist('Whole', [track('D')], { id: 'p2' }),
+      ]);
+      const byPosition = await exportOf({ source: { type: 'import', id }, format: 'json', playlists: [{ index: 0, track_positions: [2, 0] }] });
+      expect(byPosition.statusCode, byPosition.body).toBe(200);
+      const bundle = openPlaylistBundleSchema.parse(byPosition.json());
+      expect(bundle.playlists[0]!.tracks.map((item) => item.title)).toEqual(['A', 'C']);
+      expect(bundle.warnings).toEqual([expect.objectContaining({ code: 'partial_selection', playlist_id: 'p1', count: 2 })]);
+      expect(byPosition.headers['x-open-playlist-warning-count']).toBe('1');
+
+      const byId = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: [{ id: 'p2' }, { id: 'p1', track_ids: ['t2'] }] });
+      expect(byId.statusCode, byId.body).toBe(200);
+      const { names, manifest } = await unzip(byId.rawPayload);
+      expect(names).toEqual(['Whole.csv', 'Picked.csv', 'manifest.json']);
+      const parsed = exportManifestSchema.parse(manifest);
+      expect(parsed.entries.map((entry) => [entry.playlist_id, entry.track_count, entry.warning_codes])).toEqual([
+        ['p2', 1, []],
+        ['p1', 1, ['partial_selection']],
+      ]);
+    });
+
+    it('empty_playlist: an empty playlist, and a selection of no tracks', async () => {
+      const id = await record([playlist('Nothing', [], { id: 'e1' })]);
+      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['x-open-playlist-warning-count']).toBe('1');
+      expect(response.rawPayload.toString('utf8').trim().split('\n')).toHaveLength(2); // header + one metadata-only row
+
+      const subset = await record([playlist('Some', [track('A')], { id: 's1' })]);
+      const none = await exportOf({ source: { type: 'import', id: subset }, format: 'json', playlists: [{ index: 0, track_positions: [] }] });
+      expect(none.statusCode, none.body).toBe(200);
+      expect(openPlaylistBundleSchema.parse(none.json()).warnings.map((warning) => warning.code)).toEqual(['partial_selection', 'empty_playlist']);
+    });
+
+    it('unsupported_items: episodes, videos, local files and unknown media', async () => {
+      const id = await record([
+        playlist('Mixed', [
+          track('Song'),
+          track('Podcast', { media_type: 'episode' }),
+          track('Clip', { media_type: 'video' }),
+          track('Home demo', { media_type: 'local_file', is_local: true, provider_uris: {} }),
+          track('Mystery', { media_type: 'unknown' }),
+        ], { id: 'mixed' }),
+      ]);
+      const response = await exportOf({ source: { type: 'import', id }, format: 'json' });
+      expect(response.statusCode, response.body).toBe(200);
+      const warnings = openPlaylistBundleSchema.parse(response.json()).warnings;
+      expect(warnings).toEqual([expect.objectContaining({ code: 'unsupported_items', playlist_id: 'mixed', count: 4 })]);
+      expect(warnings[0]!.message).toMatch(/episode, video, local_file, unknown/);
+    });
+
+    it.each(['m3u8', 'xspf'])('missing_source_uri for %s (and not for csv)', async (format) => {
+      const id = await record([playlist('Links', [track('Linked'), track('Bare', { provider_uris: {} }), track('Blank', { provider_uris: { tidal: '' } })], { id: 'links' })]);
+      const response = await exportOf({ source: { type: 'import', id }, format });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['x-open-playlist-warning-count']).toBe('1');
+      const several = await record([playlist('Links', [track('Bare', { provider_uris: {} })], { id: 'links' }), playlist('Fine', [track('Ok')], { id: 'fine' })]);
+      const archive = await exportOf({ source: { type: 'import', id: several }, format });
+      const parsed = exportManifestSchema.parse((await unzip(archive.rawPayload)).manifest);
+      expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'missing_source_uri', playlist_id: 'links', count: 1 })]);
+      expect(parsed.entries.map((entry) => entry.warning_codes)).toEqual([['missing_source_uri'], []]);
+      const csv = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      expect(csv.headers['x-open-playlist-warning-count']).toBe('0');
+    });
+  });
+
+  describe('refusals', () => {
+    it('unknown import ⇒ 404, another owner’s import ⇒ 404, expired ⇒ 410', async () => {
+      const missing = await exportOf({ source: { type: 'import', id: '00000000-0000-4000-8000-000000000000' }, format: 'csv' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect((await exportOf({ source: { type: 'import', id: 'not-a-uuid' }, format: 'csv' })).statusCode).toBe(404);
+      const theirs = (await t.app.services.imports.records.create({ ownerId: 'someone-else', kind: 'text', name: null, format: 'txt', playlists: [roadTrip()], issues: [] })).id;
+      expect((await exportOf({ source: { type: 'import', id: theirs }, format: 'csv' })).statusCode).toBe(404);
+      const id = await record([roadTrip()]);
+      await sql(`update import_record set expires_at = now() - interval '1 hour' where id = ?`, [id]);
+      const expired = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      expect(expired.statusCode).toBe(410);
+      expect(expired.json<Problem>()).toMatchObject({ code: 'gone' });
+    });
+
+    it('unknown format ⇒ 422 listing the writable formats', async () => {
+      const id = await record([roadTrip()]);
+      const response = await exportOf({ source: { type: 'import', id }, format: 'pls' });
+      expect(response.statusCode).toBe(422);
+      const problem = response.json<Problem>();
+      expect(problem).toMatchObject({ code: 'unprocessable_content', reason: 'unknown_format' });
+      expect(problem.writable_formats).toEqual(['csv', 'txt', 'm3u8', 'xspf', 'json']);
+      expect(problem.detail).toContain('csv, txt, m3u8, xspf, json');
+    });
+
+    it('provider account sources are refused with a clear 422 for now', async () => {
+      const response = await exportOf({ source: { type: 'account', id: 'acc-1' }, format: 'csv' });
+      expect(response.statusCode).toBe(422);
+      expect(response.json<Problem>()).toMatchObject({ reason: 'unsupported_source' });
+    });
+
+    it('more playlists than OPL_EXPORT_MAX_PLAYLISTS (100) ⇒ 422 with the limit', async () => {
+      const id = await record(Array.from({ length: 101 }, (_, index) => playlist(`P${index}`, [])));
+      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      expect(response.statusCode).toBe(422);
+      expect(response.json<Problem>()).toMatchObject({ reason: 'too_many_playlists', max_playlists: 100, playlist_count: 101 });
+      const fine = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: Array.from({ length: 100 }, (_, index) => ({ index })) });
+      expect(fine.statusCode, fine.body).toBe(200);
+      expect((await unzip(fine.rawPayload)).names).toHaveLength(101);
+      await eventuallyEmpty();
+    });
+
+    it('invalid selections ⇒ 400 (shape) or 422 (not in the import)', async () => {
+      const id = await record([playlist('Only', [track('A', { id: 't1' })], { id: 'only' })]);
+      expect((await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: [{ index: 0, id: 'only' }] })).statusCode).toBe(400);
+      expect((await exportOf({ source: { type: 'import', id }, format: 'csv', extra: true })).statusCode).toBe(400);
+      for (const playlists of [[{ index: 3 }], [{ id: 'nope' }], [{ index: 0 }, { id: 'only' }], [{ index: 0, track_positions: [5] }], [{ index: 0, track_ids: ['zz'] }]]) {
+        const response = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists });
+        expect(response.statusCode, JSON.stringify(playlists)).toBe(422);
+        expect(response.json<Problem>().reason).toBe('invalid_selection');
+      }
+    });
+  });
+
+  describe('temporary files', () => {
+    it('are private (0700 directory, 0600 files) and gone after a completed download', async () => {
+      const id = await record([roadTrip(), playlist('Second', [track('X')])]);
+      const response = await exportOf({ source: { type: 'import', id }, format: 'txt' });
+      expect(response.statusCode).toBe(200);
+      expect((await stat(t.app.services.exports.temporaryDirectory)).mode & 0o777).toBe(0o700);
+      await eventuallyEmpty();
+      const artifact = await t.app.services.exports.export(LOCAL_OWNER_ID, { source: { type: 'import', id }, format: 'csv' });
+      expect((await stat(artifact.path)).mode & 0o777).toBe(0o600);
+      expect(artifact.manifest?.playlist_count).toBe(2);
+      await artifact.dispose();
+      await artifact.dispose();
+      expect(await tempEntries()).toEqual([]);
+    });
+
+    it('are removed when the client cancels the download mid-stream', async () => {
+      const tracks = Array.from({ length: 40_000 }, (_, index) => track(`Track number ${index} with a fairly long title to make the file big`));
+      const id = await record([playlist('Huge', tracks)]);
+      let total = 0;
+      const port = (t.app.http!.server.address() as AddressInfo).port;
+      const received = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/exports', headers: { 'content-type': 'application/json' } }, (response) => {
+          total = Number(response.headers['content-length']);
+          let bytes = 0;
+          response.once('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            req.destroy();
+            resolve(response.statusCode === 200 ? bytes : -1);
+          });
+        });
+        req.on('error', (error) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
+        });
+        req.end(JSON.stringify({ source: { type: 'import', id }, format: 'txt' }));
+      });
+      expect(received).toBeGreaterThan(0);
+      expect(total).toBeGreaterThan(4 * 1024 * 1024);
+      expect(received).toBeLessThan(total);
+      await eventuallyEmpty();
+    }, 60_000);
+
+    it('are removed when writing fails part-way (no partial archive left behind)', async () => {
+      // The second playlist breaks the serialize contract (an unknown media type): the first is already written.
+      const broken = { ...playlist('Broken', [track('B')]), tracks: [{ ...playlist('x', [track('B')]).tracks[0]!, media_type: 'hologram' }] } as unknown as Playlist;
+      const id = await record([playlist('Fine', [track('A')]), broken]);
+      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      expect(response.statusCode).toBe(422);
+      expect(response.json<Problem>()).toMatchObject({ reason: 'write_failed' });
+      expect(response.json<Problem>().detail).toContain('"Broken"');
+      await eventuallyEmpty();
+    });
+  });
+});
