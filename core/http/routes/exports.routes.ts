@@ -94,13 +94,20 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
       } catch (error) {
         throw toAppError(error);
       }
+      // (The request stream itself is destroyed once its body is read: the socket tells whether the client left.)
+      if (request.raw.socket?.destroyed === true || reply.raw.destroyed) {
+        // The client went away while the file was being built: nobody will read it.
+        await artifact.dispose();
+        return reply;
+      }
       const stream = artifact.open();
       const cleanUp = () => {
         stream.destroy();
         void artifact.dispose();
       };
-      // Completion, client cancellation and errors all end in `close`.
+      // Completion, client cancellation and errors all end in a `close` of the response or the file stream.
       reply.raw.once('close', cleanUp);
+      stream.once('close', cleanUp);
       stream.once('error', cleanUp);
       return reply
         .status(200)

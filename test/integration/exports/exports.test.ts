@@ -56,8 +56,8 @@ describe('POST /api/exports from import records, with the real format plugins in
       if (error.code === 'ENOENT') return [];
       throw error;
     });
-  const eventuallyEmpty = async () => {
-    for (let attempt = 0; attempt < 100 && (await tempEntries()).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  const eventuallyEmpty = async (attempts = 100) => {
+    for (let attempt = 0; attempt < attempts && (await tempEntries()).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await tempEntries()).toEqual([]);
   };
   const unzip = async (bytes: Buffer) => {
@@ -330,6 +330,28 @@ describe('POST /api/exports from import records, with the real format plugins in
       expect(total).toBeGreaterThan(4 * 1024 * 1024);
       expect(received).toBeLessThan(total);
       await eventuallyEmpty();
+    }, 60_000);
+
+    it('are removed when the client disconnects while the file is still being built', async () => {
+      const tracks = Array.from({ length: 40_000 }, (_, index) => track(`Track number ${index} with a fairly long title to make the file big`));
+      const id = await record([playlist('Slow', tracks), playlist('Slow too', tracks)]);
+      const port = (t.app.http!.server.address() as AddressInfo).port;
+      let answered = false;
+      await new Promise<void>((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/exports', headers: { 'content-type': 'application/json' } }, () => {
+          answered = true;
+        });
+        req.on('error', () => resolve());
+        req.end(JSON.stringify({ source: { type: 'import', id }, format: 'txt' }));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      });
+      expect(answered).toBe(false);
+      // The build finishes in the background; then everything it wrote goes.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await eventuallyEmpty(600);
     }, 60_000);
 
     it('are removed when writing fails part-way (no partial archive left behind)', async () => {
