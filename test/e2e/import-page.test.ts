@@ -235,9 +235,10 @@ describe('Import page', () => {
           readable_formats: ['csv', 'txt', 'm3u8', 'pls', 'xspf', 'json'],
         }),
       );
+      // Listening before moving focus: Playwright turns on file chooser interception asynchronously.
+      const chooser = page.waitForEvent('filechooser');
       await importPage().locator('#add-heading').focus();
       await tabTo(page, 'Choose a file…', { max: 5 });
-      const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Enter');
       await (await chooser).setFiles({ name: 'notes.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\u0003\u0004') });
       await expect.poll(() => problem().count(), { timeout: 10_000 }).toBe(1);

@@ -273,7 +273,7 @@ export class OplImportPage extends LitElement {
   #textWay(): TemplateResult {
     const busy = this._busy !== undefined;
     const error = this._fieldErrors.text;
-    return html`<form class="way" aria-labelledby="text-heading" novalidate @submit=${(event: SubmitEvent) => void this.#submitText(event)}>
+    return html`<form class="way text-way" aria-labelledby="text-heading" novalidate @submit=${(event: SubmitEvent) => void this.#submitText(event)}>
       <h3 id="text-heading">Paste text</h3>
       <label for="import-text">Playlist text</label>
       <p class="hint" id="import-text-hint">One track per line as “Artist - Title”, or a table copied from a spreadsheet with a header row.</p>

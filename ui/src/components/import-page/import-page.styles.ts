@@ -9,8 +9,14 @@ export const importPageStyles = css`
     align-items: start;
   }
 
+  /* Two columns where there is room: upload above link on the left, the taller paste box on the right (DOM and tab order: upload, paste, link). */
+  .text-way {
+    grid-row: span 2;
+  }
+
   .way {
     display: grid;
+    align-content: start;
     gap: var(--opl-space-2);
     min-width: 0;
   }
