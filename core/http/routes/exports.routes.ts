@@ -84,15 +84,21 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
       const owner = requireOwner(request, 'export playlists');
       const body = request.body;
       if (body.source.type === 'import' && !UUID.test(body.source.id)) throw new AppError('not_found', `No import ${body.source.id.slice(0, 100)} exists for this owner.`);
+      const left = new AbortController();
+      const onLeave = () => left.abort(new Error('the client closed the connection'));
+      request.raw.socket?.once('close', onLeave);
       let artifact;
       try {
         artifact = await exports.export(owner.id, {
           source: body.source,
           format: body.format,
           playlists: body.playlists?.map((selection) => ({ index: selection.index, id: selection.id, trackPositions: selection.track_positions, trackIds: selection.track_ids })),
-        });
+        }, { signal: left.signal });
       } catch (error) {
+        if (left.signal.aborted) throw new AppError('malformed_body', 'The client closed the connection before the export was ready; nothing was kept.');
         throw toAppError(error);
+      } finally {
+        request.raw.socket?.off('close', onLeave);
       }
       // (The request stream itself is destroyed once its body is read: the socket tells whether the client left.)
       if (request.raw.socket?.destroyed === true || reply.raw.destroyed) {

@@ -157,7 +157,7 @@ export class ExportService {
   }
 
   /** Builds the export into a temporary file. Throws `ExportError`, or `ImportRecordError` for the source. */
-  async export(ownerId: string, request: ExportRequest): Promise<ExportArtifact> {
+  async export(ownerId: string, request: ExportRequest, options: { signal?: AbortSignal } = {}): Promise<ExportArtifact> {
     if (request.source.type !== 'import') {
       throw new ExportError('unsupported_source', `Source type "${request.source.type.slice(0, 50)}" is not supported yet; export from an import record with source {"type": "import", "id": …}.`, {
         supported_source_types: ['import'],
@@ -178,7 +178,7 @@ export class ExportService {
       const built =
         selected.length === 1
           ? await this.#single(work, pluginId, format, selected[0]!, warnings)
-          : await this.#archive(work, pluginId, format, selected, warnings, withoutExtension(record.name ?? ''));
+          : await this.#archive(work, pluginId, format, selected, warnings, withoutExtension(record.name ?? ''), options.signal);
       const bytes = (await stat(built.path)).size;
       return {
         ...built,
@@ -239,7 +239,7 @@ export class ExportService {
     };
   }
 
-  async #archive(work: string, pluginId: string, format: ExportFormat, selected: SelectedPlaylist[], warnings: readonly ExportWarning[], sourceName: string) {
+  async #archive(work: string, pluginId: string, format: ExportFormat, selected: SelectedPlaylist[], warnings: readonly ExportWarning[], sourceName: string, signal?: AbortSignal) {
     const path = join(work, 'archive.zip');
     const output = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     const archive = new ZipArchive({ forceZip64: true, zlib: { level: 6 } });
@@ -287,6 +287,8 @@ export class ExportService {
       } else {
         const names = exportFileNames(selected.map((item) => ({ id: item.id, name: item.playlist.name })), EXTENSIONS[format]);
         for (const [index, item] of selected.entries()) {
+          // Nobody waits for the archive any more (the client left): stop before the next playlist.
+          signal?.throwIfAborted();
           const file = join(work, `playlist-${index}`);
           await this.#serializeTo(file, pluginId, format, [item.playlist], warnings.filter((warning) => warning.playlist_id === item.id));
           await appendFile(file, names[index]!);
