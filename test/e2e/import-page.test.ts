@@ -94,19 +94,35 @@ describe('Import page', () => {
       expect(normalise(await announcement().textContent())).toMatch(/^Preview ready: 1 playlist, 3 tracks, 0 errors and \d+ warnings?\.$/);
     });
 
-    it('offers export and migration only as clearly unavailable buttons, with a note', async () => {
-      for (const name of ['Export…', 'Start a migration…']) {
-        const button = preview().getByRole('button', { name });
-        expect(await button.getAttribute('aria-disabled')).toBe('true');
-        expect(await button.isDisabled()).toBe(true);
-        expect(await button.getAttribute('aria-describedby')).toBe('later-note');
-      }
-      expect(normalise(await preview().locator('#later-note').textContent())).toMatch(/^Not available yet: exporting an import arrives with Export/);
+    it('exports the import as a real file, and offers migration only as a clearly unavailable button', async () => {
+      await preview().getByRole('combobox', { name: 'Export as' }).selectOption('csv');
+      const download = page.waitForEvent('download');
+      const exported = page.waitForResponse((response) => response.url().endsWith('/api/exports') && response.request().method() === 'POST');
+      await preview().getByRole('button', { name: 'Download export' }).click();
+      const response = await exported;
+      expect(response.status()).toBe(200);
+      expect(response.headers()['x-open-playlist-schema-version']).toBe('1');
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/\.csv$/);
+      // The browser runs as a remote server: save a local copy of the download to read it.
+      const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+      const directory = mkdtempSync(`${(await import('node:os')).tmpdir()}/opl-e2e-download-`);
+      await file.saveAs(`${directory}/${file.suggestedFilename()}`);
+      const content = readFileSync(`${directory}/${file.suggestedFilename()}`, 'utf8');
+      rmSync(directory, { recursive: true, force: true });
+      expect(content.startsWith('\uFEFF"schema_version","playlist_id"')).toBe(true);
+      expect(content).toContain('"One More Time","Daft Punk"');
+      await expect.poll(async () => normalise(await announcement().textContent())).toMatch(/^Exported .*\.csv/);
+
+      const migrate = preview().getByRole('button', { name: 'Start a migration…' });
+      expect(await migrate.getAttribute('aria-disabled')).toBe('true');
+      expect(await migrate.isDisabled()).toBe(true);
+      expect(await migrate.getAttribute('aria-describedby')).toBe('later-note');
+      expect(normalise(await preview().locator('#later-note').textContent())).toMatch(/Not available yet: starting a migration from an import arrives with Migrate/);
       const requests: string[] = [];
       const record = (request: { url(): string }) => requests.push(request.url());
       page.on('request', record);
-      await preview().getByRole('button', { name: 'Export…' }).click({ force: true });
-      await preview().getByRole('button', { name: 'Start a migration…' }).click({ force: true });
+      await migrate.click({ force: true });
       page.off('request', record);
       expect(requests).toEqual([]);
       expect(new URL(page.url()).hash).toBe('#/import');

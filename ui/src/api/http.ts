@@ -57,3 +57,44 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   if (response.ok) return { ok: true, status: response.status, data: body };
   return { ok: false, status: response.status, problem: toProblem(response.status, body), body };
 }
+
+export type DownloadResult =
+  | { readonly ok: true; readonly blob: Blob; readonly fileName: string; readonly warningCount: number }
+  | { readonly ok: false; readonly status: number; readonly problem: Problem; readonly body: unknown };
+
+/** The file name of a `Content-Disposition: attachment` answer (RFC 5987 `filename*` first). */
+export function attachmentFileName(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // fall through to the plain form
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(disposition)?.[1] ?? fallback;
+}
+
+/** POSTs JSON and reads a file answer (an export); failures come back as a Problem, like apiRequest. */
+export async function downloadRequest(path: string, json: unknown, timeoutMs = 120_000): Promise<DownloadResult> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: '*/*' },
+      body: JSON.stringify(json),
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch {
+    return { ok: false, status: 0, problem: networkProblem(), body: undefined };
+  }
+  if (!response.ok) {
+    const body = await readBody(response);
+    return { ok: false, status: response.status, problem: toProblem(response.status, body), body };
+  }
+  const blob = await response.blob();
+  const warningCount = Number(response.headers.get('x-open-playlist-warning-count') ?? '0');
+  return { ok: true, blob, fileName: attachmentFileName(response.headers.get('content-disposition'), 'export'), warningCount: Number.isFinite(warningCount) ? warningCount : 0 };
+}

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { apiRequest, type ApiResult } from '../../api/http.ts';
+import { apiRequest, downloadRequest, type ApiResult } from '../../api/http.ts';
 import {
   describeImportFailure,
   FILE_PREVIEW_PATH,
@@ -33,7 +33,16 @@ import '../problem-notice/index.ts';
 import { importPageStyles } from './import-page.styles.ts';
 
 /** What is waiting for the engine: one of the three ways in, or the deletion of the shown import. */
-type Busy = { readonly kind: ImportSource; readonly label: string } | { readonly kind: 'delete' };
+type Busy = { readonly kind: ImportSource; readonly label: string } | { readonly kind: 'delete' } | { readonly kind: 'export' };
+
+/** The formats `POST /api/exports` writes, in the order offered. */
+const EXPORT_FORMATS = [
+  { value: 'csv', label: 'CSV (spreadsheets)' },
+  { value: 'txt', label: 'TXT (tab-separated)' },
+  { value: 'm3u8', label: 'M3U8 (players)' },
+  { value: 'xspf', label: 'XSPF (players)' },
+  { value: 'json', label: 'Open Playlist JSON (lossless)' },
+] as const;
 
 /** Where a problem is shown: next to the control that caused it. */
 type Failure = { readonly near: ImportSource | 'preview'; readonly failure: ImportFailure };
@@ -54,7 +63,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /**
  * Import: turn a playlist file, pasted text or a link into an import record and preview it —
  * playlists, the first tracks and line-level issues — before anything is matched. The record can
- * be deleted here; exporting it and migrating from it arrive with the Export and Migrate areas.
+ * be exported to a portable file or deleted here; migrating from it arrives with the Migrate area.
  */
 export class OplImportPage extends LitElement {
   static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, importPageStyles];
@@ -197,6 +206,29 @@ export class OplImportPage extends LitElement {
     }
     this._fieldErrors = {};
     await this.#preview('url', 'the link', URL_PREVIEW_PATH, () => apiRequest(URL_PREVIEW_PATH, { method: 'POST', json: { url } }));
+  }
+
+  /** Exports the whole import through `POST /api/exports` and hands the file to the browser. */
+  async #export(preview: ImportPreview): Promise<void> {
+    if (this._busy) return;
+    const select = this.renderRoot.querySelector<HTMLSelectElement>('#export-format');
+    const format = select?.value ?? 'csv';
+    this._busy = { kind: 'export' };
+    this._failure = undefined;
+    this._announcement = '';
+    const result = await downloadRequest('/api/exports', { source: { type: 'import', id: preview.id }, format });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._failure = { near: 'preview', failure: describeImportFailure('file', result.status, result.problem, result.body) };
+      return;
+    }
+    const url = URL.createObjectURL(result.blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = result.fileName;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    this._announcement = `Exported ${result.fileName}${result.warningCount > 0 ? ` with ${plural(result.warningCount, 'warning')}` : ''}.`;
   }
 
   async #delete(preview: ImportPreview): Promise<void> {
@@ -387,6 +419,7 @@ export class OplImportPage extends LitElement {
   #previewSection(preview: ImportPreview): TemplateResult {
     const { errors, warnings } = groupIssues(preview.issues);
     const deleting = this._busy?.kind === 'delete';
+    const exporting = this._busy?.kind === 'export';
     return html`<section aria-labelledby="preview-heading" data-testid="import-preview" data-import-id=${preview.id}>
       <h2 id="preview-heading" tabindex="-1">Preview: ${preview.name ?? 'Untitled import'}</h2>
       <dl>
@@ -410,11 +443,19 @@ export class OplImportPage extends LitElement {
         <button type="button" id="delete-import" aria-disabled=${deleting ? 'true' : 'false'} @click=${() => void this.#delete(preview)}>
           ${deleting ? 'Deleting…' : 'Delete import'}
         </button>
-        <button type="button" class="unavailable" aria-disabled="true" aria-describedby="later-note" data-action="export">Export…</button>
+        <span class="export-choice">
+          <label for="export-format">Export as</label>
+          <select id="export-format">
+            ${EXPORT_FORMATS.map((item) => html`<option value=${item.value}>${item.label}</option>`)}
+          </select>
+          <button type="button" id="export-import" data-action="export" aria-disabled=${exporting ? 'true' : 'false'} @click=${() => void this.#export(preview)}>
+            ${exporting ? 'Exporting…' : 'Download export'}
+          </button>
+        </span>
         <button type="button" class="unavailable" aria-disabled="true" aria-describedby="later-note" data-action="migrate">Start a migration…</button>
       </div>
       <p class="hint later" id="later-note">
-        Not available yet: exporting an import arrives with <a href=${hrefFor('export')}>Export</a>, starting a migration from it with
+        Several playlists download as one ZIP archive with a manifest. Not available yet: starting a migration from an import arrives with
         <a href=${hrefFor('migrate')}>Migrate</a>.
       </p>
       ${this.#failureNotice('preview')}

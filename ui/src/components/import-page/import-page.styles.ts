@@ -216,4 +216,15 @@ export const importPageStyles = css`
     white-space: nowrap;
     font-variant-numeric: tabular-nums;
   }
+
+  .export-choice {
+    display: inline-flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2);
+    align-items: center;
+  }
+
+  .export-choice label {
+    font-weight: 600;
+  }
 `;
