@@ -101,7 +101,8 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
         request.raw.socket?.off('close', onLeave);
       }
       // (The request stream itself is destroyed once its body is read: the socket tells whether the client left.)
-      if (request.raw.socket?.destroyed === true || reply.raw.destroyed) {
+      const socket = request.raw.socket as (typeof request.raw.socket | null);
+      if (left.signal.aborted || socket === null || socket.destroyed || reply.raw.destroyed || reply.raw.closed) {
         // The client went away while the file was being built: nobody will read it.
         await artifact.dispose();
         return reply;
