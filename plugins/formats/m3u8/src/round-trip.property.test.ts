@@ -20,7 +20,8 @@ const track = fc.record(
     explicit: fc.option(fc.boolean(), { nil: null }),
     track_number: fc.option(fc.integer({ min: -5, max: 500 }), { nil: null }),
     provider_uris: fc.dictionary(fc.constantFrom('spotify', 'tidal', 'deezer', 'yt'), fc.constantFrom('spotify:track:abc', 'tidal:track:12', 'deezer:track:9', 'https://x.example/a b', 'yt:v:1')),
-    metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+    // JSON has no -0, which fc.jsonValue can produce: metadata values are normalised through JSON.
+    metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown), { maxKeys: 2 }),
     media_type: fc.constantFrom('track', 'episode', 'video', 'local_file', 'unknown'),
     is_local: fc.boolean(),
     is_migratable: fc.boolean(),
