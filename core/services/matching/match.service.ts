@@ -298,18 +298,18 @@ export class MatchService {
     if (decision.decision === 'accept') return this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
     const candidates = ranked(decision.ranked, pool);
     const best = candidates[0];
+    // What review and reject answers share: the scorer's verdict on the best candidate and the ranking.
+    const scored = {
+      confidence: decision.confidence,
+      reason: decision.reason,
+      breakdown: best?.breakdown ?? [],
+      penalties: best?.penalties ?? [],
+      candidates,
+      searches,
+      from: 'search' as const,
+    };
     if (decision.decision === 'review') {
-      return {
-        decision: 'review',
-        chosen: best ? { id: best.track.id!, uri: uriOf(best.track, target.provider), track: best.track } : null,
-        confidence: decision.confidence,
-        reason: decision.reason,
-        breakdown: best?.breakdown ?? [],
-        penalties: best?.penalties ?? [],
-        candidates,
-        searches,
-        from: 'search',
-      };
+      return { decision: 'review', chosen: best ? { id: best.track.id!, uri: uriOf(best.track, target.provider), track: best.track } : null, ...scored };
     }
     // A real no-match. One the account's own denials caused is not everyone's no-match: not cached.
     let retryAt: Date | undefined;
@@ -317,18 +317,7 @@ export class MatchService {
       const [row] = await this.#execute(recordMiss(missKey, now, MISS_BACKOFF_SECONDS, MISS_BACKOFF_MAX_SECONDS));
       if (row) retryAt = new Date(row.retry_after as string | Date);
     }
-    return {
-      decision: 'reject',
-      chosen: null,
-      confidence: decision.confidence,
-      reason: decision.reason,
-      breakdown: best?.breakdown ?? [],
-      penalties: best?.penalties ?? [],
-      candidates,
-      searches,
-      from: 'search',
-      ...(retryAt ? { retryAt } : {}),
-    };
+    return { decision: 'reject', chosen: null, ...scored, ...(retryAt ? { retryAt } : {}) };
   }
 
   /** A user's confirmation: an overlay edge at once; global only on corroborated evidence. */

@@ -9,7 +9,7 @@ import type { Playlist, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
 import { exportManifestSchema, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER_ID } from '../../../core/services/owner/owner.ts';
-import { firstPartyPlugins } from '../imports/format-plugins.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const run = promisify(execFile);

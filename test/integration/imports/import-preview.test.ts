@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { firstPartyPlugins } from './format-plugins.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 
 const FORMATS_DIR = fileURLToPath(new URL('../../../plugins/formats/', import.meta.url));
 

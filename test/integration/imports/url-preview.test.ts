@@ -4,7 +4,7 @@ import { readTrustStore, trustKey, writeTrustStore } from '@opl/plugin-sdk/tools
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createPublisher, providerCode, providerManifestSource, publishTestPlugin, TEST_CONNECTION_OP } from '../support/plugin-registry.ts';
-import { firstPartyPlugins } from './format-plugins.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 
 const TLS_DIR = new URL('../../fixtures/tls/', import.meta.url);
 const LISTENER = '127.0.0.2';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpl } from '../support/engine-process.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 
 async function opl(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const run = runOpl(args, env);
@@ -14,17 +15,18 @@ async function opl(args: string[], env: Record<string, string>): Promise<{ code:
 describe('opl convert', () => {
   let root: string;
   let env: Record<string, string>;
+  let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
 
   beforeAll(async () => {
+    plugins = await firstPartyPlugins();
     root = await mkdtemp(join(tmpdir(), 'opl-convert-'));
     await chmod(root, 0o755);
-    env = { OPL_REGISTRY_DIR: join(root, 'registry'), OPL_PLUGIN_TRUST_FILE: join(root, 'trusted-keys.json'), OPL_LOG_LEVEL: 'silent' };
-    const setup = await opl(['plugin', 'setup'], env);
-    expect(setup.code, setup.output).toBe(0);
+    env = { ...plugins.env, OPL_LOG_LEVEL: 'silent' };
   }, 180_000);
 
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
+    await plugins?.remove();
   });
 
   it('carries a list through TXT → CSV → JSON → M3U8 and back without losing tracks, order or duplicates', { timeout: 120_000 }, async () => {
