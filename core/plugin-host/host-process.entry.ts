@@ -62,7 +62,7 @@ function build(manifest: Manifest, code: string): Promise<Sandbox> {
     manifest,
     code,
     limits: config.limits,
-    hostFetch: createHostFetch({ manifest, ...(dispatcher ? { dispatcher } : {}) }),
+    hostFetch: createHostFetch({ manifest, ...(dispatcher ? { dispatcher } : {}), ...(config.originOverrides ? { originOverrides: config.originOverrides } : {}) }),
     log,
     ...(config.acquire ? { acquire } : {}),
     onBroken: (failure, message) => {

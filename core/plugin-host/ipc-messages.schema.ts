@@ -23,6 +23,7 @@ export const childConfigSchema = z.object({
   /** Ask the engine for a rate limiter permit before every request. */
   acquire: z.boolean(),
   hostResolver: z.record(z.string().max(253), z.string().max(64)).nullable(),
+  originOverrides: z.record(z.string().max(300), z.string().max(300)).nullable().default(null),
 });
 export type ChildConfig = z.infer<typeof childConfigSchema>;
 
@@ -66,7 +67,7 @@ export const fromChildSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('acquire'),
     requestId: id,
-    permit: z.object({ pluginId: id, accountId: z.string().max(500).nullable(), op: z.string().max(100), cost: z.number().nonnegative().max(1_000_000) }),
+    permit: z.object({ pluginId: id, accountId: z.string().max(500).nullable(), op: z.string().max(100), cost: z.number().nonnegative().max(1_000_000), retryAfterS: z.number().nonnegative().max(86_400).nullable().optional() }),
   }),
   z.object({
     type: z.literal('log'),

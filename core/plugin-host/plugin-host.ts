@@ -50,6 +50,8 @@ export interface PluginHostOptions {
   readonly acquire?: Acquire;
   /** Host names the sandbox's fetch resolves without DNS (fake providers in tests and demos). */
   readonly hostResolver?: Readonly<Record<string, string>>;
+  /** Real origin → local base URL the sandbox's requests really go to (fake providers; see host-fetch.ts). */
+  readonly originOverrides?: Readonly<Record<string, string>>;
   readonly pingIntervalMs?: number;
   /** A child that leaves a ping unanswered this long is killed and restarted. */
   readonly pingTimeoutMs?: number;
@@ -340,7 +342,7 @@ export class PluginHost {
   }
 
   async #spawn(): Promise<void> {
-    const config = childConfigSchema.parse({ limits: this.#limits, acquire: Boolean(this.#options.acquire), hostResolver: this.#options.hostResolver ?? null });
+    const config = childConfigSchema.parse({ limits: this.#limits, acquire: Boolean(this.#options.acquire), hostResolver: this.#options.hostResolver ?? null, originOverrides: this.#options.originOverrides ?? null });
     const child = fork(ENTRY, [JSON.stringify(config)], {
       execArgv: ['--no-node-snapshot', `--max-old-space-size=${this.#options.childHeapMb ?? 1024}`],
       serialization: 'advanced',

@@ -97,8 +97,31 @@ export const authMethodSchema = z.object({
   scopes: z.partialRecord(capabilitySchema, z.array(z.string().max(200))).default({}),
   /** For `form` challenges (header paste, pasted user token): the fields the UI renders. */
   form_fields: z
-    .array(z.object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), label: z.string().max(200), secret: z.boolean().default(true) }))
+    .array(
+      z.object({
+        name: z.string().regex(/^[a-z][a-z0-9_]*$/),
+        label: z.string().max(200),
+        secret: z.boolean().default(true),
+        /** Header paste: the request header this field's value is sent as (`cookie`, `authorization`, …). */
+        header: z.string().regex(/^[A-Za-z0-9-]{1,100}$/).nullable().default(null),
+        /** Shown under the field: where the user finds the value. */
+        help: z.string().max(1_000).nullable().default(null),
+      }),
+    )
     .default([]),
+  /**
+   * Origins the host attaches the credential to. Empty: every origin of the network grants except
+   * those of the OAuth/device endpoints (tokens never go to an origin the user did not authorise).
+   */
+  credential_origins: z.array(originSchema).max(20).default([]),
+  /** How the credential travels on API requests (bearer tokens by default). */
+  credential_header: z
+    .object({ name: z.string().regex(/^[A-Za-z0-9-]{1,100}$/).default('authorization'), prefix: z.string().max(50).default('Bearer ') })
+    .default({ name: 'authorization', prefix: 'Bearer ' }),
+  /** How the engine authenticates itself at the token endpoint: public PKCE clients use `none`. */
+  token_endpoint_auth: z.enum(['none', 'client_secret_basic', 'client_secret_post']).default('none'),
+  /** Extra, non-secret authorization request parameters (e.g. `show_dialog=true`). */
+  authorize_params: z.record(z.string().regex(/^[a-z_]{1,50}$/), z.string().max(200)).default({}),
 });
 
 export const searchModeSchema = z.enum(['isrc', 'text']);
@@ -191,6 +214,12 @@ export const manifestSchema = manifestSourceSchema
     if (manifest.kind === 'provider' && manifest.format) ctx.addIssue({ code: 'custom', path: ['format'], message: 'a provider plugin has no "format" section' });
     if (manifest.kind === 'format' && manifest.provider) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'a format plugin has no "provider" section' });
     if (!(manifest.entry in manifest.files)) ctx.addIssue({ code: 'custom', path: ['files'], message: `the entry file "${manifest.entry}" is not listed in "files"` });
+    const grantedOrigins = new Set(manifest.network.map((grant) => grant.origin));
+    manifest.provider?.auth.forEach((method, index) => {
+      for (const origin of method.credential_origins) {
+        if (!grantedOrigins.has(origin)) ctx.addIssue({ code: 'custom', path: ['provider', 'auth', index, 'credential_origins'], message: `credential origin ${origin} has no network grant` });
+      }
+    });
     if (manifest.credential_access) {
       const granted = new Set(manifest.network.map((grant) => grant.origin));
       for (const origin of manifest.credential_access.origins) {

@@ -15,6 +15,10 @@ import { createRedactor, secretsOf, type Redactor } from './redactor.ts';
  */
 
 export const MAX_REDIRECTS = 5;
+/** Automatic retries of a request answered 429 (the only status retried without the plugin). */
+export const MAX_RATE_LIMIT_RETRIES = 2;
+/** A 429 asking to wait longer than this goes back to the plugin (as a RateLimited) instead. */
+export const MAX_RETRY_AFTER_S = 30;
 const MAX_REQUEST_BODY = 8 * 1024 * 1024;
 const MAX_URL_LENGTH = 8_000;
 // Header names the host owns: framing, routing and hop-by-hop headers.
@@ -66,8 +70,11 @@ export interface HostFetchResponse {
 
 export interface HostFetchCall {
   readonly credentials: readonly HostCredential[];
-  /** Awaited before every request, each redirect hop included: the rate limiter's permit. */
-  readonly beforeRequest?: () => Promise<void>;
+  /**
+   * Awaited before every request, each redirect hop and 429 retry included: the rate limiter's
+   * permit. `retryAfterS` is set when the previous attempt was answered 429 and asked to wait.
+   */
+  readonly beforeRequest?: (retryAfterS?: number) => Promise<void>;
   /** Aborts the request when the call ends first. */
   readonly signal?: AbortSignal;
   /** Masks these secrets in the response; defaults to the values of `credentials`. */
@@ -101,7 +108,35 @@ export interface HostFetchOptions {
    * for real providers. Grants are still checked against the name the plugin used.
    */
   readonly hostResolver?: Readonly<Record<string, string>>;
+  /**
+   * Real origin → the base URL requests for it are actually sent to (`{"https://api.spotify.com":
+   * "http://127.0.0.1:4123"}`): fake providers in tests and demo mode. Grants, credentials and
+   * redirects are all decided on the real URL; only the wire address changes.
+   */
+  readonly originOverrides?: Readonly<Record<string, string>>;
   readonly maxRedirects?: number;
+  /** Automatic retries after a 429 with a short enough Retry-After; default MAX_RATE_LIMIT_RETRIES. */
+  readonly rateLimitRetries?: number;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return null;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Where a request for `url` goes on the wire, given the origin overrides. */
+export function wireUrl(url: URL, overrides: Readonly<Record<string, string>> | undefined): URL {
+  const base = overrides?.[url.origin];
+  if (!base) return url;
+  const target = new URL(base);
+  const prefix = target.pathname.replace(/\/$/, '');
+  target.pathname = prefix + url.pathname;
+  target.search = url.search;
+  return target;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -158,6 +193,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number, ur
 export function createHostFetch(options: HostFetchOptions): HostFetch {
   const { network, limits } = options.manifest;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const rateLimitRetries = options.rateLimitRetries ?? MAX_RATE_LIMIT_RETRIES;
   const ownedAgent = !options.dispatcher && options.hostResolver ? createResolvingAgent(options.hostResolver) : null;
   const dispatcher = options.dispatcher ?? ownedAgent ?? undefined;
 
@@ -168,16 +204,23 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
       throw new HostFetchError('invalid_request', `invalid fetch request: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'malformed'}`);
     }
     const redactor = call.redactor ?? createRedactor(secretsOf(call.credentials));
-    const timeout = AbortSignal.timeout(limits.request_timeout_ms);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    // Each attempt (redirect hop, 429 retry) gets the full request timeout.
+    let timeout = AbortSignal.timeout(limits.request_timeout_ms);
+    let signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
 
     let method = parsed.data.method;
     let body = parsed.data.body;
     let pluginHeaders = withoutHeaders(parsed.data.headers, HOST_OWNED_HEADERS);
     let target: string | URL = parsed.data.url;
     let previousOrigin: string | null = null;
+    let rateLimitRetriesLeft = rateLimitRetries;
+    let retryAfter: number | undefined;
 
     for (let hop = 0; ; hop++) {
+      if (hop > 0 || retryAfter !== undefined) {
+        timeout = AbortSignal.timeout(limits.request_timeout_ms);
+        signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+      }
       const decision = matchGrant(network, target, method);
       if (!decision.allowed) {
         const prefix = hop === 0 ? 'request refused' : `redirect refused (hop ${hop})`;
@@ -193,7 +236,7 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
 
       if (call.beforeRequest) {
         try {
-          await call.beforeRequest();
+          await call.beforeRequest(retryAfter);
         } catch (error) {
           throw new HostFetchError('rate_limited', `${describeUrl(url)}: the rate limiter did not grant the request: ${error instanceof Error ? error.message.slice(0, 200) : 'refused'}`);
         }
@@ -202,12 +245,27 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
 
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(url, { method, headers, body: body ?? undefined, signal, ...(dispatcher ? { dispatcher } : {}) });
+        response = await request(wireUrl(url, options.originOverrides), { method, headers, body: body ?? undefined, signal, ...(dispatcher ? { dispatcher } : {}) });
       } catch (error) {
         if (signal.aborted) throw abortError(timeout, limits.request_timeout_ms, url);
         const code = (error as { code?: unknown }).code;
         throw new HostFetchError('network', `${describeUrl(url)}: network error${typeof code === 'string' ? ` (${code})` : ''}`);
       }
+
+      // 429 is the one answer retried here: the provider did not act on the request, so even a
+      // write is safe to resend. Waiting goes through the limiter so every process holds back.
+      if (response.statusCode === 429 && rateLimitRetriesLeft > 0) {
+        const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
+        if (wait <= MAX_RETRY_AFTER_S) {
+          await response.body.dump().catch(() => undefined);
+          rateLimitRetriesLeft -= 1;
+          retryAfter = wait;
+          if (!call.beforeRequest) await sleep(wait * 1000, call.signal ?? null);
+          hop -= 1;
+          continue;
+        }
+      }
+      retryAfter = undefined;
 
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
@@ -257,6 +315,18 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
       await ownedAgent?.close();
     },
   };
+}
+
+function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function abortError(timeout: AbortSignal, timeoutMs: number, url: URL): HostFetchError {

@@ -39,6 +39,8 @@ export interface AcquirePermit {
   readonly accountId: string | null;
   readonly op: OperationName;
   readonly cost: number;
+  /** Set when the previous attempt of this request was answered 429: the provider asked to wait this long. */
+  readonly retryAfterS?: number | null;
 }
 
 export type Acquire = (permit: AcquirePermit) => Promise<void>;
@@ -265,7 +267,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         signal: call.abort.signal,
         ...(options.acquire
           ? {
-              beforeRequest: () => hostWait(call, () => options.acquire!({ pluginId, accountId: call.context.account?.id ?? null, op: call.op, cost: requestCost(manifest, call.op) })),
+              beforeRequest: (retryAfterS) =>
+                hostWait(call, () => options.acquire!({ pluginId, accountId: call.context.account?.id ?? null, op: call.op, cost: requestCost(manifest, call.op), retryAfterS: retryAfterS ?? null })),
             }
           : {}),
       });
