@@ -27,7 +27,7 @@ export {
   type PluginErrorData,
   type PluginErrorType,
 } from './errors.ts';
-export type { Manifest, ManifestSource, NetworkGrant } from './manifest.schema.ts';
+export type { AuthMethod, Manifest, ManifestSource, NetworkGrant, Pacing, ProviderSection } from './manifest.schema.ts';
 export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
 export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';
 export { escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlElementStart, type XmlParseOptions } from './xml/index.ts';
