@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
+import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { sendJsonApi } from './json-api.ts';
+import { handleApi, type ApiResult } from './tidal-api.routes.ts';
+import { handleAuthorize, handleToken, type OAuthOptions } from './tidal-oauth.routes.ts';
+import { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES, TidalState, type FakePlaylist, type PlaylistEntry } from './tidal-state.ts';
+
+/**
+ * A stateful fake of TIDAL for tests and demo mode: the JSON:API at `https://openapi.tidal.com/v2`,
+ * the login page at `https://login.tidal.com/authorize` and the token endpoint at
+ * `https://auth.tidal.com/v1/oauth2/token`, all on one loopback port (their paths do not collide,
+ * so every origin maps to the port's root).
+ *
+ * Demo mode: `await startFakeTidal({ demo: true })` seeds one demo user with a small library (two
+ * playlists, a few favourites) and makes the authorize page approve at once as that user.
+ */
+
+export const TIDAL_API_ORIGIN = 'https://openapi.tidal.com';
+export const TIDAL_LOGIN_ORIGIN = 'https://login.tidal.com';
+export const TIDAL_AUTH_ORIGIN = 'https://auth.tidal.com';
+export { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES } from './tidal-state.ts';
+
+export interface FakeTidalOptions {
+  /** Loopback port; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** Seed the demo user and approve the authorize page as that user. */
+  readonly demo?: boolean;
+  /** Entries per page of every collection (the provider's pages hold 20). */
+  readonly pageSize?: number;
+  /** Seconds an access token lives (default 3600). */
+  readonly accessTokenTtlS?: number;
+}
+
+export interface FakeTidal extends FakeProviderServer {
+  /** The fake's whole state, for assertions and for arranging unusual cases. */
+  readonly state: TidalState;
+  /** The demo user's tokens (demo mode only). */
+  readonly demoAccount: FakeAccountTokens | null;
+  /** TIDAL's id of a seed recording, album or artist (null when TIDAL lacks it). */
+  trackId(seedKey: string): string | null;
+  /** The entries of a playlist in order (a copy), or null when it does not exist. */
+  playlistEntries(playlistId: string): PlaylistEntry[] | null;
+  /** The playlists a user owns, in creation order. */
+  playlistsOf(userId: string): FakePlaylist[];
+}
+
+/** The demo user's small library: two playlists (one with a repeat and a music video) and a few favourites. */
+function demoTidalLibrary(): SeedLibrary {
+  const full = demoLibrary();
+  const pick = (name: string) => full.playlists!.find((playlist) => playlist.name === name)!;
+  return {
+    playlists: [pick('Late Night Focus'), pick('Repeat Offenders')],
+    likedTrackKeys: full.likedTrackKeys!.slice(0, 10),
+    savedAlbumKeys: full.savedAlbumKeys!.slice(0, 3),
+    followedArtistKeys: full.followedArtistKeys!.slice(0, 3),
+  };
+}
+
+export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<FakeTidal> {
+  const state = new TidalState();
+  const failures = new FailureQueue();
+  const accessTokenTtlS = options.accessTokenTtlS ?? 3600;
+  const pageSize = options.pageSize ?? 20;
+  let authorizeUserId: string | null = null;
+  let latestUserId: string | null = null;
+
+  const oauth: OAuthOptions = {
+    accessTokenTtlS,
+    authorizeUserId: () => authorizeUserId,
+    consentUserId: () => {
+      if (latestUserId === null) latestUserId = state.createUser('TIDAL Listener').id;
+      return latestUserId;
+    },
+  };
+
+  function sendResult(response: Parameters<typeof sendJsonApi>[0], result: ApiResult): void {
+    sendJsonApi(response, result.status, result.body, result.headers ?? {});
+  }
+
+  function failureAnswer(rule: FailureRule, request: FakeRequest, response: Parameters<typeof sendJsonApi>[0]): boolean {
+    const isApi = request.path.startsWith('/v2/');
+    switch (rule.kind) {
+      case 'rate_limit':
+      case 'quota':
+        // TIDAL has one answer for both: 429 with Retry-After.
+        sendJsonApi(response, 429, { errors: [{ id: randomUUID(), status: '429', code: 'TOO_MANY_REQUESTS', detail: 'Rate limit exceeded' }] }, { 'retry-after': String(rule.retryAfterS ?? 1) });
+        return true;
+      case 'server_error': {
+        const status = rule.status ?? 503;
+        sendJsonApi(response, status, { errors: [{ id: randomUUID(), status: String(status), detail: status === 503 ? 'Service temporarily unavailable' : 'Internal server error' }] });
+        return true;
+      }
+      case 'expired_token':
+        sendJsonApi(response, 401, { errors: [{ id: randomUUID(), status: '401', code: 'UNAUTHORIZED', detail: 'The access token has expired' }] }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+        return true;
+      case 'ambiguous_write':
+        // The write happens; the answer is lost.
+        if (isApi) handleApi(state, { pageSize }, request);
+        dropConnection(response);
+        return true;
+      case 'timeout':
+        return true;
+    }
+  }
+
+  const http = await startFakeHttp(
+    (request, response) => {
+      const rule = failures.take(request.method, request.path);
+      if (rule && failureAnswer(rule, request, response)) return;
+      if (request.path === '/authorize') return handleAuthorize(state, oauth, request, response);
+      if (request.path === '/v1/oauth2/token') return handleToken(state, oauth, request, response);
+      if (request.path.startsWith('/v2/')) return sendResult(response, handleApi(state, { pageSize }, request));
+      sendJson(response, 404, { error: 'not found' });
+    },
+    { port: options.port ?? 0 },
+  );
+
+  function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
+    const user = state.createUser(account.displayName ?? `TIDAL User ${state.users.size + 1}`);
+    if (account.library) state.seedLibrary(user.id, account.library);
+    latestUserId = user.id;
+    const scopes = account.scopes ?? [...THIRD_PARTY_SCOPES];
+    const expiresIn = account.expiresIn ?? accessTokenTtlS;
+    const { access, refresh } = state.issueTokens(user.id, DEMO_CLIENT_ID, scopes, expiresIn);
+    return { userId: user.id, displayName: user.username, accessToken: access.token, refreshToken: refresh.token, expiresIn, scopes };
+  }
+
+  let demoAccount: FakeAccountTokens | null = null;
+  if (options.demo) {
+    demoAccount = createAccount({ displayName: 'Demo Listener', library: demoTidalLibrary() });
+    // A music video in a playlist: readable, never migratable.
+    const focus = [...state.playlists.values()].find((playlist) => playlist.ownerId === demoAccount!.userId && playlist.name === 'Late Night Focus');
+    const video = [...state.catalog.videos.keys()][0];
+    if (focus && video) focus.items.splice(3, 0, state.newEntry('videos', video, focus.items[2]?.addedAt));
+    authorizeUserId = demoAccount.userId;
+  }
+
+  return {
+    provider: 'tidal',
+    baseUrl: http.baseUrl,
+    originOverrides: { [TIDAL_API_ORIGIN]: http.baseUrl, [TIDAL_LOGIN_ORIGIN]: http.baseUrl, [TIDAL_AUTH_ORIGIN]: http.baseUrl },
+    requests: http.requests,
+    state,
+    demoAccount,
+    registerClient(client) {
+      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
+    },
+    createAccount,
+    setAuthorizeUser(userId) {
+      authorizeUserId = userId;
+    },
+    failNext(rule) {
+      failures.push(rule);
+    },
+    clearFailures() {
+      failures.clear();
+    },
+    expireAccessToken(accessToken) {
+      const token = state.accessTokens.get(accessToken);
+      if (token) token.expired = true;
+    },
+    trackId(seedKey) {
+      return state.catalog.idOf(seedKey);
+    },
+    playlistEntries(playlistId) {
+      const playlist = state.playlists.get(playlistId);
+      return playlist ? [...playlist.items] : null;
+    },
+    playlistsOf(userId) {
+      return [...state.playlists.values()].filter((playlist) => playlist.ownerId === userId);
+    },
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,151 @@
+import type { ServerResponse } from 'node:http';
+import { escapeHtml, formBody, pkceChallenge, randomId, redirect, sendHtml, sendJson, type FakeRequest } from '../fake-provider.ts';
+import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
+
+/**
+ * TIDAL's OAuth 2.1 authorization-code flow with PKCE (S256) as a public client:
+ * `https://login.tidal.com/authorize` (the consent page) and
+ * `https://auth.tidal.com/v1/oauth2/token` (authorization_code and refresh_token grants).
+ * Token errors use TIDAL's body: `{status, sub_status, error, error_description}`.
+ */
+
+export interface OAuthOptions {
+  /** Seconds an access token lives. */
+  readonly accessTokenTtlS: number;
+  /** The user the authorize page approves at once, or null for the consent form. */
+  authorizeUserId: () => string | null;
+  /** The user the consent form signs in as (the most recent account), created on demand. */
+  consentUserId: () => string;
+}
+
+const CODE_TTL_MS = 10 * 60 * 1000;
+
+interface AuthorizeParams {
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly state: string | null;
+  readonly scopes: string[];
+  readonly codeChallenge: string;
+}
+
+function tokenError(response: ServerResponse, status: number, error: string, subStatus: number, description: string): void {
+  sendJson(response, status, { status, sub_status: subStatus, error, error_description: description });
+}
+
+function withParams(base: string, params: Record<string, string | null>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** Checks the authorize request; answers the error page itself and returns null when it is unusable. */
+function authorizeParams(state: TidalState, params: URLSearchParams, response: ServerResponse): AuthorizeParams | null {
+  const clientId = params.get('client_id') ?? '';
+  const redirectUri = params.get('redirect_uri') ?? '';
+  const client = state.clients.get(clientId);
+  let redirectOk: boolean;
+  try {
+    const parsed = new URL(redirectUri);
+    redirectOk = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && (!client || client.redirectUris.length === 0 || client.redirectUris.includes(redirectUri));
+  } catch {
+    redirectOk = false;
+  }
+  // An unknown client or a bad redirect URI never redirects: the error stays on TIDAL's page.
+  if (!client || !redirectOk) {
+    sendHtml(response, 400, `<!doctype html><title>TIDAL</title><p>${!client ? 'Unknown client.' : 'Invalid redirect URI.'}</p>`);
+    return null;
+  }
+  const stateParam = params.get('state');
+  const fail = (error: string, description: string) => {
+    redirect(response, withParams(redirectUri, { error, error_description: description, state: stateParam }));
+    return null;
+  };
+  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  const codeChallenge = params.get('code_challenge') ?? '';
+  if (params.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) return fail('invalid_request', 'PKCE with code_challenge_method=S256 is required');
+  const scopes = (params.get('scope') ?? '').split(/[\s+]+/).filter(Boolean);
+  const unknown = scopes.filter((scope) => !(THIRD_PARTY_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length) return fail('invalid_scope', `unknown or unavailable scope: ${unknown.join(' ')}`);
+  return { clientId, redirectUri, state: stateParam, scopes, codeChallenge };
+}
+
+function approve(state: TidalState, params: AuthorizeParams, userId: string, response: ServerResponse): void {
+  const code = randomId('', 24);
+  state.codes.set(code, { code, userId, clientId: params.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false });
+  redirect(response, withParams(params.redirectUri, { code, state: params.state }));
+}
+
+function consentPage(params: URLSearchParams, username: string): string {
+  const hidden = [...params.entries()].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Log in to TIDAL</title></head>
+<body>
+<main>
+<h1>Allow access to your TIDAL account?</h1>
+<p>Signed in as <strong>${escapeHtml(username)}</strong>.</p>
+<p>The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.</p>
+<form method="post" action="/authorize">${hidden}
+<button type="submit" name="decision" value="agree">Agree</button>
+<button type="submit" name="decision" value="deny">Cancel</button>
+</form>
+</main>
+</body></html>`;
+}
+
+export function handleAuthorize(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+  const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
+  const checked = authorizeParams(state, params, response);
+  if (!checked) return;
+  if (request.method === 'GET') {
+    const auto = options.authorizeUserId();
+    if (auto !== null) return approve(state, checked, auto, response);
+    const user = state.users.get(options.consentUserId())!;
+    sendHtml(response, 200, consentPage(params, user.username));
+    return;
+  }
+  if (params.get('decision') !== 'agree') {
+    redirect(response, withParams(checked.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: checked.state }));
+    return;
+  }
+  approve(state, checked, options.consentUserId(), response);
+}
+
+export function handleToken(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+  if (request.method !== 'POST') return tokenError(response, 405, 'invalid_request', 1001, 'Method not allowed');
+  const body = formBody(request.body);
+  const client = state.clients.get(body['client_id'] ?? '');
+  if (!client) return tokenError(response, 401, 'invalid_client', 1002, 'Client not found');
+  if (client.clientSecret !== null && body['client_secret'] !== undefined && body['client_secret'] !== client.clientSecret) {
+    return tokenError(response, 401, 'invalid_client', 1002, 'Invalid client credentials');
+  }
+  const answer = (userId: string, scopes: readonly string[], refreshToken: string | null) => {
+    const user = state.users.get(userId)!;
+    const { access, refresh } = state.issueTokens(userId, client.clientId, scopes, options.accessTokenTtlS);
+    if (refreshToken === null) {
+      sendJson(response, 200, { access_token: access.token, refresh_token: refresh.token, token_type: 'Bearer', expires_in: options.accessTokenTtlS, scope: scopes.join(' '), user_id: Number(user.id) });
+    } else {
+      // TIDAL keeps the refresh token on refresh: no new one in the answer.
+      state.refreshTokens.delete(refresh.token);
+      sendJson(response, 200, { access_token: access.token, token_type: 'Bearer', expires_in: options.accessTokenTtlS, scope: scopes.join(' '), user_id: Number(user.id) });
+    }
+  };
+  switch (body['grant_type']) {
+    case 'authorization_code': {
+      const code = state.codes.get(body['code'] ?? '');
+      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== client.clientId) return tokenError(response, 400, 'invalid_grant', 11101, 'Invalid authorization code');
+      // A replayed code burns itself: the first exchange already consumed it.
+      code.used = true;
+      if (code.redirectUri !== body['redirect_uri']) return tokenError(response, 400, 'invalid_grant', 11102, 'Redirect URI mismatch');
+      if (!body['code_verifier'] || pkceChallenge(body['code_verifier']) !== code.codeChallenge) return tokenError(response, 400, 'invalid_grant', 11103, 'Invalid code verifier');
+      return answer(code.userId, code.scopes, null);
+    }
+    case 'refresh_token': {
+      const refresh = state.refreshTokens.get(body['refresh_token'] ?? '');
+      if (!refresh || refresh.revoked || refresh.clientId !== client.clientId) return tokenError(response, 400, 'invalid_grant', 11003, 'Token could not be refreshed');
+      return answer(refresh.userId, refresh.scopes, refresh.token);
+    }
+    default:
+      return tokenError(response, 400, 'unsupported_grant_type', 1003, 'Unsupported grant type');
+  }
+}
