@@ -171,8 +171,29 @@ export const configEnvSchema = z
     OPL_ADMIN_TOKEN: optionalText
       .pipe(z.string().min(24, 'must be at least 24 characters').optional())
       .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
+    OPL_VAULT_KEY: optionalText
+      .pipe(
+        z
+          .string()
+          .refine((value) => Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value), 'must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`)')
+          .optional(),
+      )
+      .describe('Key that encrypts stored provider credentials (32 bytes, base64). Unset: a key file `OPL_DATA_DIR/vault.key` is created on first start. Set it on deployments whose data dir is not private. Never logged.'),
+    OPL_VAULT_PREVIOUS_KEYS: optionalText.describe(
+      'Comma-separated earlier `OPL_VAULT_KEY` values, still accepted for decryption after a key rotation (credentials are re-encrypted with the current key when next refreshed).',
+    ),
+    OPL_PROVIDER_CLIENTS_FILE: optionalText.describe(
+      'JSON file with the OAuth client registrations per provider name, e.g. `{"spotify": {"client_id": "…"}, "tidal": {"client_id": "…", "client_secret": "…"}}` (and the developer key of token-signing providers). Without an entry, that provider cannot be connected.',
+    ),
+    OPL_AUTH_ATTEMPT_TTL_MINUTES: integer(1, 60).default(15).describe('How long a started connection (OAuth state, device code, form) stays valid.'),
+    OPL_DEMO: booleanFlag
+      .default(false)
+      .describe('Demo mode: runs simulated Spotify and TIDAL services in-process with made-up libraries, so accounts can be connected and migrated without credentials. Labelled as demo everywhere. Refused in hosted mode.'),
   })
   .superRefine((env, ctx) => {
+    if (env.OPL_DEPLOYMENT_MODE === 'hosted' && env.OPL_DEMO) {
+      ctx.addIssue({ code: 'custom', path: ['OPL_DEMO'], message: 'cannot be true in hosted mode (demo providers are simulated and only meant for trying the engine locally)' });
+    }
     if (env.OPL_DEPLOYMENT_MODE === 'hosted' && env.OPL_PLUGIN_ALLOW_UNSIGNED) {
       ctx.addIssue({ code: 'custom', path: ['OPL_PLUGIN_ALLOW_UNSIGNED'], message: 'cannot be true in hosted mode (hosted instances load only allow-listed signed plugins)' });
     }
@@ -224,6 +245,15 @@ export interface Config {
   adminToken: string | undefined;
   /** Where the engine's JSON Schemas live; the `/schemas` routes serve them with this as `$id` base. */
   schemaBaseUrl: string;
+  connections: {
+    /** Current vault key (base64) from the environment; absent ⇒ the key file. */
+    vaultKey: string | undefined;
+    vaultPreviousKeys: string[];
+    vaultKeyFile: string;
+    providerClientsFile: string | undefined;
+    authAttemptTtlMinutes: number;
+  };
+  demo: boolean;
 }
 
 /** The installation's own directory: defaults for the registry and the local trust store live here. */
@@ -267,6 +297,17 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       quarantineStrikes: env.OPL_PLUGIN_QUARANTINE_STRIKES,
     },
     adminToken: env.OPL_ADMIN_TOKEN,
+    connections: {
+      vaultKey: env.OPL_VAULT_KEY,
+      vaultPreviousKeys: (env.OPL_VAULT_PREVIOUS_KEYS ?? '')
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+      vaultKeyFile: resolve(dataDir, 'vault.key'),
+      providerClientsFile: env.OPL_PROVIDER_CLIENTS_FILE ? absolute(env.OPL_PROVIDER_CLIENTS_FILE) : undefined,
+      authAttemptTtlMinutes: env.OPL_AUTH_ATTEMPT_TTL_MINUTES,
+    },
+    demo: env.OPL_DEMO,
     schemaBaseUrl:
       env.OPL_SCHEMA_BASE_URL ??
       (env.OPL_PUBLIC_BASE_URL ? `${env.OPL_PUBLIC_BASE_URL}/schemas` : `http://${env.OPL_HOST.includes(':') ? `[${env.OPL_HOST}]` : env.OPL_HOST}:${env.OPL_PORT}/schemas`),

@@ -1,3 +1,4 @@
+import { AuthAttempt } from './auth-attempt.entity.ts';
 import { GenerationDraftItem } from './generation-draft-item.entity.ts';
 import { GenerationDraft } from './generation-draft.entity.ts';
 import { GenerationPreference } from './generation-preference.entity.ts';
@@ -11,9 +12,11 @@ import { OrganizerItem } from './organizer-item.entity.ts';
 import { OrganizerJob } from './organizer-job.entity.ts';
 import { OwnerSession } from './owner-session.entity.ts';
 import { PluginAllowListEntry } from './plugin-allow-list-entry.entity.ts';
+import { PlaylistCache } from './playlist-cache.entity.ts';
 import { PluginRecord } from './plugin-record.entity.ts';
 import { ProviderAccount } from './provider-account.entity.ts';
 import { ProviderCredential } from './provider-credential.entity.ts';
+import { RateLimitBucket } from './rate-limit-bucket.entity.ts';
 import { ReviewDecision } from './review-decision.entity.ts';
 import { Share } from './share.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
@@ -25,6 +28,7 @@ import { TrackEdge } from './track-edge.entity.ts';
 import { TrackIdentity } from './track-identity.entity.ts';
 
 export {
+  AuthAttempt,
   GenerationDraft,
   GenerationDraftItem,
   GenerationPreference,
@@ -37,10 +41,12 @@ export {
   OrganizerItem,
   OrganizerJob,
   OwnerSession,
+  PlaylistCache,
   PluginAllowListEntry,
   PluginRecord,
   ProviderAccount,
   ProviderCredential,
+  RateLimitBucket,
   ReviewDecision,
   Share,
   Snapshot,
@@ -80,4 +86,7 @@ export const ENTITIES = [
   PluginRecord,
   PluginAllowListEntry,
   OwnerSession,
+  AuthAttempt,
+  RateLimitBucket,
+  PlaylistCache,
 ] as const;

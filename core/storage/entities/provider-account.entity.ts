@@ -15,6 +15,10 @@ export const ProviderAccount = defineEntity({
     providerUserId: p.text().nullable(),
     displayName: p.text().nullable(),
     status: p.enum(PROVIDER_ACCOUNT_STATUSES).default('connected'),
+    /** The provider plugin that connected it. */
+    pluginId: p.text().nullable(),
+    /** Connected to a simulated demo provider (`OPL_DEMO`). */
+    isDemo: p.boolean().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

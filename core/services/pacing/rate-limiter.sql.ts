@@ -1,0 +1,20 @@
+import type { SqlStatement } from '../../plugins/plugin-store.sql.ts';
+import type { BucketState } from './token-bucket.ts';
+
+/** SQL of the shared token buckets (`?` placeholders). Run inside one transaction per attempt. */
+
+export function ensureBucket(key: string, tokens: number): SqlStatement {
+  return { text: `INSERT INTO rate_limit_bucket (bucket_key, tokens, refilled_at, quota_used) VALUES (?, ?, now(), 0) ON CONFLICT (bucket_key) DO NOTHING`, values: [key, tokens] };
+}
+
+/** Locks the bucket row until the transaction ends: one process at a time decides on a bucket. */
+export function lockBucket(key: string): SqlStatement {
+  return { text: `SELECT tokens, refilled_at, blocked_until, quota_day, quota_used, clock_timestamp() AS now FROM rate_limit_bucket WHERE bucket_key = ? FOR UPDATE`, values: [key] };
+}
+
+export function saveBucket(key: string, state: BucketState): SqlStatement {
+  return {
+    text: `UPDATE rate_limit_bucket SET tokens = ?, refilled_at = ?, blocked_until = ?, quota_day = ?, quota_used = ? WHERE bucket_key = ?`,
+    values: [state.tokens, state.refilledAt, state.blockedUntil, state.quotaDay, state.quotaUsed, key],
+  };
+}
