@@ -3,7 +3,7 @@ import { isAvailableOn, providerId, seedCatalog, type SeedTrack } from '../seed-
 /**
  * The fake TIDAL catalogue: the shared seed recordings under TIDAL-style ids (numeric track,
  * album and artist ids), with TIDAL's own split of a title and its `version` ("Live",
- * "Remastered 2011"), album cover art as artwork resources, and a few music videos (TIDAL
+ * "Acoustic"), album cover art as artwork resources, and a few music videos (TIDAL
  * playlists can hold videos, which no other service can take). Episodes and local files are not
  * in TIDAL's catalogue, nor are the seed recordings marked as available elsewhere only.
  */
@@ -67,12 +67,13 @@ export interface TidalCatalog {
 
 export const PROVIDER = 'tidal';
 
+// Parenthesised versions move to `version`; a " - Remastered 2011" style suffix stays in the title,
+// as it does for many TIDAL releases.
 const VERSION_SUFFIX = /^(.*?) \(((?:Live|Acoustic|Club Remix|Radio Edit|Karaoke Version))\)$/;
-const REMASTER_SUFFIX = /^(.*?) - (Remastered \d{4})$/;
 
 /** TIDAL keeps the version apart from the title; the plugin has to put them back together. */
 export function splitVersion(title: string): { title: string; version: string | null } {
-  const match = VERSION_SUFFIX.exec(title) ?? REMASTER_SUFFIX.exec(title);
+  const match = VERSION_SUFFIX.exec(title);
   return match ? { title: match[1]!, version: match[2]! } : { title, version: null };
 }
 

@@ -1,0 +1,57 @@
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+
+/**
+ * TIDAL answers → typed adapter errors. Messages name the status and, when present, TIDAL's
+ * machine-readable error `code`; never the response body, its `detail` text or a header value.
+ */
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/** The first JSON:API error object's `code`, if it is a plain identifier. */
+export function jsonApiErrorCode(body: unknown): string | null {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return null;
+  const code = (errors[0] as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && ERROR_CODE.test(code) ? code : null;
+}
+
+/** Seconds from `Retry-After` (delta-seconds or an HTTP date, measured against `nowIso`). */
+export function retryAfterSeconds(header: string | undefined, nowIso: string): number | null {
+  if (header === undefined) return null;
+  const text = header.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  const now = Date.parse(nowIso);
+  if (Number.isNaN(at) || Number.isNaN(now)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export interface FailedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** The typed error for a non-2xx answer to `what` (e.g. "reading playlist items"). */
+export function errorForResponse(response: FailedResponse, what: string, nowIso: string): PluginError {
+  const code = jsonApiErrorCode(response.body);
+  const suffix = `(HTTP ${response.status}${code ? ` ${code}` : ''})`;
+  switch (response.status) {
+    case 401:
+      return new AuthExpired(`TIDAL refused the connection's credential while ${what}; reconnect the account ${suffix}`);
+    case 403:
+      return new Unsupported(`TIDAL did not allow ${what}: the playlist is not yours, or the connection lacks a permission ${suffix}`);
+    case 404:
+      return new NotFound(`TIDAL has no such resource (${what}) ${suffix}`);
+    case 429:
+      return new RateLimited(`TIDAL is rate limiting requests (${what}) ${suffix}`, retryAfterSeconds(response.headers['retry-after'], nowIso));
+    case 400:
+    case 405:
+    case 406:
+    case 415:
+    case 422:
+      return new InvalidInput(`TIDAL rejected the request while ${what} ${suffix}`);
+    default:
+      return new ProviderError(`TIDAL failed while ${what} ${suffix}`);
+  }
+}
