@@ -5,7 +5,10 @@ import type { PluginHost } from '../plugin-host/index.ts';
 import type { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import type { ExportService } from '../services/exports/index.ts';
 import type { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
+import type { ConnectionService } from '../services/connections/connection.service.ts';
 import type { MatchService } from '../services/matching/index.ts';
+import type { RateLimiter } from '../services/pacing/rate-limiter.ts';
+import type { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import type { Database } from '../storage/index.ts';
@@ -21,6 +24,12 @@ export interface AppServices {
   imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** File exports of playlists (temporary files, ZIP64 archives). */
   exports: ExportService;
+  /** Connected provider accounts: auth flows, credential vault, provider calls with credentials. */
+  connections: ConnectionService;
+  /** Reads of a connected account's playlists, cached by snapshot id. */
+  playlists: PlaylistReadService;
+  /** The central rate limiter every provider request waits on (state in PostgreSQL). */
+  rateLimiter: RateLimiter;
   /** Track matching: identity graph, no-match cache, review learning. */
   matching: MatchService;
   plugins: {

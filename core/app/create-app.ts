@@ -6,11 +6,18 @@ import { createLogger, type Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
 import { ExportService } from '../services/exports/index.ts';
 import { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
+import { ConnectionService } from '../services/connections/connection.service.ts';
+import { loadProviderClients, type ProviderClients } from '../services/connections/provider-clients.ts';
+import { CredentialVault } from '../services/connections/vault/credential-vault.ts';
+import { envKeyProvider, fileKeyProvider } from '../services/connections/vault/key-provider.ts';
 import { MatchService } from '../services/matching/index.ts';
+import { RateLimiter, type Transaction } from '../services/pacing/rate-limiter.ts';
+import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
 import type { Dispatcher } from 'undici';
+import type { Pacing } from '@opl/plugin-sdk';
 import type { SafeFetchPolicy } from '../net/index.ts';
 import { PluginHost } from '../plugin-host/index.ts';
 import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
@@ -19,6 +26,7 @@ import { PluginStore } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
+import { startDemoProviders } from './demo-providers.ts';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
 
@@ -42,6 +50,10 @@ export interface AppOverrides {
   importUrlFetch?: Partial<SafeFetchPolicy>;
   /** Host names the plugin sandbox resolves without DNS (fake providers in tests and demos). */
   pluginHostResolver?: Readonly<Record<string, string>>;
+  /** Tests with fake providers: real origin → fake base URL, for plugin requests, OAuth calls and redirects. */
+  providerOriginOverrides?: Readonly<Record<string, string>>;
+  /** Tests: OAuth client registrations instead of OPL_PROVIDER_CLIENTS_FILE. */
+  providerClients?: ProviderClients;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -94,16 +106,25 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     await jobs.start();
     stack.push(() => jobs.stop());
 
-    const pluginHost = new PluginHost({
+    const demo = config.demo ? await startDemoProviders(logger) : null;
+    if (demo) stack.push(() => demo.close());
+    const originOverrides = { ...demo?.originOverrides, ...overrides.providerOriginOverrides };
+    const transaction: Transaction = (work) => database.orm.em.fork().transactional((em) => work((statement) => em.execute(statement.text, statement.values)));
+    // The limiter reads pacing from the loaded manifests; the catalogue is built just below.
+    const rateLimiter: RateLimiter = new RateLimiter({ transaction, pacingFor: (pluginId): Pacing | null => catalogue.manifest(pluginId)?.provider?.pacing ?? null });
+
+    const pluginHost: PluginHost = new PluginHost({
       logger: logger.child({ component: 'plugin-host' }),
       ...(overrides.pluginHostResolver ? { hostResolver: overrides.pluginHostResolver } : {}),
+      ...(Object.keys(originOverrides).length > 0 ? { originOverrides } : {}),
+      acquire: (permit) => rateLimiter.acquire(permit),
       limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
       quarantineStrikes: config.plugins.quarantineStrikes,
     });
     await pluginHost.start();
     stack.push(() => pluginHost.close());
     const pluginStore = new PluginStore(execute);
-    const catalogue = new PluginCatalogue({
+    const catalogue: PluginCatalogue = new PluginCatalogue({
       registry: registrySourceFor(config, overrides.registryDispatcher),
       trustFile: config.plugins.trustFile,
       allowUnsigned: config.plugins.allowUnsigned,
@@ -137,6 +158,21 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       schemaBaseUrl: config.schemaBaseUrl,
     });
     stack.push(() => exportService.close());
+    const keys = config.connections.vaultKey ? envKeyProvider(config.connections.vaultKey, config.connections.vaultPreviousKeys) : await fileKeyProvider(config.connections.vaultKeyFile);
+    const connections = new ConnectionService({
+      execute,
+      transaction,
+      vault: new CredentialVault(execute, keys),
+      plugins: catalogue,
+      host: pluginHost,
+      clients: { ...(await loadProviderClients(config.connections.providerClientsFile)), ...overrides.providerClients, ...demo?.clients },
+      deploymentMode: config.deploymentMode,
+      attemptTtlMinutes: config.connections.authAttemptTtlMinutes,
+      originOverrides,
+      demoProviders: demo?.providers ?? new Set(),
+      logger: logger.child({ component: 'connections' }),
+    });
+    const playlists = new PlaylistReadService({ execute, connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
     const services: AppServices = {
       config,
       logger,
@@ -145,6 +181,9 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
       imports: { records: importRecords, preview: importPreview },
       exports: exportService,
+      connections,
+      playlists,
+      rateLimiter,
       matching: new MatchService({ execute, plugins: pluginHost, catalogue }),
       plugins: {
         host: pluginHost,
@@ -168,6 +207,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           pluginAdmin: services.plugins.admin,
           imports: services.imports,
           exports: services.exports,
+          connections: services.connections,
+          playlists: services.playlists,
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
       : undefined;

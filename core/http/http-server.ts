@@ -13,9 +13,11 @@ import { openApiDocument, registerOpenApi } from './openapi.ts';
 import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
+import { connectionRoutes, type ConnectionsApi } from './routes/connections.routes.ts';
 import { exportRoutes, unavailableExports, type ExportsApi } from './routes/exports.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
+import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
@@ -32,8 +34,15 @@ export interface HttpDependencies {
   imports?: ImportsApi;
   /** Playlist exports; absent only where no database exists (the OpenAPI generator). */
   exports?: ExportsApi;
+  /** Connected accounts and their playlists; absent only where no database exists (the OpenAPI generator). */
+  connections?: ConnectionsApi & { connectInfo(provider: string): { demo: boolean; connectable: boolean; reason: string | null } };
+  playlists?: PlaylistsApi;
   uiDistDir: string;
 }
+
+const notWired = async (): Promise<never> => {
+  throw new Error('connections are not wired in this server');
+};
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -78,7 +87,16 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     secureCookie: config.publicBaseUrl?.startsWith('https://') ?? false,
   });
 
-  await app.register(pluginRoutes, { admin: deps.pluginAdmin, policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken } });
+  await app.register(pluginRoutes, {
+    admin: deps.pluginAdmin,
+    policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken },
+    ...(deps.connections ? { connectInfo: deps.connections.connectInfo.bind(deps.connections) } : {}),
+  });
+  await app.register(connectionRoutes, {
+    connections: deps.connections ?? { list: notWired, get: notWired, begin: notWired, complete: notWired, setLabel: notWired, disconnect: notWired, call: notWired },
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
   await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });

@@ -32,6 +32,11 @@ export interface ProviderView {
   followed_artists: { read: boolean; write: boolean };
   pacing: { search_quota_cost: number; write_quota_cost: number; daily_quota: number | null };
   warning: string | null;
+  /** Served by a simulated in-process demo provider (`OPL_DEMO`). */
+  demo: boolean;
+  /** Whether an account can be connected here now, and why not. */
+  connectable: boolean;
+  connect_unavailable_reason: string | null;
 }
 
 export function providerView(manifest: Manifest, signed: boolean): ProviderView | null {
@@ -80,5 +85,8 @@ export function providerView(manifest: Manifest, signed: boolean): ProviderView 
       daily_quota: provider.pacing.daily_quota,
     },
     warning: provider.warning,
+    demo: false,
+    connectable: true,
+    connect_unavailable_reason: null,
   };
 }

@@ -36,6 +36,9 @@ const providerViewSchema = z
     followed_artists: z.object({ read: z.boolean(), write: z.boolean() }),
     pacing: z.object({ search_quota_cost: z.number(), write_quota_cost: z.number(), daily_quota: z.number().int().nullable() }),
     warning: z.string().nullable(),
+    demo: z.boolean().describe('Served by a simulated demo provider (OPL_DEMO); no real account is touched'),
+    connectable: z.boolean(),
+    connect_unavailable_reason: z.string().nullable().describe('Why no account can be connected (e.g. no OAuth client configured)'),
   })
   .meta({ id: 'ProviderView' });
 
@@ -87,6 +90,8 @@ const allowListInputSchema = z
 export interface PluginRoutesOptions {
   admin: PluginAdminApi;
   policy: AdminPolicy;
+  /** What the connection machinery knows about a provider (demo, connectable). */
+  connectInfo?: (provider: string) => { demo: boolean; connectable: boolean; reason: string | null };
 }
 
 const adminErrors = {
@@ -94,7 +99,7 @@ const adminErrors = {
   403: problemResponse('Admin access is not configured on this hosted instance'),
 };
 
-export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (app, { admin, policy }) => {
+export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (app, { admin, policy, connectInfo }) => {
   app.get(
     '/providers',
     {
@@ -104,7 +109,12 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
         response: { 200: z.object({ providers: z.array(providerViewSchema) }) },
       },
     },
-    async () => ({ providers: admin.providers() }),
+    async () => ({
+      providers: admin.providers().map((view) => {
+        const info = connectInfo?.(view.name);
+        return info ? { ...view, demo: info.demo, connectable: info.connectable, connect_unavailable_reason: info.reason } : view;
+      }),
+    }),
   );
 
   app.get(

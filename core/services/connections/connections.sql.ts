@@ -5,6 +5,9 @@ import type { SqlStatement } from '../../plugins/plugin-store.sql.ts';
  * returning `{text, values}` with `?` placeholders. Every statement that touches private rows filters by owner.
  */
 
+/** A text[] from a JSON array parameter: a JS array would be expanded into several placeholders. */
+const TEXT_ARRAY = `ARRAY(SELECT jsonb_array_elements_text(?::jsonb))`;
+
 export function selectAccounts(ownerId: string, provider: string | null): SqlStatement {
   return {
     text: `SELECT a.id, a.provider, a.plugin_id, a.provider_user_id, a.display_name, a.status, a.is_demo, a.created_at, a.updated_at,
@@ -66,8 +69,8 @@ export function insertCredential(row: {
 }): SqlStatement {
   return {
     text: `INSERT INTO provider_credential (owner_id, provider_account_id, version, auth_kind, scopes, encrypted_blob, encrypted_refresh_token, key_id, expires_at, account_label)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    values: [row.ownerId, row.accountId, row.version, row.authKind, [...row.scopes], Buffer.from(row.blob), row.refreshBlob ? Buffer.from(row.refreshBlob) : null, row.keyId, row.expiresAt, row.accountLabel],
+           VALUES (?, ?, ?, ?, ${TEXT_ARRAY}, ?, ?, ?, ?, ?)`,
+    values: [row.ownerId, row.accountId, row.version, row.authKind, JSON.stringify(row.scopes), Buffer.from(row.blob), row.refreshBlob ? Buffer.from(row.refreshBlob) : null, row.keyId, row.expiresAt, row.accountLabel],
   };
 }
 
@@ -115,8 +118,8 @@ export function insertAuthAttempt(row: {
 }): SqlStatement {
   return {
     text: `INSERT INTO auth_attempt (owner_id, state_hash, provider, plugin_id, auth_kind, account_label, reconnect_account_id, scopes, redirect_uri, sealed_secrets, key_id, next_poll_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    values: [row.ownerId, row.stateHash, row.provider, row.pluginId, row.authKind, row.accountLabel, row.reconnectAccountId, [...row.scopes], row.redirectUri, Buffer.from(row.sealed), row.keyId, row.nextPollAt, row.expiresAt],
+           VALUES (?, ?, ?, ?, ?, ?, ?, ${TEXT_ARRAY}, ?, ?, ?, ?, ?)`,
+    values: [row.ownerId, row.stateHash, row.provider, row.pluginId, row.authKind, row.accountLabel, row.reconnectAccountId, JSON.stringify(row.scopes), row.redirectUri, Buffer.from(row.sealed), row.keyId, row.nextPollAt, row.expiresAt],
   };
 }
 

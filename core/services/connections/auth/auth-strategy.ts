@@ -36,7 +36,7 @@ export interface FormField {
 export type Challenge =
   | { readonly shape: 'redirect'; readonly redirect_url: string; readonly instructions: string | null }
   | { readonly shape: 'device_code'; readonly user_code: string; readonly verification_url: string; readonly poll_interval_s: number; readonly instructions: string | null }
-  | { readonly shape: 'form'; readonly form: { readonly fields: readonly FormField[]; readonly submit_label: string }; readonly instructions: string | null; readonly developer_token?: string };
+  | { readonly shape: 'form'; readonly form: { readonly fields: FormField[]; readonly submit_label: string }; readonly instructions: string | null; readonly developer_token?: string };
 
 /** Kept sealed between begin and complete. JSON only. */
 export type AttemptSecrets = Readonly<Record<string, string | number | null>>;
