@@ -97,10 +97,11 @@ export function paginate<T>(items: readonly T[], cursor: string | null, pageSize
 
 /** Links are relative to the API base (`/v2`), as in the provider's examples. */
 export function relativeLink(url: URL, cursor: string | null): string {
-  const params = new URLSearchParams(url.searchParams);
-  params.delete('page[cursor]');
-  if (cursor !== null) params.set('page[cursor]', cursor);
-  const query = params.toString();
+  const params = [...url.searchParams.entries()].filter(([name]) => name !== 'page[cursor]');
+  if (cursor !== null) params.push(['page[cursor]', cursor]);
+  // Bracketed parameter names stay readable (`page[cursor]=…`), as in the provider's own links.
+  const name = (text: string) => encodeURIComponent(text).replace(/%5B/g, '[').replace(/%5D/g, ']');
+  const query = params.map(([key, value]) => `${name(key)}=${encodeURIComponent(value)}`).join('&');
   const path = url.pathname.replace(/^\/v2/, '');
   return query ? `${path}?${query}` : path;
 }
