@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pacing } from '@opl/plugin-sdk';
+import { QuotaExhausted, RateLimiter, type Transaction } from '../../../core/services/pacing/rate-limiter.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * The central rate limiter against real PostgreSQL: two limiters stand in for two engine processes
+ * sharing one bucket; a Retry-After seen by one holds the other back; the daily quota is shared.
+ */
+
+let testApp: TestApp;
+let transaction: Transaction;
+const pacing: Pacing = { requests_per_second: 5, burst: 2, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null };
+
+function limiter(rules: Pacing, sleeps: number[]): RateLimiter {
+  return new RateLimiter({
+    transaction,
+    pacingFor: (pluginId) => (pluginId === 'com.example.none' ? null : rules),
+    random: () => 0,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  });
+}
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  const { orm } = testApp.app.services.database;
+  transaction = (work) => orm.em.fork().transactional((em) => work((statement) => em.execute(statement.text, statement.values)));
+});
+
+afterAll(async () => {
+  await testApp?.close();
+});
+
+describe('rate limiter', () => {
+  it('shares one bucket between processes: the burst is spent once, then both wait for the refill', async () => {
+    const sleepsA: number[] = [];
+    const sleepsB: number[] = [];
+    const a = limiter(pacing, sleepsA);
+    const b = limiter(pacing, sleepsB);
+    const permit = { pluginId: 'com.example.shared', accountId: 'acct-1', op: 'listPlaylists' as const, cost: 1 };
+    await a.acquire(permit);
+    await b.acquire(permit);
+    expect(sleepsA.length + sleepsB.length).toBe(0);
+    const started = Date.now();
+    await Promise.all([a.acquire(permit), b.acquire(permit)]);
+    expect(sleepsA.length + sleepsB.length).toBeGreaterThanOrEqual(2);
+    // Two more tokens at 5/s need at least ~400 ms in total, whoever waited.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  });
+
+  it('keeps accounts and plugins in separate buckets, and lets unpaced plugins through', async () => {
+    const sleeps: number[] = [];
+    const one = limiter(pacing, sleeps);
+    for (const accountId of ['acct-x', 'acct-y']) {
+      await one.acquire({ pluginId: 'com.example.separate', accountId, op: 'listPlaylists', cost: 1 });
+      await one.acquire({ pluginId: 'com.example.separate', accountId, op: 'listPlaylists', cost: 1 });
+    }
+    for (let index = 0; index < 5; index++) await one.acquire({ pluginId: 'com.example.none', accountId: null, op: 'parse', cost: 1 });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('holds every process back after a 429 Retry-After', async () => {
+    const sleepsB: number[] = [];
+    const a = limiter(pacing, []);
+    const b = limiter(pacing, sleepsB);
+    const permit = { pluginId: 'com.example.retry', accountId: 'acct-1', op: 'searchTracks' as const, cost: 1 };
+    // Process A was just answered 429 with Retry-After: 1; process B asks a moment later.
+    const first = a.acquire({ ...permit, retryAfterS: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await b.acquire(permit);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(sleepsB.length).toBeGreaterThan(0);
+    await first;
+  });
+
+  it('reports an exhausted daily quota instead of waiting a day', async () => {
+    const quota: Pacing = { ...pacing, burst: 100, requests_per_second: 100, daily_quota: 150 };
+    const a = limiter(quota, []);
+    const b = limiter(quota, []);
+    const permit = { pluginId: 'com.example.quota', accountId: 'acct-1', op: 'addTracks' as const, cost: 100 };
+    await a.acquire(permit);
+    await expect(b.acquire(permit)).rejects.toBeInstanceOf(QuotaExhausted);
+    await expect(b.acquire({ ...permit, cost: 50 })).resolves.toBeUndefined();
+  });
+});
