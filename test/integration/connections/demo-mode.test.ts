@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../core/config/index.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * Demo mode (`OPL_DEMO=1`): the engine runs the fake Spotify and TIDAL servers in-process with
+ * seeded libraries, so a newcomer connects accounts with no credentials. Everything says demo.
+ */
+
+let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let testApp: TestApp;
+let baseUrl: string;
+
+beforeAll(async () => {
+  plugins = await firstPartyPlugins();
+  testApp = await startTestApp({ ...plugins.env, OPL_DEMO: '1' });
+  const address = testApp.app.http!.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}, 240_000);
+
+afterAll(async () => {
+  await testApp?.close();
+  await plugins?.remove();
+});
+
+async function connect(provider: string): Promise<string> {
+  const begin = await fetch(`${baseUrl}/api/auth/${provider}/begin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(begin.status).toBe(200);
+  const challenge = (await begin.json()) as { redirect_url: string; demo: boolean };
+  expect(challenge.demo).toBe(true);
+  // The demo provider approves at once as its demo user.
+  const authorize = await fetch(challenge.redirect_url, { redirect: 'manual' });
+  const landed = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+  const location = landed.headers.get('location')!;
+  expect(location).toMatch(/^\/#\/connections\?connected=/);
+  return location.split('connected=')[1]!;
+}
+
+describe('demo mode', () => {
+  it('offers demo Spotify and TIDAL, labelled as demo and connectable without configuration', async () => {
+    const { providers } = (await (await fetch(`${baseUrl}/providers`)).json()) as { providers: { name: string; demo: boolean; connectable: boolean }[] };
+    for (const name of ['spotify', 'tidal']) expect(providers.find((provider) => provider.name === name)).toMatchObject({ demo: true, connectable: true });
+  });
+
+  it('connects a demo Spotify account and reads its seeded library', async () => {
+    const accountId = await connect('spotify');
+    const { accounts } = (await (await fetch(`${baseUrl}/api/auth/accounts`)).json()) as { accounts: { id: string; demo: boolean; display_name: string }[] };
+    expect(accounts.find((account) => account.id === accountId)).toMatchObject({ demo: true, display_name: 'Demo Listener' });
+    const list = (await (await fetch(`${baseUrl}/api/playlists?account_id=${accountId}`)).json()) as { playlists: { name: string }[] };
+    expect(list.playlists.map((playlist) => playlist.name)).toEqual(expect.arrayContaining(['Liked songs', 'Road Trip 2024', '夜のプレイリスト']));
+  });
+
+  it('connects a demo TIDAL account too', async () => {
+    const accountId = await connect('tidal');
+    const response = await fetch(`${baseUrl}/api/playlists?account_id=${accountId}`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { playlists: unknown[] }).playlists.length).toBeGreaterThan(0);
+  });
+
+  it('is refused in hosted mode', () => {
+    expect(() => loadConfig({ OPL_DEPLOYMENT_MODE: 'hosted', OPL_DEMO: '1' })).toThrow(/OPL_DEMO/);
+  });
+});
