@@ -12,6 +12,28 @@ const JSON_API = { 'content-type': 'application/vnd.api+json' };
 let fake: FakeTidal;
 let account: FakeAccountTokens;
 
+interface IdentifierJson {
+  id: string;
+  type: string;
+  meta: { itemId: string; addedAt?: string };
+}
+
+interface ResourceJson {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: IdentifierJson[] }>;
+}
+
+/** What the tests read from answers; `data` is one resource or a list, depending on the endpoint. */
+interface DocumentJson {
+  data: ResourceJson & IdentifierJson & (ResourceJson & IdentifierJson)[];
+  included: ResourceJson[];
+  links: { self: string; next?: string; meta: { nextCursor: string } };
+  meta: { skipped: unknown[] };
+  errors: { status: string; code?: string; source?: { pointer?: string } }[];
+}
+
 beforeAll(async () => {
   fake = await startFakeTidal({ pageSize: 5 });
   account = fake.createAccount({ displayName: 'Fake Tester', library: { playlists: demoLibrary().playlists!.slice(0, 4), likedTrackKeys: ['tr1', 'tr2'] } });
@@ -28,7 +50,7 @@ async function api(path: string, init: { method?: string; body?: unknown; header
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as DocumentJson) : null };
 }
 
 function authorizeUrl(params: Record<string, string> = {}): string {
@@ -47,7 +69,7 @@ function authorizeUrl(params: Record<string, string> = {}): string {
 
 async function token(form: Record<string, string>) {
   const response = await fetch(`${fake.baseUrl}/v1/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 function redirectTarget(response: Response): URL {
@@ -153,11 +175,11 @@ describe('JSON:API', () => {
     expect((await api('/playlists')).body!['errors'][0]).toMatchObject({ status: '400', code: 'FILTER_REQUIRED' });
     expect((await api('/playlists?filter[name]=x')).status).toBe(400);
     const [id] = await ownPlaylists();
-    expect((await api(`/playlists/${id}?include=items.albums.coverArt.files`)).body!['errors'][0].code).toBe('INCLUDE_TOO_DEEP');
-    expect((await api(`/playlists/${id}?include=nonsense`)).body!['errors'][0].code).toBe('INVALID_INCLUDE');
+    expect((await api(`/playlists/${id}?include=items.albums.coverArt.files`)).body!['errors'][0]!.code).toBe('INCLUDE_TOO_DEEP');
+    expect((await api(`/playlists/${id}?include=nonsense`)).body!['errors'][0]!.code).toBe('INVALID_INCLUDE');
     const withItems = await api(`/playlists/${id}?include=items.tracks:albums`);
     expect(withItems.status).toBe(200);
-    expect(withItems.body!['data'].relationships.items.data.length).toBeGreaterThan(0);
+    expect(withItems.body!['data'].relationships['items']!.data.length).toBeGreaterThan(0);
     expect(withItems.body!['included'].some((resource: { type: string }) => resource.type === 'albums')).toBe(true);
   });
 
@@ -176,7 +198,7 @@ describe('JSON:API', () => {
   it('enforces 1 to 50 entries per mutation, and inserts before an item', async () => {
     const created = await api('/playlists', { method: 'POST', body: { data: { type: 'playlists', attributes: { name: 'Limits' } } } });
     expect(created.status).toBe(201);
-    const id = created.body!['data'].id as string;
+    const id = created.body!['data'].id;
     const track = fake.trackId('tr1')!;
     const tooMany = await api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: Array.from({ length: 51 }, () => ({ id: track, type: 'tracks' })) } });
     expect(tooMany.status).toBe(400);
@@ -184,7 +206,7 @@ describe('JSON:API', () => {
     expect((await api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: [] } })).status).toBe(400);
     const fifty = await api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: Array.from({ length: 50 }, () => ({ id: track, type: 'tracks' })) } });
     expect(fifty.status).toBe(200);
-    const before = fifty.body!['data'][1].meta.itemId as string;
+    const before = fifty.body!['data'][1]!.meta.itemId;
     const other = fake.trackId('tr2')!;
     const inserted = await api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: [{ id: other, type: 'tracks' }, { id: '1', type: 'tracks' }], meta: { positionBefore: before } } });
     expect(inserted.body!['meta'].skipped).toEqual([{ id: '1', type: 'tracks', reason: 'NOT_FOUND' }]);
@@ -205,12 +227,12 @@ describe('JSON:API', () => {
     expect(fake.playlistsOf(account.userId).filter((playlist) => playlist.name === 'Once')).toHaveLength(1);
     const mismatch = await api('/playlists', { method: 'POST', body: { data: { type: 'playlists', attributes: { name: 'Twice' } } }, headers: { 'idempotency-key': 'k-1' } });
     expect(mismatch.status).toBe(422);
-    expect(mismatch.body!['errors'][0].code).toBe('IDEMPOTENT_REQUEST_PAYLOAD_MISMATCH');
+    expect(mismatch.body!['errors'][0]!.code).toBe('IDEMPOTENT_REQUEST_PAYLOAD_MISMATCH');
   });
 
   it('changes lastModifiedAt on every write', async () => {
     const created = await api('/playlists', { method: 'POST', body: { data: { type: 'playlists', attributes: { name: 'Versions' } } } });
-    const id = created.body!['data'].id as string;
+    const id = created.body!['data'].id;
     const stamps = [created.body!['data'].attributes.lastModifiedAt as string];
     for (let round = 0; round < 3; round++) {
       await api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: [{ id: fake.trackId('tr3')!, type: 'tracks' }] } });
@@ -221,7 +243,7 @@ describe('JSON:API', () => {
 
   it('applies an ambiguous write and then drops the connection', async () => {
     const created = await api('/playlists', { method: 'POST', body: { data: { type: 'playlists', attributes: { name: 'Lost answer' } } } });
-    const id = created.body!['data'].id as string;
+    const id = created.body!['data'].id;
     fake.failNext({ kind: 'ambiguous_write', method: 'POST', pathPrefix: `/v2/playlists/${id}` });
     await expect(api(`/playlists/${id}/relationships/items`, { method: 'POST', body: { data: [{ id: fake.trackId('tr4')!, type: 'tracks' }] } })).rejects.toThrow();
     expect(fake.playlistEntries(id)).toHaveLength(1);
@@ -258,11 +280,11 @@ describe('JSON:API', () => {
     const track = fake.state.catalog.tracks.get(fake.trackId('tr5')!)!;
     const byIsrc = await api(`/tracks?filter[isrc]=${track.isrc}&include=artists,albums`);
     expect(byIsrc.body!['data'].map((entry: { id: string }) => entry.id)).toEqual([track.id]);
-    expect(byIsrc.body!['data'][0].relationships.artists.data[0].id).toBe(track.artistIds[0]);
+    expect(byIsrc.body!['data'][0]!.relationships['artists']!.data[0]!.id).toBe(track.artistIds[0]);
     const album = fake.state.catalog.albums.get(track.albumId)!;
-    expect((await api(`/albums?filter[barcodeId]=${album.barcodeId}`)).body!['data'][0].id).toBe(album.id);
+    expect((await api(`/albums?filter[barcodeId]=${album.barcodeId}`)).body!['data'][0]!.id).toBe(album.id);
     const search = await api(`/searchResults?filter[query]=${encodeURIComponent(track.title)}&include=tracks`);
-    expect(search.body!['data'][0].relationships.tracks.data.map((entry: { id: string }) => entry.id)).toContain(track.id);
+    expect(search.body!['data'][0]!.relationships['tracks']!.data.map((entry: { id: string }) => entry.id)).toContain(track.id);
     expect((await api('/searchResults?filter[query]=')).status).toBe(400);
   });
 });
