@@ -35,14 +35,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'connections',
     label: 'Connections',
-    summary: 'Connect your music service accounts so the engine can read and write playlists on your behalf.',
-    plans: [
-      'Sign in to Spotify, TIDAL, YouTube Music, Apple Music, Deezer and other services offered by installed provider plugins.',
-      'See what each connected account supports: playlists, liked tracks, saved albums, followed artists.',
-      'Reconnect an account whose sign-in expired, or disconnect it.',
-      'Tokens stay in the engine; this page never sees a service password or secret.',
-    ],
-    available: false,
+    summary: 'Connect your music service accounts so the engine can read and write playlists on your behalf. Tokens stay in the engine.',
+    plans: [],
+    available: true,
   },
   {
     id: 'library',

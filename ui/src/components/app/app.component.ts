@@ -6,6 +6,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
+import '../connections-page/index.ts';
 import '../health-indicator/index.ts';
 import '../import-page/index.ts';
 import '../plugins-page/index.ts';
@@ -60,6 +61,8 @@ export class OplApp extends LitElement {
     switch (area.id) {
       case 'settings':
         return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
+      case 'connections':
+        return html`<opl-connections-page .summary=${area.summary}></opl-connections-page>`;
       case 'import':
         return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
       case 'plugins':
