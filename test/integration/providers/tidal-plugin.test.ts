@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
+import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
+import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
+import { seedCatalog } from '../../fakes/seed-catalog.ts';
+import { startFakeTidal, TIDAL_API_ORIGIN, type FakeTidal } from '../../fakes/tidal/index.ts';
+import { captureLogger } from '../plugin-host/support/capture-logger.ts';
+import { buildPluginBundle } from '../support/build-plugin.ts';
+
+/**
+ * The built TIDAL plugin in the real sandbox against the fake, for what the shared adapter contract
+ * does not cover: TIDAL's field mapping (versions, videos, artwork), absolute positions across
+ * pages, idempotent retries of lost writes, positioned inserts across batches, removal without an
+ * entry id, the collection writes, error kinds and the manifest's grants and scopes.
+ */
+
+const { tracks: seedTracks, albums: seedAlbums, artists: seedArtists } = seedCatalog();
+const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && (!track.availableOn || track.availableOn.includes('tidal')));
+const versions = music.filter((track) => / \((Live|Acoustic|Club Remix|Radio Edit|Karaoke Version)\)$/.test(track.title)).slice(0, 4);
+
+let fake: FakeTidal;
+let host: PluginHost;
+let manifest: Manifest;
+let account: FakeAccountTokens;
+const logger = captureLogger();
+const seen: string[] = [];
+
+function contextFor(tokens: FakeAccountTokens): PluginCallContext {
+  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: TIDAL_API_ORIGIN, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };
+}
+
+async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) {
+  try {
+    const result = await host.call(manifest.id, op, input, contextFor(tokens));
+    seen.push(JSON.stringify(result));
+    return result;
+  } catch (error) {
+    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    throw error;
+  }
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<PluginError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PluginError);
+  return error as PluginError;
+}
+
+function playlistNamed(name: string, userId = account.userId) {
+  const found = fake.playlistsOf(userId).find((playlist) => playlist.name === name);
+  expect(found, name).toBeDefined();
+  return found!;
+}
+
+async function allItems(playlistId: string, limit = 50) {
+  const items: Track[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: Track[]; next_cursor: string | null } = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit });
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+const trackUri = (seedKey: string) => `tidal:track:${fake.trackId(seedKey)!}`;
+
+beforeAll(async () => {
+  fake = await startFakeTidal();
+  const bundle = await buildPluginBundle('plugins/providers/tidal');
+  manifest = bundle.manifest;
+  host = new PluginHost({ originOverrides: fake.originOverrides, logger });
+  await host.start();
+  await host.load(bundle);
+  account = fake.createAccount({
+    displayName: 'Plugin Listener',
+    library: {
+      playlists: [
+        { name: 'Versions', trackKeys: versions.map((track) => track.key) },
+        { name: 'Long', trackKeys: music.slice(0, 47).map((track) => track.key) },
+        { name: 'Small', trackKeys: music.slice(60, 65).map((track) => track.key) },
+        { name: 'Twice', trackKeys: [music[70]!.key, music[71]!.key, music[70]!.key] },
+        { name: 'Target', trackKeys: [] },
+      ],
+      followed: [{ name: 'Someone Else', trackKeys: music.slice(80, 82).map((track) => track.key), public: true }],
+      likedTrackKeys: music.slice(90, 115).map((track) => track.key),
+      savedAlbumKeys: ['al0', 'al1'],
+      followedArtistKeys: ['ar0'],
+    },
+  });
+  const versionsPlaylist = playlistNamed('Versions');
+  versionsPlaylist.items.push(fake.state.newEntry('videos', [...fake.state.catalog.videos.keys()][0]!));
+});
+
+afterAll(async () => {
+  await host?.close();
+  await fake?.close();
+});
+
+describe('manifest', () => {
+  it('declares precise grants on the API origin only, and scopes for every capability', () => {
+    const provider = manifest.provider!;
+    expect(new Set(manifest.network.map((grant) => grant.origin))).toEqual(new Set([TIDAL_API_ORIGIN]));
+    expect(manifest.network.every((grant) => grant.path_prefix.startsWith('/v2/'))).toBe(true);
+    const auth = provider.auth[0]!;
+    expect(auth).toMatchObject({ kind: 'OAUTH_PKCE', credential_origins: [TIDAL_API_ORIGIN], token_endpoint_auth: 'none', oauth: { authorization_url: 'https://login.tidal.com/authorize', token_url: 'https://auth.tidal.com/v1/oauth2/token' } });
+    for (const capability of provider.capabilities) expect(auth.scopes[capability], capability).toBeDefined();
+    expect(provider.write_constraints).toMatchObject({ max_add_batch: 50, max_remove_batch: 50, supports_duplicates: true, ordering: 'preserved' });
+    expect(provider).toMatchObject({ can_mirror: false, can_unfollow_playlist: false, can_delete_playlist: true });
+    expect(provider.mirror_unavailable_reason).toMatch(/50/);
+  });
+});
+
+describe('reads', () => {
+  it('maps versions, albums, artwork and videos', async () => {
+    const items = await allItems(playlistNamed('Versions').id);
+    expect(items.map((track) => track.title)).toEqual([...versions.map((track) => track.title), expect.stringContaining('(Official Video)')]);
+    versions.forEach((seed, index) => {
+      const track = items[index]!;
+      const album = seedAlbums.get(seed.albumKey)!;
+      expect(track).toMatchObject({
+        isrc: seed.isrc,
+        explicit: seed.explicit,
+        album: album.title,
+        release_date: album.releaseDate,
+        release_year: Number(album.releaseDate.slice(0, 4)),
+        artists: seed.artistKeys.map((key) => seedArtists.get(key)!.name),
+        position: index,
+        media_type: 'track',
+        is_migratable: true,
+      });
+      expect(track.duration_s).toBe(Math.round(seed.durationMs / 1000));
+      expect(track.artwork_uri).toMatch(/^https:\/\/resources\.tidal\.com\/images\/.+\/1280x1280\.jpg$/);
+      expect(track.provider_metadata['version']).toMatch(/Live|Acoustic|Club Remix|Radio Edit|Karaoke Version/);
+      expect(track.source_item_id).toBeTruthy();
+    });
+    expect(items.at(-1)).toMatchObject({ media_type: 'video', is_migratable: false, provider_uris: { tidal: expect.stringMatching(/^tidal:video:\d+$/) } });
+  });
+
+  it('gives absolute positions across TIDAL pages for any page size', async () => {
+    const id = playlistNamed('Long').id;
+    for (const limit of [7, 20, 100]) {
+      const items = await allItems(id, limit);
+      expect(items.map((track) => track.position)).toEqual(Array.from({ length: 47 }, (_, index) => index));
+      expect(items.map((track) => track.isrc)).toEqual(music.slice(0, 47).map((track) => track.isrc));
+    }
+    await expect(call('listPlaylistItems', { playlist_id: id, cursor: 'not-ours', limit: 5 })).rejects.toMatchObject({ type: 'InvalidInput' });
+  });
+
+  it('reads a playlist with ownership and a version marker that moves with every write', async () => {
+    const small = playlistNamed('Small');
+    const before = await call('readPlaylist', { playlist_id: small.id });
+    expect(before).toMatchObject({ name: 'Small', is_owned: true, owner_id: account.userId, owner_name: 'Plugin Listener', track_count: 5 });
+    await call('addTracks', { playlist_id: small.id, items: [{ uri: trackUri(music[100]!.key) }] });
+    const after = await call('readPlaylist', { playlist_id: small.id });
+    expect(after.snapshot_id).not.toBe(before.snapshot_id);
+    expect(after.track_count).toBe(6);
+    const followed = [...fake.state.playlists.values()].find((playlist) => playlist.name === 'Someone Else')!;
+    const foreign = await call('readPlaylist', { playlist_id: followed.id });
+    expect(foreign).toMatchObject({ is_owned: false, owner_id: followed.ownerId });
+  });
+
+  it('reads favourite tracks newest first, saved albums and followed artists', async () => {
+    const liked: Track[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: Track[]; next_cursor: string | null } = await call('listLikedTracks', { cursor, limit: 10 });
+      liked.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(liked.map((track) => track.isrc)).toEqual(music.slice(90, 115).reverse().map((track) => track.isrc));
+    expect(liked.every((track) => track.source_item_id === null && track.added_at !== null)).toBe(true);
+    const albums = await call('listSavedAlbums', { cursor: null, limit: 10 });
+    expect(albums.items.map((album) => album.upc).sort()).toEqual([seedAlbums.get('al0')!.upc, seedAlbums.get('al1')!.upc].sort());
+    expect(albums.items.every((album) => album.artwork_uri && album.artists.length > 0 && album.added_at)).toBe(true);
+    const artists = await call('listFollowedArtists', { cursor: null, limit: 10 });
+    expect(artists.items).toMatchObject([{ name: seedArtists.get('ar0')!.name, provider_uris: { tidal: expect.stringMatching(/^tidal:artist:/) } }]);
+  });
+});
+
+describe('writes', () => {
+  it('retries a write whose answer was lost under the same Idempotency-Key, so it applies once', async () => {
+    const target = playlistNamed('Target');
+    const input = { playlist_id: target.id, items: [{ uri: trackUri(music[120]!.key) }, { uri: trackUri(music[121]!.key) }] };
+    fake.failNext({ kind: 'ambiguous_write', method: 'POST', pathPrefix: `/v2/playlists/${target.id}/relationships/items` });
+    const lost = await failureOf(call('addTracks', input));
+    expect(lost.type).toBe('ProviderError');
+    expect(fake.playlistEntries(target.id)).toHaveLength(2);
+    const retried = await call('addTracks', input);
+    expect(retried.results.every((result) => result.ok && result.target_item_id)).toBe(true);
+    const entries = fake.playlistEntries(target.id)!;
+    expect(entries).toHaveLength(2);
+    expect(retried.results.map((result) => result.target_item_id)).toEqual(entries.map((entry) => entry.itemId));
+    const posts = fake.requests.filter((request) => request.method === 'POST' && request.path === `/v2/playlists/${target.id}/relationships/items`);
+    expect(posts).toHaveLength(2);
+    expect(posts[0]!.headers['idempotency-key']).toBeTruthy();
+    expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+  });
+
+  it('inserts more than one batch at a position, in order', async () => {
+    const small = playlistNamed('Small');
+    const original = fake.playlistEntries(small.id)!;
+    const inserted = music.slice(130, 190);
+    const result = await call('addTracks', { playlist_id: small.id, items: inserted.map((track, index) => ({ uri: trackUri(track.key), position: 2 + index })) });
+    expect(result.results.map((entry) => entry.position)).toEqual(inserted.map((_, index) => 2 + index));
+    const ids = fake.playlistEntries(small.id)!.map((entry) => entry.id);
+    expect(ids).toEqual([original[0]!.id, original[1]!.id, ...inserted.map((track) => fake.trackId(track.key)), ...original.slice(2).map((entry) => entry.id)]);
+    const posts = fake.requests.filter((request) => request.method === 'POST' && request.path === `/v2/playlists/${small.id}/relationships/items`).slice(-2);
+    expect(posts.map((request) => (JSON.parse(request.body) as { meta?: { positionBefore?: string } }).meta?.positionBefore)).toEqual([original[2]!.itemId, original[2]!.itemId]);
+  });
+
+  it('removes one occurrence of a duplicate by position when no entry id is given', async () => {
+    const twice = playlistNamed('Twice');
+    const [first, second, third] = fake.playlistEntries(twice.id)!;
+    const result = await call('removeTracks', { playlist_id: twice.id, items: [{ uri: `tidal:track:${third!.id}`, position: 2 }] });
+    expect(result.results[0]).toMatchObject({ ok: true, target_item_id: third!.itemId });
+    expect(fake.playlistEntries(twice.id)!.map((entry) => entry.itemId)).toEqual([first!.itemId, second!.itemId]);
+  });
+
+  it('creates a new playlist when a replayed create names a playlist deleted since', async () => {
+    const created = await call('createPlaylist', { name: 'Replay Me', description: 'once', public: true });
+    expect(created.uri).toBe(`tidal:playlist:${created.playlist_id}`);
+    expect(fake.state.playlists.get(created.playlist_id)).toMatchObject({ accessType: 'PUBLIC', description: 'once' });
+    await call('deletePlaylist', { playlist_id: created.playlist_id });
+    // Age the remembered answer: TIDAL replays it for an hour.
+    for (const record of fake.state.idempotency.values()) {
+      const data = (record.body as { data?: { id?: string; attributes?: Record<string, unknown> } }).data;
+      if (data?.id === created.playlist_id) data.attributes!['createdAt'] = new Date(Date.now() - 30 * 60_000).toISOString();
+    }
+    const again = await call('createPlaylist', { name: 'Replay Me', description: 'once', public: true });
+    expect(again.playlist_id).not.toBe(created.playlist_id);
+    expect(fake.state.playlists.has(again.playlist_id)).toBe(true);
+  });
+
+  it('saves and removes albums, follows and unfollows artists, with per-item results', async () => {
+    const album = seedAlbums.get('al5')!;
+    const found = await call('searchAlbums', { query: { title: album.title, upc: album.upc }, limit: 3 });
+    expect(found.candidates[0]).toMatchObject({ upc: album.upc, title: album.title });
+    const albumUri = found.candidates[0]!.provider_uris['tidal']!;
+    const saved = await call('saveAlbums', { items: [{ uri: albumUri }, { uri: `tidal:album:${fake.trackId('al0')!}` }, { uri: 'tidal:album:1' }, { uri: 'spotify:album:x' }] });
+    expect(saved.results.map((entry) => [entry.ok, entry.error?.type ?? null])).toEqual([
+      [true, null],
+      [true, null],
+      [false, 'NotFound'],
+      [false, 'InvalidInput'],
+    ]);
+    expect(fake.state.collectionOf(account.userId).albums.map((entry) => entry.id)).toContain(albumUri.split(':')[2]);
+    await call('removeSavedAlbums', { items: [{ uri: albumUri }] });
+    expect(fake.state.collectionOf(account.userId).albums.map((entry) => entry.id)).not.toContain(albumUri.split(':')[2]);
+
+    const artist = seedArtists.get('ar3')!;
+    const artists = await call('searchArtists', { query: { name: artist.name }, limit: 3 });
+    expect(artists.candidates[0]!.name).toBe(artist.name);
+    const followed = await call('followArtists', { items: [{ uri: artists.candidates[0]!.provider_uris['tidal']! }] });
+    expect(followed.results[0]!.ok).toBe(true);
+    expect(fake.state.collectionOf(account.userId).artists).toHaveLength(2);
+    await call('unfollowArtists', { items: [{ uri: artists.candidates[0]!.provider_uris['tidal']! }] });
+    expect(fake.state.collectionOf(account.userId).artists).toHaveLength(1);
+  });
+
+  it('sends an Idempotency-Key and the JSON:API media type with every mutation', () => {
+    const mutations = fake.requests.filter((request) => request.method !== 'GET');
+    expect(mutations.length).toBeGreaterThan(5);
+    for (const request of mutations) {
+      expect(request.headers['idempotency-key'], `${request.method} ${request.path}`).toMatch(/^opl-[0-9a-f]{28}$/);
+      if (request.body) expect(request.headers['content-type']).toBe('application/vnd.api+json');
+    }
+  });
+});
+
+describe('errors', () => {
+  it('refuses to delete a playlist the account does not own', async () => {
+    const foreign = [...fake.state.playlists.values()].find((playlist) => playlist.name === 'Someone Else')!;
+    expect((await failureOf(call('deletePlaylist', { playlist_id: foreign.id }))).type).toBe('Unsupported');
+    expect(fake.state.playlists.has(foreign.id)).toBe(true);
+  });
+
+  it('hands a long Retry-After to the engine at once, and maps server errors and unknown ids', async () => {
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 60 });
+    const before = fake.requests.length;
+    const limited = await failureOf(call('listPlaylists', { cursor: null, limit: 5 }));
+    expect(limited.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 60 });
+    expect(fake.requests.length - before).toBe(1);
+    fake.failNext({ kind: 'server_error', status: 500 });
+    expect((await failureOf(call('testConnection', {}))).type).toBe('ProviderError');
+    expect((await failureOf(call('listPlaylistItems', { playlist_id: '00000000-0000-4000-8000-000000000000', cursor: null, limit: 5 }))).type).toBe('NotFound');
+    const reader = fake.createAccount({ displayName: 'Reader', scopes: ['playlists.read', 'user.read'] });
+    expect((await failureOf(call('searchTracks', { query: { text: 'golden' }, mode: 'text', limit: 5 }, reader))).type).toBe('Unsupported');
+  });
+
+  it('never hands a credential back to the engine or its log', () => {
+    const everything = `${seen.join('\n')}\n${logger.text()}`;
+    expect(seen.length).toBeGreaterThan(15);
+    expect(everything).not.toContain(account.accessToken);
+    expect(everything).not.toContain(account.refreshToken);
+    expect(everything).not.toMatch(/tidal-at-|tidal-rt-/);
+  });
+});
