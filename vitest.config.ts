@@ -24,6 +24,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/support/global-setup.ts'],
+          setupFiles: ['test/integration/support/secret-scan.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 2,

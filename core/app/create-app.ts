@@ -54,6 +54,8 @@ export interface AppOverrides {
   providerOriginOverrides?: Readonly<Record<string, string>>;
   /** Tests: OAuth client registrations instead of OPL_PROVIDER_CLIENTS_FILE. */
   providerClients?: ProviderClients;
+  /** Tests: sees every HTTP response body (the suite-wide secret scan). */
+  responseTap?: (body: string) => void;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -209,6 +211,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           exports: services.exports,
           connections: services.connections,
           playlists: services.playlists,
+          ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
       : undefined;

@@ -38,6 +38,8 @@ export interface HttpDependencies {
   connections?: ConnectionsApi & { connectInfo(provider: string): { demo: boolean; connectable: boolean; reason: string | null } };
   playlists?: PlaylistsApi;
   uiDistDir: string;
+  /** Tests: sees every response body sent (to prove no secret is ever in one). */
+  responseTap?: (body: string) => void;
 }
 
 const notWired = async (): Promise<never> => {
@@ -66,9 +68,17 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  const tap = deps.responseTap;
+  app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
+    if (tap) {
+      if (typeof payload === 'string') tap(payload);
+      else if (Buffer.isBuffer(payload)) tap(payload.toString('utf8'));
+      const location = reply.getHeader('location');
+      if (typeof location === 'string') tap(location);
+    }
+    return payload;
   });
 
   app.setValidatorCompiler(validatorCompiler);

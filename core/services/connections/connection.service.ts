@@ -199,7 +199,7 @@ export class ConnectionService {
     const kind = attempt['auth_kind'] as AuthKind;
     const method = this.#methodFor(manifest, kind);
     const strategy = AUTH_STRATEGIES[kind];
-    const context = this.#context(provider, manifest, method, '', String(attempt['redirect_uri'] ?? ''));
+    const context = this.#context(provider, manifest, method, '', (attempt['redirect_uri'] as string | null) ?? '');
     const secrets = this.#options.vault.openAttempt(stateHash, String(attempt['key_id']), attempt['sealed_secrets'] as Uint8Array) as AttemptSecrets;
     const scopes = (attempt['scopes'] as string[] | null) ?? [];
     const attemptId = String(attempt['id']);

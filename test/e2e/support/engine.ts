@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeTranscript } from '../../support/secret-scan.ts';
 
 /** Starts the real engine (`opl start`) as a child process with its own data dir and embedded PostgreSQL. */
 
@@ -37,10 +38,11 @@ export async function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Keeps the end of a growing log so a failure can show what the engine said last. */
-function tail(stream: NodeJS.ReadableStream | null, sink: { text: string }): void {
+function tail(stream: NodeJS.ReadableStream | null, sink: { text: string; all?: string[] }): void {
   stream?.setEncoding('utf8');
   stream?.on('data', (chunk: string) => {
     sink.text = (sink.text + chunk).slice(-LOG_TAIL_CHARS);
+    sink.all?.push(chunk);
   });
 }
 
@@ -123,13 +125,15 @@ export async function startEngine(env: (baseUrl: string) => Record<string, strin
       ...env(baseUrl),
     },
   });
-  const log = { text: '' };
+  // The whole output goes to the run's secret scan (test/support/secret-scan.ts) when it stops.
+  const log: { text: string; all: string[] } = { text: '', all: [] };
   tail(engine.stdout, log);
   tail(engine.stderr, log);
   const stop = async () => {
     try {
       await stopProcess(engine, log);
     } finally {
+      writeTranscript('e2e-engine', log.all);
       rmSync(dataDir, { recursive: true, force: true });
     }
   };

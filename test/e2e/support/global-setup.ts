@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { chromiumExecutablePath, CHROMIUM_ARGS } from './chromium.ts';
 import { buildUiIfStale } from '../../../core/bootstrap/runtime.mjs';
+import { startSecretScan } from '../../support/secret-scan.ts';
 import { startEngine } from './engine.ts';
 
 /**
@@ -48,7 +49,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Playwright gives the browser a fresh temporary profile (user-data-dir) and removes it on close.
     const browserServer = await chromium.launchServer({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
     cleanups.push(() => browserServer.close());
-    const engine = await startEngine();
+    // The engine inherits the ledger: its demo fakes record the tokens they issue, and its whole
+    // output is scanned for them when it stops.
+    const scan = startSecretScan();
+    cleanups.push(async () => {
+      const result = scan.finish();
+      scan.dispose();
+      if (result.leaks.length > 0) throw new Error(`secret scan: issued token(s) appeared in the engine's output: ${result.leaks.map((leak) => leak.secretPrefix).join(', ')}`);
+    });
+    // Demo mode: simulated Spotify and TIDAL in the engine, so browser tests can connect accounts.
+    const engine = await startEngine(() => ({ OPL_DEMO: '1' }));
     cleanups.push(() => engine.stop());
 
     project.provide('oplBaseUrl', engine.baseUrl);

@@ -1,4 +1,5 @@
 import { escapeHtml, formBody, pkceChallenge, randomId, type FakeRequest } from '../fake-provider.ts';
+import { issuedSecret } from '../secret-ledger.ts';
 import { html, json, oauthError, redirectTo, type Reply } from './spotify-responses.ts';
 import type { SpotifyState } from './spotify-state.ts';
 
@@ -60,13 +61,13 @@ interface PendingConsent {
 }
 
 export function issueAccessToken(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): string {
-  const accessToken = randomId('BQ', 48);
+  const accessToken = issuedSecret(randomId('BQ', 48));
   state.accessTokens.set(accessToken, { userId, clientId, scopes, expiresAt: Date.now() + lifetimeS * 1000, expired: false });
   return accessToken;
 }
 
 export function issueTokens(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): IssuedTokens {
-  const refreshToken = randomId('AQ', 48);
+  const refreshToken = issuedSecret(randomId('AQ', 48));
   state.refreshTokens.set(refreshToken, { userId, clientId, scopes, revoked: false });
   return { accessToken: issueAccessToken(state, userId, clientId, scopes, lifetimeS), refreshToken, expiresIn: lifetimeS, scopes };
 }
@@ -141,7 +142,7 @@ export class SpotifyOAuth {
   }
 
   #approve(consent: PendingConsent): string {
-    const code = randomId('AQC', 32);
+    const code = issuedSecret(randomId('AQC', 32));
     this.#state.codes.set(code, {
       clientId: consent.clientId,
       redirectUri: consent.redirectUri,
@@ -196,7 +197,7 @@ export class SpotifyOAuth {
     const accessToken = issueAccessToken(this.#state, grant.userId, clientId, grant.scopes, this.#options.tokenLifetimeS);
     const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, scope: grant.scopes.join(' ') };
     if (this.#options.rotateRefreshTokens) {
-      const next = randomId('AQ', 48);
+      const next = issuedSecret(randomId('AQ', 48));
       this.#state.refreshTokens.set(next, { userId: grant.userId, clientId, scopes: grant.scopes, revoked: false });
       if (this.#options.revokeRotatedRefreshTokens) grant.revoked = true;
       answer['refresh_token'] = next;

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { createLogger } from '../../../core/logging/logger.ts';
 import { findFreePort } from '../../../core/storage/embedded/free-port.ts';
 import { startEmbeddedPostgres, THROWAWAY_SERVER_SETTINGS } from '../../../core/storage/embedded-postgres.service.ts';
+import { LEDGER_ENV, startSecretScan, TRANSCRIPT_ENV } from '../../support/secret-scan.ts';
 import './provided-context.ts';
 
 /**
@@ -15,6 +16,9 @@ import './provided-context.ts';
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), 'opl-integration-'));
+  const scan = startSecretScan();
+  project.provide('oplSecretLedger', process.env[LEDGER_ENV]!);
+  project.provide('oplTranscriptDir', process.env[TRANSCRIPT_ENV]!);
   try {
     const server = await startEmbeddedPostgres({
       rootDir: join(root, 'postgres'),
@@ -32,8 +36,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       } finally {
         await rm(root, { recursive: true, force: true });
       }
+      // No token the fakes issued may appear in any log line or API answer of the run.
+      const result = scan.finish();
+      scan.dispose();
+      if (result.leaks.length > 0) {
+        throw new Error(`secret scan: ${result.leaks.length} issued token(s) appeared in logs or API answers: ${result.leaks.slice(0, 10).map((leak) => `${leak.secretPrefix} in ${leak.file}`).join('; ')}`);
+      }
+      process.stdout.write(`secret scan: ${result.secrets} issued tokens, ${result.transcripts} transcripts, no leak\n`);
     };
   } catch (error) {
+    scan.dispose();
     await rm(root, { recursive: true, force: true });
     throw error;
   }

@@ -5,6 +5,9 @@ declare module 'vitest' {
     oplTestAdminUrl: string;
     /** Temporary directory of the run, removed at teardown; per-test data dirs live below it. */
     oplTestRoot: string;
+    /** The run's secret ledger and transcript directory (test/support/secret-scan.ts). */
+    oplSecretLedger: string;
+    oplTranscriptDir: string;
   }
 }
 

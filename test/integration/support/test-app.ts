@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App, type AppOverrides, type AppRoles } from '../../../core/app/index.ts';
 import { loadConfig } from '../../../core/config/index.ts';
 import { createLogger } from '../../../core/logging/logger.ts';
+import { writeTranscript } from '../../support/secret-scan.ts';
 import { createTestDatabase } from './test-database.ts';
 
 /** The owner secret and public base URL that turn the owner-session gate on, for tests that need it. */
@@ -40,7 +41,9 @@ export async function startTestApp(
     },
   });
   const config = loadConfig({ OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: '0', ...pluginDefaults, ...env });
+  const answers: string[] = [];
   const app = await createApp(config, roles, {
+    responseTap: (body) => answers.push(body.slice(0, 1_000_000)),
     ...overrides,
     logger: createLogger({ level: 'debug', destination }),
     workerPollingIntervalSeconds: 0.5,
@@ -52,6 +55,7 @@ export async function startTestApp(
     databaseUrl: database.url,
     async close() {
       await app.stop();
+      writeTranscript('integration-app', [...logs, ...answers]);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

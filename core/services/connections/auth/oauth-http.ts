@@ -71,7 +71,7 @@ export async function postForm(url: string, form: Record<string, string>, option
     }
     chunks.push(chunk);
   }
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
