@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
 import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
 import { sendJsonApi } from './json-api.ts';
@@ -74,40 +75,42 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
     },
   };
 
-  function sendResult(response: Parameters<typeof sendJsonApi>[0], result: ApiResult): void {
+  function sendResult(response: ServerResponse, result: ApiResult): void {
     sendJsonApi(response, result.status, result.body, result.headers ?? {});
   }
 
-  function failureAnswer(rule: FailureRule, request: FakeRequest, response: Parameters<typeof sendJsonApi>[0]): boolean {
+  /** Answers a request as the failure rule says (or, for `timeout`, never). */
+  function answerFailure(rule: FailureRule, request: FakeRequest, response: ServerResponse): void {
     const isApi = request.path.startsWith('/v2/');
     switch (rule.kind) {
       case 'rate_limit':
       case 'quota':
         // TIDAL has one answer for both: 429 with Retry-After.
         sendJsonApi(response, 429, { errors: [{ id: randomUUID(), status: '429', code: 'TOO_MANY_REQUESTS', detail: 'Rate limit exceeded' }] }, { 'retry-after': String(rule.retryAfterS ?? 1) });
-        return true;
+        return;
       case 'server_error': {
         const status = rule.status ?? 503;
         sendJsonApi(response, status, { errors: [{ id: randomUUID(), status: String(status), detail: status === 503 ? 'Service temporarily unavailable' : 'Internal server error' }] });
-        return true;
+        return;
       }
       case 'expired_token':
         sendJsonApi(response, 401, { errors: [{ id: randomUUID(), status: '401', code: 'UNAUTHORIZED', detail: 'The access token has expired' }] }, { 'www-authenticate': 'Bearer error="invalid_token"' });
-        return true;
+        return;
       case 'ambiguous_write':
         // The write happens; the answer is lost.
         if (isApi) handleApi(state, { pageSize }, request);
         dropConnection(response);
-        return true;
+        return;
       case 'timeout':
-        return true;
+        // The socket stays open until the server closes.
+        return;
     }
   }
 
   const http = await startFakeHttp(
     (request, response) => {
       const rule = failures.take(request.method, request.path);
-      if (rule && failureAnswer(rule, request, response)) return;
+      if (rule) return answerFailure(rule, request, response);
       if (request.path === '/authorize') return handleAuthorize(state, oauth, request, response);
       if (request.path === '/v1/oauth2/token') return handleToken(state, oauth, request, response);
       if (request.path.startsWith('/v2/')) return sendResult(response, handleApi(state, { pageSize }, request));

@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext } from '@opl/plugin-sdk';
 import { chunk, planInserts, type PlannedItem } from './batch-plan.ts';
 import { asIdentifier, asResource, readDocument, text } from './json-api-document.ts';
 import { idempotencyKey } from './idempotency-key.ts';
@@ -171,7 +171,6 @@ export async function removeTracks(input: OperationInput<'removeTracks'>, ctx: P
 }
 
 export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ctx: ProviderContext): Promise<OperationReturn<'deletePlaylist'>> {
-  if (input.playlist_id.trim() === '') throw new InvalidInput('a playlist id is required');
   await send(ctx, {
     method: 'DELETE',
     path: `/playlists/${segment(input.playlist_id)}`,
