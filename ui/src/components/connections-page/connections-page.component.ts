@@ -523,7 +523,7 @@ export class OplConnectionsPage extends LitElement {
         <div class="row">
           <button
             type="submit"
-            class="primary"
+            class=${provider.connectable ? 'primary' : 'unavailable'}
             id=${safeId('connect', provider.name)}
             aria-disabled=${!provider.connectable || busy ? 'true' : 'false'}
             aria-describedby=${provider.connectable ? nothing : reasonId}

@@ -65,6 +65,8 @@ export const connectionsPageStyles = css`
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(17rem, 1fr));
     gap: var(--opl-space-4);
+    /* A card with an open challenge grows alone; its neighbours keep their own height. */
+    align-items: start;
   }
 
   .provider,
@@ -149,9 +151,13 @@ export const connectionsPageStyles = css`
     align-items: center;
   }
 
-  /* Not connectable: still focusable (aria-disabled) so the reason is heard; dashed so it reads as unavailable. */
-  button.primary[aria-disabled='true'] {
+  /* Not connectable: still focusable (aria-disabled) so the reason is heard; dashed and muted so it reads as unavailable. */
+  button.unavailable {
     cursor: not-allowed;
+    border-style: dashed;
+    border-color: var(--opl-color-control-border);
+    background: var(--opl-color-bg);
+    color: var(--opl-color-text-muted);
   }
 
   .unavailable {
@@ -294,8 +300,10 @@ export const connectionsPageStyles = css`
     line-height: 1.5;
   }
 
-  .account dl {
-    grid-template-columns: minmax(8rem, max-content) 1fr;
-    gap: var(--opl-space-2) var(--opl-space-4);
+  @media (min-width: 30rem) {
+    .account dl {
+      grid-template-columns: minmax(8rem, max-content) 1fr;
+      gap: var(--opl-space-2) var(--opl-space-4);
+    }
   }
 `;
