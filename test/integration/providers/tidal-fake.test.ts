@@ -267,6 +267,17 @@ describe('JSON:API', () => {
     expect((await api('/users/me', { token: shortLived.accessToken })).status).toBe(401);
   });
 
+  it('answers a quota failure as the 429 TIDAL has for both, and can leave a request unanswered', async () => {
+    fake.failNext({ kind: 'quota', retryAfterS: 3600 });
+    const quota = await api('/users/me');
+    expect(quota.status).toBe(429);
+    expect(quota.headers.get('retry-after')).toBe('3600');
+    fake.failNext({ kind: 'timeout', pathPrefix: '/v2/users' });
+    const silent = fetch(`${fake.baseUrl}/v2/users/me`, { headers: { authorization: `Bearer ${account.accessToken}` }, signal: AbortSignal.timeout(300) });
+    await expect(silent).rejects.toThrow();
+    expect((await api('/users/me')).status).toBe(200);
+  });
+
   it('enforces scopes and the JSON:API media type', async () => {
     const reader = fake.createAccount({ displayName: 'Reader', scopes: ['playlists.read', 'user.read'] });
     const refused = await api('/playlists', { method: 'POST', token: reader.accessToken, body: { data: { type: 'playlists', attributes: { name: 'No' } } } });
