@@ -190,7 +190,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       const { code, state, error } = request.query;
       let target: string;
       if (!state) {
-        target = `/#/connections?auth_error=invalid_callback&message=${encodeURIComponent('The provider came back without the state of a connection attempt. Start connecting again.')}`;
+        target = `/#/connections?auth_error=invalid_callback&message=${encodeURIComponent('The provider came back without the state of a connection attempt. Start connecting again.')}&provider=${encodeURIComponent(request.params.provider)}`;
       } else {
         try {
           const outcome = await connections.complete(owner.id, request.params.provider, { state, code: code ?? null, error: error ?? null });
@@ -200,7 +200,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
           const codeName = problem instanceof Error && 'code' in problem ? String((problem as { code: unknown }).code) : 'auth_failed';
           const message = problem instanceof Error ? ('detail' in problem ? String((problem as { detail: unknown }).detail) : 'The connection failed.') : 'The connection failed.';
           if (!(problem instanceof Error && 'code' in problem)) request.log.error({ err: caught }, 'auth callback failed');
-          target = `/#/connections?auth_error=${encodeURIComponent(codeName)}&message=${encodeURIComponent(message.slice(0, 300))}`;
+          target = `/#/connections?auth_error=${encodeURIComponent(codeName)}&message=${encodeURIComponent(message.slice(0, 300))}&provider=${encodeURIComponent(request.params.provider)}`;
         }
       }
       return reply.code(303).header('location', target).header('cache-control', 'no-store').send(null);

@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Import, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Import, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
