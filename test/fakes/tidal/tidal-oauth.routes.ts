@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { escapeHtml, formBody, pkceChallenge, randomId, redirect, sendHtml, sendJson, type FakeRequest } from '../fake-provider.ts';
+import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
 /**
@@ -70,7 +71,8 @@ function authorizeParams(state: TidalState, params: URLSearchParams, response: S
 }
 
 function approve(state: TidalState, params: AuthorizeParams, userId: string, response: ServerResponse): void {
-  const code = randomId('', 24);
+  // Codes are secrets too: the suite-wide scan looks for them in every log line and answer.
+  const code = issuedSecret(randomId('', 24));
   state.codes.set(code, { code, userId, clientId: params.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false });
   redirect(response, withParams(params.redirectUri, { code, state: params.state }));
 }
@@ -119,16 +121,16 @@ export function handleToken(state: TidalState, options: OAuthOptions, request: F
   if (client.clientSecret !== null && body['client_secret'] !== undefined && body['client_secret'] !== client.clientSecret) {
     return tokenError(response, 401, 'invalid_client', 1002, 'Invalid client credentials');
   }
-  const answer = (userId: string, scopes: readonly string[], refreshToken: string | null) => {
-    const user = state.users.get(userId)!;
-    const { access, refresh } = state.issueTokens(userId, client.clientId, scopes, options.accessTokenTtlS);
-    if (refreshToken === null) {
-      sendJson(response, 200, { access_token: access.token, refresh_token: refresh.token, token_type: 'Bearer', expires_in: options.accessTokenTtlS, scope: scopes.join(' '), user_id: Number(user.id) });
-    } else {
+  const answer = (userId: string, scopes: readonly string[], refreshing: boolean) => {
+    const common = { token_type: 'Bearer', expires_in: options.accessTokenTtlS, scope: scopes.join(' '), user_id: Number(state.users.get(userId)!.id) };
+    if (refreshing) {
       // TIDAL keeps the refresh token on refresh: no new one in the answer.
-      state.refreshTokens.delete(refresh.token);
-      sendJson(response, 200, { access_token: access.token, token_type: 'Bearer', expires_in: options.accessTokenTtlS, scope: scopes.join(' '), user_id: Number(user.id) });
+      const access = state.issueAccessToken(userId, client.clientId, scopes, options.accessTokenTtlS);
+      sendJson(response, 200, { access_token: access.token, ...common });
+      return;
     }
+    const { access, refresh } = state.issueTokens(userId, client.clientId, scopes, options.accessTokenTtlS);
+    sendJson(response, 200, { access_token: access.token, refresh_token: refresh.token, ...common });
   };
   switch (body['grant_type']) {
     case 'authorization_code': {
@@ -138,12 +140,12 @@ export function handleToken(state: TidalState, options: OAuthOptions, request: F
       code.used = true;
       if (code.redirectUri !== body['redirect_uri']) return tokenError(response, 400, 'invalid_grant', 11102, 'Redirect URI mismatch');
       if (!body['code_verifier'] || pkceChallenge(body['code_verifier']) !== code.codeChallenge) return tokenError(response, 400, 'invalid_grant', 11103, 'Invalid code verifier');
-      return answer(code.userId, code.scopes, null);
+      return answer(code.userId, code.scopes, false);
     }
     case 'refresh_token': {
       const refresh = state.refreshTokens.get(body['refresh_token'] ?? '');
       if (!refresh || refresh.revoked || refresh.clientId !== client.clientId) return tokenError(response, 400, 'invalid_grant', 11003, 'Token could not be refreshed');
-      return answer(refresh.userId, refresh.scopes, refresh.token);
+      return answer(refresh.userId, refresh.scopes, true);
     }
     default:
       return tokenError(response, 400, 'unsupported_grant_type', 1003, 'Unsupported grant type');

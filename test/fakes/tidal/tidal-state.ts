@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { randomId } from '../fake-provider.ts';
+import { issuedSecret } from '../secret-ledger.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { tidalCatalog, type TidalCatalog } from './tidal-catalog.ts';
 
@@ -195,12 +196,16 @@ export class TidalState {
     collection.artists = entries(library.followedArtistKeys, (id) => this.catalog.artists.has(id));
   }
 
-  issueTokens(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): { access: AccessToken; refresh: RefreshToken } {
-    const access: AccessToken = { token: randomId('tidal-at-', 24), userId, clientId, scopes: [...scopes], expiresAt: Date.now() + expiresIn * 1000, expired: false };
-    const refresh: RefreshToken = { token: randomId('tidal-rt-', 24), userId, clientId, scopes: [...scopes], revoked: false };
+  issueAccessToken(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): AccessToken {
+    const access: AccessToken = { token: issuedSecret(randomId('tidal-at-', 24)), userId, clientId, scopes: [...scopes], expiresAt: Date.now() + expiresIn * 1000, expired: false };
     this.accessTokens.set(access.token, access);
+    return access;
+  }
+
+  issueTokens(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): { access: AccessToken; refresh: RefreshToken } {
+    const refresh: RefreshToken = { token: issuedSecret(randomId('tidal-rt-', 24)), userId, clientId, scopes: [...scopes], revoked: false };
     this.refreshTokens.set(refresh.token, refresh);
-    return { access, refresh };
+    return { access: this.issueAccessToken(userId, clientId, scopes, expiresIn), refresh };
   }
 
   /** The idempotency record for a key, within the replay window. */
