@@ -63,6 +63,8 @@ describe('web UI shell', () => {
     const notice = page.getByRole('main').getByText('Not available yet in this version.');
     expect(await notice.isVisible()).toBe(true);
     expect(await page.getByRole('main').getByRole('button').count()).toBe(0);
+    // Leave the document, so the next test starts from a fresh load as a visitor would.
+    await page.goto('about:blank');
   });
 
   it('offers a skip link first, which moves focus to the main content', async () => {
