@@ -19,7 +19,9 @@ export function providerProblem(error: unknown): unknown {
       case 'attempt_expired':
         return new AppError('auth_attempt_expired', error.message);
       case 'not_available':
-        return new AppError(/paste|hosted/i.test(error.message) ? 'header_paste_disabled' : 'provider_not_configured', error.message);
+        return new AppError('provider_not_configured', error.message);
+      case 'header_paste_disabled':
+        return new AppError('header_paste_disabled', error.message);
       case 'auth_expired':
         return new AppError('provider_auth_expired', error.message, { extensions: { action: { type: 'reconnect_account' } } });
       case 'account_mismatch':

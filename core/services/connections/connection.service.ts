@@ -55,7 +55,17 @@ export type CompleteView = { status: 'connected'; account: AccountView } | { sta
 
 /** A connection or account problem the HTTP layer turns into a problem response. */
 export class ConnectionError extends Error {
-  readonly code: 'unknown_provider' | 'unknown_account' | 'attempt_not_found' | 'attempt_expired' | 'not_available' | 'flow_failed' | 'auth_expired' | 'provider_unavailable' | 'account_mismatch';
+  readonly code:
+    | 'unknown_provider'
+    | 'unknown_account'
+    | 'attempt_not_found'
+    | 'attempt_expired'
+    | 'not_available'
+    | 'header_paste_disabled'
+    | 'flow_failed'
+    | 'auth_expired'
+    | 'provider_unavailable'
+    | 'account_mismatch';
   readonly flowCode: AuthFlowError['code'] | null;
   constructor(code: ConnectionError['code'], message: string, flowCode: AuthFlowError['code'] | null = null) {
     super(message);
@@ -149,7 +159,7 @@ export class ConnectionService {
     const strategy = AUTH_STRATEGIES[method.kind];
     const context = this.#context(provider, manifest, method, options.redirectBase);
     const unavailable = strategy.unavailableReason(context);
-    if (unavailable) throw new ConnectionError('not_available', unavailable);
+    if (unavailable) throw new ConnectionError(method.kind === 'HEADER_PASTE' && this.#options.deploymentMode === 'hosted' ? 'header_paste_disabled' : 'not_available', unavailable);
     const capabilities = options.capabilities?.length ? options.capabilities.filter((capability) => manifest.provider!.capabilities.includes(capability)) : manifest.provider!.capabilities;
     let begun;
     try {
@@ -200,6 +210,7 @@ export class ConnectionService {
     const method = this.#methodFor(manifest, kind);
     const strategy = AUTH_STRATEGIES[kind];
     const context = this.#context(provider, manifest, method, '', (attempt['redirect_uri'] as string | null) ?? '');
+    if (kind === 'HEADER_PASTE' && this.#options.deploymentMode === 'hosted') throw new ConnectionError('header_paste_disabled', 'Pasting browser headers is disabled on hosted instances.');
     const secrets = this.#options.vault.openAttempt(stateHash, String(attempt['key_id']), attempt['sealed_secrets'] as Uint8Array) as AttemptSecrets;
     const scopes = (attempt['scopes'] as string[] | null) ?? [];
     const attemptId = String(attempt['id']);
