@@ -151,12 +151,12 @@ describe('PluginHost', () => {
     permits.length = 0;
     expect(await host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'fetch' }, { account: { id: 'acc-1' } })).toMatchObject({ name: 'status 200' });
     expect(permits).toEqual([
-      { pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'readPlaylist', cost: 1 },
-      { pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'readPlaylist', cost: 1 },
+      { pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'readPlaylist', cost: 1, retryAfterS: null },
+      { pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'readPlaylist', cost: 1, retryAfterS: null },
     ]);
     permits.length = 0;
     await host.call(PROVIDER_ID, 'searchTracks', { query: { text: 'song' } }, { account: { id: 'acc-1' } });
-    expect(permits).toEqual([{ pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'searchTracks', cost: 3 }]);
+    expect(permits).toEqual([{ pluginId: PROVIDER_ID, accountId: 'acc-1', op: 'searchTracks', cost: 3, retryAfterS: null }]);
   });
 
   it('parses bytes sent across the process boundary', async () => {
