@@ -13,8 +13,13 @@ declare module 'fastify' {
 }
 
 /** Routes under `/api` that answer without a session: logging in, and public share reads. */
+/** A provider's redirect back after sign-in: a cross-site navigation, which never carries the SameSite=Strict session cookie. */
+const AUTH_CALLBACK = /^\/api\/auth\/[a-z][a-z0-9_]{1,39}\/callback$/;
+
 function isPublicApiRoute(method: string, path: string): boolean {
   if (path === '/api/session' && (method === 'POST' || method === 'DELETE')) return true;
+  // The callback acts for the owner who began the attempt; its unguessable `state` names it.
+  if (method === 'GET' && AUTH_CALLBACK.test(path)) return true;
   return path.startsWith('/api/public/');
 }
 

@@ -186,14 +186,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'connect accounts');
+      // No session here (a cross-site redirect from the provider): the attempt names its owner.
       const { code, state, error } = request.query;
       let target: string;
       if (!state) {
         target = `/#/connections?auth_error=invalid_callback&message=${encodeURIComponent('The provider came back without the state of a connection attempt. Start connecting again.')}&provider=${encodeURIComponent(request.params.provider)}`;
       } else {
         try {
-          const outcome = await connections.complete(owner.id, request.params.provider, { state, code: code ?? null, error: error ?? null });
+          const outcome = await connections.complete(null, request.params.provider, { state, code: code ?? null, error: error ?? null });
           target = outcome.status === 'connected' ? `/#/connections?connected=${encodeURIComponent(outcome.account.id)}` : '/#/connections';
         } catch (caught) {
           const problem = providerProblem(caught);

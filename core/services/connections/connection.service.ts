@@ -194,11 +194,17 @@ export class ConnectionService {
     return { ...begun.challenge, state, provider, auth_kind: method.kind, expires_at: expiresAt.toISOString(), demo: this.isDemo(provider) };
   }
 
-  /** Completes a connection: an OAuth callback (code or error), submitted form values, or a device poll. */
-  async complete(ownerId: string, provider: string, input: { state: string; code?: string | null; error?: string | null; values?: Record<string, string> }): Promise<CompleteView> {
+  /**
+   * Completes a connection: an OAuth callback (code or error), submitted form values, or a device
+   * poll. `ownerId` null is the provider's redirect back, which carries no session: it acts for
+   * the owner who began the attempt, named by the unguessable `state`.
+   */
+  async complete(ownerId: string | null, provider: string, input: { state: string; code?: string | null; error?: string | null; values?: Record<string, string> }): Promise<CompleteView> {
     const stateHash = hashState(input.state);
-    const [attempt] = await this.#options.execute(selectAuthAttempt(stateHash));
-    if (!attempt || attempt['owner_id'] !== ownerId || attempt['provider'] !== provider) {
+    const [found] = await this.#options.execute(selectAuthAttempt(stateHash));
+    const attempt = found && (ownerId === null || found['owner_id'] === ownerId) && found['provider'] === provider ? found : undefined;
+    if (attempt) ownerId = String(attempt['owner_id']);
+    if (!attempt || ownerId === null) {
       throw new ConnectionError('attempt_not_found', 'This connection attempt is unknown or was already used. Start connecting again.');
     }
     if (new Date(attempt['expires_at'] as string) <= this.#now()) {

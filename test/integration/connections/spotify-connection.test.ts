@@ -3,7 +3,7 @@ import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/in
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting a Spotify account end to end through the HTTP API, against the stateful fake: the
@@ -248,5 +248,38 @@ describe('connecting Spotify', () => {
     expect(issued.size).toBeGreaterThan(3);
     const everything = [...answers, ...testApp.logs].join('\n');
     for (const secret of issued) expect(everything.includes(secret), 'a token leaked').toBe(false);
+  });
+});
+
+describe('connecting on an instance behind the owner-session gate', () => {
+  let gated: TestApp;
+
+  beforeAll(async () => {
+    gated = await startTestApp({ ...plugins.env, ...SESSION_GATE_ENV }, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await gated?.close();
+  });
+
+  it('completes the callback although the provider redirect carries no session cookie', async () => {
+    const http = gated.app.http!;
+    const login = await http.inject({ method: 'POST', url: '/api/session', payload: { secret: GATE_OWNER_SECRET } });
+    const cookie = /opl_session=[^;]+/.exec(String(login.headers['set-cookie']))![0];
+    expect((await http.inject({ method: 'POST', url: '/api/auth/spotify/begin', payload: {} })).statusCode).toBe(401);
+    const begin = await http.inject({ method: 'POST', url: '/api/auth/spotify/begin', payload: { account_label: 'Gated' }, headers: { cookie, origin: SESSION_GATE_ENV.OPL_PUBLIC_BASE_URL } });
+    expect(begin.statusCode).toBe(200);
+    const challenge = begin.json<{ redirect_url: string }>();
+    expect(new URL(challenge.redirect_url).searchParams.get('redirect_uri')).toBe(`${SESSION_GATE_ENV.OPL_PUBLIC_BASE_URL}/api/auth/spotify/callback`);
+    const authorize = await fetch(challenge.redirect_url, { redirect: 'manual' });
+    const callback = new URL(authorize.headers.get('location')!);
+    // The browser arrives from the provider's site: SameSite=Strict keeps the cookie at home.
+    const landed = await http.inject({ method: 'GET', url: `${callback.pathname}${callback.search}` });
+    expect(landed.statusCode).toBe(303);
+    expect(landed.headers.location).toMatch(/^\/#\/connections\?connected=/);
+    const listed = await http.inject({ method: 'GET', url: '/api/auth/accounts', headers: { cookie } });
+    expect(listed.json<{ accounts: { account_label: string }[] }>().accounts.map((account) => account.account_label)).toEqual(['Gated']);
+    // Without its state the callback completes nothing, and other auth routes stay private.
+    expect((await http.inject({ method: 'GET', url: '/api/auth/accounts' })).statusCode).toBe(401);
   });
 });
