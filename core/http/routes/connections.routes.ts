@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CAPABILITIES } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../../services/connections/connection.service.ts';
-import { problemResponse } from '../errors/index.ts';
+import { isAppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
@@ -197,9 +197,9 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
           target = outcome.status === 'connected' ? `/#/connections?connected=${encodeURIComponent(outcome.account.id)}` : '/#/connections';
         } catch (caught) {
           const problem = providerProblem(caught);
-          const codeName = problem instanceof Error && 'code' in problem ? String((problem as { code: unknown }).code) : 'auth_failed';
-          const message = problem instanceof Error ? ('detail' in problem ? String((problem as { detail: unknown }).detail) : 'The connection failed.') : 'The connection failed.';
-          if (!(problem instanceof Error && 'code' in problem)) request.log.error({ err: caught }, 'auth callback failed');
+          if (!isAppError(problem)) request.log.error({ err: caught }, 'auth callback failed');
+          const codeName = isAppError(problem) ? problem.code : 'auth_failed';
+          const message = isAppError(problem) ? problem.detail : 'The connection failed.';
           target = `/#/connections?auth_error=${encodeURIComponent(codeName)}&message=${encodeURIComponent(message.slice(0, 300))}&provider=${encodeURIComponent(request.params.provider)}`;
         }
       }
@@ -229,9 +229,9 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
         return { ok: result.ok, status: 'connected' as const, display_name: result.display_name ?? account.display_name, checked_at: checkedAt, problem: null };
       } catch (error) {
         const problem = providerProblem(error);
-        if (!(problem instanceof Error && 'code' in problem && 'detail' in problem)) throw error;
+        if (!isAppError(problem)) throw error;
         const latest = await connections.get(owner.id, account.id);
-        return { ok: false, status: latest.status, display_name: latest.display_name, checked_at: checkedAt, problem: { code: String(problem.code), detail: String(problem.detail) } };
+        return { ok: false, status: latest.status, display_name: latest.display_name, checked_at: checkedAt, problem: { code: problem.code, detail: problem.detail } };
       }
     },
   );

@@ -1,4 +1,4 @@
-import type { OperationResult, Playlist, Track } from '@opl/plugin-sdk';
+import type { Playlist, Track } from '@opl/plugin-sdk';
 import type { Execute } from '../../plugins/plugin-store.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import { deleteAccountCache, selectCache, upsertCache } from './playlist-cache.sql.ts';
@@ -65,16 +65,12 @@ export class PlaylistReadService {
     if (this.#deps.capabilitiesOf(account.provider).includes('READ_LIBRARY')) {
       playlists.push(likedSummary(account.provider));
     }
-    let cursor: string | null = null;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result: OperationResult<'listPlaylists'> = await this.#deps.connections.call(ownerId, accountId, 'listPlaylists', { cursor, limit: PAGE });
-      for (const playlist of result.items) {
-        const { tracks: _tracks, ...summary } = playlist;
-        playlists.push(summary);
-      }
-      if (!result.next_cursor || result.next_cursor === cursor) break;
-      cursor = result.next_cursor;
-    }
+    await eachPage(
+      (cursor) => this.#deps.connections.call(ownerId, accountId, 'listPlaylists', { cursor, limit: PAGE }),
+      (page) => {
+        for (const { tracks: _tracks, ...summary } of page.items) playlists.push(summary);
+      },
+    );
     const [stored] = await this.#deps.execute(upsertCache(ownerId, accountId, 'list', null, playlists));
     return { account_id: accountId, provider: account.provider, cached: false, fetched_at: new Date(stored!['fetched_at'] as string).toISOString(), playlists };
   }
@@ -110,31 +106,41 @@ export class PlaylistReadService {
   async #readPlaylist(ownerId: string, accountId: string, playlistId: string): Promise<Playlist> {
     const playlist = await this.#deps.connections.call(ownerId, accountId, 'readPlaylist', { playlist_id: playlistId });
     const tracks: Track[] = [];
-    let cursor: string | null = null;
     let snapshot = playlist.snapshot_id;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result: OperationResult<'listPlaylistItems'> = await this.#deps.connections.call(ownerId, accountId, 'listPlaylistItems', { playlist_id: playlistId, cursor, limit: PAGE * 2 });
-      snapshot ??= result.snapshot_id;
-      tracks.push(...result.items);
-      if (tracks.length > MAX_TRACKS) throw new PlaylistLimitError(`This playlist has more than ${MAX_TRACKS} entries, more than the engine reads at once.`);
-      if (!result.next_cursor || result.next_cursor === cursor) break;
-      cursor = result.next_cursor;
-    }
+    await eachPage(
+      (cursor) => this.#deps.connections.call(ownerId, accountId, 'listPlaylistItems', { playlist_id: playlistId, cursor, limit: PAGE * 2 }),
+      (page) => {
+        snapshot ??= page.snapshot_id;
+        collectTracks(tracks, page.items, 'This playlist');
+      },
+    );
     return { ...playlist, snapshot_id: snapshot, tracks: tracks.map((track, index) => ({ ...track, position: track.position ?? index })), track_count: tracks.length };
   }
 
   async #readLiked(ownerId: string, accountId: string, provider: string): Promise<Playlist> {
     const tracks: Track[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result: OperationResult<'listLikedTracks'> = await this.#deps.connections.call(ownerId, accountId, 'listLikedTracks', { cursor, limit: PAGE });
-      tracks.push(...result.items);
-      if (tracks.length > MAX_TRACKS) throw new PlaylistLimitError(`The liked collection has more than ${MAX_TRACKS} entries, more than the engine reads at once.`);
-      if (!result.next_cursor || result.next_cursor === cursor) break;
-      cursor = result.next_cursor;
-    }
+    await eachPage(
+      (cursor) => this.#deps.connections.call(ownerId, accountId, 'listLikedTracks', { cursor, limit: PAGE }),
+      (page) => collectTracks(tracks, page.items, 'The liked collection'),
+    );
     return { ...likedSummary(provider), tracks: tracks.map((track, index) => ({ ...track, position: track.position ?? index })), track_count: tracks.length };
   }
+}
+
+/** Reads every page of a cursor-paged operation, in order, up to MAX_PAGES. */
+async function eachPage<P extends { next_cursor: string | null }>(read: (cursor: string | null) => Promise<P>, take: (page: P) => void): Promise<void> {
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await read(cursor);
+    take(result);
+    if (!result.next_cursor || result.next_cursor === cursor) return;
+    cursor = result.next_cursor;
+  }
+}
+
+function collectTracks(into: Track[], page: readonly Track[], what: string): void {
+  into.push(...page);
+  if (into.length > MAX_TRACKS) throw new PlaylistLimitError(`${what} has more than ${MAX_TRACKS} entries, more than the engine reads at once.`);
 }
 
 function likedSummary(provider: string): Playlist {

@@ -24,7 +24,7 @@ interface SchemaSpec {
   /**
    * `$id` of a document the engine publishes. It names the default schema base; the engine serves
    * these files at `{schema_base}/…` and rewrites `$id` to its own configured schema base when it
-   * does, so the value here is a placeholder for "wherever the engine that wrote the file lives".
+   * does, so the value here only names the default; a served copy names the serving engine.
    */
   id?: string;
 }
