@@ -80,6 +80,24 @@ export const oauthEndpointsSchema = z.object({
   authorization_url: z.url({ protocol: /^https$/ }),
   token_url: z.url({ protocol: /^https$/ }),
   revocation_url: z.url({ protocol: /^https$/ }).nullable().default(null),
+  /**
+   * Dialects of providers that predate or bend RFC 6749/7636, declared rather than coded: the
+   * defaults are the standard. Deezer, for one, names the client `app_id`, its secret `secret` and
+   * the scope `perms` (comma-separated), has no PKCE, and takes the code exchange as a GET query.
+   */
+  pkce: z.boolean().default(true),
+  scope_separator: z.enum([' ', ',', '+']).default(' '),
+  param_names: z
+    .object({
+      client_id: z.string().regex(/^[a-z_]{1,50}$/).default('client_id'),
+      client_secret: z.string().regex(/^[a-z_]{1,50}$/).default('client_secret'),
+      scope: z.string().regex(/^[a-z_]{1,50}$/).default('scope'),
+    })
+    .default({ client_id: 'client_id', client_secret: 'client_secret', scope: 'scope' }),
+  /** `post_form`: the standard form POST; `get_query`: the grant's parameters in the URL of a GET. */
+  token_request: z.enum(['post_form', 'get_query']).default('post_form'),
+  /** Extra, non-secret token request parameters (e.g. `output=json`). */
+  token_params: z.record(z.string().regex(/^[a-z_]{1,50}$/), z.string().max(200)).default({}),
 });
 
 export const deviceEndpointsSchema = z.object({
@@ -118,6 +136,12 @@ export const authMethodSchema = z.object({
   credential_header: z
     .object({ name: z.string().regex(/^[A-Za-z0-9-]{1,100}$/).default('authorization'), prefix: z.string().max(50).default('Bearer ') })
     .default({ name: 'authorization', prefix: 'Bearer ' }),
+  /**
+   * For APIs that take the token only in the URL (Deezer's `access_token`): the host adds this
+   * query parameter to requests for the credential origins instead of the credential header. The
+   * plugin never sees it: it is set on the wire URL only and masked wherever a URL is reported.
+   */
+  credential_query_param: z.string().regex(/^[a-z_]{1,50}$/).nullable().default(null),
   /** How the engine authenticates itself at the token endpoint: public PKCE clients use `none`. */
   token_endpoint_auth: z.enum(['none', 'client_secret_basic', 'client_secret_post']).default('none'),
   /** Extra, non-secret authorization request parameters (e.g. `show_dialog=true`). */
