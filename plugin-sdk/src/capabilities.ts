@@ -4,6 +4,8 @@ export const CAPABILITIES = [
   'READ_PLAYLISTS',
   'READ_TRACKS',
   'READ_LIBRARY',
+  /** Add tracks to the native liked/saved-tracks library (the target of a LIKED_TRACKS migration). */
+  'WRITE_LIBRARY',
   'READ_SAVED_ALBUMS',
   'WRITE_SAVED_ALBUMS',
   'READ_FOLLOWED_ARTISTS',

@@ -87,6 +87,8 @@ export const PROVIDER_OPERATIONS = {
     writes: false,
   }),
   listLikedTracks: op({ plugin: 'provider', input: z.object({ cursor, limit: pageLimit }), output: page(trackSchema), requires: ['READ_LIBRARY'], writes: false }),
+  /** Adds tracks to the native liked library (never an ordinary playlist); saving a saved track again is harmless. */
+  saveTracks: op({ plugin: 'provider', input: libraryItems, output: batchResult, requires: ['WRITE_LIBRARY'], writes: true }),
   searchTracks: op({
     plugin: 'provider',
     input: z.object({ query: searchQuerySchema, mode: z.enum(['isrc', 'text']).default('text'), limit: z.number().int().positive().max(50).default(5) }),

@@ -1,5 +1,5 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { listFollowedArtists, listLikedTracks, listSavedAlbums, removeSavedAlbums, saveAlbums, searchAlbums } from './library-ops.ts';
+import { listFollowedArtists, listLikedTracks, listSavedAlbums, removeSavedAlbums, saveAlbums, saveTracks, searchAlbums } from './library-ops.ts';
 import { listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
 import { addTracks, createPlaylist, removeTracks, replacePlaylistTracks, unfollowPlaylist } from './playlist-writes.ts';
 import { searchTracks, validateUri } from './search-ops.ts';
@@ -16,6 +16,7 @@ export default defineProviderPlugin({
   readPlaylist,
   listPlaylistItems,
   listLikedTracks,
+  saveTracks,
   searchTracks,
   validateUri,
   createPlaylist,

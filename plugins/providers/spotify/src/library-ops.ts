@@ -53,15 +53,17 @@ export async function searchAlbums(input: OperationInput<'searchAlbums'>, ctx: P
   return { candidates: list(record(answer?.['albums'])?.['items']).flatMap((album) => (record(album) ? [mapAlbum(album)] : [])) };
 }
 
-async function changeSavedAlbums(input: OperationInput<'saveAlbums'>, ctx: ProviderContext, method: 'PUT' | 'DELETE'): Promise<LibraryResult> {
+/** Saves or removes library entities of one kind (albums, or liked tracks) through `/me/library`. */
+async function changeLibrary(input: OperationInput<'saveAlbums'>, ctx: ProviderContext, method: 'PUT' | 'DELETE', entity: 'album' | 'track'): Promise<LibraryResult> {
   const results: (LibraryResult['results'][number] | null)[] = input.items.map(() => null);
   const valid: { index: number; uri: string }[] = [];
   input.items.forEach((item, index) => {
     const parsed = parseSpotifyRef(item.uri);
-    if (parsed?.entity === 'album') valid.push({ index, uri: parsed.uri });
-    else results[index] = { uri: item.uri, ok: false, error: { type: 'InvalidInput', message: 'Not a Spotify album URI.' } };
+    if (parsed?.entity === entity) valid.push({ index, uri: parsed.uri });
+    else results[index] = { uri: item.uri, ok: false, error: { type: 'InvalidInput', message: `Not a Spotify ${entity} URI.` } };
   });
-  const what = method === 'PUT' ? 'saving albums to the library' : 'removing albums from the library';
+  const noun = entity === 'album' ? 'albums' : 'liked tracks';
+  const what = method === 'PUT' ? `saving ${noun} to the library` : `removing ${noun} from the library`;
   let done = 0;
   const batches = chunks(valid, MAX_LIBRARY_URIS);
   for (let b = 0; b < batches.length; b++) {
@@ -81,9 +83,14 @@ async function changeSavedAlbums(input: OperationInput<'saveAlbums'>, ctx: Provi
 }
 
 export function saveAlbums(input: OperationInput<'saveAlbums'>, ctx: ProviderContext): Promise<LibraryResult> {
-  return changeSavedAlbums(input, ctx, 'PUT');
+  return changeLibrary(input, ctx, 'PUT', 'album');
 }
 
 export function removeSavedAlbums(input: OperationInput<'removeSavedAlbums'>, ctx: ProviderContext): Promise<LibraryResult> {
-  return changeSavedAlbums(input, ctx, 'DELETE');
+  return changeLibrary(input, ctx, 'DELETE', 'album');
+}
+
+/** Liked songs: the same `/me/library` endpoint with track URIs (a track saved twice stays saved once). */
+export function saveTracks(input: OperationInput<'saveTracks'>, ctx: ProviderContext): Promise<LibraryResult> {
+  return changeLibrary(input, ctx, 'PUT', 'track');
 }
