@@ -41,6 +41,12 @@ export const JobItem = defineEntity({
     reviewOriginalStatus: p.enum(ITEM_STATUSES).nullable(),
     reviewOriginalReason: p.text().nullable(),
     reviewedAt: p.datetime().nullable(),
+    /** Ranked target candidates for review, with each one's score and reason. */
+    candidates: p.json<unknown[]>().nullable(),
+    /** The match decision's signals and penalties, shown as the reason. */
+    matchDetail: p.json<Record<string, unknown>>().nullable(),
+    /** Set by a trigger on every change: the server-sent progress events' ids. */
+    progressSeq: p.bigint('number').nullable(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -48,6 +54,7 @@ export const JobItem = defineEntity({
     { properties: ['job', 'entityType', 'position'] },
     { properties: ['job', 'status'] },
     { properties: ['ownerId'] },
+    { properties: ['job', 'progressSeq'] },
   ],
   checks: [{ name: 'job_item_confidence_range', expression: CONFIDENCE_RANGE_CHECK }],
 });

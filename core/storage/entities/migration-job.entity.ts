@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
-import { JOB_ORIGINS, JOB_OUTCOMES, MATCH_STRICTNESS, MIGRATION_JOB_STATUSES, SOURCE_KINDS } from './values.ts';
+import { JOB_ORIGINS, JOB_OUTCOMES, MATCH_STRICTNESS, MIGRATION_JOB_STATUSES, MIGRATION_PHASES, SOURCE_KINDS } from './values.ts';
 
 /**
  * A migration from a source to a target. Summary, warnings, lifecycle timestamps and the
@@ -24,9 +24,20 @@ export const MigrationJob = defineEntity({
     syncRunId: p.uuid().nullable(),
     /** Mirror sync runs match without writing; the sync finalizer replaces the target in one step. */
     matchOnly: p.boolean().default(false),
-    strictness: p.enum(MATCH_STRICTNESS).default('balanced'),
+    strictness: p.enum(MATCH_STRICTNESS).default('same_recording'),
     status: p.enum(MIGRATION_JOB_STATUSES).default('queued'),
     outcome: p.enum(JOB_OUTCOMES).default('pending'),
+    phase: p.enum(MIGRATION_PHASES).default('created'),
+    /** The worker holding the job; a lease that is not renewed expires and another worker resumes. */
+    leaseOwner: p.text().nullable(),
+    leaseExpiresAt: p.datetime().nullable(),
+    /** A paused job (quota exhausted until reset) is queued again at this time. */
+    resumeAt: p.datetime().nullable(),
+    /** Machine-readable cause of a pause or failure (`auth_expired`, `quota_exhausted`, …). */
+    errorCode: p.text().nullable(),
+    detailPurgedAt: p.datetime().nullable(),
+    /** Set by a trigger on every change: the server-sent progress events' ids. */
+    progressSeq: p.bigint('number').nullable(),
     /** Selected collections and tracks, plus a playlist-level snapshot for history exports. */
     selection: p.json<Record<string, unknown>>(),
     /** Preflight and runtime warnings. */
@@ -47,6 +58,7 @@ export const MigrationJob = defineEntity({
     { properties: ['status'] },
     { properties: ['detailExpiresAt'] },
     { properties: ['syncRunId'] },
+    { properties: ['targetAccountId', 'createdAt'] },
   ],
 });
 

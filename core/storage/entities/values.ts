@@ -12,8 +12,11 @@ export type ItemStatus = (typeof ITEM_STATUSES)[number];
 export const JOB_OUTCOMES = ['pending', 'running', 'completed', 'partial', 'failed'] as const;
 export type JobOutcome = (typeof JOB_OUTCOMES)[number];
 
-/** Persisted worker status of a migration job (the report's `job_status`). */
-export const MIGRATION_JOB_STATUSES = ['queued', 'running', 'awaiting_review', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * Persisted worker status of a migration job (the report's `job_status`). `paused`: waiting for the
+ * user (reconnect an account) or for a provider quota to reset (`resume_at`), never failed.
+ */
+export const MIGRATION_JOB_STATUSES = ['queued', 'running', 'awaiting_review', 'paused', 'completed', 'failed', 'cancelled'] as const;
 export type MigrationJobStatus = (typeof MIGRATION_JOB_STATUSES)[number];
 
 /** Where a migration's source tracks come from. */
@@ -23,7 +26,8 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const JOB_ORIGINS = ['user', 'sync'] as const;
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
 
-export const MATCH_STRICTNESS = ['strict', 'balanced', 'lenient'] as const;
+/** Per-job matching strictness, named as the matcher names them. */
+export const MATCH_STRICTNESS = ['exact_release', 'same_recording', 'best_effort'] as const;
 export type MatchStrictness = (typeof MATCH_STRICTNESS)[number];
 
 export const REVIEW_ACTIONS = ['approve', 'skip'] as const;
@@ -36,6 +40,10 @@ export const PROVIDER_ACCOUNT_STATUSES = ['connected', 'reauth_required', 'disco
 export type ProviderAccountStatus = (typeof PROVIDER_ACCOUNT_STATUSES)[number];
 
 /** Operation-ledger states: intent is recorded before the provider call, the observation after. */
+/** Where a migration job's worker is: each phase is persisted, so a restarted worker resumes there. */
+export const MIGRATION_PHASES = ['created', 'items_ready', 'matched', 'written'] as const;
+export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
+
 export const LEDGER_STATES = ['intended', 'called', 'observed', 'failed', 'ambiguous'] as const;
 export type LedgerState = (typeof LEDGER_STATES)[number];
 
