@@ -41,11 +41,16 @@ export type CredentialSecret = TokenSecret | HeaderSecret;
 
 /** The call context's `credentials`: one entry per origin that may see the secret. */
 export function credentialAttachments(manifest: Pick<Manifest, 'network' | 'credential_access'>, method: AuthMethod, secret: CredentialSecret): HostCredentials {
+  // Token-in-URL APIs (`credential_query_param`) get the token as a query parameter instead of the header.
+  const queryParam = secret.kind === 'token' ? method.credential_query_param : null;
   const headers: Record<string, string> =
     secret.kind === 'headers'
       ? { ...secret.headers }
-      : { ...secret.extra_headers, [method.credential_header.name.toLowerCase()]: `${method.credential_header.prefix}${secret.access_token}` };
+      : queryParam !== null
+        ? { ...secret.extra_headers }
+        : { ...secret.extra_headers, [method.credential_header.name.toLowerCase()]: `${method.credential_header.prefix}${secret.access_token}` };
+  const query = secret.kind === 'token' && queryParam !== null ? { [queryParam]: secret.access_token } : null;
   const shownTo = new Set(manifest.credential_access?.origins ?? []);
   const token = secret.kind === 'token' ? secret.access_token : null;
-  return credentialOrigins(manifest, method).map((origin) => ({ origin, headers, token: shownTo.has(origin) ? token : null }));
+  return credentialOrigins(manifest, method).map((origin) => ({ origin, headers, ...(query ? { query } : {}), token: shownTo.has(origin) ? token : null }));
 }

@@ -14,6 +14,8 @@ export const pluginAccountSchema = z.object({
 export const hostCredentialSchema = z.object({
   origin: originSchema,
   headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/), z.string().max(16_384)).default({}),
+  /** Query parameters the host sets on the wire URL of requests for this origin (token-in-URL APIs). */
+  query: z.record(z.string().regex(/^[a-z_]{1,50}$/), z.string().max(16_384)).optional(),
   /** The raw token, shown to the plugin only for its manifest's `credential_access` origins. */
   token: z.string().max(16_384).nullable().default(null),
 });

@@ -57,6 +57,8 @@ export type PluginFetchRequest = z.input<typeof pluginFetchRequestSchema>;
 export interface HostCredential {
   readonly origin: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Query parameters set on the wire URL only (APIs that take the token in the URL). */
+  readonly query?: Readonly<Record<string, string>>;
   /** The raw token, shown to the plugin as `ctx.credential` only for `credential_access` origins. */
   readonly token?: string | null;
 }
@@ -204,6 +206,7 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
       throw new HostFetchError('invalid_request', `invalid fetch request: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'malformed'}`);
     }
     const redactor = call.redactor ?? createRedactor(secretsOf(call.credentials));
+    const credentialQueryNames = new Set(call.credentials.flatMap((credential) => Object.keys(credential.query ?? {})));
     // Each attempt (redirect hop, 429 retry) gets the full request timeout.
     let timeout = AbortSignal.timeout(limits.request_timeout_ms);
     let signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
@@ -229,9 +232,15 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
       const url = decision.url;
       if (previousOrigin !== null && previousOrigin !== url.origin) pluginHeaders = withoutHeaders(pluginHeaders, ORIGIN_BOUND_HEADERS);
       const credentialHeaders: Record<string, string> = {};
+      const credentialQuery: Record<string, string> = {};
       for (const credential of call.credentials) {
-        if (credential.origin === url.origin) Object.assign(credentialHeaders, credential.headers);
+        if (credential.origin !== url.origin) continue;
+        Object.assign(credentialHeaders, credential.headers);
+        Object.assign(credentialQuery, credential.query);
       }
+      // The credential goes on the wire URL only; `url` (what the plugin and messages see) stays clean.
+      const sent = new URL(url);
+      for (const [name, value] of Object.entries(credentialQuery)) sent.searchParams.set(name, value);
       const headers = { ...withoutHeaders(pluginHeaders, Object.keys(credentialHeaders)), ...credentialHeaders };
 
       if (call.beforeRequest) {
@@ -245,7 +254,7 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
 
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(wireUrl(url, options.originOverrides), { method, headers, body: body ?? undefined, signal, ...(dispatcher ? { dispatcher } : {}) });
+        response = await request(wireUrl(sent, options.originOverrides), { method, headers, body: body ?? undefined, signal, ...(dispatcher ? { dispatcher } : {}) });
       } catch (error) {
         if (signal.aborted) throw abortError(timeout, limits.request_timeout_ms, url);
         const code = (error as { code?: unknown }).code;
@@ -277,6 +286,8 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
         } catch {
           throw new HostFetchError('network', `${describeUrl(url)}: the redirect location is not a URL`);
         }
+        // A Location that echoes a URL credential must not carry it on (least of all to another origin).
+        for (const name of credentialQueryNames) next.searchParams.delete(name);
         if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
           method = 'GET';
           body = null;
@@ -303,7 +314,7 @@ export function createHostFetch(options: HostFetchOptions): HostFetch {
       return {
         status: response.statusCode,
         headers: responseHeaders(response.headers, redactor),
-        url: describeUrl(url) + url.search,
+        url: redactor.text(describeUrl(url) + url.search),
         body: redactor.active ? redactor.bytes(bytes) : bytes,
       };
     }

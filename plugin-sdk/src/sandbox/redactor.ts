@@ -13,6 +13,7 @@ const MIN_SECRET_PART = 8;
 
 export interface CredentialLike {
   readonly headers?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
   readonly token?: string | null;
 }
 
@@ -26,6 +27,11 @@ export function secretsOf(credentials: readonly CredentialLike[]): string[] {
   };
   for (const credential of credentials) {
     for (const value of Object.values(credential.headers ?? {})) add(value);
+    for (const value of Object.values(credential.query ?? {})) {
+      add(value);
+      // A URL carries the value percent-encoded.
+      add(encodeURIComponent(value));
+    }
     if (credential.token) add(credential.token);
   }
   // Longest first, so a whole value is replaced before any part of it.

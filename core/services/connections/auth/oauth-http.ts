@@ -12,13 +12,21 @@ import { z } from 'zod';
 const TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export const tokenResponseSchema = z.object({
-  access_token: z.string().min(1).max(16_384),
-  token_type: z.string().max(50).optional(),
-  expires_in: z.coerce.number().int().positive().max(10 * 365 * 86_400).optional(),
-  refresh_token: z.string().min(1).max(16_384).optional(),
-  scope: z.string().max(4_000).optional(),
-});
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string().min(1).max(16_384),
+    token_type: z.string().max(50).optional(),
+    expires_in: z.coerce.number().int().nonnegative().max(10 * 365 * 86_400).optional(),
+    /** Deezer's name for `expires_in`. */
+    expires: z.coerce.number().int().nonnegative().max(10 * 365 * 86_400).optional(),
+    refresh_token: z.string().min(1).max(16_384).optional(),
+    scope: z.string().max(4_000).optional(),
+  })
+  // 0 means "does not expire" (Deezer's offline_access tokens), which is the same as no lifetime.
+  .transform(({ expires, expires_in, ...rest }) => {
+    const lifetime = expires_in ?? expires;
+    return { ...rest, ...(lifetime ? { expires_in: lifetime } : {}) };
+  });
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
 
 export const deviceAuthorizationSchema = z.object({
@@ -50,13 +58,20 @@ export interface OAuthHttpOptions {
 
 const safeText = (value: unknown, max = 200) => (typeof value === 'string' ? value.replace(/[^\x20-\x7e]/g, ' ').slice(0, max) : '');
 
-export async function postForm(url: string, form: Record<string, string>, options: OAuthHttpOptions & { basicAuth?: { user: string; password: string } } = {}): Promise<unknown> {
+/**
+ * Sends `form` to an OAuth endpoint: as an `application/x-www-form-urlencoded` POST (the standard),
+ * or with `asQuery` as the query of a GET (providers such as Deezer that take the code exchange
+ * that way). Either way the answer must be JSON; errors name only the endpoint's origin.
+ */
+export async function postForm(url: string, form: Record<string, string>, options: OAuthHttpOptions & { basicAuth?: { user: string; password: string }; asQuery?: boolean } = {}): Promise<unknown> {
   const target = new URL(url);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = options.asQuery ? { accept: 'application/json' } : { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   if (options.basicAuth) headers['authorization'] = `Basic ${Buffer.from(`${encodeURIComponent(options.basicAuth.user)}:${encodeURIComponent(options.basicAuth.password)}`).toString('base64')}`;
+  const wire = new URL(wireUrl(target, options.originOverrides));
+  if (options.asQuery) for (const [name, value] of Object.entries(form)) wire.searchParams.set(name, value);
   let response;
   try {
-    response = await request(wireUrl(target, options.originOverrides), { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await request(wire, options.asQuery ? { method: 'GET', headers, signal: AbortSignal.timeout(TIMEOUT_MS) } : { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new OAuthEndpointError('unreachable', 0, `${target.origin} did not answer${typeof code === 'string' ? ` (${code})` : ''}`);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AuthFlowError, browserUrl, scopesFor, type AuthStrategy, type NewCredentialParts, type StrategyContext } from './auth-strategy.ts';
+import { AuthFlowError, browserUrl, scopesFor, type AttemptSecrets, type AuthStrategy, type NewCredentialParts, type StrategyContext } from './auth-strategy.ts';
 import type { StoredCredential } from '../vault/credential-vault.ts';
 import { OAuthEndpointError, parseTokenResponse, postForm, type TokenResponse } from './oauth-http.ts';
 
@@ -22,12 +22,19 @@ function endpoints(context: StrategyContext) {
   return oauth;
 }
 
-/** Client authentication at the token endpoint, as the manifest says. */
+/** Client authentication at the token endpoint, as the manifest says (under the provider's parameter names). */
 export function clientAuth(context: StrategyContext, client: { client_id: string; client_secret: string | null }): { form: Record<string, string>; basicAuth: { user: string; password: string } | undefined } {
   const mode = context.method.token_endpoint_auth;
-  if (mode === 'none' || !client.client_secret) return { form: { client_id: client.client_id }, basicAuth: undefined };
-  if (mode === 'client_secret_post') return { form: { client_id: client.client_id, client_secret: client.client_secret }, basicAuth: undefined };
+  const names = context.method.oauth?.param_names ?? { client_id: 'client_id', client_secret: 'client_secret' };
+  if (mode === 'none' || !client.client_secret) return { form: { [names.client_id]: client.client_id }, basicAuth: undefined };
+  if (mode === 'client_secret_post') return { form: { [names.client_id]: client.client_id, [names.client_secret]: client.client_secret }, basicAuth: undefined };
   return { form: {}, basicAuth: { user: client.client_id, password: client.client_secret } };
+}
+
+/** A token endpoint request in the manifest's dialect: form POST or GET query, plus its fixed extra parameters. */
+export function requestTokens(context: StrategyContext, tokenUrl: string, grant: Record<string, string>, auth: ReturnType<typeof clientAuth>): Promise<unknown> {
+  const oauth = context.method.oauth;
+  return postForm(tokenUrl, { ...oauth?.token_params, ...grant, ...auth.form }, { originOverrides: context.originOverrides, asQuery: oauth?.token_request === 'get_query', ...(auth.basicAuth ? { basicAuth: auth.basicAuth } : {}) });
 }
 
 export function credentialFromTokens(context: StrategyContext, tokens: TokenResponse, requestedScopes: readonly string[], previousRefresh: string | null = null, client: { client_id: string; client_secret: string | null } | null = null): NewCredentialParts {
@@ -44,6 +51,10 @@ function configuredClient(context: StrategyContext): { client_id: string; client
   const id = context.client?.client_id;
   if (!id) throw new AuthFlowError('not_available', `no OAuth client is configured for ${context.provider}: add {"${context.provider}": {"client_id": "…"}} to the file named by OPL_PROVIDER_CLIENTS_FILE`);
   return { client_id: id, client_secret: context.client?.client_secret ?? null };
+}
+
+function secretsOf(state: string, verifier: string | null): AttemptSecrets {
+  return verifier === null ? { state } : { state, code_verifier: verifier };
 }
 
 export const oauthPkceStrategy: AuthStrategy = {
@@ -64,19 +75,19 @@ export const oauthPkceStrategy: AuthStrategy = {
     const url = new URL(oauth.authorization_url);
     const params: Record<string, string> = {
       ...context.method.authorize_params,
-      client_id: client.client_id,
+      [oauth.param_names.client_id]: client.client_id,
       response_type: 'code',
       redirect_uri: context.redirectUri,
       state,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
     };
-    if (scopes.length > 0) params['scope'] = scopes.join(' ');
+    // Providers without PKCE (Deezer) authenticate the exchange with the client secret instead.
+    if (oauth.pkce) Object.assign(params, { code_challenge: challenge, code_challenge_method: 'S256' });
+    if (scopes.length > 0) params[oauth.param_names.scope] = scopes.join(oauth.scope_separator);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     return {
       challenge: { shape: 'redirect', redirect_url: browserUrl(url, context.originOverrides), instructions: `Sign in to ${context.manifest.provider?.display_name ?? context.provider} and allow access; you will come back here.` },
       // `state` is the attempt's key (the service stores only its hash); the verifier stays sealed.
-      secrets: { state, code_verifier: verifier },
+      secrets: secretsOf(state, oauth.pkce ? verifier : null),
       scopes,
       expiresInS: ATTEMPT_TTL_S,
     };
@@ -86,16 +97,15 @@ export const oauthPkceStrategy: AuthStrategy = {
     if (input.error) {
       throw new AuthFlowError('access_denied', input.error === 'access_denied' ? 'Access was not granted at the provider.' : `The provider reported an error: ${String(input.error).slice(0, 100)}`);
     }
-    if (!input.code || typeof secrets['code_verifier'] !== 'string') throw new AuthFlowError('invalid_callback', 'The provider sent no authorization code.');
     const oauth = endpoints(context);
+    const verifier = secrets['code_verifier'];
+    if (!input.code || (oauth.pkce && typeof verifier !== 'string')) throw new AuthFlowError('invalid_callback', 'The provider sent no authorization code.');
     const client = configuredClient(context);
     const auth = clientAuth(context, client);
     try {
-      const json = await postForm(
-        oauth.token_url,
-        { grant_type: 'authorization_code', code: input.code, redirect_uri: context.redirectUri, code_verifier: secrets['code_verifier'], ...auth.form },
-        { originOverrides: context.originOverrides, ...(auth.basicAuth ? { basicAuth: auth.basicAuth } : {}) },
-      );
+      const grant: Record<string, string> = { grant_type: 'authorization_code', code: input.code, redirect_uri: context.redirectUri };
+      if (oauth.pkce && typeof verifier === 'string') grant['code_verifier'] = verifier;
+      const json = await requestTokens(context, oauth.token_url, grant, auth);
       return { status: 'done', credential: credentialFromTokens(context, parseTokenResponse(json, new URL(oauth.token_url).origin), scopes) };
     } catch (error) {
       if (error instanceof OAuthEndpointError) throw new AuthFlowError('provider_refused', `The provider did not accept the authorization: ${error.message}`);
@@ -121,7 +131,7 @@ export async function refreshWithToken(context: StrategyContext, stored: Attempt
   const tokenUrl = context.method.oauth?.token_url ?? context.method.device?.token_url;
   if (!stored.refreshToken || !tokenUrl) return null;
   const auth = clientAuth(context, client);
-  const json = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: stored.refreshToken, ...auth.form }, { originOverrides: context.originOverrides, ...(auth.basicAuth ? { basicAuth: auth.basicAuth } : {}) });
+  const json = await requestTokens(context, tokenUrl, { grant_type: 'refresh_token', refresh_token: stored.refreshToken }, auth);
   return credentialFromTokens(context, parseTokenResponse(json, new URL(tokenUrl).origin), stored.scopes, stored.refreshToken, stored.material.client);
 }
 
