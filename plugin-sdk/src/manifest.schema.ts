@@ -64,16 +64,80 @@ export const limitsSchema = z.object({
   request_timeout_ms: z.number().int().positive().max(120_000).default(20_000),
 });
 
+/** A quota bucket's name: `default` is the provider's general daily budget (`quota.daily_units`). */
+export const quotaBucketNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'expected a lowercase bucket name such as "search"');
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What one kind of request costs: the first rule whose methods and path prefix match a request
+ * (compared on the parsed URL, like network grants; the longest matching prefix wins) prices it.
+ */
+export const quotaCostRuleSchema = z.object({
+  /** Methods this rule prices; every method when absent. */
+  methods: z.array(z.enum(HTTP_METHODS)).min(1).optional(),
+  /** Must start with `/`; a request path must equal it or continue it after a `/` (or `?`). */
+  path_prefix: z.string().min(1).max(500).startsWith('/'),
+  units: z.number().nonnegative().max(1_000_000),
+  /** The bucket the units come out of. */
+  bucket: quotaBucketNameSchema.default('default'),
+  /** What the request is, for forecasts ("how many songs fit today"): one track insert, one search. */
+  counts_as: z.enum(['track_insert', 'track_remove', 'search', 'playlist_create', 'read']).nullable().default(null),
+});
+
+/**
+ * A provider's daily quota, declared per request kind. Buckets are separate daily budgets (a
+ * provider may meter one method on its own counter); a request draws only from its rule's bucket.
+ */
+export const quotaSchema = z
+  .object({
+    /** Units per day of the `default` bucket. */
+    daily_units: z.number().int().positive(),
+    /** When the day turns over: local midnight in this IANA time zone. */
+    reset: z.object({ time_zone: z.string().max(100).refine(isTimeZone, 'expected an IANA time zone such as "America/Los_Angeles"').default('UTC') }).default({ time_zone: 'UTC' }),
+    /**
+     * Whose budget it is: `account` (each connected account has its own) or `client` (the engine's
+     * one registration at the provider — e.g. a Google Cloud project — shared by every account).
+     */
+    scope: z.enum(['account', 'client']).default('account'),
+    /** Units of a request no rule matches. */
+    default_units: z.number().nonnegative().max(1_000_000).default(1),
+    costs: z.array(quotaCostRuleSchema).max(50).default([]),
+    /** Further buckets with their own daily budgets. */
+    buckets: z.record(quotaBucketNameSchema, z.object({ daily_units: z.number().int().positive() })).default({}),
+  })
+  .superRefine((quota, ctx) => {
+    quota.costs.forEach((rule, index) => {
+      if (rule.bucket !== 'default' && !(rule.bucket in quota.buckets)) ctx.addIssue({ code: 'custom', path: ['costs', index, 'bucket'], message: `bucket "${rule.bucket}" is not declared in quota.buckets` });
+    });
+    if ('default' in quota.buckets) ctx.addIssue({ code: 'custom', path: ['buckets', 'default'], message: 'the default bucket is quota.daily_units' });
+  });
+
 export const pacingSchema = z.object({
   /** Sustained requests per second the provider tolerates for one account. */
   requests_per_second: z.number().positive().max(1_000).default(5),
   burst: z.number().int().positive().max(1_000).default(10),
   /** Add random jitter between requests (unofficial providers). */
   jitter: z.boolean().default(false),
+  /** Quota units of one request during a search operation (used when `quota` is null). */
   search_quota_cost: z.number().nonnegative().default(1),
+  /** Quota units of one request during a write operation (used when `quota` is null). */
   write_quota_cost: z.number().nonnegative().default(1),
-  /** Provider quota units per day, if the provider has one. */
+  /** Provider quota units per UTC day, if the provider has one (used when `quota` is null). */
   daily_quota: z.number().int().positive().nullable().default(null),
+  /**
+   * The provider's daily quota per request kind, with its reset time and separate buckets. When
+   * set it replaces `daily_quota` and the two costs above, which stay as coarse hints for readers
+   * that know only them.
+   */
+  quota: quotaSchema.nullable().default(null),
 });
 
 export const oauthEndpointsSchema = z.object({
@@ -259,3 +323,5 @@ export type ProviderSection = z.output<typeof providerSectionSchema>;
 export type FormatSection = z.output<typeof formatSectionSchema>;
 export type AuthMethod = z.output<typeof authMethodSchema>;
 export type Pacing = z.output<typeof pacingSchema>;
+export type Quota = z.output<typeof quotaSchema>;
+export type QuotaCostRule = z.output<typeof quotaCostRuleSchema>;
