@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pacing } from '@opl/plugin-sdk';
+import { RateLimited, type Pacing } from '@opl/plugin-sdk';
+import { pacingSchema } from '@opl/plugin-sdk/schemas';
 import { QuotaExhausted, RateLimiter, type Transaction } from '../../../core/services/pacing/rate-limiter.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -10,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let testApp: TestApp;
 let transaction: Transaction;
-const pacing: Pacing = { requests_per_second: 5, burst: 2, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null };
+const pacing: Pacing = { requests_per_second: 5, burst: 2, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null, quota: null };
 
 function limiter(rules: Pacing, sleeps: number[]): RateLimiter {
   return new RateLimiter({
@@ -85,5 +86,55 @@ describe('rate limiter', () => {
     await a.acquire(permit);
     await expect(b.acquire(permit)).rejects.toBeInstanceOf(QuotaExhausted);
     await expect(b.acquire({ ...permit, cost: 50 })).resolves.toBeUndefined();
+  });
+
+  describe('declared quota (per request kind, separate buckets, provider time zone)', () => {
+    const API = 'https://www.googleapis.com/youtube/v3';
+    const declared: Pacing = pacingSchema.parse({
+      requests_per_second: 100,
+      burst: 100,
+      quota: {
+        daily_units: 120,
+        reset: { time_zone: 'America/Los_Angeles' },
+        scope: 'client',
+        costs: [
+          { path_prefix: '/youtube/v3/search', methods: ['GET'], units: 1, bucket: 'search', counts_as: 'search' },
+          { path_prefix: '/youtube/v3/playlistItems', methods: ['POST'], units: 50, counts_as: 'track_insert' },
+        ],
+        buckets: { search: { daily_units: 2 } },
+      },
+    });
+    const insert = (pluginId: string, accountId: string) => ({ pluginId, accountId, op: 'addTracks' as const, cost: 1, request: { method: 'POST', url: `${API}/playlistItems?part=snippet` } });
+    const search = (pluginId: string, accountId: string) => ({ pluginId, accountId, op: 'searchTracks' as const, cost: 1, request: { method: 'GET', url: `${API}/search?q=x` } });
+
+    it('refuses the insert that would pass the budget, with a typed marker, and shares a client-scoped budget between accounts', async () => {
+      const a = limiter(declared, []);
+      await a.acquire(insert('com.example.yt1', 'acct-1'));
+      await a.acquire(insert('com.example.yt1', 'acct-2'));
+      const refused = await a.acquire(insert('com.example.yt1', 'acct-1')).then(() => null, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(QuotaExhausted);
+      const quota = RateLimited.parseQuota((refused as Error).message);
+      expect(quota?.bucket).toBe('default');
+      expect(Date.parse(quota!.resets_at!)).toBeGreaterThan(Date.now());
+      // Reads (1 unit) still fit in the 20 units left; searches have their own budget.
+      await a.acquire({ pluginId: 'com.example.yt1', accountId: 'acct-1', op: 'listPlaylists', cost: 1, request: { method: 'GET', url: `${API}/playlists?mine=true` } });
+      await a.acquire(search('com.example.yt1', 'acct-1'));
+      await a.acquire(search('com.example.yt1', 'acct-3'));
+      const searchRefused = await a.acquire(search('com.example.yt1', 'acct-1')).then(() => null, (error: unknown) => error);
+      expect(RateLimited.parseQuota((searchRefused as Error).message)?.bucket).toBe('search');
+
+      const forecast = await a.forecast('com.example.yt1', 'acct-9');
+      expect(forecast).toMatchObject({ limited: true, remaining_units: 19, tracks_fit_today: 0, searches_fit_today: 0, exhausted: true });
+      expect(forecast.buckets['search']).toEqual({ daily_units: 2, used_units: 2, remaining_units: 0 });
+    });
+
+    it('marks a bucket spent when the provider says its quota is gone', async () => {
+      const a = limiter(declared, []);
+      expect((await a.forecast('com.example.yt2', 'acct-1')).tracks_fit_today).toBe(2);
+      const resetsAt = await a.markExhausted('com.example.yt2', 'acct-1', 'default');
+      expect(resetsAt!.getTime()).toBeGreaterThan(Date.now());
+      await expect(a.acquire(insert('com.example.yt2', 'acct-1'))).rejects.toBeInstanceOf(QuotaExhausted);
+      expect(await a.forecast('com.example.yt2', 'acct-1')).toMatchObject({ remaining_units: 0, tracks_fit_today: 0, searches_fit_today: 2 });
+    });
   });
 });
