@@ -1,0 +1,77 @@
+import { ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { record, type JsonRecord } from './json-read.ts';
+import { errorForResponse, type RequestPurpose } from './response-errors.ts';
+import { sapisidFromCookie, sapisidHashHeader } from './sapisid-hash.ts';
+
+/**
+ * The one way this plugin talks to YouTube Music: a POST of JSON to
+ * `https://music.youtube.com/youtubei/v1/<endpoint>` with the WEB_REMIX client context, as the web
+ * app sends it. The host attaches the credential: an OAuth bearer token (device flow), or the
+ * pasted cookie — in which case the request also needs a `SAPISIDHASH` authorization computed from
+ * the cookie's SAPISID, the one reason this plugin may see the credential (`credential_access`).
+ * Every answer other than 2xx becomes a typed error; a lost answer becomes a `ProviderError` that
+ * says whether a write may have been applied; a 2xx that is not a JSON object is a provider failure.
+ */
+
+export const MUSIC_ORIGIN = 'https://music.youtube.com';
+export const API_BASE = `${MUSIC_ORIGIN}/youtubei/v1/`;
+/** The web client's version the requests claim (as recorded in December 2025). */
+export const CLIENT_VERSION = '1.20251206.01.00';
+
+export type Endpoint = 'browse' | 'search' | 'playlist/create' | 'browse/edit_playlist' | 'playlist/delete' | 'account/account_menu';
+
+export interface InnerTubeCall extends RequestPurpose {
+  readonly endpoint: Endpoint;
+  readonly body?: JsonRecord;
+  /** Extra query parameters (legacy `ctoken` continuations). */
+  readonly query?: Record<string, string>;
+  /** Writes: a lost answer may mean the change was applied. */
+  readonly write?: boolean;
+}
+
+export function clientContext(): JsonRecord {
+  return { client: { clientName: 'WEB_REMIX', clientVersion: CLIENT_VERSION, hl: 'en', gl: 'US' }, user: {} };
+}
+
+function nowMs(ctx: ProviderContext): number {
+  const parsed = Date.parse(ctx.now());
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+/** Headers of the request; with a cookie credential, the SAPISIDHASH that must accompany it. */
+export function requestHeaders(ctx: ProviderContext): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-origin': MUSIC_ORIGIN, 'x-goog-authuser': '0' };
+  const credential = ctx.credential;
+  if (credential && credential.origin === MUSIC_ORIGIN) {
+    const sapisid = sapisidFromCookie(credential.access_token);
+    // A bearer token has no SAPISID: the host's Authorization header is all it needs.
+    if (sapisid) headers['authorization'] = sapisidHashHeader(sapisid, Math.floor(nowMs(ctx) / 1000), MUSIC_ORIGIN);
+  }
+  return headers;
+}
+
+export async function innertube(ctx: ProviderContext, call: InnerTubeCall): Promise<JsonRecord> {
+  // The sandbox has no URLSearchParams: the query is encoded by hand.
+  const query = Object.entries({ ...(call.query ?? {}), prettyPrint: 'false' }).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  const url = `${API_BASE}${call.endpoint}?${query.join('&')}`;
+  let response;
+  try {
+    response = await ctx.fetch(url, { method: 'POST', headers: requestHeaders(ctx), body: JSON.stringify({ context: clientContext(), ...(call.body ?? {}) }) });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'the request failed';
+    if (!call.write) throw new ProviderError(`Could not reach YouTube Music while ${call.what}: ${reason}`);
+    throw new ProviderError(`The answer from YouTube Music was lost while ${call.what}: ${reason}. The change may or may not have been applied; read the playlist before retrying.`);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw errorForResponse({ status: response.status, headers: response.headers, bodyText: response.text() }, call, nowMs(ctx));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.text());
+  } catch {
+    throw new ProviderError(`YouTube Music sent an unreadable answer while ${call.what}.`);
+  }
+  const body = record(parsed);
+  if (!body) throw new ProviderError(`YouTube Music sent an unexpected answer while ${call.what}.`);
+  return body;
+}

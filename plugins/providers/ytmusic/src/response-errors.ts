@@ -1,0 +1,67 @@
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { record, records, text } from './json-read.ts';
+
+/**
+ * InnerTube's failure answers as typed adapter errors. Google's envelope is
+ * `{error: {code, message, errors: [{reason}], status}}`; of it only the status, the `status`
+ * word, the reason and Retry-After are used — never the body's text, which may echo the request.
+ * Messages are ours, in words a user can act on.
+ */
+
+export interface FailedResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly bodyText: string;
+}
+
+export interface RequestPurpose {
+  /** A gerund phrase: "reading the playlist". */
+  readonly what: string;
+  /** What a 404 means is missing ("playlist"; default "item"). */
+  readonly missing?: string;
+  /** A 403 here means only the playlist's owner may do this. */
+  readonly ownerOnly?: boolean;
+}
+
+export function retryAfterSeconds(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/** The `status` word and first `reason` of Google's error envelope. */
+export function readGoogleError(bodyText: string): { status: string | null; reason: string | null } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bodyText);
+  } catch {
+    return { status: null, reason: null };
+  }
+  const error = record(record(parsed)?.['error']);
+  const status = text(error?.['status']);
+  const reason = text(records(error?.['errors'])[0]?.['reason']);
+  const clean = (value: string | null) => (value !== null && /^[A-Za-z_]{1,60}$/.test(value) ? value : null);
+  return { status: clean(status), reason: clean(reason) };
+}
+
+export function errorForResponse(response: FailedResponse, purpose: RequestPurpose, nowMs: number): PluginError {
+  const { status } = response;
+  const google = readGoogleError(response.bodyText);
+  if (status === 401) return new AuthExpired('YouTube Music no longer accepts this connection (the sign-in expired or was revoked); reconnect the YouTube Music account.');
+  if (status === 429) {
+    const wait = retryAfterSeconds(response.headers['retry-after'], nowMs);
+    return new RateLimited(`YouTube Music asked us to slow down while ${purpose.what}${wait !== null ? `; retry after ${wait} s` : ''}.`, wait);
+  }
+  if (status === 403) {
+    if (purpose.ownerOnly && google.reason !== 'ACCESS_TOKEN_SCOPE_INSUFFICIENT') {
+      return new Unsupported(`YouTube Music allows ${purpose.what} only for playlists the account owns; this playlist belongs to someone else. Copy it into a playlist of your own instead.`);
+    }
+    return new AuthExpired(`YouTube Music refused ${purpose.what} for this connection (403); reconnect the YouTube Music account and allow access to it.`);
+  }
+  if (status === 404) return new NotFound(`YouTube Music has no such ${purpose.missing ?? 'item'} (while ${purpose.what}); it may have been deleted, made private, or the id is wrong.`);
+  if (status === 400 || status === 413) return new InvalidInput(`YouTube Music refused ${purpose.what} as an invalid request (${status}${google.status ? ` ${google.status}` : ''}).`);
+  if (status >= 500) return new ProviderError(`YouTube Music failed while ${purpose.what} (${status}); this is usually temporary, try again later.`);
+  return new ProviderError(`YouTube Music answered ${status} while ${purpose.what}.`);
+}
