@@ -161,8 +161,9 @@ function search(call: Call, sf: string): ApiResult {
       .sort((a, b) => b.inName - a.inName)
       .map((entry) => entry.song);
     if (scored.length > 0) {
-      results['songs'] = { href: `${call.url.pathname}?${call.url.searchParams.toString()}`, ...page(call, scored, limit, (song: CatalogSong) => catalogSong(song, sf)) };
-      delete (results['songs'] as Resource)['meta'];
+      // Search groups carry `href`, `next` and `data`, but no `meta.total`.
+      const { meta: _total, ...songs } = page(call, scored, limit, (song: CatalogSong) => catalogSong(song, sf));
+      results['songs'] = { href: `${call.url.pathname}?${call.url.searchParams.toString()}`, ...songs };
       order.push('songs');
     }
   }
@@ -222,7 +223,8 @@ function route(call: Call): ApiResult {
     }
     if (method === 'POST') {
       const body = jsonBody(call);
-      const attributes = (body['attributes'] ?? null) as { name?: unknown; description?: unknown; isPublic?: unknown } | null;
+      const raw: unknown = body['attributes'];
+      const attributes = raw !== null && typeof raw === 'object' ? (raw as { name?: unknown; description?: unknown; isPublic?: unknown }) : null;
       if (!attributes || typeof attributes.name !== 'string' || attributes.name.trim() === '') throw errors.invalidBody('attributes.name is required');
       const playlist = state.createPlaylist(user.id, {
         name: attributes.name,
