@@ -17,12 +17,32 @@ import { buildPluginBundle } from '../support/build-plugin.ts';
  *   describeAdapterContract({ provider: 'spotify', pluginDir: 'plugins/providers/spotify', startFake: () => startFakeSpotify() });
  */
 
-export interface ContractSubject {
+export interface ContractSubject<F extends FakeProviderServer = FakeProviderServer> {
   /** Provider name as in the manifest (`spotify`). */
   readonly provider: string;
   /** Plugin project directory, relative to the repository root or absolute. */
   readonly pluginDir: string;
-  readonly startFake: () => Promise<FakeProviderServer>;
+  readonly startFake: () => Promise<F>;
+  /**
+   * Headers the engine's auth strategy adds to every call beside the account's token (its
+   * `callHeaders`): DEVELOPER_USER_TOKEN sends the developer JWT it signs as `authorization`.
+   */
+  readonly callHeaders?: (fake: F) => Record<string, string>;
+  /**
+   * What `testConnection` reports as the account id, for providers that expose no user id (Apple
+   * Music); by default the fake's user id.
+   */
+  readonly accountId?: (tokens: FakeAccountTokens) => string;
+  /**
+   * The provider can only append (Apple Music): a positioned insert must then be refused per item
+   * with `Unsupported`, leaving the playlist as it was, and an insert at the end must still work.
+   */
+  readonly appendOnly?: boolean;
+  /**
+   * Accepted writes may show only after up to this many further reads (Apple Music: "there may be
+   * a delay"): the read-back after an ambiguous write reads again up to this often. Default 0.
+   */
+  readonly writeVisibleAfterReads?: number;
 }
 
 const ALPHA_SIZE = 120;
@@ -76,9 +96,9 @@ async function expectPluginError(promise: Promise<unknown>, type: PluginError['t
   return error as PluginError;
 }
 
-export function describeAdapterContract(subject: ContractSubject): void {
+export function describeAdapterContract<F extends FakeProviderServer>(subject: ContractSubject<F>): void {
   describe(`adapter contract: ${subject.provider}`, () => {
-    let fake: FakeProviderServer;
+    let fake: F;
     let host: PluginHost;
     let manifest: Manifest;
     let account: FakeAccountTokens;
@@ -91,7 +111,8 @@ export function describeAdapterContract(subject: ContractSubject): void {
 
     function contextFor(tokens: FakeAccountTokens): PluginCallContext {
       const method = manifest.provider!.auth[0]!;
-      return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, method, { kind: 'token', access_token: tokens.accessToken }) };
+      const extra = subject.callHeaders?.(fake) ?? {};
+      return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, method, { kind: 'token', access_token: tokens.accessToken, extra_headers: extra }) };
     }
 
     async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) {
@@ -172,7 +193,7 @@ export function describeAdapterContract(subject: ContractSubject): void {
     it('tests the connection as the account owner', async () => {
       const result = await call('testConnection', {});
       expect(result.ok).toBe(true);
-      expect(result.account_id).toBe(account.userId);
+      expect(result.account_id).toBe(subject.accountId ? subject.accountId(account) : account.userId);
     });
 
     it('lists every owned playlist across pages, without repeats', async () => {
@@ -262,6 +283,18 @@ export function describeAdapterContract(subject: ContractSubject): void {
       const id = await playlistId('Contract Gamma');
       const [extra] = await items(await playlistId('Contract Beta'));
       const uri = extra!.provider_uris[subject.provider]!;
+      if (subject.appendOnly) {
+        const before = await items(id);
+        const refused = await call('addTracks', { playlist_id: id, items: [{ uri, position: 1 }] });
+        expect(refused.results[0]).toMatchObject({ ok: false, error: { type: 'Unsupported' } });
+        expect((await items(id)).map((track) => track.provider_uris[subject.provider])).toEqual(before.map((track) => track.provider_uris[subject.provider]));
+        const atEnd = await call('addTracks', { playlist_id: id, items: [{ uri, position: before.length }] });
+        expect(atEnd.results[0]).toMatchObject({ ok: true, position: before.length });
+        const read = await items(id);
+        expect(read).toHaveLength(before.length + 1);
+        expect(read[before.length]!.provider_uris[subject.provider]).toBe(uri);
+        return;
+      }
       const result = await call('addTracks', { playlist_id: id, items: [{ uri, position: 1 }] });
       expect(result.results[0]!.ok).toBe(true);
       const read = await items(id);
@@ -355,7 +388,8 @@ export function describeAdapterContract(subject: ContractSubject): void {
         (caught: unknown) => caught,
       );
       expect(error, 'a lost response must not look like success').toBeInstanceOf(Error);
-      const after = await items(id);
+      let after = await items(id);
+      for (let read = 0; read < (subject.writeVisibleAfterReads ?? 0) && after.length === before.length; read++) after = await items(id);
       expect(after.length).toBe(before.length + 1);
     });
 
