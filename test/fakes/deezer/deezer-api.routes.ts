@@ -175,6 +175,7 @@ export class DeezerApi {
       fans: 0,
       link: `${WEB_ORIGIN}/playlist/${playlist.id}`,
       picture: `${API_ORIGIN}/playlist/${playlist.id}/image`,
+      ...this.#state.catalog.playlistPictures(playlist.id),
       checksum: this.#state.checksum(playlist),
       time_add: playlist.createdAt,
       time_mod: playlist.modifiedAt,

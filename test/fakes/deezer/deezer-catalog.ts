@@ -26,7 +26,7 @@ function md5Like(key: string): string {
   return createHash('md5').update(key).digest('hex');
 }
 
-function cover(kind: 'cover' | 'artist', md5: string, size: string): string {
+function cover(kind: 'cover' | 'artist' | 'playlist', md5: string, size: string): string {
   return `${IMAGE_ORIGIN}/images/${kind}/${md5}/${size}-000000-80-0-0.jpg`;
 }
 
@@ -63,6 +63,11 @@ export class DeezerCatalog {
   findByIsrc(isrc: string): number | null {
     for (const [id, track] of this.tracksById) if (track.isrc === isrc) return id;
     return null;
+  }
+
+  playlistPictures(id: number): JsonObject {
+    const md5 = md5Like(`playlist:${id}`);
+    return { picture_small: cover('playlist', md5, '56x56'), picture_medium: cover('playlist', md5, '250x250'), picture_big: cover('playlist', md5, '500x500'), picture_xl: cover('playlist', md5, '1000x1000'), md5_image: md5, picture_type: 'playlist' };
   }
 
   artistObject(key: string, full = false): JsonObject {

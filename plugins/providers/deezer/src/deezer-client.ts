@@ -1,0 +1,56 @@
+import { ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { errorFromBody, errorFromStatus, readErrorBody, type RequestPurpose } from './deezer-errors.ts';
+
+/**
+ * The one way this plugin talks to the API. The host adds the account's token (Deezer takes it
+ * only as the `access_token` query parameter; the host sets it on the wire URL, so it never passes
+ * through here) and grants only the declared paths. Every answer is checked for Deezer's
+ * 200-with-error body before it counts as success; a lost answer to a write says the change may
+ * have been applied.
+ */
+
+export const API_BASE = 'https://api.deezer.com';
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface DeezerCall extends RequestPurpose {
+  readonly method?: Method;
+  /** Path on the API origin (`/user/me/playlists`). */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export function requestUrl(path: string, query: DeezerCall['query'] = {}): string {
+  const url = new URL(path, API_BASE);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
+  return url.toString();
+}
+
+/** Sends one request; returns the parsed answer (JSON `true` for most writes). */
+export async function deezerRequest(ctx: ProviderContext, call: DeezerCall): Promise<unknown> {
+  const method = call.method ?? 'GET';
+  let response;
+  try {
+    response = await ctx.fetch(requestUrl(call.path, call.query), { method });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'the request failed';
+    if (method === 'GET') throw new ProviderError(`Could not reach Deezer while ${call.what}: ${reason}`);
+    throw new ProviderError(`The answer from Deezer was lost while ${call.what}: ${reason}. The change may or may not have been applied; read the playlist or library before retrying.`);
+  }
+  if (response.status < 200 || response.status >= 300) throw errorFromStatus(response.status, response.headers['retry-after'], call);
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text()) as unknown;
+  } catch {
+    throw new ProviderError(`Deezer sent an unreadable answer while ${call.what}.`);
+  }
+  const error = readErrorBody(body);
+  if (error) throw errorFromBody(error, call);
+  return body;
+}
+
+/** A write whose answer must be `true`: anything else is not a confirmed success. */
+export async function deezerWrite(ctx: ProviderContext, call: DeezerCall & { readonly method: 'POST' | 'DELETE' }): Promise<void> {
+  const answer = await deezerRequest(ctx, call);
+  if (answer !== true) throw new ProviderError(`Deezer did not confirm ${call.what}; read the playlist or library to see whether it was applied.`);
+}
