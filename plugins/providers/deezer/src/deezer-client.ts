@@ -20,10 +20,10 @@ export interface DeezerCall extends RequestPurpose {
   readonly query?: Readonly<Record<string, string | number | boolean>>;
 }
 
+/** The request URL. Built by hand: the sandbox has no `URL` global. */
 export function requestUrl(path: string, query: DeezerCall['query'] = {}): string {
-  const url = new URL(path, API_BASE);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
-  return url.toString();
+  const pairs = Object.entries(query).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  return `${API_BASE}${path}${pairs.length > 0 ? `?${pairs.join('&')}` : ''}`;
 }
 
 /** Sends one request; returns the parsed answer (JSON `true` for most writes). */

@@ -37,15 +37,10 @@ export function parseDeezerRef(value: string): DeezerRef | null {
     const parts = input.split(':');
     return parts.length === 3 && isEntity(parts[1]!) ? ref(parts[1], parts[2]!) : null;
   }
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (!WEB_HOSTS.has(url.hostname.toLowerCase()) || url.username !== '' || url.password !== '' || url.port !== '') return null;
-  const segments = url.pathname.split('/').filter(Boolean);
+  // Parsed by hand (the sandbox has no `URL` global): scheme, host without userinfo or port, path.
+  const link = /^https?:\/\/([^/?#]+)(\/[^?#]*)?(?:[?#].*)?$/i.exec(input);
+  if (!link || !WEB_HOSTS.has(link[1]!.toLowerCase())) return null;
+  const segments = (link[2] ?? '').split('/').filter(Boolean);
   // A language (`en`, `fr`) or country-language (`en-gb`) segment may come first.
   if (segments[0] && /^[a-z]{2}(?:-[a-z]{2})?$/i.test(segments[0])) segments.shift();
   if (segments.length !== 2 || !isEntity(segments[0]!)) return null;
