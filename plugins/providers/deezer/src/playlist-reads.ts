@@ -35,7 +35,13 @@ export async function listPlaylists(input: OperationInput<'listPlaylists'>, ctx:
   const page = record(await deezerRequest(ctx, { path: '/user/me/playlists', query: { index, limit: pageSize(input.limit) }, what: 'listing the playlists of the library' }));
   if (!page) throw new ProviderError('Deezer sent no playlist page.');
   const entries = list(page['data']);
-  return { items: entries.flatMap((entry) => (record(entry) ? [mapPlaylist(entry, me.id)] : [])), next_cursor: nextCursor(page, index, entries.length), total: integer(page['total']) };
+  // The "Loved tracks" playlist is the favourites collection, which the engine reads through
+  // listLikedTracks; listing it here would show the liked songs twice. Deezer lists it first.
+  const playlists = entries.flatMap((entry) => (record(entry) ? [mapPlaylist(entry, me.id)] : []));
+  const items = playlists.filter((playlist) => playlist.kind !== 'LIKED_TRACKS');
+  const total = integer(page['total']);
+  const lovedCounted = index > 0 || items.length < playlists.length;
+  return { items, next_cursor: nextCursor(page, index, entries.length), total: total === null ? null : Math.max(0, total - (lovedCounted ? 1 : 0)) };
 }
 
 /** The id checked before it goes into a URL: a value that cannot be a Deezer id names nothing. */
