@@ -76,7 +76,7 @@ function userOf(call: Call): FakeUser {
   const token = call.request.headers['music-user-token'];
   if (!token) throw errors.forbidden('A music user token is required');
   const user = call.state.usersByToken.get(token);
-  if (!user || user.expired) throw errors.forbidden('Invalid or expired music user token');
+  if (!user || call.state.expiredTokens.has(token)) throw errors.forbidden('Invalid or expired music user token');
   return user;
 }
 

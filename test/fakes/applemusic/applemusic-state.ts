@@ -16,10 +16,10 @@ export interface FakeUser {
   readonly id: string;
   readonly displayName: string;
   storefront: string;
+  /** The first music user token; `addUserToken` mints more (each sign-in gets its own). */
   readonly userToken: string;
   /** Apple issues no refresh token; a random placeholder that no endpoint accepts. */
   readonly placeholderRefresh: string;
-  expired: boolean;
 }
 
 export interface LibraryItem {
@@ -67,7 +67,9 @@ export interface UserLibrary {
 export class AppleMusicState {
   readonly catalog: AppleCatalog = appleCatalog();
   readonly users = new Map<string, FakeUser>();
+  /** Music user token → its user; an expired token stays here, marked in `expiredTokens`. */
   readonly usersByToken = new Map<string, FakeUser>();
+  readonly expiredTokens = new Set<string>();
   readonly libraries = new Map<string, UserLibrary>();
   readonly playlists = new Map<string, LibraryPlaylist>();
   #counter = 0;
@@ -94,12 +96,17 @@ export class AppleMusicState {
       storefront,
       userToken: userToken ?? issuedSecret(`mut-${randomBytes(30).toString('base64url')}`),
       placeholderRefresh: `no-refresh-${randomBytes(12).toString('base64url')}`,
-      expired: false,
     };
     this.users.set(user.id, user);
     this.usersByToken.set(user.userToken, user);
     this.libraries.set(user.id, { byCatalogId: new Map(), byLibraryId: new Map(), songs: [] });
     return user;
+  }
+
+  addUserToken(user: FakeUser): string {
+    const token = issuedSecret(`mut-${randomBytes(30).toString('base64url')}`);
+    this.usersByToken.set(token, user);
+    return token;
   }
 
   library(userId: string): UserLibrary {

@@ -49,6 +49,10 @@ export interface FakeAppleMusic extends FakeProviderServer {
   readonly demoAccount: FakeAccountTokens | null;
   /** Reads before an append shows; tests may change it between steps. */
   appendVisibleAfterReads: number;
+  /** A new music user token for an existing user (signing in again with MusicKit); the old one keeps working until expired. */
+  issueUserToken(userId: string): string;
+  /** Like `failNext`, but lets the first `skip` matching requests through (fail the second append of a call). */
+  failLater(rule: FailureRule, skip: number): void;
   /** Creates an account in a given storefront. */
   createAccountIn(storefront: string, options?: { displayName?: string; library?: SeedLibrary }): FakeAccountTokens;
   /** Apple's catalog id of a seed recording (null when Apple lacks it). */
@@ -108,8 +112,20 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     }
   }
 
+  const later: { rule: FailureRule; skip: number }[] = [];
+  function releaseLater(method: string, path: string): void {
+    const entry = later.find(({ rule }) => (!rule.method || rule.method === method) && (!rule.pathPrefix || path.startsWith(rule.pathPrefix)));
+    if (!entry) return;
+    if (entry.skip > 0) entry.skip -= 1;
+    else {
+      later.splice(later.indexOf(entry), 1);
+      failures.push(entry.rule);
+    }
+  }
+
   const http = await startFakeHttp(
     (request, response) => {
+      releaseLater(request.method, request.path);
       const rule = failures.take(request.method, request.path);
       if (rule) return answerFailure(rule, request, response);
       if (request.path.startsWith('/v1/')) return send(response, handleApi(state, apiOptions, request));
@@ -152,16 +168,24 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     registerClient() {},
     createAccount: (account) => createAccountIn(defaultStorefront, account),
     createAccountIn,
+    issueUserToken(userId) {
+      const user = state.users.get(userId);
+      if (!user) throw new Error(`no user ${userId}`);
+      return state.addUserToken(user);
+    },
     setAuthorizeUser() {},
     failNext(rule) {
       failures.push(rule);
     },
+    failLater(rule, skip) {
+      later.push({ rule, skip });
+    },
     clearFailures() {
       failures.clear();
+      later.length = 0;
     },
     expireAccessToken(accessToken) {
-      const user = state.usersByToken.get(accessToken);
-      if (user) user.expired = true;
+      state.expiredTokens.add(accessToken);
     },
     songId: (seedKey) => state.catalog.idOf(seedKey),
     playlistCatalogIds(playlistId) {
