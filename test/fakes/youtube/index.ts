@@ -1,0 +1,200 @@
+import type { ServerResponse } from 'node:http';
+import { bearerToken, dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
+import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { API_PREFIX, handleApi, quotaCost, type ApiResult } from './youtube-api.routes.ts';
+import { errors, sendGoogleError } from './youtube-errors.ts';
+import { handleAuthorize, handleRevoke, handleToken, type OAuthOptions } from './youtube-oauth.routes.ts';
+import { DEMO_CLIENT_ID, SCOPE_YOUTUBE, YoutubeState, type FakePlaylist, type FakePlaylistItem, type QuotaDay } from './youtube-state.ts';
+
+/**
+ * A stateful fake of the YouTube Data API v3 for tests and demo mode: the API at
+ * `https://www.googleapis.com/youtube/v3`, Google's consent page at
+ * `https://accounts.google.com/o/oauth2/v2/auth` and the token endpoint at
+ * `https://oauth2.googleapis.com/token`, all on one loopback port (their paths do not collide).
+ *
+ * The daily quota is per OAuth client (a Google Cloud project), as on YouTube: `dailyUnits`
+ * (default 10,000) for every method but search.list, which has its own `dailySearches` calls
+ * (default 100); it resets at midnight Pacific time. Tests shrink the budgets to exhaust them.
+ *
+ * Demo mode: `await startFakeYoutube({ demo: true })` seeds one demo channel with a few playlists
+ * (one holding a music video and a vlog) and liked videos, and makes the consent page approve at
+ * once as that channel.
+ */
+
+export const YOUTUBE_API_ORIGIN = 'https://www.googleapis.com';
+export const GOOGLE_ACCOUNTS_ORIGIN = 'https://accounts.google.com';
+export const GOOGLE_OAUTH_ORIGIN = 'https://oauth2.googleapis.com';
+export { DEMO_CLIENT_ID, SCOPE_READONLY, SCOPE_YOUTUBE } from './youtube-state.ts';
+
+export interface FakeYoutubeOptions {
+  readonly port?: number;
+  readonly demo?: boolean;
+  /** Quota units per day for every method but search.list (default 10,000). */
+  readonly dailyUnits?: number;
+  /** search.list calls per day (default 100). */
+  readonly dailySearches?: number;
+  /** Seconds an access token lives (default 3599, as Google answers). */
+  readonly accessTokenTtlS?: number;
+}
+
+export interface FakeYoutube extends FakeProviderServer {
+  readonly state: YoutubeState;
+  readonly demoAccount: FakeAccountTokens | null;
+  /** The art-track video id of a seed recording (null when YouTube lacks it). */
+  trackId(seedKey: string): string | null;
+  /** The official music video of a seed recording, if it has one. */
+  musicVideoId(seedKey: string): string | null;
+  /** The non-music user uploads of the catalogue. */
+  uploadIds(): readonly string[];
+  playlistEntries(playlistId: string): FakePlaylistItem[] | null;
+  playlistsOf(userId: string): FakePlaylist[];
+  /** Today's quota usage of an OAuth client (default: the demo/test client). */
+  quotaUsed(clientId?: string): QuotaDay;
+  /** Sets today's usage (to start a test near the limit). */
+  setQuotaUsed(usage: { units?: number; searches?: number }, clientId?: string): void;
+}
+
+function demoYoutubeLibrary(): SeedLibrary {
+  const full = demoLibrary();
+  const pick = (name: string) => full.playlists!.find((playlist) => playlist.name === name)!;
+  return { playlists: [pick('Road Trip 2024'), pick('Repeat Offenders'), pick('Empty For Now')], likedTrackKeys: full.likedTrackKeys!.slice(0, 12) };
+}
+
+export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promise<FakeYoutube> {
+  const state = new YoutubeState({ dailyUnits: options.dailyUnits ?? 10_000, dailySearches: options.dailySearches ?? 100 });
+  const failures = new FailureQueue();
+  const accessTokenTtlS = options.accessTokenTtlS ?? 3599;
+  let authorizeUserId: string | null = null;
+  let latestUserId: string | null = null;
+
+  const oauth: OAuthOptions = {
+    accessTokenTtlS,
+    authorizeUserId: () => authorizeUserId,
+    consentUserId: () => {
+      if (latestUserId === null) latestUserId = state.createChannel('YouTube Viewer').id;
+      return latestUserId;
+    },
+  };
+
+  function sendResult(response: ServerResponse, result: ApiResult): void {
+    if (result.error) return sendGoogleError(response, result.error);
+    if (result.status === 204) {
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    sendJson(response, result.status, result.body);
+  }
+
+  function answerFailure(rule: FailureRule, request: FakeRequest, response: ServerResponse, run: () => void): void {
+    switch (rule.kind) {
+      case 'rate_limit':
+        // 429 carries Retry-After; YouTube's older answer is 403 rateLimitExceeded without one.
+        return sendGoogleError(response, errors.rateLimitExceeded(rule.status === 403 ? 403 : 429, rule.status === 403 ? null : (rule.retryAfterS ?? 1)));
+      case 'quota':
+        return sendGoogleError(response, errors.quotaExceeded());
+      case 'server_error':
+        return sendGoogleError(response, errors.backendError(rule.status ?? 503));
+      case 'expired_token':
+        return sendGoogleError(response, errors.authError());
+      case 'ambiguous_write':
+        // The write happens; the answer is lost.
+        run();
+        return dropConnection(response);
+      case 'timeout':
+        return;
+    }
+  }
+
+  /** Authenticates, charges the client's quota, then answers (or fails as a rule says). */
+  function api(request: FakeRequest, response: ServerResponse, rule: FailureRule | null): void {
+    const presented = bearerToken(request.headers);
+    const token = presented ? state.accessTokens.get(presented) : undefined;
+    const expired = !token || token.expired || token.expiresAt < Date.now();
+    if (rule && (rule.kind !== 'ambiguous_write' || expired)) return answerFailure(rule, request, response, () => undefined);
+    if (expired) return sendGoogleError(response, errors.authError());
+    const resource = request.path.slice(API_PREFIX.length).replace(/\/$/, '');
+    const cost = quotaCost(request.method, resource);
+    const usage = state.quotaOf(token.clientId);
+    if (cost.search ? usage.searches + 1 > state.limits.dailySearches : usage.units + cost.units > state.limits.dailyUnits) return sendGoogleError(response, errors.quotaExceeded());
+    if (cost.search) usage.searches += 1;
+    else usage.units += cost.units;
+    if (rule) return answerFailure(rule, request, response, () => handleApi(state, token, request));
+    sendResult(response, handleApi(state, token, request));
+  }
+
+  const http = await startFakeHttp(
+    (request, response) => {
+      const rule = failures.take(request.method, request.path);
+      if (request.path.startsWith(API_PREFIX)) return api(request, response, rule);
+      if (rule) return answerFailure(rule, request, response, () => undefined);
+      if (request.path === '/o/oauth2/v2/auth') return handleAuthorize(state, oauth, request, response);
+      if (request.path === '/token') return handleToken(state, oauth, request, response);
+      if (request.path === '/revoke') return handleRevoke(state, request, response);
+      sendJson(response, 404, { error: 'not found' });
+    },
+    { port: options.port ?? 0 },
+  );
+
+  function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
+    const channel = state.createChannel(account.displayName ?? `YouTube Viewer ${state.channels.size + 1}`);
+    if (account.library) state.seedLibrary(channel.id, account.library);
+    latestUserId = channel.id;
+    const scopes = account.scopes ?? [SCOPE_YOUTUBE];
+    const expiresIn = account.expiresIn ?? accessTokenTtlS;
+    const { access, refresh } = state.issueTokens(channel.id, DEMO_CLIENT_ID, scopes, expiresIn);
+    return { userId: channel.id, displayName: channel.title, accessToken: access.token, refreshToken: refresh.token, expiresIn, scopes };
+  }
+
+  let demoAccount: FakeAccountTokens | null = null;
+  if (options.demo) {
+    demoAccount = createAccount({ displayName: 'Demo Listener', library: demoYoutubeLibrary() });
+    // A music video and a vlog in a playlist: readable, only the first is music.
+    const trip = state.playlistsOf(demoAccount.userId).find((playlist) => playlist.title === 'Road Trip 2024');
+    const video = [...state.catalog.videos.values()].find((candidate) => candidate.kind === 'music_video');
+    if (trip && video) trip.items.splice(2, 0, state.newItem(video.id));
+    if (trip && state.catalog.uploads[0]) trip.items.splice(5, 0, state.newItem(state.catalog.uploads[0]));
+    authorizeUserId = demoAccount.userId;
+  }
+
+  return {
+    provider: 'youtube',
+    baseUrl: http.baseUrl,
+    originOverrides: { [YOUTUBE_API_ORIGIN]: http.baseUrl, [GOOGLE_ACCOUNTS_ORIGIN]: http.baseUrl, [GOOGLE_OAUTH_ORIGIN]: http.baseUrl },
+    requests: http.requests,
+    state,
+    demoAccount,
+    registerClient(client) {
+      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
+    },
+    createAccount,
+    setAuthorizeUser(userId) {
+      authorizeUserId = userId;
+    },
+    failNext(rule) {
+      failures.push(rule);
+    },
+    clearFailures() {
+      failures.clear();
+    },
+    expireAccessToken(accessToken) {
+      const token = state.accessTokens.get(accessToken);
+      if (token) token.expired = true;
+    },
+    trackId: (seedKey) => state.catalog.artTrackOf(seedKey),
+    musicVideoId: (seedKey) => state.catalog.musicVideoOf(seedKey),
+    uploadIds: () => state.catalog.uploads,
+    playlistEntries(playlistId) {
+      const playlist = state.playlists.get(playlistId);
+      return playlist ? [...playlist.items] : null;
+    },
+    playlistsOf: (userId) => state.playlistsOf(userId),
+    quotaUsed: (clientId = DEMO_CLIENT_ID) => ({ ...state.quotaOf(clientId) }),
+    setQuotaUsed(usage, clientId = DEMO_CLIENT_ID) {
+      const today = state.quotaOf(clientId);
+      if (usage.units !== undefined) today.units = usage.units;
+      if (usage.searches !== undefined) today.searches = usage.searches;
+    },
+    close: () => http.close(),
+  };
+}
