@@ -151,8 +151,8 @@ describe('reads', () => {
     fake.makeUnavailable(greyed);
     const items = await allItems(id);
     const byId = new Map(items.map((track) => [track.id, track]));
-    expect(byId.get(fake.videoIdOf('ep0')!)).toMatchObject({ media_type: 'episode', is_migratable: false, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_PODCAST_EPISODE' } });
-    expect(byId.get(fake.videoIdOf('lf0')!)).toMatchObject({ media_type: 'local_file', is_local: true, is_migratable: false, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_PRIVATELY_OWNED_TRACK' } });
+    expect(byId.get(fake.videoIdOf('ep0'))).toMatchObject({ media_type: 'episode', is_migratable: false, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_PODCAST_EPISODE' } });
+    expect(byId.get(fake.videoIdOf('lf0'))).toMatchObject({ media_type: 'local_file', is_local: true, is_migratable: false, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_PRIVATELY_OWNED_TRACK' } });
     expect(byId.get(upload)).toMatchObject({ media_type: 'video', is_migratable: false, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_UGC' } });
     expect(byId.get(upload)!.unsupported_reason).toBeTruthy();
     expect(byId.get(omv)).toMatchObject({ media_type: 'track', is_migratable: true, album: null, title: omvSeed.title, provider_metadata: { videoType: 'MUSIC_VIDEO_TYPE_OMV' } });
