@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Manifest } from '@opl/plugin-sdk';
 import { PluginError, Unsupported } from '@opl/plugin-sdk';
@@ -9,6 +10,7 @@ import {
   PluginLoadError,
   SandboxError,
   type AcquirePermit,
+  type HostFetch,
   type Sandbox,
   type SandboxCallContext,
   type SandboxLogEntry,
@@ -49,11 +51,37 @@ function log(entry: SandboxLogEntry): void {
   send({ type: 'log', entry: { ...entry, message: entry.message.slice(0, 4_000) } });
 }
 
+/**
+ * The request a plugin's fetch is sending, for the permit it asks for: a declared quota prices
+ * requests by method and path. The sandbox's permit names only the operation, so the fetch
+ * wrapper below keeps the request in async context, where `acquire` (awaited inside that fetch)
+ * finds it.
+ */
+const currentRequest = new AsyncLocalStorage<{ method: string; url: string }>();
+
+function requestOf(raw: unknown): { method: string; url: string } | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { url, method } = raw as { url?: unknown; method?: unknown };
+  if (typeof url !== 'string' || url.length > 8_000) return null;
+  return { url, method: typeof method === 'string' && /^[A-Za-z]{1,10}$/.test(method) ? method.toUpperCase() : 'GET' };
+}
+
+function withRequestContext(inner: HostFetch): HostFetch {
+  return {
+    fetch(request, call) {
+      const described = requestOf(request);
+      return described ? currentRequest.run(described, () => inner.fetch(request, call)) : inner.fetch(request, call);
+    },
+    close: () => inner.close(),
+  };
+}
+
 function acquire(permit: AcquirePermit): Promise<void> {
   const requestId = randomUUID();
+  const request = currentRequest.getStore() ?? null;
   return new Promise<void>((resolve, reject) => {
     permits.set(requestId, { resolve, reject });
-    send({ type: 'acquire', requestId, permit });
+    send({ type: 'acquire', requestId, permit: { ...permit, request } });
   });
 }
 
@@ -62,7 +90,7 @@ function build(manifest: Manifest, code: string): Promise<Sandbox> {
     manifest,
     code,
     limits: config.limits,
-    hostFetch: createHostFetch({ manifest, ...(dispatcher ? { dispatcher } : {}), ...(config.originOverrides ? { originOverrides: config.originOverrides } : {}) }),
+    hostFetch: withRequestContext(createHostFetch({ manifest, ...(dispatcher ? { dispatcher } : {}), ...(config.originOverrides ? { originOverrides: config.originOverrides } : {}) })),
     log,
     ...(config.acquire ? { acquire } : {}),
     onBroken: (failure, message) => {

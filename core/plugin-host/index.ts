@@ -1,6 +1,8 @@
 // The engine's plugin sandbox host: isolates in a supervised child process.
 export {
   DEFAULT_LIMITS,
+  type HostAcquireRequest,
+  type QuotaExhaustedEvent,
   PluginHost,
   type LoadedPluginInfo,
   type PluginBundle,

@@ -31,6 +31,11 @@ export const errorDataSchema = z.object({
   type: z.enum(PLUGIN_ERROR_TYPES),
   message: z.string().max(4_000),
   retry_after_s: z.number().nonnegative().nullable().optional(),
+  /** RateLimited only: a daily quota is used up (see RateLimited.quota). */
+  quota: z
+    .object({ bucket: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), resets_at: z.iso.datetime().nullable() })
+    .nullable()
+    .optional(),
   /** Set when the sandbox itself failed (limits, crash) rather than the plugin reporting an error. */
   failure: z.enum(SANDBOX_FAILURES).optional(),
 });
@@ -67,7 +72,15 @@ export const fromChildSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('acquire'),
     requestId: id,
-    permit: z.object({ pluginId: id, accountId: z.string().max(500).nullable(), op: z.string().max(100), cost: z.number().nonnegative().max(1_000_000), retryAfterS: z.number().nonnegative().max(86_400).nullable().optional() }),
+    permit: z.object({
+      pluginId: id,
+      accountId: z.string().max(500).nullable(),
+      op: z.string().max(100),
+      cost: z.number().nonnegative().max(1_000_000),
+      retryAfterS: z.number().nonnegative().max(86_400).nullable().optional(),
+      /** The request the permit is for, so a declared quota can price it by kind. */
+      request: z.object({ method: z.string().max(10), url: z.string().max(8_000) }).nullable().optional(),
+    }),
   }),
   z.object({
     type: z.literal('log'),

@@ -1,14 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { pluginErrorFromData, ProviderError, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import { pluginErrorFromData, ProviderError, RateLimited, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
 import {
   isOperationName,
   LIMIT_BREACHES,
   parseBoundaryJson,
   PluginLoadError,
   SandboxError,
-  type Acquire,
+  type AcquirePermit,
   type ChunkSink,
   type SandboxCallContext,
   type SandboxFailure,
@@ -33,6 +33,20 @@ export interface PluginBundle {
 
 export type PluginCallContext = SandboxCallContext;
 
+/** The request a rate limiter permit is for (method and the real URL), when the sandbox's fetch is sending one. */
+export interface HostAcquireRequest {
+  readonly method: string;
+  readonly url: string;
+}
+
+/** A plugin reported that the provider's daily quota is used up (the provider's own answer). */
+export interface QuotaExhaustedEvent {
+  readonly pluginId: string;
+  readonly accountId: string | null;
+  /** The manifest's quota bucket (`default`, `search`, …). */
+  readonly bucket: string;
+}
+
 /** A pino-compatible logger (core/logging/logger.ts). */
 export interface PluginHostLogger {
   debug(data: object, message: string): void;
@@ -47,7 +61,13 @@ export interface PluginHostOptions {
   readonly quarantineStrikes?: number;
   readonly logger?: PluginHostLogger;
   /** The central rate limiter: awaited before every request a plugin makes. */
-  readonly acquire?: Acquire;
+  readonly acquire?: (permit: AcquirePermit, request?: HostAcquireRequest | null) => Promise<void>;
+  /**
+   * Called when a plugin reports that the provider itself answered "quota exhausted": mark the
+   * bucket spent (RateLimiter.markExhausted) and resolve with when it resets, which the call's
+   * error then carries. Refusals by `acquire` need no report: the limiter already knows.
+   */
+  readonly onQuotaExhausted?: (event: QuotaExhaustedEvent) => Promise<Date | null>;
   /** Host names the sandbox's fetch resolves without DNS (fake providers in tests and demos). */
   readonly hostResolver?: Readonly<Record<string, string>>;
   /** Real origin → local base URL the sandbox's requests really go to (fake providers; see host-fetch.ts). */
@@ -94,6 +114,9 @@ interface HostedPlugin {
 interface PendingCall {
   readonly pluginId: string;
   readonly op: OperationName;
+  readonly accountId: string | null;
+  /** The limiter refused one of this call's requests for quota (nothing was sent). */
+  quotaRefusal: { readonly bucket: string; readonly resets_at: string | null } | null;
   readonly resolve: (result: { json?: string; value?: unknown }) => void;
   readonly reject: (error: Error) => void;
   readonly onChunk: ChunkSink | null;
@@ -111,7 +134,7 @@ const silentLogger: PluginHostLogger = { debug() {}, info() {}, warn() {}, error
 
 function toError(data: ErrorData): Error {
   if (data.failure) return new SandboxError(data.failure, data.message);
-  return pluginErrorFromData({ type: data.type, message: data.message, retry_after_s: data.retry_after_s ?? null });
+  return pluginErrorFromData({ type: data.type, message: data.message, retry_after_s: data.retry_after_s ?? null, quota: data.quota ?? null });
 }
 
 export class PluginHost {
@@ -176,7 +199,7 @@ export class PluginHost {
   async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}): Promise<OperationResult<N>> {
     if (!isOperationName(op)) throw new Unsupported(`"${String(op).slice(0, 60)}" is not a plugin operation`);
     if (op === 'serialize') throw new Unsupported('serialize streams its output: use PluginHost.serialize');
-    const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }));
+    const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }), context.account?.id ?? null);
     if (result.json === undefined) throw new SandboxError('crashed', `${pluginId}: the plugin host sent no ${op} result`);
     let value: unknown;
     try {
@@ -245,7 +268,7 @@ export class PluginHost {
     if (this.#closed) throw new SandboxError('disposed', 'the plugin host is closed');
   }
 
-  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild): Promise<{ json?: string; value?: unknown }> {
+  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild, accountId: string | null = null): Promise<{ json?: string; value?: unknown }> {
     this.#assertOpen();
     const quarantine = this.#quarantined.get(pluginId);
     if (quarantine) throw new SandboxError('quarantined', `${pluginId} is quarantined: ${quarantine.reason}`);
@@ -258,7 +281,7 @@ export class PluginHost {
     }
     const callId = randomUUID();
     return new Promise<{ json?: string; value?: unknown }>((resolve, reject) => {
-      this.#calls.set(callId, { pluginId, op, resolve, reject, onChunk, chunkChain: Promise.resolve() });
+      this.#calls.set(callId, { pluginId, op, accountId, quotaRefusal: null, resolve, reject, onChunk, chunkChain: Promise.resolve() });
       try {
         this.#send(message(callId));
       } catch (error) {
@@ -432,9 +455,10 @@ export class PluginHost {
         if (!call) return;
         this.#calls.delete(message.callId);
         // Chunks already handed over finish first, so the caller sees the file complete.
-        void call.chunkChain.then(() => {
+        void call.chunkChain.then(async () => {
+          if (message.ok && message.json?.includes('[opl:quota ') && !call.quotaRefusal) await this.#markFromResults(call, message.json);
           if (message.ok) call.resolve({ ...(message.json !== undefined ? { json: message.json } : {}), value: message.value });
-          else call.reject(message.error ? toError(message.error) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
+          else call.reject(message.error ? await this.#quotaAware(call, toError(message.error)) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
         });
         return;
       }
@@ -462,9 +486,16 @@ export class PluginHost {
           this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true });
           return;
         }
-        void acquire({ ...permit, op: permit.op }).then(
+        const { request, ...rest } = permit;
+        void acquire({ ...rest, op: permit.op }, request ?? null).then(
           () => this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true }),
-          (error: unknown) => this.#trySend({ type: 'acquired', requestId: message.requestId, ok: false, message: error instanceof Error ? error.message.slice(0, 500) : 'refused' }),
+          (error: unknown) => {
+            const text = error instanceof Error ? error.message.slice(0, 500) : 'refused';
+            const quota = RateLimited.parseQuota(text);
+            // Remembered per call: however the plugin reports the failed fetch, the call fails as a quota stop.
+            if (quota) for (const call of this.#calls.values()) if (call.pluginId === permit.pluginId && call.accountId === permit.accountId) call.quotaRefusal = quota;
+            this.#trySend({ type: 'acquired', requestId: message.requestId, ok: false, message: text });
+          },
         );
         return;
       }
@@ -477,6 +508,65 @@ export class PluginHost {
       case 'broken':
         this.#strike(message.pluginId, message.failure, message.message);
         return;
+    }
+  }
+
+  /**
+   * A call that ran into a used-up daily quota fails with one recognisable error: RateLimited with
+   * `quota` set and `retry_after_s` until the reset. When the limiter refused a request of the call
+   * this holds whatever the plugin made of the failed fetch; when the provider itself answered
+   * "quota exhausted" the bucket is marked spent so no process sends more of it today.
+   */
+  async #quotaAware(call: PendingCall, error: Error): Promise<Error> {
+    const reported = error instanceof RateLimited ? error.quota : null;
+    if (call.quotaRefusal) {
+      if (reported) return error;
+      const { bucket, resets_at: resetsAt } = call.quotaRefusal;
+      return RateLimited.quotaExhausted(
+        `${call.pluginId}: the daily quota${bucket === 'default' ? '' : ` (${bucket})`} is used up; the engine sent no request beyond it`,
+        bucket,
+        resetsAt,
+        new Date().toISOString(),
+      );
+    }
+    if (!reported || !this.#options.onQuotaExhausted) return error;
+    let resetsAt: Date | null = null;
+    try {
+      resetsAt = await this.#options.onQuotaExhausted({ pluginId: call.pluginId, accountId: call.accountId, bucket: reported.bucket });
+    } catch (failure) {
+      this.#logger.warn({ plugin: call.pluginId, err: failure }, 'the quota bucket could not be marked exhausted');
+    }
+    if (!resetsAt) return error;
+    const withoutMarker = error.message.replace(RateLimited.quotaMarker(reported), '').trim();
+    return RateLimited.quotaExhausted(withoutMarker, reported.bucket, resetsAt.toISOString(), new Date().toISOString());
+  }
+
+  /**
+   * A batch write that ran into the provider's own "quota exhausted" midway answers per item
+   * rather than failing: its stopped items carry the quota marker, and the bucket is marked spent
+   * all the same.
+   */
+  async #markFromResults(call: PendingCall, json: string): Promise<void> {
+    if (!this.#options.onQuotaExhausted) return;
+    let results: unknown;
+    try {
+      results = (parseBoundaryJson(json) as { results?: unknown } | null)?.results;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(results)) return;
+    const buckets = new Set<string>();
+    for (const entry of results as { error?: { type?: unknown; message?: unknown } | null }[]) {
+      const message = entry?.error?.type === 'RateLimited' ? entry.error.message : null;
+      const quota = typeof message === 'string' ? RateLimited.parseQuota(message) : null;
+      if (quota) buckets.add(quota.bucket);
+    }
+    for (const bucket of buckets) {
+      try {
+        await this.#options.onQuotaExhausted({ pluginId: call.pluginId, accountId: call.accountId, bucket });
+      } catch (failure) {
+        this.#logger.warn({ plugin: call.pluginId, err: failure }, 'the quota bucket could not be marked exhausted');
+      }
     }
   }
 

@@ -26,7 +26,10 @@ export interface RateLimiterOptions {
   readonly random?: () => number;
 }
 
-/** A permit with the request it is for (method and URL), so the quota can price it. */
+/**
+ * A permit, optionally with the request it is for (method and URL) so a declared quota can price
+ * it; the request may also come as `acquire`'s second argument (the plugin host passes it so).
+ */
 export interface PacedPermit extends AcquirePermit {
   readonly request?: QuotaRequestInfo | null;
 }
@@ -74,10 +77,10 @@ export class RateLimiter {
   }
 
   /** Resolves when the request may go out; rejects when the quota is exhausted or the wait too long. */
-  async acquire(permit: PacedPermit): Promise<void> {
+  async acquire(permit: PacedPermit, request: QuotaRequestInfo | null = null): Promise<void> {
     const pacing = this.#options.pacingFor(permit.pluginId);
     if (!pacing) return;
-    if (pacing.quota) return this.#acquireWithQuota(permit, pacing);
+    if (pacing.quota) return this.#acquireWithQuota(permit, request ?? permit.request ?? null, pacing);
     const rules: BucketRules = { rate: pacing.requests_per_second, burst: pacing.burst, dailyQuota: pacing.daily_quota };
     const key = bucketKey(permit.pluginId, permit.accountId);
     const maxWait = this.#options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -115,10 +118,10 @@ export class RateLimiter {
    * quota bucket row (per account, or one per engine for `client`-scoped quotas) pays for it. The
    * quota is checked first, so a refused request never takes a token.
    */
-  async #acquireWithQuota(permit: PacedPermit, pacing: Pacing): Promise<void> {
+  async #acquireWithQuota(permit: PacedPermit, request: QuotaRequestInfo | null, pacing: Pacing): Promise<void> {
     const quota = pacing.quota!;
     const timeZone = quota.reset.time_zone;
-    const priced = priceRequest(quota, permit.request ?? null, permit.cost);
+    const priced = priceRequest(quota, request, permit.cost);
     const budget = bucketBudget(quota, priced.bucket) ?? quota.daily_units;
     const bucket = bucketBudget(quota, priced.bucket) === null ? DEFAULT_BUCKET : priced.bucket;
     const rules: BucketRules = { rate: pacing.requests_per_second, burst: pacing.burst, dailyQuota: null };
