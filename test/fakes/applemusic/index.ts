@@ -23,6 +23,9 @@ export const APPLE_MUSIC_API_ORIGIN = 'https://api.music.apple.com';
 export { MAX_APPEND } from './applemusic-api.routes.ts';
 export { signDeveloperToken, type DeveloperKeyMaterial } from './developer-token.ts';
 
+/** The demo user's music user token: public, it opens only the in-process demo fake. */
+export const DEMO_USER_TOKEN = 'mut-opl-demo-listener';
+
 /** Apple's music user tokens last about six months. */
 const USER_TOKEN_LIFETIME_S = 180 * 24 * 60 * 60;
 
@@ -134,16 +137,17 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     { port: options.port ?? 0 },
   );
 
-  function createAccountIn(storefront: string, account: { displayName?: string; library?: SeedLibrary } = {}): FakeAccountTokens {
+  function createAccountIn(storefront: string, account: { displayName?: string; library?: SeedLibrary; userToken?: string } = {}): FakeAccountTokens {
     if (!Object.hasOwn(STOREFRONTS, storefront)) throw new Error(`the fake has no storefront ${storefront}`);
-    const user = state.createUser(account.displayName ?? `Apple Music User ${state.users.size + 1}`, storefront);
+    const user = state.createUser(account.displayName ?? `Apple Music User ${state.users.size + 1}`, storefront, account.userToken);
     if (account.library) state.seedLibrary(user.id, account.library);
     return { userId: user.id, displayName: user.displayName, accessToken: user.userToken, refreshToken: user.placeholderRefresh, expiresIn: USER_TOKEN_LIFETIME_S, scopes: [] };
   }
 
   let demoAccount: FakeAccountTokens | null = null;
   if (options.demo) {
-    demoAccount = createAccountIn(defaultStorefront, { displayName: 'Demo Listener', library: demoAppleLibrary() });
+    // A fixed, public token: the demo shows it to the user to paste, so it is no secret (and not in the secret ledger).
+    demoAccount = createAccountIn(defaultStorefront, { displayName: 'Demo Listener', library: demoAppleLibrary(), userToken: DEMO_USER_TOKEN });
     const roadTrip = [...state.playlists.values()].find((playlist) => playlist.ownerId === demoAccount!.userId && playlist.name === 'Road Trip 2024');
     const video = [...state.catalog.musicVideos.keys()][0];
     // A music video in a playlist: readable, never migratable.
