@@ -228,6 +228,22 @@ describe("Deezer's 200-with-error answers", () => {
     expect(lost.message).toMatch(/may or may not have been applied/);
     expect(fake.playlist(own.id!)!.trackIds).toContain(fake.trackIdOf(music[251]!.key));
   });
+
+  it('reports an unanswered request as ProviderError once the request timeout passes', async () => {
+    // The same plugin with a short request timeout, so the test need not wait 20 s.
+    const bundle = await buildPluginBundle('plugins/providers/deezer');
+    const quick = new PluginHost({ originOverrides: fake.originOverrides });
+    await quick.start();
+    try {
+      await quick.load({ ...bundle, manifest: { ...bundle.manifest, limits: { ...bundle.manifest.limits, request_timeout_ms: 500 } } });
+      fake.failNext({ kind: 'timeout', pathPrefix: '/user/me' });
+      const error = await failure(quick.call(PLUGIN_ID, 'testConnection', {}, context(listener)));
+      expect(error.type).toBe('ProviderError');
+      expect(error.message).toMatch(/Could not reach Deezer/);
+    } finally {
+      await quick.close();
+    }
+  });
 });
 
 describe('writing', () => {
