@@ -135,6 +135,12 @@ describe('headers, tiles and shelves', () => {
     expect(other.playlist).toMatchObject({ is_owned: false, is_followed: true, collaborative: true });
   });
 
+  it('names a header-less album playlist after its album and counts its shelf', () => {
+    const row = playlistRow({ videoId: 'aaaaaaaaaa1', setVideoId: 'S1', title: 'Opening', videoType: 'MUSIC_VIDEO_TYPE_ATV', artists: [['A', 'UCaaaaaaaaaaaaaaaaaaaaaa']], album: ['Weather Systems', 'MPREb_abcdefghijk'] });
+    const answer = { contents: { twoColumnBrowseResultsRenderer: { tabs: [{ tabRenderer: { content: { sectionListRenderer: {} } } }], secondaryContents: { sectionListRenderer: { contents: [{ musicPlaylistShelfRenderer: { contents: [{ musicResponsiveListItemRenderer: row }], collapsedItemCount: 19 } }] } } } } };
+    expect(mapPlaylistHeader(answer, 'OLAK5uy_abcdefghijklmnop')).toMatchObject({ owned: false, playlist: { name: 'Weather Systems', track_count: 19, is_owned: false } });
+  });
+
   it('maps library tiles, skipping buttons and automatic playlists', () => {
     const tile = (browseId: string, subtitle: unknown[]) => ({ title: { runs: [{ text: 'X' }] }, subtitle: { runs: subtitle }, navigationEndpoint: { browseEndpoint: { browseId } } });
     expect(mapPlaylistTile(tile('VLPLmine', [run('Me', 'UCme', 'MUSIC_PAGE_TYPE_USER_CHANNEL'), run(' • '), run('12 songs')]), 'UCme')).toMatchObject({ id: 'PLmine', is_owned: true, is_followed: false, track_count: 12, owner_name: 'Me' });

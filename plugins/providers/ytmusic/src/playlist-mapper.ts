@@ -1,6 +1,7 @@
 import type { AlbumInput, ArtistInput, PlaylistInput } from '@opl/plugin-sdk';
 import { at, joinedText, nonEmpty, record, runs, text, type JsonRecord } from './json-read.ts';
-import { lastThumbnail } from './list-item-parser.ts';
+import { lastThumbnail, parseListItem } from './list-item-parser.ts';
+import { findShelf } from './shelves.ts';
 import { albumUri, channelUri, playlistUri } from './ytmusic-uri.ts';
 
 /**
@@ -65,15 +66,21 @@ export function mapPlaylistHeader(answer: JsonRecord, id: string): PlaylistHeade
   const artwork = lastThumbnail(header?.['thumbnail']);
   const privacy = text(at(editable, 'editHeader', 'musicPlaylistEditHeaderRenderer', 'privacy'));
   const owned = editable !== null;
+  // Album playlists (`OLAK5uy_…`) come without a header: the shelf still counts the entries, and
+  // their album names the playlist.
+  const shelf = findShelf(answer, ['musicPlaylistShelfRenderer']);
+  const collapsed = typeof shelf?.['collapsedItemCount'] === 'number' && Number.isInteger(shelf['collapsedItemCount']) ? shelf['collapsedItemCount'] : null;
+  const firstRow = record(at(shelf, 'contents', 0, 'musicResponsiveListItemRenderer'));
+  const albumName = id.startsWith('OLAK5uy_') && firstRow ? (parseListItem(firstRow).album?.title ?? null) : null;
   return {
     owned,
     playlist: {
       id,
-      name: joinedText(header?.['title']) ?? nonEmpty(microformat?.['title']) ?? '',
+      name: joinedText(header?.['title']) ?? nonEmpty(microformat?.['title']) ?? albumName ?? '',
       description: description ?? null,
       photo: artwork,
       artwork_uri: artwork,
-      track_count: countFrom(joinedText(header?.['secondSubtitle'])),
+      track_count: countFrom(joinedText(header?.['secondSubtitle'])) ?? collapsed,
       owner_id: ownerRun ? browseIdOf(ownerRun) : null,
       owner_name: ownerRun ? text(ownerRun['text']) : null,
       is_owned: owned,
