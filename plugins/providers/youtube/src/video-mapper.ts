@@ -90,6 +90,9 @@ export function trackFromVideo(video: VideoResource, entry: EntryFacts = {}): Tr
     artists,
     album,
     duration_s: isoDurationSeconds(video.contentDetails?.duration),
+    // YouTube knows neither ISRCs nor explicit flags.
+    isrc: null,
+    explicit: null,
     release_date: releaseDate,
     release_year: releaseDate ? Number(releaseDate.slice(0, 4)) : null,
     artwork_uri: thumbnailUrl(snippet.thumbnails),
