@@ -19,7 +19,8 @@ import { DEMO_CLIENT_ID, setVideoId as setVideoIdFor, YOUTUBE_SCOPE, YtState, ty
  * whose requests must carry `authorization: SAPISIDHASH <ts>_<sha1(ts SAPISID origin)>`.
  *
  * Demo mode: `await startFakeYtmusic({ demo: true })` seeds one "Demo Listener" with
- * `demoLibrary()`; a device code is then approved as that user at its first poll (`demoUserId`).
+ * `demoLibrary()`; a device code is then approved as that user at its first poll (`demoUserId`),
+ * with a 2 s polling interval. The engine needs the client `opl-demo-client` (any or no secret).
  * Plain Node, prints nothing; `close()` ends every connection.
  */
 
@@ -112,7 +113,8 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
   const catalog = new YtCatalog();
   const state = new YtState(catalog);
   const tokenLifetimeS = options.tokenLifetimeS ?? 3600;
-  const deviceIntervalS = options.deviceIntervalS ?? 5;
+  // The demo user "approves" at once; a short interval keeps the demo's wait short.
+  const deviceIntervalS = options.deviceIntervalS ?? (options.demo ? 2 : 5);
   const innertube = new InnerTube(state, { playlistPageSize: options.playlistPageSize ?? 100, libraryPageSize: options.libraryPageSize ?? 25 });
   const device = new DeviceFlow(state, { tokenLifetimeS, intervalS: deviceIntervalS, codeLifetimeS: 1800 });
   const failures = new FailureQueue();
