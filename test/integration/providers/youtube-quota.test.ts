@@ -4,7 +4,7 @@ import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { nextQuotaReset, RateLimiter, type Transaction } from '../../../core/services/pacing/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
-import { seedCatalog } from '../../fakes/seed-catalog.ts';
+import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -25,7 +25,7 @@ let host: PluginHost;
 let limiter: RateLimiter;
 let manifest: Manifest;
 let pacing: Pacing;
-const music = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track');
+const music = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube'));
 
 function contextFor(tokens: FakeAccountTokens): PluginCallContext {
   return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: YOUTUBE_API_ORIGIN, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };

@@ -46,7 +46,7 @@ describe('YouTube values', () => {
     expect(parseYoutubeUri('https://www.youtube.com/shorts/AbCdEfGhIjK')).toEqual({ entity: 'track', id: 'AbCdEfGhIjK' });
     expect(parseYoutubeUri('https://www.youtube.com/playlist?list=PLabc123')).toEqual({ entity: 'playlist', id: 'PLabc123' });
     expect(parseYoutubeUri('youtube:playlist:PLabc123')).toEqual({ entity: 'playlist', id: 'PLabc123' });
-    for (const bad of ['youtube:video:short', 'https://www.youtube.com.evil.example/watch?v=AbCdEfGhIjK', 'https://example.com/watch?v=AbCdEfGhIjK', 'spotify:track:abc', 'javascript:alert(1)', 'https://www.youtube.com/watch']) {
+    for (const bad of ['youtube:video:short', 'https://www.youtube.com.evil.example/watch?v=AbCdEfGhIjK', 'https://example.com/watch?v=AbCdEfGhIjK', 'spotify:track:abc', 'javascript:alert(1)', 'https://www.youtube.com/watch', 'https://user@www.youtube.com/watch?v=AbCdEfGhIjK', 'https://www.youtube.com/watch?v=AbCdEfGhIjK%00']) {
       expect(parseYoutubeUri(bad), bad).toBeNull();
     }
   });

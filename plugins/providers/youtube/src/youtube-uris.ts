@@ -29,27 +29,29 @@ export function parseYoutubeUri(text: string): YoutubeRef | null {
     if (uri[1] === 'video') return VIDEO_ID.test(id) ? { entity: 'track', id } : null;
     return PLAYLIST_ID.test(id) ? { entity: 'playlist', id } : null;
   }
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return null;
+  // No URL class in the sandbox: a strict pattern instead of a parser.
+  const web = /^https?:\/\/([A-Za-z0-9.-]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/.exec(text.trim());
+  if (!web) return null;
+  const host = web[1]!.toLowerCase();
+  const pathname = web[2] ?? '/';
+  const params = new Map<string, string>();
+  for (const pair of (web[3] ?? '').split('&')) {
+    const [name, value] = pair.split('=');
+    if (name && value !== undefined && !params.has(name)) params.set(name, value);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  const host = url.hostname.toLowerCase();
   if (host === 'youtu.be') {
-    const id = url.pathname.slice(1);
+    const id = pathname.slice(1);
     return VIDEO_ID.test(id) ? { entity: 'track', id } : null;
   }
   if (!WEB_HOSTS.has(host)) return null;
-  if (url.pathname === '/watch') {
-    const id = url.searchParams.get('v') ?? '';
+  if (pathname === '/watch') {
+    const id = params.get('v') ?? '';
     return VIDEO_ID.test(id) ? { entity: 'track', id } : null;
   }
-  if (url.pathname === '/playlist') {
-    const id = url.searchParams.get('list') ?? '';
+  if (pathname === '/playlist') {
+    const id = params.get('list') ?? '';
     return PLAYLIST_ID.test(id) ? { entity: 'playlist', id } : null;
   }
-  const path = /^\/(?:shorts|embed|v)\/([A-Za-z0-9_-]{11})$/.exec(url.pathname);
+  const path = /^\/(?:shorts|embed|v)\/([A-Za-z0-9_-]{11})$/.exec(pathname);
   return path ? { entity: 'track', id: path[1]! } : null;
 }

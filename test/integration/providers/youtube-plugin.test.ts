@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
+import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
+import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
+import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { SCOPE_READONLY, startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
+import { captureLogger } from '../plugin-host/support/capture-logger.ts';
+import { buildPluginBundle } from '../support/build-plugin.ts';
+
+/**
+ * The built YouTube plugin in the real sandbox against the fake, for what the shared adapter
+ * contract does not cover: page tokens with absolute positions, videos that are not songs (music
+ * videos, uploads, deleted videos), ownership, liked videos, per-item write failures, removal
+ * without an entry id, every error kind, the Music-category search and that no token leaks.
+ */
+
+const { tracks: seedTracks, artists: seedArtists } = seedCatalog();
+const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube'));
+
+let fake: FakeYoutube;
+let host: PluginHost;
+let manifest: Manifest;
+let account: FakeAccountTokens;
+let other: FakeAccountTokens;
+const logger = captureLogger();
+const seen: string[] = [];
+
+function contextFor(tokens: FakeAccountTokens): PluginCallContext {
+  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: YOUTUBE_API_ORIGIN, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };
+}
+
+async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) {
+  try {
+    const result = await host.call(manifest.id, op, input, contextFor(tokens));
+    seen.push(JSON.stringify(result));
+    return result;
+  } catch (error) {
+    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    throw error;
+  }
+}
+
+async function failureOf(promise: Promise<unknown>, type: PluginError['type']): Promise<PluginError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PluginError);
+  expect((error as PluginError).type).toBe(type);
+  return error as PluginError;
+}
+
+function playlistNamed(name: string, userId = account.userId) {
+  const found = fake.playlistsOf(userId).find((playlist) => playlist.title === name);
+  expect(found, name).toBeDefined();
+  return found!;
+}
+
+async function allItems(playlistId: string, limit = 50) {
+  const items: Track[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const result: { items: Track[]; next_cursor: string | null } = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit });
+    items.push(...result.items);
+    cursor = result.next_cursor;
+    if (!cursor) return items;
+  }
+  throw new Error('paging never ended');
+}
+
+const uri = (track: SeedTrack) => `youtube:video:${fake.trackId(track.key)!}`;
+
+beforeAll(async () => {
+  fake = await startFakeYoutube();
+  const bundle = await buildPluginBundle('plugins/providers/youtube');
+  manifest = bundle.manifest;
+  host = new PluginHost({ originOverrides: fake.originOverrides, logger });
+  await host.start();
+  await host.load(bundle);
+  account = fake.createAccount({
+    displayName: 'Plugin Listener',
+    library: {
+      playlists: [
+        { name: 'Long', description: 'Twenty-three songs', trackKeys: music.slice(0, 23).map((track) => track.key) },
+        { name: 'Mixed', trackKeys: music.slice(30, 33).map((track) => track.key) },
+        { name: 'Dupes', trackKeys: [music[40]!.key, music[41]!.key, music[40]!.key, music[42]!.key] },
+      ],
+      likedTrackKeys: music.slice(50, 62).map((track) => track.key),
+    },
+  });
+  other = fake.createAccount({ displayName: 'Someone Else', library: { playlists: [{ name: 'Theirs', trackKeys: music.slice(70, 72).map((track) => track.key), public: true }] } });
+  // A music video, a vlog and a deleted video in "Mixed".
+  const mixed = playlistNamed('Mixed');
+  const clipSeed = music.find((track) => fake.musicVideoId(track.key))!;
+  mixed.items.push(fake.state.newItem(fake.musicVideoId(clipSeed.key)!), fake.state.newItem(fake.uploadIds()[0]!), fake.state.newItem('ZZZZZZZZZZZ'));
+});
+
+afterAll(async () => {
+  await host?.close();
+  await fake?.close();
+});
+
+describe('YouTube plugin', () => {
+  it('tests the connection as the account’s channel', async () => {
+    expect(await call('testConnection', {})).toMatchObject({ ok: true, account_id: account.userId, display_name: 'Plugin Listener', country: 'US' });
+  });
+
+  it('pages playlists and entries with YouTube page tokens, keeping absolute positions and one entry id per entry', async () => {
+    const first = await call('listPlaylists', { cursor: null, limit: 1 });
+    expect(first.items).toHaveLength(1);
+    expect(first.next_cursor).toMatch(/^y1\./);
+    const long = playlistNamed('Long');
+    const before = fake.requests.length;
+    const read = await allItems(long.id, 7);
+    const calls = fake.requests.slice(before);
+    expect(calls.filter((request) => request.path === '/youtube/v3/playlistItems').map((request) => request.query['maxResults'])).toEqual(['7', '7', '7', '7']);
+    // One videos.list per page for durations and categories, never more than 50 ids.
+    expect(calls.filter((request) => request.path === '/youtube/v3/videos')).toHaveLength(4);
+    expect(read.map((track) => track.position)).toEqual([...Array(23).keys()]);
+    expect(read.map((track) => track.title)).toEqual(music.slice(0, 23).map((track) => track.title));
+    expect(read.map((track) => track.source_item_id)).toEqual(long.items.map((item) => item.id));
+    expect(read.every((track) => track.duration_s !== null && track.media_type === 'track')).toBe(true);
+    expect(read[0]).toMatchObject({ isrc: null, provider_uris: { youtube: uri(music[0]!) }, album: expect.any(String) as string, metadata: { url: `https://www.youtube.com/watch?v=${fake.trackId(music[0]!.key)!}` } });
+    await failureOf(call('listPlaylistItems', { playlist_id: long.id, cursor: 'not-ours', limit: 5 }), 'InvalidInput');
+  });
+
+  it('reads music videos as migratable videos, other uploads and deleted videos as not migratable, in order', async () => {
+    const read = await allItems(playlistNamed('Mixed').id);
+    expect(read.map((track) => track.media_type)).toEqual(['track', 'track', 'track', 'video', 'video', 'video']);
+    expect(read.map((track) => track.is_migratable)).toEqual([true, true, true, true, false, false]);
+    const [clip, vlog, gone] = read.slice(3);
+    expect(clip!.provider_metadata).toMatchObject({ video_kind: 'music_video' });
+    expect(clip!.title).not.toContain('Official');
+    expect(clip!.artists).toHaveLength(1);
+    expect(vlog!.unsupported_reason).toContain('category 22');
+    expect(gone).toMatchObject({ title: 'Deleted video', unsupported_reason: 'the YouTube video is deleted or private', position: 5 });
+  });
+
+  it('tells owned playlists from others’, and hides others’ private ones', async () => {
+    expect(await call('readPlaylist', { playlist_id: playlistNamed('Long').id })).toMatchObject({ name: 'Long', description: 'Twenty-three songs', is_owned: true, track_count: 23, owner_id: account.userId });
+    expect(await call('readPlaylist', { playlist_id: playlistNamed('Theirs', other.userId).id })).toMatchObject({ is_owned: false, owner_name: 'Someone Else' });
+    const mine = await call('createPlaylist', { name: 'Secret', description: 'shh', public: false }, other);
+    expect(fake.state.playlists.get(mine.playlist_id)!.privacyStatus).toBe('private');
+    await failureOf(call('readPlaylist', { playlist_id: mine.playlist_id }), 'NotFound');
+  });
+
+  it('pages liked videos', async () => {
+    const liked: Track[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: Track[]; next_cursor: string | null } = await call('listLikedTracks', { cursor, limit: 5 });
+      liked.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(new Set(liked.map((track) => track.title))).toEqual(new Set(music.slice(50, 62).map((track) => track.title)));
+  });
+
+  it('adds one video per request at the asked positions, answering per item for unknown videos, bad URIs and bad positions', async () => {
+    const created = await call('createPlaylist', { name: 'Writes', description: null, public: true });
+    const before = fake.requests.length;
+    const result = await call('addTracks', {
+      playlist_id: created.playlist_id,
+      items: [{ uri: uri(music[80]!) }, { uri: 'youtube:video:ZZZZZZZZZZZ' }, { uri: 'spotify:track:abc' }, { uri: uri(music[81]!), position: 0 }, { uri: uri(music[82]!), position: 9 }],
+    });
+    expect(result.results.map((entry) => [entry.ok, entry.error?.type ?? null, entry.position])).toEqual([
+      [true, null, 0],
+      [false, 'NotFound', null],
+      [false, 'InvalidInput', null],
+      [true, null, 0],
+      [false, 'InvalidInput', null],
+    ]);
+    expect(result.results[0]!.target_item_id).toBeTruthy();
+    expect(fake.requests.slice(before).filter((request) => request.method === 'POST').map((request) => (JSON.parse(request.body) as { snippet: { position?: number } }).snippet.position ?? null)).toEqual([null, null, 0, 9]);
+    expect((await allItems(created.playlist_id)).map((track) => track.provider_uris['youtube'])).toEqual([uri(music[81]!), uri(music[80]!)]);
+  });
+
+  it('removes an entry without an entry id by its position, never another occurrence of the same video', async () => {
+    const dupes = playlistNamed('Dupes');
+    const secondOccurrence = dupes.items[2]!.id;
+    const result = await call('removeTracks', { playlist_id: dupes.id, items: [{ uri: uri(music[40]!), position: 2 }, { uri: uri(music[99]!) }] });
+    expect(result.results.map((entry) => entry.ok)).toEqual([true, false]);
+    expect(result.results[0]!.target_item_id).toBe(secondOccurrence);
+    expect(result.results[1]!.error?.type).toBe('NotFound');
+    expect(fake.playlistEntries(dupes.id)!.map((item) => item.videoId)).toEqual([music[40], music[41], music[42]].map((track) => fake.trackId(track!.key)));
+    const gone = await call('removeTracks', { playlist_id: dupes.id, items: [{ uri: uri(music[41]!), target_item_id: 'UExnb3Rh' }] });
+    expect(gone.results[0]).toMatchObject({ ok: false, error: { type: 'NotFound' } });
+  });
+
+  it('refuses writes to playlists of other channels, and writes with a read-only connection', async () => {
+    const theirs = playlistNamed('Theirs', other.userId);
+    await failureOf(call('addTracks', { playlist_id: theirs.id, items: [{ uri: uri(music[1]!) }] }), 'Unsupported');
+    await failureOf(call('deletePlaylist', { playlist_id: theirs.id }), 'Unsupported');
+    await failureOf(call('deletePlaylist', { playlist_id: 'PLnosuchplaylist' }), 'NotFound');
+    const readOnly = fake.createAccount({ displayName: 'Read Only', scopes: [SCOPE_READONLY] });
+    expect((await call('listPlaylists', { cursor: null, limit: 5 }, readOnly)).items).toEqual([]);
+    await failureOf(call('createPlaylist', { name: 'Nope', description: null, public: false }, readOnly), 'AuthExpired');
+  });
+
+  it('searches the Music category by artist and title, and has no ISRC search', async () => {
+    const target = music.find((track) => fake.musicVideoId(track.key))!;
+    const before = fake.requests.length;
+    const found = await call('searchTracks', { query: { title: target.title, artist: seedArtists.get(target.artistKeys[0]!)!.name }, mode: 'text', limit: 5 });
+    const search = fake.requests.slice(before).find((request) => request.path === '/youtube/v3/search')!;
+    expect(search.query).toMatchObject({ type: 'video', videoCategoryId: '10', maxResults: '5' });
+    // The official video ranks first; the art track is there too, with its duration from videos.list.
+    expect(found.candidates[0]!.provider_metadata).toMatchObject({ video_kind: 'music_video' });
+    const art = found.candidates.find((candidate) => candidate.provider_uris['youtube'] === uri(target))!;
+    expect(art).toMatchObject({ title: target.title, media_type: 'track', duration_s: Math.round(target.durationMs / 1000) });
+    await failureOf(call('searchTracks', { query: { isrc: 'GBAYE0000001' }, mode: 'isrc', limit: 5 }), 'Unsupported');
+    expect(await call('validateUri', { uri: `https://youtu.be/${fake.trackId(target.key)!}` })).toEqual({ valid: true, entity: 'track', id: fake.trackId(target.key), normalized_uri: uri(target) });
+  });
+
+  it('turns each failure into its typed error', async () => {
+    fake.failNext({ kind: 'rate_limit', status: 403 });
+    expect((await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: null });
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 120 });
+    expect((await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: 120 });
+    fake.failNext({ kind: 'server_error', status: 500 });
+    await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'ProviderError');
+    fake.failNext({ kind: 'expired_token' });
+    await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'AuthExpired');
+    fake.failNext({ kind: 'quota' });
+    const quota = await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited');
+    expect(quota.toData().quota).toEqual({ bucket: 'default', resets_at: null });
+    await failureOf(call('listPlaylistItems', { playlist_id: 'PLnosuchplaylist', cursor: null, limit: 5 }), 'NotFound');
+  });
+
+  it('only reaches the API origin’s granted paths, and never hands a credential back', () => {
+    for (const request of fake.requests) expect(request.path).toMatch(/^\/youtube\/v3\/(channels|playlists|playlistItems|videos|search)$/);
+    const everything = `${seen.join('\n')}\n${logger.text()}`;
+    expect(seen.length).toBeGreaterThan(20);
+    for (const tokens of [account, other]) {
+      expect(everything).not.toContain(tokens.accessToken);
+      expect(everything).not.toContain(tokens.refreshToken);
+    }
+  });
+});
