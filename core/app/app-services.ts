@@ -7,6 +7,7 @@ import type { ExportService } from '../services/exports/index.ts';
 import type { ImportPreviewService, ImportRecordService } from '../services/imports/index.ts';
 import type { ConnectionService } from '../services/connections/connection.service.ts';
 import type { MatchService } from '../services/matching/index.ts';
+import type { MigrationEngine } from '../services/migrations/index.ts';
 import type { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import type { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
@@ -32,6 +33,8 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Track matching: identity graph, no-match cache, review learning. */
   matching: MatchService;
+  /** Migrations: preflight, jobs, the worker pipeline, progress events, reports. */
+  migrations: MigrationEngine;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

@@ -11,6 +11,7 @@ import { loadProviderClients, type ProviderClients } from '../services/connectio
 import { CredentialVault } from '../services/connections/vault/credential-vault.ts';
 import { envKeyProvider, fileKeyProvider } from '../services/connections/vault/key-provider.ts';
 import { MatchService } from '../services/matching/index.ts';
+import { createMigrationEngine, runMigrationJob } from '../services/migrations/index.ts';
 import { RateLimiter, type Transaction } from '../services/pacing/rate-limiter.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
@@ -56,6 +57,9 @@ export interface AppOverrides {
   providerClients?: ProviderClients;
   /** Tests: sees every HTTP response body (the suite-wide secret scan). */
   responseTap?: (body: string) => void;
+  /** Tests of crash recovery: short migration leases and slices. */
+  migrationLeaseSeconds?: number;
+  migrationSliceSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -175,6 +179,25 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       logger: logger.child({ component: 'connections' }),
     });
     const playlists = new PlaylistReadService({ execute, connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
+    const matching = new MatchService({ execute, plugins: pluginHost, catalogue });
+    const migrations = createMigrationEngine({
+      config,
+      logger,
+      execute,
+      transaction,
+      connectionString: database.connectionString,
+      enqueue: async (jobId, startAfter) => {
+        await jobs.enqueue(runMigrationJob, { job_id: jobId }, { singletonKey: jobId, ...(startAfter ? { startAfter } : {}) });
+      },
+      connections,
+      playlists,
+      imports: importRecords,
+      matching,
+      catalogue,
+      ...(overrides.migrationLeaseSeconds ? { leaseSeconds: overrides.migrationLeaseSeconds } : {}),
+      ...(overrides.migrationSliceSeconds ? { sliceSeconds: overrides.migrationSliceSeconds } : {}),
+    });
+    stack.push(() => migrations.progress.close());
     const services: AppServices = {
       config,
       logger,
@@ -186,7 +209,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       connections,
       playlists,
       rateLimiter,
-      matching: new MatchService({ execute, plugins: pluginHost, catalogue }),
+      matching,
+      migrations,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -211,6 +235,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           exports: services.exports,
           connections: services.connections,
           playlists: services.playlists,
+          migrations: services.migrations,
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })
@@ -225,6 +250,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
         if (roles.worker) {
           const pollingIntervalSeconds = overrides.workerPollingIntervalSeconds;
           await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
+          migrations.recovery.start();
+          stack.push(async () => migrations.recovery.stop());
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

@@ -18,6 +18,7 @@ import { exportRoutes, unavailableExports, type ExportsApi } from './routes/expo
 import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
+import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
@@ -37,6 +38,8 @@ export interface HttpDependencies {
   /** Connected accounts and their playlists; absent only where no database exists (the OpenAPI generator). */
   connections?: ConnectionsApi & { connectInfo(provider: string): { demo: boolean; connectable: boolean; reason: string | null } };
   playlists?: PlaylistsApi;
+  /** Migrations; absent only where no database exists (the OpenAPI generator). */
+  migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
   uiDistDir: string;
   /** Tests: sees every response body sent (to prove no secret is ever in one). */
   responseTap?: (body: string) => void;
@@ -107,6 +110,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     publicBaseUrl: config.publicBaseUrl,
   });
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
+  await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
   await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });

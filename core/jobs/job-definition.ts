@@ -1,4 +1,4 @@
-import type { QueueOptions } from 'pg-boss';
+import type { Queue } from 'pg-boss';
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.ts';
 
@@ -28,7 +28,7 @@ export interface JobSchedule {
 export interface JobDefinition<TPayload, TDeps> {
   readonly name: string;
   readonly payload: z.ZodType<TPayload>;
-  readonly queue: Omit<QueueOptions, 'name'>;
+  readonly queue: Omit<Queue, 'name'>;
   readonly schedule: JobSchedule | undefined;
   /** Jobs of this kind one worker process runs at the same time. */
   readonly concurrency: number;
@@ -40,7 +40,7 @@ const QUEUE_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
 export function defineJob<TSchema extends z.ZodType, TDeps>(definition: {
   name: string;
   payload: TSchema;
-  queue?: Omit<QueueOptions, 'name'>;
+  queue?: Omit<Queue, 'name'>;
   schedule?: JobSchedule;
   concurrency?: number;
   handle(payload: z.output<TSchema>, context: JobContext<TDeps>): Promise<void>;

@@ -128,7 +128,7 @@ export class PlaylistReadService {
 }
 
 /** Reads every page of a cursor-paged operation, in order, up to MAX_PAGES. */
-async function eachPage<P extends { next_cursor: string | null }>(read: (cursor: string | null) => Promise<P>, take: (page: P) => void): Promise<void> {
+export async function eachPage<P extends { next_cursor: string | null }>(read: (cursor: string | null) => Promise<P>, take: (page: P) => void): Promise<void> {
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await read(cursor);

@@ -1,0 +1,209 @@
+import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
+import { normalizeText, titleSimilarity, type Strictness } from '../../matching/index.ts';
+import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
+import type { ItemMatch } from './migration-jobs.sql.ts';
+import { selectDecision, type SqlStatement } from './migration-jobs.sql.ts';
+
+/**
+ * Phase 3.5 of a migration: find each item's target. Tracks go through the match service (graph
+ * first, then search and local scoring); albums and artists are searched and compared by name.
+ * A remembered review decision for the same source entity answers first, after the target
+ * adapter confirmed that the chosen URI is still one of its own. Provider trouble during a search
+ * is thrown as the typed error, never recorded as "no match".
+ */
+
+export type Execute = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+export interface TargetCalls {
+  searchAlbums(query: { title: string; artist: string | null; upc: string | null }): Promise<Album[]>;
+  searchArtists(name: string): Promise<Artist[]>;
+  /** null when the adapter has no URI validation. */
+  validateUri(uri: string): Promise<{ valid: boolean; id: string | null } | null>;
+}
+
+export interface MatchContext {
+  ownerId: string;
+  sourceProvider: string;
+  targetProvider: string;
+  targetPluginId: string;
+  targetAccountId: string;
+  strictness: Strictness;
+  execute: Execute;
+  matching: Pick<MatchService, 'resolve'>;
+  target: TargetCalls;
+}
+
+/** A source entity's key in remembered review decisions: provider-qualified. */
+export function decisionKey(sourceProvider: string, entityType: string, metadata: Record<string, unknown>): string {
+  if (entityType === 'track') return `${sourceProvider}|${sourceKeyOf(metadata as unknown as Track)}`;
+  const id = typeof metadata['id'] === 'string' ? metadata['id'] : null;
+  const name = typeof metadata['title'] === 'string' ? metadata['title'] : typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  return id ? `${sourceProvider}|id:${id}` : `${sourceProvider}|name:${normalizeText(name).tokens.join(' ')}`;
+}
+
+export function decisionScopes(targetAccountId: string): string[] {
+  return [`account:${targetAccountId}`, 'provider'];
+}
+
+export interface CandidateView {
+  id: string | null;
+  uri: string | null;
+  title: string;
+  artist: string;
+  album: string | null;
+  duration_s: number | null;
+  score: number;
+  reason: string;
+  /** The target's full entity, so a confirmation can teach the identity graph. */
+  entity: Record<string, unknown>;
+}
+
+function candidateViews(candidates: readonly RankedCandidate[], provider: string): CandidateView[] {
+  return candidates.slice(0, 5).map((candidate) => ({
+    id: candidate.track.id,
+    uri: candidate.track.provider_uris[provider] ?? null,
+    title: candidate.track.title,
+    artist: candidate.track.artist,
+    album: candidate.track.album,
+    duration_s: candidate.track.duration_s,
+    score: Math.round(candidate.score * 1000) / 1000,
+    reason: candidate.reason,
+    entity: candidate.track,
+  }));
+}
+
+async function rememberedDecision(context: MatchContext, entityType: string, metadata: Record<string, unknown>): Promise<ItemMatch | null> {
+  const key = decisionKey(context.sourceProvider, entityType, metadata);
+  for (const scope of decisionScopes(context.targetAccountId)) {
+    const [decision] = await context.execute(selectDecision(context.ownerId, context.targetProvider, scope, entityType, key));
+    if (!decision) continue;
+    if (decision['action'] === 'skip') {
+      return { status: 'skipped', targetUri: null, targetId: null, confidence: null, reason: 'Skipped: you skipped this before for this target.', candidates: null, matchDetail: { from: 'review_decision', scope } };
+    }
+    const uri = decision['chosen_target_uri'] as string | null;
+    if (!uri) continue;
+    const validated = await context.target.validateUri(uri);
+    if (validated && !validated.valid) continue;
+    return {
+      status: 'matched',
+      targetUri: uri,
+      targetId: validated?.id ?? (decision['chosen_target_id'] as string | null),
+      confidence: 1,
+      reason: 'Your earlier review decision for this source.',
+      candidates: null,
+      matchDetail: { from: 'review_decision', scope },
+    };
+  }
+  return null;
+}
+
+/** Rebuilds the typed error behind a "retry" resolution, so the runner pauses or waits correctly. */
+function retryError(reason: string, type: string | undefined, retryAfterSeconds: number | null | undefined): Error {
+  if (type === 'RateLimited') return new RateLimited(reason, retryAfterSeconds ?? null, RateLimited.parseQuota(reason));
+  if (type === 'AuthExpired') return new AuthExpired(reason);
+  return new ProviderError(reason);
+}
+
+export async function matchTrack(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
+  const remembered = await rememberedDecision(context, 'track', metadata);
+  if (remembered) return remembered;
+  const source = metadata as unknown as Track;
+  const resolution = await context.matching.resolve({
+    source,
+    sourceProvider: context.sourceProvider,
+    target: { provider: context.targetProvider, pluginId: context.targetPluginId, accountId: context.targetAccountId },
+    strictness: context.strictness,
+  });
+  const detail = { from: resolution.from, searches: resolution.searches, breakdown: resolution.breakdown, penalties: resolution.penalties, ...(resolution.edge ? { edge: resolution.edge } : {}) };
+  switch (resolution.decision) {
+    case 'retry':
+      throw retryError(resolution.reason, resolution.error, resolution.retryAfterSeconds);
+    case 'accept':
+      return { status: 'matched', targetUri: resolution.chosen!.uri, targetId: resolution.chosen!.id, confidence: resolution.confidence, reason: resolution.reason, candidates: null, matchDetail: detail };
+    case 'review':
+      return {
+        status: 'needs_review',
+        targetUri: resolution.chosen?.uri ?? null,
+        targetId: resolution.chosen?.id ?? null,
+        confidence: resolution.confidence,
+        reason: resolution.reason,
+        candidates: candidateViews(resolution.candidates, context.targetProvider),
+        matchDetail: detail,
+      };
+    case 'reject':
+      return {
+        status: resolution.candidates.length > 0 ? 'needs_review' : 'skipped',
+        targetUri: null,
+        targetId: null,
+        confidence: resolution.candidates.length > 0 ? resolution.confidence : null,
+        reason: resolution.candidates.length > 0 ? `No confident match: ${resolution.reason} Pick a candidate or skip.` : `No match found on ${context.targetProvider}: ${resolution.reason}`,
+        candidates: resolution.candidates.length > 0 ? candidateViews(resolution.candidates, context.targetProvider) : null,
+        matchDetail: detail,
+      };
+  }
+}
+
+const words = (text: string) => normalizeText(text);
+
+/** Albums and artists: exact normalised names accept; close names wait for review. */
+function nameScore(sourceName: string, candidateName: string, sourceArtists: readonly string[], candidateArtists: readonly string[]): number {
+  const similarity = titleSimilarity(words(sourceName), words(candidateName));
+  if (!similarity.sharedContent) return 0;
+  if (sourceArtists.length === 0 || candidateArtists.length === 0) return similarity.value;
+  const a = new Set(sourceArtists.map((name) => words(name).tokens.join(' ')));
+  const artistAgrees = candidateArtists.some((name) => a.has(words(name).tokens.join(' ')));
+  return artistAgrees ? similarity.value : similarity.value * 0.6;
+}
+
+const ENTITY_ACCEPT = 0.97;
+const ENTITY_REVIEW = 0.6;
+
+function entityMatch(
+  provider: string,
+  ranked: { entity: Album | Artist; score: number; title: string; artist: string }[],
+  noun: string,
+): ItemMatch {
+  ranked.sort((a, b) => b.score - a.score);
+  const best = ranked[0];
+  const candidates = ranked.slice(0, 5).map((candidate) => ({
+    id: candidate.entity.id,
+    uri: candidate.entity.provider_uris[provider] ?? null,
+    title: candidate.title,
+    artist: candidate.artist,
+    album: null,
+    duration_s: null,
+    score: Math.round(candidate.score * 1000) / 1000,
+    reason: `Name similarity ${Math.round(candidate.score * 100)}%.`,
+    entity: candidate.entity,
+  }));
+  if (best && best.score >= ENTITY_ACCEPT && (ranked[1]?.score ?? 0) < best.score) {
+    return { status: 'matched', targetUri: best.entity.provider_uris[provider] ?? null, targetId: best.entity.id, confidence: best.score, reason: `Same ${noun} name${best.artist ? ' and artist' : ''}.`, candidates: null, matchDetail: { from: 'search' } };
+  }
+  if (best && best.score >= ENTITY_REVIEW) {
+    return { status: 'needs_review', targetUri: best.entity.provider_uris[provider] ?? null, targetId: best.entity.id, confidence: best.score, reason: `Closest ${noun} is not an exact match; please check.`, candidates, matchDetail: { from: 'search' } };
+  }
+  return { status: 'skipped', targetUri: null, targetId: null, confidence: null, reason: `No ${noun} of this name found on ${provider}.`, candidates: null, matchDetail: { from: 'search' } };
+}
+
+export async function matchAlbum(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
+  const remembered = await rememberedDecision(context, 'album', metadata);
+  if (remembered) return remembered;
+  const album = metadata as unknown as Album;
+  const found = await context.target.searchAlbums({ title: album.title, artist: album.artists[0] ?? null, upc: album.upc });
+  const ranked = found.map((entity) => ({
+    entity,
+    score: album.upc && entity.upc && album.upc === entity.upc ? 1 : nameScore(album.title, entity.title, album.artists, entity.artists),
+    title: entity.title,
+    artist: entity.artists.join(', '),
+  }));
+  return entityMatch(context.targetProvider, ranked, 'album');
+}
+
+export async function matchArtist(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
+  const remembered = await rememberedDecision(context, 'artist', metadata);
+  if (remembered) return remembered;
+  const artist = metadata as unknown as Artist;
+  const found = await context.target.searchArtists(artist.name);
+  const ranked = found.map((entity) => ({ entity, score: nameScore(artist.name, entity.name, [], []), title: entity.name, artist: '' }));
+  return entityMatch(context.targetProvider, ranked, 'artist');
+}

@@ -1,0 +1,425 @@
+/**
+ * SQL of migration jobs, their items and the operation ledger. Pure functions returning
+ * `{text, values}` with `?` placeholders. Arrays travel as JSON (`?::jsonb`), never as driver
+ * arrays. Every statement that changes a job or its items runs inside `MigrationStore.inJob`,
+ * which takes the job's progress lock first (see the migration that installs the trigger).
+ */
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** Must equal the key the progress trigger locks with (migration 20261121125014). */
+export const MIGRATION_PROGRESS_LOCK = 1_869_181;
+
+export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, origin,
+  strictness, status, outcome, phase, selection, warnings, acknowledged_warnings, summary, error, error_code, lease_owner,
+  lease_expires_at, resume_at, created_at, updated_at, started_at, completed_at, detail_expires_at, detail_purged_at, progress_seq`;
+
+export const ITEM_COLUMNS = `id, job_id, entity_type, status, source_playlist_id, source_playlist_name, target_playlist_id, position,
+  title, artist, album, duration_s, release_year, explicit, isrc, source_entity_id, source_entity_name, source_track_id,
+  source_item_id, source_uri, source_metadata, target_uri, target_id, target_entity_id, confidence, reason, review_action,
+  review_original_status, review_original_reason, reviewed_at, candidates, match_detail, created_at, updated_at, progress_seq`;
+
+export function lockJob(jobId: string): SqlStatement {
+  return { text: `select pg_advisory_xact_lock(${MIGRATION_PROGRESS_LOCK}, hashtext(?))`, values: [jobId] };
+}
+
+export interface NewJob {
+  id: string;
+  ownerId: string;
+  sourceProvider: string;
+  sourceAccountId: string;
+  sourceKind: 'provider' | 'import';
+  targetProvider: string;
+  targetAccountId: string;
+  strictness: string;
+  selection: Record<string, unknown>;
+  warnings: unknown[];
+  acknowledgedWarnings: unknown[];
+}
+
+export function insertJob(job: NewJob): SqlStatement {
+  return {
+    text: `insert into migration_job (id, owner_id, source_provider, source_account_id, source_kind, target_provider, target_account_id,
+             strictness, selection, warnings, acknowledged_warnings)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb) returning ${JOB_COLUMNS}`,
+    values: [
+      job.id,
+      job.ownerId,
+      job.sourceProvider,
+      job.sourceAccountId,
+      job.sourceKind,
+      job.targetProvider,
+      job.targetAccountId,
+      job.strictness,
+      JSON.stringify(job.selection),
+      JSON.stringify(job.warnings),
+      JSON.stringify(job.acknowledgedWarnings),
+    ],
+  };
+}
+
+export function selectJob(jobId: string, ownerId: string | null = null): SqlStatement {
+  return ownerId === null
+    ? { text: `select ${JOB_COLUMNS} from migration_job where id = ?`, values: [jobId] }
+    : { text: `select ${JOB_COLUMNS} from migration_job where id = ? and owner_id = ?`, values: [jobId, ownerId] };
+}
+
+export function selectJobs(ownerId: string, limit: number, offset: number): SqlStatement {
+  return { text: `select ${JOB_COLUMNS} from migration_job where owner_id = ? order by created_at desc, id limit ? offset ?`, values: [ownerId, limit, offset] };
+}
+
+/** Per-status counts of one job's items, by entity type. */
+export function selectItemCounts(jobId: string): SqlStatement {
+  return { text: `select entity_type, status, count(*)::int as n from job_item where job_id = ? group by entity_type, status`, values: [jobId] };
+}
+
+/** Per-collection counts of one job's track items. */
+export function selectCollectionCounts(jobId: string): SqlStatement {
+  return {
+    text: `select source_playlist_id, min(source_playlist_name) as source_playlist_name, min(target_playlist_id) as target_playlist_id, status, count(*)::int as n
+           from job_item where job_id = ? and entity_type = 'track' group by source_playlist_id, status`,
+    values: [jobId],
+  };
+}
+
+/** The owner's most recent job (the "seconds between jobs" default). */
+export function selectLatestJobCreatedAt(ownerId: string): SqlStatement {
+  return { text: `select created_at, now() as now from migration_job where owner_id = ? order by created_at desc limit 1`, values: [ownerId] };
+}
+
+/** Tracks written to a target account in the last 24 hours plus those still on their way there. */
+export function selectTargetTracksToday(ownerId: string, targetAccountId: string): SqlStatement {
+  return {
+    text: `select count(*)::int as n from job_item i join migration_job j on j.id = i.job_id
+           where j.owner_id = ? and j.target_account_id = ? and i.entity_type = 'track'
+             and ((i.status = 'written' and i.updated_at > now() - interval '24 hours')
+               or (i.status in ('pending', 'matched', 'needs_review') and j.status in ('queued', 'running', 'awaiting_review', 'paused')))`,
+    values: [ownerId, targetAccountId],
+  };
+}
+
+/** Claims the job's lease when it is free, expired or already ours; returns the job row. */
+export function claimLease(jobId: string, worker: string, leaseSeconds: number): SqlStatement {
+  return {
+    text: `update migration_job set lease_owner = ?, lease_expires_at = now() + make_interval(secs => ?),
+             status = 'running',
+             outcome = 'running', started_at = coalesce(started_at, now()), resume_at = null, updated_at = now()
+           where id = ? and status in ('queued', 'running')
+             and (lease_owner is null or lease_expires_at < now() or lease_owner = ?)
+           returning ${JOB_COLUMNS}`,
+    values: [worker, leaseSeconds, jobId, worker],
+  };
+}
+
+/** Renews a held lease without touching `updated_at` or the progress number (no event). */
+export function renewLease(jobId: string, worker: string, leaseSeconds: number): SqlStatement {
+  return {
+    text: `update migration_job set lease_expires_at = now() + make_interval(secs => ?) where id = ? and lease_owner = ? and status = 'running' returning id`,
+    values: [leaseSeconds, jobId, worker],
+  };
+}
+
+export function releaseLease(jobId: string, worker: string): SqlStatement {
+  return { text: `update migration_job set lease_owner = null, lease_expires_at = null where id = ? and lease_owner = ?`, values: [jobId, worker] };
+}
+
+/** Jobs that should be running but have no live worker (a worker died, or its queue entry was lost). */
+export function selectOrphanedJobs(staleSeconds: number, limit: number): SqlStatement {
+  return {
+    text: `select id from migration_job
+           where status in ('queued', 'running') and (lease_expires_at is null or lease_expires_at < now())
+             and updated_at < now() - make_interval(secs => ?) and (resume_at is null or resume_at <= now())
+           order by created_at limit ?`,
+    values: [staleSeconds, limit],
+  };
+}
+
+/** Paused jobs whose wait is over (a provider quota reset): back to the queue. */
+export function requeueDuePausedJobs(limit: number): SqlStatement {
+  return {
+    text: `update migration_job set status = 'queued', error_code = null, error = null, resume_at = null, updated_at = now()
+           where id in (select id from migration_job where status = 'paused' and resume_at is not null and resume_at <= now() order by resume_at limit ?)
+           returning id`,
+    values: [limit],
+  };
+}
+
+export function updateJobPhase(jobId: string, phase: string): SqlStatement {
+  return { text: `update migration_job set phase = ?, updated_at = now() where id = ?`, values: [phase, jobId] };
+}
+
+export function updateJobSelection(jobId: string, selection: Record<string, unknown>): SqlStatement {
+  return { text: `update migration_job set selection = ?::jsonb, updated_at = now() where id = ?`, values: [JSON.stringify(selection), jobId] };
+}
+
+export function updateJobStatus(jobId: string, fields: { status: string; outcome: string; errorCode: string | null; error: string | null; resumeAt?: Date | null }): SqlStatement {
+  return {
+    text: `update migration_job set status = ?, outcome = ?, error_code = ?, error = ?, resume_at = ?, lease_owner = null, lease_expires_at = null, updated_at = now() where id = ?`,
+    values: [fields.status, fields.outcome, fields.errorCode, fields.error, fields.resumeAt ?? null, jobId],
+  };
+}
+
+export function finishJob(jobId: string, fields: { outcome: string; status: string; summary: Record<string, unknown>; error: string | null; retentionDays: number }): SqlStatement {
+  return {
+    text: `update migration_job set status = ?, outcome = ?, summary = ?::jsonb, error = ?, error_code = null, phase = 'written',
+             completed_at = now(), lease_owner = null, lease_expires_at = null, updated_at = now(),
+             detail_expires_at = case when ? > 0 then now() + make_interval(days => ?) else null end
+           where id = ?`,
+    values: [fields.status, fields.outcome, JSON.stringify(fields.summary), fields.error, fields.retentionDays, fields.retentionDays, jobId],
+  };
+}
+
+/** Requeues a job stopped for review or a pause (the review is resolved, the account reconnected). */
+export function requeueJob(jobId: string, ownerId: string, fromStatuses: readonly string[]): SqlStatement {
+  return {
+    text: `update migration_job set status = 'queued', error_code = null, error = null, resume_at = null, updated_at = now()
+           where id = ? and owner_id = ? and status in (select jsonb_array_elements_text(?::jsonb)) returning id`,
+    values: [jobId, ownerId, JSON.stringify(fromStatuses)],
+  };
+}
+
+export function cancelJob(jobId: string, ownerId: string): SqlStatement {
+  return {
+    text: `update migration_job set status = 'cancelled', outcome = case when outcome in ('pending', 'running') then 'failed' else outcome end,
+             error_code = 'cancelled', error = 'Cancelled by the user.', completed_at = now(), lease_owner = null, lease_expires_at = null, updated_at = now()
+           where id = ? and owner_id = ? and status in ('queued', 'running', 'awaiting_review', 'paused') returning id`,
+    values: [jobId, ownerId],
+  };
+}
+
+export interface NewItem {
+  entityType: 'track' | 'album' | 'artist';
+  status: 'pending' | 'skipped';
+  sourcePlaylistId: string | null;
+  sourcePlaylistName: string | null;
+  position: number | null;
+  title: string;
+  artist: string;
+  album: string | null;
+  durationS: number | null;
+  releaseYear: number | null;
+  explicit: boolean | null;
+  isrc: string | null;
+  sourceEntityId: string | null;
+  sourceEntityName: string | null;
+  sourceTrackId: string | null;
+  sourceItemId: string | null;
+  sourceUri: string | null;
+  sourceMetadata: Record<string, unknown>;
+  reason: string | null;
+}
+
+/** Inserts a batch of items in one statement (a JSON array expanded server-side). */
+export function insertItems(jobId: string, ownerId: string, items: readonly NewItem[]): SqlStatement {
+  const rows = items.map((item) => ({
+    entity_type: item.entityType,
+    status: item.status,
+    source_playlist_id: item.sourcePlaylistId,
+    source_playlist_name: item.sourcePlaylistName,
+    position: item.position,
+    title: item.title,
+    artist: item.artist,
+    album: item.album,
+    duration_s: item.durationS === null ? null : Math.round(item.durationS),
+    release_year: item.releaseYear,
+    explicit: item.explicit,
+    isrc: item.isrc,
+    source_entity_id: item.sourceEntityId,
+    source_entity_name: item.sourceEntityName,
+    source_track_id: item.sourceTrackId,
+    source_item_id: item.sourceItemId,
+    source_uri: item.sourceUri,
+    source_metadata: item.sourceMetadata,
+    reason: item.reason,
+  }));
+  return {
+    text: `insert into job_item (job_id, owner_id, entity_type, status, source_playlist_id, source_playlist_name, position, title, artist, album,
+             duration_s, release_year, explicit, isrc, source_entity_id, source_entity_name, source_track_id, source_item_id, source_uri,
+             source_metadata, reason)
+           select ?, ?, r.entity_type, r.status, r.source_playlist_id, r.source_playlist_name, r.position, r.title, r.artist, r.album,
+             r.duration_s, r.release_year, r.explicit, r.isrc, r.source_entity_id, r.source_entity_name, r.source_track_id, r.source_item_id,
+             r.source_uri, r.source_metadata, r.reason
+           from jsonb_to_recordset(?::jsonb) as r(entity_type text, status text, source_playlist_id text, source_playlist_name text, position int,
+             title text, artist text, album text, duration_s int, release_year int, explicit boolean, isrc text, source_entity_id text,
+             source_entity_name text, source_track_id text, source_item_id text, source_uri text, source_metadata jsonb, reason text)`,
+    values: [jobId, ownerId, JSON.stringify(rows)],
+  };
+}
+
+export function selectItemsByStatus(jobId: string, statuses: readonly string[], limit: number): SqlStatement {
+  return {
+    text: `select ${ITEM_COLUMNS} from job_item where job_id = ? and status in (select jsonb_array_elements_text(?::jsonb))
+           order by entity_type, source_playlist_id nulls first, position nulls last, id limit ?`,
+    values: [jobId, JSON.stringify(statuses), limit],
+  };
+}
+
+export function selectItem(jobId: string, itemId: string): SqlStatement {
+  return { text: `select ${ITEM_COLUMNS} from job_item where job_id = ? and id = ?`, values: [jobId, itemId] };
+}
+
+export function selectItemsOfCollection(jobId: string, entityType: string, collectionId: string | null): SqlStatement {
+  return {
+    text: `select ${ITEM_COLUMNS} from job_item where job_id = ? and entity_type = ? and source_playlist_id is not distinct from ?
+           order by position nulls last, id`,
+    values: [jobId, entityType, collectionId],
+  };
+}
+
+export interface ItemMatch {
+  status: 'matched' | 'needs_review' | 'skipped' | 'failed' | 'pending';
+  targetUri: string | null;
+  targetId: string | null;
+  confidence: number | null;
+  reason: string | null;
+  candidates: unknown[] | null;
+  matchDetail: Record<string, unknown> | null;
+}
+
+export function updateItemMatch(itemId: string, match: ItemMatch): SqlStatement {
+  return {
+    text: `update job_item set status = ?, target_uri = ?, target_id = ?, target_entity_id = ?, confidence = ?, reason = ?,
+             candidates = ?::jsonb, match_detail = ?::jsonb, updated_at = now() where id = ?`,
+    values: [
+      match.status,
+      match.targetUri,
+      match.targetId,
+      match.targetId,
+      match.confidence,
+      match.reason,
+      match.candidates === null ? null : JSON.stringify(match.candidates),
+      match.matchDetail === null ? null : JSON.stringify(match.matchDetail),
+      itemId,
+    ],
+  };
+}
+
+export function updateItemOutcome(itemId: string, fields: { status: string; reason: string | null; targetPlaylistId?: string | null }): SqlStatement {
+  return {
+    text: `update job_item set status = ?, reason = coalesce(?, reason), target_playlist_id = coalesce(?, target_playlist_id), updated_at = now() where id = ?`,
+    values: [fields.status, fields.reason, fields.targetPlaylistId ?? null, itemId],
+  };
+}
+
+export function setCollectionTarget(jobId: string, collectionId: string, targetPlaylistId: string): SqlStatement {
+  return {
+    text: `update job_item set target_playlist_id = ?, updated_at = now() where job_id = ? and entity_type = 'track' and source_playlist_id = ? and target_playlist_id is distinct from ?`,
+    values: [targetPlaylistId, jobId, collectionId, targetPlaylistId],
+  };
+}
+
+export function applyReview(itemId: string, fields: { status: string; action: 'approve' | 'skip'; targetUri: string | null; targetId: string | null; confidence: number | null; reason: string }): SqlStatement {
+  return {
+    text: `update job_item set review_original_status = coalesce(review_original_status, status), review_original_reason = coalesce(review_original_reason, reason),
+             status = ?, review_action = ?, target_uri = coalesce(?, target_uri), target_id = coalesce(?, target_id), target_entity_id = coalesce(?, target_entity_id),
+             confidence = coalesce(?, confidence), reason = ?, reviewed_at = now(), updated_at = now()
+           where id = ? and status = 'needs_review' returning ${ITEM_COLUMNS}`,
+    values: [fields.status, fields.action, fields.targetUri, fields.targetId, fields.targetId, fields.confidence, fields.reason, itemId],
+  };
+}
+
+export function countItemsWithStatus(jobId: string, status: string): SqlStatement {
+  return { text: `select count(*)::int as n from job_item where job_id = ? and status = ?`, values: [jobId, status] };
+}
+
+/** Target collections an earlier job of this owner wrote this source collection to (newest first). */
+export function selectPreviousTargets(ownerId: string, targetAccountId: string, sourceAccountId: string, collectionId: string): SqlStatement {
+  return {
+    text: `select distinct i.target_playlist_id, max(j.created_at) as at from job_item i join migration_job j on j.id = i.job_id
+           where j.owner_id = ? and j.target_account_id = ? and j.source_account_id = ? and i.source_playlist_id = ? and i.target_playlist_id is not null
+           group by i.target_playlist_id order by at desc limit 5`,
+    values: [ownerId, targetAccountId, sourceAccountId, collectionId],
+  };
+}
+
+// --- operation ledger --------------------------------------------------------------------------
+
+export interface LedgerIntent {
+  itemId: string | null;
+  operation: string;
+  intent: Record<string, unknown>;
+  idempotencyKey: string;
+}
+
+export function insertLedger(jobId: string, ownerId: string, entries: readonly LedgerIntent[]): SqlStatement {
+  const rows = entries.map((entry) => ({ item_id: entry.itemId, operation: entry.operation, intent: entry.intent, idempotency_key: entry.idempotencyKey }));
+  return {
+    text: `insert into operation_ledger (job_id, owner_id, item_id, operation, intent, idempotency_key)
+           select ?, ?, r.item_id, r.operation, r.intent, r.idempotency_key
+           from jsonb_to_recordset(?::jsonb) as r(item_id uuid, operation text, intent jsonb, idempotency_key text)
+           returning id, item_id, idempotency_key`,
+    values: [jobId, ownerId, JSON.stringify(rows)],
+  };
+}
+
+export function updateLedger(ids: readonly string[], fields: { state: string; observedTargetId?: string | null; observedPosition?: number | null; error?: string | null }): SqlStatement {
+  return {
+    text: `update operation_ledger set state = ?, observed_target_id = coalesce(?, observed_target_id), observed_position = coalesce(?, observed_position),
+             error = ?, updated_at = now() where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+    values: [fields.state, fields.observedTargetId ?? null, fields.observedPosition ?? null, fields.error ?? null, JSON.stringify(ids)],
+  };
+}
+
+/** Writes whose outcome is unknown: recorded as intended (the process may have died during the call) or ambiguous. */
+export function selectUncertainLedger(jobId: string, operation: string): SqlStatement {
+  return {
+    text: `select id, item_id, operation, intent, state, idempotency_key from operation_ledger
+           where job_id = ? and operation = ? and state in ('intended', 'called', 'ambiguous') order by created_at, id`,
+    values: [jobId, operation],
+  };
+}
+
+export function selectObservedLedger(jobId: string, operation: string, collectionKey: string): SqlStatement {
+  return {
+    text: `select observed_target_id from operation_ledger where job_id = ? and operation = ? and intent->>'collection' = ? and state = 'observed'
+           order by updated_at desc limit 1`,
+    values: [jobId, operation, collectionKey],
+  };
+}
+
+export function countLedgerAttempts(jobId: string, itemIds: readonly string[]): SqlStatement {
+  return {
+    text: `select item_id, count(*)::int as n from operation_ledger where job_id = ? and item_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by item_id`,
+    values: [jobId, JSON.stringify(itemIds)],
+  };
+}
+
+// --- review decisions ----------------------------------------------------------------------------
+
+export function selectDecision(ownerId: string, provider: string, scope: string, entityType: string, sourceKey: string): SqlStatement {
+  return {
+    text: `select action, chosen_target_uri, chosen_target_id from review_decision where owner_id = ? and provider = ? and scope = ? and entity_type = ? and source_key = ?`,
+    values: [ownerId, provider, scope, entityType, sourceKey],
+  };
+}
+
+export function upsertDecision(fields: { ownerId: string; provider: string; scope: string; accountId: string | null; entityType: string; sourceKey: string; action: string; uri: string | null; id: string | null }): SqlStatement {
+  return {
+    text: `insert into review_decision (owner_id, scope, provider, account_id, entity_type, source_key, action, chosen_target_uri, chosen_target_id)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           on conflict (owner_id, provider, scope, entity_type, source_key) do update
+             set action = excluded.action, chosen_target_uri = excluded.chosen_target_uri, chosen_target_id = excluded.chosen_target_id, updated_at = now()`,
+    values: [fields.ownerId, fields.scope, fields.provider, fields.accountId, fields.entityType, fields.sourceKey, fields.action, fields.uri, fields.id],
+  };
+}
+
+// --- bulk outcomes of a write batch ------------------------------------------------------------
+
+export function markItemsWritten(rows: readonly { id: string; targetPlaylistId: string | null; reason: string }[]): SqlStatement {
+  return {
+    text: `update job_item i set status = 'written', target_playlist_id = coalesce(r.target_playlist_id, i.target_playlist_id), reason = r.reason, updated_at = now()
+           from jsonb_to_recordset(?::jsonb) as r(id uuid, target_playlist_id text, reason text) where i.id = r.id`,
+    values: [JSON.stringify(rows.map((row) => ({ id: row.id, target_playlist_id: row.targetPlaylistId, reason: row.reason })))],
+  };
+}
+
+export function markLedgerObserved(rows: readonly { id: string; targetId: string | null; position: number | null }[]): SqlStatement {
+  return {
+    text: `update operation_ledger l set state = 'observed', observed_target_id = r.target_id, observed_position = r.position, error = null, updated_at = now()
+           from jsonb_to_recordset(?::jsonb) as r(id uuid, target_id text, position int) where l.id = r.id`,
+    values: [JSON.stringify(rows.map((row) => ({ id: row.id, target_id: row.targetId, position: row.position })))],
+  };
+}

@@ -1,0 +1,380 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthExpired, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
+import type { Logger } from '../../logging/logger.ts';
+import type { Strictness } from '../../matching/index.ts';
+import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
+import type { ImportRecordService } from '../imports/index.ts';
+import { MatchService, type MatchCatalogue } from '../matching/index.ts';
+import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
+import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
+import {
+  claimLease,
+  countItemsWithStatus,
+  finishJob,
+  insertItems,
+  releaseLease,
+  renewLease,
+  selectItemCounts,
+  selectItemsByStatus,
+  selectItemsOfCollection,
+  updateItemMatch,
+  updateJobPhase,
+  updateJobSelection,
+  updateJobStatus,
+  type NewItem,
+} from './migration-jobs.sql.ts';
+import type { Selection } from './migration-request.ts';
+import type { LoadedSource, MigrationSources } from './migration-source.ts';
+import type { MigrationStore } from './migration-store.ts';
+import { countsFrom, jobRow, type JobRow } from './migration-views.ts';
+import { TargetWriter, type WriteCollection } from './target-writer.ts';
+import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB, outcomeOf } from './migration-outcome.ts';
+
+/**
+ * The worker side of a migration: one run takes the job's lease, continues from the persisted
+ * phase (import → match → review gate → write → finish) and gives the lease back. Everything it
+ * has done is in the database before it moves on, so a killed worker loses nothing: the lease
+ * expires, another run resumes at the same phase, and the operation ledger settles any write
+ * whose outcome was unknown. Runs are sliced: a long job re-queues itself instead of holding a
+ * queue slot for hours.
+ */
+
+export interface RunnerOptions {
+  store: MigrationStore;
+  sources: MigrationSources;
+  connections: Pick<ConnectionService, 'call'>;
+  catalogue: MatchCatalogue;
+  imports: Pick<ImportRecordService, 'completeJob' | 'releaseFailedJob'>;
+  playlists: Pick<PlaylistReadService, 'invalidate'>;
+  /** Queues a run of the job (now, or at `startAfter`). */
+  enqueue(jobId: string, startAfter?: Date): Promise<void>;
+  retentionDays: () => number;
+  importGraceHours: number;
+  leaseSeconds: number;
+  sliceSeconds: number;
+  logger: Logger;
+  /** A unique name of this worker process. */
+  workerId: string;
+}
+
+const MATCH_BATCH = 100;
+const IMPORT_INSERT_BATCH = 500;
+const MAX_INLINE_RETRIES = 4;
+/** Transient provider failures in a row (across runs) before the job fails. */
+const MAX_TRANSIENT_FAILURES = 8;
+
+class LeaseLost extends Error {}
+
+export class MigrationRunner {
+  readonly #o: RunnerOptions;
+
+  constructor(options: RunnerOptions) {
+    this.#o = options;
+  }
+
+  /** One run of a job. Returns quietly when another worker holds it or it is finished. */
+  async run(jobId: string, signal: AbortSignal): Promise<void> {
+    const [claimed] = await this.#o.store.change(jobId, claimLease(jobId, this.#o.workerId, this.#o.leaseSeconds));
+    if (!claimed) return;
+    const job = jobRow(claimed);
+    const logger = this.#o.logger.child({ migration: jobId });
+    let leaseLost = false;
+    const renew = setInterval(() => {
+      this.#o.store
+        .execute(renewLease(jobId, this.#o.workerId, this.#o.leaseSeconds))
+        .then((rows) => {
+          if (rows.length === 0) leaseLost = true;
+        })
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew the migration lease'));
+    }, Math.max(250, (this.#o.leaseSeconds * 1000) / 3));
+    const deadline = Date.now() + this.#o.sliceSeconds * 1000;
+    const checkpoint = () => {
+      if (leaseLost) throw new LeaseLost('the lease was lost');
+      return signal.aborted || Date.now() > deadline;
+    };
+    try {
+      for (let inlineRetries = 0; ; inlineRetries++) {
+        try {
+          const done = await this.#advance(job, checkpoint, logger);
+          if (done === 'sliced') await this.#requeue(job.id);
+          return;
+        } catch (error) {
+          if (error instanceof LeaseLost) return;
+          const failure = error instanceof StopRun ? error.failure : classifyFailure(error);
+          if (failure.kind === 'retry' && failure.afterSeconds <= INLINE_WAIT_LIMIT_S && inlineRetries < MAX_INLINE_RETRIES && !signal.aborted) {
+            logger.info({ code: failure.code, waitS: failure.afterSeconds }, 'migration waits and retries');
+            await sleep(failure.afterSeconds * 1000, undefined, { signal }).catch(() => undefined);
+            continue;
+          }
+          await this.#stop(job, failure, logger);
+          return;
+        }
+      }
+    } finally {
+      clearInterval(renew);
+      await this.#o.store.execute(releaseLease(jobId, this.#o.workerId)).catch(() => undefined);
+    }
+  }
+
+  async #requeue(jobId: string): Promise<void> {
+    await this.#o.store.execute(releaseLease(jobId, this.#o.workerId));
+    await this.#o.enqueue(jobId);
+  }
+
+  async #stop(job: JobRow, failure: FailureClass, logger: Logger): Promise<void> {
+    if (failure.kind === 'pause') {
+      logger.warn({ code: failure.code, resumeAt: failure.resumeAt }, 'migration paused');
+      await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'paused', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: failure.resumeAt }));
+      return;
+    }
+    if (failure.kind === 'retry') {
+      const transient = Number(job.summary?.['transient_failures'] ?? 0) + 1;
+      if (transient <= MAX_TRANSIENT_FAILURES) {
+        const startAfter = new Date(Date.now() + Math.min(3600, failure.afterSeconds * 2 ** Math.min(transient - 1, 6)) * 1000);
+        logger.warn({ code: failure.code, startAfter, transient }, 'migration retries later');
+        await this.#o.store.inJob(job.id, async (execute) => {
+          await execute(updateJobStatus(job.id, { status: 'queued', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: startAfter }));
+          await execute({ text: `update migration_job set summary = coalesce(summary, '{}'::jsonb) || jsonb_build_object('transient_failures', ?::int) where id = ?`, values: [transient, job.id] });
+        });
+        await this.#o.enqueue(job.id, startAfter);
+        return;
+      }
+    }
+    logger.error({ code: failure.code }, 'migration failed');
+    await this.#finish(job, failure.message);
+  }
+
+  /** Runs phases until the job finishes, waits for review, or the slice ends. */
+  async #advance(job: JobRow, checkpoint: () => boolean, logger: Logger): Promise<'done' | 'review' | 'sliced'> {
+    const target = this.#targetManifest(job);
+    const call = <N extends OperationName>(op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> => this.#o.connections.call(job.ownerId, job.targetAccountId, op, input);
+    if (job.phase === 'created') {
+      await this.#importItems(job);
+      job.phase = 'items_ready';
+      logger.info('migration items imported');
+    }
+    if (job.phase === 'items_ready') {
+      const matched = await this.#matchItems(job, target, call, checkpoint);
+      if (matched === 'sliced') return 'sliced';
+      const [review] = await this.#o.store.execute(countItemsWithStatus(job.id, 'needs_review'));
+      if (Number(review?.['n'] ?? 0) > 0) {
+        await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'awaiting_review', outcome: 'running', errorCode: null, error: null }));
+        logger.info({ needsReview: Number(review!['n']) }, 'migration waits for review');
+        return 'review';
+      }
+      await this.#o.store.change(job.id, updateJobPhase(job.id, 'matched'));
+      job.phase = 'matched';
+    }
+    if (job.phase === 'matched') {
+      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job });
+      for (const collection of this.#writeCollections(job)) {
+        if (checkpoint()) return 'sliced';
+        const entityType = collection.kind === 'ALBUMS' ? 'album' : collection.kind === 'ARTISTS' ? 'artist' : 'track';
+        const rows = await this.#o.store.execute(selectItemsOfCollection(job.id, entityType, entityType === 'track' ? collection.id : null));
+        const items = rows.map((row) => ({ id: String(row['id']), targetUri: (row['target_uri'] as string | null) ?? null, position: row['position'] === null ? null : Number(row['position']), status: String(row['status']) }));
+        if (!items.some((item) => item.status === 'matched')) continue;
+        const targetId = collection.kind === 'PLAYLIST' ? await writer.ensurePlaylist(collection, rows.map((row) => row['source_metadata'] as Track)) : null;
+        await writer.writeCollection(collection, targetId, items);
+      }
+      await this.#o.store.change(job.id, updateJobPhase(job.id, 'written'));
+      job.phase = 'written';
+    }
+    await this.#finish(job, null);
+    logger.info('migration finished');
+    return 'done';
+  }
+
+  #targetManifest(job: JobRow): Manifest {
+    const manifest = this.#o.catalogue.providerPlugin(job.targetProvider);
+    if (!manifest?.provider) throw new StopRun({ kind: 'pause', code: 'auth_expired', message: `The ${job.targetProvider} plugin is not loaded on this instance; enable it and resume the migration.`, resumeAt: null });
+    return manifest;
+  }
+
+  /** Source collections in selection order, then saved albums, then followed artists. */
+  #writeCollections(job: JobRow): WriteCollection[] {
+    const collections = (job.selection['collections'] as { id: string; kind: 'PLAYLIST' | 'LIKED_TRACKS'; name: string; description: string | null }[] | undefined) ?? [];
+    return [
+      ...collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description })),
+      { id: 'albums', kind: 'ALBUMS' as const, name: 'Saved albums', description: null },
+      { id: 'artists', kind: 'ARTISTS' as const, name: 'Followed artists', description: null },
+    ];
+  }
+
+  // --- phase 0–2: source, import, selection ------------------------------------------------------
+
+  async #importItems(job: JobRow): Promise<void> {
+    const selection = job.selection['request'] as Selection;
+    const source = await this.#o.sources.load({ ownerId: job.ownerId, sourceKind: job.sourceKind, sourceProvider: job.sourceProvider, sourceAccountId: job.sourceAccountId }, selection);
+    const items = itemsOf(source);
+    const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: null }));
+    job.selection = { ...job.selection, collections };
+    await this.#o.store.inJob(job.id, async (execute) => {
+      // A run that died after inserting but before committing left nothing; a finished one moved the phase.
+      const [existing] = await execute(selectItemCounts(job.id));
+      if (existing) return;
+      for (let start = 0; start < items.length; start += IMPORT_INSERT_BATCH) await execute(insertItems(job.id, job.ownerId, items.slice(start, start + IMPORT_INSERT_BATCH)));
+      await execute(updateJobSelection(job.id, job.selection));
+      await execute(updateJobPhase(job.id, 'items_ready'));
+    });
+  }
+
+  // --- phase 3–3.6: target access, match, review gate ----------------------------------------
+
+  async #matchItems(job: JobRow, target: Manifest, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, checkpoint: () => boolean): Promise<'done' | 'sliced'> {
+    const matching = new MatchService({
+      execute: this.#o.store.execute,
+      catalogue: this.#o.catalogue,
+      // An account that needs reconnecting must pause the job, not count as a failed search.
+      plugins: {
+        call: async (_pluginId, _op, input) => {
+          try {
+            return await call('searchTracks', input);
+          } catch (error) {
+            if (error instanceof ConnectionError && error.code === 'auth_expired') throw new AuthExpired(error.message);
+            throw error;
+          }
+        },
+      },
+    });
+    const context: MatchContext = {
+      ownerId: job.ownerId,
+      sourceProvider: job.sourceProvider,
+      targetProvider: job.targetProvider,
+      targetPluginId: target.id,
+      targetAccountId: job.targetAccountId,
+      strictness: job.strictness as Strictness,
+      execute: this.#o.store.execute,
+      matching,
+      target: {
+        searchAlbums: async (query) => (await call('searchAlbums', { query, limit: 10 })).candidates,
+        searchArtists: async (name) => (await call('searchArtists', { query: { name }, limit: 10 })).candidates,
+        validateUri: async (uri) => {
+          try {
+            const answer = await call('validateUri', { uri });
+            return { valid: answer.valid, id: answer.id ?? null };
+          } catch {
+            return null;
+          }
+        },
+      },
+    };
+    for (;;) {
+      const pending = await this.#o.store.execute(selectItemsByStatus(job.id, ['pending'], MATCH_BATCH));
+      if (pending.length === 0) return 'done';
+      for (const row of pending) {
+        if (checkpoint()) return 'sliced';
+        const metadata = row['source_metadata'] as Record<string, unknown>;
+        const entity = String(row['entity_type']);
+        const match = entity === 'album' ? await matchAlbum(context, metadata) : entity === 'artist' ? await matchArtist(context, metadata) : await matchTrack(context, metadata);
+        await this.#o.store.change(job.id, updateItemMatch(String(row['id']), match));
+      }
+    }
+  }
+
+  // --- phase 5: the end --------------------------------------------------------------------------
+
+  async #finish(job: JobRow, error: string | null): Promise<void> {
+    const { counts, entity_counts } = countsFrom(await this.#o.store.execute(selectItemCounts(job.id)));
+    const finalOutcome = outcomeOf(counts, await this.#harmlessSkips(job.id), error);
+    const collections = ((job.selection['collections'] as { id: string; name: string; target_playlist_id?: string | null }[] | undefined) ?? []).map((collection) => ({
+      source_playlist_id: collection.id,
+      source_playlist_name: collection.name,
+      target_playlist_id: collection.target_playlist_id ?? null,
+    }));
+    const summary = { ...(job.summary ?? {}), transient_failures: 0, counts, entity_counts, collections };
+    await this.#o.store.change(job.id, finishJob(job.id, { status: finalOutcome === 'failed' ? 'failed' : 'completed', outcome: finalOutcome, summary, error, retentionDays: this.#o.retentionDays() }));
+    if (job.sourceKind === 'import') {
+      if (finalOutcome === 'failed') await this.#o.imports.releaseFailedJob(job.id, this.#o.importGraceHours);
+      else await this.#o.imports.completeJob(job.id);
+    }
+    await this.#o.playlists.invalidate(job.ownerId, job.targetAccountId).catch(() => undefined);
+  }
+
+  /** Skips that are not losses: songs the target already had. */
+  async #harmlessSkips(jobId: string): Promise<number> {
+    const [row] = await this.#o.store.execute({ text: `select count(*)::int as n from job_item where job_id = ? and status = 'skipped' and (reason like ? or reason like ?)`, values: [jobId, `${ALREADY_IN_TARGET}%`, `${DUPLICATE_IN_JOB}%`] });
+    return Number(row?.['n'] ?? 0);
+  }
+}
+
+/** Lossy entries keep their reason: episodes, videos, local files and folders are reported, not dropped. */
+export const NOT_MIGRATABLE = 'Not migratable';
+
+function itemsOf(source: LoadedSource): NewItem[] {
+  const items: NewItem[] = [];
+  for (const collection of source.collections) {
+    for (const track of collection.tracks) {
+      const unsupported = !track.is_migratable || track.media_type === 'episode' || track.media_type === 'local_file' || track.is_local;
+      items.push({
+        entityType: 'track',
+        status: unsupported ? 'skipped' : 'pending',
+        sourcePlaylistId: collection.id,
+        sourcePlaylistName: collection.name,
+        position: track.position,
+        title: track.title,
+        artist: track.artist,
+        album: track.album,
+        durationS: track.duration_s,
+        releaseYear: track.release_year,
+        explicit: track.explicit,
+        isrc: track.isrc,
+        sourceEntityId: track.id,
+        sourceEntityName: track.title,
+        sourceTrackId: track.id,
+        sourceItemId: track.source_item_id,
+        sourceUri: track.provider_uris[source.provider] ?? Object.values(track.provider_uris)[0] ?? null,
+        sourceMetadata: track,
+        reason: unsupported ? `${NOT_MIGRATABLE}: ${track.unsupported_reason ?? (track.is_local ? 'a local file' : `a ${track.media_type}`)}.` : null,
+      });
+    }
+  }
+  source.albums.forEach((album, index) => {
+    items.push({
+      entityType: 'album',
+      status: 'pending',
+      sourcePlaylistId: null,
+      sourcePlaylistName: null,
+      position: index,
+      title: album.title,
+      artist: album.artists.join(', '),
+      album: null,
+      durationS: null,
+      releaseYear: album.release_year,
+      explicit: null,
+      isrc: null,
+      sourceEntityId: album.id,
+      sourceEntityName: album.title,
+      sourceTrackId: null,
+      sourceItemId: album.source_item_id,
+      sourceUri: album.provider_uris[source.provider] ?? null,
+      sourceMetadata: album,
+      reason: null,
+    });
+  });
+  source.artists.forEach((artist, index) => {
+    items.push({
+      entityType: 'artist',
+      status: 'pending',
+      sourcePlaylistId: null,
+      sourcePlaylistName: null,
+      position: index,
+      title: artist.name,
+      artist: artist.name,
+      album: null,
+      durationS: null,
+      releaseYear: null,
+      explicit: null,
+      isrc: null,
+      sourceEntityId: artist.id,
+      sourceEntityName: artist.name,
+      sourceTrackId: null,
+      sourceItemId: artist.source_item_id,
+      sourceUri: artist.provider_uris[source.provider] ?? null,
+      sourceMetadata: artist,
+      reason: null,
+    });
+  });
+  return items;
+}

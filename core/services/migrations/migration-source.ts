@@ -1,0 +1,127 @@
+import type { Album, Artist, Track } from '@opl/plugin-sdk';
+import type { ConnectionService } from '../connections/connection.service.ts';
+import type { ImportRecordService } from '../imports/index.ts';
+import { eachPage, LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { IMPORT_SOURCE, selectedCollectionIds, type Selection } from './migration-request.ts';
+
+/**
+ * Phase 0–2 of a migration: access the source, import what the selection names, and narrow it to
+ * the selected tracks. A provider source is read through the cached playlist reads; an import
+ * source is the import record's normalised snapshot, so later changes to the original file or
+ * link cannot alter what the job migrates.
+ */
+
+export interface SourceCollection {
+  id: string;
+  kind: 'PLAYLIST' | 'LIKED_TRACKS';
+  name: string;
+  description: string | null;
+  /** The selected tracks, each with its 0-based position in the source collection. */
+  tracks: Track[];
+  /** How many tracks the whole collection has (for the selection summary). */
+  totalTracks: number;
+}
+
+export interface LoadedSource {
+  provider: string;
+  collections: SourceCollection[];
+  albums: Album[];
+  artists: Artist[];
+}
+
+export interface SourceRef {
+  ownerId: string;
+  sourceKind: 'provider' | 'import';
+  sourceProvider: string;
+  sourceAccountId: string;
+}
+
+export class SelectionError extends Error {
+  readonly code: 'selection_empty' | 'selection_not_found';
+  constructor(code: 'selection_empty' | 'selection_not_found', message: string) {
+    super(message);
+    this.name = 'SelectionError';
+    this.code = code;
+  }
+}
+
+interface Dependencies {
+  readonly playlists: Pick<PlaylistReadService, 'read'>;
+  readonly connections: Pick<ConnectionService, 'call'>;
+  readonly imports: Pick<ImportRecordService, 'get'>;
+}
+
+/** The key a track can be selected by: its entry id, its track id, or its position. */
+function selectable(track: Track, position: number, keys: ReadonlySet<string>): boolean {
+  return keys.has(`pos:${position}`) || (track.source_item_id !== null && keys.has(track.source_item_id)) || (track.id !== null && keys.has(track.id));
+}
+
+function narrow(tracks: readonly Track[], keys: readonly string[] | undefined): Track[] {
+  const positioned = tracks.map((track, index) => ({ ...track, position: index }));
+  if (!keys) return positioned;
+  const wanted = new Set(keys);
+  return positioned.filter((track, index) => selectable(track, index, wanted));
+}
+
+/** The collection id of an import record's playlist: its own id, else its index. */
+export function importCollectionId(playlistId: string | null, index: number): string {
+  return playlistId ?? String(index);
+}
+
+export class MigrationSources {
+  readonly #deps: Dependencies;
+
+  constructor(deps: Dependencies) {
+    this.#deps = deps;
+  }
+
+  async load(source: SourceRef, selection: Selection): Promise<LoadedSource> {
+    const ids = selectedCollectionIds(selection);
+    if (ids.length === 0 && selection.saved_album_ids.length === 0 && selection.followed_artist_ids.length === 0) {
+      throw new SelectionError('selection_empty', 'Select at least one playlist, track, saved album or followed artist.');
+    }
+    if (source.sourceKind === 'import') return this.#fromImport(source, selection, ids);
+    const collections: SourceCollection[] = [];
+    for (const id of ids) {
+      const { playlist } = await this.#deps.playlists.read(source.ownerId, source.sourceAccountId, id);
+      const tracks = narrow(playlist.tracks, selection.tracks[id]);
+      if (selection.tracks[id] && tracks.length === 0) throw new SelectionError('selection_not_found', `None of the selected tracks is in "${playlist.name}" any more; read the playlist again and reselect.`);
+      collections.push({ id, kind: id === LIKED_PLAYLIST_ID || playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length });
+    }
+    const albums = selection.saved_album_ids.length > 0 ? await this.#pick(source, 'listSavedAlbums', selection.saved_album_ids, 'saved album') : [];
+    const artists = selection.followed_artist_ids.length > 0 ? await this.#pick(source, 'listFollowedArtists', selection.followed_artist_ids, 'followed artist') : [];
+    return { provider: source.sourceProvider, collections, albums: albums as Album[], artists: artists as Artist[] };
+  }
+
+  async #fromImport(source: SourceRef, selection: Selection, ids: readonly string[]): Promise<LoadedSource> {
+    if (selection.saved_album_ids.length > 0 || selection.followed_artist_ids.length > 0) {
+      throw new SelectionError('selection_not_found', 'Imported files hold playlists only: they have no saved albums or followed artists.');
+    }
+    const record = await this.#deps.imports.get(source.ownerId, source.sourceAccountId);
+    const byId = new Map(record.playlists.map((playlist, index) => [importCollectionId(playlist.id, index), playlist]));
+    const collections = ids.map((id): SourceCollection => {
+      const playlist = byId.get(id);
+      if (!playlist) throw new SelectionError('selection_not_found', `The import has no playlist ${JSON.stringify(id)}; its playlists are ${[...byId.keys()].map((key) => JSON.stringify(key)).join(', ')}.`);
+      const tracks = narrow(playlist.tracks, selection.tracks[id]);
+      return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length };
+    });
+    return { provider: IMPORT_SOURCE, collections, albums: [], artists: [] };
+  }
+
+  async #pick(source: SourceRef, op: 'listSavedAlbums' | 'listFollowedArtists', ids: readonly string[], noun: string): Promise<(Album | Artist)[]> {
+    const wanted = new Set(ids);
+    const found = new Map<string, Album | Artist>();
+    await eachPage(
+      (cursor) => this.#deps.connections.call(source.ownerId, source.sourceAccountId, op, { cursor, limit: 50 }),
+      (page) => {
+        for (const entity of page.items as (Album | Artist)[]) {
+          const key = [entity.id, entity.source_item_id].find((value) => value !== null && wanted.has(value));
+          if (key && !found.has(key)) found.set(key, entity);
+        }
+      },
+    );
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw new SelectionError('selection_not_found', `Not a ${noun} of this account any more: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}.`);
+    return ids.map((id) => found.get(id)!);
+  }
+}

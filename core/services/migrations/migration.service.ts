@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import type { Manifest, Track } from '@opl/plugin-sdk';
+import type { ConnectionService } from '../connections/connection.service.ts';
+import type { ImportRecordService } from '../imports/index.ts';
+import { claimImportRecord } from '../imports/import-record.sql.ts';
+import type { MatchService } from '../matching/index.ts';
+import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { decisionKey, decisionScopes, type CandidateView } from './item-matcher.ts';
+import { countFilteredItems, selectFilteredItems, type ItemFilter } from './item-filters.ts';
+import {
+  applyReview,
+  cancelJob,
+  countItemsWithStatus,
+  insertJob,
+  requeueJob,
+  selectCollectionCounts,
+  selectItem,
+  selectItemCounts,
+  selectJob,
+  selectJobs,
+  selectLatestJobCreatedAt,
+  selectTargetTracksToday,
+  upsertDecision,
+} from './migration-jobs.sql.ts';
+import { preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
+import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
+import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
+import type { MigrationStore } from './migration-store.ts';
+import { countsFrom, detailExpired, itemView, jobRow, jobView, type ItemView, type JobRow, type JobView } from './migration-views.ts';
+
+/**
+ * The API side of migrations: preflight and creation, job and item reads, review decisions, and
+ * the moves that put a stopped job back in the queue. The worker side is `MigrationRunner`.
+ */
+
+export class MigrationError extends Error {
+  readonly code: 'not_found' | 'migration_warnings' | 'unsupported_target_type' | 'invalid_selection' | 'migration_detail_expired' | 'migration_state_conflict';
+  readonly extensions: Record<string, unknown>;
+  constructor(code: MigrationError['code'], message: string, extensions: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'MigrationError';
+    this.code = code;
+    this.extensions = extensions;
+  }
+}
+
+export interface PreflightView {
+  code: 'migration_warnings' | 'ok';
+  message: string;
+  summary: SelectionSummary;
+  warnings: MigrationWarning[];
+  collections: { id: string; name: string; kind: string; tracks: number; selected_tracks: number }[];
+}
+
+export interface ReviewInput {
+  action: 'approve' | 'skip';
+  /** approve: another candidate's URI (a correction); absent ⇒ the suggested match. */
+  target_uri?: string | null;
+}
+
+export interface QuotaForecaster {
+  /** How many more songs the target's provider quota allows today, or null when it has no quota. */
+  (pluginId: string, accountId: string): Promise<{ tracksFitToday: number; resetsAt: string | null } | null>;
+}
+
+export interface MigrationServiceOptions {
+  store: MigrationStore;
+  connections: Pick<ConnectionService, 'get' | 'call'>;
+  playlists: Pick<PlaylistReadService, 'read' | 'list'>;
+  imports: Pick<ImportRecordService, 'get' | 'claimForJob'>;
+  catalogue: { providerPlugin(provider: string): Manifest | undefined };
+  matching: Pick<MatchService, 'confirm' | 'deny'>;
+  enqueue(jobId: string): Promise<void>;
+  quotaForecast?: QuotaForecaster;
+}
+
+export class MigrationService {
+  readonly #o: MigrationServiceOptions;
+  readonly #sources: MigrationSources;
+
+  constructor(options: MigrationServiceOptions) {
+    this.#o = options;
+    this.#sources = new MigrationSources({ playlists: options.playlists, connections: options.connections, imports: options.imports });
+  }
+
+  get sources(): MigrationSources {
+    return this.#sources;
+  }
+
+  // --- preflight and creation ------------------------------------------------------------------
+
+  async preflight(ownerId: string, request: CreateMigration): Promise<PreflightView> {
+    const { view } = await this.#check(ownerId, request);
+    return view;
+  }
+
+  /** Creates and queues a job; 409 (`migration_warnings`) unless the warnings are acknowledged. */
+  async create(ownerId: string, request: CreateMigration): Promise<JobView> {
+    const { view, source, sourceKind, sourceProvider } = await this.#check(ownerId, request);
+    if (view.warnings.length > 0 && !request.acknowledge_warnings) {
+      throw new MigrationError('migration_warnings', view.message, { summary: view.summary, warnings: view.warnings });
+    }
+    const id = randomUUID();
+    const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: null }));
+    const [row] = await this.#o.store.inJob(id, async (execute) => {
+      const rows = await execute(
+        insertJob({
+          id,
+          ownerId,
+          sourceProvider,
+          sourceAccountId: request.source_account_id,
+          sourceKind,
+          targetProvider: request.target_provider,
+          targetAccountId: request.target_account_id,
+          strictness: request.strictness,
+          selection: { request: request.selection, summary: view.summary, collections },
+          warnings: view.warnings,
+          acknowledgedWarnings: request.acknowledge_warnings ? view.warnings : [],
+        }),
+      );
+      // The import record is queued as the job's source in the same transaction as the job; when
+      // it cannot be, the service's claim explains why (and the job is rolled back).
+      if (sourceKind === 'import' && (await execute(claimImportRecord(ownerId, request.source_account_id, id))).length === 0) {
+        await this.#o.imports.claimForJob(ownerId, request.source_account_id, id);
+      }
+      return rows;
+    });
+    await this.#o.enqueue(id);
+    return jobView(jobRow(row!), countsFrom([]));
+  }
+
+  async #check(ownerId: string, request: CreateMigration): Promise<{ view: PreflightView; source: LoadedSource; sourceKind: 'provider' | 'import'; sourceProvider: string }> {
+    if (request.source_snapshot_id !== null) throw new MigrationError('invalid_selection', 'Snapshot sources are not available on this instance yet; migrate from a connected account or an import.');
+    const target = await this.#o.connections.get(ownerId, request.target_account_id);
+    if (target.provider !== request.target_provider) throw new MigrationError('invalid_selection', `Account ${request.target_account_id} is a ${target.provider} account, not ${request.target_provider}.`);
+    const targetManifest = this.#o.catalogue.providerPlugin(target.provider);
+    if (!targetManifest?.provider) throw new MigrationError('unsupported_target_type', `No ${target.provider} plugin is loaded on this instance.`);
+    const sourceKind = request.source_provider === IMPORT_SOURCE ? 'import' : 'provider';
+    let sourceProvider = IMPORT_SOURCE;
+    if (sourceKind === 'provider') {
+      const account = await this.#o.connections.get(ownerId, request.source_account_id);
+      if (request.source_provider !== null && request.source_provider !== account.provider) throw new MigrationError('invalid_selection', `Account ${request.source_account_id} is a ${account.provider} account, not ${request.source_provider}.`);
+      if (account.id === target.id) throw new MigrationError('invalid_selection', 'The source and the target are the same account.');
+      sourceProvider = account.provider;
+    }
+    let source: LoadedSource;
+    try {
+      source = await this.#sources.load({ ownerId, sourceKind, sourceProvider, sourceAccountId: request.source_account_id }, request.selection);
+    } catch (error) {
+      if (error instanceof SelectionError) throw new MigrationError('invalid_selection', error.message, { reason: error.code });
+      throw error;
+    }
+    const refused = unsupportedTargets(source, { displayName: targetManifest.provider.display_name, capabilities: targetManifest.provider.capabilities });
+    if (refused.length > 0) throw new MigrationError('unsupported_target_type', refused.map((entry) => entry.message).join(' '), { unsupported: refused });
+
+    const summary = selectionSummary(source);
+    const [today] = await this.#o.store.execute(selectTargetTracksToday(ownerId, request.target_account_id));
+    const [latest] = await this.#o.store.execute(selectLatestJobCreatedAt(ownerId));
+    const secondsSinceLastJob = latest ? (new Date(latest['now'] as string).getTime() - new Date(latest['created_at'] as string).getTime()) / 1000 : null;
+    const quota = this.#o.quotaForecast ? await this.#o.quotaForecast(targetManifest.id, request.target_account_id) : null;
+    const warnings = preflightWarnings({
+      summary,
+      targetTracksToday: Number(today?.['n'] ?? 0),
+      secondsSinceLastJob,
+      conflictingTargets: await this.#conflictingTargets(ownerId, request.target_account_id, source),
+      quotaTracksFitToday: quota?.tracksFitToday ?? null,
+      quotaResetsAt: quota?.resetsAt ?? null,
+    });
+    const view: PreflightView = {
+      code: warnings.length > 0 ? 'migration_warnings' : 'ok',
+      message: warnings.length > 0 ? 'Review and acknowledge migration warnings before starting.' : 'Ready to start.',
+      summary,
+      warnings,
+      collections: source.collections.map((collection) => ({ id: collection.id, name: collection.name, kind: collection.kind, tracks: collection.totalTracks, selected_tracks: collection.tracks.length })),
+    };
+    return { view, source, sourceKind, sourceProvider };
+  }
+
+  /** Same-name playlists on the target that share no song with the selection. */
+  async #conflictingTargets(ownerId: string, targetAccountId: string, source: LoadedSource): Promise<{ collection: string; targetPlaylistId: string }[]> {
+    const playlists = source.collections.filter((collection) => collection.kind === 'PLAYLIST');
+    if (playlists.length === 0) return [];
+    const { playlists: targets } = await this.#o.playlists.list(ownerId, targetAccountId);
+    const conflicts: { collection: string; targetPlaylistId: string }[] = [];
+    for (const collection of playlists) {
+      for (const target of targets) {
+        if (!target.id || target.kind !== 'PLAYLIST' || !sameName(target.name, collection.name)) continue;
+        const { playlist } = await this.#o.playlists.read(ownerId, targetAccountId, target.id);
+        if (playlist.tracks.length > 0 && !songsOverlap(collection.tracks, playlist.tracks)) conflicts.push({ collection: collection.name, targetPlaylistId: target.id });
+      }
+    }
+    return conflicts;
+  }
+
+  // --- reads ----------------------------------------------------------------------------------
+
+  async job(ownerId: string, jobId: string): Promise<JobRow> {
+    const [row] = await this.#o.store.execute(selectJob(jobId, ownerId));
+    if (!row) throw new MigrationError('not_found', `No migration ${jobId} exists for this owner.`);
+    return jobRow(row);
+  }
+
+  async get(ownerId: string, jobId: string): Promise<JobView> {
+    const job = await this.job(ownerId, jobId);
+    return jobView(job, await this.#counts(job));
+  }
+
+  async #counts(job: JobRow) {
+    if (detailExpired(job) && job.summary?.['counts']) return { counts: job.summary['counts'] as ReturnType<typeof countsFrom>['counts'], entity_counts: (job.summary['entity_counts'] ?? {}) as ReturnType<typeof countsFrom>['entity_counts'] };
+    return countsFrom(await this.#o.store.execute(selectItemCounts(job.id)));
+  }
+
+  async list(ownerId: string, limit: number, offset: number): Promise<JobView[]> {
+    const rows = await this.#o.store.execute(selectJobs(ownerId, limit, offset));
+    return Promise.all(rows.map(async (row) => {
+      const job = jobRow(row);
+      return jobView(job, await this.#counts(job));
+    }));
+  }
+
+  /** A job whose item detail is still kept (404 for another owner's, 410 after the deadline). */
+  async detailedJob(ownerId: string, jobId: string): Promise<JobRow> {
+    const job = await this.job(ownerId, jobId);
+    if (detailExpired(job)) throw new MigrationError('migration_detail_expired', `The item detail of migration ${jobId} was kept until ${job.detailExpiresAt ?? job.detailPurgedAt}; its summary remains.`);
+    return job;
+  }
+
+  async items(ownerId: string, jobId: string, filter: ItemFilter, paging: { limit?: number; offset?: number }): Promise<{ items: ItemView[]; total: number }> {
+    await this.detailedJob(ownerId, jobId);
+    const [count] = await this.#o.store.execute(countFilteredItems(jobId, filter));
+    const rows = await this.#o.store.execute(selectFilteredItems(jobId, filter, paging));
+    return { items: rows.map(itemView), total: Number(count?.['n'] ?? 0) };
+  }
+
+  /** Per-collection counts of a job (the statistics page). */
+  async collectionStats(ownerId: string, jobId: string) {
+    const job = await this.job(ownerId, jobId);
+    if (detailExpired(job)) return (job.summary?.['collections'] as unknown[]) ?? [];
+    const byCollection = new Map<string, { source_playlist_id: string; source_playlist_name: string | null; target_playlist_id: string | null; counts: Record<string, number> }>();
+    for (const row of await this.#o.store.execute(selectCollectionCounts(jobId))) {
+      const id = String(row['source_playlist_id']);
+      const entry = byCollection.get(id) ?? { source_playlist_id: id, source_playlist_name: (row['source_playlist_name'] as string | null) ?? null, target_playlist_id: (row['target_playlist_id'] as string | null) ?? null, counts: { total: 0 } };
+      entry.counts[String(row['status'])] = Number(row['n']);
+      entry.counts['total']! += Number(row['n']);
+      byCollection.set(id, entry);
+    }
+    return [...byCollection.values()];
+  }
+
+  /** Totals over the owner's migrations: item counts (from the summary once detail is gone), outcomes, selection sizes. */
+  async aggregateStats(ownerId: string, sourceProvider: string | null, targetProvider: string | null) {
+    const jobs = await this.#o.store.execute({
+      text: `select ${'id, outcome, summary, selection, detail_purged_at'} from migration_job where owner_id = ?
+             and (?::text is null or source_provider = ?) and (?::text is null or target_provider = ?) order by created_at desc limit 10000`,
+      values: [ownerId, sourceProvider, sourceProvider, targetProvider, targetProvider],
+    });
+    const live = await this.#o.store.execute({
+      text: `select i.entity_type, i.status, count(*)::int as n from job_item i join migration_job j on j.id = i.job_id where j.owner_id = ?
+             and (?::text is null or j.source_provider = ?) and (?::text is null or j.target_provider = ?) group by i.entity_type, i.status`,
+      values: [ownerId, sourceProvider, sourceProvider, targetProvider, targetProvider],
+    });
+    const total = countsFrom(live);
+    const outcomes: Record<string, number> = {};
+    let playlists = 0;
+    let albums = 0;
+    let artists = 0;
+    for (const row of jobs) {
+      const outcome = String(row['outcome']);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      const selection = (typeof row['selection'] === 'string' ? JSON.parse(row['selection']) : row['selection']) as { summary?: Record<string, number> };
+      playlists += selection.summary?.['playlists'] ?? 0;
+      albums += selection.summary?.['saved_albums'] ?? 0;
+      artists += selection.summary?.['followed_artists'] ?? 0;
+      const summary = (typeof row['summary'] === 'string' ? JSON.parse(row['summary']) : row['summary']) as { counts?: Record<string, number>; entity_counts?: Record<string, Record<string, number>> } | null;
+      if (row['detail_purged_at'] === null || !summary?.counts) continue;
+      for (const [key, value] of Object.entries(summary.counts)) (total.counts as unknown as Record<string, number>)[key] = ((total.counts as unknown as Record<string, number>)[key] ?? 0) + value;
+      for (const [entity, counts] of Object.entries(summary.entity_counts ?? {})) {
+        const into = (total.entity_counts[entity] ??= { total: 0, pending: 0, matched: 0, needs_review: 0, written: 0, skipped: 0, failed: 0 }) as unknown as Record<string, number>;
+        for (const [key, value] of Object.entries(counts)) into[key] = (into[key] ?? 0) + value;
+      }
+    }
+    return {
+      source_provider: sourceProvider,
+      target_provider: targetProvider,
+      total_migrations: jobs.length,
+      total_playlists: playlists,
+      total_saved_albums: albums,
+      total_followed_artists: artists,
+      empty: jobs.length === 0,
+      outcomes,
+      ...total,
+    };
+  }
+
+  // --- review -----------------------------------------------------------------------------------
+
+  /**
+   * A review decision on one item: approve the suggestion or another candidate (a correction), or
+   * skip. Accepted decisions are remembered apart from the job (they survive retention) and teach
+   * the identity graph; when the last item is decided, the job goes back to the queue to write.
+   */
+  async review(ownerId: string, jobId: string, itemId: string, input: ReviewInput): Promise<ItemView> {
+    const job = await this.detailedJob(ownerId, jobId);
+    const [row] = await this.#o.store.execute(selectItem(jobId, itemId));
+    if (!row) throw new MigrationError('not_found', `Migration ${jobId} has no item ${itemId}.`);
+    const updated = await this.#decide(job, row, input);
+    await this.#resumeIfReviewed(job);
+    return updated;
+  }
+
+  async reviewMany(ownerId: string, jobId: string, action: 'approve' | 'skip', itemIds: readonly string[]): Promise<ItemView[]> {
+    const job = await this.detailedJob(ownerId, jobId);
+    const rows = itemIds.length > 0
+      ? await Promise.all(itemIds.map(async (id) => (await this.#o.store.execute(selectItem(jobId, id)))[0]))
+      : (await this.#o.store.execute(selectFilteredItems(jobId, { status: ['needs_review'] }, {})));
+    const missing = itemIds.filter((_, index) => !rows[index]);
+    if (missing.length > 0) throw new MigrationError('not_found', `Migration ${jobId} has no item ${missing[0]}.`);
+    const updated: ItemView[] = [];
+    for (const row of rows) {
+      if (String(row!['status']) !== 'needs_review') continue;
+      if (action === 'approve' && !row!['target_uri']) continue;
+      updated.push(await this.#decide(job, row!, { action }));
+    }
+    await this.#resumeIfReviewed(job);
+    return updated;
+  }
+
+  async #decide(job: JobRow, row: Record<string, unknown>, input: ReviewInput): Promise<ItemView> {
+    if (String(row['status']) !== 'needs_review') throw new MigrationError('migration_state_conflict', `Item ${String(row['id'])} is ${String(row['status'])}, not waiting for review.`);
+    if (!['awaiting_review', 'running', 'queued', 'paused'].includes(job.status)) throw new MigrationError('migration_state_conflict', `Migration ${job.id} is ${job.status}; its items can no longer be reviewed.`);
+    const entityType = String(row['entity_type']);
+    const metadata = row['source_metadata'] as Record<string, unknown>;
+    const candidates = (row['candidates'] as CandidateView[] | null) ?? [];
+    const key = decisionKey(job.sourceProvider, entityType, metadata);
+    let chosen: { uri: string | null; id: string | null; entity: Record<string, unknown> | null } = { uri: (row['target_uri'] as string | null) ?? null, id: (row['target_id'] as string | null) ?? null, entity: null };
+    if (input.action === 'approve') {
+      if (input.target_uri) {
+        const candidate = candidates.find((entry) => entry.uri === input.target_uri);
+        const checked = candidate ? null : await this.#validateOnTarget(job, input.target_uri);
+        if (!candidate && !checked) throw new MigrationError('invalid_selection', `${input.target_uri} is not a ${job.targetProvider} ${entityType} this account can use.`);
+        chosen = candidate ? { uri: candidate.uri, id: candidate.id, entity: candidate.entity } : { uri: input.target_uri, id: checked!.id, entity: null };
+      } else {
+        chosen.entity = candidates.find((entry) => entry.uri === chosen.uri)?.entity ?? null;
+      }
+      if (!chosen.uri) throw new MigrationError('invalid_selection', 'This item has no suggested match: pick a candidate (target_uri) or skip it.');
+    }
+    const [updated] = await this.#o.store.change(
+      job.id,
+      applyReview(String(row['id']), {
+        status: input.action === 'approve' ? 'matched' : 'skipped',
+        action: input.action,
+        targetUri: input.action === 'approve' ? chosen.uri : null,
+        targetId: input.action === 'approve' ? chosen.id : null,
+        confidence: input.action === 'approve' ? 1 : null,
+        reason: input.action === 'approve' ? (input.target_uri ? 'Corrected in review.' : 'Approved in review.') : 'Skipped in review.',
+      }),
+    );
+    if (!updated) throw new MigrationError('migration_state_conflict', `Item ${String(row['id'])} was decided meanwhile.`);
+    for (const scope of decisionScopes(job.targetAccountId)) {
+      await this.#o.store.execute(upsertDecision({ ownerId: job.ownerId, provider: job.targetProvider, scope, accountId: scope === 'provider' ? null : job.targetAccountId, entityType, sourceKey: key, action: input.action, uri: chosen.uri, id: chosen.id }));
+    }
+    if (entityType === 'track') await this.#teachGraph(job, metadata, input, chosen, row);
+    return itemView(updated);
+  }
+
+  /** A confirmed track becomes an overlay edge; a skipped suggestion is remembered as a denial. */
+  async #teachGraph(job: JobRow, metadata: Record<string, unknown>, input: ReviewInput, chosen: { id: string | null; entity: Record<string, unknown> | null }, row: Record<string, unknown>): Promise<void> {
+    const source = metadata as unknown as Track;
+    if (input.action === 'approve' && chosen.entity && chosen.id) {
+      await this.#o.matching.confirm({ accountId: job.targetAccountId, source, sourceProvider: job.sourceProvider, targetProvider: job.targetProvider, target: chosen.entity as unknown as Track });
+    }
+    const suggested = row['target_id'] as string | null;
+    if (input.action === 'skip' && suggested) {
+      await this.#o.matching.deny({ accountId: job.targetAccountId, source, sourceProvider: job.sourceProvider, targetProvider: job.targetProvider, targetTrackId: suggested });
+    }
+  }
+
+  async #validateOnTarget(job: JobRow, uri: string): Promise<{ id: string | null } | null> {
+    try {
+      const answer = await this.#o.connections.call(job.ownerId, job.targetAccountId, 'validateUri', { uri });
+      return answer.valid ? { id: answer.id ?? null } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async #resumeIfReviewed(job: JobRow): Promise<void> {
+    const [left] = await this.#o.store.execute(countItemsWithStatus(job.id, 'needs_review'));
+    if (Number(left?.['n'] ?? 0) > 0) return;
+    const rows = await this.#o.store.change(job.id, requeueJob(job.id, job.ownerId, ['awaiting_review']));
+    if (rows.length > 0) await this.#o.enqueue(job.id);
+  }
+
+  // --- control ------------------------------------------------------------------------------
+
+  /** Puts a paused job (the account was reconnected, the quota reset) back in the queue. */
+  async resume(ownerId: string, jobId: string): Promise<JobView> {
+    const job = await this.job(ownerId, jobId);
+    const rows = await this.#o.store.change(jobId, requeueJob(jobId, ownerId, ['paused']));
+    if (rows.length === 0) throw new MigrationError('migration_state_conflict', `Migration ${jobId} is ${job.status}; only a paused migration can be resumed.`);
+    await this.#o.enqueue(jobId);
+    return this.get(ownerId, jobId);
+  }
+
+  async cancel(ownerId: string, jobId: string): Promise<JobView> {
+    const job = await this.job(ownerId, jobId);
+    const rows = await this.#o.store.change(jobId, cancelJob(jobId, ownerId));
+    if (rows.length === 0) throw new MigrationError('migration_state_conflict', `Migration ${jobId} is ${job.status}; it can no longer be cancelled.`);
+    return this.get(ownerId, jobId);
+  }
+}

@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { NotFound, type Manifest, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
+import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
+import { eachPage } from '../playlists/playlist-read.service.ts';
+import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB } from './migration-outcome.ts';
+import { classifyFailure, StopRun, uncertainWrite } from './migration-errors.ts';
+import {
+  insertLedger,
+  markItemsWritten,
+  markLedgerObserved,
+  selectObservedLedger,
+  selectPreviousTargets,
+  selectUncertainLedger,
+  setCollectionTarget,
+  updateItemOutcome,
+  updateJobSelection,
+  updateLedger,
+  type LedgerIntent,
+} from './migration-jobs.sql.ts';
+import { sameName, songsOverlap } from './migration-preflight.ts';
+import type { MigrationStore } from './migration-store.ts';
+import type { JobRow } from './migration-views.ts';
+
+/**
+ * Phase 4 of a migration: exactly-once writes through the operation ledger. Every write records
+ * its intent first, then calls the provider, then records what it observed (target id and
+ * position). A write whose outcome is unknown — the call failed ambiguously, or the process died
+ * during it — is reconciled by reading the target, never by repeating a non-idempotent insert
+ * blindly: what is there is marked written, what is not is tried again. Songs already in the
+ * target are skipped with a reason, so nothing is ever added twice.
+ */
+
+export type TargetCall = <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>;
+
+/** Attempts of one batch after ambiguous failures before the runner takes over. */
+const MAX_AMBIGUOUS_ATTEMPTS = 3;
+
+export interface WriteCollection {
+  /** Source collection id, or `albums` / `artists` for library entities. */
+  id: string;
+  kind: 'PLAYLIST' | 'LIKED_TRACKS' | 'ALBUMS' | 'ARTISTS';
+  name: string;
+  description: string | null;
+}
+
+interface ItemRow {
+  id: string;
+  targetUri: string | null;
+  position: number | null;
+  status: string;
+}
+
+const OPERATION: Record<WriteCollection['kind'], 'add_tracks' | 'save_tracks' | 'save_albums' | 'follow_artists'> = {
+  PLAYLIST: 'add_tracks',
+  LIKED_TRACKS: 'save_tracks',
+  ALBUMS: 'save_albums',
+  ARTISTS: 'follow_artists',
+};
+
+export class TargetWriter {
+  readonly #store: MigrationStore;
+  readonly #call: TargetCall;
+  readonly #manifest: Manifest;
+  readonly #job: JobRow;
+  readonly #provider: string;
+
+  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow }) {
+    this.#store = options.store;
+    this.#call = options.call;
+    this.#manifest = options.manifest;
+    this.#job = options.job;
+    this.#provider = options.manifest.provider!.name;
+  }
+
+  get #constraints() {
+    return this.#manifest.provider!.write_constraints;
+  }
+
+  // --- the target playlist ------------------------------------------------------------------
+
+  /**
+   * The target playlist of a source collection: the one this job already created or adopted, one
+   * an earlier job wrote the same source to, a same-name playlist sharing songs with the source,
+   * or a new one (created under the ledger).
+   */
+  async ensurePlaylist(collection: WriteCollection, sourceTracks: readonly Track[]): Promise<string> {
+    const recorded = this.#recordedTarget(collection.id);
+    if (recorded) return recorded;
+    const [observed] = await this.#store.execute(selectObservedLedger(this.#job.id, 'create_playlist', collection.id));
+    const observedId = observed?.['observed_target_id'] as string | null | undefined;
+    if (observedId) return this.#remember(collection.id, observedId);
+
+    const uncertain = (await this.#store.execute(selectUncertainLedger(this.#job.id, 'create_playlist'))).filter((row) => (row['intent'] as { collection?: string }).collection === collection.id);
+    if (uncertain.length > 0) {
+      const adopted = await this.#findByName(collection.name, null);
+      const ids = uncertain.map((row) => String(row['id']));
+      if (adopted) {
+        await this.#store.execute(updateLedger(ids, { state: 'observed', observedTargetId: adopted }));
+        return this.#remember(collection.id, adopted);
+      }
+      await this.#store.execute(updateLedger(ids, { state: 'failed', error: 'not created: the target has no playlist of this name' }));
+    }
+
+    for (const row of await this.#store.execute(selectPreviousTargets(this.#job.ownerId, this.#job.targetAccountId, this.#job.sourceAccountId, collection.id))) {
+      const id = String(row['target_playlist_id']);
+      if (await this.#exists(id)) return this.#remember(collection.id, id);
+    }
+    const sameNameWithSongs = await this.#findByName(collection.name, sourceTracks);
+    if (sameNameWithSongs) return this.#remember(collection.id, sameNameWithSongs);
+    return this.#create(collection, uncertain.length);
+  }
+
+  #recordedTarget(collectionId: string): string | null {
+    const collections = (this.#job.selection['collections'] as { id: string; target_playlist_id?: string | null }[] | undefined) ?? [];
+    return collections.find((collection) => collection.id === collectionId)?.target_playlist_id ?? null;
+  }
+
+  async #remember(collectionId: string, targetId: string): Promise<string> {
+    const collections = ((this.#job.selection['collections'] as { id: string; target_playlist_id?: string | null }[] | undefined) ?? []).map((collection) =>
+      collection.id === collectionId ? { ...collection, target_playlist_id: targetId } : collection,
+    );
+    this.#job.selection = { ...this.#job.selection, collections };
+    await this.#store.inJob(this.#job.id, async (execute) => {
+      await execute(updateJobSelection(this.#job.id, this.#job.selection));
+      await execute(setCollectionTarget(this.#job.id, collectionId, targetId));
+    });
+    return targetId;
+  }
+
+  async #exists(playlistId: string): Promise<boolean> {
+    try {
+      await this.#call('readPlaylist', { playlist_id: playlistId });
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound) return false;
+      throw error;
+    }
+  }
+
+  /** A target playlist of this name — when `songs` is given, only one that shares a song with them. */
+  async #findByName(name: string, songs: readonly Track[] | null): Promise<string | null> {
+    const playlists: Playlist[] = [];
+    await eachPage(
+      (cursor) => this.#call('listPlaylists', { cursor, limit: 50 }),
+      (page) => playlists.push(...page.items),
+    );
+    for (const playlist of playlists) {
+      if (!playlist.id || !sameName(playlist.name, name) || playlist.is_owned === false) continue;
+      if (songs === null) return playlist.id;
+      const tracks = await this.#contents({ id: playlist.id, kind: 'PLAYLIST', name, description: null }, playlist.id);
+      if (songsOverlap(songs, tracks.tracks)) return playlist.id;
+    }
+    return null;
+  }
+
+  async #create(collection: WriteCollection, previousAttempts: number): Promise<string> {
+    for (let attempt = previousAttempts; ; attempt++) {
+      const [ledger] = await this.#store.execute(
+        insertLedger(this.#job.id, this.#job.ownerId, [{ itemId: null, operation: 'create_playlist', intent: { collection: collection.id, name: collection.name }, idempotencyKey: `${this.#job.id}:create:${collection.id}:${attempt}` }]),
+      );
+      const ledgerId = String(ledger!['id']);
+      try {
+        const maxDescription = this.#constraints.description_max_len;
+        const description = collection.description === null ? null : maxDescription === null ? collection.description : collection.description.slice(0, maxDescription);
+        const created = await this.#call('createPlaylist', { name: collection.name, description, public: false });
+        await this.#store.execute(updateLedger([ledgerId], { state: 'observed', observedTargetId: created.playlist_id }));
+        return await this.#remember(collection.id, created.playlist_id);
+      } catch (error) {
+        if (!uncertainWrite(error) || attempt - previousAttempts + 1 >= MAX_AMBIGUOUS_ATTEMPTS) {
+          await this.#store.execute(updateLedger([ledgerId], { state: uncertainWrite(error) ? 'ambiguous' : 'failed', error: errorText(error) }));
+          throw new StopRun(classifyFailure(error));
+        }
+        await this.#store.execute(updateLedger([ledgerId], { state: 'ambiguous', error: errorText(error) }));
+        const adopted = await this.#findByName(collection.name, null);
+        if (adopted) {
+          await this.#store.execute(updateLedger([ledgerId], { state: 'observed', observedTargetId: adopted }));
+          return this.#remember(collection.id, adopted);
+        }
+        await this.#store.execute(updateLedger([ledgerId], { state: 'failed', error: 'not created: the target has no playlist of this name' }));
+      }
+    }
+  }
+
+  // --- what the target holds ----------------------------------------------------------------
+
+  /** The target collection's entries, as provider URIs (and the count, for observed positions). */
+  async #contents(collection: WriteCollection, targetId: string | null): Promise<{ uris: Set<string>; count: number; tracks: Track[] }> {
+    const uris = new Set<string>();
+    const tracks: Track[] = [];
+    let count = 0;
+    const take = (entities: readonly { provider_uris: Record<string, string>; id: string | null }[]) => {
+      for (const entity of entities) {
+        count += 1;
+        const uri = entity.provider_uris[this.#provider];
+        if (uri) uris.add(uri);
+      }
+    };
+    switch (collection.kind) {
+      case 'PLAYLIST':
+        await eachPage(
+          (cursor) => this.#call('listPlaylistItems', { playlist_id: targetId!, cursor, limit: 100 }),
+          (page) => {
+            tracks.push(...page.items);
+            take(page.items);
+          },
+        );
+        break;
+      case 'LIKED_TRACKS':
+        await eachPage((cursor) => this.#call('listLikedTracks', { cursor, limit: 50 }), (page) => take(page.items));
+        break;
+      case 'ALBUMS':
+        await eachPage((cursor) => this.#call('listSavedAlbums', { cursor, limit: 50 }), (page) => take(page.items));
+        break;
+      case 'ARTISTS':
+        await eachPage((cursor) => this.#call('listFollowedArtists', { cursor, limit: 50 }), (page) => take(page.items));
+        break;
+    }
+    return { uris, count, tracks };
+  }
+
+  // --- the writes -----------------------------------------------------------------------------
+
+  /**
+   * Writes a collection's matched items to the target. First settles writes left uncertain by an
+   * earlier attempt (or a killed process), then skips what the target already holds, then adds
+   * the rest in provider-sized batches under the ledger.
+   */
+  async writeCollection(collection: WriteCollection, targetId: string | null, items: readonly ItemRow[]): Promise<void> {
+    const operation = OPERATION[collection.kind];
+    let contents = await this.#contents(collection, targetId);
+    await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
+
+    const todo: ItemRow[] = [];
+    const planned = new Set<string>();
+    const skips: { id: string; reason: string }[] = [];
+    for (const item of items) {
+      if (item.status !== 'matched') continue;
+      if (!item.targetUri) skips.push({ id: item.id, reason: 'failed:The match has no target URI to write.' });
+      else if (contents.uris.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${ALREADY_IN_TARGET}; not added twice.` });
+      else if (planned.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${DUPLICATE_IN_JOB} of this job in the same target; not added twice.` });
+      else {
+        planned.add(item.targetUri);
+        todo.push(item);
+      }
+    }
+    if (skips.length > 0) {
+      await this.#store.inJob(this.#job.id, async (execute) => {
+        for (const skip of skips) {
+          const [status, ...reason] = skip.reason.split(':');
+          await execute(updateItemOutcome(skip.id, { status: status!, reason: reason.join(':'), targetPlaylistId: targetId }));
+        }
+      });
+    }
+
+    const batchSize = collection.kind === 'PLAYLIST' ? this.#constraints.max_add_batch : Math.min(this.#constraints.max_add_batch, 50);
+    // Liked libraries list the newest first: saving the oldest first keeps the source's order.
+    const ordered = collection.kind === 'LIKED_TRACKS' ? [...todo].reverse() : todo;
+    for (let start = 0; start < ordered.length; ) {
+      const batch = ordered.slice(start, start + batchSize);
+      const written = await this.#writeBatch(collection, operation, targetId, batch, contents.count);
+      contents = { ...contents, count: contents.count + written };
+      start += batch.length;
+    }
+  }
+
+  /** Settles intents whose outcome is unknown: present on the target ⇒ written, absent ⇒ not applied. */
+  async #settleUncertain(operation: string, collectionId: string, present: ReadonlySet<string>, targetId: string | null): Promise<void> {
+    const rows = (await this.#store.execute(selectUncertainLedger(this.#job.id, operation))).filter((row) => (row['intent'] as { collection?: string }).collection === collectionId);
+    if (rows.length === 0) return;
+    const applied = rows.filter((row) => present.has(String((row['intent'] as { uri: string }).uri)));
+    const missing = rows.filter((row) => !present.has(String((row['intent'] as { uri: string }).uri)));
+    await this.#store.inJob(this.#job.id, async (execute) => {
+      if (applied.length > 0) {
+        await execute(markLedgerObserved(applied.map((row) => ({ id: String(row['id']), targetId: null, position: null }))));
+        await execute(markItemsWritten(applied.map((row) => ({ id: String(row['item_id']), targetPlaylistId: targetId, reason: 'Written (confirmed by reading the target after an interrupted write).' }))));
+      }
+      if (missing.length > 0) await execute(updateLedger(missing.map((row) => String(row['id'])), { state: 'failed', error: 'not applied: absent from the target when reconciled' }));
+    });
+  }
+
+  async #writeBatch(collection: WriteCollection, operation: string, targetId: string | null, batch: readonly ItemRow[], baseCount: number): Promise<number> {
+    for (let attempt = 0; ; attempt++) {
+      const intents: LedgerIntent[] = batch.map((item) => ({
+        itemId: item.id,
+        operation,
+        intent: { collection: collection.id, target_playlist_id: targetId, uri: item.targetUri, position: item.position },
+        idempotencyKey: `${this.#job.id}:${item.id}:${operation}:${randomUUID()}`,
+      }));
+      const ledger = await this.#store.execute(insertLedger(this.#job.id, this.#job.ownerId, intents));
+      const ledgerByItem = new Map(ledger.map((row) => [String(row['item_id']), String(row['id'])]));
+      let results: OperationResult<'addTracks'>['results'];
+      try {
+        results = (await this.#send(collection, targetId, batch)).results;
+      } catch (error) {
+        const ids = [...ledgerByItem.values()];
+        if (!uncertainWrite(error)) {
+          await this.#store.execute(updateLedger(ids, { state: 'failed', error: errorText(error) }));
+          throw new StopRun(classifyFailure(error));
+        }
+        await this.#store.execute(updateLedger(ids, { state: 'ambiguous', error: errorText(error) }));
+        const contents = await this.#contents(collection, targetId);
+        await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
+        const remaining = batch.filter((item) => !contents.uris.has(item.targetUri!));
+        if (remaining.length === 0) return batch.length;
+        if (attempt + 1 >= MAX_AMBIGUOUS_ATTEMPTS) throw new StopRun(classifyFailure(error));
+        batch = remaining;
+        continue;
+      }
+      const written: { id: string; targetPlaylistId: string | null; reason: string }[] = [];
+      const observed: { id: string; targetId: string | null; position: number | null }[] = [];
+      const failed: { item: ItemRow; ledgerId: string; message: string }[] = [];
+      batch.forEach((item, index) => {
+        const result = results[index];
+        const ledgerId = ledgerByItem.get(item.id)!;
+        if (result?.ok) {
+          written.push({ id: item.id, targetPlaylistId: targetId, reason: 'Written.' });
+          observed.push({ id: ledgerId, targetId: result.target_item_id ?? idOfUri(item.targetUri!), position: result.position ?? (collection.kind === 'PLAYLIST' ? baseCount + index : null) });
+        } else {
+          failed.push({ item, ledgerId, message: result?.error ? `${result.error.type}: ${result.error.message}` : 'The provider did not confirm this write.' });
+        }
+      });
+      await this.#store.inJob(this.#job.id, async (execute) => {
+        if (written.length > 0) {
+          await execute(markItemsWritten(written));
+          await execute(markLedgerObserved(observed));
+        }
+        for (const failure of failed) {
+          await execute(updateLedger([failure.ledgerId], { state: 'failed', error: failure.message }));
+          await execute(updateItemOutcome(failure.item.id, { status: 'failed', reason: failure.message }));
+        }
+      });
+      return written.length;
+    }
+  }
+
+  #send(collection: WriteCollection, targetId: string | null, batch: readonly ItemRow[]) {
+    const items = batch.map((item) => ({ uri: item.targetUri! }));
+    switch (collection.kind) {
+      case 'PLAYLIST':
+        return this.#call('addTracks', { playlist_id: targetId!, items: items.map((item) => ({ ...item, position: null })) });
+      case 'LIKED_TRACKS':
+        return this.#call('saveTracks', { items });
+      case 'ALBUMS':
+        return this.#call('saveAlbums', { items });
+      case 'ARTISTS':
+        return this.#call('followArtists', { items });
+    }
+  }
+}
+
+function idOfUri(uri: string): string {
+  return uri.slice(uri.lastIndexOf(':') + 1);
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 1_000);
+}

@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpMigrationHistory } from '../../../core/services/migrations/migration-retention.ts';
+import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type JobJson, type MigrationHarness } from './migration-harness.ts';
+
+/**
+ * The migration engine end to end through the HTTP API: Spotify (fake) → TIDAL (fake), both
+ * plugins in the real sandbox, jobs on pg-boss in a real worker. Preflight refusals and warnings,
+ * the pipeline to a completed job, reruns without duplicates, an ambiguous write reconciled, an
+ * expired connection pausing the job until it is reconnected and resumed, review, the items and
+ * report endpoints, live progress resumed with Last-Event-ID, and retention.
+ */
+
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
+const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
+
+const small = onBoth.slice(0, 12);
+const big = onBoth.slice(20, 80);
+const ambiguous = onBoth.slice(100, 130);
+const paused = onBoth.slice(140, 150);
+const other = onBoth.slice(200, 205);
+const tidalLiked = onBoth.slice(210, 214);
+
+let h: MigrationHarness;
+let playlistIds: Record<string, string> = {};
+
+async function create(body: Record<string, unknown>) {
+  return h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: h.spotifyAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, acknowledge_warnings: true, ...body }) });
+}
+
+function tidalEntries(name: string): string[] {
+  const [playlist] = h.tidal.playlistsOf(h.tidalUser.userId).filter((candidate) => candidate.name === name);
+  return (h.tidal.playlistEntries(playlist!.id) ?? []).map((entry) => entry.id);
+}
+
+const finished = (job: JobJson) => ['completed', 'failed', 'cancelled'].includes(job.status);
+
+beforeAll(async () => {
+  h = await startMigrationHarness({
+    spotifyLibrary: {
+      playlists: [
+        { name: 'Small Set', trackKeys: [...keys(small), small[0]!.key] },
+        { name: 'Big Set', trackKeys: keys(big) },
+        { name: 'Shaky Network', trackKeys: keys(ambiguous) },
+        { name: 'Paused Set', trackKeys: keys(paused) },
+      ],
+      likedTrackKeys: keys(onBoth.slice(160, 166)),
+    },
+    tidalLibrary: { playlists: [{ name: 'Big Set', trackKeys: keys(other) }], likedTrackKeys: keys(tidalLiked), followedArtistKeys: [...catalog.artists.keys()].slice(0, 2) },
+  });
+  const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+  playlistIds = Object.fromEntries((json as { playlists: { id: string; name: string }[] }).playlists.map((playlist) => [playlist.name, playlist.id]));
+}, 300_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('preflight', () => {
+  it('refuses what the target cannot receive, even when the client skips the UI', async () => {
+    const { status, json } = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_account_id: h.tidalAccount, target_provider: 'spotify', target_account_id: h.spotifyAccount, selection: { followed_artist_ids: ['x'] } }),
+    });
+    // The artist id does not exist on the source: the selection is refused before anything else.
+    expect(status).toBe(422);
+    const artists = await h.api(`/api/playlists?account_id=${h.tidalAccount}`);
+    expect(artists.status).toBe(200);
+    expect((json as { code: string }).code).toMatch(/invalid_selection|unsupported_target_type/);
+  });
+
+  it('answers 409 with the warnings above the safe defaults, and a same-name target playlist with different songs', async () => {
+    const { status, json } = await h.api('/api/migrations/preflight', {
+      method: 'POST',
+      body: JSON.stringify({ source_account_id: h.spotifyAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: [playlistIds['Big Set'], playlistIds['Small Set']] } }),
+    });
+    expect(status).toBe(200);
+    const codes = (json as { warnings: { code: string }[] }).warnings.map((warning) => warning.code).sort();
+    expect(codes).toEqual(['same_name_different_songs', 'too_many_playlists', 'too_many_tracks']);
+    const refused = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_account_id: h.spotifyAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: [playlistIds['Big Set']] } }),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ code: 'migration_warnings', summary: { playlists: 1, tracks: 60 } });
+  });
+
+  it('refuses an unknown target account and a malformed selection', async () => {
+    expect((await create({ target_account_id: '00000000-0000-4000-8000-000000000000', selection: { playlist_ids: ['a'] } })).status).toBe(404);
+    expect((await create({ selection: { playlist_ids: [], bogus: true } })).status).toBe(400);
+    expect((await create({ selection: {} })).status).toBe(422);
+  });
+});
+
+describe('a migration', () => {
+  let jobId = '';
+
+  it('runs to completion and writes each song once, in order', async () => {
+    const started = await create({ selection: { playlist_ids: [playlistIds['Small Set']] } });
+    expect(started.status).toBe(202);
+    jobId = (started.json as { id: string }).id;
+    const job = await h.waitForJob(jobId, finished);
+    expect(job).toMatchObject({ status: 'completed', outcome: 'completed' });
+    expect(job.counts).toMatchObject({ total: 13, written: 12, skipped: 1 });
+    const entries = tidalEntries('Small Set');
+    expect(entries).toEqual(keys(small).map((key) => h.tidal.trackId(key)));
+    expect(job.collections[0]!.target_playlist_id).toBeTruthy();
+  });
+
+  it('lists items with filters, paging and X-Total-Count', async () => {
+    const all = await h.api(`/api/migrations/${jobId}/items`);
+    expect(all.status).toBe(200);
+    expect(all.json as unknown[]).toHaveLength(13);
+    const page = await h.api(`/api/migrations/${jobId}/items?limit=5&offset=10`);
+    expect(page.headers.get('x-total-count')).toBe('13');
+    expect(page.json as unknown[]).toHaveLength(3);
+    const skipped = await h.api(`/api/migrations/${jobId}/items?problem_only=true`);
+    expect((skipped.json as { status: string; reason: string }[]).map((item) => item.status)).toEqual(['skipped']);
+    expect((skipped.json as { reason: string }[])[0]!.reason).toMatch(/not added twice/);
+    const byTitle = await h.api(`/api/migrations/${jobId}/items?title=${encodeURIComponent(small[1]!.title.slice(0, 4))}&status=written`);
+    expect((byTitle.json as { title: string }[]).every((item) => item.title.includes(small[1]!.title.slice(0, 4)))).toBe(true);
+    expect((await h.api(`/api/migrations/${jobId}/items?limit=501`)).status).toBe(400);
+    expect((await h.api('/api/migrations/00000000-0000-4000-8000-000000000000/items')).status).toBe(404);
+  });
+
+  it('streams the report as CSV (BOM, every field quoted) and as JSON', async () => {
+    const response = await fetch(`${h.baseUrl}/api/migrations/${jobId}/report?format=csv`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/csv/);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString('utf8');
+    expect(text.startsWith('"report_version","job_id"')).toBe(true);
+    const lines = text.trim().split('\r\n');
+    expect(lines).toHaveLength(14);
+    expect(lines[1]!.startsWith('"2",')).toBe(true);
+    const json = await h.api(`/api/migrations/${jobId}/report?format=json&scope=problems`);
+    const report = json.json as { report_version: number; items: { status: string; source_metadata: unknown }[] };
+    expect(report.report_version).toBe(2);
+    expect(report.items.map((item) => item.status)).toEqual(['skipped']);
+    expect(typeof report.items[0]!.source_metadata).toBe('object');
+  });
+
+  it('a rerun reuses the target playlist and adds nothing twice', async () => {
+    const again = await create({ selection: { playlist_ids: [playlistIds['Small Set']] } });
+    expect(again.status).toBe(202);
+    const job = await h.waitForJob((again.json as { id: string }).id, finished);
+    expect(job.outcome).toBe('completed');
+    expect(job.counts).toMatchObject({ written: 0, skipped: 13 });
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Small Set')).toHaveLength(1);
+    expect(tidalEntries('Small Set')).toHaveLength(12);
+  });
+
+  it('reconciles an ambiguous write (applied, answer lost) without duplicates', async () => {
+    h.tidal.failNext({ kind: 'ambiguous_write', method: 'POST', pathPrefix: '/v2/playlists/' });
+    const started = await create({ selection: { playlist_ids: [playlistIds['Shaky Network']] } });
+    const job = await h.waitForJob((started.json as { id: string }).id, finished);
+    expect(job.outcome).toBe('completed');
+    expect(tidalEntries('Shaky Network')).toEqual(keys(ambiguous).map((key) => h.tidal.trackId(key)));
+  });
+
+  it('refuses liked songs for a target without a writable liked library', async () => {
+    const refused = await create({ selection: { playlist_ids: ['liked'] } });
+    expect(refused.status).toBe(422);
+    expect(refused.json).toMatchObject({ code: 'unsupported_target_type', unsupported: [{ entity: 'liked_tracks', missing: ['WRITE_LIBRARY'] }] });
+  });
+
+  it("moves liked songs into the target's liked library, never into a playlist", async () => {
+    const liked = async () => ((await h.api(`/api/playlists/liked?account_id=${h.spotifyAccount}&refresh=true`)).json as { playlist: { tracks: { title: string }[] } }).playlist.tracks;
+    const before = await liked();
+    const playlistsBefore = ((await h.api(`/api/playlists?account_id=${h.spotifyAccount}&refresh=true`)).json as { playlists: unknown[] }).playlists.length;
+    const started = await h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: h.tidalAccount, target_provider: 'spotify', target_account_id: h.spotifyAccount, acknowledge_warnings: true, selection: { playlist_ids: ['liked'] } }) });
+    expect(started.status).toBe(202);
+    const job = await h.waitForJob((started.json as { id: string }).id, finished);
+    expect(job.outcome).toBe('completed');
+    expect(job.counts).toMatchObject({ total: 4, written: 4 });
+    const after = await liked();
+    expect(after).toHaveLength(before.length + 4);
+    expect(after.slice(0, 4).map((track) => track.title).sort()).toEqual(tidalLiked.map((track) => track.title).sort());
+    expect(((await h.api(`/api/playlists?account_id=${h.spotifyAccount}&refresh=true`)).json as { playlists: unknown[] }).playlists).toHaveLength(playlistsBefore);
+  });
+});
+
+describe('an expired connection', () => {
+  it('pauses the job (retryable), and reconnecting plus resume finishes it', async () => {
+    // The preflight reads the target too: the connection breaks once the job is queued.
+    const started = await create({ selection: { playlist_ids: [playlistIds['Paused Set']] } });
+    expect(started.status).toBe(202);
+    h.tidal.failNext({ kind: 'expired_token', times: 50, pathPrefix: '/v2/' });
+    const jobId = (started.json as { id: string }).id;
+    const pausedJob = await h.waitForJob(jobId, (job) => job.status === 'paused' || finished(job), 40_000).finally(() => h.tidal.clearFailures());
+    expect(pausedJob).toMatchObject({ status: 'paused', error_code: 'auth_expired' });
+    const accounts = (await h.api('/api/auth/accounts')).json as { accounts: { id: string; status: string }[] };
+    expect(accounts.accounts.find((account) => account.id === h.tidalAccount)?.status).toBe('reauth_required');
+    // Reconnect the same TIDAL user, then resume.
+    const begin = await h.api('/api/auth/tidal/begin', { method: 'POST', body: '{}' });
+    const authorize = await fetch((begin.json as { redirect_url: string }).redirect_url, { redirect: 'manual' });
+    await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+    const resumed = await h.api(`/api/migrations/${jobId}/resume`, { method: 'POST' });
+    expect(resumed.status).toBe(200);
+    const job = await h.waitForJob(jobId, finished);
+    expect(job.outcome).toBe('completed');
+    expect(tidalEntries('Paused Set')).toHaveLength(10);
+  });
+});
+
+describe('live progress', () => {
+  async function readEvents(jobId: string, lastEventId: string | null, stopAfter: number, untilDone: boolean): Promise<{ id: string; event: string; data: { status: string; id: string } }[]> {
+    const controller = new AbortController();
+    const response = await fetch(`${h.baseUrl}/api/migrations/${jobId}/events`, { headers: lastEventId ? { 'last-event-id': lastEventId } : {}, signal: controller.signal });
+    if (!/text\/event-stream/.test(response.headers.get('content-type') ?? '')) throw new Error(`not an event stream: ${response.status} ${await response.text()}`);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const events: { id: string; event: string; data: { status: string; id: string } }[] = [];
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields = Object.fromEntries(block.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+          if (!fields['data']) continue;
+          events.push({ id: fields['id']!, event: fields['event']!, data: JSON.parse(fields['data']) as { status: string; id: string } });
+          if (!untilDone && events.length >= stopAfter) return events;
+          if (untilDone && fields['event'] === 'job' && ['completed', 'failed'].includes(events.at(-1)!.data.status)) return events;
+        }
+      }
+    } finally {
+      controller.abort();
+    }
+    return events;
+  }
+
+  it('resumes after a dropped connection with Last-Event-ID and loses no change', async () => {
+    const started = await create({ selection: { playlist_ids: [playlistIds['Big Set']], tracks: { [playlistIds['Big Set']!]: ['pos:0', 'pos:1', 'pos:2', 'pos:3', 'pos:4', 'pos:5', 'pos:6', 'pos:7'] } } });
+    const jobId = (started.json as { id: string }).id;
+    const first = await readEvents(jobId, null, 3, false);
+    expect(first.length).toBe(3);
+    const second = await readEvents(jobId, first.at(-1)!.id, 0, true);
+    const ids = [...first, ...second].map((event) => Number(event.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    // The last state of every item seen in the stream equals the persisted one.
+    const lastState = new Map<string, string>();
+    for (const event of [...first, ...second]) if (event.event === 'item') lastState.set(event.data.id, event.data.status);
+    const { json } = await h.api(`/api/migrations/${jobId}/items`);
+    const items = json as { id: string; status: string }[];
+    expect(items).toHaveLength(8);
+    for (const item of items) expect(lastState.get(item.id)).toBe(item.status);
+  });
+});
+
+describe('retention', () => {
+  it('answers 410 after the detail deadline and keeps the summary after cleanup', async () => {
+    const { json } = await h.api('/api/migrations?limit=1');
+    const job = (json as JobJson[])[0]!;
+    await h.app.app.services.migrations.store.change(job.id, { text: `update migration_job set detail_expires_at = now() - interval '1 minute' where id = ?`, values: [job.id] });
+    expect((await h.api(`/api/migrations/${job.id}/items`)).status).toBe(410);
+    expect((await h.api(`/api/migrations/${job.id}/report`)).status).toBe(410);
+    const removed = await cleanUpMigrationHistory(h.app.app.services.migrations.store, 90, 3, () => false);
+    expect(removed.jobs).toBeGreaterThanOrEqual(1);
+    const after = await h.api(`/api/migrations/${job.id}`);
+    expect(after.status).toBe(200);
+    expect((after.json as JobJson).counts['total']).toBe(job.counts['total']);
+    expect((after.json as JobJson).detail_available).toBe(false);
+    const stats = await h.api('/api/migrations/stats');
+    expect((stats.json as { total_migrations: number }).total_migrations).toBe(6);
+  });
+});

@@ -1,0 +1,108 @@
+import { expect } from 'vitest';
+import type { AppOverrides } from '../../../core/app/index.ts';
+import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
+import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
+import { startFakeTidal, type FakeTidal } from '../../fakes/tidal/index.ts';
+import type { SeedLibrary } from '../../fakes/seed-catalog.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * A real engine (HTTP + worker) with the Spotify and TIDAL plugins in the sandbox, each talking to
+ * its stateful fake, and one connected account on each — the setting of the migration tests.
+ */
+
+export interface MigrationHarness {
+  spotify: FakeSpotifyServer;
+  tidal: FakeTidal;
+  spotifyUser: FakeAccountTokens;
+  tidalUser: FakeAccountTokens;
+  spotifyAccount: string;
+  tidalAccount: string;
+  app: TestApp;
+  baseUrl: string;
+  api(path: string, init?: RequestInit): Promise<{ status: number; json: unknown; text: string; headers: Headers }>;
+  /** Polls the job until `done` holds (or fails the test after `timeoutMs`). */
+  waitForJob(jobId: string, done: (job: JobJson) => boolean, timeoutMs?: number): Promise<JobJson>;
+  close(): Promise<void>;
+}
+
+export interface JobJson {
+  id: string;
+  status: string;
+  outcome: string;
+  error: string | null;
+  error_code: string | null;
+  counts: Record<string, number>;
+  collections: { id: string; name: string; target_playlist_id: string | null }[];
+  [key: string]: unknown;
+}
+
+async function connect(baseUrl: string, provider: string): Promise<string> {
+  const begin = await fetch(`${baseUrl}/api/auth/${provider}/begin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(begin.status).toBe(200);
+  const challenge = (await begin.json()) as { redirect_url: string };
+  const authorize = await fetch(challenge.redirect_url, { redirect: 'manual' });
+  const landed = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+  const match = /connected=([0-9a-f-]{36})/.exec(landed.headers.get('location') ?? '');
+  expect(match, `connecting ${provider}: ${landed.headers.get('location')}`).not.toBeNull();
+  return match![1]!;
+}
+
+export async function startMigrationHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary: SeedLibrary; overrides?: Omit<AppOverrides, 'logger'>; env?: Record<string, string> }): Promise<MigrationHarness> {
+  const spotify = await startFakeSpotify();
+  const tidal = await startFakeTidal();
+  const spotifyUser = spotify.createAccount({ displayName: 'Source Listener', library: options.spotifyLibrary });
+  const tidalUser = tidal.createAccount({ displayName: 'Target Listener', library: options.tidalLibrary });
+  spotify.setAuthorizeUser(spotifyUser.userId);
+  tidal.setAuthorizeUser(tidalUser.userId);
+  const plugins = await firstPartyPlugins();
+  const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: true }, {
+    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides },
+    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' } },
+    ...options.overrides,
+  });
+  const address = app.app.http!.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const spotifyAccount = await connect(baseUrl, 'spotify');
+  const tidalAccount = await connect(baseUrl, 'tidal');
+  const api: MigrationHarness['api'] = async (path, init = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: response.status, json, text, headers: response.headers };
+  };
+  return {
+    spotify,
+    tidal,
+    spotifyUser,
+    tidalUser,
+    spotifyAccount,
+    tidalAccount,
+    app,
+    baseUrl,
+    api,
+    async waitForJob(jobId, done, timeoutMs = 60_000) {
+      const started = Date.now();
+      let last: JobJson | null = null;
+      while (Date.now() - started < timeoutMs) {
+        const { json } = await api(`/api/migrations/${jobId}`);
+        last = json as JobJson;
+        if (done(last)) return last;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`migration ${jobId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    },
+    async close() {
+      await app.close();
+      await plugins.remove();
+      await spotify.close();
+      await tidal.close();
+    },
+  };
+}
