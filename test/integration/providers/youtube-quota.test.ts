@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, RateLimited, type Manifest, type OperationName, type Pacing } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
+import { PluginHost, type PluginBundle, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { nextQuotaReset, RateLimiter, type Transaction } from '../../../core/services/pacing/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
@@ -25,6 +25,7 @@ let host: PluginHost;
 let limiter: RateLimiter;
 let manifest: Manifest;
 let pacing: Pacing;
+let tidal: PluginBundle;
 const music = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube'));
 
 function contextFor(tokens: FakeAccountTokens): PluginCallContext {
@@ -61,7 +62,10 @@ beforeAll(async () => {
   manifest = bundle.manifest;
   const declared = manifest.provider!.pacing;
   pacing = { ...declared, quota: { ...declared.quota!, daily_units: UNITS, scope: 'account', buckets: { search: { daily_units: SEARCHES } } } };
-  limiter = new RateLimiter({ transaction, pacingFor: (pluginId) => (pluginId === manifest.id ? pacing : null) });
+  tidal = await buildPluginBundle('plugins/providers/tidal');
+  // A plugin whose client turns any failed fetch into ProviderError: one unit a day, 5 per request.
+  const tidalPacing: Pacing = { ...tidal.manifest.provider!.pacing, quota: { daily_units: 1, reset: { time_zone: 'UTC' }, scope: 'account', default_units: 5, costs: [], buckets: {} } };
+  limiter = new RateLimiter({ transaction, pacingFor: (pluginId) => (pluginId === manifest.id ? pacing : pluginId === tidal.manifest.id ? tidalPacing : null) });
   host = new PluginHost({
     originOverrides: fake.originOverrides,
     acquire: (permit, request) => limiter.acquire(permit, request),
@@ -69,6 +73,7 @@ beforeAll(async () => {
   });
   await host.start();
   await host.load(bundle);
+  await host.load(tidal);
 });
 
 afterAll(async () => {
@@ -198,5 +203,11 @@ describe('YouTube quota stop', () => {
     const error = await failureOf(call('searchTracks', { query: { text: 'Golden Hour' }, mode: 'text', limit: 5 }, account));
     expect(error.quota?.bucket).toBe('search');
     expect((await limiter.forecast(manifest.id, `acct-${account.userId}`)).searches_fit_today).toBe(0);
+  });
+
+  it('fails the call with the quota error even when a plugin reports the refused fetch as something else', async () => {
+    const error = await failureOf(host.call(tidal.manifest.id, 'listPlaylists', { cursor: null, limit: 5 }, { account: { id: 'acct-tidal', label: null }, credentials: [] }));
+    expect(error.quota).toEqual({ bucket: 'default', resets_at: nextQuotaReset(new Date()).toISOString() });
+    expect(error.message).toContain('the engine sent no request beyond it');
   });
 });
