@@ -123,7 +123,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       logger: logger.child({ component: 'plugin-host' }),
       ...(overrides.pluginHostResolver ? { hostResolver: overrides.pluginHostResolver } : {}),
       ...(Object.keys(originOverrides).length > 0 ? { originOverrides } : {}),
-      acquire: (permit) => rateLimiter.acquire(permit),
+      acquire: (permit, request) => rateLimiter.acquire(permit, request ?? null),
+      onQuotaExhausted: (event) => rateLimiter.markExhausted(event.pluginId, event.accountId, event.bucket),
       limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
       quarantineStrikes: config.plugins.quarantineStrikes,
     });
@@ -194,6 +195,13 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       imports: importRecords,
       matching,
       catalogue,
+      quotaForecast: async (pluginId, accountId) => {
+        const forecast = await rateLimiter.forecast(pluginId, accountId, { tracksPerInsert: catalogue.manifest(pluginId)?.provider?.write_constraints.max_add_batch ?? 1 });
+        if (!forecast.limited) return null;
+        // Each new song costs a search (unless the identity graph knows it) and an insert.
+        const fit = Math.min(forecast.tracks_fit_today ?? Number.POSITIVE_INFINITY, forecast.searches_fit_today ?? Number.POSITIVE_INFINITY);
+        return { tracksFitToday: Number.isFinite(fit) ? fit : 0, resetsAt: forecast.resets_at };
+      },
       ...(overrides.migrationLeaseSeconds ? { leaseSeconds: overrides.migrationLeaseSeconds } : {}),
       ...(overrides.migrationSliceSeconds ? { sliceSeconds: overrides.migrationSliceSeconds } : {}),
     });

@@ -181,13 +181,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
         tags: ['auth'],
         summary: 'Where the provider sends the browser back after sign-in; completes and redirects to the Connections page',
         params: providerParams,
-        querystring: z.object({ code: z.string().max(4_000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional(), error_description: z.string().max(1_000).optional() }).passthrough(),
+        querystring: z.object({ code: z.string().max(4_000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional(), error_reason: z.string().max(200).optional().describe('Deezer names the refusal `error_reason`'), error_description: z.string().max(1_000).optional() }).passthrough(),
         response: { 303: z.null().describe('Redirect to /#/connections?connected=<account id> or ?auth_error=<code>&message=<text>') },
       },
     },
     async (request, reply) => {
       // No session here (a cross-site redirect from the provider): the attempt names its owner.
-      const { code, state, error } = request.query;
+      const { code, state } = request.query;
+      const error = request.query.error ?? request.query.error_reason;
       let target: string;
       if (!state) {
         target = `/#/connections?auth_error=invalid_callback&message=${encodeURIComponent('The provider came back without the state of a connection attempt. Start connecting again.')}&provider=${encodeURIComponent(request.params.provider)}`;

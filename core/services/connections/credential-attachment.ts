@@ -51,6 +51,8 @@ export function credentialAttachments(manifest: Pick<Manifest, 'network' | 'cred
         : { ...secret.extra_headers, [method.credential_header.name.toLowerCase()]: `${method.credential_header.prefix}${secret.access_token}` };
   const query = secret.kind === 'token' && queryParam !== null ? { [queryParam]: secret.access_token } : null;
   const shownTo = new Set(manifest.credential_access?.origins ?? []);
-  const token = secret.kind === 'token' ? secret.access_token : null;
+  // Header-signing schemes (YouTube Music's SAPISIDHASH is computed from the pasted cookie) need the
+  // secret itself; it is still shown only to the manifest's `credential_access` origins.
+  const token = secret.kind === 'token' ? secret.access_token : (secret.headers['cookie'] ?? null);
   return credentialOrigins(manifest, method).map((origin) => ({ origin, headers, ...(query ? { query } : {}), token: shownTo.has(origin) ? token : null }));
 }

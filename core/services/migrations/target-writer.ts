@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NotFound, type Manifest, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
+import { NotFound, RateLimited, type Manifest, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
 import { eachPage } from '../playlists/playlist-read.service.ts';
 import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB } from './migration-outcome.ts';
@@ -309,10 +309,15 @@ export class TargetWriter {
       const written: { id: string; targetPlaylistId: string | null; reason: string }[] = [];
       const observed: { id: string; targetId: string | null; position: number | null }[] = [];
       const failed: { item: ItemRow; ledgerId: string; message: string }[] = [];
+      // Items the provider refused for pacing (a rate limit, or the daily quota running out mid-batch)
+      // were never applied: they stay matched and the run stops to wait, instead of failing them.
+      const notSent: { ledgerId: string; message: string }[] = [];
       batch.forEach((item, index) => {
         const result = results[index];
         const ledgerId = ledgerByItem.get(item.id)!;
-        if (result?.ok) {
+        if (result && !result.ok && result.error?.type === 'RateLimited') {
+          notSent.push({ ledgerId, message: result.error.message });
+        } else if (result?.ok) {
           written.push({ id: item.id, targetPlaylistId: targetId, reason: 'Written.' });
           observed.push({ id: ledgerId, targetId: result.target_item_id ?? idOfUri(item.targetUri!), position: result.position ?? (collection.kind === 'PLAYLIST' ? baseCount + index : null) });
         } else {
@@ -328,7 +333,12 @@ export class TargetWriter {
           await execute(updateLedger([failure.ledgerId], { state: 'failed', error: failure.message }));
           await execute(updateItemOutcome(failure.item.id, { status: 'failed', reason: failure.message }));
         }
+        if (notSent.length > 0) await execute(updateLedger(notSent.map((entry) => entry.ledgerId), { state: 'failed', error: 'not sent: the provider asked to wait' }));
       });
+      if (notSent.length > 0) {
+        const message = notSent[0]!.message;
+        throw new StopRun(classifyFailure(new RateLimited(message, null, RateLimited.parseQuota(message))));
+      }
       return written.length;
     }
   }

@@ -38,10 +38,29 @@ async function connect(provider: string): Promise<string> {
 }
 
 describe('demo mode', () => {
-  it('offers demo Spotify and TIDAL, labelled as demo and connectable without configuration', async () => {
+  it('offers demo Spotify, TIDAL, YouTube Music, Apple Music and Deezer, labelled as demo and connectable without configuration', async () => {
     const { providers } = (await (await fetch(`${baseUrl}/providers`)).json()) as { providers: { name: string; demo: boolean; connectable: boolean }[] };
-    for (const name of ['spotify', 'tidal']) expect(providers.find((provider) => provider.name === name)).toMatchObject({ demo: true, connectable: true });
+    for (const name of ['spotify', 'tidal', 'ytmusic', 'applemusic', 'deezer']) expect(providers.find((provider) => provider.name === name), name).toMatchObject({ demo: true, connectable: true });
   });
+
+  it('connects a demo Deezer account through its own OAuth dialect and reads its library', async () => {
+    const accountId = await connect('deezer');
+    const list = (await (await fetch(`${baseUrl}/api/playlists?account_id=${accountId}`)).json()) as { playlists: { name: string }[] };
+    expect(list.playlists.length).toBeGreaterThan(1);
+  });
+
+  it('connects a demo YouTube Music account by device code (approved at the first poll)', async () => {
+    const begin = (await (await fetch(`${baseUrl}/api/auth/ytmusic/begin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client: { client_id: 'opl-demo-client', client_secret: 'demo' } }) })).json()) as { shape: string; state: string; user_code?: string; interval_s?: number };
+    expect(begin.shape).toBe('device_code');
+    let connected: { status: string; account?: { id: string } } = { status: 'pending' };
+    for (let poll = 0; poll < 20 && connected.status === 'pending'; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * (poll === 0 ? 0 : Math.min(begin.interval_s ?? 2, 3))));
+      connected = (await (await fetch(`${baseUrl}/api/auth/ytmusic/complete`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: begin.state }) })).json()) as typeof connected;
+    }
+    expect(connected.status).toBe('connected');
+    const list = (await (await fetch(`${baseUrl}/api/playlists?account_id=${connected.account!.id}`)).json()) as { playlists: { name: string }[] };
+    expect(list.playlists.length).toBeGreaterThan(0);
+  }, 60_000);
 
   it('connects a demo Spotify account and reads its seeded library', async () => {
     const accountId = await connect('spotify');
