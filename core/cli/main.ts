@@ -13,10 +13,11 @@ Engine:
   start          API + worker in one process (the single-user default)
   serve          API only; run workers separately against the same database
   worker         job worker only; run as many as you need
-  migrate        apply database migrations and exit
+  db migrate     apply database migrations and exit
   dev            start + Vite's UI dev server with hot reload (proxying the API)
 
 Tools:
+  migrate        migrate playlists between services through a running engine (opl migrate --help)
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
   convert        convert a playlist file to another format offline (opl convert <file> --to <format>)
@@ -36,10 +37,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return runEngine({ http: false, worker: true });
     case 'dev':
       return (await import('./dev.command.ts')).devCommand(loadConfigOrExit());
-    case 'migrate': {
-      const { migrateCommand } = await import('./migrate.command.ts');
-      return migrateCommand(loadConfigOrExit());
-    }
+    case 'migrate':
+      return (await import('./migrate.command.ts')).migrateCommand(args, loadConfigOrExit());
+    case 'db':
+      if (args[0] === 'migrate' && args.length === 1) return (await import('./db-migrate.command.ts')).dbMigrateCommand(loadConfigOrExit());
+      process.stderr.write('Usage: opl db migrate   (apply database migrations and exit)\n');
+      return 2;
     case 'config':
       if (args[0] === 'vars') {
         for (const [name, schema] of Object.entries(configEnvSchema.shape)) {
