@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Import, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -60,7 +60,7 @@ export const AREAS: readonly Area[] = [
       'Low-confidence matches wait for your review; nothing is created on the target until then.',
       'Safe defaults limit how much is written per job and per day; going past them needs your explicit acknowledgement.',
     ],
-    available: false,
+    available: true,
   },
   {
     id: 'history',
@@ -71,7 +71,7 @@ export const AREAS: readonly Area[] = [
       'Read why a track was skipped, matched or left out, and retry what failed.',
       'Download a job report and see totals across all jobs.',
     ],
-    available: false,
+    available: true,
   },
   {
     id: 'import',

@@ -8,7 +8,9 @@ import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
 import '../connections-page/index.ts';
 import '../health-indicator/index.ts';
+import '../history-page/index.ts';
 import '../import-page/index.ts';
+import '../migrate-page/index.ts';
 import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
 import { appStyles } from './app.styles.ts';
@@ -63,6 +65,10 @@ export class OplApp extends LitElement {
         return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
       case 'connections':
         return html`<opl-connections-page .summary=${area.summary}></opl-connections-page>`;
+      case 'migrate':
+        return html`<opl-migrate-page .summary=${area.summary}></opl-migrate-page>`;
+      case 'history':
+        return html`<opl-history-page .summary=${area.summary}></opl-history-page>`;
       case 'import':
         return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
       case 'plugins':

@@ -1,0 +1,59 @@
+import { css } from 'lit';
+
+/** The wizard's steps: radio choices, the import id form, warnings and refusals. */
+export const migratePageStyles = css`
+  :host {
+    display: block;
+  }
+
+  fieldset {
+    border: none;
+    padding: 0;
+    margin: 0 0 var(--opl-space-4);
+  }
+
+  legend {
+    font-weight: 600;
+    margin-bottom: var(--opl-space-2);
+  }
+
+  label.choice {
+    display: flex;
+    gap: var(--opl-space-2);
+    align-items: center;
+    font-weight: 400;
+    padding: var(--opl-space-1) 0;
+  }
+
+  form.inline {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2) var(--opl-space-3);
+    align-items: center;
+  }
+
+  form.inline .hint {
+    flex-basis: 100%;
+  }
+
+  .warnings,
+  .refusal {
+    padding: var(--opl-space-3) var(--opl-space-4);
+    margin: var(--opl-space-4) 0;
+    border: 1px solid var(--opl-color-border);
+    border-left: 4px solid var(--opl-color-danger);
+    border-radius: var(--opl-radius);
+  }
+
+  .warnings ul,
+  .refusal ul {
+    margin: 0 0 var(--opl-space-3);
+    padding-left: var(--opl-space-6);
+    line-height: 1.5;
+  }
+
+  .hint {
+    margin: var(--opl-space-2) 0 0;
+    color: var(--opl-color-text-muted);
+  }
+`;

@@ -1,0 +1,237 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { apiRequest } from '../../../api/http.ts';
+import { importPath } from '../../../api/imports.ts';
+import { EMPTY_SELECTION, parseIdList, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
+import { openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
+import type { Problem } from '../../../api/problem.ts';
+import { formStyles } from '../../../theme/form.styles.ts';
+import { panelStyles } from '../../../theme/panel.styles.ts';
+import { sharedStyles } from '../../../theme/shared.styles.ts';
+import { tableStyles } from '../../../theme/table.styles.ts';
+import '../../problem-notice/index.ts';
+import { selectionStepStyles } from './selection-step.styles.ts';
+
+/** Playlist reads may page through the provider; give them time. */
+const READ_TIMEOUT_MS = 60_000;
+
+interface Collection {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly trackCount: number | null;
+}
+
+type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly collections: readonly Collection[] } | { readonly kind: 'failed'; readonly problem: Problem };
+
+type TrackLoad = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly tracks: readonly PlaylistTrack[] } | { readonly kind: 'failed'; readonly problem: Problem };
+
+function unexpected(status: number): Problem {
+  return { title: 'Unexpected answer from the engine', status, detail: 'The answer did not have the documented fields.' };
+}
+
+/**
+ * Step 2 of the wizard: what to migrate. Lists the source's collections (a connected account's
+ * playlists and liked songs, or an import's playlists) with their track counts; each can go whole
+ * or with only some of its tracks. Saved albums and followed artists are named by id when the
+ * source service keeps them. Fires `opl-selection-change` with the SelectionDraft.
+ */
+export class OplSelectionStep extends LitElement {
+  static override styles = [sharedStyles, panelStyles, formStyles, tableStyles, selectionStepStyles];
+
+  static override properties = {
+    source: { attribute: false },
+    libraryKinds: { attribute: false },
+    _load: { state: true },
+    _selected: { state: true },
+    _tracks: { state: true },
+    _open: { state: true },
+    _openTracks: { state: true },
+  };
+
+  declare source: MigrationSource | undefined;
+  /** Which of `albums` / `artists` the source service can list (from its capabilities). */
+  declare libraryKinds: readonly string[];
+  declare _load: Load;
+  declare _selected: ReadonlySet<string>;
+  /** Per collection: the `pos:<n>` keys chosen, when only some tracks go. */
+  declare _tracks: Readonly<Record<string, readonly string[]>>;
+  declare _open: string | undefined;
+  declare _openTracks: TrackLoad | undefined;
+  #albums = '';
+  #artists = '';
+  #generation = 0;
+
+  constructor() {
+    super();
+    this.source = undefined;
+    this.libraryKinds = [];
+    this._load = { kind: 'loading' };
+    this._selected = new Set();
+    this._tracks = {};
+    this._open = undefined;
+    this._openTracks = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('source')) {
+      this._selected = new Set();
+      this._tracks = {};
+      this._open = undefined;
+      this._openTracks = undefined;
+      void this.#loadCollections();
+    }
+  }
+
+  async #loadCollections(): Promise<void> {
+    const generation = ++this.#generation;
+    const source = this.source;
+    if (!source) return;
+    this._load = { kind: 'loading' };
+    const path = source.kind === 'import' ? importPath(source.importId) : playlistsPath(source.accountId);
+    const result = await apiRequest(path, { timeoutMs: READ_TIMEOUT_MS });
+    if (generation !== this.#generation) return;
+    if (!result.ok) {
+      this._load = { kind: 'failed', problem: result.problem };
+      return;
+    }
+    if (source.kind === 'import') {
+      const collections = parseImportCollections(result.data);
+      this._load = collections ? { kind: 'loaded', collections: collections.map((c) => ({ ...c, kind: 'PLAYLIST' })) } : { kind: 'failed', problem: unexpected(result.status) };
+      return;
+    }
+    const listing = parsePlaylistListing(result.data);
+    if (!listing) {
+      this._load = { kind: 'failed', problem: unexpected(result.status) };
+      return;
+    }
+    const collections = listing.playlists.flatMap((playlist) => {
+      const id = openablePlaylistId(playlist);
+      return id === null ? [] : [{ id, name: playlist.name, kind: playlist.kind, trackCount: playlist.trackCount }];
+    });
+    this._load = { kind: 'loaded', collections };
+  }
+
+  #emit(): void {
+    const selection: SelectionDraft = {
+      ...EMPTY_SELECTION,
+      collectionIds: [...this._selected],
+      tracks: Object.fromEntries(Object.entries(this._tracks).filter(([id]) => this._selected.has(id))),
+      savedAlbumIds: parseIdList(this.#albums),
+      followedArtistIds: parseIdList(this.#artists),
+    };
+    this.dispatchEvent(new CustomEvent<SelectionDraft>('opl-selection-change', { detail: selection, bubbles: true, composed: true }));
+  }
+
+  #toggle(id: string, checked: boolean): void {
+    const next = new Set(this._selected);
+    if (checked) next.add(id);
+    else next.delete(id);
+    this._selected = next;
+    this.#emit();
+  }
+
+  async #openTracks(collection: Collection): Promise<void> {
+    const source = this.source;
+    if (!source || source.kind !== 'account') return;
+    if (this._open === collection.id) {
+      this._open = undefined;
+      return;
+    }
+    this._open = collection.id;
+    this._openTracks = { kind: 'loading' };
+    const result = await apiRequest(playlistPath(collection.id, source.accountId), { timeoutMs: READ_TIMEOUT_MS });
+    if (this._open !== collection.id) return;
+    if (!result.ok) {
+      this._openTracks = { kind: 'failed', problem: result.problem };
+      return;
+    }
+    const detail = parsePlaylistDetail(result.data);
+    this._openTracks = detail ? { kind: 'loaded', tracks: detail.playlist.tracks } : { kind: 'failed', problem: unexpected(result.status) };
+  }
+
+  #toggleTrack(collectionId: string, key: string, checked: boolean, all: readonly string[]): void {
+    const current = new Set(this._tracks[collectionId] ?? all);
+    if (checked) current.add(key);
+    else current.delete(key);
+    const tracks = { ...this._tracks };
+    // Every track chosen is the same as the whole collection; none chosen leaves it out.
+    if (current.size === all.length) delete tracks[collectionId];
+    else tracks[collectionId] = all.filter((k) => current.has(k));
+    this._tracks = tracks;
+    const selected = new Set(this._selected);
+    if (current.size === 0) selected.delete(collectionId);
+    else selected.add(collectionId);
+    this._selected = selected;
+    this.#emit();
+  }
+
+  #trackList(collection: Collection): TemplateResult | typeof nothing {
+    if (this._open !== collection.id || !this._openTracks) return nothing;
+    const load = this._openTracks;
+    if (load.kind === 'loading') return html`<p role="status">Reading the tracks…</p>`;
+    if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>`;
+    const keys = load.tracks.map((track, index) => `pos:${track.position ?? index}`);
+    const chosen = new Set(this._tracks[collection.id] ?? (this._selected.has(collection.id) ? keys : []));
+    return html`<fieldset class="tracks" data-testid="track-picker">
+      <legend>Tracks of ${collection.name}</legend>
+      <ul>
+        ${load.tracks.map(
+          (track, index) => html`<li>
+            <label
+              ><input type="checkbox" .checked=${chosen.has(keys[index]!)} ?disabled=${!track.isMigratable}
+                @change=${(event: Event) => this.#toggleTrack(collection.id, keys[index]!, (event.currentTarget as HTMLInputElement).checked, keys)} />
+              ${track.title} — ${track.artist}${track.isMigratable ? nothing : html` <span class="muted">(cannot be migrated)</span>`}</label
+            >
+          </li>`,
+        )}
+      </ul>
+    </fieldset>`;
+  }
+
+  #collectionRow(collection: Collection): TemplateResult {
+    const partial = this._tracks[collection.id];
+    const count = collection.trackCount === null ? 'unknown' : collection.trackCount.toLocaleString('en');
+    return html`<li class="collection" data-testid="collection" data-collection-id=${collection.id}>
+      <label>
+        <input type="checkbox" .checked=${this._selected.has(collection.id)} @change=${(event: Event) => this.#toggle(collection.id, (event.currentTarget as HTMLInputElement).checked)} />
+        ${collection.name}
+      </label>
+      <span class="muted">${playlistKindLabel(collection.kind)} · ${count} tracks${partial ? html` · ${partial.length} chosen` : nothing}</span>
+      ${this.source?.kind === 'account'
+        ? html`<button type="button" class="link" aria-expanded=${this._open === collection.id ? 'true' : 'false'} @click=${() => void this.#openTracks(collection)}>
+            Choose tracks<span class="visually-hidden"> of ${collection.name}</span>
+          </button>`
+        : nothing}
+      ${this.#trackList(collection)}
+    </li>`;
+  }
+
+  #libraryFields(): TemplateResult | typeof nothing {
+    if (this.source?.kind !== 'account' || this.libraryKinds.length === 0) return nothing;
+    return html`<div class="library">
+      ${this.libraryKinds.includes('albums')
+        ? html`<label for="album-ids">Saved albums (ids, one per line)</label>
+            <textarea id="album-ids" rows="2" @input=${(event: Event) => ((this.#albums = (event.currentTarget as HTMLTextAreaElement).value), this.#emit())}></textarea>`
+        : nothing}
+      ${this.libraryKinds.includes('artists')
+        ? html`<label for="artist-ids">Followed artists (ids, one per line)</label>
+            <textarea id="artist-ids" rows="2" @input=${(event: Event) => ((this.#artists = (event.currentTarget as HTMLTextAreaElement).value), this.#emit())}></textarea>`
+        : nothing}
+      <p class="hint">The engine cannot list saved albums and followed artists here yet; paste their ids from the service if you want them too.</p>
+    </div>`;
+  }
+
+  override render(): TemplateResult {
+    const load = this._load;
+    if (load.kind === 'loading') return html`<p role="status">Reading what the source holds…</p>`;
+    if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>`;
+    if (load.collections.length === 0) return html`<p class="empty">This source has no playlists.</p>`;
+    return html`<fieldset>
+        <legend>Playlists and liked songs</legend>
+        <ul class="collections">
+          ${load.collections.map((collection) => this.#collectionRow(collection))}
+        </ul>
+      </fieldset>
+      ${this.#libraryFields()}`;
+  }
+}

@@ -1,0 +1,78 @@
+import { css } from 'lit';
+
+/** The source's collections as a checklist, with an optional per-track list under each. */
+export const selectionStepStyles = css`
+  :host {
+    display: block;
+  }
+
+  fieldset {
+    border: 1px solid var(--opl-color-border);
+    border-radius: var(--opl-radius);
+    padding: var(--opl-space-3) var(--opl-space-4);
+    margin: 0 0 var(--opl-space-4);
+  }
+
+  legend {
+    font-weight: 600;
+  }
+
+  ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+
+  .collection {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2) var(--opl-space-4);
+    align-items: baseline;
+    padding: var(--opl-space-2) 0;
+    border-bottom: 1px solid var(--opl-color-border);
+  }
+
+  .collection:last-child {
+    border-bottom: none;
+  }
+
+  .collection > fieldset {
+    flex-basis: 100%;
+  }
+
+  .tracks ul {
+    max-height: 20rem;
+    overflow-y: auto;
+  }
+
+  .tracks label {
+    font-weight: 400;
+  }
+
+  .muted {
+    color: var(--opl-color-text-muted);
+  }
+
+  button.link {
+    background: none;
+    border: none;
+    padding: 0;
+    color: var(--opl-color-accent);
+    text-decoration: underline;
+    cursor: pointer;
+  }
+
+  .library {
+    display: grid;
+    gap: var(--opl-space-2);
+  }
+
+  textarea {
+    font: inherit;
+    padding: var(--opl-space-2) var(--opl-space-3);
+    border: 1px solid var(--opl-color-control-border);
+    border-radius: var(--opl-radius);
+    background: var(--opl-color-surface);
+    color: var(--opl-color-text);
+  }
+`;

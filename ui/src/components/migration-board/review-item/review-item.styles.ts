@@ -1,0 +1,51 @@
+import { css } from 'lit';
+
+/** One review card: the source track as legend, the candidates as radio choices, then the actions. */
+export const reviewItemStyles = css`
+  :host {
+    display: block;
+  }
+
+  fieldset {
+    border: 1px solid var(--opl-color-border);
+    border-radius: var(--opl-radius);
+    padding: var(--opl-space-3) var(--opl-space-4);
+    margin: 0 0 var(--opl-space-3);
+  }
+
+  legend {
+    font-weight: 600;
+  }
+
+  ul {
+    list-style: none;
+    margin: 0 0 var(--opl-space-3);
+    padding: 0;
+  }
+
+  label {
+    display: flex;
+    gap: var(--opl-space-2);
+    align-items: baseline;
+    padding: var(--opl-space-1) 0;
+  }
+
+  .muted,
+  .reason {
+    color: var(--opl-color-text-muted);
+  }
+
+  .reason {
+    margin: 0 0 var(--opl-space-2);
+  }
+
+  .actions {
+    display: flex;
+    gap: var(--opl-space-2);
+  }
+
+  button[aria-disabled='true'] {
+    opacity: 0.75;
+    cursor: not-allowed;
+  }
+`;
