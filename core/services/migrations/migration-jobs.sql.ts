@@ -410,7 +410,8 @@ export function upsertDecision(fields: { ownerId: string; provider: string; scop
 
 export function markItemsWritten(rows: readonly { id: string; targetPlaylistId: string | null; reason: string }[]): SqlStatement {
   return {
-    text: `update job_item i set status = 'written', target_playlist_id = coalesce(r.target_playlist_id, i.target_playlist_id), reason = r.reason, updated_at = now()
+    // The match reason stays (it explains the choice); \`r.reason\` only fills an empty one.
+    text: `update job_item i set status = 'written', target_playlist_id = coalesce(r.target_playlist_id, i.target_playlist_id), reason = coalesce(i.reason, r.reason), updated_at = now()
            from jsonb_to_recordset(?::jsonb) as r(id uuid, target_playlist_id text, reason text) where i.id = r.id`,
     values: [JSON.stringify(rows.map((row) => ({ id: row.id, target_playlist_id: row.targetPlaylistId, reason: row.reason })))],
   };
