@@ -21,6 +21,7 @@ import {
 } from '../../api/imports.ts';
 import type { Problem } from '../../api/problem.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
+import { IMPORT_HANDOVER_KEY } from '../../api/migrations.ts';
 import { hrefFor } from '../../router/route.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -229,6 +230,12 @@ export class OplImportPage extends LitElement {
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     this._announcement = `Exported ${result.fileName}${result.warningCount > 0 ? ` with ${plural(result.warningCount, 'warning')}` : ''}.`;
+  }
+
+  /** Hands the import to the Migrate wizard (the router drops query strings after the hash). */
+  #startMigration(importId: string): void {
+    sessionStorage.setItem(IMPORT_HANDOVER_KEY, importId);
+    window.location.assign(hrefFor('migrate'));
   }
 
   async #delete(preview: ImportPreview): Promise<void> {
@@ -452,11 +459,11 @@ export class OplImportPage extends LitElement {
             ${exporting ? 'Exporting…' : 'Download export'}
           </button>
         </span>
-        <button type="button" class="unavailable" aria-disabled="true" aria-describedby="later-note" data-action="migrate">Start a migration…</button>
+        <button type="button" data-action="migrate" aria-describedby="migrate-note" @click=${() => this.#startMigration(preview.id)}>Start a migration…</button>
       </div>
-      <p class="hint later" id="later-note">
-        Several playlists download as one ZIP archive with a manifest. Not available yet: starting a migration from an import arrives with
-        <a href=${hrefFor('migrate')}>Migrate</a>.
+      <p class="hint" id="migrate-note">
+        Several playlists download as one ZIP archive with a manifest. A migration takes this import as its source on the
+        <a href=${hrefFor('migrate')}>Migrate</a> page.
       </p>
       ${this.#failureNotice('preview')}
       ${preview.issues.length > 0
