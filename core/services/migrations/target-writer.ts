@@ -228,13 +228,17 @@ export class TargetWriter {
   async writeCollection(collection: WriteCollection, targetId: string | null, items: readonly ItemRow[]): Promise<void> {
     const operation = OPERATION[collection.kind];
     let contents = await this.#contents(collection, targetId);
-    await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
+    // `items` was read before the settling: an item it just confirmed as written by an interrupted
+    // write of this job is still `matched` here, and its song is of course in the target now. It
+    // must stay written — not be relabelled "already in the target" (a skip would report this
+    // job's own write as something it did not do).
+    const confirmed = await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
 
     const todo: ItemRow[] = [];
     const planned = new Set<string>();
     const skips: { id: string; reason: string }[] = [];
     for (const item of items) {
-      if (item.status !== 'matched') continue;
+      if (item.status !== 'matched' || confirmed.has(item.id)) continue;
       if (!item.targetUri) skips.push({ id: item.id, reason: 'failed:The match has no target URI to write.' });
       else if (contents.uris.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${ALREADY_IN_TARGET}; not added twice.` });
       else if (planned.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${DUPLICATE_IN_JOB} of this job in the same target; not added twice.` });
@@ -263,10 +267,13 @@ export class TargetWriter {
     }
   }
 
-  /** Settles intents whose outcome is unknown: present on the target ⇒ written, absent ⇒ not applied. */
-  async #settleUncertain(operation: string, collectionId: string, present: ReadonlySet<string>, targetId: string | null): Promise<void> {
+  /**
+   * Settles intents whose outcome is unknown: present on the target ⇒ written, absent ⇒ not
+   * applied. Returns the ids of the items it marked written.
+   */
+  async #settleUncertain(operation: string, collectionId: string, present: ReadonlySet<string>, targetId: string | null): Promise<Set<string>> {
     const rows = (await this.#store.execute(selectUncertainLedger(this.#job.id, operation))).filter((row) => (row['intent'] as { collection?: string }).collection === collectionId);
-    if (rows.length === 0) return;
+    if (rows.length === 0) return new Set();
     const applied = rows.filter((row) => present.has(String((row['intent'] as { uri: string }).uri)));
     const missing = rows.filter((row) => !present.has(String((row['intent'] as { uri: string }).uri)));
     await this.#store.inJob(this.#job.id, async (execute) => {
@@ -276,6 +283,7 @@ export class TargetWriter {
       }
       if (missing.length > 0) await execute(updateLedger(missing.map((row) => String(row['id'])), { state: 'failed', error: 'not applied: absent from the target when reconciled' }));
     });
+    return new Set(applied.map((row) => String(row['item_id'])));
   }
 
   async #writeBatch(collection: WriteCollection, operation: string, targetId: string | null, batch: readonly ItemRow[], baseCount: number): Promise<number> {
