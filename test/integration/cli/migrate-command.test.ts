@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
 import { CLI, runOpl } from '../support/engine-process.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp } from '../support/test-app.ts';
 
 /**
  * `opl migrate` as a user runs it: the real CLI in a child process against a real engine (HTTP +
@@ -136,6 +138,18 @@ describe('opl migrate', () => {
     expect(half.output).toMatch(/--to/);
   });
 
+  it('applies database migrations under its new name, opl db migrate', async () => {
+    const database = await createTestDatabase();
+    try {
+      const run = runOpl(['db', 'migrate'], { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: workDir, OPL_LOG_LEVEL: 'info' });
+      const { code } = await run.exited;
+      expect(code, run.output()).toBe(0);
+      expect(run.output()).toMatch(/database is up to date/);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('refuses to start when warnings are not acknowledged and stdin is not a terminal', async () => {
     const run = await opl(['--from', h.spotifyAccount, '--to', h.tidalAccount, '--playlist', playlistIds['Big Set']!]);
     expect(run.code, run.output).toBe(1);
@@ -197,6 +211,25 @@ describe('opl migrate', () => {
     expect(follow.code, follow.output).toBe(1);
     expect(follow.output).toMatch(/Skipped 3 item\(s\)/);
     expect(follow.output).toContain(`Migration ${jobId} failed: 0 written, 3 skipped, 0 failed of 3.`);
+  });
+
+  it('logs in with OPL_OWNER_SECRET when the owner-session gate is on', async () => {
+    const gated = await startTestApp(SESSION_GATE_ENV);
+    try {
+      const address = gated.app.http!.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const anonymous = runOpl(['migrate', '--url', url, '--list'], {});
+      expect((await anonymous.exited).code).toBe(1);
+      expect(anonymous.output()).toMatch(/requires an owner session: set OPL_OWNER_SECRET/);
+      const wrong = runOpl(['migrate', '--url', url, '--list'], { OPL_OWNER_SECRET: 'not the secret' });
+      expect((await wrong.exited).code).toBe(1);
+      expect(wrong.output()).toMatch(/owner secret is not correct/);
+      const owner = runOpl(['migrate', '--url', url, '--list'], { OPL_OWNER_SECRET: GATE_OWNER_SECRET });
+      expect((await owner.exited).code, owner.output()).toBe(0);
+      expect(owner.output()).toContain('No migrations yet.');
+    } finally {
+      await gated.close();
+    }
   });
 
   it('stops with a clear message when the engine is not there', async () => {
