@@ -120,6 +120,12 @@ const HEARTBEAT_MS = 15_000;
 
 export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi }> = async (app, { migrations }) => {
   const { service } = migrations;
+  // Hijacked event streams are not fastify's to end: close them when the server closes, or
+  // shutdown would wait for every open browser tab.
+  const openStreams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...openStreams]) end();
+  });
 
   app.post(
     '/api/migrations/preflight',
@@ -317,8 +323,11 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       };
       const unsubscribe = await migrations.progress.subscribe(jobId, wake);
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+      const end = () => raw.end();
+      openStreams.add(end);
       raw.once('close', () => {
         closed = true;
+        openStreams.delete(end);
         clearInterval(heartbeat);
         unsubscribe();
       });
