@@ -23,11 +23,11 @@ type Api = (path: string) => Promise<{ status: number; json: unknown }>;
 export async function expectCleanMigrations(api: Api, app: TestApp, tidal: FakeTidal, tidalUserId: string, expected: readonly ExpectedMigration[]): Promise<void> {
   for (const migration of expected) {
     const job = (await api(`/api/migrations/${migration.jobId}`)).json as JobJson;
-    expect(job, `job ${migration.name}`).toMatchObject({ status: 'completed', outcome: 'completed' });
     const items = (await api(`/api/migrations/${migration.jobId}/items?limit=500`)).json as { status: string; reason: string | null; title: string }[];
     expect(items).toHaveLength(migration.trackIds.length);
     const notWritten = items.filter((item) => item.status !== 'written').map((item) => `${item.title}: ${item.status} (${item.reason})`);
-    expect(notWritten, `${migration.name}: items not written`).toEqual([]);
+    expect(notWritten, `${migration.name}: items not written (job: ${job.status}, ${job.error_code ?? ''} ${job.error ?? ''})`).toEqual([]);
+    expect(job, `job ${migration.name}: ${job.error_code ?? ''} ${job.error ?? ''}`).toMatchObject({ status: 'completed', outcome: 'completed' });
     expect(job.counts).toMatchObject({ total: migration.trackIds.length, written: migration.trackIds.length });
     for (const item of items) expect(item.reason, `${migration.name}: ${item.title} has no reason`).toBeTruthy();
 
