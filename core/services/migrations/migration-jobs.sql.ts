@@ -1,3 +1,5 @@
+import { MIGRATION_PROGRESS_LOCK } from '../../storage/entities/migration-job.entity.ts';
+
 /**
  * SQL of migration jobs, their items and the operation ledger. Pure functions returning
  * `{text, values}` with `?` placeholders. Arrays travel as JSON (`?::jsonb`), never as driver
@@ -10,8 +12,7 @@ export interface SqlStatement {
   values: unknown[];
 }
 
-/** Must equal the key the progress trigger locks with (migration 20261121125014). */
-export const MIGRATION_PROGRESS_LOCK = 1_869_181;
+export { MIGRATION_PROGRESS_LOCK };
 
 export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, origin,
   strictness, status, outcome, phase, selection, warnings, acknowledged_warnings, summary, error, error_code, lease_owner,

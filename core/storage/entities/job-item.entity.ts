@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { CONFIDENCE_RANGE_CHECK, confidence, createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
-import { MigrationJob } from './migration-job.entity.ts';
+import { MigrationJob, progressTriggerBody } from './migration-job.entity.ts';
 import { ENTITY_TYPES, ITEM_STATUSES, REVIEW_ACTIONS } from './values.ts';
 
 /** One entity-typed row of a migration job: the private migration ledger and the report's rows. */
@@ -50,6 +50,7 @@ export const JobItem = defineEntity({
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  triggers: [{ name: 'job_item_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: progressTriggerBody('job_id') }],
   indexes: [
     { properties: ['job', 'entityType', 'position'] },
     { properties: ['job', 'status'] },

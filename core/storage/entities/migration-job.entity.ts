@@ -7,6 +7,22 @@ import { JOB_ORIGINS, JOB_OUTCOMES, MATCH_STRICTNESS, MIGRATION_JOB_STATUSES, MI
  * selection (with its playlist-level snapshot) are kept indefinitely; item detail expires at
  * `detail_expires_at`.
  */
+/** First key of the per-job progress lock; the migration services take the same lock. */
+export const MIGRATION_PROGRESS_LOCK = 1_869_181;
+
+/**
+ * Progress events are the rows themselves: every insert or update of a job or one of its items
+ * takes the next number of one sequence under the job's transaction lock, so within a job the
+ * numbers follow commit order and a client resuming after number N misses nothing; the
+ * notification (delivered at commit) wakes the event streams of every process.
+ */
+export function progressTriggerBody(jobIdColumn: 'id' | 'job_id'): string {
+  return `perform pg_advisory_xact_lock(${MIGRATION_PROGRESS_LOCK}, hashtext(NEW.${jobIdColumn}::text));
+    NEW.progress_seq := nextval('migration_progress_seq');
+    perform pg_notify('opl_migration_progress', NEW.${jobIdColumn}::text);
+    return NEW;`;
+}
+
 export const MigrationJob = defineEntity({
   name: 'MigrationJob',
   tableName: 'migration_job',
@@ -53,6 +69,7 @@ export const MigrationJob = defineEntity({
     completedAt: p.datetime().nullable(),
     detailExpiresAt: p.datetime().nullable(),
   },
+  triggers: [{ name: 'migration_job_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: progressTriggerBody('id') }],
   indexes: [
     { properties: ['ownerId', 'createdAt'] },
     { properties: ['status'] },
