@@ -48,7 +48,8 @@ describe('connecting a demo Spotify account in the browser', () => {
     // The hash no longer carries the outcome, so a reload does not announce it again.
     expect(page.url()).not.toContain('connected=');
 
-    const card = connections().locator('[data-testid="account-card"]').filter({ hasText: 'Demo Listener' });
+    // Other browser tests on the same engine may have connected demo accounts of other providers.
+    const card = connections().locator('[data-testid="account-card"]').filter({ hasText: 'Demo Listener' }).filter({ hasText: 'Name on Spotify' });
     await card.waitFor();
     expect(await card.getAttribute('data-status')).toBe('connected');
 

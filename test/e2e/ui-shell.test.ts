@@ -87,7 +87,8 @@ describe('web UI shell', () => {
     await page.goto(`${baseUrl}/#/connections`);
     await expect.poll(() => heading().textContent()).toBe('Connections');
 
-    const library = await tabTo(page, 'Library');
+    // Six providers put two stops each on the Connections page before the navigation comes round.
+    const library = await tabTo(page, 'Library', { max: 60 });
     expect(library.tag).toBe('a');
     expect(library.outlineStyle).not.toBe('none');
     expect(library.outlineWidthPx).toBeGreaterThanOrEqual(2);
