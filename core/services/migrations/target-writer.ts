@@ -155,8 +155,14 @@ export class TargetWriter {
 
   async #create(collection: WriteCollection, previousAttempts: number): Promise<string> {
     for (let attempt = previousAttempts; ; attempt++) {
+      // The key must be new on every attempt, not derived from the attempt count: `previousAttempts`
+      // counts only the attempts still uncertain, so after a settled one (a create refused because
+      // the connection expired, or one found absent after a crash) the count repeats an earlier
+      // key, and the unique key turned a resumable job into a failed one.
       const [ledger] = await this.#store.execute(
-        insertLedger(this.#job.id, this.#job.ownerId, [{ itemId: null, operation: 'create_playlist', intent: { collection: collection.id, name: collection.name }, idempotencyKey: `${this.#job.id}:create:${collection.id}:${attempt}` }]),
+        insertLedger(this.#job.id, this.#job.ownerId, [
+          { itemId: null, operation: 'create_playlist', intent: { collection: collection.id, name: collection.name }, idempotencyKey: `${this.#job.id}:create:${collection.id}:${attempt}:${randomUUID()}` },
+        ]),
       );
       const ledgerId = String(ledger!['id']);
       try {

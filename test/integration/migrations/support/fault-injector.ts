@@ -35,10 +35,23 @@ function isApi(request: RecordedFakeRequest): boolean {
   return request.path.startsWith('/v1/') || request.path.startsWith('/v2/');
 }
 
-export function injectFaults(tap: RequestTap, options: { random: () => number; rate: number; maxTimeouts: number; minWriteFailures: number }): FaultInjector {
+export interface FaultOptions {
+  random: () => number;
+  /** Share of requests that fail by chance. */
+  rate: number;
+  /** Requests never answered cost the request timeout each: at most this many by chance. */
+  maxTimeouts: number;
+  /**
+   * Failures each sort of request gets for sure: reads and writes are too few to rely on chance.
+   * Until a sort has them, every other request of that sort fails (the retry that follows goes through).
+   */
+  minFailures: Record<RequestClass, number>;
+}
+
+export function injectFaults(tap: RequestTap, options: FaultOptions): FaultInjector {
   const injected: InjectedFailure[] = [];
   let seen = 0;
-  let writes = 0;
+  const seenOf: Record<RequestClass, number> = { read: 0, search: 0, write: 0 };
   let timeouts = 0;
   // The first failures of each sort cover every kind; chance decides the rest.
   const firstReads: FailureRule['kind'][] = ['timeout', 'server_error', 'rate_limit'];
@@ -54,12 +67,11 @@ export function injectFaults(tap: RequestTap, options: { random: () => number; r
   const stop = tap.listen((request, fake: FakeProviderServer) => {
     if (!isApi(request)) return;
     seen += 1;
-    const write = request.method !== 'GET';
-    if (write) writes += 1;
-    const writeFailures = injected.filter((failure) => failure.class === 'write').length;
-    // Writes are too few to rely on chance: until enough failed, every other one fails (the retry
-    // that follows a failed write goes through).
-    const fail = write && writeFailures < options.minWriteFailures ? writes % 2 === 1 : options.random() < options.rate;
+    const sort = classify(request);
+    const write = sort === 'write';
+    seenOf[sort] += 1;
+    const failuresOfSort = injected.filter((failure) => failure.class === sort).length;
+    const fail = failuresOfSort < options.minFailures[sort] ? seenOf[sort] % 2 === 1 : options.random() < options.rate;
     if (!fail) return;
     const kind = pick(write);
     if (kind === 'timeout') timeouts += 1;
