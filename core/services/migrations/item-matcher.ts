@@ -2,7 +2,8 @@ import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type 
 import { normalizeText, titleSimilarity, type Strictness } from '../../matching/index.ts';
 import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
-import { selectDecision, type SqlStatement } from './migration-jobs.sql.ts';
+import { selectDecision } from './migration-jobs.sql.ts';
+import type { Execute } from './migration-store.ts';
 
 /**
  * Phase 3.5 of a migration: find each item's target. Tracks go through the match service (graph
@@ -12,7 +13,6 @@ import { selectDecision, type SqlStatement } from './migration-jobs.sql.ts';
  * is thrown as the typed error, never recorded as "no match".
  */
 
-export type Execute = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
 export interface TargetCalls {
   searchAlbums(query: { title: string; artist: string | null; upc: string | null }): Promise<Album[]>;

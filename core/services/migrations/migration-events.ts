@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Logger } from '../../logging/logger.ts';
+import { PgListener } from '../../storage/pg-listener.ts';
 import { ITEM_COLUMNS, JOB_COLUMNS, selectItemCounts } from './migration-jobs.sql.ts';
 import type { Execute } from './migration-store.ts';
 import { countsFrom, itemView, jobRow, jobView, type ItemView, type JobView } from './migration-views.ts';
@@ -30,27 +30,30 @@ export async function eventsAfter(execute: Execute, jobId: string, after: number
   return events.sort((a, b) => a.id - b.id);
 }
 
-const MAX_RECONNECT_DELAY_MS = 30_000;
-
 /** One LISTEN connection per process, fanning notifications out to the open event streams. */
 export class ProgressChannel {
-  readonly #connectionString: string;
-  readonly #logger: Logger;
   readonly #listeners = new Map<string, Set<() => void>>();
-  #client: pg.Client | undefined;
-  #connecting: Promise<void> | undefined;
-  #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  #failures = 0;
-  #closed = false;
+  readonly #connection: PgListener;
 
   constructor(connectionString: string, logger: Logger) {
-    this.#connectionString = connectionString;
-    this.#logger = logger;
+    this.#connection = new PgListener({
+      connectionString,
+      channel: PROGRESS_CHANNEL,
+      applicationName: 'opl-progress-listener',
+      logger,
+      onNotify: (jobId) => {
+        for (const wake of this.#listeners.get(jobId) ?? []) wake();
+      },
+      // Changes made while the connection was down were not announced: every stream looks again.
+      onReconnect: () => {
+        for (const set of this.#listeners.values()) for (const wake of set) wake();
+      },
+    });
   }
 
   /** Calls `wake` whenever the job changes (and after a reconnect, since notifications may have been missed). */
   async subscribe(jobId: string, wake: () => void): Promise<() => void> {
-    await this.#ensureConnected();
+    await this.#connection.start();
     const set = this.#listeners.get(jobId) ?? new Set();
     set.add(wake);
     this.#listeners.set(jobId, set);
@@ -60,56 +63,7 @@ export class ProgressChannel {
     };
   }
 
-  #ensureConnected(): Promise<void> {
-    if (this.#client) return Promise.resolve();
-    this.#connecting ??= this.#connect().finally(() => {
-      this.#connecting = undefined;
-    });
-    return this.#connecting;
-  }
-
-  async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#connectionString, application_name: 'opl-progress-listener' });
-    const lost = (error?: Error) => {
-      if (this.#closed || this.#client !== client) return;
-      this.#client = undefined;
-      this.#logger.warn({ err: error }, 'migration progress listener lost its connection; reconnecting');
-      client.end().catch(() => undefined);
-      this.#scheduleReconnect();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (message) => {
-      if (message.channel !== PROGRESS_CHANNEL || !message.payload) return;
-      for (const wake of this.#listeners.get(message.payload) ?? []) wake();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${PROGRESS_CHANNEL}`);
-    this.#client = client;
-    this.#failures = 0;
-  }
-
-  #scheduleReconnect(): void {
-    const delay = Math.min(MAX_RECONNECT_DELAY_MS, 500 * 2 ** this.#failures);
-    this.#failures += 1;
-    this.#reconnectTimer = setTimeout(() => {
-      this.#connect()
-        .then(() => {
-          for (const set of this.#listeners.values()) for (const wake of set) wake();
-        })
-        .catch((error: unknown) => {
-          this.#logger.warn({ err: error }, 'migration progress listener could not reconnect');
-          this.#scheduleReconnect();
-        });
-    }, delay);
-    this.#reconnectTimer.unref();
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
-    const client = this.#client;
-    this.#client = undefined;
-    await client?.end().catch(() => undefined);
+  close(): Promise<void> {
+    return this.#connection.close();
   }
 }

@@ -77,6 +77,14 @@ export function selectItemCounts(jobId: string): SqlStatement {
   return { text: `select entity_type, status, count(*)::int as n from job_item where job_id = ? group by entity_type, status`, values: [jobId] };
 }
 
+/** Per-status counts of several jobs' items (one query for a page of the history). */
+export function selectItemCountsOfJobs(jobIds: readonly string[]): SqlStatement {
+  return {
+    text: `select job_id, entity_type, status, count(*)::int as n from job_item where job_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by job_id, entity_type, status`,
+    values: [JSON.stringify(jobIds)],
+  };
+}
+
 /** Per-collection counts of one job's track items. */
 export function selectCollectionCounts(jobId: string): SqlStatement {
   return {

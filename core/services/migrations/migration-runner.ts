@@ -62,7 +62,7 @@ export interface RunnerOptions {
 const MATCH_BATCH = 100;
 const IMPORT_INSERT_BATCH = 500;
 const MAX_INLINE_RETRIES = 4;
-/** Transient provider failures in a row (across runs) before the job fails. */
+/** Transient provider failures in a row (across runs, without any item moving) before the job fails. */
 const MAX_TRANSIENT_FAILURES = 8;
 
 class LeaseLost extends Error {}
@@ -130,13 +130,17 @@ export class MigrationRunner {
       return;
     }
     if (failure.kind === 'retry') {
-      const transient = Number(job.summary?.['transient_failures'] ?? 0) + 1;
+      // "In a row" means without progress: a job whose items moved since the last failure starts counting again.
+      const [progress] = await this.#o.store.execute({ text: `select coalesce(max(progress_seq), 0) as seq from job_item where job_id = ?`, values: [job.id] });
+      const seq = Number(progress?.['seq'] ?? 0);
+      const progressed = seq > Number(job.summary?.['transient_progress'] ?? 0);
+      const transient = progressed ? 1 : Number(job.summary?.['transient_failures'] ?? 0) + 1;
       if (transient <= MAX_TRANSIENT_FAILURES) {
         const startAfter = new Date(Date.now() + Math.min(3600, failure.afterSeconds * 2 ** Math.min(transient - 1, 6)) * 1000);
         logger.warn({ code: failure.code, startAfter, transient }, 'migration retries later');
         await this.#o.store.inJob(job.id, async (execute) => {
           await execute(updateJobStatus(job.id, { status: 'queued', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: startAfter }));
-          await execute({ text: `update migration_job set summary = coalesce(summary, '{}'::jsonb) || jsonb_build_object('transient_failures', ?::int) where id = ?`, values: [transient, job.id] });
+          await execute({ text: `update migration_job set summary = coalesce(summary, '{}'::jsonb) || jsonb_build_object('transient_failures', ?::int, 'transient_progress', ?::bigint) where id = ?`, values: [transient, seq, job.id] });
         });
         await this.#o.enqueue(job.id, startAfter);
         return;

@@ -16,6 +16,7 @@ import {
   selectCollectionCounts,
   selectItem,
   selectItemCounts,
+  selectItemCountsOfJobs,
   selectJob,
   selectJobs,
   selectLatestJobCreatedAt,
@@ -72,6 +73,14 @@ export interface MigrationServiceOptions {
   matching: Pick<MatchService, 'confirm' | 'deny'>;
   enqueue(jobId: string): Promise<void>;
   quotaForecast?: QuotaForecaster;
+}
+
+/** A job's counts: from its items while they are kept, from the summary once they are gone. */
+function countsOf(job: JobRow, itemCounts: readonly Record<string, unknown>[]): ReturnType<typeof countsFrom> {
+  if (detailExpired(job) && job.summary?.['counts']) {
+    return { counts: job.summary['counts'] as ReturnType<typeof countsFrom>['counts'], entity_counts: (job.summary['entity_counts'] ?? {}) as ReturnType<typeof countsFrom>['entity_counts'] };
+  }
+  return countsFrom(itemCounts);
 }
 
 export class MigrationService {
@@ -206,16 +215,13 @@ export class MigrationService {
   }
 
   async #counts(job: JobRow) {
-    if (detailExpired(job) && job.summary?.['counts']) return { counts: job.summary['counts'] as ReturnType<typeof countsFrom>['counts'], entity_counts: (job.summary['entity_counts'] ?? {}) as ReturnType<typeof countsFrom>['entity_counts'] };
-    return countsFrom(await this.#o.store.execute(selectItemCounts(job.id)));
+    return countsOf(job, detailExpired(job) ? [] : await this.#o.store.execute(selectItemCounts(job.id)));
   }
 
   async list(ownerId: string, limit: number, offset: number): Promise<JobView[]> {
-    const rows = await this.#o.store.execute(selectJobs(ownerId, limit, offset));
-    return Promise.all(rows.map(async (row) => {
-      const job = jobRow(row);
-      return jobView(job, await this.#counts(job));
-    }));
+    const jobs = (await this.#o.store.execute(selectJobs(ownerId, limit, offset))).map(jobRow);
+    const counted = jobs.length === 0 ? [] : await this.#o.store.execute(selectItemCountsOfJobs(jobs.map((job) => job.id)));
+    return jobs.map((job) => jobView(job, countsOf(job, counted.filter((row) => row['job_id'] === job.id))));
   }
 
   /** A job whose item detail is still kept (404 for another owner's, 410 after the deadline). */
@@ -250,7 +256,7 @@ export class MigrationService {
   /** Totals over the owner's migrations: item counts (from the summary once detail is gone), outcomes, selection sizes. */
   async aggregateStats(ownerId: string, sourceProvider: string | null, targetProvider: string | null) {
     const jobs = await this.#o.store.execute({
-      text: `select ${'id, outcome, summary, selection, detail_purged_at'} from migration_job where owner_id = ?
+      text: `select id, outcome, summary, selection, detail_purged_at from migration_job where owner_id = ?
              and (?::text is null or source_provider = ?) and (?::text is null or target_provider = ?) order by created_at desc limit 10000`,
       values: [ownerId, sourceProvider, sourceProvider, targetProvider, targetProvider],
     });

@@ -240,7 +240,7 @@ export class TargetWriter {
     // job's own write as something it did not do).
     const confirmed = await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
 
-    const todo: ItemRow[] = [];
+    const toWrite: ItemRow[] = [];
     const planned = new Set<string>();
     const skips: { id: string; reason: string }[] = [];
     for (const item of items) {
@@ -250,7 +250,7 @@ export class TargetWriter {
       else if (planned.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${DUPLICATE_IN_JOB} of this job in the same target; not added twice.` });
       else {
         planned.add(item.targetUri);
-        todo.push(item);
+        toWrite.push(item);
       }
     }
     if (skips.length > 0) {
@@ -264,7 +264,7 @@ export class TargetWriter {
 
     const batchSize = collection.kind === 'PLAYLIST' ? this.#constraints.max_add_batch : Math.min(this.#constraints.max_add_batch, 50);
     // Liked libraries list the newest first: saving the oldest first keeps the source's order.
-    const ordered = collection.kind === 'LIKED_TRACKS' ? [...todo].reverse() : todo;
+    const ordered = collection.kind === 'LIKED_TRACKS' ? [...toWrite].reverse() : toWrite;
     for (let start = 0; start < ordered.length; ) {
       const batch = ordered.slice(start, start + batchSize);
       const written = await this.#writeBatch(collection, operation, targetId, batch, contents.count);

@@ -38,7 +38,8 @@ export interface JobJson {
   [key: string]: unknown;
 }
 
-async function connect(baseUrl: string, provider: string): Promise<string> {
+/** Connects an account through the redirect flow (the fake approves at once); returns its id. */
+export async function connectByRedirect(baseUrl: string, provider: string): Promise<string> {
   const begin = await fetch(`${baseUrl}/api/auth/${provider}/begin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   expect(begin.status).toBe(200);
   const challenge = (await begin.json()) as { redirect_url: string };
@@ -64,8 +65,8 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
   });
   const address = app.app.http!.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const spotifyAccount = await connect(baseUrl, 'spotify');
-  const tidalAccount = await connect(baseUrl, 'tidal');
+  const spotifyAccount = await connectByRedirect(baseUrl, 'spotify');
+  const tidalAccount = await connectByRedirect(baseUrl, 'tidal');
   const api: MigrationHarness['api'] = async (path, init = {}) => {
     const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const text = await response.text();

@@ -4,6 +4,7 @@ import { startFakeYoutube, type FakeYoutube } from '../../fakes/youtube/index.ts
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { connectByRedirect } from './migration-harness.ts';
 
 /**
  * A migration into the YouTube Data API, whose daily quota runs out mid-job: the job stops cleanly
@@ -25,13 +26,6 @@ async function api(path: string, init: RequestInit = {}) {
   const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> };
-}
-
-async function connect(provider: string): Promise<string> {
-  const begin = await api(`/api/auth/${provider}/begin`, { method: 'POST', body: '{}' });
-  const authorize = await fetch(String(begin.json['redirect_url']), { redirect: 'manual' });
-  const landed = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
-  return /connected=([0-9a-f-]{36})/.exec(landed.headers.get('location') ?? '')![1]!;
 }
 
 beforeAll(async () => {
@@ -60,8 +54,8 @@ afterAll(async () => {
 
 describe('a migration into a provider with a daily quota', () => {
   it('pauses with "quota exhausted until reset" instead of failing items', async () => {
-    const from = await connect('spotify');
-    const to = await connect('youtube');
+    const from = await connectByRedirect(baseUrl, 'spotify');
+    const to = await connectByRedirect(baseUrl, 'youtube');
     const { json: list } = await api(`/api/playlists?account_id=${from}`);
     const playlistId = (list['playlists'] as { id: string; name: string }[]).find((playlist) => playlist.name === 'Quota Set')!.id;
     // Two more inserts (50 units each) fit in today's budget; the third one is over.
