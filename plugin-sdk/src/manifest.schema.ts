@@ -214,6 +214,39 @@ export const authMethodSchema = z.object({
 
 export const searchModeSchema = z.enum(['isrc', 'text']);
 
+/**
+ * A playlist id pattern of the one shape the engine accepts: `^[character class]{min,max}$`. A
+ * single bounded character class runs in linear time, so a manifest can never make link parsing
+ * backtrack catastrophically.
+ */
+export const playlistIdPatternSchema = z
+  .string()
+  .max(200)
+  .regex(/^\^\[[A-Za-z0-9_\\-]+\]\{\d{1,3}(,\d{1,3})?\}\$$/, 'expected "^[class]{min,max}$" with letters, digits, "_" and "-" (ranges allowed) in the class')
+  .refine((pattern) => {
+    try {
+      new RegExp(pattern);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected a valid regular expression');
+
+/**
+ * A public playlist link of this provider. The playlist id is the path segment right after
+ * `path_prefix`, or the query parameter `id_query_param` when the link carries it there
+ * (`/playlist?list=…`); `id_pattern` says what an id looks like (any `[A-Za-z0-9_-]{1,200}` when absent).
+ */
+export const playlistLinkSchema = z.object({
+  origin: originSchema,
+  path_prefix: z.string().startsWith('/'),
+  id_query_param: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,40}$/)
+    .optional(),
+  id_pattern: playlistIdPatternSchema.optional(),
+});
+
 export const providerSectionSchema = z.object({
   /** Short provider name used as the key of `provider_uris` (e.g. `spotify`). */
   name: z.string().regex(/^[a-z][a-z0-9_]{1,39}$/),
@@ -245,7 +278,7 @@ export const providerSectionSchema = z.object({
   can_delete_playlist: z.boolean().default(false),
   auth: z.array(authMethodSchema).min(1),
   /** Public links to this provider's playlists that URL imports may hand to this plugin. */
-  playlist_links: z.array(z.object({ origin: originSchema, path_prefix: z.string().startsWith('/') })).default([]),
+  playlist_links: z.array(playlistLinkSchema).default([]),
 });
 
 export const formatSectionSchema = z.object({

@@ -92,7 +92,7 @@ describe('Spotify plugin: manifest', () => {
     expect(provider.can_delete_playlist).toBe(false);
     expect(provider.can_mirror).toBe(true);
     expect(provider.write_constraints.max_add_batch).toBe(100);
-    expect(provider.playlist_links).toEqual([{ origin: 'https://open.spotify.com', path_prefix: '/playlist/' }]);
+    expect(provider.playlist_links).toEqual([{ origin: 'https://open.spotify.com', path_prefix: '/playlist/', id_pattern: '^[A-Za-z0-9]{22}$' }]);
     const scopes = new Set(Object.values(provider.auth[0]!.scopes).flat());
     for (const scope of scopes) expect(['playlist-read-private', 'playlist-read-collaborative', 'playlist-modify-public', 'playlist-modify-private', 'user-library-read', 'user-library-modify', 'user-follow-read']).toContain(scope);
   });
