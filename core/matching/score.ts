@@ -1,7 +1,8 @@
 import type { Track } from '@opl/plugin-sdk';
 import { compactSimilarity, compareTokens, normalizeText, titleSimilarity, type TextForm } from './text.ts';
 import { contextTags, isCompilationAlbum, parseTitle, splitArtistNames, type ParsedTitle, type VersionKind, type VersionTag } from './versions.ts';
-import type { ScoredCandidate, SignalBreakdown, Strictness } from './types.ts';
+import { STRICTNESS, type Strictness } from './strictness.ts';
+import type { ScoredCandidate, SignalBreakdown } from './types.ts';
 
 const WEIGHTS = { title: 0.45, artist: 0.35, duration: 0.2 } as const;
 
@@ -9,27 +10,6 @@ const WEIGHTS = { title: 0.45, artist: 0.35, duration: 0.2 } as const;
 const NEUTRAL: ReadonlySet<VersionKind> = new Set(['video_tag', 'soundtrack', 'bonus', 'original', 'explicit', 'clean']);
 /** Kinds that are never an acceptable stand-in for a source without them. */
 const NOT_THE_ARTIST: ReadonlySet<VersionKind> = new Set(['karaoke', 'cover', 'tribute']);
-
-/** Penalty when exactly one side carries the kind, per strictness. */
-const VERSION_PENALTY: Record<Strictness, Partial<Record<VersionKind, number>>> = {
-  same_recording: {
-    karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.35, remix: 0.4, acoustic: 0.35, instrumental: 0.4, sped_up: 0.45,
-    slowed: 0.45, nightcore: 0.45, altered: 0.45, a_cappella: 0.4, demo: 0.35, re_recording: 0.3, extended: 0.2, version: 0.2,
-    radio_edit: 0.06, single_version: 0.05, edit: 0.1, remaster: 0, mono: 0.02, stereo: 0.01, deluxe: 0,
-  },
-  exact_release: {
-    karaoke: 0.6, cover: 0.6, tribute: 0.6, live: 0.42, remix: 0.48, acoustic: 0.42, instrumental: 0.48, sped_up: 0.5,
-    slowed: 0.5, nightcore: 0.5, altered: 0.5, a_cappella: 0.48, demo: 0.42, re_recording: 0.4, extended: 0.25, version: 0.25,
-    radio_edit: 0.15, single_version: 0.12, edit: 0.15, remaster: 0.1, mono: 0.08, stereo: 0.04, deluxe: 0.05,
-  },
-  best_effort: {
-    karaoke: 0.6, cover: 0.55, tribute: 0.55, live: 0.26, remix: 0.3, acoustic: 0.26, instrumental: 0.3, sped_up: 0.34,
-    slowed: 0.34, nightcore: 0.34, altered: 0.34, a_cappella: 0.3, demo: 0.26, re_recording: 0.22, extended: 0.12, version: 0.12,
-    radio_edit: 0.03, single_version: 0.02, edit: 0.05, remaster: 0, mono: 0, stereo: 0, deluxe: 0,
-  },
-};
-
-const EXPLICIT_PENALTY: Record<Strictness, number> = { best_effort: 0.01, same_recording: 0.03, exact_release: 0.15 };
 
 const LABEL: Record<VersionKind, string> = {
   remaster: 'a remaster', live: 'a live recording', remix: 'a remix', acoustic: 'an acoustic version', instrumental: 'an instrumental',
@@ -168,14 +148,14 @@ function versionPenalties(s: Prepared, c: Prepared, strictness: Strictness, isrc
   for (const kind of kinds) {
     const inS = sk.get(kind);
     const inC = ck.get(kind);
-    const base = VERSION_PENALTY[strictness][kind] ?? 0.2;
+    const base = STRICTNESS[strictness].versionPenalty[kind] ?? 0.2;
     if (inS && inC) {
       if (kind === 'remix' || kind === 'live' || kind === 'version' || kind === 'cover') {
         const a = detailTokens(inS);
         const b = detailTokens(inC);
         if (a.size > 0 && b.size > 0 && ![...a].some((t) => b.has(t))) {
           const weight = kind === 'live' ? 0.12 : base * 0.75;
-          out.push({ signal: 'version_mismatch', value: 1, weight: round(weight), note: `both are ${LABEL[kind]}, but different ones ("${inS[0]!.detail}" vs "${inC[0]!.detail}")` });
+          out.push({ signal: `version_mismatch:${kind}`, value: 1, weight: round(weight), note: `both are ${LABEL[kind]}, but different ones ("${inS[0]!.detail}" vs "${inC[0]!.detail}")` });
         }
       }
       continue;
@@ -188,7 +168,7 @@ function versionPenalties(s: Prepared, c: Prepared, strictness: Strictness, isrc
     let weight = weak ? base * 0.6 : base;
     if (isrcAgrees && !NOT_THE_ARTIST.has(kind)) weight *= 0.5;
     const note = only === 'candidate' ? `the candidate is ${LABEL[kind]} and the source is not` : `the source is ${LABEL[kind]} and the candidate is not`;
-    out.push({ signal: NOT_THE_ARTIST.has(kind) ? `version_mismatch:${kind}` : 'version_mismatch', value: 1, weight: round(weight), note: `${note}${weak ? ' (from its album name)' : ''}` });
+    out.push({ signal: `version_mismatch:${kind}`, value: 1, weight: round(weight), note: `${note}${weak ? ' (from its album name)' : ''}` });
   }
   return out;
 }
@@ -213,19 +193,20 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   let sum = WEIGHTS.title * title.value + WEIGHTS.artist * artist.value;
   const sd = s.track.duration_s;
   const cd = c.track.duration_s;
-  let durationNote = 'duration unknown';
+  let durationNote = 'length unknown';
   const videoType = typeof c.track.provider_metadata.videoType === 'string' ? c.track.provider_metadata.videoType : null;
   if (sd !== null && cd !== null && sd > 0 && cd > 0) {
     let delta = Math.abs(sd - cd);
     // Official music videos add intros and outros: extra length up to 45 s counts a third.
     if (videoType === 'MUSIC_VIDEO_TYPE_OMV' && cd > sd) delta = Math.min(delta, 45) / 3 + Math.max(0, delta - 45);
     const value = durationValue(delta, Math.max(sd, cd));
-    durationNote = `durations differ by ${Math.round(Math.abs(sd - cd))} s${delta !== Math.abs(sd - cd) ? ' (a music video may run longer)' : ''}`;
+    const seconds = Math.round(Math.abs(sd - cd));
+    durationNote = `${seconds <= 1 ? 'same length' : `lengths differ by ${seconds} s`}${delta !== Math.abs(sd - cd) ? ' (a music video may run longer)' : ''}`;
     breakdown.push({ signal: 'duration', value: round(value), weight: WEIGHTS.duration, note: durationNote });
     weightSum += WEIGHTS.duration;
     sum += WEIGHTS.duration * value;
     const scaled = delta / Math.max(1, Math.max(sd, cd) / 420);
-    if (scaled > 20) penalties.push({ signal: 'duration_far', value: round(delta), weight: round(Math.min(0.3, 0.1 + 0.005 * (scaled - 20))), note: `durations differ by ${Math.round(Math.abs(sd - cd))} s, more than a different edit would` });
+    if (scaled > 20) penalties.push({ signal: 'duration_far', value: round(delta), weight: round(Math.min(0.3, 0.1 + 0.005 * (scaled - 20))), note: `the lengths differ by ${Math.round(Math.abs(sd - cd))} s, more than another edit of the same song would` });
   } else {
     breakdown.push({ signal: 'duration', value: 0.5, weight: 0, note: 'duration unknown on one side: neutral' });
   }
@@ -242,8 +223,7 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
     breakdown.push({ signal: 'isrc_exact', value: 1, weight: 0, note: 'ISRC matches but title and artist disagree: suspected bad ISRC data' });
     cap = Math.min(cap, 0.75);
   } else if (s.isrc && c.isrc) {
-    const w = ctx.strictness === 'exact_release' ? 0.06 : 0.01;
-    penalties.push({ signal: 'isrc_mismatch', value: 1, weight: w, note: 'ISRCs differ (same recordings can carry several)' });
+    penalties.push({ signal: 'isrc_mismatch', value: 1, weight: STRICTNESS[ctx.strictness].isrcMismatchPenalty, note: 'the recording codes (ISRC) differ, which can happen for the same recording on another release' });
   }
 
   // Ideographs cannot be romanized without a dictionary: a kanji title against its romaji is doubt, not a miss.
@@ -254,7 +234,7 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   penalties.push(...versionPenalties(s, c, ctx.strictness, isrcEqual && isrcSane));
 
   if (s.explicit !== null && c.explicit !== null && s.explicit !== c.explicit) {
-    penalties.push({ signal: 'explicit_mismatch', value: 1, weight: EXPLICIT_PENALTY[ctx.strictness], note: c.explicit ? 'the candidate is explicit and the source is not' : 'the candidate is a clean edit and the source is explicit' });
+    penalties.push({ signal: 'explicit_mismatch', value: 1, weight: STRICTNESS[ctx.strictness].explicitPenalty, note: c.explicit ? 'the candidate is explicit and the source is not' : 'the candidate is a clean edit and the source is explicit' });
   }
 
   if (s.album && c.album) {
@@ -262,8 +242,8 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
     if (album.value >= 0.8) {
       breakdown.push({ signal: 'album_match', value: round(album.value), weight: 0.02, note: 'same album' });
       score += 0.02;
-    } else if (ctx.strictness === 'exact_release') {
-      penalties.push({ signal: 'album_mismatch', value: round(album.value), weight: 0.12, note: 'a different release (album differs)' });
+    } else if (STRICTNESS[ctx.strictness].albumMismatchPenalty > 0) {
+      penalties.push({ signal: 'album_mismatch', value: round(album.value), weight: STRICTNESS[ctx.strictness].albumMismatchPenalty, note: `a different release: the album is "${c.track.album ?? ''}", not "${s.track.album ?? ''}"` });
     } else if (c.compilation && !s.compilation) {
       penalties.push({ signal: 'compilation', value: 1, weight: 0.03, note: 'the candidate comes from a compilation, the source from an original release' });
     }
@@ -291,10 +271,10 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
 
 function explain(title: number, shared: boolean, artist: ArtistComparison, duration: string, isrcEqual: boolean, isrcSane: boolean, penalties: SignalBreakdown[], score: number): string {
   const parts: string[] = [];
-  parts.push(!shared ? 'titles share no meaningful word' : title >= 0.95 ? 'same title' : title >= 0.7 ? 'similar title' : 'partly similar title');
-  parts.push(artist.value >= 1 ? 'same artists' : artist.value >= 0.85 ? 'same main artist' : artist.value === 0.5 ? 'artist unknown' : artist.value > 0 ? 'partial artist overlap' : 'a different artist');
+  parts.push(!shared ? 'the titles share no word' : title >= 0.95 ? 'same title' : title >= 0.7 ? 'similar title' : 'partly similar title');
+  parts.push(artist.value >= 1 ? 'same artists' : artist.value >= 0.85 ? 'same main artist' : artist.value === 0.5 ? 'artist unknown on one side' : artist.value > 0 ? 'only some artists in common' : 'a different artist');
   parts.push(duration);
-  if (isrcEqual) parts.push(isrcSane ? 'same ISRC' : 'same ISRC but suspect (title/artist disagree)');
+  if (isrcEqual) parts.push(isrcSane ? 'same recording code (ISRC)' : 'same recording code (ISRC), but title and artist disagree, so it may be wrong');
   const worst = [...penalties].sort((a, b) => b.weight - a.weight)[0];
   const tail = worst && worst.weight >= 0.02 ? `; but ${worst.note}` : '';
   return `Score ${Math.round(score * 100)}%: ${parts.join(', ')}${tail}.`;

@@ -1,4 +1,6 @@
-export type Strictness = 'exact_release' | 'same_recording' | 'best_effort';
+import type { Strictness } from './strictness.ts';
+
+export type { Strictness };
 
 export interface MatchOptions {
   targetProvider: string;
