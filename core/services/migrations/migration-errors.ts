@@ -10,12 +10,12 @@ import { ConnectionError } from '../connections/connection.service.ts';
 
 export type FailureClass =
   | { kind: 'pause'; code: 'auth_expired' | 'quota_exhausted'; message: string; resumeAt: Date | null }
-  | { kind: 'retry'; code: 'rate_limited' | 'provider_unavailable'; message: string; afterSeconds: number }
+  /** `retryAfterS`: the provider's own Retry-After, or null (then the wait backs off by attempt, see retry-backoff.ts). */
+  | { kind: 'retry'; code: 'rate_limited' | 'provider_unavailable'; message: string; retryAfterS: number | null }
   | { kind: 'fatal'; code: string; message: string };
 
 /** Waits shorter than this are slept through in the worker; longer ones reschedule the job. */
 export const INLINE_WAIT_LIMIT_S = 30;
-const DEFAULT_RETRY_S = 15;
 
 export function classifyFailure(error: unknown): FailureClass {
   if (error instanceof ConnectionError) {
@@ -27,15 +27,15 @@ export function classifyFailure(error: unknown): FailureClass {
       const resumeAt = error.quota.resets_at ? new Date(error.quota.resets_at) : new Date(Date.now() + 3_600_000);
       return { kind: 'pause', code: 'quota_exhausted', message: `The target provider's daily quota is used up until ${resumeAt.toISOString()}; the migration continues by itself then.`, resumeAt };
     }
-    return { kind: 'retry', code: 'rate_limited', message: error.message, afterSeconds: Math.max(1, error.retryAfterSeconds ?? DEFAULT_RETRY_S) };
+    return { kind: 'retry', code: 'rate_limited', message: error.message, retryAfterS: error.retryAfterSeconds ?? null };
   }
   if (error instanceof PluginError) {
     if (error.type === 'AuthExpired') return { kind: 'pause', code: 'auth_expired', message: error.message, resumeAt: null };
-    if (error.type === 'ProviderError') return { kind: 'retry', code: 'provider_unavailable', message: error.message, afterSeconds: DEFAULT_RETRY_S };
+    if (error.type === 'ProviderError') return { kind: 'retry', code: 'provider_unavailable', message: error.message, retryAfterS: null };
     return { kind: 'fatal', code: `provider_${error.type.toLowerCase()}`, message: error.message };
   }
   if (error instanceof Error && /timed out|timeout|ECONNRESET|ECONNREFUSED|socket hang up|plugin host (?:crashed|restarted)/i.test(error.message)) {
-    return { kind: 'retry', code: 'provider_unavailable', message: error.message, afterSeconds: DEFAULT_RETRY_S };
+    return { kind: 'retry', code: 'provider_unavailable', message: error.message, retryAfterS: null };
   }
   return { kind: 'fatal', code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
 }

@@ -9,6 +9,7 @@ import { MatchService, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
 import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
+import { retryDelaySeconds } from './retry-backoff.ts';
 import {
   claimLease,
   countItemsWithStatus,
@@ -103,9 +104,10 @@ export class MigrationRunner {
         } catch (error) {
           if (error instanceof LeaseLost) return;
           const failure = error instanceof StopRun ? error.failure : classifyFailure(error);
-          if (failure.kind === 'retry' && failure.afterSeconds <= INLINE_WAIT_LIMIT_S && inlineRetries < MAX_INLINE_RETRIES && !signal.aborted) {
-            logger.info({ code: failure.code, waitS: failure.afterSeconds }, 'migration waits and retries');
-            await sleep(failure.afterSeconds * 1000, undefined, { signal }).catch(() => undefined);
+          const waitS = failure.kind === 'retry' ? retryDelaySeconds(failure.retryAfterS, inlineRetries) : null;
+          if (waitS !== null && waitS <= INLINE_WAIT_LIMIT_S && inlineRetries < MAX_INLINE_RETRIES && !signal.aborted) {
+            logger.info({ code: failure.code, waitS, retryAfterS: failure.kind === 'retry' ? failure.retryAfterS : null }, 'migration waits and retries');
+            await sleep(waitS * 1000, undefined, { signal }).catch(() => undefined);
             continue;
           }
           await this.#stop(job, failure, logger);
@@ -136,7 +138,9 @@ export class MigrationRunner {
       const progressed = seq > Number(job.summary?.['transient_progress'] ?? 0);
       const transient = progressed ? 1 : Number(job.summary?.['transient_failures'] ?? 0) + 1;
       if (transient <= MAX_TRANSIENT_FAILURES) {
-        const startAfter = new Date(Date.now() + Math.min(3600, failure.afterSeconds * 2 ** Math.min(transient - 1, 6)) * 1000);
+        // The attempt count lives in the job's summary, so the backoff keeps growing across runs and
+        // restarts; the time itself is persisted as resume_at (and the queue entry's start time).
+        const startAfter = new Date(Date.now() + retryDelaySeconds(failure.retryAfterS, MAX_INLINE_RETRIES + transient - 1) * 1000);
         logger.warn({ code: failure.code, startAfter, transient }, 'migration retries later');
         await this.#o.store.inJob(job.id, async (execute) => {
           await execute(updateJobStatus(job.id, { status: 'queued', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: startAfter }));

@@ -70,7 +70,8 @@ describe('failure classes', () => {
     expect(classifyFailure(new AuthExpired('x'))).toMatchObject({ kind: 'pause', code: 'auth_expired' });
     expect(classifyFailure(new ConnectionError('auth_expired', 'reconnect'))).toMatchObject({ kind: 'pause', code: 'auth_expired' });
     expect(classifyFailure(new RateLimited('quota', 100, { bucket: 'default', resets_at: '2030-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'pause', code: 'quota_exhausted', resumeAt: new Date('2030-01-01T00:00:00.000Z') });
-    expect(classifyFailure(new RateLimited('slow down', 7))).toMatchObject({ kind: 'retry', afterSeconds: 7 });
+    expect(classifyFailure(new RateLimited('slow down', 7))).toMatchObject({ kind: 'retry', retryAfterS: 7 });
+    expect(classifyFailure(new RateLimited('slow down', null))).toMatchObject({ kind: 'retry', retryAfterS: null });
     expect(classifyFailure(new ProviderError('503'))).toMatchObject({ kind: 'retry', code: 'provider_unavailable' });
     expect(classifyFailure(new NotFound('gone'))).toMatchObject({ kind: 'fatal', code: 'provider_notfound' });
   });
