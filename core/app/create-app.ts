@@ -14,6 +14,7 @@ import { MatchService } from '../services/matching/index.ts';
 import { createMigrationEngine, runMigrationJob } from '../services/migrations/index.ts';
 import { RateLimiter, type Transaction } from '../services/pacing/rate-limiter.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
+import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
@@ -244,6 +245,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           connections: services.connections,
           playlists: services.playlists,
           migrations: services.migrations,
+          openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })

@@ -19,6 +19,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
+import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
@@ -40,6 +41,8 @@ export interface HttpDependencies {
   playlists?: PlaylistsApi;
   /** Migrations; absent only where no database exists (the OpenAPI generator). */
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
+  /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
+  openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
   /** Tests: sees every response body sent (to prove no secret is ever in one). */
   responseTap?: (body: string) => void;
@@ -114,6 +117,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
   await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });
+  await app.register(openPlaylistRoutes, { openPlaylists: deps.openPlaylists ?? unavailableOpenPlaylists(), importBodyLimit: config.imports.maxBytes });
 
   await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });
 

@@ -36,7 +36,8 @@ export function registerOwnerGate(app: FastifyInstance, policy: OwnerPolicy, ses
     const token = request.cookies[SESSION_COOKIE];
     const hasValidSession = policy.sessionGate ? await sessions.isValid(token) : false;
     request.owner = resolveOwner(policy, hasValidSession);
-    if (!policy.sessionGate || !path.startsWith('/api/')) return;
+    // The interchange API (`/open-playlists/…`) is as private as `/api`.
+    if (!policy.sessionGate || !(path.startsWith('/api/') || path.startsWith('/open-playlists/'))) return;
     if (allowedOrigin && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       const origin = request.headers.origin;
       if (origin !== undefined && origin !== allowedOrigin) {

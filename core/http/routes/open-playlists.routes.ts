@@ -1,0 +1,218 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { playlistSchema } from '@opl/plugin-sdk/schemas';
+import { z } from 'zod';
+import { ImportRecordError } from '../../services/imports/index.ts';
+import { MigrationError } from '../../services/migrations/index.ts';
+import { MAX_IMPORT_DEPTH, OPEN_PLAYLIST_SOURCE, OpenPlaylistError, type OpenPlaylistsService } from '../../services/open-playlists/index.ts';
+import { AppError, problemResponse } from '../errors/index.ts';
+import { requireOwner } from '../owner/owner-gate.ts';
+import { providerProblem } from './provider-problems.ts';
+
+/**
+ * The Open Playlist interchange API (the public `open-playlist.yaml` bodies): the owner's
+ * playlists and single playlists in the universal model, imports into an import record, and
+ * exports to a target provider as a migration job. Same owner gate and problem bodies as `/api`.
+ */
+
+export type OpenPlaylistsApi = Pick<OpenPlaylistsService, 'listOwned' | 'get' | 'import' | 'exportToTarget' | 'resolve'>;
+
+const REF_SCHEME =
+  '`me` (or the owner\'s own id) lists the owner\'s playlists: the owner is always resolved on the server, never taken from the path, and any other user id is 404. ' +
+  '`<provider>:<account id>:<playlist id>` is a playlist of a connected account (`liked` = liked songs; the playlist id is everything after the second colon); ' +
+  '`import:<import id>:<index>` is the index-th (0-based) playlist of an import record. Owner ids never contain a colon, so no value has two readings.';
+
+const openPlaylistSchema = playlistSchema
+  .meta({ id: 'OpenPlaylist', description: 'A universal Playlist model (Open Playlist bundle v1) with its tracks in order; `id` is the interchange reference that reads it again' });
+
+const refreshQuery = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const importBody = z
+  .object({
+    source_provider: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .describe(`\`${OPEN_PLAYLIST_SOURCE}\`: provider_data is Open Playlist JSON; a provider key (e.g. \`spotify\`): provider_data names a connected account's playlist`),
+    provider_data: z
+      .record(z.string(), z.unknown())
+      .describe(
+        `For ${OPEN_PLAYLIST_SOURCE}: an Open Playlist bundle v1 (\`schema_version\` 1; other versions are refused with 422 unsupported_schema_version) or one universal Playlist; at most ${MAX_IMPORT_DEPTH} levels deep. For a provider: {"account_id": <connected account id>, "playlist_id": <its playlist id, or liked>}`,
+      ),
+  })
+  .strict()
+  .meta({ id: 'OpenPlaylistImportRequest' });
+
+const exportBody = z
+  .object({
+    playlist_id: z.string().min(1).max(600).describe('An interchange reference: <provider>:<account id>:<playlist id> or import:<import id>:<index>'),
+    target_provider: z.string().trim().min(1).max(40).describe('The provider key to push the playlist to'),
+    target_account_id: z.uuid().optional().describe('Which connected account of the target provider; needed only when several are connected'),
+    acknowledge_warnings: z.boolean().optional().describe('Start despite the preflight warnings a previous 409 listed'),
+  })
+  .strict()
+  .meta({ id: 'OpenPlaylistExportRequest' });
+
+const exportResponse = z
+  .object({
+    provider: z.string(),
+    target_account_id: z.string(),
+    provider_playlist_url: z.string().nullable().describe('Unknown until the migration has created the playlist: follow the job'),
+    status: z.literal('queued'),
+    tracks_matched: z.number().int().describe('0 when queued; the job reports the counts as it runs'),
+    tracks_unmatched: z.number().int(),
+    job_id: z.string(),
+    job_url: z.string().describe('GET it for progress, counts and the target playlist'),
+  })
+  .meta({ id: 'OpenPlaylistExportResponse' });
+
+function toAppError(error: unknown): unknown {
+  if (error instanceof OpenPlaylistError) {
+    const extensions = { reason: error.reason, ...error.extensions };
+    switch (error.reason) {
+      case 'not_found':
+        return new AppError('not_found', error.message);
+      case 'invalid_document':
+      case 'too_deep':
+        return new AppError('validation_failed', error.message, { extensions });
+      case 'unsupported_schema_version':
+        return new AppError('unsupported_schema_version', error.message, { extensions });
+      default:
+        return new AppError('unprocessable_content', error.message, { extensions });
+    }
+  }
+  if (error instanceof ImportRecordError) {
+    if (error.reason === 'expired') return new AppError('gone', error.message);
+    if (error.reason === 'queued') return new AppError('conflict', error.message);
+    return new AppError('not_found', error.message);
+  }
+  if (error instanceof MigrationError) return new AppError(error.code, error.message, { extensions: error.extensions });
+  return providerProblem(error);
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+const readErrors = {
+  404: problemResponse('Not this owner, not a well-formed reference, or no such account, import or playlist'),
+  409: problemResponse('The account needs reconnecting (`action.type` = reconnect_account)'),
+  410: problemResponse('The import expired'),
+  429: problemResponse('The provider asks to slow down (Retry-After)'),
+  502: problemResponse('The provider failed or could not be reached'),
+};
+
+export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlaylistsApi; importBodyLimit: number }> = async (app, { openPlaylists, importBodyLimit }) => {
+  app.get(
+    '/open-playlists/:id',
+    {
+      schema: {
+        tags: ['open-playlists'],
+        summary: "The owner's playlists (`me`), or one playlist with its tracks, in the universal Open Playlist model",
+        description:
+          `One path for both shapes of the Open Playlist API (\`/open-playlists/{userId}\` and \`/open-playlists/{playlistId}\`). ${REF_SCHEME} ` +
+          "The list holds every connected account's playlists (`track_count`, no tracks; accounts that need reconnecting are left out); `provider` narrows it to one provider. Provider reads are cached like `/api/playlists` until `refresh=true`.",
+        params: z.object({ id: z.string().min(1).max(600).describe(REF_SCHEME) }),
+        querystring: z.object({ refresh: refreshQuery, provider: z.string().trim().min(1).max(40).optional().describe('Owner list only: one provider') }),
+        response: {
+          200: z.union([z.array(openPlaylistSchema), openPlaylistSchema]).describe('An array of playlists for `me`; one playlist for a reference'),
+          ...readErrors,
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'read playlists');
+      return guarded(async () => {
+        const ref = openPlaylists.resolve(owner.id, request.params.id);
+        if (ref.kind === 'owner') return openPlaylists.listOwned(owner.id, { provider: request.query.provider, refresh: request.query.refresh });
+        return openPlaylists.get(owner.id, request.params.id, request.query.refresh);
+      });
+    },
+  );
+
+  app.post(
+    '/open-playlists/import',
+    {
+      bodyLimit: importBodyLimit,
+      schema: {
+        tags: ['open-playlists'],
+        summary: 'Import a playlist into the universal model as an import record',
+        description:
+          `\`source_provider: "${OPEN_PLAYLIST_SOURCE}"\` stores posted Open Playlist JSON (a bundle v1 with one or more playlists, or one Playlist); a provider key stores a snapshot of a connected account's playlist. ` +
+          'The answer is the first imported playlist; its id (`import:<import id>:0`) reads it again and is what POST /open-playlists/export takes. Headers: Location, `X-Open-Playlist-Import-Id` (also usable with /api/imports/{id}, /api/exports and /api/migrations), `X-Open-Playlist-Playlist-Count`. ' +
+          'Limits: OPL_IMPORT_MAX_BYTES (413), OPL_IMPORT_MAX_PLAYLISTS and OPL_IMPORT_MAX_TRACKS (422); the record expires after OPL_IMPORT_TTL_HOURS.',
+        body: importBody,
+        response: {
+          201: openPlaylistSchema,
+          400: problemResponse('Invalid body, invalid Open Playlist document (`issues`), or JSON nested too deeply'),
+          404: problemResponse('No such connected account or playlist'),
+          409: problemResponse('The account needs reconnecting'),
+          413: problemResponse('The body is larger than OPL_IMPORT_MAX_BYTES'),
+          422: problemResponse('unsupported_schema_version; or `reason`: too_many_playlists, too_many_tracks, no_playlists, account_provider_mismatch'),
+          429: problemResponse('The provider asks to slow down'),
+          502: problemResponse('The provider failed'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'import playlists');
+      const outcome = await guarded(() => openPlaylists.import(owner.id, request.body));
+      return reply
+        .status(201)
+        .header('location', `/open-playlists/${encodeURIComponent(outcome.playlist.id!)}`)
+        .header('x-open-playlist-import-id', outcome.importId)
+        .header('x-open-playlist-playlist-count', String(outcome.playlistCount))
+        .send(outcome.playlist);
+    },
+  );
+
+  app.post(
+    '/open-playlists/export',
+    {
+      schema: {
+        tags: ['open-playlists'],
+        summary: 'Push one playlist to a target provider (queues a migration job)',
+        description:
+          'Creates a migration of the referenced playlist into a connected account of `target_provider` (the only one connected, or `target_account_id`). Answers 202 once the job is queued: the playlist URL and the matched/unmatched counts come with the job (`job_url`). ' +
+          'The migration preflight applies: exceeding the safe defaults answers 409 `migration_warnings` with `warnings`; resend with `acknowledge_warnings: true`. For files, use POST /api/exports instead.',
+        body: exportBody,
+        response: {
+          202: exportResponse,
+          400: problemResponse('Invalid body'),
+          404: problemResponse('No such playlist reference, import or account'),
+          409: problemResponse('migration_warnings to acknowledge; the source account needs reconnecting; or the import is already queued'),
+          410: problemResponse('The import expired'),
+          422: problemResponse('`reason`: no_target_account (`action`), target_account_required (`target_account_ids`), account_provider_mismatch; or unsupported_target_type, invalid_selection'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'export playlists to a provider');
+      const outcome = await guarded(() => openPlaylists.exportToTarget(owner.id, request.body));
+      return reply.status(202).send({ ...outcome, job_url: `/api/migrations/${outcome.job_id}` });
+    },
+  );
+};
+
+/** For building the server without a database (the OpenAPI generator): every call refuses. */
+export function unavailableOpenPlaylists(): OpenPlaylistsApi {
+  const refuse = async (): Promise<never> => {
+    throw new Error('the interchange API is not wired in this server');
+  };
+  return {
+    resolve: () => {
+      throw new Error('the interchange API is not wired in this server');
+    },
+    listOwned: refuse,
+    get: refuse,
+    import: refuse,
+    exportToTarget: refuse,
+  };
+}

@@ -1,0 +1,278 @@
+import type { Playlist } from '@opl/plugin-sdk';
+import { OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
+import { z } from 'zod';
+import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
+import type { ImportLimits, ImportRecordService } from '../imports/index.ts';
+import { createMigrationSchema, IMPORT_SOURCE } from '../migrations/migration-request.ts';
+import { importCollectionId } from '../migrations/migration-source.ts';
+import type { MigrationService } from '../migrations/migration.service.ts';
+import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { jsonDepthExceeds } from './json-depth.ts';
+import { importPlaylistRef, parseOpenPlaylistRef, providerPlaylistRef, type OpenPlaylistRef } from './open-playlist-ref.ts';
+
+/**
+ * The Open Playlist interchange API on top of the engine's own services: the owner's playlists and
+ * single playlists in the universal model (provider reads are the cached playlist reads), imports
+ * of posted Open Playlist JSON or of a provider playlist into an import record, and "export to a
+ * target provider" as an ordinary migration job (same preflight, same 409 warnings).
+ */
+
+/** The `source_provider` of `POST /open-playlists/import` whose `provider_data` is Open Playlist JSON. */
+export const OPEN_PLAYLIST_SOURCE = 'open_playlist';
+/** Deeper JSON is refused before validation: real playlists nest a handful of levels. */
+export const MAX_IMPORT_DEPTH = 32;
+const MAX_ISSUES_SHOWN = 10;
+
+export type OpenPlaylistErrorReason =
+  | 'not_found'
+  | 'invalid_document'
+  | 'unsupported_schema_version'
+  | 'too_deep'
+  | 'too_many_playlists'
+  | 'too_many_tracks'
+  | 'no_playlists'
+  | 'account_provider_mismatch'
+  | 'no_target_account'
+  | 'target_account_required';
+
+/** A request refused for a reason the client can act on; the HTTP layer picks the status. */
+export class OpenPlaylistError extends Error {
+  readonly reason: OpenPlaylistErrorReason;
+  readonly extensions: Record<string, unknown>;
+  constructor(reason: OpenPlaylistErrorReason, message: string, extensions: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'OpenPlaylistError';
+    this.reason = reason;
+    this.extensions = extensions;
+  }
+}
+
+export interface ImportRequest {
+  source_provider: string;
+  provider_data: Record<string, unknown>;
+}
+
+export interface ImportOutcome {
+  importId: string;
+  playlistCount: number;
+  /** The first imported playlist, its id the interchange reference (`import:<id>:0`). */
+  playlist: Playlist;
+}
+
+export interface ExportToTargetRequest {
+  playlist_id: string;
+  target_provider: string;
+  target_account_id?: string | undefined;
+  acknowledge_warnings?: boolean | undefined;
+}
+
+export interface ExportToTargetOutcome {
+  provider: string;
+  target_account_id: string;
+  provider_playlist_url: string | null;
+  status: 'queued';
+  tracks_matched: number;
+  tracks_unmatched: number;
+  job_id: string;
+}
+
+export interface OpenPlaylistsDependencies {
+  connections: Pick<ConnectionService, 'list' | 'get'>;
+  playlists: Pick<PlaylistReadService, 'list' | 'read'>;
+  records: Pick<ImportRecordService, 'get' | 'create'>;
+  limits: Pick<ImportLimits, 'maxPlaylists' | 'maxTracks'>;
+  migrations: Pick<MigrationService, 'create'>;
+}
+
+const providerImportSchema = z
+  .object({
+    account_id: z.uuid(),
+    playlist_id: z.string().trim().min(1).max(500),
+  })
+  .strict();
+
+function notFound(raw: string): OpenPlaylistError {
+  return new OpenPlaylistError(
+    'not_found',
+    `"${raw.slice(0, 120)}" is neither this owner (use \`me\`) nor a playlist reference of the form <provider>:<account id>:<playlist id> or import:<import id>:<index>.`,
+  );
+}
+
+function describeIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
+  const issues = error.issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => ({ path: issue.path.join('.') || '(document)', message: issue.message }));
+  const more = error.issues.length > MAX_ISSUES_SHOWN ? ` (and ${error.issues.length - MAX_ISSUES_SHOWN} more)` : '';
+  return { message: issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ') + more, issues };
+}
+
+export class OpenPlaylistsService {
+  readonly #deps: OpenPlaylistsDependencies;
+
+  constructor(deps: OpenPlaylistsDependencies) {
+    this.#deps = deps;
+  }
+
+  /** The reading of a path segment, or a `not_found` error. */
+  resolve(ownerId: string, raw: string): OpenPlaylistRef {
+    const ref = parseOpenPlaylistRef(raw, ownerId);
+    if (!ref) throw notFound(raw);
+    return ref;
+  }
+
+  /**
+   * The owner's playlists on every connected account (optionally one provider's), liked songs
+   * first per account. Listings carry `track_count` and no tracks: the id of each entry reads it
+   * whole. Accounts that need reconnecting are left out rather than failing the whole list.
+   */
+  async listOwned(ownerId: string, options: { provider?: string | undefined; refresh?: boolean } = {}): Promise<Playlist[]> {
+    const accounts = (await this.#deps.connections.list(ownerId, options.provider ?? null)).filter((account) => account.status === 'connected');
+    const playlists: Playlist[] = [];
+    for (const account of accounts) {
+      const view = await this.#deps.playlists.list(ownerId, account.id, options.refresh ?? false);
+      for (const summary of view.playlists) {
+        if (summary.id === null) continue;
+        playlists.push({ ...summary, id: providerPlaylistRef(account.provider, account.id, summary.id), tracks: [] });
+      }
+    }
+    return playlists;
+  }
+
+  /** One playlist with every track, its id the reference it was read by. */
+  async get(ownerId: string, raw: string, refresh = false): Promise<Playlist> {
+    const ref = this.resolve(ownerId, raw);
+    if (ref.kind === 'owner') throw notFound(raw);
+    if (ref.kind === 'provider') {
+      await this.#accountOf(ownerId, ref.accountId, ref.provider);
+      const { playlist } = await this.#deps.playlists.read(ownerId, ref.accountId, ref.playlistId, refresh);
+      return { ...playlist, id: raw };
+    }
+    const record = await this.#deps.records.get(ownerId, ref.importId);
+    const playlist = record.playlists[ref.index];
+    if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist (indexes start at 0).`);
+    return { ...playlist, id: importPlaylistRef(record.id, ref.index), track_count: playlist.tracks.length };
+  }
+
+  /**
+   * Brings playlists in as an import record: posted Open Playlist JSON (a bundle v1, or one
+   * universal Playlist), or a snapshot of a connected account's playlist. The record behaves as
+   * any import: it expires, and it can be exported or migrated.
+   */
+  async import(ownerId: string, request: ImportRequest): Promise<ImportOutcome> {
+    let playlists: Playlist[];
+    let name: string | null;
+    let format: string | null;
+    if (request.source_provider === OPEN_PLAYLIST_SOURCE) {
+      playlists = this.#readDocument(request.provider_data);
+      name = playlists[0]?.name ?? null;
+      format = 'json';
+    } else {
+      const parsed = providerImportSchema.safeParse(request.provider_data);
+      if (!parsed.success) {
+        const { message, issues } = describeIssues(parsed.error);
+        throw new OpenPlaylistError('invalid_document', `provider_data for a ${request.source_provider.slice(0, 40)} import names a connected account and one of its playlists ({"account_id", "playlist_id"}): ${message}`, { issues });
+      }
+      const account = await this.#accountOf(ownerId, parsed.data.account_id, request.source_provider);
+      const { playlist } = await this.#deps.playlists.read(ownerId, account.id, parsed.data.playlist_id, false);
+      playlists = [playlist];
+      name = `${playlist.name} (${account.provider_display_name})`;
+      format = null;
+    }
+    this.#checkLimits(playlists);
+    const record = await this.#deps.records.create({ ownerId, kind: 'text', name, format, playlists, issues: [] });
+    const first = record.playlists[0]!;
+    return { importId: record.id, playlistCount: record.playlists.length, playlist: { ...first, id: importPlaylistRef(record.id, 0), track_count: first.tracks.length } };
+  }
+
+  /**
+   * Pushes one playlist to a target provider: a migration job of that playlist into the target
+   * account (the only connected account of that provider, unless `target_account_id` names one).
+   * Preflight warnings refuse it (409) until acknowledged, as for `POST /api/migrations`.
+   */
+  async exportToTarget(ownerId: string, request: ExportToTargetRequest): Promise<ExportToTargetOutcome> {
+    const ref = this.resolve(ownerId, request.playlist_id);
+    if (ref.kind === 'owner') throw notFound(request.playlist_id);
+    const target = await this.#targetAccount(ownerId, request.target_provider, request.target_account_id);
+    let source: { source_provider: string; source_account_id: string; collectionId: string };
+    if (ref.kind === 'provider') {
+      await this.#accountOf(ownerId, ref.accountId, ref.provider);
+      source = { source_provider: ref.provider, source_account_id: ref.accountId, collectionId: ref.playlistId };
+    } else {
+      const record = await this.#deps.records.get(ownerId, ref.importId);
+      const playlist = record.playlists[ref.index];
+      if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist.`);
+      source = { source_provider: IMPORT_SOURCE, source_account_id: record.id, collectionId: importCollectionId(playlist.id, ref.index) };
+    }
+    const job = await this.#deps.migrations.create(
+      ownerId,
+      createMigrationSchema.parse({
+        source_provider: source.source_provider,
+        source_account_id: source.source_account_id,
+        target_provider: target.provider,
+        target_account_id: target.id,
+        selection: { playlist_ids: [source.collectionId] },
+        acknowledge_warnings: request.acknowledge_warnings ?? false,
+      }),
+    );
+    return { provider: target.provider, target_account_id: target.id, provider_playlist_url: null, status: 'queued', tracks_matched: 0, tracks_unmatched: 0, job_id: job.id };
+  }
+
+  #readDocument(data: Record<string, unknown>): Playlist[] {
+    if (jsonDepthExceeds(data, MAX_IMPORT_DEPTH)) {
+      throw new OpenPlaylistError('too_deep', `provider_data nests deeper than ${MAX_IMPORT_DEPTH} levels; an Open Playlist document never does.`, { max_depth: MAX_IMPORT_DEPTH });
+    }
+    if ('schema_version' in data || 'playlists' in data) {
+      if (data['schema_version'] !== OPEN_PLAYLIST_SCHEMA_VERSION) {
+        throw new OpenPlaylistError(
+          'unsupported_schema_version',
+          `This engine reads Open Playlist bundles of schema_version ${OPEN_PLAYLIST_SCHEMA_VERSION} only; the document says ${JSON.stringify(data['schema_version'] ?? null).slice(0, 40)}.`,
+          { supported_schema_versions: [OPEN_PLAYLIST_SCHEMA_VERSION] },
+        );
+      }
+      const bundle = openPlaylistBundleSchema.safeParse(data);
+      if (!bundle.success) {
+        const { message, issues } = describeIssues(bundle.error);
+        throw new OpenPlaylistError('invalid_document', `provider_data is not a valid Open Playlist bundle v1: ${message}`, { issues });
+      }
+      if (bundle.data.playlists.length === 0) throw new OpenPlaylistError('no_playlists', 'The bundle holds no playlist, so there is nothing to import.');
+      return bundle.data.playlists;
+    }
+    const playlist = playlistSchema.safeParse(data);
+    if (!playlist.success) {
+      const { message, issues } = describeIssues(playlist.error);
+      throw new OpenPlaylistError('invalid_document', `provider_data is neither an Open Playlist bundle v1 nor a universal Playlist: ${message}`, { issues });
+    }
+    return [playlist.data];
+  }
+
+  #checkLimits(playlists: readonly Playlist[]): void {
+    const { maxPlaylists, maxTracks } = this.#deps.limits;
+    if (playlists.length > maxPlaylists) {
+      throw new OpenPlaylistError('too_many_playlists', `The import holds ${playlists.length} playlists; at most ${maxPlaylists} are accepted (OPL_IMPORT_MAX_PLAYLISTS).`, { max_playlists: maxPlaylists });
+    }
+    const tracks = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
+    if (tracks > maxTracks) {
+      throw new OpenPlaylistError('too_many_tracks', `The import holds ${tracks} tracks; at most ${maxTracks} are accepted (OPL_IMPORT_MAX_TRACKS).`, { max_tracks: maxTracks });
+    }
+  }
+
+  async #accountOf(ownerId: string, accountId: string, provider: string): Promise<AccountView> {
+    const account = await this.#deps.connections.get(ownerId, accountId);
+    if (account.provider !== provider) {
+      throw new OpenPlaylistError('account_provider_mismatch', `Account ${accountId} is a ${account.provider} account, not ${provider.slice(0, 40)}.`, { account_provider: account.provider });
+    }
+    return account;
+  }
+
+  async #targetAccount(ownerId: string, provider: string, accountId: string | undefined): Promise<AccountView> {
+    if (accountId !== undefined) return this.#accountOf(ownerId, accountId, provider);
+    const accounts = (await this.#deps.connections.list(ownerId, provider)).filter((account) => account.status === 'connected');
+    if (accounts.length === 1) return accounts[0]!;
+    if (accounts.length === 0) {
+      throw new OpenPlaylistError('no_target_account', `No connected ${provider.slice(0, 40)} account can receive the playlist: connect one first.`, {
+        action: { type: 'connect_target_account', provider },
+      });
+    }
+    throw new OpenPlaylistError('target_account_required', `${accounts.length} ${provider.slice(0, 40)} accounts are connected: name the one to export to with target_account_id.`, {
+      target_account_ids: accounts.map((account) => account.id),
+    });
+  }
+}

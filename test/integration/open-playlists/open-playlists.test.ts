@@ -1,0 +1,302 @@
+import type { PlaylistInput } from '@opl/plugin-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type JobJson, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * The Open Playlist interchange API end to end: Spotify (fake) and TIDAL (fake) accounts connected
+ * through the real OAuth flow, provider plugins in the sandbox, migrations on a real worker.
+ */
+
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
+const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
+const small = onBoth.slice(0, 5);
+const big = onBoth.slice(10, 70);
+
+const MAX_BYTES = 200_000;
+const MAX_TRACKS = 100;
+
+interface OpenPlaylistJson {
+  id: string;
+  name: string;
+  kind: string;
+  track_count: number | null;
+  tracks: { title: string; artist: string; isrc: string | null; provider_uris: Record<string, string> }[];
+}
+interface ProblemJson {
+  code: string;
+  detail: string;
+  reason?: string;
+  status: number;
+  [key: string]: unknown;
+}
+
+const bundle = (playlists: PlaylistInput[], extra: Record<string, unknown> = {}) => ({
+  $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json',
+  schema_version: 1,
+  source_provider: null,
+  playlists,
+  warnings: [],
+  ...extra,
+});
+
+let h: MigrationHarness;
+const finished = (job: JobJson) => ['completed', 'failed', 'cancelled'].includes(job.status);
+const post = (path: string, body: unknown) => h.api(path, { method: 'POST', body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  h = await startMigrationHarness({
+    spotifyLibrary: {
+      playlists: [
+        { name: 'Small Set', trackKeys: keys(small) },
+        { name: 'Big Set', trackKeys: keys(big) },
+      ],
+      likedTrackKeys: keys(onBoth.slice(80, 83)),
+    },
+    tidalLibrary: { playlists: [{ name: 'Already There', trackKeys: keys(onBoth.slice(90, 92)) }] },
+    env: { OPL_IMPORT_MAX_BYTES: String(MAX_BYTES), OPL_IMPORT_MAX_TRACKS: String(MAX_TRACKS) },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('GET /open-playlists/{userId}', () => {
+  it("lists every connected account's playlists for `me`, each id a reference that reads it whole", async () => {
+    const { status, json } = await h.api('/open-playlists/me');
+    expect(status).toBe(200);
+    const list = json as OpenPlaylistJson[];
+    const names = list.map((playlist) => playlist.name);
+    expect(names).toEqual(expect.arrayContaining(['Small Set', 'Big Set', 'Already There']));
+    const smallSet = list.find((playlist) => playlist.name === 'Small Set')!;
+    expect(smallSet.id).toMatch(new RegExp(`^spotify:${h.spotifyAccount}:.+`));
+    expect(smallSet.tracks).toEqual([]);
+    expect(list.find((playlist) => playlist.name === 'Already There')!.id).toMatch(new RegExp(`^tidal:${h.tidalAccount}:`));
+    // Liked songs of the account (Spotify reads the library) come first, as the `liked` collection.
+    const liked = list.find((playlist) => playlist.kind === 'LIKED_TRACKS')!;
+    expect(liked.id).toBe(`spotify:${h.spotifyAccount}:liked`);
+
+    const one = await h.api(`/open-playlists/${encodeURIComponent(smallSet.id)}`);
+    expect(one.status).toBe(200);
+    const playlist = one.json as OpenPlaylistJson;
+    expect(playlist.id).toBe(smallSet.id);
+    expect(playlist.tracks.map((track) => track.title)).toEqual(small.map((track) => track.title));
+    expect(playlist.tracks[0]!.provider_uris['spotify']).toMatch(/^spotify:track:/);
+
+    const likedRead = await h.api(`/open-playlists/${encodeURIComponent(liked.id)}`);
+    expect((likedRead.json as OpenPlaylistJson).tracks).toHaveLength(3);
+  });
+
+  it('resolves the owner on the server: its own id equals `me`, any other user id is not found', async () => {
+    const me = await h.api('/open-playlists/me');
+    const local = await h.api('/open-playlists/local');
+    expect(local.status).toBe(200);
+    expect(local.json).toEqual(me.json);
+    const filtered = await h.api('/open-playlists/me?provider=tidal');
+    expect((filtered.json as OpenPlaylistJson[]).filter((playlist) => playlist.kind !== 'LIKED_TRACKS').map((playlist) => playlist.name)).toEqual(['Already There']);
+    for (const other of ['someone-else', 'admin', 'import', '..%2F..%2Fetc']) {
+      const response = await h.api(`/open-playlists/${other}`);
+      expect(response.status, other).toBe(404);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect((response.json as ProblemJson).code).toBe('not_found');
+    }
+  });
+
+  it('refuses references to accounts, imports and playlists that are not the owner’s or do not exist', async () => {
+    const unknownAccount = await h.api(`/open-playlists/spotify:00000000-0000-4000-8000-000000000000:abc`);
+    expect(unknownAccount.status).toBe(404);
+    const wrongProvider = await h.api(`/open-playlists/tidal:${h.spotifyAccount}:abc`);
+    expect(wrongProvider.status).toBe(422);
+    expect((wrongProvider.json as ProblemJson).reason).toBe('account_provider_mismatch');
+    const missingPlaylist = await h.api(`/open-playlists/spotify:${h.spotifyAccount}:doesnotexist000000000`);
+    expect(missingPlaylist.status).toBe(404);
+    const unknownImport = await h.api(`/open-playlists/import:00000000-0000-4000-8000-000000000000:0`);
+    expect(unknownImport.status).toBe(404);
+    const badIndex = await h.api(`/open-playlists/import:00000000-0000-4000-8000-000000000000:01`);
+    expect(badIndex.status).toBe(404);
+  });
+});
+
+describe('POST /open-playlists/import', () => {
+  it('stores a posted bundle as an import record and answers its first playlist with a reference that reads it again', async () => {
+    const posted = bundle([
+      {
+        id: 'mine-1',
+        name: 'Morning ☕ Mix',
+        description: 'Ünïcode and "quotes"',
+        tracks: [
+          { title: 'Première', artist: 'Zoë', album: 'Été', isrc: 'FRZ011900001', duration_s: 201, provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' } },
+          { title: 'Première', artist: 'Zoë' },
+        ],
+      },
+      { name: 'Empty one', tracks: [] },
+    ]);
+    const response = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: posted });
+    expect(response.status, response.text).toBe(201);
+    const importId = response.headers.get('x-open-playlist-import-id')!;
+    expect(response.headers.get('x-open-playlist-playlist-count')).toBe('2');
+    const playlist = response.json as OpenPlaylistJson;
+    expect(playlist.id).toBe(`import:${importId}:0`);
+    expect(response.headers.get('location')).toBe(`/open-playlists/${encodeURIComponent(playlist.id)}`);
+    expect(playlist.tracks.map((track) => [track.title, track.artist])).toEqual([
+      ['Première', 'Zoë'],
+      ['Première', 'Zoë'],
+    ]);
+
+    const again = await h.api(response.headers.get('location')!);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(playlist);
+    const second = await h.api(`/open-playlists/import:${importId}:1`);
+    expect((second.json as OpenPlaylistJson).name).toBe('Empty one');
+    expect((await h.api(`/open-playlists/import:${importId}:2`)).status).toBe(404);
+    // The same record the import API shows.
+    const record = await h.api(`/api/imports/${importId}`);
+    expect(record.status).toBe(200);
+    expect((record.json as { playlist_count: number }).playlist_count).toBe(2);
+  });
+
+  it('takes one universal Playlist as provider_data, and a snapshot of a connected account’s playlist', async () => {
+    const single = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'Just one', tracks: [{ title: 'A', artist: 'B' }] } });
+    expect(single.status, single.text).toBe(201);
+    expect((single.json as OpenPlaylistJson).tracks).toHaveLength(1);
+
+    const list = (await h.api('/open-playlists/me?provider=spotify')).json as OpenPlaylistJson[];
+    const smallRef = list.find((playlist) => playlist.name === 'Small Set')!.id;
+    const playlistId = smallRef.split(':').slice(2).join(':');
+    const snapshot = await post('/open-playlists/import', { source_provider: 'spotify', provider_data: { account_id: h.spotifyAccount, playlist_id: playlistId } });
+    expect(snapshot.status, snapshot.text).toBe(201);
+    expect((snapshot.json as OpenPlaylistJson).id).toMatch(/^import:/);
+    expect((snapshot.json as OpenPlaylistJson).tracks.map((track) => track.title)).toEqual(small.map((track) => track.title));
+
+    const mismatch = await post('/open-playlists/import', { source_provider: 'tidal', provider_data: { account_id: h.spotifyAccount, playlist_id: playlistId } });
+    expect(mismatch.status).toBe(422);
+    const malformed = await post('/open-playlists/import', { source_provider: 'spotify', provider_data: { account: 'x' } });
+    expect(malformed.status).toBe(400);
+    expect((malformed.json as ProblemJson).reason).toBe('invalid_document');
+  });
+
+  it('refuses an unsupported schema_version, invalid documents and empty bundles with the reason', async () => {
+    for (const version of [2, 0, '1', null]) {
+      const response = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'x', tracks: [] }], { schema_version: version }) });
+      expect(response.status, String(version)).toBe(422);
+      const problem = response.json as ProblemJson;
+      expect(problem.code).toBe('unsupported_schema_version');
+      expect(problem['supported_schema_versions']).toEqual([1]);
+    }
+    const invalid = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'x', tracks: [{ title: 5 }] }]) });
+    expect(invalid.status).toBe(400);
+    const problem = invalid.json as ProblemJson & { issues: { path: string; message: string }[] };
+    expect(problem.reason).toBe('invalid_document');
+    expect(problem.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(['playlists.0.tracks.0.title', 'playlists.0.tracks.0.artist']));
+    const empty = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([]) });
+    expect(empty.status).toBe(422);
+    expect((empty.json as ProblemJson).reason).toBe('no_playlists');
+    const notAnObject = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: [1, 2] });
+    expect(notAnObject.status).toBe(400);
+    const extra = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: {}, user_id: 'someone' });
+    expect(extra.status).toBe(400);
+  });
+
+  it('refuses hostile input: deeply nested JSON, oversized bodies, too many tracks, broken JSON', async () => {
+    const deep = `${'{"next":'.repeat(5_000)}"bottom"${'}'.repeat(5_000)}`;
+    const nested = await h.api('/open-playlists/import', { method: 'POST', body: `{"source_provider":"open_playlist","provider_data":{"name":"deep","tracks":[],"metadata":${deep}}}` });
+    expect(nested.status).toBe(400);
+    expect((nested.json as ProblemJson).reason).toBe('too_deep');
+
+    const deepArray = `{"source_provider":"open_playlist","provider_data":{"name":"x","metadata":{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}}}`;
+    const arrays = await h.api('/open-playlists/import', { method: 'POST', body: deepArray });
+    expect([400, 413]).toContain(arrays.status);
+    expect(arrays.headers.get('content-type')).toContain('application/problem+json');
+
+    const huge = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'huge', description: 'x'.repeat(MAX_BYTES), tracks: [] } });
+    expect(huge.status).toBe(413);
+    expect((huge.json as ProblemJson).code).toBe('payload_too_large');
+
+    const many = await post('/open-playlists/import', {
+      source_provider: 'open_playlist',
+      provider_data: { name: 'many', tracks: Array.from({ length: MAX_TRACKS + 1 }, (_, index) => ({ title: `t${index}`, artist: 'a' })) },
+    });
+    expect(many.status).toBe(422);
+    expect((many.json as ProblemJson).reason).toBe('too_many_tracks');
+
+    const broken = await h.api('/open-playlists/import', { method: 'POST', body: '{"source_provider": "open_playlist", "provider_data": {' });
+    expect(broken.status).toBe(400);
+    // The engine is still fine.
+    expect((await h.api('/open-playlists/me')).status).toBe(200);
+  });
+});
+
+describe('POST /open-playlists/export', () => {
+  it('pushes a provider playlist to the only connected target account as a migration job', async () => {
+    const list = (await h.api('/open-playlists/me?provider=spotify')).json as OpenPlaylistJson[];
+    const smallRef = list.find((playlist) => playlist.name === 'Small Set')!.id;
+    const response = await post('/open-playlists/export', { playlist_id: smallRef, target_provider: 'tidal' });
+    expect(response.status, response.text).toBe(202);
+    const queued = response.json as { job_id: string; job_url: string; status: string; provider: string; target_account_id: string; tracks_matched: number };
+    expect(queued).toMatchObject({ status: 'queued', provider: 'tidal', target_account_id: h.tidalAccount, tracks_matched: 0, job_url: `/api/migrations/${queued.job_id}` });
+    const job = await h.waitForJob(queued.job_id, finished);
+    expect(job.status).toBe('completed');
+    const created = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === 'Small Set');
+    expect(created).toBeDefined();
+    expect(h.tidal.playlistEntries(created!.id)).toHaveLength(small.length);
+  });
+
+  it('applies the migration preflight: a 60-track playlist needs the warnings acknowledged', async () => {
+    const list = (await h.api('/open-playlists/me?provider=spotify')).json as OpenPlaylistJson[];
+    const bigRef = list.find((playlist) => playlist.name === 'Big Set')!.id;
+    const refused = await post('/open-playlists/export', { playlist_id: bigRef, target_provider: 'tidal' });
+    expect(refused.status).toBe(409);
+    const problem = refused.json as ProblemJson & { warnings: { code: string }[] };
+    expect(problem.code).toBe('migration_warnings');
+    expect(problem.warnings.length).toBeGreaterThan(0);
+  });
+
+  it('pushes an imported playlist, and refuses unknown targets and references clearly', async () => {
+    const imported = await post('/open-playlists/import', {
+      source_provider: 'open_playlist',
+      provider_data: bundle([{ name: 'From A File', tracks: small.slice(0, 2).map((track) => ({ title: track.title, artist: catalog.artists.get(track.artistKeys[0]!)!.name, isrc: track.isrc })) }]),
+    });
+    expect(imported.status).toBe(201);
+    const ref = (imported.json as OpenPlaylistJson).id;
+    const pushed = await post('/open-playlists/export', { playlist_id: ref, target_provider: 'tidal', target_account_id: h.tidalAccount, acknowledge_warnings: true });
+    expect(pushed.status, pushed.text).toBe(202);
+    const job = await h.waitForJob((pushed.json as { job_id: string }).job_id, finished);
+    expect(job.status).toBe('completed');
+
+    const noAccount = await post('/open-playlists/export', { playlist_id: ref, target_provider: 'deezer' });
+    expect(noAccount.status).toBe(422);
+    expect((noAccount.json as ProblemJson).reason).toBe('no_target_account');
+    const notARef = await post('/open-playlists/export', { playlist_id: 'me', target_provider: 'tidal' });
+    expect(notARef.status).toBe(404);
+    const garbage = await post('/open-playlists/export', { playlist_id: 'spotify:not-a-uuid:1', target_provider: 'tidal' });
+    expect(garbage.status).toBe(404);
+    const invalid = await post('/open-playlists/export', { playlist_id: ref });
+    expect(invalid.status).toBe(400);
+  });
+});
+
+describe('the interchange API behind the owner-session gate', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(SESSION_GATE_ENV);
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('needs an owner session like /api, and refuses cross-origin writes', async () => {
+    const list = await t.app.http!.inject({ method: 'GET', url: '/open-playlists/me' });
+    expect(list.statusCode).toBe(401);
+    expect(list.json<{ code: string }>().code).toBe('session_required');
+    const write = await t.app.http!.inject({ method: 'POST', url: '/open-playlists/import', headers: { origin: 'https://evil.test' }, payload: { source_provider: 'open_playlist', provider_data: { name: 'x' } } });
+    expect(write.statusCode).toBe(403);
+    const login = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: SESSION_GATE_ENV.OPL_OWNER_SECRET } });
+    const cookie = /opl_session=[^;]+/.exec(String(login.headers['set-cookie']))![0];
+    const allowed = await t.app.http!.inject({ method: 'GET', url: '/open-playlists/me', headers: { cookie } });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json()).toEqual([]);
+  });
+});
