@@ -59,8 +59,8 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
 }
 
 export type DownloadResult =
-  | { readonly ok: true; readonly blob: Blob; readonly fileName: string; readonly warningCount: number }
-  | { readonly ok: false; readonly status: number; readonly problem: Problem; readonly body: unknown };
+  | { readonly ok: true; readonly blob: Blob; readonly fileName: string; readonly warningCount: number; readonly headers: Headers }
+  | { readonly ok: false; readonly status: number; readonly problem: Problem; readonly body: unknown; readonly headers?: Headers };
 
 /** The file name of a `Content-Disposition: attachment` answer (RFC 5987 `filename*` first). */
 export function attachmentFileName(disposition: string | null, fallback: string): string {
@@ -92,9 +92,9 @@ export async function downloadRequest(path: string, json: unknown, timeoutMs = 1
   }
   if (!response.ok) {
     const body = await readBody(response);
-    return { ok: false, status: response.status, problem: toProblem(response.status, body), body };
+    return { ok: false, status: response.status, problem: toProblem(response.status, body), body, headers: response.headers };
   }
   const blob = await response.blob();
   const warningCount = Number(response.headers.get('x-open-playlist-warning-count') ?? '0');
-  return { ok: true, blob, fileName: attachmentFileName(response.headers.get('content-disposition'), 'export'), warningCount: Number.isFinite(warningCount) ? warningCount : 0 };
+  return { ok: true, blob, fileName: attachmentFileName(response.headers.get('content-disposition'), 'export'), warningCount: Number.isFinite(warningCount) ? warningCount : 0, headers: response.headers };
 }

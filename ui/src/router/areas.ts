@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -87,12 +87,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'export',
     label: 'Export',
-    summary: 'Save playlists as portable files you keep.',
-    plans: [
-      'Export to CSV, TXT, M3U8, XSPF or Open Playlist JSON.',
-      'Export many playlists at once as one archive with a manifest.',
-    ],
-    available: false,
+    summary: 'Save playlists as portable files you keep: from a connected account or an import, whole or only some tracks.',
+    plans: [],
+    available: true,
   },
   {
     id: 'organizer',

@@ -7,6 +7,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
 import '../connections-page/index.ts';
+import '../export-page/index.ts';
 import '../health-indicator/index.ts';
 import '../history-page/index.ts';
 import '../import-page/index.ts';
@@ -71,6 +72,8 @@ export class OplApp extends LitElement {
         return html`<opl-history-page .summary=${area.summary}></opl-history-page>`;
       case 'import':
         return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
+      case 'export':
+        return html`<opl-export-page .summary=${area.summary}></opl-export-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
       default:

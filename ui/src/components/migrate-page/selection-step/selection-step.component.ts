@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { apiRequest } from '../../../api/http.ts';
 import { importPath } from '../../../api/imports.ts';
 import { EMPTY_SELECTION, parseIdList, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
-import { openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
+import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
 import type { Problem } from '../../../api/problem.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
 import { panelStyles } from '../../../theme/panel.styles.ts';
@@ -41,6 +41,7 @@ export class OplSelectionStep extends LitElement {
   static override properties = {
     source: { attribute: false },
     libraryKinds: { attribute: false },
+    purpose: { type: String },
     _load: { state: true },
     _selected: { state: true },
     _tracks: { state: true },
@@ -51,6 +52,8 @@ export class OplSelectionStep extends LitElement {
   declare source: MigrationSource | undefined;
   /** Which of `albums` / `artists` the source service can list (from its capabilities). */
   declare libraryKinds: readonly string[];
+  /** `export`: every entry can be chosen (episodes and local files are exported as they are); `migrate`: only what can be migrated. */
+  declare purpose: 'migrate' | 'export';
   declare _load: Load;
   declare _selected: ReadonlySet<string>;
   /** Per collection: the `pos:<n>` keys chosen, when only some tracks go. */
@@ -65,6 +68,7 @@ export class OplSelectionStep extends LitElement {
     super();
     this.source = undefined;
     this.libraryKinds = [];
+    this.purpose = 'migrate';
     this._load = { kind: 'loading' };
     this._selected = new Set();
     this._tracks = {};
@@ -178,9 +182,9 @@ export class OplSelectionStep extends LitElement {
         ${load.tracks.map(
           (track, index) => html`<li>
             <label
-              ><input type="checkbox" .checked=${chosen.has(keys[index]!)} ?disabled=${!track.isMigratable}
+              ><input type="checkbox" .checked=${chosen.has(keys[index]!)} ?disabled=${!track.isMigratable && this.purpose !== 'export'}
                 @change=${(event: Event) => this.#toggleTrack(collection.id, keys[index]!, (event.currentTarget as HTMLInputElement).checked, keys)} />
-              ${track.title} — ${track.artist}${track.isMigratable ? nothing : html` <span class="muted">(cannot be migrated)</span>`}</label
+              ${track.title} — ${track.artist}${track.isMigratable ? nothing : html` <span class="muted">(${this.purpose === 'export' ? mediaTypeLabel(track.mediaType) : 'cannot be migrated'})</span>`}</label
             >
           </li>`,
         )}

@@ -1,0 +1,253 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
+import {
+  describeExportFailure,
+  EXPORT_FORMATS,
+  EXPORT_HANDOVER_KEY,
+  exportBody,
+  exportFormatOption,
+  EXPORTS_PATH,
+  type ExportFailure,
+  type ExportFormatValue,
+} from '../../api/exports.ts';
+import { apiRequest, downloadRequest } from '../../api/http.ts';
+import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
+import type { Problem } from '../../api/problem.ts';
+import { formStyles } from '../../theme/form.styles.ts';
+import { pageStyles } from '../../theme/page.styles.ts';
+import { panelStyles } from '../../theme/panel.styles.ts';
+import { sharedStyles } from '../../theme/shared.styles.ts';
+import '../migrate-page/selection-step/index.ts';
+import { accessHint } from '../problem-notice/access-hint.ts';
+import '../problem-notice/index.ts';
+import '../source-picker/index.ts';
+import { exportFailureNotice } from './export-failure.template.ts';
+import { exportPageStyles } from './export-page.styles.ts';
+import { readExportResult, type ExportResult } from './export-result.ts';
+import './export-result/index.ts';
+import { saveBlob } from './save-blob.ts';
+
+/** A live export reads every chosen playlist through its provider before the first byte comes back. */
+const EXPORT_TIMEOUT_MS = 300_000;
+
+type Accounts = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly accounts: readonly AccountView[] } | { readonly kind: 'failed'; readonly problem: Problem };
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
+
+/** Chosen playlists, whole or in part, once each. */
+function chosenCount(selection: SelectionDraft): number {
+  return new Set([...selection.collectionIds, ...Object.keys(selection.tracks)]).size;
+}
+
+/**
+ * Export: pick a source (a connected account, or an import the Import page handed over), its
+ * playlists (whole, or only some tracks), and a format; the engine builds the file and the
+ * browser saves it under the engine's file name. Afterwards the page says what was downloaded and
+ * puts every warning into words; a refusal says why and what to do next.
+ */
+export class OplExportPage extends LitElement {
+  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, exportPageStyles];
+
+  static override properties = {
+    summary: { type: String },
+    _accounts: { state: true },
+    _handedImportId: { state: true },
+    _source: { state: true },
+    _selection: { state: true },
+    _format: { state: true },
+    _busy: { state: true },
+    _result: { state: true },
+    _href: { state: true },
+    _failure: { state: true },
+    _nothingChosen: { state: true },
+    _announcement: { state: true },
+  };
+
+  declare summary: string;
+  declare _accounts: Accounts;
+  declare _handedImportId: string;
+  declare _source: MigrationSource | undefined;
+  declare _selection: SelectionDraft;
+  declare _format: ExportFormatValue;
+  declare _busy: boolean;
+  declare _result: ExportResult | undefined;
+  /** Object URL of the last file, offered again as a link; revoked when replaced or when the page goes. */
+  declare _href: string;
+  declare _failure: ExportFailure | undefined;
+  declare _nothingChosen: boolean;
+  declare _announcement: string;
+
+  constructor() {
+    super();
+    this.summary = '';
+    this._accounts = { kind: 'loading' };
+    this._handedImportId = '';
+    this._source = undefined;
+    this._selection = EMPTY_SELECTION;
+    this._format = 'csv';
+    this._busy = false;
+    this._result = undefined;
+    this._href = '';
+    this._failure = undefined;
+    this._nothingChosen = false;
+    this._announcement = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const handed = sessionStorage.getItem(EXPORT_HANDOVER_KEY);
+    if (handed) {
+      sessionStorage.removeItem(EXPORT_HANDOVER_KEY);
+      this._handedImportId = handed;
+    }
+    void this.#loadAccounts();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#forgetFile();
+  }
+
+  async #loadAccounts(): Promise<void> {
+    const result = await apiRequest(ACCOUNTS_PATH);
+    if (!result.ok) {
+      this._accounts = { kind: 'failed', problem: result.problem };
+      return;
+    }
+    const accounts = parseAccounts(result.data);
+    this._accounts = accounts
+      ? { kind: 'loaded', accounts: accounts.filter((account) => account.status === 'connected') }
+      : { kind: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status, detail: 'The list of accounts did not have the documented fields.' } };
+  }
+
+  #forgetFile(): void {
+    if (this._href) URL.revokeObjectURL(this._href);
+    this._href = '';
+  }
+
+  /** Any change of what to export makes the last outcome stale. */
+  #clearOutcome(): void {
+    this._failure = undefined;
+    this._nothingChosen = false;
+  }
+
+  async #download(): Promise<void> {
+    if (this._busy || !this._source) return;
+    if (chosenCount(this._selection) === 0) {
+      this._nothingChosen = true;
+      this._announcement = 'Choose at least one playlist first.';
+      return;
+    }
+    const source = this._source;
+    const selection = this._selection;
+    const format = this._format;
+    this._busy = true;
+    this._failure = undefined;
+    this._nothingChosen = false;
+    this._result = undefined;
+    this.#forgetFile();
+    this._announcement = `Exporting ${plural(chosenCount(selection), 'playlist')} as ${exportFormatOption(format)?.label ?? format}…`;
+    const answer = await downloadRequest(EXPORTS_PATH, exportBody(source, format, selection), EXPORT_TIMEOUT_MS);
+    if (!answer.ok) {
+      this._busy = false;
+      this._failure = describeExportFailure('live', answer.status, answer.problem, answer.body, answer.headers?.get('retry-after') ?? null);
+      this._announcement = `Not exported: ${this._failure.problem.title}.`;
+      return;
+    }
+    const result = await readExportResult(answer, { partialPlaylistIds: Object.keys(selection.tracks).filter((id) => (selection.tracks[id]?.length ?? 0) > 0) });
+    this._href = saveBlob(answer.blob, answer.fileName);
+    this._result = result;
+    this._busy = false;
+    const warnings = Math.max(result.warningCount, result.warnings.length);
+    this._announcement = `Downloaded ${result.fileName}${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ', no warnings'}.`;
+    await this.updateComplete;
+    await this.renderRoot.querySelector('opl-export-result')?.focusHeading();
+  }
+
+  #sourceStep(accounts: readonly AccountView[]): TemplateResult {
+    return html`<section aria-labelledby="step-source">
+      <h2 id="step-source">1. Source</h2>
+      <opl-source-picker
+        legend="Export from"
+        .accounts=${accounts}
+        import-id=${this._handedImportId}
+        @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => {
+          this._source = event.detail;
+          this._selection = EMPTY_SELECTION;
+          this.#clearOutcome();
+        }}
+      ></opl-source-picker>
+    </section>`;
+  }
+
+  #playlistStep(): TemplateResult | typeof nothing {
+    if (!this._source) return nothing;
+    return html`<section aria-labelledby="step-playlists">
+      <h2 id="step-playlists">2. Playlists</h2>
+      <p class="hint">Choose one playlist for a single file, or several for one ZIP archive with a file per playlist and a manifest.json.${this._source.kind === 'account' ? ' “Choose tracks” exports only the tracks you tick.' : ''}</p>
+      <opl-selection-step
+        purpose="export"
+        .source=${this._source}
+        @opl-selection-change=${(event: CustomEvent<SelectionDraft>) => {
+          this._selection = event.detail;
+          this.#clearOutcome();
+        }}
+      ></opl-selection-step>
+    </section>`;
+  }
+
+  #formatStep(): TemplateResult | typeof nothing {
+    if (!this._source) return nothing;
+    return html`<section aria-labelledby="step-format">
+      <h2 id="step-format">3. Format</h2>
+      <fieldset class="formats">
+        <legend>File format</legend>
+        ${EXPORT_FORMATS.map(
+          (option) => html`<label class="format">
+            <input type="radio" name="format" .value=${option.value} .checked=${this._format === option.value} aria-describedby=${`format-${option.value}-explain`}
+              @change=${() => {
+                this._format = option.value;
+                this.#clearOutcome();
+              }} />
+            <span class="format-name">${option.label} <span class="extension">.${option.value}</span></span>
+            <span class="explain" id=${`format-${option.value}-explain`}>${option.explanation}</span>
+          </label>`,
+        )}
+      </fieldset>
+    </section>`;
+  }
+
+  #downloadStep(): TemplateResult | typeof nothing {
+    if (!this._source) return nothing;
+    const count = chosenCount(this._selection);
+    const format = exportFormatOption(this._format);
+    return html`<section aria-labelledby="step-download">
+      <h2 id="step-download">4. Download</h2>
+      <p data-testid="export-summary">
+        ${count === 0
+          ? 'No playlist chosen yet.'
+          : count === 1
+            ? `1 playlist as one ${format?.label ?? this._format} file.`
+            : `${plural(count, 'playlist')} as one ZIP archive of ${format?.label ?? this._format} files with a manifest.json.`}
+      </p>
+      <button type="button" class="primary" id="download" aria-disabled=${this._busy || count === 0 ? 'true' : 'false'} aria-describedby=${this._nothingChosen ? 'nothing-chosen' : nothing}
+        @click=${() => void this.#download()}>
+        ${this._busy ? 'Exporting…' : 'Download'}
+      </button>
+      ${this._nothingChosen ? html`<p class="field-error" id="nothing-chosen">Choose at least one playlist in step 2 first.</p>` : nothing}
+      ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
+      <opl-export-result .result=${this._result} href=${this._href}></opl-export-result>
+    </section>`;
+  }
+
+  override render(): TemplateResult {
+    const accounts = this._accounts;
+    return html`${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}
+      ${accounts.kind === 'loading' ? html`<p role="status">Loading your accounts…</p>` : nothing}
+      ${accounts.kind === 'failed' ? html`<opl-problem-notice .problem=${accounts.problem}>${accessHint(accounts.problem)}</opl-problem-notice>` : nothing}
+      ${accounts.kind === 'loaded' ? html`${this.#sourceStep(accounts.accounts)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}` : nothing}
+      <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>`;
+  }
+}

@@ -1,0 +1,38 @@
+import { css } from 'lit';
+
+/** The source radio group and the inline import id form. */
+export const sourcePickerStyles = css`
+  :host {
+    display: block;
+  }
+
+  fieldset {
+    border: none;
+    padding: 0;
+    margin: 0 0 var(--opl-space-4);
+  }
+
+  legend {
+    font-weight: 600;
+    margin-bottom: var(--opl-space-2);
+  }
+
+  label.choice {
+    display: flex;
+    gap: var(--opl-space-2);
+    align-items: center;
+    font-weight: 400;
+    padding: var(--opl-space-1) 0;
+  }
+
+  form.inline {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2) var(--opl-space-3);
+    align-items: center;
+  }
+
+  form.inline .hint {
+    flex-basis: 100%;
+  }
+`;
