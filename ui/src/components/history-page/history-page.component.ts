@@ -18,6 +18,7 @@ import { hrefFor } from '../../router/route.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import '../history-export/index.ts';
 import '../migration-board/status-chart/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
@@ -129,7 +130,8 @@ export class OplHistoryPage extends LitElement {
               </div>
               ${this.#list(load.jobs)}
             </section>
-            ${this.#stats()} ${selected ? html`<opl-job-detail .job=${selected}></opl-job-detail>` : nothing}`
+            ${this.#stats()} ${selected ? html`<opl-job-detail .job=${selected}></opl-job-detail>` : nothing}
+            ${selected ? html`<opl-history-export .job=${selected}></opl-history-export>` : nothing}`
         : nothing}`;
   }
 }
