@@ -159,13 +159,6 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       url: { allowedHosts: config.imports.urlAllowedHosts, ...(overrides.importUrlFetch ? { fetchOverrides: overrides.importUrlFetch } : {}) },
     });
     stack.push(() => importPreview.close());
-    const exportService = new ExportService({
-      records: importRecords,
-      plugins: { manifests: () => catalogue.manifests(), serialize: (pluginId, input, onChunk) => pluginHost.serialize(pluginId, input, onChunk) },
-      maxPlaylists: config.exportMaxPlaylists,
-      schemaBaseUrl: config.schemaBaseUrl,
-    });
-    stack.push(() => exportService.close());
     const keys = config.connections.vaultKey ? envKeyProvider(config.connections.vaultKey, config.connections.vaultPreviousKeys) : await fileKeyProvider(config.connections.vaultKeyFile);
     const connections = new ConnectionService({
       execute,
@@ -207,6 +200,15 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       ...(overrides.migrationSliceSeconds ? { sliceSeconds: overrides.migrationSliceSeconds } : {}),
     });
     stack.push(() => migrations.progress.close());
+    const exportService = new ExportService({
+      records: importRecords,
+      accounts: { connections, playlists },
+      history: { job: (ownerId, jobId) => migrations.service.job(ownerId, jobId), execute },
+      plugins: { manifests: () => catalogue.manifests(), serialize: (pluginId, input, onChunk) => pluginHost.serialize(pluginId, input, onChunk) },
+      maxPlaylists: config.exportMaxPlaylists,
+      schemaBaseUrl: config.schemaBaseUrl,
+    });
+    stack.push(() => exportService.close());
     const services: AppServices = {
       config,
       logger,

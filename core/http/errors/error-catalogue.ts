@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   authentication_not_configured: { status: 403, title: 'User authentication is not configured' },
   cross_origin_request: { status: 403, title: 'Cross-origin request refused' },
   header_paste_disabled: { status: 403, title: 'Pasting browser headers is disabled on this instance' },
+  playlist_access_denied: { status: 403, title: 'The provider does not let this account read the playlist' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },

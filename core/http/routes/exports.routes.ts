@@ -1,55 +1,75 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '@opl/plugin-sdk/schemas';
+import { ExportError, IMPORT_SOURCE_PROVIDER, type ExportArtifact, type ExportService } from '../../services/exports/index.ts';
 import { ImportRecordError } from '../../services/imports/index.ts';
-import { ExportError, type ExportService } from '../../services/exports/index.ts';
+import { MigrationError } from '../../services/migrations/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
+import { providerProblem } from './provider-problems.ts';
 
 /** What the export routes use; `createApp` wires the real service. */
-export type ExportsApi = Pick<ExportService, 'export'>;
+export type ExportsApi = Pick<ExportService, 'export' | 'exportMigration'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FORMATS = `Output format: ${EXPORT_FORMATS.join(', ')} (those a loaded format plugin writes)`;
 
-const selectionSchema = z
-  .object({
-    index: z.number().int().nonnegative().optional().describe('0-based index of the playlist in the source'),
-    id: z.string().min(1).max(10_000).optional().describe('The playlist id in the source (for import records without ids: `<import id>#<index>`)'),
-    track_positions: z.array(z.number().int().nonnegative()).max(1_000_000).optional().describe('0-based positions of the tracks to export; order of the playlist is kept'),
-    track_ids: z.array(z.string().min(1).max(10_000)).max(1_000_000).optional().describe('Ids of the tracks to export; order of the playlist is kept'),
-  })
-  .strict()
-  .refine((value) => (value.index === undefined) !== (value.id === undefined), { message: 'give exactly one of index or id' })
-  .refine((value) => value.track_positions === undefined || value.track_ids === undefined, { message: 'give at most one of track_positions or track_ids' });
+const id = z.string().trim().min(1).max(500);
 
 const exportBodySchema = z
   .object({
-    source: z
+    source_provider: z.string().trim().min(1).max(40).describe('The account\'s provider key (e.g. `spotify`), or `import` for an import record'),
+    source_account_id: z.string().trim().min(1).max(200).describe('The connected account id, or the import record id when `source_provider` is `import`'),
+    format: z.string().min(1).max(50).describe(FORMATS),
+    selection: z
       .object({
-        type: z.string().min(1).max(50).describe('`import` (an import record); provider accounts come later and are refused with 422 until then'),
-        id: z.string().min(1).max(200).describe('The import record id'),
+        playlist_ids: z
+          .array(id)
+          .max(100_000)
+          .describe('Playlists in this order: provider playlist ids (`liked` = liked songs); for an import, the playlist id or its 0-based index ("0", "1", …)'),
+        tracks: z
+          .record(id, z.array(id).max(1_000_000))
+          .optional()
+          .describe('Only these tracks of a playlist (raises `partial_selection`), by track id, entry id (`source_item_id`) or `pos:<n>`; a playlist named only here is exported too'),
       })
-      .strict(),
-    format: z.string().min(1).max(50).describe(`Output format: ${EXPORT_FORMATS.join(', ')} (those a loaded format plugin writes)`),
-    playlists: z
-      .array(selectionSchema)
-      .min(1)
-      .max(100_000)
+      .strict()
       .optional()
-      .describe('Which playlists, in this order, optionally with a track selection (raises `partial_selection`); default: every playlist, whole'),
+      .describe('Absent: every playlist of the source, whole (at most OPL_EXPORT_MAX_PLAYLISTS)'),
   })
   .strict()
   .meta({ id: 'ExportRequest' });
 
+const historyBodySchema = z.object({ format: z.string().min(1).max(50).describe(FORMATS) }).strict().meta({ id: 'HistoryExportRequest' });
+
+const DESCRIPTION =
+  'Formats: csv (text/csv), txt (text/plain), m3u8 (application/vnd.apple.mpegurl), xspf (application/xspf+xml), json (application/vnd.open-playlist+json). Several playlists always give application/zip holding one file per playlist (for json: `open-playlist-bundle.json`) and `manifest.json` (export manifest v1). Headers: Content-Disposition (ASCII `filename` and UTF-8 `filename*`), Content-Length, `X-Open-Playlist-Schema-Version: 1`, `X-Open-Playlist-Warning-Count`. The file is built one playlist at a time in a private temporary file, streamed in 64 KiB chunks and removed afterwards.';
+
 function toAppError(error: unknown): unknown {
   if (error instanceof ExportError) {
-    return new AppError('unprocessable_content', error.message, { extensions: { reason: error.reason, ...error.extensions } });
+    const extensions = { reason: error.reason, ...error.extensions };
+    switch (error.reason) {
+      case 'playlist_not_found':
+        return new AppError('not_found', error.message, { extensions });
+      case 'playlist_access_denied':
+        return new AppError('playlist_access_denied', error.message, { extensions });
+      case 'all_playlists_failed':
+        return new AppError(error.extensions['status'] === 403 ? 'playlist_access_denied' : 'not_found', error.message, { extensions });
+      case 'migration_not_finished':
+        return new AppError('migration_state_conflict', error.message, { extensions });
+      case 'detail_expired':
+        return new AppError('migration_detail_expired', error.message, { extensions });
+      default:
+        return new AppError('unprocessable_content', error.message, { extensions });
+    }
   }
   if (error instanceof ImportRecordError) {
     if (error.reason === 'expired') return new AppError('gone', error.message);
     return new AppError('not_found', error.message);
   }
-  return error;
+  if (error instanceof MigrationError && error.code === 'not_found') return new AppError('not_found', error.message);
+  // Connection and provider failures: a missing account (404), an expired connection (409, reconnect), a rate limit (429 + Retry-After).
+  return providerProblem(error);
 }
 
 /** `attachment` with an ASCII `filename` and the RFC 5987 `filename*` (UTF-8, percent-encoded). */
@@ -59,81 +79,117 @@ export function contentDisposition(asciiName: string, unicodeName: string): stri
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/**
+ * Builds the export while watching the client, then streams it. Completion, client cancellation
+ * and errors all remove the temporary file.
+ */
+async function download(request: FastifyRequest, reply: FastifyReply, build: (signal: AbortSignal) => Promise<ExportArtifact>): Promise<FastifyReply> {
+  const left = new AbortController();
+  const onLeave = () => left.abort(new Error('the client closed the connection'));
+  request.raw.socket?.once('close', onLeave);
+  let artifact: ExportArtifact;
+  try {
+    artifact = await build(left.signal);
+  } catch (error) {
+    if (left.signal.aborted) throw new AppError('malformed_body', 'The client closed the connection before the export was ready; nothing was kept.');
+    throw toAppError(error);
+  } finally {
+    request.raw.socket?.off('close', onLeave);
+  }
+  // (The request stream itself is destroyed once its body is read: the socket tells whether the client left.)
+  const socket = request.raw.socket as typeof request.raw.socket | null;
+  if (left.signal.aborted || socket === null || socket.destroyed || reply.raw.destroyed || reply.raw.closed) {
+    // The client went away while the file was being built: nobody will read it.
+    await artifact.dispose();
+    return reply;
+  }
+  const stream = artifact.open();
+  const cleanUp = () => {
+    stream.destroy();
+    void artifact.dispose();
+  };
+  reply.raw.once('close', cleanUp);
+  stream.once('close', cleanUp);
+  stream.once('error', cleanUp);
+  return reply
+    .status(200)
+    .header('content-type', artifact.contentType)
+    .header('content-disposition', contentDisposition(artifact.fileName, artifact.unicodeFileName))
+    .header('content-length', String(artifact.bytes))
+    .header('cache-control', 'no-store')
+    .header('x-open-playlist-schema-version', '1')
+    .header('x-open-playlist-warning-count', String(artifact.warnings.length))
+    .send(stream);
+}
+
 export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = async (app, { exports }) => {
   app.post(
     '/api/exports',
     {
       schema: {
         tags: ['exports'],
-        summary: 'Download playlists as a file: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
-        description:
-          'Formats: csv (text/csv), txt (text/plain), m3u8 (application/vnd.apple.mpegurl), xspf (application/xspf+xml), json (application/vnd.open-playlist+json). Several playlists always give application/zip holding one file per playlist (for json: `open-playlist-bundle.json`) and `manifest.json` (export manifest v1). Headers: Content-Disposition (ASCII `filename` and UTF-8 `filename*`), Content-Length, `X-Open-Playlist-Schema-Version: 1`, `X-Open-Playlist-Warning-Count`. The file is built one playlist at a time in a private temporary file, streamed in 64 KiB chunks and removed afterwards. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf).',
+        summary: 'Download playlists of a connected account or an import record: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
+        description: `${DESCRIPTION} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: a \`failed\` manifest entry with no file).`,
         body: exportBodySchema,
         response: {
           200: z.any().describe('The file (see the description for content types), or application/zip for several playlists'),
           400: problemResponse('Invalid body'),
-          404: problemResponse('No such import for this owner'),
+          403: problemResponse('`playlist_access_denied`: the one requested playlist (or every one of several) is not readable by this account'),
+          404: problemResponse('No such account or import for this owner; or the one requested playlist (or every one of several: `reason` all_playlists_failed) does not exist'),
+          409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account); nothing was kept'),
           410: problemResponse('The import expired; preview the source again'),
           422: problemResponse(
-            '`reason`: unsupported_source (only `import` for now), unknown_format (`writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection, or write_failed',
+            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (`writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed',
           ),
+          429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After); nothing was kept'),
+          502: problemResponse('The provider failed or could not be reached'),
         },
       },
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'export playlists');
       const body = request.body;
-      if (body.source.type === 'import' && !UUID.test(body.source.id)) throw new AppError('not_found', `No import ${body.source.id.slice(0, 100)} exists for this owner.`);
-      const left = new AbortController();
-      const onLeave = () => left.abort(new Error('the client closed the connection'));
-      request.raw.socket?.once('close', onLeave);
-      let artifact;
-      try {
-        artifact = await exports.export(owner.id, {
-          source: body.source,
-          format: body.format,
-          playlists: body.playlists?.map((selection) => ({ index: selection.index, id: selection.id, trackPositions: selection.track_positions, trackIds: selection.track_ids })),
-        }, { signal: left.signal });
-      } catch (error) {
-        if (left.signal.aborted) throw new AppError('malformed_body', 'The client closed the connection before the export was ready; nothing was kept.');
-        throw toAppError(error);
-      } finally {
-        request.raw.socket?.off('close', onLeave);
+      if (!UUID.test(body.source_account_id)) {
+        throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${body.source_account_id.slice(0, 100)} exists for this owner.`);
       }
-      // (The request stream itself is destroyed once its body is read: the socket tells whether the client left.)
-      const socket = request.raw.socket as (typeof request.raw.socket | null);
-      if (left.signal.aborted || socket === null || socket.destroyed || reply.raw.destroyed || reply.raw.closed) {
-        // The client went away while the file was being built: nobody will read it.
-        await artifact.dispose();
-        return reply;
-      }
-      const stream = artifact.open();
-      const cleanUp = () => {
-        stream.destroy();
-        void artifact.dispose();
-      };
-      // Completion, client cancellation and errors all end in a `close` of the response or the file stream.
-      reply.raw.once('close', cleanUp);
-      stream.once('close', cleanUp);
-      stream.once('error', cleanUp);
-      return reply
-        .status(200)
-        .header('content-type', artifact.contentType)
-        .header('content-disposition', contentDisposition(artifact.fileName, artifact.unicodeFileName))
-        .header('content-length', String(artifact.bytes))
-        .header('cache-control', 'no-store')
-        .header('x-open-playlist-schema-version', '1')
-        .header('x-open-playlist-warning-count', String(artifact.warnings.length))
-        .send(stream);
+      return download(request, reply, (signal) =>
+        exports.export(owner.id, { source_provider: body.source_provider, source_account_id: body.source_account_id, format: body.format, selection: body.selection }, { signal }),
+      );
+    },
+  );
+
+  app.post(
+    '/api/exports/migrations/:job_id',
+    {
+      schema: {
+        tags: ['exports'],
+        summary: "Download the playlists a finished migration moved, from the engine's stored history (no provider is called)",
+        description: `${DESCRIPTION} Tracks come from the items' stored source metadata in source order; playlist details from the snapshot the job kept. Warning codes as for live exports, plus historical_playlist_metadata_partial (an older job without a playlist snapshot) and historical_track_metadata_partial (tracks rebuilt from the item columns).`,
+        params: z.object({ job_id: z.string().min(1).max(100) }),
+        body: historyBodySchema,
+        response: {
+          200: z.any().describe('The file, or application/zip for several playlists'),
+          400: problemResponse('Invalid body'),
+          404: problemResponse('No such migration for this owner'),
+          409: problemResponse('`migration_state_conflict`: the migration has not finished yet'),
+          410: problemResponse('`migration_detail_expired`: the item detail passed its retention deadline'),
+          422: problemResponse('`reason`: no_playlist_portion (albums or artists only: use the report), unknown_format, too_many_playlists, write_failed'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'export migration history');
+      const jobId = request.params.job_id;
+      if (!UUID.test(jobId)) throw new AppError('not_found', `No migration ${jobId.slice(0, 100)} exists for this owner.`);
+      return download(request, reply, (signal) => exports.exportMigration(owner.id, jobId, request.body.format, { signal }));
     },
   );
 };
 
 /** For building the server without a database (the OpenAPI generator): every call refuses. */
 export function unavailableExports(): ExportsApi {
-  return {
-    export: async () => {
-      throw new Error('exports are not wired in this server');
-    },
+  const refuse = async (): Promise<never> => {
+    throw new Error('exports are not wired in this server');
   };
+  return { export: refuse, exportMigration: refuse };
 }

@@ -20,13 +20,21 @@ import {
 import { exportFileNames, safeBaseName } from '../../domain/export-file-names.ts';
 import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
-import { exportWarnings, type SelectedPlaylist } from './export-warnings.ts';
+import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
+import { ExportError } from './export-error.ts';
+import { PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { exportWarnings } from './export-warnings.ts';
+import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
+import { importExportSource } from './import-export-source.ts';
+import { JsonBundleAssembly } from './json-bundle-assembly.ts';
 
 /** Response streaming chunk size (SPEC "Limits"). */
 export const EXPORT_CHUNK_BYTES = 64 * 1024;
 /** The bundle's file inside a multi-playlist JSON archive. */
 export const BUNDLE_FILE_NAME = 'open-playlist-bundle.json';
 export const MANIFEST_FILE_NAME = 'manifest.json';
+/** `source_provider` of a live export from an import record (the convention of `POST /api/migrations`). */
+export const IMPORT_SOURCE_PROVIDER = 'import';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat | 'zip', string> = {
   csv: 'text/csv; charset=utf-8',
@@ -39,37 +47,17 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat | 'zip', string> = {
 
 const EXTENSIONS: Record<ExportFormat, string> = { csv: '.csv', txt: '.txt', m3u8: '.m3u8', xspf: '.xspf', json: '.json' };
 
-/** One playlist of the source and, optionally, which of its tracks to export. */
-export interface PlaylistSelection {
-  /** 0-based index of the playlist in the source. */
-  index?: number | undefined;
-  /** The playlist's id in the source. */
-  id?: string | undefined;
-  /** 0-based positions of the tracks to export (list order is kept). */
-  trackPositions?: readonly number[] | undefined;
-  /** Ids of the tracks to export (list order is kept). */
-  trackIds?: readonly string[] | undefined;
-}
-
+/**
+ * The body of `POST /api/exports` (SPEC "Export endpoints"): a connected account
+ * (`source_account_id` = its id, `source_provider` = its provider key) or an import record
+ * (`source_provider` = `import`, `source_account_id` = the record id).
+ */
 export interface ExportRequest {
-  source: { type: string; id: string };
+  source_provider: string;
+  source_account_id: string;
   format: string;
   /** Absent: every playlist of the source, whole. */
-  playlists?: readonly PlaylistSelection[] | undefined;
-}
-
-export type ExportErrorReason = 'unsupported_source' | 'unknown_format' | 'too_many_playlists' | 'invalid_selection' | 'write_failed';
-
-/** Why an export cannot be made; the HTTP layer maps each reason onto its status. */
-export class ExportError extends Error {
-  readonly reason: ExportErrorReason;
-  readonly extensions: Record<string, unknown>;
-  constructor(reason: ExportErrorReason, message: string, extensions: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'ExportError';
-    this.reason = reason;
-    this.extensions = extensions;
-  }
+  selection?: ExportSelection | undefined;
 }
 
 /** A finished export in a private temporary file; `open` streams it, `dispose` removes it. */
@@ -97,11 +85,24 @@ export interface ExportPluginAccess {
 
 export interface ExportServiceOptions {
   records: { get(ownerId: string, id: string): Promise<ImportRecordContents> };
+  /** Connected accounts' playlists; without them, account sources are refused (`unsupported_source`). */
+  accounts?: AccountExportDependencies;
+  /** Stored migrations; without them, history exports are refused (`unsupported_source`). */
+  history?: HistoryExportDependencies;
   plugins: ExportPluginAccess;
   maxPlaylists: number;
   schemaBaseUrl: string;
   /** Parent of this service's private temporary directory; default the OS temporary directory. */
   tempRoot?: string;
+}
+
+interface Built {
+  path: string;
+  contentType: string;
+  fileName: string;
+  unicodeFileName: string;
+  manifest: ExportManifest | null;
+  warnings: ExportWarning[];
 }
 
 /** A name for `filename*`: the original Unicode text without anything a file system would read as a path. */
@@ -115,15 +116,23 @@ function withoutExtension(name: string): string {
   return name.replace(/\.[A-Za-z0-9]{1,5}$/, '');
 }
 
+/** The warnings of one playlist: the source's own first (e.g. historical), then the format's. */
+function warningsOf(item: SourcePlaylist, format: ExportFormat): ExportWarning[] {
+  return [...item.warnings, ...exportWarnings([item], format)];
+}
+
 /**
  * Exports playlists as files (SPEC "Export endpoints", "Multi-playlist archive and manifest v1",
- * Limits rules 1–3): one playlist at a time is serialized by its format plugin into a private
- * temporary file; one playlist is the download itself, several always become a ZIP64 archive with
+ * Limits rules 1–3). A source (import record, connected account, migration history) hands over
+ * one playlist at a time; its format plugin serializes it into a private temporary file at once.
+ * One playlist is the download itself, several always become a ZIP64 archive with
  * `manifest.json`. Every temporary file lives in a 0700 directory of this service and goes away
  * when the download completes, is cancelled, or fails.
  */
 export class ExportService {
   readonly #records: ExportServiceOptions['records'];
+  readonly #accounts: AccountExportDependencies | undefined;
+  readonly #history: HistoryExportDependencies | undefined;
   readonly #plugins: ExportPluginAccess;
   readonly #maxPlaylists: number;
   readonly #schemaBaseUrl: string;
@@ -131,6 +140,8 @@ export class ExportService {
 
   constructor(options: ExportServiceOptions) {
     this.#records = options.records;
+    this.#accounts = options.accounts;
+    this.#history = options.history;
     this.#plugins = options.plugins;
     this.#maxPlaylists = options.maxPlaylists;
     this.#schemaBaseUrl = options.schemaBaseUrl.replace(/\/+$/, '');
@@ -156,34 +167,53 @@ export class ExportService {
     await rm(this.#directory, { recursive: true, force: true });
   }
 
-  /** Builds the export into a temporary file. Throws `ExportError`, or `ImportRecordError` for the source. */
+  /**
+   * A live export from an import record or a connected account. Throws `ExportError`,
+   * `ImportRecordError` (the record), or the account's connection and provider errors (missing
+   * account, expired connection, rate limit) — those abort the export at once.
+   */
   async export(ownerId: string, request: ExportRequest, options: { signal?: AbortSignal } = {}): Promise<ExportArtifact> {
-    if (request.source.type !== 'import') {
-      throw new ExportError('unsupported_source', `Source type "${request.source.type.slice(0, 50)}" is not supported yet; export from an import record with source {"type": "import", "id": …}.`, {
-        supported_source_types: ['import'],
-      });
-    }
     const { format, pluginId } = this.#formatFor(request.format);
     // Limits the request before reading anything.
-    if (request.playlists && request.playlists.length > this.#maxPlaylists) this.#tooMany(request.playlists.length);
-    const record = await this.#records.get(ownerId, request.source.id);
-    const selected = select(record, request.playlists);
-    if (selected.length > this.#maxPlaylists) this.#tooMany(selected.length);
+    if (request.selection) {
+      const count = selectedPlaylistIds(request.selection).length;
+      if (count > this.#maxPlaylists) this.#tooMany(count);
+      if (count === 0) throw new ExportError('invalid_selection', 'selection.playlist_ids is empty: name at least one playlist, or leave out `selection` to export every playlist.');
+      const twice = request.selection.playlist_ids.find((id, index) => request.selection!.playlist_ids.indexOf(id) !== index);
+      if (twice !== undefined) throw new ExportError('invalid_selection', `selection.playlist_ids names ${JSON.stringify(twice.slice(0, 100))} twice; name each playlist once.`);
+    }
+    let source: ExportSource;
+    if (request.source_provider === IMPORT_SOURCE_PROVIDER) {
+      source = importExportSource(await this.#records.get(ownerId, request.source_account_id), request.selection);
+    } else {
+      if (!this.#accounts) throw new ExportError('unsupported_source', 'Exports from connected accounts are not available in this server.');
+      source = await accountExportSource(this.#accounts, { ownerId, provider: request.source_provider, accountId: request.source_account_id, selection: request.selection });
+    }
+    return this.#build(source, format, pluginId, options.signal);
+  }
 
-    const warnings = exportWarnings(selected, format);
+  /**
+   * The playlist portion of a finished migration, from stored data only (SPEC "Export endpoints"
+   * rule 4): no provider is called and no account needs to be connected.
+   */
+  async exportMigration(ownerId: string, jobId: string, formatName: string, options: { signal?: AbortSignal } = {}): Promise<ExportArtifact> {
+    const { format, pluginId } = this.#formatFor(formatName);
+    if (!this.#history) throw new ExportError('unsupported_source', 'History exports are not available in this server.');
+    return this.#build(await historyExportSource(this.#history, ownerId, jobId), format, pluginId, options.signal);
+  }
+
+  async #build(source: ExportSource, format: ExportFormat, pluginId: string, signal?: AbortSignal): Promise<ExportArtifact> {
+    if (source.playlists.length > this.#maxPlaylists) this.#tooMany(source.playlists.length);
+    if (source.playlists.length === 0) throw new ExportError('invalid_selection', 'The source has no playlists to export.');
     await mkdir(this.#directory, { recursive: true, mode: 0o700 });
     const work = await mkdtemp(join(this.#directory, 'export-'));
     const dispose = once(() => rm(work, { recursive: true, force: true }));
     try {
-      const built =
-        selected.length === 1
-          ? await this.#single(work, pluginId, format, selected[0]!, warnings)
-          : await this.#archive(work, pluginId, format, selected, warnings, withoutExtension(record.name ?? ''), options.signal);
+      const built = source.playlists.length === 1 ? await this.#single(work, pluginId, format, source) : await this.#archive(work, pluginId, format, source, signal);
       const bytes = (await stat(built.path)).size;
       return {
         ...built,
         bytes,
-        warnings,
         open: () => createReadStream(built.path, { highWaterMark: EXPORT_CHUNK_BYTES }),
         dispose,
       };
@@ -212,10 +242,10 @@ export class ExportService {
     return { format: name as ExportFormat, pluginId: writer.pluginId };
   }
 
-  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], warnings: readonly ExportWarning[]): Promise<void> {
+  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string | null, warnings: readonly ExportWarning[]): Promise<void> {
     const handle = await open(path, 'wx', 0o600);
     try {
-      await this.#plugins.serialize(pluginId, { playlists, options: { source_provider: null, schema_base: this.#schemaBaseUrl, warnings: [...warnings] } }, async (chunk) => {
+      await this.#plugins.serialize(pluginId, { playlists, options: { source_provider: sourceProvider, schema_base: this.#schemaBaseUrl, warnings: [...warnings] } }, async (chunk) => {
         await handle.write(chunk);
       });
     } catch (error) {
@@ -226,20 +256,33 @@ export class ExportService {
     }
   }
 
-  async #single(work: string, pluginId: string, format: ExportFormat, playlist: SelectedPlaylist, warnings: readonly ExportWarning[]) {
-    const [fileName] = exportFileNames([{ id: playlist.id, name: playlist.playlist.name }], EXTENSIONS[format]);
+  async #single(work: string, pluginId: string, format: ExportFormat, source: ExportSource): Promise<Built> {
+    const wanted = source.playlists[0]!;
+    let item: SourcePlaylist;
+    try {
+      item = await source.read(wanted.id);
+    } catch (error) {
+      // One playlist asked for and it cannot be read: an explicit error, never an empty file.
+      if (error instanceof PlaylistUnavailableError) {
+        throw new ExportError(error.reason === 'denied' ? 'playlist_access_denied' : 'playlist_not_found', error.message, { playlist_id: wanted.id });
+      }
+      throw error;
+    }
+    const warnings = warningsOf(item, format);
+    const [fileName] = exportFileNames([{ id: item.id, name: item.playlist.name }], EXTENSIONS[format]);
     const path = join(work, 'playlist');
-    await this.#serializeTo(path, pluginId, format, [playlist.playlist], warnings);
+    await this.#serializeTo(path, pluginId, format, [item.playlist], source.sourceProvider, warnings);
     return {
       path,
       contentType: EXPORT_CONTENT_TYPES[format],
       fileName: fileName!,
-      unicodeFileName: unicodeName(playlist.playlist.name, withoutExtension(fileName!)) + EXTENSIONS[format],
+      unicodeFileName: unicodeName(item.playlist.name, withoutExtension(fileName!)) + EXTENSIONS[format],
       manifest: null,
+      warnings,
     };
   }
 
-  async #archive(work: string, pluginId: string, format: ExportFormat, selected: SelectedPlaylist[], warnings: readonly ExportWarning[], sourceName: string, signal?: AbortSignal) {
+  async #archive(work: string, pluginId: string, format: ExportFormat, source: ExportSource, signal?: AbortSignal): Promise<Built> {
     const path = join(work, 'archive.zip');
     const output = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     const archive = new ZipArchive({ forceZip64: true, zlib: { level: 6 } });
@@ -269,37 +312,73 @@ export class ExportService {
       await rm(file, { force: true });
     };
 
+    let bundle: { handle: Awaited<ReturnType<typeof open>>; assembly: JsonBundleAssembly; file: string } | null = null;
     try {
       const entries: ExportManifestEntry[] = [];
-      const entryOf = (item: SelectedPlaylist, file: string): ExportManifestEntry => ({
-        playlist_id: item.id,
-        name: item.playlist.name.slice(0, 1_000),
-        file,
-        status: item.playlist.tracks.length === 0 ? 'empty' : 'ok',
-        track_count: item.playlist.tracks.length,
-        warning_codes: [...new Set(warnings.filter((warning) => warning.playlist_id === item.id).map((warning) => warning.code))],
-      });
+      const warnings: ExportWarning[] = [];
+      const failures: { playlist_id: string; reason: string }[] = [];
+      // File names follow the names as read, in playlist order (a failed playlist takes none).
+      const named: { id: string; name: string }[] = [];
       if (format === 'json') {
         const file = join(work, 'bundle');
-        await this.#serializeTo(file, pluginId, format, selected.map((item) => item.playlist), warnings);
-        await appendFile(file, BUNDLE_FILE_NAME);
-        for (const item of selected) entries.push(entryOf(item, BUNDLE_FILE_NAME));
-      } else {
-        const names = exportFileNames(selected.map((item) => ({ id: item.id, name: item.playlist.name })), EXTENSIONS[format]);
-        for (const [index, item] of selected.entries()) {
-          // Nobody waits for the archive any more (the client left): stop before the next playlist.
-          signal?.throwIfAborted();
-          const file = join(work, `playlist-${index}`);
-          await this.#serializeTo(file, pluginId, format, [item.playlist], warnings.filter((warning) => warning.playlist_id === item.id));
-          await appendFile(file, names[index]!);
-          entries.push(entryOf(item, names[index]!));
+        const handle = await open(file, 'wx', 0o600);
+        bundle = { handle, file, assembly: await JsonBundleAssembly.start(handle, this.#schemaBaseUrl, source.sourceProvider) };
+      }
+      for (const [index, wanted] of source.playlists.entries()) {
+        // Nobody waits for the archive any more (the client left): stop before the next playlist.
+        signal?.throwIfAborted();
+        let item: SourcePlaylist;
+        try {
+          item = await source.read(wanted.id, signal);
+        } catch (error) {
+          if (!(error instanceof PlaylistUnavailableError)) throw error;
+          const message = `"${wanted.name.slice(0, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${error.message.slice(0, 500)}`;
+          warnings.push({ code: 'playlist_read_failed', playlist_id: wanted.id, message: message.slice(0, 2_000) });
+          failures.push({ playlist_id: wanted.id, reason: error.reason });
+          entries.push({ playlist_id: wanted.id, name: wanted.name.slice(0, 1_000), file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] });
+          continue;
         }
+        const own = warningsOf(item, format);
+        warnings.push(...own);
+        const file = join(work, `playlist-${index}`);
+        named.push({ id: item.id, name: item.playlist.name });
+        const entryName = bundle ? BUNDLE_FILE_NAME : exportFileNames(named, EXTENSIONS[format]).at(-1)!;
+        if (bundle) {
+          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, []);
+          await bundle.assembly.addFrom(file);
+          await rm(file, { force: true });
+        } else {
+          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, own);
+          await appendFile(file, entryName);
+        }
+        entries.push({
+          playlist_id: item.id,
+          name: item.playlist.name.slice(0, 1_000),
+          file: entryName,
+          status: item.playlist.tracks.length === 0 ? 'empty' : 'ok',
+          track_count: item.playlist.tracks.length,
+          warning_codes: [...new Set(own.map((warning) => warning.code))],
+        });
+      }
+      if (failures.length === entries.length) {
+        // Every playlist failed: no archive at all (SPEC "HTTP conditions").
+        const denied = failures.some((entry) => entry.reason === 'denied');
+        throw new ExportError('all_playlists_failed', `None of the ${entries.length} playlists could be read (${denied ? 'access denied or not found' : 'not found'}), so there is nothing to download. Check the selection against the account's current playlists.`, {
+          failures,
+          status: denied ? 403 : 404,
+        });
+      }
+      if (bundle) {
+        await bundle.assembly.finish(warnings);
+        await bundle.handle.close();
+        await appendFile(bundle.file, BUNDLE_FILE_NAME);
+        bundle = null;
       }
       const manifest = exportManifestSchema.parse({
         $schema: `${this.#schemaBaseUrl}${EXPORT_MANIFEST_SCHEMA_PATH}`,
         schema_version: OPEN_PLAYLIST_SCHEMA_VERSION,
         format,
-        source_provider: null,
+        source_provider: source.sourceProvider,
         playlist_count: entries.length,
         entries,
         warnings,
@@ -310,15 +389,17 @@ export class ExportService {
       // Set by the archive's event handlers while the awaits above ran.
       const failed = failure as Error | null;
       if (failed) throw failed;
-      const base = safeBaseName(sourceName) || 'open-playlist-export';
+      const base = safeBaseName(source.archiveName) || 'open-playlist-export';
       return {
         path,
         contentType: EXPORT_CONTENT_TYPES.zip,
         fileName: `${base}.zip`,
-        unicodeFileName: `${unicodeName(sourceName, base)}.zip`,
+        unicodeFileName: `${unicodeName(source.archiveName, base)}.zip`,
         manifest,
+        warnings,
       };
     } catch (error) {
+      await bundle?.handle.close().catch(() => undefined);
       archive.abort();
       output.destroy();
       await written.catch(() => undefined);
@@ -330,44 +411,4 @@ export class ExportService {
 function once(action: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | null = null;
   return () => (done ??= action());
-}
-
-/** The requested playlists (default: all), each with its selected tracks. Throws `invalid_selection`. */
-export function select(record: ImportRecordContents, selections: readonly PlaylistSelection[] | undefined): SelectedPlaylist[] {
-  const idOf = (playlist: Playlist, index: number) => playlist.id ?? `${record.id}#${index}`;
-  if (!selections) return record.playlists.map((playlist, index) => ({ id: idOf(playlist, index), playlist, partial: null }));
-  const seen = new Set<number>();
-  return selections.map((selection, at) => {
-    let index: number;
-    if (selection.index !== undefined) {
-      index = selection.index;
-      if (index >= record.playlists.length) {
-        throw new ExportError('invalid_selection', `playlists[${at}]: import ${record.id} has ${record.playlists.length} playlist(s); index ${index} does not exist (indexes start at 0).`);
-      }
-    } else {
-      index = record.playlists.findIndex((playlist, candidate) => idOf(playlist, candidate) === selection.id);
-      if (index < 0) throw new ExportError('invalid_selection', `playlists[${at}]: import ${record.id} has no playlist with id "${String(selection.id).slice(0, 100)}".`);
-    }
-    if (seen.has(index)) throw new ExportError('invalid_selection', `playlists[${at}]: playlist ${index} is selected twice.`);
-    seen.add(index);
-    const playlist = record.playlists[index]!;
-    const id = idOf(playlist, index);
-    if (selection.trackPositions === undefined && selection.trackIds === undefined) return { id, playlist, partial: null };
-    let keep: Set<number>;
-    if (selection.trackPositions !== undefined) {
-      keep = new Set(selection.trackPositions);
-      const outside = selection.trackPositions.find((position) => position >= playlist.tracks.length);
-      if (outside !== undefined) {
-        throw new ExportError('invalid_selection', `playlists[${at}]: playlist "${playlist.name.slice(0, 80)}" has ${playlist.tracks.length} track(s); position ${outside} does not exist (positions start at 0).`);
-      }
-    } else {
-      const wanted = new Set(selection.trackIds);
-      keep = new Set(playlist.tracks.flatMap((track, position) => (track.id !== null && wanted.has(track.id) ? [position] : [])));
-      const known = new Set(playlist.tracks.map((track) => track.id));
-      const missing = [...wanted].find((trackId) => !known.has(trackId));
-      if (missing !== undefined) throw new ExportError('invalid_selection', `playlists[${at}]: playlist "${playlist.name.slice(0, 80)}" has no track with id "${missing.slice(0, 100)}".`);
-    }
-    const tracks = playlist.tracks.filter((_track, position) => keep.has(position));
-    return { id, playlist: { ...playlist, tracks, track_count: tracks.length }, partial: { selected: tracks.length, total: playlist.tracks.length } };
-  });
 }

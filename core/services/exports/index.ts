@@ -1,14 +1,16 @@
 export { exportWarnings, type SelectedPlaylist } from './export-warnings.ts';
+export { ExportError, type ExportErrorReason } from './export-error.ts';
+export { PlaylistUnavailableError, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+export type { AccountExportDependencies } from './account-export-source.ts';
+export type { HistoryExportDependencies } from './history-export-source.ts';
 export {
   BUNDLE_FILE_NAME,
   EXPORT_CHUNK_BYTES,
   EXPORT_CONTENT_TYPES,
-  ExportError,
   ExportService,
+  IMPORT_SOURCE_PROVIDER,
   MANIFEST_FILE_NAME,
   type ExportArtifact,
-  type ExportErrorReason,
   type ExportPluginAccess,
   type ExportRequest,
-  type PlaylistSelection,
 } from './export.service.ts';

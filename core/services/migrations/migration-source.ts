@@ -3,6 +3,7 @@ import type { ConnectionService } from '../connections/connection.service.ts';
 import type { ImportRecordService } from '../imports/index.ts';
 import { eachPage, LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { IMPORT_SOURCE, selectedCollectionIds, type Selection } from './migration-request.ts';
+import { playlistSnapshot, type PlaylistSnapshot } from './playlist-snapshot.ts';
 
 /**
  * Phase 0–2 of a migration: access the source, import what the selection names, and narrow it to
@@ -20,6 +21,8 @@ export interface SourceCollection {
   tracks: Track[];
   /** How many tracks the whole collection has (for the selection summary). */
   totalTracks: number;
+  /** The playlist's own fields as read (for history exports); absent where no playlist was read. */
+  snapshot?: PlaylistSnapshot;
 }
 
 export interface LoadedSource {
@@ -86,7 +89,7 @@ export class MigrationSources {
       const { playlist } = await this.#deps.playlists.read(source.ownerId, source.sourceAccountId, id);
       const tracks = narrow(playlist.tracks, selection.tracks[id]);
       if (selection.tracks[id] && tracks.length === 0) throw new SelectionError('selection_not_found', `None of the selected tracks is in "${playlist.name}" any more; read the playlist again and reselect.`);
-      collections.push({ id, kind: id === LIKED_PLAYLIST_ID || playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length });
+      collections.push({ id, kind: id === LIKED_PLAYLIST_ID || playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) });
     }
     const albums = selection.saved_album_ids.length > 0 ? await this.#pick(source, 'listSavedAlbums', selection.saved_album_ids, 'saved album') : [];
     const artists = selection.followed_artist_ids.length > 0 ? await this.#pick(source, 'listFollowedArtists', selection.followed_artist_ids, 'followed artist') : [];
@@ -103,7 +106,7 @@ export class MigrationSources {
       const playlist = byId.get(id);
       if (!playlist) throw new SelectionError('selection_not_found', `The import has no playlist ${JSON.stringify(id)}; its playlists are ${[...byId.keys()].map((key) => JSON.stringify(key)).join(', ')}.`);
       const tracks = narrow(playlist.tracks, selection.tracks[id]);
-      return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length };
+      return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) };
     });
     return { provider: IMPORT_SOURCE, collections, albums: [], artists: [] };
   }

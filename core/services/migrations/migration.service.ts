@@ -26,6 +26,7 @@ import {
 import { preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
 import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
 import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
+import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
 import type { MigrationStore } from './migration-store.ts';
 import { countsFrom, detailExpired, itemView, jobRow, jobView, type ItemView, type JobRow, type JobView } from './migration-views.ts';
 
@@ -122,7 +123,7 @@ export class MigrationService {
           targetProvider: request.target_provider,
           targetAccountId: request.target_account_id,
           strictness: request.strictness,
-          selection: { request: request.selection, summary: view.summary, collections },
+          selection: { request: request.selection, summary: view.summary, collections, [PLAYLIST_SNAPSHOTS_KEY]: playlistSnapshots(source) },
           warnings: view.warnings,
           acknowledgedWarnings: request.acknowledge_warnings ? view.warnings : [],
         }),

@@ -80,7 +80,7 @@ describe('POST /api/exports from import records, with the real format plugins in
     ['json', 'application/vnd.open-playlist+json', '.json'],
   ])('one playlist as %s: the file itself with its headers', async (format, contentType, extension) => {
     const id = await record([roadTrip()]);
-    const response = await exportOf({ source: { type: 'import', id }, format });
+    const response = await exportOf({ source_provider: 'import', source_account_id: id, format });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe(contentType);
     expect(response.headers['content-disposition']).toBe(`attachment; filename="Road Trip_ Ete _${extension}"; filename*=UTF-8''${encodeURIComponent('Road Trip_ Été ☀')}${extension}`);
@@ -113,7 +113,7 @@ describe('POST /api/exports from import records, with the real format plugins in
       playlist('Trailing dots...  ', [], { id: 'f' }),
     ];
     const id = await record(playlists, 'My Library.m3u8');
-    const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+    const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="My Library.zip"; filename*=UTF-8''My%20Library.zip`);
@@ -148,14 +148,14 @@ describe('POST /api/exports from import records, with the real format plugins in
 
   it('several playlists as json: open-playlist-bundle.json plus manifest.json', async () => {
     const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B'), track('C')])]);
-    const response = await exportOf({ source: { type: 'import', id }, format: 'json' });
+    const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json' });
     expect(response.statusCode, response.body).toBe(200);
     const { names, manifest, file } = await unzip(response.rawPayload);
     expect(names).toEqual(['open-playlist-bundle.json', 'manifest.json']);
     const parsed = exportManifestSchema.parse(manifest);
     expect(parsed.entries.map((entry) => [entry.playlist_id, entry.file, entry.track_count])).toEqual([
-      [`${id}#0`, 'open-playlist-bundle.json', 1],
-      [`${id}#1`, 'open-playlist-bundle.json', 2],
+      ['0', 'open-playlist-bundle.json', 1],
+      ['1', 'open-playlist-bundle.json', 2],
     ]);
     const bundle = openPlaylistBundleSchema.parse(JSON.parse((await run('unzip', ['-p', file, 'open-playlist-bundle.json'])).stdout));
     expect(bundle.playlists.map((item) => item.tracks.length)).toEqual([1, 2]);
@@ -163,25 +163,25 @@ describe('POST /api/exports from import records, with the real format plugins in
 
   it('xspf with several playlists writes one document per playlist', async () => {
     const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B')])]);
-    const response = await exportOf({ source: { type: 'import', id }, format: 'xspf' });
+    const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'xspf' });
     expect(response.statusCode, response.body).toBe(200);
     expect((await unzip(response.rawPayload)).names).toEqual(['One.xspf', 'Two.xspf', 'manifest.json']);
   });
 
   describe('warnings, each from a real scenario', () => {
-    it('partial_selection: only the selected tracks (by position or by id), in playlist order', async () => {
+    it('partial_selection: only the selected tracks (by position, track id or entry id), in playlist order', async () => {
       const id = await record([
         playlist('Picked', [track('A', { id: 't1' }), track('B', { id: 't2' }), track('C', { id: 't3' })], { id: 'p1' }),
         playlist('Whole', [track('D')], { id: 'p2' }),
       ]);
-      const byPosition = await exportOf({ source: { type: 'import', id }, format: 'json', playlists: [{ index: 0, track_positions: [2, 0] }] });
+      const byPosition = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: [], tracks: { p1: ['pos:2', 'pos:0'] } } });
       expect(byPosition.statusCode, byPosition.body).toBe(200);
       const bundle = openPlaylistBundleSchema.parse(byPosition.json());
       expect(bundle.playlists[0]!.tracks.map((item) => item.title)).toEqual(['A', 'C']);
       expect(bundle.warnings).toEqual([expect.objectContaining({ code: 'partial_selection', playlist_id: 'p1', count: 2 })]);
       expect(byPosition.headers['x-open-playlist-warning-count']).toBe('1');
 
-      const byId = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: [{ id: 'p2' }, { id: 'p1', track_ids: ['t2'] }] });
+      const byId = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: ['p2', 'p1'], tracks: { p1: ['t2'] } } });
       expect(byId.statusCode, byId.body).toBe(200);
       const { names, manifest } = await unzip(byId.rawPayload);
       expect(names).toEqual(['Whole.csv', 'Picked.csv', 'manifest.json']);
@@ -194,13 +194,13 @@ describe('POST /api/exports from import records, with the real format plugins in
 
     it('empty_playlist: an empty playlist, and a selection of no tracks', async () => {
       const id = await record([playlist('Nothing', [], { id: 'e1' })]);
-      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['x-open-playlist-warning-count']).toBe('1');
       expect(response.rawPayload.toString('utf8').trim().split('\n')).toHaveLength(2); // header + one metadata-only row
 
       const subset = await record([playlist('Some', [track('A')], { id: 's1' })]);
-      const none = await exportOf({ source: { type: 'import', id: subset }, format: 'json', playlists: [{ index: 0, track_positions: [] }] });
+      const none = await exportOf({ source_provider: 'import', source_account_id: subset, format: 'json', selection: { playlist_ids: ['s1'], tracks: { s1: [] } } });
       expect(none.statusCode, none.body).toBe(200);
       expect(openPlaylistBundleSchema.parse(none.json()).warnings.map((warning) => warning.code)).toEqual(['partial_selection', 'empty_playlist']);
     });
@@ -215,7 +215,7 @@ describe('POST /api/exports from import records, with the real format plugins in
           track('Mystery', { media_type: 'unknown' }),
         ], { id: 'mixed' }),
       ]);
-      const response = await exportOf({ source: { type: 'import', id }, format: 'json' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json' });
       expect(response.statusCode, response.body).toBe(200);
       const warnings = openPlaylistBundleSchema.parse(response.json()).warnings;
       expect(warnings).toEqual([expect.objectContaining({ code: 'unsupported_items', playlist_id: 'mixed', count: 4 })]);
@@ -224,37 +224,37 @@ describe('POST /api/exports from import records, with the real format plugins in
 
     it.each(['m3u8', 'xspf'])('missing_source_uri for %s (and not for csv)', async (format) => {
       const id = await record([playlist('Links', [track('Linked'), track('Bare', { provider_uris: {} }), track('Blank', { provider_uris: { tidal: '' } })], { id: 'links' })]);
-      const response = await exportOf({ source: { type: 'import', id }, format });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['x-open-playlist-warning-count']).toBe('1');
       const several = await record([playlist('Links', [track('Bare', { provider_uris: {} })], { id: 'links' }), playlist('Fine', [track('Ok')], { id: 'fine' })]);
-      const archive = await exportOf({ source: { type: 'import', id: several }, format });
+      const archive = await exportOf({ source_provider: 'import', source_account_id: several, format });
       const parsed = exportManifestSchema.parse((await unzip(archive.rawPayload)).manifest);
       expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'missing_source_uri', playlist_id: 'links', count: 1 })]);
       expect(parsed.entries.map((entry) => entry.warning_codes)).toEqual([['missing_source_uri'], []]);
-      const csv = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      const csv = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(csv.headers['x-open-playlist-warning-count']).toBe('0');
     });
   });
 
   describe('refusals', () => {
     it('unknown import ⇒ 404, another owner’s import ⇒ 404, expired ⇒ 410', async () => {
-      const missing = await exportOf({ source: { type: 'import', id: '00000000-0000-4000-8000-000000000000' }, format: 'csv' });
+      const missing = await exportOf({ source_provider: 'import', source_account_id: '00000000-0000-4000-8000-000000000000', format: 'csv' });
       expect(missing.statusCode).toBe(404);
       expect(missing.headers['content-type']).toMatch(/application\/problem\+json/);
-      expect((await exportOf({ source: { type: 'import', id: 'not-a-uuid' }, format: 'csv' })).statusCode).toBe(404);
+      expect((await exportOf({ source_provider: 'import', source_account_id: 'not-a-uuid', format: 'csv' })).statusCode).toBe(404);
       const theirs = (await t.app.services.imports.records.create({ ownerId: 'someone-else', kind: 'text', name: null, format: 'txt', playlists: [roadTrip()], issues: [] })).id;
-      expect((await exportOf({ source: { type: 'import', id: theirs }, format: 'csv' })).statusCode).toBe(404);
+      expect((await exportOf({ source_provider: 'import', source_account_id: theirs, format: 'csv' })).statusCode).toBe(404);
       const id = await record([roadTrip()]);
       await sql(`update import_record set expires_at = now() - interval '1 hour' where id = ?`, [id]);
-      const expired = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      const expired = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(expired.statusCode).toBe(410);
       expect(expired.json<Problem>()).toMatchObject({ code: 'gone' });
     });
 
     it('unknown format ⇒ 422 listing the writable formats', async () => {
       const id = await record([roadTrip()]);
-      const response = await exportOf({ source: { type: 'import', id }, format: 'pls' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'pls' });
       expect(response.statusCode).toBe(422);
       const problem = response.json<Problem>();
       expect(problem).toMatchObject({ code: 'unprocessable_content', reason: 'unknown_format' });
@@ -262,18 +262,18 @@ describe('POST /api/exports from import records, with the real format plugins in
       expect(problem.detail).toContain('csv, txt, m3u8, xspf, json');
     });
 
-    it('provider account sources are refused with a clear 422 for now', async () => {
-      const response = await exportOf({ source: { type: 'account', id: 'acc-1' }, format: 'csv' });
-      expect(response.statusCode).toBe(422);
-      expect(response.json<Problem>()).toMatchObject({ reason: 'unsupported_source' });
+    it('an account of another provider, or an unknown account ⇒ 422 unsupported_source / 404', async () => {
+      const unknown = await exportOf({ source_provider: 'spotify', source_account_id: '00000000-0000-4000-8000-000000000001', format: 'csv' });
+      expect(unknown.statusCode, unknown.body).toBe(404);
+      expect((await exportOf({ source_provider: 'spotify', source_account_id: 'acc-1', format: 'csv' })).statusCode).toBe(404);
     });
 
     it('more playlists than OPL_EXPORT_MAX_PLAYLISTS (100) ⇒ 422 with the limit', async () => {
       const id = await record(Array.from({ length: 101 }, (_, index) => playlist(`P${index}`, [])));
-      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(response.statusCode).toBe(422);
       expect(response.json<Problem>()).toMatchObject({ reason: 'too_many_playlists', max_playlists: 100, playlist_count: 101 });
-      const fine = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: Array.from({ length: 100 }, (_, index) => ({ index })) });
+      const fine = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: Array.from({ length: 100 }, (_, index) => String(index)) } });
       expect(fine.statusCode, fine.body).toBe(200);
       expect((await unzip(fine.rawPayload)).names).toHaveLength(101);
       await eventuallyEmpty();
@@ -281,12 +281,23 @@ describe('POST /api/exports from import records, with the real format plugins in
 
     it('invalid selections ⇒ 400 (shape) or 422 (not in the import)', async () => {
       const id = await record([playlist('Only', [track('A', { id: 't1' })], { id: 'only' })]);
-      expect((await exportOf({ source: { type: 'import', id }, format: 'csv', playlists: [{ index: 0, id: 'only' }] })).statusCode).toBe(400);
-      expect((await exportOf({ source: { type: 'import', id }, format: 'csv', extra: true })).statusCode).toBe(400);
-      for (const playlists of [[{ index: 3 }], [{ id: 'nope' }], [{ index: 0 }, { id: 'only' }], [{ index: 0, track_positions: [5] }], [{ index: 0, track_ids: ['zz'] }]]) {
-        const response = await exportOf({ source: { type: 'import', id }, format: 'csv', playlists });
-        expect(response.statusCode, JSON.stringify(playlists)).toBe(422);
+      expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: 'only' } })).statusCode).toBe(400);
+      expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: ['only'], extra: true } })).statusCode).toBe(400);
+      expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', extra: true })).statusCode).toBe(400);
+      expect((await exportOf({ source: { type: 'import', id }, format: 'csv' })).statusCode).toBe(400);
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ playlist_ids: ['0'] }, /no playlist "0".*"only"/],
+        [{ playlist_ids: ['nope', 'only'] }, /no playlist "nope"/],
+        [{ playlist_ids: ['only', 'only'] }, /"only" twice/],
+        [{ playlist_ids: [] }, /empty/],
+        [{ playlist_ids: ['only'], tracks: { only: ['pos:5'] } }, /no track "pos:5"/],
+        [{ playlist_ids: [], tracks: { only: ['t1', 'zz'] } }, /no track "zz"/],
+      ];
+      for (const [selection, detail] of cases) {
+        const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection });
+        expect(response.statusCode, JSON.stringify(selection)).toBe(422);
         expect(response.json<Problem>().reason).toBe('invalid_selection');
+        expect(response.json<Problem>().detail).toMatch(detail);
       }
     });
   });
@@ -294,11 +305,11 @@ describe('POST /api/exports from import records, with the real format plugins in
   describe('temporary files', () => {
     it('are private (0700 directory, 0600 files) and gone after a completed download', async () => {
       const id = await record([roadTrip(), playlist('Second', [track('X')])]);
-      const response = await exportOf({ source: { type: 'import', id }, format: 'txt' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'txt' });
       expect(response.statusCode).toBe(200);
       expect((await stat(t.app.services.exports.temporaryDirectory)).mode & 0o777).toBe(0o700);
       await eventuallyEmpty();
-      const artifact = await t.app.services.exports.export(LOCAL_OWNER_ID, { source: { type: 'import', id }, format: 'csv' });
+      const artifact = await t.app.services.exports.export(LOCAL_OWNER_ID, { source_provider: 'import', source_account_id: id, format: 'csv' });
       expect((await stat(artifact.path)).mode & 0o777).toBe(0o600);
       expect(artifact.manifest?.playlist_count).toBe(2);
       await artifact.dispose();
@@ -324,7 +335,7 @@ describe('POST /api/exports from import records, with the real format plugins in
         req.on('error', (error) => {
           if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
         });
-        req.end(JSON.stringify({ source: { type: 'import', id }, format: 'txt' }));
+        req.end(JSON.stringify({ source_provider: 'import', source_account_id: id, format: 'txt' }));
       });
       expect(received).toBeGreaterThan(0);
       expect(total).toBeGreaterThan(4 * 1024 * 1024);
@@ -342,7 +353,7 @@ describe('POST /api/exports from import records, with the real format plugins in
           answered = true;
         });
         req.on('error', () => resolve());
-        req.end(JSON.stringify({ source: { type: 'import', id }, format: 'txt' }));
+        req.end(JSON.stringify({ source_provider: 'import', source_account_id: id, format: 'txt' }));
         setTimeout(() => {
           req.destroy();
           resolve();
@@ -368,7 +379,7 @@ describe('POST /api/exports from import records, with the real format plugins in
       // The second playlist breaks the serialize contract (an unknown media type): the first is already written.
       const broken = { ...playlist('Broken', [track('B')]), tracks: [{ ...playlist('x', [track('B')]).tracks[0]!, media_type: 'hologram' }] } as unknown as Playlist;
       const id = await record([playlist('Fine', [track('A')]), broken]);
-      const response = await exportOf({ source: { type: 'import', id }, format: 'csv' });
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(response.statusCode).toBe(422);
       expect(response.json<Problem>()).toMatchObject({ reason: 'write_failed' });
       expect(response.json<Problem>().detail).toContain('"Broken"');

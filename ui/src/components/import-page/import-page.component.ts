@@ -217,7 +217,7 @@ export class OplImportPage extends LitElement {
     this._busy = { kind: 'export' };
     this._failure = undefined;
     this._announcement = '';
-    const result = await downloadRequest('/api/exports', { source: { type: 'import', id: preview.id }, format });
+    const result = await downloadRequest('/api/exports', { source_provider: 'import', source_account_id: preview.id, format });
     this._busy = undefined;
     if (!result.ok) {
       this._failure = { near: 'preview', failure: describeImportFailure('file', result.status, result.problem, result.body) };

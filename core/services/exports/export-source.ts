@@ -1,0 +1,88 @@
+import type { Playlist, Track } from '@opl/plugin-sdk';
+import type { ExportWarning } from '@opl/plugin-sdk/schemas';
+import { ExportError } from './export-error.ts';
+
+/**
+ * Where an export's playlists come from (an import record, a connected provider account, or a
+ * migration's stored history). The export service asks for one playlist at a time, serializes it
+ * and lets it go, so a source never hands over more than one playlist's tracks at once.
+ */
+export interface ExportSource {
+  /** The provider key the bundle and the manifest name (`source_provider`); null for files. */
+  readonly sourceProvider: string | null;
+  /** What a multi-playlist archive is called (without `.zip`). */
+  readonly archiveName: string;
+  /** The playlists of the export in order; `name` is what a placeholder shows when a read fails. */
+  readonly playlists: readonly { id: string; name: string }[];
+  /**
+   * Reads one playlist of `playlists`. Throws `PlaylistUnavailableError` when this one playlist
+   * cannot be read (it becomes a placeholder among several); any other error aborts the export.
+   */
+  read(id: string, signal?: AbortSignal): Promise<SourcePlaylist>;
+}
+
+export interface SourcePlaylist {
+  /** The id the manifest and warnings name the playlist by. */
+  id: string;
+  playlist: Playlist;
+  /** Set when a track selection restricted the playlist. */
+  partial: { selected: number; total: number } | null;
+  /** Warnings only this source knows about (e.g. the historical ones). */
+  warnings: ExportWarning[];
+}
+
+/** One playlist of a multi-playlist export that could not be read: missing, or access denied. */
+export class PlaylistUnavailableError extends Error {
+  readonly reason: 'not_found' | 'denied';
+  constructor(reason: 'not_found' | 'denied', message: string) {
+    super(message);
+    this.name = 'PlaylistUnavailableError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * A track's selection keys, as `POST /api/migrations` takes them: its track id, its entry id
+ * (`source_item_id`), or `pos:<n>` for the entry at 0-based position n.
+ */
+function keysOf(track: Track, position: number): string[] {
+  return [`pos:${position}`, ...(track.id !== null ? [track.id] : []), ...(track.source_item_id !== null ? [track.source_item_id] : [])];
+}
+
+/**
+ * The playlist restricted to the selected tracks (playlist order kept), or unchanged without a
+ * selection. Throws `invalid_selection` naming the keys the playlist does not have.
+ */
+export function selectTracks(id: string, playlist: Playlist, keys: readonly string[] | undefined): Pick<SourcePlaylist, 'playlist' | 'partial'> {
+  if (keys === undefined) return { playlist, partial: null };
+  const wanted = new Set(keys);
+  const found = new Set<string>();
+  const tracks = playlist.tracks.filter((track, position) => {
+    const matching = keysOf(track, position).filter((key) => wanted.has(key));
+    for (const key of matching) found.add(key);
+    return matching.length > 0;
+  });
+  const missing = keys.filter((key) => !found.has(key));
+  if (missing.length > 0) {
+    throw new ExportError(
+      'invalid_selection',
+      `selection.tracks[${JSON.stringify(id.slice(0, 100))}]: playlist "${playlist.name.slice(0, 80)}" has no track ${missing
+        .slice(0, 5)
+        .map((key) => JSON.stringify(key.slice(0, 100)))
+        .join(', ')}${missing.length > 5 ? ` or ${missing.length - 5} more` : ''} (select tracks by track id, entry id or pos:<n>).`,
+      { playlist_id: id, missing_track_ids: missing.slice(0, 100) },
+    );
+  }
+  return { playlist: { ...playlist, tracks, track_count: tracks.length }, partial: { selected: tracks.length, total: playlist.tracks.length } };
+}
+
+/** The spec's selection: whole playlists by id, and optionally only some tracks of a playlist. */
+export interface ExportSelection {
+  playlist_ids: readonly string[];
+  tracks?: Readonly<Record<string, readonly string[]>> | undefined;
+}
+
+/** Every playlist the selection names (listed ones, then those only named in `tracks`), once each. */
+export function selectedPlaylistIds(selection: ExportSelection): string[] {
+  return [...new Set([...selection.playlist_ids, ...Object.keys(selection.tracks ?? {})])];
+}
