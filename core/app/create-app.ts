@@ -63,6 +63,8 @@ export interface AppOverrides {
   migrationSliceSeconds?: number;
 }
 
+  /** Tests: first wait before a migration reads its target again for writes not visible yet. */
+  migrationVisibilityWaitMs?: number;
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
   const { registry } = config.plugins;
   return registry.source === 'https'
@@ -211,6 +213,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     stack.push(() => exportService.close());
     const services: AppServices = {
       config,
+      ...(overrides.migrationVisibilityWaitMs === undefined ? {} : { visibilityWaitMs: overrides.migrationVisibilityWaitMs }),
       logger,
       database,
       jobs,

@@ -52,6 +52,8 @@ export interface MigrationEngineOptions {
   /** Tests: shorter leases and slices so crash recovery is quick. */
   leaseSeconds?: number;
   sliceSeconds?: number;
+  /** Tests: first wait before reading a target again for writes not visible yet. */
+  visibilityWaitMs?: number;
 }
 
 /** Wires the migration engine of one process. */
@@ -83,6 +85,7 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
     sliceSeconds: options.sliceSeconds ?? 600,
     logger: options.logger.child({ component: 'migrations' }),
     workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    ...(options.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: options.visibilityWaitMs }),
   });
   return {
     service,

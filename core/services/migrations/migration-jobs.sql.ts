@@ -389,6 +389,19 @@ export function selectObservedLedger(jobId: string, operation: string, collectio
   };
 }
 
+/**
+ * Accepted playlist writes of a collection whose target position was not observed yet (and not
+ * already given up on: those carry an error note).
+ */
+export function selectUnconfirmedWrites(jobId: string, operation: string, collectionKey: string): SqlStatement {
+  return {
+    text: `select id, item_id, intent from operation_ledger
+           where job_id = ? and operation = ? and intent->>'collection' = ? and state = 'observed' and observed_position is null and error is null and item_id is not null
+           order by created_at, id`,
+    values: [jobId, operation, collectionKey],
+  };
+}
+
 export function countLedgerAttempts(jobId: string, itemIds: readonly string[]): SqlStatement {
   return {
     text: `select item_id, count(*)::int as n from operation_ledger where job_id = ? and item_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by item_id`,
@@ -423,6 +436,14 @@ export function markItemsWritten(rows: readonly { id: string; targetPlaylistId: 
     text: `update job_item i set status = 'written', target_playlist_id = coalesce(r.target_playlist_id, i.target_playlist_id), reason = coalesce(i.reason, r.reason), updated_at = now()
            from jsonb_to_recordset(?::jsonb) as r(id uuid, target_playlist_id text, reason text) where i.id = r.id`,
     values: [JSON.stringify(rows.map((row) => ({ id: row.id, target_playlist_id: row.targetPlaylistId, reason: row.reason })))],
+  };
+}
+
+/** Replaces the reason of written items (a fact about the write that matters more than the match reason). */
+export function noteItems(itemIds: readonly string[], reason: string): SqlStatement {
+  return {
+    text: `update job_item set reason = ?, updated_at = now() where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+    values: [reason, JSON.stringify(itemIds)],
   };
 }
 

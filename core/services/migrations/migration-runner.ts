@@ -58,6 +58,8 @@ export interface RunnerOptions {
   logger: Logger;
   /** A unique name of this worker process. */
   workerId: string;
+  /** First wait before reading a target again for writes not visible yet (doubles per read). */
+  visibilityWaitMs?: number;
 }
 
 const MATCH_BATCH = 100;
@@ -176,15 +178,21 @@ export class MigrationRunner {
       job.phase = 'matched';
     }
     if (job.phase === 'matched') {
-      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job });
+      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
       for (const collection of this.#writeCollections(job)) {
         if (checkpoint()) return 'sliced';
         const entityType = collection.kind === 'ALBUMS' ? 'album' : collection.kind === 'ARTISTS' ? 'artist' : 'track';
         const rows = await this.#o.store.execute(selectItemsOfCollection(job.id, entityType, entityType === 'track' ? collection.id : null));
         const items = rows.map((row) => ({ id: String(row['id']), targetUri: (row['target_uri'] as string | null) ?? null, position: row['position'] === null ? null : Number(row['position']), status: String(row['status']) }));
-        if (!items.some((item) => item.status === 'matched')) continue;
-        const targetId = collection.kind === 'PLAYLIST' ? await writer.ensurePlaylist(collection, rows.map((row) => row['source_metadata'] as Track)) : null;
-        await writer.writeCollection(collection, targetId, items);
+        const toWrite = items.some((item) => item.status === 'matched');
+        if (toWrite) {
+          const targetId = collection.kind === 'PLAYLIST' ? await writer.ensurePlaylist(collection, rows.map((row) => row['source_metadata'] as Track)) : null;
+          await writer.writeCollection(collection, targetId, items);
+        }
+        // Also after a resume with nothing left to write: a run that died during the check left
+        // accepted writes whose position is still to be observed.
+        const written = collection.kind === 'PLAYLIST' ? writer.recordedTarget(collection.id) : null;
+        if (written) await writer.confirmPositions(collection, written);
       }
       await this.#o.store.change(job.id, updateJobPhase(job.id, 'written'));
       job.phase = 'written';
@@ -233,6 +241,8 @@ export class MigrationRunner {
   async #matchItems(job: JobRow, target: Manifest, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, checkpoint: () => boolean): Promise<'done' | 'sliced'> {
     const matching = new MatchService({
       execute: this.#o.store.execute,
+      // Graph writes are short and make no provider calls: the job's own transaction holds them.
+      transaction: (work) => this.#o.store.inJob(job.id, work),
       catalogue: this.#o.catalogue,
       // An account that needs reconnecting must pause the job, not count as a failed search.
       plugins: {
@@ -261,7 +271,7 @@ export class MigrationRunner {
         validateUri: async (uri) => {
           try {
             const answer = await call('validateUri', { uri });
-            return { valid: answer.valid, id: answer.id ?? null };
+            return { valid: answer.valid, id: answer.id ?? null, entity: answer.entity ?? null };
           } catch {
             return null;
           }

@@ -11,15 +11,16 @@ export type Transaction = <T>(work: (execute: Execute) => Promise<T>) => Promise
  */
 export class MigrationStore {
   readonly execute: Execute;
-  readonly #transaction: Transaction;
+  /** A plain transaction, without the job lock (for writes outside a job, e.g. the identity graph). */
+  readonly transaction: Transaction;
 
   constructor(execute: Execute, transaction: Transaction) {
     this.execute = execute;
-    this.#transaction = transaction;
+    this.transaction = transaction;
   }
 
   inJob<T>(jobId: string, work: (execute: Execute) => Promise<T>): Promise<T> {
-    return this.#transaction(async (execute) => {
+    return this.transaction(async (execute) => {
       await execute(lockJob(jobId));
       return work(execute);
     });

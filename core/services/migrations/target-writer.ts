@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFound, RateLimited, type Manifest, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
 import { eachPage } from '../playlists/playlist-read.service.ts';
@@ -8,7 +9,9 @@ import {
   insertLedger,
   markItemsWritten,
   markLedgerObserved,
+  noteItems,
   selectObservedLedger,
+  selectUnconfirmedWrites,
   selectPreviousTargets,
   selectUncertainLedger,
   setCollectionTarget,
@@ -34,6 +37,11 @@ export type TargetCall = <N extends OperationName>(op: N, input: OperationCallIn
 
 /** Attempts of one batch after ambiguous failures before the runner takes over. */
 const MAX_AMBIGUOUS_ATTEMPTS = 3;
+/** Reads of a playlist looking for accepted writes that are not visible yet (see confirmPositions). */
+const VISIBILITY_READS = 5;
+/** An item's reason when its write was accepted but never seen on the target before the job ended. */
+export const NOT_YET_VISIBLE = 'Written, not yet visible on the target: the provider accepted it, but it did not show in the playlist before the migration finished. It was not sent twice.';
+const NOT_VISIBLE_LEDGER = 'accepted by the provider; not visible on the target when last read';
 
 export interface WriteCollection {
   /** Source collection id, or `albums` / `artists` for library entities. */
@@ -64,8 +72,11 @@ export class TargetWriter {
   readonly #job: JobRow;
   readonly #provider: string;
 
-  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow }) {
+  readonly #visibilityWaitMs: number;
+
+  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow; visibilityWaitMs?: number }) {
     this.#store = options.store;
+    this.#visibilityWaitMs = options.visibilityWaitMs ?? 1_000;
     this.#call = options.call;
     this.#manifest = options.manifest;
     this.#job = options.job;
@@ -84,7 +95,7 @@ export class TargetWriter {
    * or a new one (created under the ledger).
    */
   async ensurePlaylist(collection: WriteCollection, sourceTracks: readonly Track[]): Promise<string> {
-    const recorded = this.#recordedTarget(collection.id);
+    const recorded = this.recordedTarget(collection.id);
     if (recorded) return recorded;
     const [observed] = await this.#store.execute(selectObservedLedger(this.#job.id, 'create_playlist', collection.id));
     const observedId = observed?.['observed_target_id'] as string | null | undefined;
@@ -110,7 +121,8 @@ export class TargetWriter {
     return this.#create(collection, uncertain.length);
   }
 
-  #recordedTarget(collectionId: string): string | null {
+  /** The target playlist this job created or adopted for a source collection, if any yet. */
+  recordedTarget(collectionId: string): string | null {
     const collections = (this.#job.selection['collections'] as { id: string; target_playlist_id?: string | null }[] | undefined) ?? [];
     return collections.find((collection) => collection.id === collectionId)?.target_playlist_id ?? null;
   }
@@ -233,7 +245,7 @@ export class TargetWriter {
    */
   async writeCollection(collection: WriteCollection, targetId: string | null, items: readonly ItemRow[]): Promise<void> {
     const operation = OPERATION[collection.kind];
-    let contents = await this.#contents(collection, targetId);
+    const contents = await this.#contents(collection, targetId);
     // `items` was read before the settling: an item it just confirmed as written by an interrupted
     // write of this job is still `matched` here, and its song is of course in the target now. It
     // must stay written — not be relabelled "already in the target" (a skip would report this
@@ -265,11 +277,8 @@ export class TargetWriter {
     const batchSize = collection.kind === 'PLAYLIST' ? this.#constraints.max_add_batch : Math.min(this.#constraints.max_add_batch, 50);
     // Liked libraries list the newest first: saving the oldest first keeps the source's order.
     const ordered = collection.kind === 'LIKED_TRACKS' ? [...toWrite].reverse() : toWrite;
-    for (let start = 0; start < ordered.length; ) {
-      const batch = ordered.slice(start, start + batchSize);
-      const written = await this.#writeBatch(collection, operation, targetId, batch, contents.count);
-      contents = { ...contents, count: contents.count + written };
-      start += batch.length;
+    for (let start = 0; start < ordered.length; start += batchSize) {
+      await this.#writeBatch(collection, operation, targetId, ordered.slice(start, start + batchSize));
     }
   }
 
@@ -292,7 +301,7 @@ export class TargetWriter {
     return new Set(applied.map((row) => String(row['item_id'])));
   }
 
-  async #writeBatch(collection: WriteCollection, operation: string, targetId: string | null, batch: readonly ItemRow[], baseCount: number): Promise<number> {
+  async #writeBatch(collection: WriteCollection, operation: string, targetId: string | null, batch: readonly ItemRow[]): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       const intents: LedgerIntent[] = batch.map((item) => ({
         itemId: item.id,
@@ -333,7 +342,9 @@ export class TargetWriter {
           notSent.push({ ledgerId, message: result.error.message });
         } else if (result?.ok) {
           written.push({ id: item.id, targetPlaylistId: targetId, reason: 'Written.' });
-          observed.push({ id: ledgerId, targetId: result.target_item_id ?? idOfUri(item.targetUri!), position: result.position ?? (collection.kind === 'PLAYLIST' ? baseCount + index : null) });
+          // A position the provider did not report is not guessed: confirmPositions observes it by
+          // reading the target (Apple Music accepts appends that show up only later).
+          observed.push({ id: ledgerId, targetId: result.target_item_id ?? idOfUri(item.targetUri!), position: result.position ?? null });
         } else {
           failed.push({ item, ledgerId, message: result?.error ? `${result.error.type}: ${result.error.message}` : 'The provider did not confirm this write.' });
         }
@@ -355,6 +366,46 @@ export class TargetWriter {
       }
       return written.length;
     }
+  }
+
+  /**
+   * Observes the target position of every playlist write the provider accepted without saying
+   * where it landed, by reading the playlist again — a bounded number of times, waiting longer
+   * each time, because some providers (Apple Music) show an accepted append only after a delay.
+   * Nothing is ever sent again: a write still not visible after the last read stays written, with
+   * a reason that says so. Works from the ledger, so a resumed job finishes the check.
+   */
+  async confirmPositions(collection: WriteCollection, targetId: string): Promise<void> {
+    let unconfirmed = (await this.#store.execute(selectUnconfirmedWrites(this.#job.id, 'add_tracks', collection.id))).map((row) => ({ id: String(row['id']), itemId: String(row['item_id']), uri: String((row['intent'] as { uri: string }).uri) }));
+    for (let read = 0; unconfirmed.length > 0 && read < VISIBILITY_READS; read++) {
+      if (read > 0) await sleep(this.#visibilityWaitMs * 2 ** (read - 1));
+      const positions = await this.#positions(targetId);
+      const seen = unconfirmed.filter((row) => positions.has(row.uri));
+      if (seen.length > 0) await this.#store.change(this.#job.id, markLedgerObserved(seen.map((row) => ({ id: row.id, targetId: null, position: positions.get(row.uri)! }))));
+      unconfirmed = unconfirmed.filter((row) => !positions.has(row.uri));
+    }
+    if (unconfirmed.length === 0) return;
+    await this.#store.inJob(this.#job.id, async (execute) => {
+      await execute(updateLedger(unconfirmed.map((row) => row.id), { state: 'observed', error: NOT_VISIBLE_LEDGER }));
+      await execute(noteItems(unconfirmed.map((row) => row.itemId), NOT_YET_VISIBLE));
+    });
+  }
+
+  /** Where each song of the target playlist is (its last occurrence: the newest append). */
+  async #positions(targetId: string): Promise<Map<string, number>> {
+    const positions = new Map<string, number>();
+    let index = 0;
+    await eachPage(
+      (cursor) => this.#call('listPlaylistItems', { playlist_id: targetId, cursor, limit: 100 }),
+      (page) => {
+        for (const track of page.items) {
+          const uri = track.provider_uris[this.#provider];
+          if (uri) positions.set(uri, track.position ?? index);
+          index += 1;
+        }
+      },
+    );
+    return positions;
   }
 
   #send(collection: WriteCollection, targetId: string | null, batch: readonly ItemRow[]) {
