@@ -154,7 +154,8 @@ export class OplSelectionStep extends LitElement {
   }
 
   #toggleTrack(collectionId: string, key: string, checked: boolean, all: readonly string[]): void {
-    const current = new Set(this._tracks[collectionId] ?? all);
+    // A playlist not chosen yet starts from no tracks, as its unticked boxes show.
+    const current = new Set(this._tracks[collectionId] ?? (this._selected.has(collectionId) ? all : []));
     if (checked) current.add(key);
     else current.delete(key);
     const tracks = { ...this._tracks };
