@@ -18,6 +18,7 @@ Engine:
 
 Tools:
   migrate        migrate playlists between services through a running engine (opl migrate --help)
+  export         download playlists as files from a running engine (opl export --help)
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
   convert        convert a playlist file to another format offline (opl convert <file> --to <format>)
@@ -39,6 +40,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./dev.command.ts')).devCommand(loadConfigOrExit());
     case 'migrate':
       return (await import('./migrate.command.ts')).migrateCommand(args, loadConfigOrExit());
+    case 'export':
+      return (await import('./export.command.ts')).exportCommand(args, loadConfigOrExit());
     case 'db':
       if (args[0] === 'migrate' && args.length === 1) return (await import('./db-migrate.command.ts')).dbMigrateCommand(loadConfigOrExit());
       process.stderr.write('Usage: opl db migrate   (apply database migrations and exit)\n');

@@ -71,10 +71,16 @@ export class EngineClient {
     return this.#send(method, path, body, expected);
   }
 
-  /** A raw request (event streams, report downloads): the caller reads the body. */
-  async raw(path: string, init: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+  /** A raw request (event streams, report and export downloads): the caller reads the body. A `body` is sent as JSON. */
+  async raw(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+    const json: Record<string, string> = init.body === undefined ? {} : { 'content-type': 'application/json' };
     try {
-      return await fetch(`${this.baseUrl}${path}`, { headers: this.headers(init.headers), ...(init.signal ? { signal: init.signal } : {}) });
+      return await fetch(`${this.baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        headers: this.headers({ ...json, ...init.headers }),
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
     } catch (error) {
       if (init.signal?.aborted) throw error;
       throw this.#unreachable(error);

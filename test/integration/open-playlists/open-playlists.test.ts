@@ -186,7 +186,7 @@ describe('POST /open-playlists/import', () => {
       expect(problem.code).toBe('unsupported_schema_version');
       expect(problem['supported_schema_versions']).toEqual([1]);
     }
-    const invalid = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'x', tracks: [{ title: 5 }] }]) });
+    const invalid = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { ...bundle([]), playlists: [{ name: 'x', tracks: [{ title: 5 }] }] } });
     expect(invalid.status).toBe(400);
     const problem = invalid.json as ProblemJson & { issues: { path: string; message: string }[] };
     expect(problem.reason).toBe('invalid_document');

@@ -1,0 +1,224 @@
+import { createWriteStream } from 'node:fs';
+import { link, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Config } from '../config/index.ts';
+import { dispositionFileName, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
+import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions } from './export/export-options.ts';
+import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
+import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
+
+/**
+ * `opl export`: downloads playlists from a running engine as a file, through the same export
+ * endpoints the web UI uses — live from a connected account or an import record, or from a
+ * finished migration's history. The body streams straight to disk (never held in memory) into a
+ * temporary file that takes its final name only when complete; warnings are printed in words.
+ */
+
+export const EXPORT_EXIT = { ok: 0, failed: 1, usage: 64, interrupted: 130 } as const;
+
+interface Io {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+interface ManifestWarning {
+  code: string;
+  message: string;
+  playlist_id?: string | null;
+}
+
+interface ManifestJson {
+  playlist_count: number;
+  entries: { playlist_id: string; name?: string; playlist_name?: string; status: string; track_count: number }[];
+  warnings: ManifestWarning[];
+}
+
+function engineUrl(config: Config, url: string | null): string {
+  if (url) return url;
+  // A server listening on every interface is reached on the loopback one.
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function sizeOf(bytes: number): string {
+  if (bytes < 1024) return plural(bytes, 'byte');
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
+
+/** The request body and path of the export the options ask for. */
+async function exportRequest(client: EngineClient, options: ExportOptions): Promise<{ path: string; body: Record<string, unknown> }> {
+  if (options.mode === 'migration') return { path: `/api/exports/migrations/${options.jobId}`, body: { format: options.format } };
+  const { source } = options;
+  let sourceProvider: string;
+  let sourceAccountId: string;
+  if (source.kind === 'import') {
+    sourceProvider = 'import';
+    sourceAccountId = source.importId;
+  } else {
+    sourceAccountId = source.accountId;
+    if (source.provider) {
+      sourceProvider = source.provider;
+    } else {
+      const { json } = await client.request('GET', '/api/auth/accounts');
+      const account = (json as { accounts: { id: string; provider: string }[] }).accounts.find((candidate) => candidate.id === source.accountId);
+      if (!account) throw new EngineRequestError(404, `No connected account ${source.accountId} on this engine (see the Connections page, or \`--source import:<id>\` for an import).`);
+      sourceProvider = account.provider;
+    }
+  }
+  const selection = options.playlistIds.length > 0 || Object.keys(options.tracks).length > 0 ? { selection: { playlist_ids: options.playlistIds, tracks: options.tracks } } : {};
+  return { path: '/api/exports', body: { source_provider: sourceProvider, source_account_id: sourceAccountId, format: options.format, ...selection } };
+}
+
+/** Where the download goes: `-o` as a file, or a directory (default: the current one) plus the engine's sanitized file name. */
+async function destination(options: ExportOptions, response: Response): Promise<string> {
+  const fallback = `opl-export${extensionOf(response.headers.get('content-type'))}`;
+  const out = options.out;
+  if (out !== null && !out.endsWith('/') && !out.endsWith('\\') && !(await isDirectory(out))) return resolve(out);
+  const directory = resolve(out ?? '.');
+  if (!(await isDirectory(directory))) throw new EngineRequestError(0, `The output directory ${directory} does not exist.`);
+  return insideDirectory(directory, safeDownloadName(dispositionFileName(response.headers.get('content-disposition')), fallback));
+}
+
+/** Streams the body into `<dir>/.<name>.<pid>.partial`, then gives it its name (never replacing a file unless --force). */
+async function save(response: Response, target: string, force: boolean, signal: AbortSignal): Promise<number> {
+  if (!(await isDirectory(dirname(target)))) throw new EngineRequestError(0, `The output directory ${dirname(target)} does not exist.`);
+  if (!force && (await exists(target))) throw new EngineRequestError(0, `${target} already exists; choose another -o or add --force to replace it.`);
+  const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
+  try {
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(partial, { flags: 'wx', mode: 0o644 }), { signal });
+    const expected = Number(response.headers.get('content-length'));
+    const written = (await stat(partial)).size;
+    if (Number.isFinite(expected) && expected > 0 && written !== expected) throw new EngineRequestError(0, `The download ended early (${written} of ${expected} bytes); nothing was written.`);
+    if (force) {
+      await rename(partial, target);
+    } else {
+      // link() refuses an existing name: a file that appeared meanwhile is still never replaced.
+      await link(partial, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') throw new EngineRequestError(0, `${target} appeared while downloading; choose another -o or add --force to replace it.`);
+        throw error;
+      });
+      await rm(partial, { force: true });
+    }
+    return written;
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+async function reportWarnings(io: Io, target: string, response: Response): Promise<void> {
+  const count = Number(response.headers.get('x-open-playlist-warning-count') ?? '0');
+  const isZip = response.headers.get('content-type')?.startsWith('application/zip') ?? false;
+  let manifest: ManifestJson | null = null;
+  if (isZip) {
+    try {
+      const bytes = await readZipEntry(target, 'manifest.json');
+      manifest = bytes ? (JSON.parse(bytes.toString('utf8')) as ManifestJson) : null;
+    } catch (error) {
+      if (!(error instanceof ZipReadError) && !(error instanceof SyntaxError)) throw error;
+      io.stderr.write(`(the archive's manifest.json could not be read: ${error.message})\n`);
+    }
+  }
+  if (manifest) {
+    const failed = manifest.entries.filter((entry) => entry.status === 'failed' || entry.status === 'error');
+    const tracks = manifest.entries.reduce((sum, entry) => sum + entry.track_count, 0);
+    io.stderr.write(`${plural(manifest.playlist_count, 'playlist')}, ${plural(tracks, 'track')}${failed.length > 0 ? `; ${failed.length} could not be read: ${failed.map((entry) => `"${entry.name ?? entry.playlist_name ?? entry.playlist_id}"`).join(', ')}` : ''}.\n`);
+  }
+  if (count === 0) {
+    io.stderr.write('No warnings.\n');
+    return;
+  }
+  io.stderr.write(`${plural(count, 'warning')}${manifest ? ':' : ' (the file itself records them; several playlists come with a manifest.json listing each).'}\n`);
+  if (manifest) {
+    const names = new Map(manifest.entries.map((entry) => [entry.playlist_id, entry.name ?? entry.playlist_name]));
+    for (const warning of manifest.warnings) {
+      const about = warning.playlist_id ? names.get(warning.playlist_id) : undefined;
+      io.stderr.write(`  ! ${about ? `"${about}": ` : ''}${warning.message} [${warning.code}]\n`);
+    }
+  }
+}
+
+async function run(options: ExportOptions, config: Config, io: Io, signal: AbortSignal): Promise<number> {
+  const client = await EngineClient.connect(engineUrl(config, options.url), config.ownerSecret);
+  const { path, body } = await exportRequest(client, options);
+  const response = await client.raw(path, { method: 'POST', body, headers: { accept: '*/*' }, signal });
+  if (!response.ok) {
+    const text = await response.text();
+    let problem: Record<string, unknown> = {};
+    try {
+      problem = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // Not a problem body: the status says enough.
+    }
+    const detail = typeof problem['detail'] === 'string' ? problem['detail'] : `the engine answered HTTP ${response.status}`;
+    io.stderr.write(`opl export: ${detail}${typeof problem['code'] === 'string' ? ` (${problem['code']})` : ''}\n`);
+    return EXPORT_EXIT.failed;
+  }
+  let target: string;
+  try {
+    target = await destination(options, response);
+  } catch (error) {
+    await response.body?.cancel();
+    throw error;
+  }
+  const written = await save(response, target, options.force, signal);
+  io.stdout.write(`${target}\n`);
+  io.stderr.write(`Wrote ${target} (${sizeOf(written)}).\n`);
+  await reportWarnings(io, target, response);
+  return EXPORT_EXIT.ok;
+}
+
+export async function exportCommand(args: readonly string[], config: Config, io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(EXPORT_USAGE);
+    return EXPORT_EXIT.ok;
+  }
+  let options: ExportOptions;
+  try {
+    options = parseExportOptions(args);
+  } catch (error) {
+    if (!(error instanceof ExportUsageError)) throw error;
+    io.stderr.write(`opl export: ${error.message}\n\n${EXPORT_USAGE}`);
+    return EXPORT_EXIT.usage;
+  }
+  // Ctrl-C stops the download and removes the partial file.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort(new Error('interrupted'));
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await run(options, config, io, interrupt.signal);
+  } catch (error) {
+    if (interrupt.signal.aborted) {
+      io.stderr.write('\nopl export: interrupted; nothing was written.\n');
+      return EXPORT_EXIT.interrupted;
+    }
+    if (error instanceof EngineRequestError) {
+      io.stderr.write(`opl export: ${error.message}\n`);
+      return EXPORT_EXIT.failed;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      io.stderr.write(`opl export: could not write the file: ${(error as Error).message}\n`);
+      return EXPORT_EXIT.failed;
+    }
+    throw error;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}

@@ -1,0 +1,64 @@
+import { basename, dirname, resolve, sep } from 'node:path';
+
+/**
+ * The local name of a download, from the engine's Content-Disposition. The header is read as
+ * untrusted input: only a base name is kept (no directories, no traversal, no control or
+ * reserved characters, no Windows device names), so the file always lands inside the chosen
+ * directory.
+ */
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+const MAX_NAME = 200;
+
+/** The `filename*` (RFC 5987, UTF-8) or else the `filename` parameter; null when there is none. */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A broken encoding falls back to the plain parameter.
+    }
+  }
+  const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(header);
+  if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, '$1');
+  const bare = /filename\s*=\s*([^;\s]+)/.exec(header);
+  return bare?.[1] ?? null;
+}
+
+/** A safe base name, or `fallback` when nothing usable is left. */
+export function safeDownloadName(raw: string | null, fallback: string): string {
+  if (raw === null) return fallback;
+  const last = raw.split(/[/\\]/).pop() ?? '';
+  const cleaned = last
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
+    .slice(0, MAX_NAME);
+  if (cleaned === '' || cleaned === '.' || cleaned === '..') return fallback;
+  return WINDOWS_RESERVED.test(cleaned) ? `_${cleaned}` : cleaned;
+}
+
+/** `name` inside `directory`; throws if the result would be anywhere else (it never should). */
+export function insideDirectory(directory: string, name: string): string {
+  const base = resolve(directory);
+  const path = resolve(base, basename(name));
+  if (dirname(path) !== base || !path.startsWith(base.endsWith(sep) ? base : `${base}${sep}`)) throw new Error(`refusing to write ${JSON.stringify(name)} outside ${base}`);
+  return path;
+}
+
+/** The extension a content type stands for, for a download that names no file. */
+export function extensionOf(contentType: string | null): string {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  const known: Record<string, string> = {
+    'text/csv': '.csv',
+    'text/plain': '.txt',
+    'application/vnd.apple.mpegurl': '.m3u8',
+    'application/xspf+xml': '.xspf',
+    'application/vnd.open-playlist+json': '.json',
+    'application/zip': '.zip',
+  };
+  return (type && known[type]) ?? '';
+}

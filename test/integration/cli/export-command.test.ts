@@ -1,0 +1,224 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { CLI } from '../support/engine-process.ts';
+
+/**
+ * `opl export` as a user runs it: the real CLI in a child process against a real engine (Spotify
+ * fake and TIDAL fake through the sandboxed plugins, real format plugins): single files and ZIP64
+ * archives from an account, an import and a finished migration, warnings in words, file names from
+ * Content-Disposition kept inside the chosen directory, no overwrite without --force, exit codes.
+ */
+
+const run = promisify(execFile);
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
+const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
+const small = onBoth.slice(0, 4);
+const other = onBoth.slice(10, 13);
+
+let h: MigrationHarness;
+let work = '';
+let playlistIds: Record<string, string> = {};
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `opl export …` in `cwd`, with no OPL_* variables but those given. */
+async function opl(args: string[], cwd = work, url = h.baseUrl): Promise<CliRun> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'export', ...(url ? ['--url', url] : []), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+async function freshDir(name: string): Promise<string> {
+  const dir = join(work, name);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+beforeAll(async () => {
+  h = await startMigrationHarness({
+    spotifyLibrary: {
+      playlists: [
+        { name: 'Small Set', trackKeys: keys(small) },
+        { name: 'Other Set', trackKeys: keys(other) },
+        { name: 'Nothing Here', trackKeys: [] },
+      ],
+    },
+    tidalLibrary: {},
+  });
+  work = await mkdtemp(join(tmpdir(), 'opl-export-cli-'));
+  const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+  playlistIds = Object.fromEntries((json as { playlists: { id: string; name: string }[] }).playlists.map((playlist) => [playlist.name, playlist.id]));
+}, 240_000);
+
+afterAll(async () => {
+  await h?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('opl export', () => {
+  it('writes one playlist as a CSV file named by the engine into the -o directory', async () => {
+    const dir = await freshDir('single');
+    const result = await opl(['--source', `spotify:${h.spotifyAccount}`, '--playlist', playlistIds['Small Set']!, '--format', 'csv', '-o', `${dir}/`]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readdir(dir)).toEqual(['Small Set.csv']);
+    const csv = await readFile(join(dir, 'Small Set.csv'), 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(csv.split('\n')[0]).toContain('"schema_version","playlist_id","playlist_name"');
+    for (const track of small) expect(csv).toContain(track.title);
+    expect(result.stdout.trim()).toBe(join(dir, 'Small Set.csv'));
+    expect(result.stderr).toContain('No warnings.');
+  });
+
+  it('writes several playlists as a ZIP64 archive in the current directory and prints the manifest’s warnings in words', async () => {
+    const dir = await freshDir('archive');
+    const result = await opl(['--source', h.spotifyAccount, '--playlist', playlistIds['Small Set']!, '--playlist', playlistIds['Nothing Here']!, '--format', 'json'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const [name] = await readdir(dir);
+    expect(name).toMatch(/\.zip$/);
+    const tested = await run('unzip', ['-t', join(dir, name!)]);
+    expect(tested.stdout).toContain('No errors detected');
+    const listed = (await run('unzip', ['-Z1', join(dir, name!)])).stdout.trim().split('\n').sort();
+    expect(listed).toEqual(['manifest.json', 'open-playlist-bundle.json']);
+    expect(result.stderr).toContain('2 playlists, 4 tracks');
+    expect(result.stderr).toMatch(/1 warning:\n {2}! "Nothing Here": .+ \[empty_playlist\]/);
+  });
+
+  it('exports a selection of tracks (partial_selection) and an import record as M3U8 to a named file', async () => {
+    const dir = await freshDir('partial');
+    const partial = await opl(['--source', `spotify:${h.spotifyAccount}`, '--tracks', `${playlistIds['Small Set']!}=pos:0,pos:2`, '--format', 'txt', '-o', join(dir, 'two.txt')]);
+    expect(partial.code, partial.stderr).toBe(0);
+    const txt = await readFile(join(dir, 'two.txt'), 'utf8');
+    expect(txt).toContain(small[0]!.title);
+    expect(txt).toContain(small[2]!.title);
+    expect(txt).not.toContain(small[1]!.title);
+    expect(partial.stderr).toContain('1 warning');
+
+    const pasted = await h.api('/api/imports/text-preview', { method: 'POST', body: JSON.stringify({ text: 'Artist One - Song One\nArtist Two - Song Two', name: 'Pasted' }) });
+    expect(pasted.status).toBe(201);
+    const importId = (pasted.json as { id: string }).id;
+    const imported = await opl(['--source', `import:${importId}`, '--format', 'm3u8', '-o', join(dir, 'pasted.m3u8')]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const m3u8 = await readFile(join(dir, 'pasted.m3u8'), 'utf8');
+    expect(m3u8.startsWith('#EXTM3U')).toBe(true);
+    expect(m3u8).toContain('Song Two');
+  });
+
+  it('exports a finished migration from its history', async () => {
+    const created = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_account_id: h.spotifyAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, acknowledge_warnings: true, selection: { playlist_ids: [playlistIds['Other Set']!] } }),
+    });
+    expect(created.status, created.text).toBe(202);
+    const jobId = (created.json as { id: string }).id;
+    await h.waitForJob(jobId, (job) => ['completed', 'failed', 'cancelled'].includes(job.status));
+    const dir = await freshDir('history');
+    const result = await opl(['--migration', jobId, '--format', 'xspf', '-o', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    const [name] = await readdir(dir);
+    const xspf = await readFile(join(dir, name!), 'utf8');
+    expect(xspf).toContain('<playlist');
+    for (const track of other) expect(xspf).toContain(track.title);
+  });
+
+  it('never overwrites a file without --force, and leaves nothing behind when the engine refuses', async () => {
+    const dir = await freshDir('overwrite');
+    const target = join(dir, 'mine.csv');
+    await writeFile(target, 'precious');
+    const refused = await opl(['--source', `spotify:${h.spotifyAccount}`, '--playlist', playlistIds['Small Set']!, '--format', 'csv', '-o', target]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('already exists');
+    expect(await readFile(target, 'utf8')).toBe('precious');
+    const forced = await opl(['--source', `spotify:${h.spotifyAccount}`, '--playlist', playlistIds['Small Set']!, '--format', 'csv', '-o', target, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(target, 'utf8')).toContain(small[0]!.title);
+
+    const missing = await opl(['--source', `spotify:${h.spotifyAccount}`, '--playlist', 'doesnotexist00000000000', '--format', 'csv', '-o', `${dir}/`]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/opl export: .+\((not_found|playlist_access_denied)\)/);
+    const unknownAccount = await opl(['--source', '00000000-0000-4000-8000-000000000000', '--format', 'csv', '-o', `${dir}/`]);
+    expect(unknownAccount.code).toBe(1);
+    expect(unknownAccount.stderr).toContain('No connected account');
+    expect(await readdir(dir)).toEqual(['mine.csv']);
+  });
+
+  it('answers usage errors with exit 64 and a sentence, and an unreachable engine with exit 1', async () => {
+    const noFormat = await opl(['--source', `spotify:${h.spotifyAccount}`]);
+    expect(noFormat.code).toBe(64);
+    expect(noFormat.stderr).toContain('--format is required');
+    const badSource = await opl(['--source', 'spotify', '--format', 'csv']);
+    expect(badSource.code).toBe(64);
+    const badTracks = await opl(['--source', `spotify:${h.spotifyAccount}`, '--tracks', 'nothing', '--format', 'csv']);
+    expect(badTracks.code).toBe(64);
+    const both = await opl(['--migration', '00000000-0000-4000-8000-000000000000', '--source', 'import:00000000-0000-4000-8000-000000000000', '--format', 'csv']);
+    expect(both.code).toBe(64);
+    const help = await opl(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('opl export --source');
+    const unreachable = await opl(['--source', `spotify:${h.spotifyAccount}`, '--format', 'csv'], work, 'http://127.0.0.1:9');
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('Cannot reach the engine');
+  });
+});
+
+describe('opl export against a hostile Content-Disposition', () => {
+  let server: Server;
+  let url = '';
+  const names = ['../../escaped.csv', '/etc/passwd', '..\\..\\win.csv', 'CON.csv', '\u0000\u0007.csv', '....'];
+  let next = 0;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/api/me') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ owner_id: 'local', session: { required: false, authenticated: false } }));
+        return;
+      }
+      const name = names[next++ % names.length]!;
+      const body = '"schema_version"\n"1"\n';
+      response.writeHead(200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'content-disposition': `attachment; filename="x.csv"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        'x-open-playlist-warning-count': '0',
+      });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('keeps every download inside the chosen directory under a safe name', async () => {
+    const root = await freshDir('hostile');
+    const dir = await freshDir('hostile/inside');
+    const written: string[] = [];
+    for (let index = 0; index < names.length; index += 1) {
+      const result = await opl(['--source', 'import:00000000-0000-4000-8000-000000000000', '--format', 'csv', '-o', dir], work, url);
+      expect(result.code, result.stderr).toBe(0);
+      written.push(result.stdout.trim());
+    }
+    for (const path of written) expect(path.startsWith(`${dir}/`)).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(['_CON.csv', '__.csv', 'escaped.csv', 'opl-export.csv', 'passwd', 'win.csv'].sort());
+    expect((await readdir(root)).sort()).toEqual(['inside']);
+  });
+});
