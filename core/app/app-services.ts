@@ -10,8 +10,10 @@ import type { MatchService } from '../services/matching/index.ts';
 import type { MigrationEngine } from '../services/migrations/index.ts';
 import type { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import type { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
+import type { LibraryReadService } from '../services/library/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
+import type { ShareService } from '../services/shares/index.ts';
 import type { Database } from '../storage/index.ts';
 
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
@@ -23,12 +25,16 @@ export interface AppServices {
   ownerSessions: OwnerSessionService;
   /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
   imports: { records: ImportRecordService; preview: ImportPreviewService };
+  /** Playlist shares: bounded public snapshots read by token. */
+  shares: ShareService;
   /** File exports of playlists (temporary files, ZIP64 archives). */
   exports: ExportService;
   /** Connected provider accounts: auth flows, credential vault, provider calls with credentials. */
   connections: ConnectionService;
   /** Reads of a connected account's playlists, cached by snapshot id. */
   playlists: PlaylistReadService;
+  /** Reads of a connected account's saved albums and followed artists (for choosing them). */
+  library: LibraryReadService;
   /** The central rate limiter every provider request waits on (state in PostgreSQL). */
   rateLimiter: RateLimiter;
   /** Track matching: identity graph, no-match cache, review learning. */

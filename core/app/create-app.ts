@@ -14,9 +14,12 @@ import { MatchService } from '../services/matching/index.ts';
 import { createMigrationEngine, runMigrationJob } from '../services/migrations/index.ts';
 import { RateLimiter, type Transaction } from '../services/pacing/rate-limiter.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
+import { LibraryReadService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
+import { ShareService } from '../services/shares/index.ts';
+import { ProviderLinkReader } from '../services/imports/provider-link-reader.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
 import type { Dispatcher } from 'undici';
 import type { Pacing } from '@opl/plugin-sdk';
@@ -61,10 +64,10 @@ export interface AppOverrides {
   /** Tests of crash recovery: short migration leases and slices. */
   migrationLeaseSeconds?: number;
   migrationSliceSeconds?: number;
-}
-
   /** Tests: first wait before a migration reads its target again for writes not visible yet. */
   migrationVisibilityWaitMs?: number;
+}
+
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
   const { registry } = config.plugins;
   return registry.source === 'https'
@@ -154,13 +157,6 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     await catalogue.refresh();
 
     const importRecords = new ImportRecordService({ execute, ttlHours: config.imports.ttlHours });
-    const importPreview = new ImportPreviewService({
-      records: importRecords,
-      plugins: { call: (pluginId, op, input) => pluginHost.call(pluginId, op, input), manifests: () => catalogue.manifests() },
-      limits: config.imports,
-      url: { allowedHosts: config.imports.urlAllowedHosts, ...(overrides.importUrlFetch ? { fetchOverrides: overrides.importUrlFetch } : {}) },
-    });
-    stack.push(() => importPreview.close());
     const keys = config.connections.vaultKey ? envKeyProvider(config.connections.vaultKey, config.connections.vaultPreviousKeys) : await fileKeyProvider(config.connections.vaultKeyFile);
     const connections = new ConnectionService({
       execute,
@@ -176,7 +172,26 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       logger: logger.child({ component: 'connections' }),
     });
     const playlists = new PlaylistReadService({ execute, connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
-    const matching = new MatchService({ execute, plugins: pluginHost, catalogue });
+    const library = new LibraryReadService({ connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
+    const shares = new ShareService({ execute, imports: importRecords, playlists, connections, limits: config.shares, schemaBaseUrl: config.schemaBaseUrl });
+    const importPreview = new ImportPreviewService({
+      records: importRecords,
+      plugins: { call: (pluginId, op, input) => pluginHost.call(pluginId, op, input), manifests: () => catalogue.manifests() },
+      limits: config.imports,
+      url: {
+        allowedHosts: config.imports.urlAllowedHosts,
+        ...(overrides.importUrlFetch ? { fetchOverrides: overrides.importUrlFetch } : {}),
+        ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
+        // A link names a playlist the owner may not have in any list: always read it fresh.
+        providerLinks: new ProviderLinkReader({
+          accounts: (ownerId, provider) => connections.list(ownerId, provider),
+          read: async (ownerId, accountId, playlistId) => (await playlists.read(ownerId, accountId, playlistId, true)).playlist,
+        }),
+        shares,
+      },
+    });
+    stack.push(() => importPreview.close());
+    const matching = new MatchService({ execute, transaction, plugins: pluginHost, catalogue });
     const migrations = createMigrationEngine({
       config,
       logger,
@@ -200,6 +215,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       },
       ...(overrides.migrationLeaseSeconds ? { leaseSeconds: overrides.migrationLeaseSeconds } : {}),
       ...(overrides.migrationSliceSeconds ? { sliceSeconds: overrides.migrationSliceSeconds } : {}),
+      ...(overrides.migrationVisibilityWaitMs === undefined ? {} : { visibilityWaitMs: overrides.migrationVisibilityWaitMs }),
     });
     stack.push(() => migrations.progress.close());
     const exportService = new ExportService({
@@ -213,15 +229,16 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     stack.push(() => exportService.close());
     const services: AppServices = {
       config,
-      ...(overrides.migrationVisibilityWaitMs === undefined ? {} : { visibilityWaitMs: overrides.migrationVisibilityWaitMs }),
       logger,
       database,
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
       imports: { records: importRecords, preview: importPreview },
+      shares,
       exports: exportService,
       connections,
       playlists,
+      library,
       rateLimiter,
       matching,
       migrations,
@@ -247,8 +264,10 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           pluginAdmin: services.plugins.admin,
           imports: services.imports,
           exports: services.exports,
+          shares: services.shares,
           connections: services.connections,
           playlists: services.playlists,
+          library: services.library,
           migrations: services.migrations,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),

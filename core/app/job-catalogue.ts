@@ -2,7 +2,8 @@ import type { AnyJobDefinition } from '../jobs/index.ts';
 import { expireImportRecordsJob } from '../services/imports/expire-import-records.job.ts';
 import { expireOwnerSessionsJob } from '../services/owner/expire-owner-sessions.job.ts';
 import { cleanUpMigrationHistoryJob, runMigrationJob } from '../services/migrations/migration.jobs.ts';
+import { purgeEndedSharesJob } from '../services/shares/purge-ended-shares.job.ts';
 import type { AppServices } from './app-services.ts';
 
 /** Every job kind of the engine. Workers register all of them; senders create their queues. */
-export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob, expireImportRecordsJob, runMigrationJob, cleanUpMigrationHistoryJob];
+export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob, expireImportRecordsJob, runMigrationJob, cleanUpMigrationHistoryJob, purgeEndedSharesJob];

@@ -139,6 +139,12 @@ export const configEnvSchema = z
         return hosts;
       })
       .describe('Hosts (optionally with a path prefix: `lists.example.org/shared/`) from which remote Open Playlist JSON may be imported by URL, comma-separated. Empty: URL imports of remote JSON are off.'),
+    OPL_SHARE_MAX_TRACKS: integer(1, 100_000)
+      .default(10_000)
+      .describe('Most tracks of a playlist that can be shared; a longer playlist is refused with 422 (export it as a file instead).'),
+    OPL_SHARE_MAX_BYTES: integer(1024, 64 * 1024 * 1024)
+      .default(5 * 1024 * 1024)
+      .describe('Largest public share snapshot (Open Playlist JSON), in bytes; a larger one is refused with 422.'),
     OPL_MIGRATION_HISTORY_RETENTION_DAYS: integer(0, 36_500)
       .default(90)
       .describe('Days that migration item detail is kept after a job ends; `0` keeps it forever.'),
@@ -230,6 +236,7 @@ export interface Config {
     /** Where remote Open Playlist JSON may come from (exact hosts, path prefixes). */
     urlAllowedHosts: { host: string; pathPrefixes: string[] }[];
   };
+  shares: { maxTracks: number; maxBytes: number };
   migrationHistoryRetentionDays: number;
   migrationHistoryCleanupBatchSize: number;
   migrationReportBatchSize: number;
@@ -283,6 +290,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       spoolMemoryBytes: env.OPL_IMPORT_SPOOL_MEMORY_BYTES,
       urlAllowedHosts: env.OPL_IMPORT_URL_ALLOWED_HOSTS,
     },
+    shares: { maxTracks: env.OPL_SHARE_MAX_TRACKS, maxBytes: env.OPL_SHARE_MAX_BYTES },
     migrationHistoryRetentionDays: env.OPL_MIGRATION_HISTORY_RETENTION_DAYS,
     migrationHistoryCleanupBatchSize: env.OPL_MIGRATION_HISTORY_CLEANUP_BATCH_SIZE,
     migrationReportBatchSize: env.OPL_MIGRATION_REPORT_BATCH_SIZE,

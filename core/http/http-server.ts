@@ -18,10 +18,12 @@ import { exportRoutes, unavailableExports, type ExportsApi } from './routes/expo
 import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
+import { libraryRoutes, type LibraryApi } from './routes/library.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
+import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 
@@ -39,6 +41,10 @@ export interface HttpDependencies {
   /** Connected accounts and their playlists; absent only where no database exists (the OpenAPI generator). */
   connections?: ConnectionsApi & { connectInfo(provider: string): { demo: boolean; connectable: boolean; reason: string | null } };
   playlists?: PlaylistsApi;
+  /** Saved albums and followed artists of connected accounts; absent only where no database exists. */
+  library?: LibraryApi;
+  /** Playlist shares; absent only where no database exists (the OpenAPI generator). */
+  shares?: SharesApi;
   /** Migrations; absent only where no database exists (the OpenAPI generator). */
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
@@ -113,10 +119,12 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     publicBaseUrl: config.publicBaseUrl,
   });
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
+  await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
   await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });
+  await app.register(shareRoutes, { shares: deps.shares ?? unavailableShares(config.shares), publicBaseUrl: config.publicBaseUrl });
   await app.register(openPlaylistRoutes, { openPlaylists: deps.openPlaylists ?? unavailableOpenPlaylists(), importBodyLimit: config.imports.maxBytes });
 
   await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });

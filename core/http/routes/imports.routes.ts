@@ -15,7 +15,7 @@ import { requireOwner } from '../owner/owner-gate.ts';
 
 /** What the import routes use; `createApp` wires the real services. */
 export interface ImportsApi {
-  records: Pick<ImportRecordService, 'get' | 'delete'>;
+  records: Pick<ImportRecordService, 'get' | 'delete' | 'list'>;
   preview: Pick<ImportPreviewService, 'previewUpload' | 'previewText' | 'previewUrl' | 'limits'>;
 }
 
@@ -117,7 +117,16 @@ function toAppError(error: unknown): unknown {
       case 'unprocessable':
       case 'url_refused':
       case 'needs_connection':
+      case 'invalid_account':
         return new AppError('unprocessable_content', error.message, { extensions: error.extensions });
+      case 'needs_reconnect':
+        return new AppError('provider_auth_expired', error.message, { extensions: error.extensions });
+      case 'rate_limited': {
+        const retry = error.extensions.retry_after_s;
+        return new AppError('provider_rate_limited', error.message, { extensions: error.extensions, ...(typeof retry === 'number' ? { headers: { 'retry-after': String(retry) } } : {}) });
+      }
+      case 'not_found':
+        return new AppError('not_found', error.message, { extensions: error.extensions });
       case 'upstream_failed':
         return new AppError('bad_gateway', error.message, { extensions: error.extensions });
     }
@@ -250,24 +259,35 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
     {
       schema: {
         tags: ['imports'],
-        summary: 'Preview a public link: remote Open Playlist JSON on an allowed host, or a provider playlist link',
+        summary: 'Preview a public link: a share link, a provider playlist link, or remote Open Playlist JSON on an allowed host',
         description:
-          'Rules checked before any request: https only, exact allowed host and path prefix, no credentials, default port, bounded length, no IP-literal host. The fetch refuses non-public DNS answers at connect time, keeps redirects on allowed hosts, disables compression and caps time, headers and bytes. A provider playlist link is answered with 422 and `action: {type: "connect_source_account", provider}`: it is read only through that provider with a connected account, never by fetching its web page.',
-        body: z.object({ url: z.string().min(1).max(4_096).describe('The public link') }).strict(),
+          'A share link of this engine (`/share/{token}`) is read from its snapshot without any request. A provider playlist link (declared by a provider plugin) is read through one of your connected accounts of that provider (`account_id` chooses one; otherwise each is tried) — never by fetching its web page; when none can read it the answer is 422 with `action: {type: "connect_source_account", provider, display_name}`, when the account must be reconnected 409 with `action: {type: "reconnect_account", account_id}`. A share link of another engine on an allowed host fetches only `https://host/api/public/shares/{token}`. Rules checked before any request: https only, exact allowed host and path prefix, no credentials, default port, bounded length, no IP-literal host. The fetch refuses non-public DNS answers at connect time, keeps redirects on allowed hosts, disables compression and caps time, headers and bytes.',
+        body: z
+          .object({
+            url: z.string().min(1).max(4_096).describe('The public link'),
+            account_id: z.uuid().optional().describe('For a provider playlist link: the connected account that reads it'),
+          })
+          .strict(),
         response: {
           201: importPreviewSchema,
           400: problemResponse('Invalid body'),
+          404: problemResponse('The share link leads to no share (revoked, expired or mistyped)'),
+          409: problemResponse('The provider account must be reconnected (`action.type` = reconnect_account, `action.account_id`)'),
           413: problemResponse('The remote document exceeds OPL_IMPORT_MAX_BYTES'),
           415: problemResponse('No Open Playlist JSON reader is loaded'),
           422: problemResponse('The URL is not importable (`reason`), the content cannot be read, or a provider account must be connected (`action`)'),
-          502: problemResponse('The remote server failed, timed out or did not answer with the playlist'),
+          429: problemResponse('The provider asks to slow down (Retry-After)'),
+          502: problemResponse('The remote server or the provider failed, timed out or did not answer with the playlist'),
         },
       },
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'import playlists');
       try {
-        const record = await imports.preview.previewUrl(owner.id, request.body.url);
+        const record = await imports.preview.previewUrl(owner.id, request.body.url, {
+          accountId: request.body.account_id ?? null,
+          requestOrigin: `${request.protocol}://${request.host}`,
+        });
         return await reply.status(201).send(previewView(record));
       } catch (error) {
         throw toAppError(error);
@@ -324,6 +344,51 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
       }
     },
   );
+
+  // The migration wizard's source step lists what it can start from (added for issue 8).
+  app.get(
+    '/api/imports',
+    {
+      schema: {
+        tags: ['imports'],
+        summary: "The owner's import records a migration can start from: not expired, not queued; newest first, without their contents",
+        response: {
+          200: z.object({
+            imports: z.array(
+              z.object({
+                id: z.string(),
+                kind: z.enum(['file', 'text', 'url']),
+                name: z.string().nullable(),
+                format: z.string().nullable(),
+                state: z.string(),
+                created_at: z.string(),
+                expires_at: z.string(),
+                playlist_count: z.number().int(),
+                track_count: z.number().int(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'list imports');
+      const records = await imports.records.list(owner.id);
+      return {
+        imports: records.map((record) => ({
+          id: record.id,
+          kind: record.kind,
+          name: record.name,
+          format: record.format,
+          state: record.state,
+          created_at: record.createdAt.toISOString(),
+          expires_at: record.expiresAt.toISOString(),
+          playlist_count: record.playlistCount,
+          track_count: record.trackCount,
+        })),
+      };
+    },
+  );
 };
 
 /** For building the server without a database (the OpenAPI generator): every call refuses. */
@@ -332,7 +397,7 @@ export function unavailableImports(limits: ImportsApi['preview']['limits']): Imp
     throw new Error('imports are not wired in this server');
   };
   return {
-    records: { get: refuse, delete: refuse },
+    records: { get: refuse, delete: refuse, list: refuse },
     preview: { previewUpload: refuse, previewText: refuse, previewUrl: refuse, limits },
   };
 }

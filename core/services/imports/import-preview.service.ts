@@ -3,18 +3,36 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { PluginError, type Manifest, type OperationResult } from '@opl/plugin-sdk';
+import { PluginError, type Manifest, type OperationResult, type Playlist } from '@opl/plugin-sdk';
 import { readableFormats, readerFor, type FormatChoice } from '../../plugins/format-plugins.ts';
 import { isTabularHeader, sniffFormat, SNIFF_BYTES } from './format-sniffer.ts';
 import { MAX_STORED_ISSUES, type ImportIssue, type ImportKind, type ImportRecordContents, type ImportRecordService } from './import-record.service.ts';
 import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.ts';
-import { classifyImportUrl, fetchRemoteJson, isSafeFetchError } from './url-import.ts';
+import type { ProviderLinkReader } from './provider-link-reader.ts';
+import { classifyImportUrl, fetchRemoteJson, isSafeFetchError, type UrlImportTarget } from './url-import.ts';
 import type { SafeFetchPolicy } from '../../net/index.ts';
+import { ImportPreviewError } from './import-preview-error.ts';
+
+export { ImportPreviewError, type ImportPreviewFailure } from './import-preview-error.ts';
 
 /** Where remote Open Playlist JSON may come from; tests add fetch hooks (resolver, test-only CA). */
 export interface UrlImportOptions {
   allowedHosts: SafeFetchPolicy['allowedHosts'];
   fetchOverrides?: Partial<SafeFetchPolicy>;
+  /** This engine's public base URL: its `/share/{token}` links are read from the database. */
+  publicBaseUrl?: string;
+  /** Provider playlist links are read through the owner's connected accounts. */
+  providerLinks?: ProviderLinkReader;
+  /** This engine's own shares, by token (null when unknown, revoked or expired). */
+  shares?: { publicSnapshot(token: string): Promise<unknown> };
+}
+
+/** What a URL preview may say beyond the link itself. */
+export interface UrlPreviewOptions {
+  /** For a provider link: the connected account that should read it (else every one is tried). */
+  accountId?: string | null;
+  /** The origin the request came to, which also serves this engine's share links. */
+  requestOrigin?: string | null;
 }
 
 export interface ImportLimits {
@@ -31,31 +49,6 @@ export interface ImportLimits {
 export interface FormatPluginAccess {
   call(pluginId: string, op: 'parse', input: { bytes: Uint8Array<ArrayBuffer>; filename: string | null; media_type: string | null }): Promise<OperationResult<'parse'>>;
   manifests(): Manifest[];
-}
-
-export type ImportPreviewFailure =
-  | 'too_large'
-  | 'unprocessable'
-  | 'unsupported_format'
-  | 'invalid_request'
-  | 'aborted'
-  /** A URL refused by the import rules before any request (or its destination is not public). */
-  | 'url_refused'
-  /** A provider playlist link: it can only be read through that provider with a connected account. */
-  | 'needs_connection'
-  /** The remote server failed, timed out or answered something other than the playlist. */
-  | 'upstream_failed';
-
-/** A preview refused for a reason the client can act on; `extensions` carry the numbers. */
-export class ImportPreviewError extends Error {
-  readonly reason: ImportPreviewFailure;
-  readonly extensions: Record<string, unknown>;
-  constructor(reason: ImportPreviewFailure, message: string, extensions: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'ImportPreviewError';
-    this.reason = reason;
-    this.extensions = extensions;
-  }
 }
 
 export interface UploadDescription {
@@ -187,26 +180,62 @@ export class ImportPreviewService {
   }
 
   /**
-   * A public link: a provider playlist link answers with the action to connect that provider (it is
-   * read only through the provider's API, never by fetching its web page); remote Open Playlist
-   * JSON on an allowed host is fetched with the SSRF-safe fetcher and read by the JSON plugin.
+   * A public link. A share link of this engine is read from its share snapshot (no network); a
+   * provider playlist link through a connected account of that provider (never its web page); a
+   * share link of another engine on an allowed host fetches only that engine's public snapshot
+   * JSON; remote Open Playlist JSON on an allowed host is fetched as is. Fetches use the SSRF-safe
+   * fetcher, and what comes back is read by the JSON format plugin like an uploaded bundle.
    */
-  async previewUrl(ownerId: string, raw: string): Promise<ImportRecordContents> {
+  async previewUrl(ownerId: string, raw: string, options: UrlPreviewOptions = {}): Promise<ImportRecordContents> {
     const manifests = this.#plugins.manifests();
-    const target = classifyImportUrl(raw, manifests, this.#url.allowedHosts);
-    if (target.kind === 'refused') throw new ImportPreviewError('url_refused', `This URL cannot be imported: ${target.detail}`, { reason: target.reason });
-    if (target.kind === 'provider_playlist') {
-      throw new ImportPreviewError(
-        'needs_connection',
-        `This is a ${target.displayName} playlist link. It is read through ${target.displayName} with one of your connected accounts, and no connected ${target.displayName} account can read it yet: connect a ${target.displayName} account, then import the playlist from it.`,
-        { action: { type: 'connect_source_account', provider: target.provider, display_name: target.displayName } },
-      );
+    const origins = [this.#url.publicBaseUrl, options.requestOrigin].flatMap((origin) => {
+      try {
+        return origin ? [new URL(origin).origin] : [];
+      } catch {
+        return [];
+      }
+    });
+    const target = classifyImportUrl(raw, manifests, this.#url.allowedHosts, { origins });
+    switch (target.kind) {
+      case 'refused':
+        throw new ImportPreviewError('url_refused', `This URL cannot be imported: ${target.detail}`, { reason: target.reason });
+      case 'provider_playlist':
+        return this.#previewProviderLink(ownerId, target, options.accountId ?? null);
+      case 'local_share':
+        return this.#previewLocalShare(ownerId, target.token);
+      case 'remote_share':
+        return this.#previewRemote(ownerId, target.url, [{ host: target.host, pathPrefixes: [`/api/public/shares/${target.token}`] }], 'Shared playlist');
+      case 'remote_json':
+        return this.#previewRemote(ownerId, target.url, this.#url.allowedHosts, null);
     }
-    const reader = readerFor(manifests, '', 'json');
-    if (!reader) throw new ImportPreviewError('unsupported_format', 'No Open Playlist JSON format plugin is loaded, so remote playlists cannot be read. Run `opl plugin setup` or check `opl plugin list`.');
+  }
+
+  async #previewProviderLink(ownerId: string, target: Extract<UrlImportTarget, { kind: 'provider_playlist' }>, accountId: string | null): Promise<ImportRecordContents> {
+    const reader = this.#url.providerLinks;
+    if (!reader) {
+      throw new ImportPreviewError('needs_connection', `This is a ${target.displayName} playlist link; it is read only through ${target.displayName} with a connected account, which this server cannot do.`, {
+        action: { type: 'connect_source_account', provider: target.provider, display_name: target.displayName },
+      });
+    }
+    const { playlist } = await reader.read(ownerId, target, accountId);
+    const tracks = playlist.tracks.map((track, index) => ({ ...track, position: track.position ?? index }));
+    return this.#store(ownerId, 'url', target.provider, [{ ...playlist, tracks, track_count: tracks.length }], [], playlist.name, false);
+  }
+
+  async #previewLocalShare(ownerId: string, token: string): Promise<ImportRecordContents> {
+    const snapshot = this.#url.shares ? await this.#url.shares.publicSnapshot(token) : null;
+    if (snapshot === null || snapshot === undefined) throw this.#shareGone();
+    const reader = this.#jsonReader();
+    const bytes = new TextEncoder().encode(JSON.stringify(snapshot));
+    if (bytes.byteLength > this.#limits.maxBytes) throw this.#tooLarge(bytes.byteLength);
+    return this.#parseAndStore(ownerId, 'url', reader, { bytes, filename: null, media_type: 'application/vnd.open-playlist+json' }, null, false);
+  }
+
+  async #previewRemote(ownerId: string, url: URL, allowedHosts: SafeFetchPolicy['allowedHosts'], fallbackName: string | null): Promise<ImportRecordContents> {
+    const reader = this.#jsonReader();
     let response;
     try {
-      response = await fetchRemoteJson(target.url, { allowedHosts: this.#url.allowedHosts, maxBytes: this.#limits.maxBytes, ...(this.#url.fetchOverrides ? { overrides: this.#url.fetchOverrides } : {}) });
+      response = await fetchRemoteJson(url, { allowedHosts, maxBytes: this.#limits.maxBytes, ...(this.#url.fetchOverrides ? { overrides: this.#url.fetchOverrides } : {}) });
     } catch (error) {
       if (!isSafeFetchError(error)) throw error;
       if (error.code === 'url_not_allowed' || error.code === 'destination_not_public' || error.code === 'invalid_redirect' || error.code === 'too_many_redirects') {
@@ -215,13 +244,26 @@ export class ImportPreviewService {
       if (error.code === 'response_too_large') throw this.#tooLarge(null);
       throw new ImportPreviewError('upstream_failed', `The remote playlist could not be fetched: ${error.detail}`, { reason: error.code });
     }
+    if (fallbackName !== null && (response.status === 404 || response.status === 410)) throw this.#shareGone(response.status);
     if (response.status !== 200) {
       throw new ImportPreviewError('upstream_failed', `The remote server answered HTTP ${response.status} instead of the playlist.`, { upstream_status: response.status });
     }
-    const fileName = cleanFileName(decodeURIComponent(response.url.pathname.split('/').pop() ?? '') || null);
+    const fileName = fallbackName === null ? cleanFileName(decodeURIComponent(response.url.pathname.split('/').pop() ?? '') || null) : null;
     const bytes = new Uint8Array(response.body.byteLength);
     bytes.set(response.body);
     return this.#parseAndStore(ownerId, 'url', reader, { bytes, filename: fileName, media_type: response.headers['content-type'] ?? null }, fileName, false);
+  }
+
+  #jsonReader(): FormatChoice {
+    const reader = readerFor(this.#plugins.manifests(), '', 'json');
+    if (!reader) throw new ImportPreviewError('unsupported_format', 'No Open Playlist JSON format plugin is loaded, so linked playlists cannot be read. Run `opl plugin setup` or check `opl plugin list`.');
+    return reader;
+  }
+
+  #shareGone(upstreamStatus?: number): ImportPreviewError {
+    return new ImportPreviewError('not_found', 'This share link leads to no playlist: the share was revoked, has expired, or the link is mistyped. Ask the person who shared it for a new link.', {
+      ...(upstreamStatus === undefined ? {} : { upstream_status: upstreamStatus }),
+    });
   }
 
   #tooLarge(received: number | null): ImportPreviewError {
@@ -273,11 +315,15 @@ export class ImportPreviewService {
     if (result.issues.length > MAX_STORED_ISSUES) {
       issues[MAX_STORED_ISSUES - 1] = { line: null, column: null, code: 'too_many_issues', message: `${result.issues.length} issues were found; the first ${MAX_STORED_ISSUES - 1} are listed.`, severity: 'warning' };
     }
-    const playlists = result.playlists;
+    return this.#store(ownerId, kind, reader.name, result.playlists, issues, name, requireTracks);
+  }
+
+  /** Applies the playlist and track limits, then keeps the normalised playlists as an import record. */
+  async #store(ownerId: string, kind: ImportKind, format: string, playlists: Playlist[], issues: ImportIssue[], name: string | null, requireTracks: boolean): Promise<ImportRecordContents> {
     const trackCount = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
-    const counts = { format: reader.name, playlist_count: playlists.length, track_count: trackCount };
+    const counts = { format, playlist_count: playlists.length, track_count: trackCount };
     if (playlists.length === 0 || (requireTracks && trackCount === 0)) {
-      throw new ImportPreviewError('unprocessable', `No ${playlists.length === 0 ? 'playlist' : 'track'} could be read from the ${reader.name} content; see the issues.`, { ...counts, issues });
+      throw new ImportPreviewError('unprocessable', `No ${playlists.length === 0 ? 'playlist' : 'track'} could be read from the ${format} content; see the issues.`, { ...counts, issues });
     }
     if (playlists.length > this.#limits.maxPlaylists) {
       throw new ImportPreviewError('unprocessable', `The import holds ${playlists.length} playlists; at most ${this.#limits.maxPlaylists} are accepted (OPL_IMPORT_MAX_PLAYLISTS).`, {
@@ -291,6 +337,6 @@ export class ImportPreviewService {
         max_tracks: this.#limits.maxTracks,
       });
     }
-    return this.#records.create({ ownerId, kind, name: name ?? playlists[0]?.name ?? null, format: reader.name, playlists, issues });
+    return this.#records.create({ ownerId, kind, name: name ?? playlists[0]?.name ?? null, format, playlists, issues });
   }
 }

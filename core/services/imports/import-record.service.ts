@@ -9,6 +9,7 @@ import {
   retainImportRecord,
   selectImportRecord,
   selectImportRecordState,
+  selectOpenImportRecords,
   type SqlStatement,
 } from './import-record.sql.ts';
 
@@ -42,6 +43,12 @@ export interface ImportRecordSummary {
 export interface ImportRecordContents extends ImportRecordSummary {
   playlists: Playlist[];
   issues: ImportIssue[];
+}
+
+/** A record in an owner's list: its summary and how much it holds. */
+export interface ImportRecordListEntry extends ImportRecordSummary {
+  playlistCount: number;
+  trackCount: number;
 }
 
 export interface NewImportRecord {
@@ -130,6 +137,12 @@ export class ImportRecordService {
       throw new ImportRecordError('expired', `Import ${id} expired at ${toDate(row.expires_at).toISOString()}; preview the source again.`);
     }
     return { ...summaryOf(row), playlists: jsonArray<Playlist>(row.playlists), issues: jsonArray<ImportIssue>(row.issues) };
+  }
+
+  /** The owner's records a migration can still start from (newest first, at most `limit`). */
+  async list(ownerId: string, limit = 100): Promise<ImportRecordListEntry[]> {
+    const rows = await this.#execute(selectOpenImportRecords(ownerId, limit));
+    return rows.map((row) => ({ ...summaryOf(row), playlistCount: Number(row.playlist_count), trackCount: Number(row.track_count) }));
   }
 
   /** Deletes a record. Throws `not_found`, or `queued` while a migration holds it. */

@@ -34,6 +34,20 @@ export function selectImportRecord(ownerId: string, id: string): SqlStatement {
   };
 }
 
+/**
+ * An owner's records a migration can still use (not expired, not held by a queued migration),
+ * newest first, with their playlist and track counts but without the contents themselves.
+ */
+export function selectOpenImportRecords(ownerId: string, limit: number): SqlStatement {
+  return {
+    text:
+      `select ${COLUMNS}, jsonb_array_length(playlists) as playlist_count, ` +
+      "(select coalesce(sum(jsonb_array_length(p->'tracks')), 0)::int from jsonb_array_elements(playlists) p) as track_count " +
+      "from import_record where owner_id = ? and state <> 'queued' and expires_at > now() order by created_at desc, id limit ?",
+    values: [ownerId, limit],
+  };
+}
+
 /** The state of one record of one owner, without its (possibly large) contents. */
 export function selectImportRecordState(ownerId: string, id: string): SqlStatement {
   return { text: 'select state, expires_at <= now() as expired from import_record where id = ? and owner_id = ?', values: [id, ownerId] };
