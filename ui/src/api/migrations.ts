@@ -345,7 +345,8 @@ export function parseImportCollections(body: unknown): ImportCollection[] | unde
   return body['playlists'].filter(isRecord).map((playlist, index) => ({
     id: isString(playlist['id']) ? playlist['id'] : String(index),
     name: str(playlist['name'], `Playlist ${index + 1}`),
-    trackCount: num(playlist['track_count']),
+    // A universal Playlist's track_count may be null: its tracks are all there to count.
+    trackCount: typeof playlist['track_count'] === 'number' ? num(playlist['track_count']) : Array.isArray(playlist['tracks']) ? playlist['tracks'].length : 0,
   }));
 }
 
