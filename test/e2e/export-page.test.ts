@@ -169,8 +169,14 @@ describe('Export page', () => {
     await result().waitFor();
     expect(normalise(await result().locator('h3').textContent())).toBe('Downloaded Night Drive.csv');
     expect(await result().getAttribute('data-archive')).toBe('false');
-    expect(await result().locator('[data-testid="no-warnings"]').count()).toBe(1);
-    expect(normalise(await announcement().textContent())).toBe('Downloaded Night Drive.csv, no warnings.');
+    // The file's entries are local files (paths, no service links): a CSV cannot say so, the page does.
+    expect(headers['x-open-playlist-warning-count']).toBe('1');
+    expect(headers['x-open-playlist-warning-codes']).toBe('unsupported_items');
+    expect(normalise(await result().locator('[data-testid="export-warnings"] li[data-code="unsupported_items"]').textContent())).toContain(
+      'It holds podcast episodes, videos, local files or other entries streaming services cannot play; they were exported as they are.',
+    );
+    expect(await result().locator('[data-testid="unnamed-warnings"]').count()).toBe(0);
+    expect(normalise(await announcement().textContent())).toBe('Downloaded Night Drive.csv with 1 warning.');
   });
 
   it('exports two playlists of the account as one ZIP with its manifest, and says what each holds', async () => {

@@ -119,6 +119,8 @@ async function download(request: FastifyRequest, reply: FastifyReply, build: (si
     .header('cache-control', 'no-store')
     .header('x-open-playlist-schema-version', '1')
     .header('x-open-playlist-warning-count', String(artifact.warnings.length))
+    // The distinct codes too: a single CSV, TXT, M3U8 or XSPF file cannot carry its warnings, and the UI puts them into words.
+    .header('x-open-playlist-warning-codes', [...new Set(artifact.warnings.map((warning) => warning.code))].join(','))
     .send(stream);
 }
 
