@@ -203,7 +203,7 @@ describe('POST /api/exports/migrations/{job_id}', () => {
   });
 
   it('an albums-only migration has no playlist portion ⇒ 422 pointing at the report', async () => {
-    const albumsJob = await migrate({ saved_album_ids: [h.spotify.albumIdOf(albumKeys[0]!)!] });
+    const albumsJob = await migrate({ saved_album_ids: [h.spotify.albumIdOf(albumKeys[0]!)] });
     const response = await historyExport(albumsJob, 'csv');
     expect(response.status).toBe(422);
     expect(response.json<Problem>()).toMatchObject({ reason: 'no_playlist_portion' });
