@@ -35,6 +35,7 @@ describe('/openapi.json', () => {
       '/api/auth/{provider}/callback',
       '/api/auth/{provider}/complete',
       '/api/exports',
+      '/api/exports/migrations/{job_id}',
       '/api/imports/preview',
       '/api/imports/text-preview',
       '/api/imports/url-preview',
