@@ -87,6 +87,20 @@ export function upsertEdge(edge: EdgeFields): SqlStatement {
   };
 }
 
+/**
+ * Serialises graph writes about one key (an ISRC or a provider track) across workers and
+ * processes until the transaction ends, so two workers never create two identities for the same
+ * recording or move one edge in opposite directions. Callers lock keys in sorted order.
+ */
+export function lockGraphKey(key: string): SqlStatement {
+  return { text: `select pg_advisory_xact_lock(hashtextextended('opl.match-graph:' || ?, 0))`, values: [key] };
+}
+
+/** Every edge of a provider track that turned out not to exist (or not to be a track), in every scope. */
+export function deleteTargetEdges(provider: string, providerTrackId: string): SqlStatement {
+  return { text: 'delete from track_edge where provider = ? and provider_track_id = ? returning id, scope, source', values: [provider, providerTrackId] };
+}
+
 export function deleteEdge(scope: string, provider: string, providerTrackId: string, identityId: string): SqlStatement {
   return {
     text: 'delete from track_edge where scope = ? and provider = ? and provider_track_id = ? and identity_id = ? returning id',
@@ -103,8 +117,10 @@ export interface GraphLookup {
   targetProvider: string;
   /** `account:<id>`: its overlay is consulted first, its denials are excluded. */
   scope: string;
-  /** A `fuzzy` edge counts only at or above this confidence (the strictness's accept bar). */
-  minFuzzyConfidence: number;
+  /** A `fuzzy` edge counts only at or above this confidence (the strictness's accept bar); null: fuzzy edges never count. */
+  minFuzzyConfidence: number | null;
+  /** Edges of these target tracks are skipped (found invalid during this lookup). */
+  excludeTrackIds?: readonly string[];
 }
 
 /**
@@ -122,7 +138,8 @@ export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
       )
       select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, src.via_rank
         from track_edge t join src on src.identity_id = t.identity_id
-        where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= ?)
+        where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= coalesce(?::double precision, 2))
+          and t.provider_track_id not in (select jsonb_array_elements_text(?::jsonb))
           and not exists (select 1 from match_denial d where d.scope = ? and d.source_provider = ? and d.source_key = ?
             and d.target_provider = t.provider and d.target_track_id = t.provider_track_id)
         order by case when t.scope = 'global' then 1 else 0 end, src.scope_rank, src.via_rank, ${SOURCE_RANK('t.source')} desc, t.confidence desc, t.created_at, t.provider_track_id
@@ -135,6 +152,7 @@ export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
       lookup.targetProvider,
       lookup.scope,
       lookup.minFuzzyConfidence,
+      JSON.stringify(lookup.excludeTrackIds ?? []),
       lookup.scope,
       lookup.sourceProvider,
       lookup.sourceKey,

@@ -1,15 +1,17 @@
 import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
-import { ACCEPT_THRESHOLD, decideMatch, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
+import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
 import type { PluginCallContext } from '../../plugin-host/index.ts';
 import {
   countConfirmingAccounts,
   deleteDenial,
   deleteEdge,
   deleteMiss,
+  deleteTargetEdges,
   fillIdentity,
   GLOBAL_SCOPE,
   insertDenial,
   insertIdentity,
+  lockGraphKey,
   recordMiss,
   selectDenied,
   selectGraphMatch,
@@ -35,7 +37,16 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  * - A read of a track with an ISRC and a provider id records a global `isrc_exact` edge (1.0).
  * - `resolve` asks the graph first — the account's overlay, then global edges — reached through the
  *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
- *   only if its confidence clears the requested strictness's accept bar.
+ *   only if its confidence clears the requested strictness's accept bar, and never for
+ *   `exact_release` (a fuzzy edge's score says nothing about the release).
+ * - A graph hit is still checked against the target adapter (`validate`, the adapter's
+ *   `validateUri`) before it is used: an edge whose URI the adapter refuses, or that names an album
+ *   or artist rather than a track, is removed in every scope and the next edge (or a search)
+ *   answers. Why every hit and not only old ones: first-party `validateUri` parses the URI without
+ *   a network call, so the check costs one sandbox call, and answers are memoised per service
+ *   instance (one migration run), so a playlist repeating a song checks it once. What a URI check
+ *   cannot see — a track the catalogue removed — surfaces as NotFound when writing; the writer
+ *   then calls `forgetTarget`, which removes the edge everywhere so the item can be matched again.
  * - Otherwise it searches the target: by ISRC first when the target declares the `isrc` search mode
  *   and the source has one, then by text; it scores locally and, on accept, records a global edge
  *   for the chosen track (`isrc_exact` when its ISRC is the identity's, else `fuzzy`) and links the
@@ -50,7 +61,16 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  *   for it, from the graph or from a search.
  * - Nothing personal enters global rows: no account, playlist or user ids; local-file tracks never
  *   get edges.
+ * - Graph writes (identity, edges, promotion, denial) of one decision run in one transaction, after
+ *   advisory locks on the ISRCs and provider tracks involved (sorted, so two workers cannot
+ *   deadlock): a second worker resolving the same recording waits, then finds the first one's
+ *   identity instead of creating a twin. Edges are unique per (provider, track, scope) and upserted.
  */
+
+export type GraphTransaction = <T>(work: (execute: SqlExecutor) => Promise<T>) => Promise<T>;
+
+/** What the target adapter says of a URI (its `validateUri`); null when it cannot tell. */
+export type ValidateTarget = (uri: string) => Promise<{ valid: boolean; entity?: string | null; id?: string | null } | null>;
 
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
@@ -85,6 +105,8 @@ export interface ResolveRequest {
   strictness?: Strictness;
   /** Passed to the target plugin's search (account and credentials). */
   context?: PluginCallContext;
+  /** Checks a graph hit's URI with the target adapter before it is used (see the class comment). */
+  validate?: ValidateTarget;
 }
 
 export interface ChosenTrack {
@@ -119,6 +141,8 @@ export interface Resolution {
   from: 'graph' | 'search' | 'miss_cache';
   /** On a graph hit: which edge answered. */
   edge?: { source: EdgeSource; scope: string };
+  /** Graph edges the target adapter refused during this resolution (removed from the graph). */
+  droppedEdges?: string[];
   /** On retry: the typed error and the provider's wait, if any; on a cached miss: when to search again. */
   error?: string;
   retryAfterSeconds?: number | null;
@@ -162,6 +186,8 @@ const FALL_THROUGH = new Set(['Unsupported', 'InvalidInput', 'NotFound']);
 
 export interface MatchServiceOptions {
   execute: SqlExecutor;
+  /** Runs graph writes atomically (one database transaction). */
+  transaction: GraphTransaction;
   plugins: MatchPlugins;
   catalogue: MatchCatalogue;
   /** The clock, for the no-match backoff. */
@@ -180,12 +206,16 @@ class SearchFailed extends Error {
 
 export class MatchService {
   readonly #execute: SqlExecutor;
+  readonly #transaction: GraphTransaction;
   readonly #plugins: MatchPlugins;
+  /** validateUri answers of this instance's lifetime (one migration run), per validator, by provider and URI. */
+  readonly #validated = new WeakMap<ValidateTarget, Map<string, Promise<boolean>>>();
   readonly #catalogue: MatchCatalogue;
   readonly #now: () => Date;
 
   constructor(options: MatchServiceOptions) {
     this.#execute = options.execute;
+    this.#transaction = options.transaction;
     this.#plugins = options.plugins;
     this.#catalogue = options.catalogue;
     this.#now = options.now ?? (() => new Date());
@@ -198,10 +228,12 @@ export class MatchService {
       const id = linkableId(track);
       const isrc = normalizeIsrc(track.isrc);
       if (!id || !isrc) continue;
-      const identityId = await this.#identityForIsrc(isrc, track);
-      await this.#execute(
-        upsertEdge({ identityId, provider, providerTrackId: id, providerUri: uriOf(track, provider), confidence: READ_EDGE_CONFIDENCE, source: 'isrc_exact', scope: GLOBAL_SCOPE }),
-      );
+      await this.#graphWrite([isrcKey(isrc), trackKey(provider, id)], async (execute) => {
+        const identityId = await this.#identityForIsrc(execute, isrc, track);
+        await execute(
+          upsertEdge({ identityId, provider, providerTrackId: id, providerUri: uriOf(track, provider), confidence: READ_EDGE_CONFIDENCE, source: 'isrc_exact', scope: GLOBAL_SCOPE }),
+        );
+      });
       recorded += 1;
     }
     return recorded;
@@ -209,39 +241,58 @@ export class MatchService {
 
   async resolve(request: ResolveRequest): Promise<Resolution> {
     const { source, sourceProvider, target } = request;
-    const strictness = request.strictness ?? 'same_recording';
+    const strictness = parseStrictness(request.strictness);
+    const settings = STRICTNESS[strictness];
     const scope = accountScope(target.accountId);
     const sourceKey = sourceKeyOf(source);
     const isrc = normalizeIsrc(source.isrc);
 
-    const [hit] = await this.#execute(
-      selectGraphMatch({
-        sourceProvider,
-        sourceTrackId: linkableId(source),
-        isrc,
-        sourceKey,
-        targetProvider: target.provider,
-        scope,
-        minFuzzyConfidence: ACCEPT_THRESHOLD[strictness],
-      }),
-    );
-    if (hit) {
+    const dropped: string[] = [];
+    for (;;) {
+      const [hit] = await this.#execute(
+        selectGraphMatch({
+          sourceProvider,
+          sourceTrackId: linkableId(source),
+          isrc,
+          sourceKey,
+          targetProvider: target.provider,
+          scope,
+          minFuzzyConfidence: settings.trustFuzzyGraphEdges ? settings.acceptAt : null,
+          excludeTrackIds: dropped,
+        }),
+      );
+      if (!hit) break;
       const edgeSource = hit.source as EdgeSource;
       const edgeScope = String(hit.scope);
+      const chosenId = String(hit.provider_track_id);
+      const uri = (hit.provider_uri as string | null) ?? null;
+      if (uri && request.validate && !(await this.#stillValid(target.provider, chosenId, uri, request.validate))) {
+        dropped.push(chosenId);
+        await this.forgetTarget(target.provider, chosenId);
+        continue;
+      }
       return {
         decision: 'accept',
-        chosen: { id: String(hit.provider_track_id), uri: (hit.provider_uri as string | null) ?? null, track: null },
+        chosen: { id: chosenId, uri, track: null },
         confidence: Number(hit.confidence),
-        reason: `Known match from the identity graph (${edgeSource}, ${edgeScope === GLOBAL_SCOPE ? 'global' : 'your confirmation'}, reached by ${Number(hit.via_rank) === 0 ? 'the source track' : 'its ISRC'}).`,
+        reason: `${GRAPH_REASON[edgeSource]}${edgeScope === GLOBAL_SCOPE ? '' : ' for this account'}, found through ${Number(hit.via_rank) === 0 ? 'this very source track' : 'its recording code (ISRC)'}; no search needed.`,
         breakdown: [],
         penalties: [],
         candidates: [],
         searches: 0,
         from: 'graph',
         edge: { source: edgeSource, scope: edgeScope },
+        ...(dropped.length > 0 ? { droppedEdges: dropped } : {}),
       };
     }
 
+    const searched = await this.#resolveBySearch(request, strictness, scope, sourceKey, isrc);
+    return dropped.length > 0 ? { ...searched, droppedEdges: dropped } : searched;
+  }
+
+  /** No usable graph edge: the no-match cache, then the target's search, local scoring and recording. */
+  async #resolveBySearch(request: ResolveRequest, strictness: Strictness, scope: string, sourceKey: string, isrc: string | null): Promise<Resolution> {
+    const { source, sourceProvider, target } = request;
     const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
     const [miss] = await this.#execute(selectMiss(missKey));
     const now = this.#now();
@@ -330,40 +381,84 @@ export class MatchService {
     const sourceIsrc = normalizeIsrc(source.isrc);
     const targetIsrc = normalizeIsrc(target.isrc);
 
-    const identityId = await this.#identityFor(source, sourceProvider, scope, targetIsrc, { provider: targetProvider, id: targetId });
-    await this.#execute(deleteDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetId));
-    if (sourceId) {
-      await this.#execute(
-        upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
-      );
-    }
-    await this.#execute(
-      upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
-    );
-
-    const [count] = await this.#execute(countConfirmingAccounts(targetProvider, targetId, identityId));
-    const confirmingAccounts = Number(count?.accounts ?? 0);
-    const rule = sourceIsrc !== null && sourceIsrc === targetIsrc ? 'isrc_agreement' : confirmingAccounts >= PROMOTION_MIN_ACCOUNTS ? 'independent_confirmations' : null;
-    if (rule) {
+    const keys = [trackKey(targetProvider, targetId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
+    return this.#graphWrite(keys, async (execute) => {
+      const identityId = await this.#identityFor(execute, source, sourceProvider, scope, targetIsrc, { provider: targetProvider, id: targetId });
+      await execute(deleteDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetId));
       if (sourceId) {
-        await this.#execute(
-          upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+        await execute(
+          upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
         );
       }
-      await this.#execute(
-        upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+      await execute(
+        upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
       );
-    }
-    return { identityId, promoted: rule !== null, rule, confirmingAccounts };
+
+      const [count] = await execute(countConfirmingAccounts(targetProvider, targetId, identityId));
+      const confirmingAccounts = Number(count?.accounts ?? 0);
+      const rule = sourceIsrc !== null && sourceIsrc === targetIsrc ? 'isrc_agreement' : confirmingAccounts >= PROMOTION_MIN_ACCOUNTS ? 'independent_confirmations' : null;
+      if (rule) {
+        if (sourceId) {
+          await execute(
+            upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+          );
+        }
+        await execute(
+          upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
+        );
+      }
+      return { identityId, promoted: rule !== null, rule, confirmingAccounts };
+    });
   }
 
   /** A user's "not this one": remembered for the account and source; undoes a confirmation of it. */
   async deny(request: DenyRequest): Promise<void> {
     const scope = accountScope(request.accountId);
     const { source, sourceProvider, targetProvider, targetTrackId } = request;
-    await this.#execute(insertDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetTrackId));
-    const [row] = await this.#execute(selectSourceIdentity(sourceProvider, linkableId(source), normalizeIsrc(source.isrc), scope));
-    if (row) await this.#execute(deleteEdge(scope, targetProvider, targetTrackId, String(row.identity_id)));
+    const sourceId = linkableId(source);
+    const sourceIsrc = normalizeIsrc(source.isrc);
+    const keys = [trackKey(targetProvider, targetTrackId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : [])];
+    await this.#graphWrite(keys, async (execute) => {
+      await execute(insertDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetTrackId));
+      const [row] = await execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
+      if (row) await execute(deleteEdge(scope, targetProvider, targetTrackId, String(row.identity_id)));
+    });
+  }
+
+  /**
+   * A target track that does not exist (a write answered NotFound, or the adapter refused its URI):
+   * its edges go from every scope, so no account's migration is sent to it again. Returns how many.
+   */
+  async forgetTarget(provider: string, providerTrackId: string): Promise<number> {
+    return this.#graphWrite([trackKey(provider, providerTrackId)], async (execute) => (await execute(deleteTargetEdges(provider, providerTrackId))).length);
+  }
+
+  /** Runs graph writes in one transaction after locking their keys in a fixed order. */
+  async #graphWrite<T>(keys: readonly string[], work: (execute: SqlExecutor) => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    return this.#transaction(async (execute) => {
+      for (const key of sorted) await execute(lockGraphKey(key));
+      return work(execute);
+    });
+  }
+
+  /** Whether the adapter still takes this graph edge's URI as this track (memoised per instance). */
+  #stillValid(provider: string, trackId: string, uri: string, validate: ValidateTarget): Promise<boolean> {
+    const key = `${provider}\u0000${uri}`;
+    let memo = this.#validated.get(validate);
+    if (!memo) this.#validated.set(validate, (memo = new Map<string, Promise<boolean>>()));
+    const known = memo.get(key);
+    if (known) return known;
+    const answer = validate(uri).then(
+      (result) => result === null || (result.valid && (result.entity ?? 'track') === 'track' && (result.id ?? trackId) === trackId),
+      () => {
+        // The check itself failing (provider trouble) says nothing against the edge; ask again next time.
+        memo.delete(key);
+        return true;
+      },
+    );
+    memo.set(key, answer);
+    return answer;
   }
 
   async #search(target: MatchTarget, query: SearchQuery, mode: 'isrc' | 'text', context: PluginCallContext | undefined, tolerant: boolean): Promise<Track[]> {
@@ -393,37 +488,40 @@ export class MatchService {
     const candidates = ranked(scored, pool);
     const best = candidates.find((c) => c.track.id === chosenId);
     const targetIsrc = normalizeIsrc(chosen.isrc);
-    const identityId = await this.#identityFor(source, sourceProvider, GLOBAL_SCOPE, targetIsrc);
-    const [identity] = await this.#execute({ text: 'select isrc from track_identity where id = ?', values: [identityId] });
-    const identityIsrc = (identity?.isrc as string | null) ?? null;
-    const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identityIsrc;
-    await this.#execute(
-      upsertEdge({
-        identityId,
-        provider: target.provider,
-        providerTrackId: chosenId,
-        providerUri: uriOf(chosen, target.provider),
-        confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-        source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
-        scope: GLOBAL_SCOPE,
-      }),
-    );
     const sourceId = linkableId(source);
-    if (sourceId) {
-      const sourceIsrc = normalizeIsrc(source.isrc);
-      await this.#execute(
+    const sourceIsrc = normalizeIsrc(source.isrc);
+    const keys = [trackKey(target.provider, chosenId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
+    await this.#graphWrite(keys, async (execute) => {
+      const identityId = await this.#identityFor(execute, source, sourceProvider, GLOBAL_SCOPE, targetIsrc);
+      const [identity] = await execute({ text: 'select isrc from track_identity where id = ?', values: [identityId] });
+      const identityIsrc = (identity?.isrc as string | null) ?? null;
+      const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identityIsrc;
+      await execute(
         upsertEdge({
           identityId,
-          provider: sourceProvider,
-          providerTrackId: sourceId,
-          providerUri: uriOf(source, sourceProvider),
-          confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-          source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
+          provider: target.provider,
+          providerTrackId: chosenId,
+          providerUri: uriOf(chosen, target.provider),
+          confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
+          source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
           scope: GLOBAL_SCOPE,
         }),
       );
-    }
-    await this.#execute(deleteMiss(missKey));
+      if (sourceId) {
+        await execute(
+          upsertEdge({
+            identityId,
+            provider: sourceProvider,
+            providerTrackId: sourceId,
+            providerUri: uriOf(source, sourceProvider),
+            confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
+            source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
+            scope: GLOBAL_SCOPE,
+          }),
+        );
+      }
+      await execute(deleteMiss(missKey));
+    });
     return {
       decision: 'accept',
       chosen: { id: chosenId, uri: uriOf(chosen, target.provider), track: chosen },
@@ -442,37 +540,46 @@ export class MatchService {
    * confirmation — the one other accounts confirmed this pair on, else the target's ISRC identity,
    * else a new one.
    */
-  async #identityFor(source: Track, sourceProvider: string, scope: string, targetIsrc: string | null, confirmed?: { provider: string; id: string }): Promise<string> {
+  async #identityFor(execute: SqlExecutor, source: Track, sourceProvider: string, scope: string, targetIsrc: string | null, confirmed?: { provider: string; id: string }): Promise<string> {
     const sourceIsrc = normalizeIsrc(source.isrc);
     const sourceId = linkableId(source);
-    let [row] = await this.#execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
-    if (!row && confirmed && sourceId) [row] = await this.#execute(selectConfirmedIdentity(sourceProvider, sourceId, confirmed.provider, confirmed.id));
+    let [row] = await execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
+    if (!row && confirmed && sourceId) [row] = await execute(selectConfirmedIdentity(sourceProvider, sourceId, confirmed.provider, confirmed.id));
     if (row) {
       const id = String(row.identity_id);
-      await this.#execute(fillIdentity(id, { isrc: sourceIsrc ?? targetIsrc, album: source.album, durationS: roundDuration(source.duration_s) }));
+      await execute(fillIdentity(id, { isrc: sourceIsrc ?? targetIsrc, album: source.album, durationS: roundDuration(source.duration_s) }));
       return id;
     }
-    if (targetIsrc) return this.#identityForIsrc(targetIsrc, source);
-    return this.#createIdentity(source, sourceIsrc);
+    if (targetIsrc) return this.#identityForIsrc(execute, targetIsrc, source);
+    return this.#createIdentity(execute, source, sourceIsrc);
   }
 
-  async #identityForIsrc(isrc: string, track: Track): Promise<string> {
-    const [row] = await this.#execute(selectIdentityByIsrc(isrc));
+  async #identityForIsrc(execute: SqlExecutor, isrc: string, track: Track): Promise<string> {
+    const [row] = await execute(selectIdentityByIsrc(isrc));
     if (row) {
       const id = String(row.id);
-      await this.#execute(fillIdentity(id, { album: track.album, durationS: roundDuration(track.duration_s) }));
+      await execute(fillIdentity(id, { album: track.album, durationS: roundDuration(track.duration_s) }));
       return id;
     }
-    return this.#createIdentity(track, isrc);
+    return this.#createIdentity(execute, track, isrc);
   }
 
-  async #createIdentity(track: Track, isrc: string | null): Promise<string> {
-    const [row] = await this.#execute(
+  async #createIdentity(execute: SqlExecutor, track: Track, isrc: string | null): Promise<string> {
+    const [row] = await execute(
       insertIdentity({ isrc, title: track.title, artist: track.artist || track.artists.join(', '), album: track.album, durationS: roundDuration(track.duration_s) }),
     );
     return String(row!.id);
   }
 }
+
+const GRAPH_REASON: Record<EdgeSource, string> = {
+  isrc_exact: 'Known match: the same recording code (ISRC) on both services',
+  user_confirmed: 'Known match: confirmed by a listener',
+  fuzzy: 'Known match from an earlier confident search',
+};
+
+const isrcKey = (isrc: string): string => `isrc:${isrc}`;
+const trackKey = (provider: string, id: string): string => `track:${provider}:${id}`;
 
 function empty(decision: Resolution['decision'], from: Resolution['from'], searches: number): Resolution {
   return { decision, chosen: null, confidence: 0, reason: '', breakdown: [], penalties: [], candidates: [], searches, from };

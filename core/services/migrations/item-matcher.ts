@@ -1,5 +1,5 @@
 import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
-import { normalizeText, titleSimilarity, type Strictness } from '../../matching/index.ts';
+import { normalizeText, parseStrictness, titleSimilarity, type Strictness } from '../../matching/index.ts';
 import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
 import { selectDecision } from './migration-jobs.sql.ts';
@@ -17,8 +17,8 @@ import type { Execute } from './migration-store.ts';
 export interface TargetCalls {
   searchAlbums(query: { title: string; artist: string | null; upc: string | null }): Promise<Album[]>;
   searchArtists(name: string): Promise<Artist[]>;
-  /** null when the adapter has no URI validation. */
-  validateUri(uri: string): Promise<{ valid: boolean; id: string | null } | null>;
+  /** null when the adapter has no URI validation. `entity` is what the URI names (track, album, artist…). */
+  validateUri(uri: string): Promise<{ valid: boolean; id: string | null; entity?: string | null } | null>;
 }
 
 export interface MatchContext {
@@ -83,7 +83,8 @@ async function rememberedDecision(context: MatchContext, entityType: string, met
     const uri = decision['chosen_target_uri'] as string | null;
     if (!uri) continue;
     const validated = await context.target.validateUri(uri);
-    if (validated && !validated.valid) continue;
+    // Spec, jobs 5: a decision is reused only as the entity type it was made for.
+    if (validated && (!validated.valid || (validated.entity && validated.entity !== entityType))) continue;
     return {
       status: 'matched',
       targetUri: uri,
@@ -112,7 +113,8 @@ export async function matchTrack(context: MatchContext, metadata: Record<string,
     source,
     sourceProvider: context.sourceProvider,
     target: { provider: context.targetProvider, pluginId: context.targetPluginId, accountId: context.targetAccountId },
-    strictness: context.strictness,
+    strictness: parseStrictness(context.strictness),
+    validate: (uri) => context.target.validateUri(uri),
   });
   const detail = { from: resolution.from, searches: resolution.searches, breakdown: resolution.breakdown, penalties: resolution.penalties, ...(resolution.edge ? { edge: resolution.edge } : {}) };
   switch (resolution.decision) {

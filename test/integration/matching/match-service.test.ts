@@ -1,7 +1,7 @@
 import type { Track } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MatchService, type MatchTarget } from '../../../core/services/matching/index.ts';
+import { MatchService, type GraphTransaction, type MatchTarget } from '../../../core/services/matching/index.ts';
 import { createPublisher, createTestRegistry, providerManifestSource, publishTestPlugin, type TestRegistry } from '../support/plugin-registry.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -55,6 +55,7 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
   let app: TestApp;
   let matching: MatchService;
   let execute: (statement: { text: string; values: unknown[] }) => Promise<Record<string, unknown>[]>;
+  let transaction: GraphTransaction;
   const target = (provider: 'alpha' | 'beta' | 'gamma', accountId = 'acct-A'): MatchTarget => ({ provider, pluginId: `com.example.${provider}`, accountId });
   const searchCounts = async (provider: string): Promise<{ isrc: number; text: number }> => {
     const result = await app.app.services.plugins.host.call(`com.example.${provider}`, 'testConnection', {});
@@ -90,6 +91,7 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
     matching = app.app.services.matching;
     const connection = app.app.services.database.orm.em.getConnection();
     execute = (statement) => connection.execute<Record<string, unknown>[]>(statement.text, statement.values, 'all');
+    transaction = (work) => app.app.services.database.orm.em.fork().transactional((em) => work((statement) => em.execute(statement.text, statement.values)));
   });
 
   afterAll(async () => {
@@ -161,7 +163,7 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
     const result = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
     expect(result).toMatchObject({ decision: 'review', from: 'search', searches: 1, chosen: { id: 'b-loveme' } });
     expect(result.candidates[0]?.track.id).toBe('b-loveme');
-    expect(result.reason).toMatch(/review/i);
+    expect(result.reason).toMatch(/^Please check “Love Me” by The 1975: /u);
     expect(await execute({ text: `select 1 from track_edge where provider_track_id in ('a-love', 'b-loveme')`, values: [] })).toHaveLength(0);
     expect(await execute({ text: `select 1 from match_miss where source_key = 'id:a-love'`, values: [] })).toHaveLength(0);
   });
@@ -257,7 +259,7 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
 
   it('caches a real no-match with a doubling retry backoff', async () => {
     let clock = new Date('2030-01-01T00:00:00Z');
-    const service = new MatchService({ execute, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue, now: () => clock });
+    const service = new MatchService({ execute, transaction, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue, now: () => clock });
     const source = track({ id: 'a-nothing', title: 'Nothing Like This Anywhere', artist: 'Nobody' });
     const resolve = () => service.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
     const before = await totalSearches('beta');
@@ -287,5 +289,103 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
     expect(rows.length).toBeGreaterThan(10);
     const text = JSON.stringify(rows);
     for (const personal of ['acct-', 'account:', '/home/', 'alice']) expect(text).not.toContain(personal);
+  });
+  describe('graph hits are revalidated; invalid targets leave the graph', () => {
+    const gone = { id: 'g-gone', title: 'Unfinished Sympathy', artist: 'Massive Attack', isrc: 'GBAAA9100003', provider_uris: { gamma: 'gamma:album:g-gone' } };
+    // Like a real adapter's validateUri: it parses the URI and says which entity it names.
+    const validate = async (uri: string) => {
+      const [, entity, id] = uri.split(':');
+      return { valid: true, entity: entity ?? null, id: id ?? null };
+    };
+    const unfinished = track({ id: 'a-unfinished', title: 'Unfinished Sympathy', artist: 'Massive Attack', album: 'Blue Lines', duration_s: 308, isrc: 'GBAAA9100003' });
+
+    it('an edge whose URI the target names as an album is removed in every scope, and the item is searched again', async () => {
+      await matching.recordReadTracks('gamma', [track(gone)]);
+      await matching.confirm({ accountId: 'acct-R', source: unfinished, sourceProvider: 'alpha', targetProvider: 'gamma', target: track(gone) });
+      expect(await execute({ text: `select scope from track_edge where provider_track_id = 'g-gone' order by scope`, values: [] })).toEqual([{ scope: 'account:acct-R' }, { scope: 'global' }]);
+      // Without validation the graph would answer with the album.
+      expect(await matching.resolve({ source: unfinished, sourceProvider: 'alpha', target: target('gamma', 'acct-R') })).toMatchObject({ from: 'graph', chosen: { id: 'g-gone' } });
+
+      // The next edge of the identity, or else a search, answers: never the album.
+      const result = await matching.resolve({ source: unfinished, sourceProvider: 'alpha', target: target('gamma', 'acct-R'), validate });
+      expect(result).toMatchObject({ decision: 'accept', chosen: { id: 'g-unfinished' }, droppedEdges: ['g-gone'] });
+      expect(await execute({ text: `select scope from track_edge where provider_track_id = 'g-gone'`, values: [] })).toEqual([]);
+      // The valid edge the search recorded answers next time, validated, with zero searches.
+      expect(await matching.resolve({ source: unfinished, sourceProvider: 'alpha', target: target('gamma', 'acct-R'), validate })).toMatchObject({ from: 'graph', searches: 0, chosen: { id: 'g-unfinished' } });
+    });
+
+    it('a refused or unanswerable validation: refused drops the edge, an adapter error keeps it', async () => {
+      const source = track({ id: 'a-weightless-2', title: 'Weightless', artist: 'Marconi Union', duration_s: 480, isrc: 'GBUM71200002' });
+      // Only edges with a URI can be checked: a read gives this one its URI.
+      await matching.recordReadTracks('gamma', [track({ ...GAMMA[1]!, provider_uris: { gamma: 'gamma:track:g-weightless' } })]);
+      const failing = async () => {
+        throw new Error('provider down');
+      };
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: failing })).toMatchObject({ from: 'graph', chosen: { id: 'g-weightless' } });
+      const refused = await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: async () => ({ valid: false }) });
+      // The edge went; the ISRC search found the track again and recorded it afresh.
+      expect(refused).toMatchObject({ from: 'search', chosen: { id: 'g-weightless' }, droppedEdges: ['g-weightless'] });
+    });
+
+    it('a write that answered NotFound forgets the target everywhere: the next resolve searches', async () => {
+      const source = track({ id: 'a-svefn-nf', title: 'Svefn-g-englar', artist: 'Sigur Rós', album: 'Ágætis byrjun', duration_s: 605 });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'search', chosen: { id: 'b-svefn' } });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'graph' });
+      expect(await matching.forgetTarget('beta', 'b-svefn')).toBeGreaterThanOrEqual(1);
+      expect(await execute({ text: `select id from track_edge where provider = 'beta' and provider_track_id = 'b-svefn'`, values: [] })).toEqual([]);
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'search', searches: 1 });
+    });
+
+    it('exact_release never answers from a fuzzy edge (its score says nothing about the release)', async () => {
+      const source = track({ id: 'a-svefn-ex', title: 'Svefn-g-englar', artist: 'Sigur Rós', album: 'Ágætis byrjun', duration_s: 605 });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'search' });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'graph', edge: { source: 'fuzzy' } });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta'), strictness: 'exact_release' })).toMatchObject({ from: 'search', searches: 1 });
+    });
+  });
+
+  describe('graph writes are atomic and race-safe between workers', () => {
+    it('concurrent reads of one recording by several workers create one identity', async () => {
+      const workers = [0, 1, 2].map(() => new MatchService({ execute, transaction, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue }));
+      const isrc = 'QZRACE000001';
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          workers[i % 3]!.recordReadTracks(i % 2 === 0 ? 'alpha' : 'gamma', [track({ id: `race-${i}`, title: 'Race Song', artist: 'Racers', isrc, duration_s: 200 })]),
+        ),
+      );
+      expect(await execute({ text: 'select count(*)::int as n from track_identity where isrc = ?', values: [isrc] })).toEqual([{ n: 1 }]);
+      const edges = await execute({ text: `select count(distinct e.identity_id)::int as identities, count(*)::int as edges from track_edge e where e.provider_track_id like 'race-%'`, values: [] });
+      expect(edges).toEqual([{ identities: 1, edges: 12 }]);
+    });
+
+    it('two accounts confirming the same pair at the same moment promote it exactly once', async () => {
+      const workers = [0, 1].map(() => new MatchService({ execute, transaction, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue }));
+      const source = track({ id: 'a-race-conf', title: 'Hoppípolla', artist: 'Sigur Rós', duration_s: 270 });
+      const chosen = track({ ...BETA[2]!, provider_uris: { beta: 'beta:track:b-hoppi' } });
+      const results = await Promise.all(workers.map((worker, i) => worker.confirm({ accountId: `acct-race-${i}`, source, sourceProvider: 'alpha', targetProvider: 'beta', target: chosen })));
+      expect(new Set(results.map((r) => r.identityId)).size).toBe(1);
+      expect(results.map((r) => r.confirmingAccounts).sort()).toEqual([1, 2]);
+      expect(results.filter((r) => r.promoted)).toHaveLength(1);
+      expect(await execute({ text: `select source, scope from track_edge where provider = 'beta' and provider_track_id = 'b-hoppi' and scope = 'global'`, values: [] })).toEqual([{ source: 'user_confirmed', scope: 'global' }]);
+    });
+
+    it('a failing write leaves nothing half-done', async () => {
+      const before = await execute({ text: 'select count(*)::int as n from track_identity', values: [] });
+      const broken = new MatchService({
+        execute,
+        // The transaction runs the real statements, then the edge insert fails.
+        transaction: (work) =>
+          app.app.services.database.orm.em.fork().transactional((em) =>
+            work(async (statement) => {
+              if (statement.text.startsWith('insert into track_edge')) throw new Error('disk full');
+              return em.execute(statement.text, statement.values);
+            }),
+          ),
+        plugins: app.app.services.plugins.host,
+        catalogue: app.app.services.plugins.catalogue,
+      });
+      await expect(broken.recordReadTracks('alpha', [track({ id: 'half-1', title: 'Half Done', artist: 'Nobody', isrc: 'QZHALF000001' })])).rejects.toThrow(/disk full/u);
+      expect(await execute({ text: 'select count(*)::int as n from track_identity', values: [] })).toEqual(before);
+    });
   });
 });

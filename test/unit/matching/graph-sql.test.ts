@@ -27,6 +27,12 @@ describe('identity graph SQL statements', () => {
     ['insertDenial', sql.insertDenial(denialKey, '2')],
     ['deleteDenial', sql.deleteDenial(denialKey, '2')],
     ['selectDenied', sql.selectDenied(denialKey)],
+    ['lockGraphKey', sql.lockGraphKey('isrc:GBAAA9100003')],
+    ['deleteTargetEdges', sql.deleteTargetEdges('beta', '2')],
+    [
+      'selectGraphMatch without fuzzy edges',
+      sql.selectGraphMatch({ sourceProvider: 'alpha', sourceTrackId: '1', isrc: null, sourceKey: 'id:1', targetProvider: 'beta', scope: 'account:a', minFuzzyConfidence: null, excludeTrackIds: ['x', 'y'] }),
+    ],
   ];
 
   it.each(statements)('%s binds one value per placeholder', (_name, statement) => {
@@ -43,6 +49,17 @@ describe('identity graph SQL statements', () => {
     expect(text).toMatch(/order by case when t\.scope = 'global' then 1 else 0 end/);
     expect(text).toMatch(/not exists \(select 1 from match_denial/);
     expect(values.filter((v) => v === 'account:a')).toHaveLength(3);
+  });
+
+  it('a null fuzzy bar excludes fuzzy edges (confidence never reaches 2); excluded tracks travel as one JSON array', () => {
+    const { text, values } = sql.selectGraphMatch({ sourceProvider: 'alpha', sourceTrackId: '1', isrc: null, sourceKey: 'id:1', targetProvider: 'beta', scope: 'account:a', minFuzzyConfidence: null, excludeTrackIds: ['x'] });
+    expect(text).toMatch(/t\.confidence >= coalesce\(\?::double precision, 2\)/u);
+    expect(values).toContain(null);
+    expect(values).toContain('["x"]');
+  });
+
+  it('graph locks are transaction-scoped advisory locks in their own key space', () => {
+    expect(sql.lockGraphKey('track:beta:2')).toEqual({ text: `select pg_advisory_xact_lock(hashtextextended('opl.match-graph:' || ?, 0))`, values: ['track:beta:2'] });
   });
 });
 
