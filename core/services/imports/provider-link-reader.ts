@@ -110,7 +110,7 @@ export class ProviderLinkReader {
       });
     }
     const failed = failures.find((failure) => failure.kind === 'failed');
-    if (failed) throw new ImportPreviewError('upstream_failed', `${target.displayName} could not be read: ${failed.message} Try again later.`, { provider: target.provider });
+    if (failed) throw new ImportPreviewError('upstream_failed', `${target.displayName} could not be read: ${failed.message}${/try again/i.test(failed.message) ? '' : ' Try again later.'}`, { provider: target.provider });
     const reauth = failures.find((failure) => failure.kind === 'reauth');
     if (reauth) {
       const label = reauth.account.account_label ?? reauth.account.display_name ?? target.displayName;
