@@ -169,4 +169,31 @@ describe('migrating a playlist in the browser', () => {
     const expected = (error: string) => error.includes('/events') || (error.includes('status of 422') && error.includes('/api/migrations/preflight'));
     expect(session.errors.filter((error) => !expected(error))).toEqual([]);
   });
+
+  it('downloads the migrated playlist from History as a CSV file, from stored data only', async () => {
+    const row = history().locator('[data-testid="migrations-table"] tbody tr').filter({ hasText: PLAYLIST });
+    await row.getByRole('button', { name: /^Open/ }).click();
+    const exporter = history().locator('opl-history-export [data-testid="history-export"]');
+    await exporter.waitFor();
+    await exporter.getByRole('combobox', { name: 'Format' }).selectOption('csv');
+    const [download, response] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.waitForResponse((answer) => /\/api\/exports\/migrations\/[0-9a-f-]{36}$/.test(answer.url()) && answer.request().method() === 'POST', { timeout: 60_000 }),
+      exporter.getByRole('button', { name: 'Download playlists' }).click(),
+    ]);
+    expect(response.status()).toBe(200);
+    expect(download.suggestedFilename()).toBe(`${PLAYLIST}.csv`);
+    const dir = await mkdtemp(join(tmpdir(), 'opl-e2e-history-export-'));
+    const path = join(dir, 'playlist.csv');
+    await download.saveAs(path);
+    const bytes = await readFile(path);
+    await rm(dir, { recursive: true, force: true });
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^"schema_version","playlist_id"/);
+    expect(lines).toHaveLength(playlistTracks + 1);
+    const result = exporter.locator('opl-export-result [data-testid="export-result"]');
+    await result.waitFor();
+    expect((await result.locator('h3').textContent())?.trim()).toBe(`Downloaded ${PLAYLIST}.csv`);
+  });
 });
