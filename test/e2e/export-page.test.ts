@@ -139,10 +139,11 @@ describe('Export page', () => {
     const importId = (await preview.getAttribute('data-import-id')) ?? '';
     expect(importId).toMatch(/^[0-9a-f-]{36}$/);
 
-    await open();
-    await exportPage().getByRole('radio', { name: 'An imported file or link' }).check();
-    await exportPage().getByRole('textbox', { name: 'Import id' }).fill(importId);
-    await exportPage().getByRole('button', { name: 'Use this import' }).click();
+    // The Import page hands the import over; the Export page arrives with it chosen as the source.
+    await preview.getByRole('button', { name: 'Choose playlists to export…' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
+    expect(await exportPage().getByRole('radio', { name: 'An imported file or link' }).isChecked()).toBe(true);
+    expect(await exportPage().getByRole('textbox', { name: 'Import id' }).inputValue()).toBe(importId);
     await collection('Night Drive').waitFor({ timeout: 15_000 });
     expect(normalise(await collection('Night Drive').textContent())).toContain('2 tracks');
     await collection('Night Drive').getByRole('checkbox').check();

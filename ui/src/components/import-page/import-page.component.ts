@@ -20,7 +20,10 @@ import {
   type PreviewPlaylist,
 } from '../../api/imports.ts';
 import type { Problem } from '../../api/problem.ts';
+import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
+import { describeShareFailure, importShareRequest, parseCreatedShare, SHARES_PATH, type CreatedShare } from '../../api/shares.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
+import { EXPORT_HANDOVER_KEY } from '../../api/exports.ts';
 import { IMPORT_HANDOVER_KEY } from '../../api/migrations.ts';
 import { hrefFor } from '../../router/route.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
@@ -34,7 +37,18 @@ import '../problem-notice/index.ts';
 import { importPageStyles } from './import-page.styles.ts';
 
 /** What is waiting for the engine: one of the three ways in, or the deletion of the shown import. */
-type Busy = { readonly kind: ImportSource; readonly label: string } | { readonly kind: 'delete' } | { readonly kind: 'export' };
+type Busy = { readonly kind: ImportSource; readonly label: string } | { readonly kind: 'delete' } | { readonly kind: 'export' } | { readonly kind: 'share' };
+
+/** The outcome of "Share…": the link to hand out, or why there is none. */
+type ShareOutcome = { readonly created: CreatedShare } | { readonly problem: Problem; readonly nextSteps: readonly string[] };
+
+/** How long a new share answers, as offered ("until revoked" is the default). */
+const SHARE_EXPIRY = [
+  { value: '', label: 'Until I revoke it' },
+  { value: '24', label: '1 day' },
+  { value: '168', label: '1 week' },
+  { value: '720', label: '30 days' },
+] as const;
 
 /** The formats `POST /api/exports` writes, in the order offered. */
 const EXPORT_FORMATS = [
@@ -77,6 +91,8 @@ export class OplImportPage extends LitElement {
     _fieldErrors: { state: true },
     _dragOver: { state: true },
     _announcement: { state: true },
+    _accounts: { state: true },
+    _share: { state: true },
   };
 
   declare summary: string;
@@ -86,6 +102,9 @@ export class OplImportPage extends LitElement {
   declare _fieldErrors: FieldErrors;
   declare _dragOver: boolean;
   declare _announcement: string;
+  /** Connected provider accounts, for choosing which one reads a provider playlist link. */
+  declare _accounts: readonly AccountView[];
+  declare _share: ShareOutcome | undefined;
   /** Id of an element to focus after the next render. */
   #focusTarget: string | undefined;
 
@@ -98,7 +117,20 @@ export class OplImportPage extends LitElement {
     this._fieldErrors = {};
     this._dragOver = false;
     this._announcement = '';
+    this._accounts = [];
+    this._share = undefined;
     this.#focusTarget = undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#loadAccounts();
+  }
+
+  /** Without accounts the link box still works: the engine then answers with the action to connect one. */
+  async #loadAccounts(): Promise<void> {
+    const result = await apiRequest(ACCOUNTS_PATH);
+    if (result.ok) this._accounts = parseAccounts(result.data) ?? [];
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
@@ -130,6 +162,7 @@ export class OplImportPage extends LitElement {
       return false;
     }
     this._preview = preview;
+    this._share = undefined;
     const errors = preview.issues.filter((issue) => issue.severity === 'error').length;
     const warnings = preview.issues.length - errors;
     this._announcement =
@@ -206,7 +239,48 @@ export class OplImportPage extends LitElement {
       return;
     }
     this._fieldErrors = {};
-    await this.#preview('url', 'the link', URL_PREVIEW_PATH, () => apiRequest(URL_PREVIEW_PATH, { method: 'POST', json: { url } }));
+    const account = (this.renderRoot.querySelector<HTMLSelectElement>('#import-account')?.value ?? '').trim();
+    const json = account === '' ? { url } : { url, account_id: account };
+    // A provider link is read page by page through the provider: allow it the time of an upload.
+    await this.#preview('url', 'the link', URL_PREVIEW_PATH, () => apiRequest(URL_PREVIEW_PATH, { method: 'POST', json, timeoutMs: UPLOAD_TIMEOUT_MS }));
+  }
+
+  /** Creates a public share of one playlist of the shown import and shows its link. */
+  async #createShare(preview: ImportPreview): Promise<void> {
+    if (this._busy) return;
+    const playlistKey = this.renderRoot.querySelector<HTMLSelectElement>('#share-playlist')?.value ?? preview.playlists[0]?.key ?? '0';
+    const expiry = this.renderRoot.querySelector<HTMLSelectElement>('#share-expiry')?.value ?? '';
+    this._busy = { kind: 'share' };
+    this._share = undefined;
+    this._announcement = 'Creating the share…';
+    const result = await apiRequest(SHARES_PATH, { method: 'POST', json: importShareRequest(preview.id, playlistKey, expiry === '' ? null : Number(expiry)) });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._share = describeShareFailure(result.status, result.problem, result.body);
+      this._announcement = `Not shared: ${this._share.problem.title}.`;
+      return;
+    }
+    const created = parseCreatedShare(result.data);
+    if (!created) {
+      this._share = { problem: unexpectedAnswer(result.status, `POST ${SHARES_PATH}`), nextSteps: ['Try again later.'] };
+      return;
+    }
+    this._share = { created };
+    this._announcement = `Shared “${created.name}”. The link is ready to copy.`;
+    this.#focusTarget = 'share-link';
+  }
+
+  async #copyShareLink(link: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(link);
+      this._announcement = 'Link copied.';
+    } catch {
+      // Clipboard access can be refused (permissions, insecure origin): the link stays selected to copy by hand.
+      const input = this.renderRoot.querySelector<HTMLInputElement>('#share-link');
+      input?.focus();
+      input?.select();
+      this._announcement = 'Copying was not allowed here: the link is selected, copy it with your keyboard.';
+    }
   }
 
   /** Exports the whole import through `POST /api/exports` and hands the file to the browser. */
@@ -230,6 +304,12 @@ export class OplImportPage extends LitElement {
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     this._announcement = `Exported ${result.fileName}${result.warningCount > 0 ? ` with ${plural(result.warningCount, 'warning')}` : ''}.`;
+  }
+
+  /** Hands the import to the Export page, where single playlists and a format with its explanation are chosen. */
+  #chooseExport(importId: string): void {
+    sessionStorage.setItem(EXPORT_HANDOVER_KEY, importId);
+    window.location.assign(hrefFor('export'));
   }
 
   /** Hands the import to the Migrate wizard (the router drops query strings after the hash). */
@@ -271,6 +351,11 @@ export class OplImportPage extends LitElement {
         ${failure.connect
           ? html`<p><a class="button-link" href=${hrefFor('connections')} data-provider=${failure.connect.provider}
                 >Connect a ${failure.connect.displayName} account</a
+              ></p>`
+          : nothing}
+        ${failure.reconnect
+          ? html`<p><a class="button-link" href=${hrefFor('connections')} data-provider=${failure.reconnect.provider} data-account=${failure.reconnect.accountId ?? ''}
+                >Reconnect the ${failure.reconnect.displayName} account</a
               ></p>`
           : nothing}
         ${accessHint(failure.problem)}
@@ -340,7 +425,10 @@ export class OplImportPage extends LitElement {
     return html`<form class="way" aria-labelledby="url-heading" novalidate @submit=${(event: SubmitEvent) => void this.#submitUrl(event)}>
       <h3 id="url-heading">Import from a link</h3>
       <label for="import-url">Playlist link</label>
-      <p class="hint" id="import-url-hint">A provider playlist link, or an Open Playlist JSON file on a host the administrator allows.</p>
+      <p class="hint" id="import-url-hint">
+        A provider playlist link (read through your connected account), a shared-playlist link, or an Open Playlist JSON file on a host the
+        administrator allows.
+      </p>
       <input
         id="import-url"
         name="import-url"
@@ -351,12 +439,74 @@ export class OplImportPage extends LitElement {
         aria-describedby=${error ? 'import-url-hint import-url-error' : 'import-url-hint'}
         aria-invalid=${error ? 'true' : 'false'}
       />
-      ${error ? html`<p class="field-error" id="import-url-error">${error}</p>` : nothing}
+      ${error ? html`<p class="field-error" id="import-url-error">${error}</p>` : nothing} ${this.#accountChoice()}
       <div class="form-actions">
         <button type="submit" aria-disabled=${busy ? 'true' : 'false'}>Preview link</button>
       </div>
       ${this.#busyStatus('url')} ${this.#failureNotice('url')}
     </form>`;
+  }
+
+  /** Shown once some provider has several connected accounts: which one reads a provider link. */
+  #accountChoice(): TemplateResult | typeof nothing {
+    const accounts = this._accounts;
+    const providers = new Set(accounts.map((account) => account.provider));
+    if (providers.size === accounts.length) return nothing;
+    return html`<label for="import-account">Read provider links with</label>
+      <select id="import-account" name="import-account" aria-describedby="import-account-hint">
+        <option value="">Any connected account that can read it</option>
+        ${accounts.map(
+          (account) =>
+            html`<option value=${account.id}>
+              ${account.providerDisplayName} — ${account.accountLabel ?? account.displayName ?? account.providerUserId ?? account.id}${account.status === 'connected' ? '' : ' (needs reconnecting)'}
+            </option>`,
+        )}
+      </select>
+      <p class="hint" id="import-account-hint">Only used for provider playlist links. The account must be able to see the playlist.</p>`;
+  }
+
+  #shareBlock(preview: ImportPreview): TemplateResult {
+    const sharing = this._busy?.kind === 'share';
+    const outcome = this._share;
+    return html`<div class="share" role="group" aria-labelledby="share-heading" data-testid="share-block">
+      <h3 id="share-heading">Share a playlist</h3>
+      <p class="hint" id="share-hint">
+        Anyone with the link can see the playlist's name and tracks (no account details) and import it into their own engine. You can revoke it on
+        the <a href=${hrefFor('shares')}>Shares</a> page.
+      </p>
+      <div class="share-form">
+        ${preview.playlists.length > 1
+          ? html`<label for="share-playlist">Playlist</label>
+              <select id="share-playlist">
+                ${preview.playlists.map((playlist) => html`<option value=${playlist.key}>${playlist.name || 'Untitled playlist'}</option>`)}
+              </select>`
+          : nothing}
+        <label for="share-expiry">Link works</label>
+        <select id="share-expiry">
+          ${SHARE_EXPIRY.map((item) => html`<option value=${item.value}>${item.label}</option>`)}
+        </select>
+        <button type="button" data-action="share" aria-describedby="share-hint" aria-disabled=${sharing ? 'true' : 'false'} @click=${() => void this.#createShare(preview)}>
+          ${sharing ? 'Sharing…' : 'Share…'}
+        </button>
+      </div>
+      ${outcome && 'created' in outcome
+        ? html`<div class="share-result" data-testid="share-result">
+            <label for="share-link">Link to “${outcome.created.name}”</label>
+            <input id="share-link" type="url" readonly .value=${outcome.created.url} @focus=${(event: FocusEvent) => (event.currentTarget as HTMLInputElement).select()} />
+            <div class="form-actions">
+              <button type="button" data-action="copy-share" @click=${() => void this.#copyShareLink(outcome.created.url)}>Copy link</button>
+              <a class="button-link" href=${outcome.created.url} target="_blank" rel="noopener noreferrer">Open the shared page</a>
+            </div>
+          </div>`
+        : nothing}
+      ${outcome && 'problem' in outcome
+        ? html`<opl-problem-notice .problem=${outcome.problem} data-testid="share-problem">
+            <ul class="next-steps" aria-label="What to do next">
+              ${outcome.nextSteps.map((step) => html`<li>${step}</li>`)}
+            </ul>
+          </opl-problem-notice>`
+        : nothing}
+    </div>`;
   }
 
   #issueList(issues: readonly ImportIssue[], testId: string): TemplateResult {
@@ -459,13 +609,14 @@ export class OplImportPage extends LitElement {
             ${exporting ? 'Exporting…' : 'Download export'}
           </button>
         </span>
+        <button type="button" data-action="export-choose" @click=${() => this.#chooseExport(preview.id)}>Choose playlists to export…</button>
         <button type="button" data-action="migrate" aria-describedby="migrate-note" @click=${() => this.#startMigration(preview.id)}>Start a migration…</button>
       </div>
       <p class="hint" id="migrate-note">
         Several playlists download as one ZIP archive with a manifest. A migration takes this import as its source on the
         <a href=${hrefFor('migrate')}>Migrate</a> page.
       </p>
-      ${this.#failureNotice('preview')}
+      ${this.#failureNotice('preview')} ${this.#shareBlock(preview)}
       ${preview.issues.length > 0
         ? html`<div class="issue-groups" role="group" aria-labelledby="issues-heading">
             <h3 id="issues-heading">Issues by line</h3>
