@@ -65,6 +65,6 @@ export class LibraryReadService {
     const page = await this.#deps.connections.call(ownerId, accountId, list.op, { cursor, limit: Math.min(Math.max(1, limit), LIBRARY_PAGE_MAX) });
     // A provider that hands back the cursor it was given would page forever: that is the end.
     const next = page.next_cursor && page.next_cursor !== cursor ? page.next_cursor : null;
-    return { account_id: accountId, provider: account.provider, next_cursor: next, items: page.items as (Album | Artist)[] };
+    return { account_id: accountId, provider: account.provider, next_cursor: next, items: page.items };
   }
 }
