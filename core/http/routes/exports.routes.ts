@@ -45,6 +45,10 @@ const historyBodySchema = z.object({ format: z.string().min(1).max(50).describe(
 const DESCRIPTION =
   'Formats: csv (text/csv), txt (text/plain), m3u8 (application/vnd.apple.mpegurl), xspf (application/xspf+xml), json (application/vnd.open-playlist+json). Several playlists always give application/zip holding one file per playlist (for json: `open-playlist-bundle.json`) and `manifest.json` (export manifest v1). Headers: Content-Disposition (ASCII `filename` and UTF-8 `filename*`), Content-Length, `X-Open-Playlist-Schema-Version: 1`, `X-Open-Playlist-Warning-Count`. The file is built one playlist at a time in a private temporary file, streamed in 64 KiB chunks and removed afterwards.';
 
+function deniedAny(failures: unknown): boolean {
+  return Array.isArray(failures) && failures.some((failure) => (failure as { reason?: unknown }).reason === 'denied');
+}
+
 function toAppError(error: unknown): unknown {
   if (error instanceof ExportError) {
     const extensions = { reason: error.reason, ...error.extensions };
@@ -54,7 +58,8 @@ function toAppError(error: unknown): unknown {
       case 'playlist_access_denied':
         return new AppError('playlist_access_denied', error.message, { extensions });
       case 'all_playlists_failed':
-        return new AppError(error.extensions['status'] === 403 ? 'playlist_access_denied' : 'not_found', error.message, { extensions });
+        // 403 when the provider denied any of them, else 404: every one of them is missing.
+        return new AppError(deniedAny(error.extensions['failures']) ? 'playlist_access_denied' : 'not_found', error.message, { extensions });
       case 'migration_not_finished':
         return new AppError('migration_state_conflict', error.message, { extensions });
       case 'detail_expired':

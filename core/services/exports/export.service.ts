@@ -365,7 +365,6 @@ export class ExportService {
         const denied = failures.some((entry) => entry.reason === 'denied');
         throw new ExportError('all_playlists_failed', `None of the ${entries.length} playlists could be read (${denied ? 'access denied or not found' : 'not found'}), so there is nothing to download. Check the selection against the account's current playlists.`, {
           failures,
-          status: denied ? 403 : 404,
         });
       }
       if (bundle) {
