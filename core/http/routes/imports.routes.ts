@@ -59,6 +59,7 @@ const importPreviewSchema = z
     ...recordFields,
     playlists: z.array(
       z.object({
+        id: z.string().nullable().describe("The playlist's own id, when the source has one; shares and migrations name a playlist by it, else by its index"),
         name: z.string(),
         description: z.string().nullable(),
         track_count: z.number().int(),
@@ -94,6 +95,7 @@ function previewView(record: ImportRecordContents): z.input<typeof importPreview
   return {
     ...baseView(record),
     playlists: record.playlists.map((playlist) => ({
+      id: playlist.id,
       name: playlist.name,
       description: playlist.description,
       track_count: playlist.tracks.length,

@@ -38,6 +38,8 @@ export interface PreviewTrack {
 }
 
 export interface PreviewPlaylist {
+  /** The playlist's id within the import (its own id, else its index): what shares and migrations name it by. */
+  readonly key: string;
   readonly name: string;
   readonly description: string | null;
   readonly trackCount: number;
@@ -71,11 +73,11 @@ const nullableInt = (value: unknown): number | null | undefined =>
   value === undefined || value === null ? null : typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 
 /** Parses every element or none. */
-function listOf<T>(value: unknown, parse: (item: unknown) => T | undefined): T[] | undefined {
+function listOf<T>(value: unknown, parse: (item: unknown, index: number) => T | undefined): T[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const parsed: T[] = [];
-  for (const item of value) {
-    const one = parse(item);
+  for (const [index, item] of value.entries()) {
+    const one = parse(item, index);
     if (one === undefined) return undefined;
     parsed.push(one);
   }
@@ -100,14 +102,15 @@ function parseTrack(value: unknown): PreviewTrack | undefined {
   return { title, artist, album, durationS: nullableNumber(value['duration_s']), isrc };
 }
 
-function parsePlaylist(value: unknown): PreviewPlaylist | undefined {
+function parsePlaylist(value: unknown, index: number): PreviewPlaylist | undefined {
   if (!isRecord(value)) return undefined;
   const { name } = value;
+  const id = nullableString(value['id']);
   const description = nullableString(value['description']);
   const tracks = listOf(value['tracks'], parseTrack);
   if (!isString(name) || description === undefined || !tracks) return undefined;
   const trackCount = isCount(value['track_count']) ? value['track_count'] : tracks.length;
-  return { name, description, trackCount, tracks };
+  return { key: id ?? String(index), name, description, trackCount, tracks };
 }
 
 /** Returns undefined when the body does not have the documented ImportPreview shape. */
@@ -174,7 +177,8 @@ const FORMAT_LABELS: Readonly<Record<string, string>> = {
 
 export function formatLabel(format: string | null): string {
   if (format === null || format === '') return 'Unknown';
-  return FORMAT_LABELS[format.toLowerCase()] ?? format.toUpperCase();
+  // Short names are file formats (`wpl` → WPL); longer ones are providers a link was read through (`spotify` → Spotify).
+  return FORMAT_LABELS[format.toLowerCase()] ?? (format.length <= 4 ? format.toUpperCase() : `${format.charAt(0).toUpperCase()}${format.slice(1)}`);
 }
 
 export function sourceLabel(kind: string): string {
@@ -202,10 +206,19 @@ export interface ImportFailure {
   readonly problem: Problem;
   readonly nextSteps: readonly string[];
   readonly connect?: ConnectAction;
+  /** A connected account that must be reconnected before it can read the link. */
+  readonly reconnect?: ConnectAction & { readonly accountId: string | null };
   readonly issues?: IssueGroups;
   readonly readableFormats?: readonly string[];
   /** Why a URL was refused (`host_not_allowed`, `destination_not_public`, …). */
   readonly reason?: string;
+}
+
+function reconnectAction(body: Record<string, unknown>): (ConnectAction & { accountId: string | null }) | undefined {
+  const action = body['action'];
+  if (!isRecord(action) || action['type'] !== 'reconnect_account' || !isString(action['provider'])) return undefined;
+  const displayName = isString(action['display_name']) && action['display_name'] !== '' ? action['display_name'] : action['provider'];
+  return { provider: action['provider'], displayName, accountId: isString(action['account_id']) ? action['account_id'] : null };
 }
 
 function connectAction(body: Record<string, unknown>): ConnectAction | undefined {
@@ -263,7 +276,7 @@ export function describeImportFailure(source: ImportSource, status: number, prob
     if (connect) {
       return {
         problem: { ...problem, title: `Connect a ${connect.displayName} account first` },
-        nextSteps: [`Connect a ${connect.displayName} account on Connections, then import the playlist from it.`],
+        nextSteps: [`Connect the ${connect.displayName} account that can see this playlist on Connections, then paste the link here again.`],
         connect,
       };
     }
@@ -287,6 +300,32 @@ export function describeImportFailure(source: ImportSource, status: number, prob
       ? ['Split the import into smaller parts, or ask the administrator to raise the limit named above.']
       : ['Check that the content is a playlist, then import it again.'];
     return { problem: { ...problem, title: `This ${thing} cannot be imported` }, nextSteps: steps };
+  }
+
+  if (status === 409) {
+    const reconnect = reconnectAction(extensions);
+    if (reconnect) {
+      return {
+        problem: { ...problem, title: `Reconnect your ${reconnect.displayName} account` },
+        nextSteps: [`Reconnect the ${reconnect.displayName} account on Connections, then paste the link here again.`],
+        reconnect,
+      };
+    }
+  }
+
+  if (status === 429) {
+    const wait = extensions['retry_after_s'];
+    return {
+      problem: { ...problem, title: 'The provider asks to slow down' },
+      nextSteps: [isCount(wait) ? `Try again in ${wait.toLocaleString('en')} seconds.` : 'Try again in a minute.'],
+    };
+  }
+
+  if (status === 404 && source === 'url') {
+    return {
+      problem: { ...problem, title: 'This shared playlist is not available' },
+      nextSteps: ['The share was revoked, has expired, or the link is mistyped. Ask the person who shared it for a new link.'],
+    };
   }
 
   if (status === 502 || status === 504) {

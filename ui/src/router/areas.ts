@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Shares, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -138,12 +138,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'shares',
     label: 'Shares',
-    summary: 'Share a read-only, metadata-only copy of a playlist through a public link.',
-    plans: [
-      'Sharing is opt-in and each share is an immutable snapshot.',
-      'Others can import a shared playlist into their own engine.',
-    ],
-    available: false,
+    summary: 'Share a read-only, metadata-only copy of a playlist through a public link, and revoke it when you like.',
+    plans: [],
+    available: true,
   },
   {
     id: 'plugins',

@@ -14,6 +14,7 @@ import '../import-page/index.ts';
 import '../migrate-page/index.ts';
 import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
+import '../shares-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
 export const PRODUCT_NAME = 'Open Playlist Engine';
@@ -74,6 +75,8 @@ export class OplApp extends LitElement {
         return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
       case 'export':
         return html`<opl-export-page .summary=${area.summary}></opl-export-page>`;
+      case 'shares':
+        return html`<opl-shares-page .summary=${area.summary}></opl-shares-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
       default:

@@ -227,4 +227,37 @@ export const importPageStyles = css`
   .export-choice label {
     font-weight: 600;
   }
+
+  .share {
+    margin-top: var(--opl-space-6);
+    padding: var(--opl-space-4);
+    border: 1px solid var(--opl-color-border);
+    border-radius: var(--opl-radius, 6px);
+  }
+
+  .share h3 {
+    margin-top: 0;
+  }
+
+  .share-form {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2);
+    align-items: center;
+  }
+
+  .share-form label,
+  .share-result label {
+    font-weight: 600;
+  }
+
+  .share-result {
+    margin-top: var(--opl-space-4);
+    display: grid;
+    gap: var(--opl-space-2);
+  }
+
+  .share opl-problem-notice {
+    margin-top: var(--opl-space-4);
+  }
 `;
