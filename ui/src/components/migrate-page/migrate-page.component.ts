@@ -28,6 +28,7 @@ import '../migration-board/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { migratePageStyles } from './migrate-page.styles.ts';
+import '../source-picker/index.ts';
 import './selection-step/index.ts';
 
 /** Preflight reads the source (and target playlists) through the providers. */
@@ -37,8 +38,6 @@ type Accounts = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readon
 
 /** The preflight's answer: ready (maybe with warnings to acknowledge), refused, or failed. */
 type Check = { readonly kind: 'checking' } | { readonly kind: 'checked'; readonly preflight: Preflight } | { readonly kind: 'refused'; readonly failure: StartFailure };
-
-const IMPORT_CHOICE = 'import';
 
 /**
  * Migrate: a wizard from a source (a connected account, or an import the Import page handed over)
@@ -51,8 +50,7 @@ export class OplMigratePage extends LitElement {
   static override properties = {
     summary: { type: String },
     _accounts: { state: true },
-    _sourceChoice: { state: true },
-    _importId: { state: true },
+    _handedImportId: { state: true },
     _source: { state: true },
     _selection: { state: true },
     _targetId: { state: true },
@@ -65,8 +63,8 @@ export class OplMigratePage extends LitElement {
 
   declare summary: string;
   declare _accounts: Accounts;
-  declare _sourceChoice: string | undefined;
-  declare _importId: string;
+  /** An import the Import page handed over; the source picker starts with it chosen. */
+  declare _handedImportId: string;
   declare _source: MigrationSource | undefined;
   declare _selection: SelectionDraft;
   declare _targetId: string | undefined;
@@ -80,8 +78,7 @@ export class OplMigratePage extends LitElement {
     super();
     this.summary = '';
     this._accounts = { kind: 'loading' };
-    this._sourceChoice = undefined;
-    this._importId = '';
+    this._handedImportId = '';
     this._source = undefined;
     this._selection = EMPTY_SELECTION;
     this._targetId = undefined;
@@ -97,8 +94,7 @@ export class OplMigratePage extends LitElement {
     const handed = sessionStorage.getItem(IMPORT_HANDOVER_KEY);
     if (handed) {
       sessionStorage.removeItem(IMPORT_HANDOVER_KEY);
-      this._sourceChoice = IMPORT_CHOICE;
-      this._importId = handed;
+      this._handedImportId = handed;
       this._source = { kind: 'import', importId: handed };
     }
     void this.#loadAccounts();
@@ -126,25 +122,12 @@ export class OplMigratePage extends LitElement {
     this._startFailure = undefined;
   }
 
-  #chooseSource(choice: string): void {
-    this._sourceChoice = choice;
+  #chooseSource(source: MigrationSource | undefined): void {
+    this._source = source;
     this._selection = EMPTY_SELECTION;
     this.#resetCheck();
-    if (choice === IMPORT_CHOICE) {
-      this._source = this._importId.trim() ? { kind: 'import', importId: this._importId.trim() } : undefined;
-      return;
-    }
-    const account = this.#connected().find((candidate) => candidate.id === choice);
-    this._source = account ? { kind: 'account', accountId: account.id, provider: account.provider } : undefined;
-    if (this._targetId === choice) this._targetId = undefined;
-  }
-
-  #useImport(event: SubmitEvent): void {
-    event.preventDefault();
-    const id = this._importId.trim();
-    this._selection = EMPTY_SELECTION;
-    this.#resetCheck();
-    this._source = id ? { kind: 'import', importId: id } : undefined;
+    // The source account cannot also be the target.
+    if (source?.kind === 'account' && this._targetId === source.accountId) this._targetId = undefined;
   }
 
   #libraryKinds(): string[] {
@@ -205,30 +188,14 @@ export class OplMigratePage extends LitElement {
   }
 
   #sourceStep(): TemplateResult {
-    const accounts = this.#connected();
     return html`<section aria-labelledby="step-source">
       <h2 id="step-source">1. Source</h2>
-      <fieldset>
-        <legend>Migrate from</legend>
-        ${accounts.map(
-          (account) => html`<label class="choice"
-            ><input type="radio" name="source" .value=${account.id} .checked=${this._sourceChoice === account.id} @change=${() => this.#chooseSource(account.id)} />
-            ${accountFullName(account)}</label
-          >`,
-        )}
-        <label class="choice"
-          ><input type="radio" name="source" value=${IMPORT_CHOICE} .checked=${this._sourceChoice === IMPORT_CHOICE} @change=${() => this.#chooseSource(IMPORT_CHOICE)} />
-          An imported file or link</label
-        >
-      </fieldset>
-      ${this._sourceChoice === IMPORT_CHOICE
-        ? html`<form class="inline" @submit=${(event: SubmitEvent) => this.#useImport(event)}>
-            <label for="import-id">Import id</label>
-            <input id="import-id" .value=${this._importId} @input=${(event: Event) => (this._importId = (event.currentTarget as HTMLInputElement).value)} />
-            <button type="submit">Use this import</button>
-            <p class="hint">Imports are made on the <a href=${hrefFor('import')}>Import</a> page.</p>
-          </form>`
-        : nothing}
+      <opl-source-picker
+        legend="Migrate from"
+        .accounts=${this.#connected()}
+        import-id=${this._handedImportId}
+        @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => this.#chooseSource(event.detail)}
+      ></opl-source-picker>
     </section>`;
   }
 

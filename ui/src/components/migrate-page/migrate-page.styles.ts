@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** The wizard's steps: radio choices, the import id form, warnings and refusals. */
+/** The wizard's steps: target choices, warnings and refusals (the source picker styles itself). */
 export const migratePageStyles = css`
   :host {
     display: block;
@@ -23,17 +23,6 @@ export const migratePageStyles = css`
     align-items: center;
     font-weight: 400;
     padding: var(--opl-space-1) 0;
-  }
-
-  form.inline {
-    display: flex;
-    flex-wrap: wrap;
-    gap: var(--opl-space-2) var(--opl-space-3);
-    align-items: center;
-  }
-
-  form.inline .hint {
-    flex-basis: 100%;
   }
 
   .warnings,
