@@ -1,5 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { accountFullName, type AccountView } from '../../api/connections.ts';
+import { apiRequest } from '../../api/http.ts';
+import { IMPORTS_LIST_PATH, parseImportSources, type ImportSource } from '../../api/library.ts';
 import type { MigrationSource } from '../../api/migrations.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -9,8 +11,9 @@ import { sourcePickerStyles } from './source-picker.styles.ts';
 export const IMPORT_CHOICE = 'import';
 
 /**
- * Where playlists come from: one of the connected accounts, or an import record named by its id
- * (the Import page makes them, and can hand one over). A radio group plus the import id form;
+ * Where playlists come from: one of the connected accounts, or an import record — chosen from the
+ * owner's imports, or named by its id (the Import page makes them, and can hand one over). A radio
+ * group, the imports list and the import id form;
  * fires `opl-source-change` with the chosen MigrationSource, or undefined while it is incomplete.
  */
 export class OplSourcePicker extends LitElement {
@@ -22,6 +25,7 @@ export class OplSourcePicker extends LitElement {
     importId: { type: String, attribute: 'import-id' },
     _choice: { state: true },
     _importId: { state: true },
+    _imports: { state: true },
   };
 
   /** Connected accounts only: an account that needs reconnecting cannot be read. */
@@ -31,6 +35,8 @@ export class OplSourcePicker extends LitElement {
   declare importId: string;
   declare _choice: string | undefined;
   declare _importId: string;
+  /** The owner's usable imports (GET /api/imports), read when the import choice is made; null until then or when unreadable. */
+  declare _imports: readonly ImportSource[] | null;
 
   constructor() {
     super();
@@ -39,12 +45,39 @@ export class OplSourcePicker extends LitElement {
     this.importId = '';
     this._choice = undefined;
     this._importId = '';
+    this._imports = null;
+  }
+
+  async #loadImports(): Promise<void> {
+    const result = await apiRequest(IMPORTS_LIST_PATH);
+    // Unreadable: the id form below still works.
+    this._imports = result.ok ? (parseImportSources(result.data) ?? null) : null;
+  }
+
+  #pickImport(id: string): void {
+    this._importId = id;
+    this.#emit({ kind: 'import', importId: id });
+  }
+
+  #importList(): TemplateResult | typeof nothing {
+    if (this._imports === null || this._imports.length === 0) return nothing;
+    return html`<fieldset data-testid="import-sources">
+      <legend>Your imports</legend>
+      ${this._imports.map(
+        (entry) => html`<label class="choice"
+          ><input type="radio" name="import" .checked=${this._importId === entry.id} @change=${() => this.#pickImport(entry.id)} />
+          ${entry.name}
+          <span class="hint">${entry.playlistCount} ${entry.playlistCount === 1 ? 'playlist' : 'playlists'}, ${entry.trackCount} tracks · kept until ${new Date(entry.expiresAt).toLocaleString()}</span></label
+        >`,
+      )}
+    </fieldset>`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('importId') && this.importId) {
       this._choice = IMPORT_CHOICE;
       this._importId = this.importId;
+      void this.#loadImports();
       this.#emit({ kind: 'import', importId: this.importId });
     }
   }
@@ -56,6 +89,7 @@ export class OplSourcePicker extends LitElement {
   #choose(choice: string): void {
     this._choice = choice;
     if (choice === IMPORT_CHOICE) {
+      void this.#loadImports();
       const id = this._importId.trim();
       this.#emit(id ? { kind: 'import', importId: id } : undefined);
       return;
@@ -85,6 +119,7 @@ export class OplSourcePicker extends LitElement {
           An imported file or link</label
         >
       </fieldset>
+      ${this._choice === IMPORT_CHOICE ? this.#importList() : nothing}
       ${this._choice === IMPORT_CHOICE
         ? html`<form class="inline" @submit=${(event: SubmitEvent) => this.#useImport(event)}>
             <label for="import-id">Import id</label>

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../../api/http.ts';
 import { importPath } from '../../../api/imports.ts';
-import { EMPTY_SELECTION, parseIdList, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
+import { EMPTY_SELECTION, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
 import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
 import type { Problem } from '../../../api/problem.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
@@ -9,6 +9,7 @@ import { panelStyles } from '../../../theme/panel.styles.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
 import { tableStyles } from '../../../theme/table.styles.ts';
 import '../../problem-notice/index.ts';
+import '../library-picker/index.ts';
 import { selectionStepStyles } from './selection-step.styles.ts';
 
 /** Playlist reads may page through the provider; give them time. */
@@ -32,8 +33,9 @@ function unexpected(status: number): Problem {
 /**
  * Step 2 of the wizard: what to migrate. Lists the source's collections (a connected account's
  * playlists and liked songs, or an import's playlists) with their track counts; each can go whole
- * or with only some of its tracks. Saved albums and followed artists are named by id when the
- * source service keeps them. Fires `opl-selection-change` with the SelectionDraft.
+ * or with only some of its tracks. Saved albums and followed artists are listed to choose from,
+ * each only when the source service lets the engine read them. Fires `opl-selection-change` with
+ * the SelectionDraft.
  */
 export class OplSelectionStep extends LitElement {
   static override styles = [sharedStyles, panelStyles, formStyles, tableStyles, selectionStepStyles];
@@ -60,8 +62,8 @@ export class OplSelectionStep extends LitElement {
   declare _tracks: Readonly<Record<string, readonly string[]>>;
   declare _open: string | undefined;
   declare _openTracks: TrackLoad | undefined;
-  #albums = '';
-  #artists = '';
+  #albums: readonly string[] = [];
+  #artists: readonly string[] = [];
   #generation = 0;
 
   constructor() {
@@ -82,6 +84,8 @@ export class OplSelectionStep extends LitElement {
       this._tracks = {};
       this._open = undefined;
       this._openTracks = undefined;
+      this.#albums = [];
+      this.#artists = [];
       void this.#loadCollections();
     }
   }
@@ -120,8 +124,8 @@ export class OplSelectionStep extends LitElement {
       ...EMPTY_SELECTION,
       collectionIds: [...this._selected],
       tracks: Object.fromEntries(Object.entries(this._tracks).filter(([id]) => this._selected.has(id))),
-      savedAlbumIds: parseIdList(this.#albums),
-      followedArtistIds: parseIdList(this.#artists),
+      savedAlbumIds: [...this.#albums],
+      followedArtistIds: [...this.#artists],
     };
     this.dispatchEvent(new CustomEvent<SelectionDraft>('opl-selection-change', { detail: selection, bubbles: true, composed: true }));
   }
@@ -211,32 +215,39 @@ export class OplSelectionStep extends LitElement {
     </li>`;
   }
 
-  #libraryFields(): TemplateResult | typeof nothing {
-    if (this.source?.kind !== 'account' || this.libraryKinds.length === 0) return nothing;
+  #libraryPickers(): TemplateResult | typeof nothing {
+    const source = this.source;
+    if (source?.kind !== 'account' || this.libraryKinds.length === 0) return nothing;
     return html`<div class="library">
       ${this.libraryKinds.includes('albums')
-        ? html`<label for="album-ids">Saved albums (ids, one per line)</label>
-            <textarea id="album-ids" rows="2" @input=${(event: Event) => ((this.#albums = (event.currentTarget as HTMLTextAreaElement).value), this.#emit())}></textarea>`
+        ? html`<opl-library-picker
+            kind="albums"
+            account-id=${source.accountId}
+            @opl-library-change=${(event: CustomEvent<string[]>) => ((this.#albums = event.detail), this.#emit())}
+          ></opl-library-picker>`
         : nothing}
       ${this.libraryKinds.includes('artists')
-        ? html`<label for="artist-ids">Followed artists (ids, one per line)</label>
-            <textarea id="artist-ids" rows="2" @input=${(event: Event) => ((this.#artists = (event.currentTarget as HTMLTextAreaElement).value), this.#emit())}></textarea>`
+        ? html`<opl-library-picker
+            kind="artists"
+            account-id=${source.accountId}
+            @opl-library-change=${(event: CustomEvent<string[]>) => ((this.#artists = event.detail), this.#emit())}
+          ></opl-library-picker>`
         : nothing}
-      <p class="hint">The engine cannot list saved albums and followed artists here yet; paste their ids from the service if you want them too.</p>
     </div>`;
   }
 
   override render(): TemplateResult {
     const load = this._load;
     if (load.kind === 'loading') return html`<p role="status">Reading what the source holds…</p>`;
-    if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>`;
-    if (load.collections.length === 0) return html`<p class="empty">This source has no playlists.</p>`;
+    if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>${this.#libraryPickers()}`;
     return html`<fieldset>
         <legend>Playlists and liked songs</legend>
-        <ul class="collections">
-          ${load.collections.map((collection) => this.#collectionRow(collection))}
-        </ul>
+        ${load.collections.length === 0
+          ? html`<p class="empty">This source has no playlists.</p>`
+          : html`<ul class="collections">
+              ${load.collections.map((collection) => this.#collectionRow(collection))}
+            </ul>`}
       </fieldset>
-      ${this.#libraryFields()}`;
+      ${this.#libraryPickers()}`;
   }
 }

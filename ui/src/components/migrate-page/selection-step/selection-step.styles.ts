@@ -66,13 +66,4 @@ export const selectionStepStyles = css`
     display: grid;
     gap: var(--opl-space-2);
   }
-
-  textarea {
-    font: inherit;
-    padding: var(--opl-space-2) var(--opl-space-3);
-    border: 1px solid var(--opl-color-control-border);
-    border-radius: var(--opl-radius);
-    background: var(--opl-color-surface);
-    color: var(--opl-color-text);
-  }
 `;
