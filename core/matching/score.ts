@@ -1,5 +1,6 @@
 import type { Track } from '@opl/plugin-sdk';
-import { compactSimilarity, compareTokens, normalizeText, titleSimilarity, type TextForm } from './text.ts';
+import { hanRenderings } from './han-readings.ts';
+import { compactSimilarity, compareTokens, normalizeText, titleSimilarity, type TextForm, type TitleSimilarity } from './text.ts';
 import { contextTags, isCompilationAlbum, parseTitle, splitArtistNames, type ParsedTitle, type VersionKind, type VersionTag } from './versions.ts';
 import { STRICTNESS, type Strictness } from './strictness.ts';
 import type { ScoredCandidate, SignalBreakdown } from './types.ts';
@@ -25,6 +26,8 @@ export interface Prepared {
   track: Track;
   parsed: ParsedTitle;
   title: TextForm;
+  /** Latin readings of a title written in kanji/hanzi (han-readings.ts); empty otherwise. */
+  titleReadings: TextForm[];
   artists: TextForm[];
   /** Artists credited by the provider (not merely named in the title). */
   creditedArtists: TextForm[];
@@ -61,13 +64,30 @@ function artistForms(names: readonly string[]): TextForm[] {
   return forms;
 }
 
+function titleForm(text: string): TextForm {
+  const form = normalizeText(text);
+  if (form.tokens[0] === 'the' && form.tokens.length > 1) form.tokens.shift();
+  return form;
+}
+
+/** Title similarity, reading ideographs through the table when that brings the titles closer. */
+function compareTitles(s: Prepared, c: Prepared): TitleSimilarity {
+  let best = titleSimilarity(s.title, c.title);
+  const pairs: [TextForm, TextForm][] = [...s.titleReadings.map((r): [TextForm, TextForm] => [r, c.title]), ...c.titleReadings.map((r): [TextForm, TextForm] => [s.title, r])];
+  for (const [a, b] of pairs) {
+    const read = titleSimilarity(a, b);
+    if (read.value > best.value) best = { ...read, note: `${read.note}, reading the kanji/hanzi as "${(a === s.title ? b : a).tokens.join(' ')}"` };
+  }
+  return best;
+}
+
 export function prepare(track: Track, artistHints: readonly string[] = []): Prepared {
   const names = track.artists.length > 0 ? track.artists : [track.artist];
   const known = names.filter((n) => n.trim() && !VARIOUS_RE.test(n.trim()));
   const parsed = parseTitle(track.title, [...known, ...artistHints]);
   const artists = artistForms([...known, ...parsed.featured, ...(parsed.leadingArtist ? [parsed.leadingArtist] : [])]);
-  const title = normalizeText(parsed.base);
-  if (title.tokens[0] === 'the' && title.tokens.length > 1) title.tokens.shift();
+  const title = titleForm(parsed.base);
+  const titleReadings = hanRenderings(parsed.base).map(titleForm);
   const tags = [...parsed.tags, ...contextTags(track.artist, track.album)];
   const explicitTag = tags.some((t) => t.kind === 'explicit') ? true : tags.some((t) => t.kind === 'clean') ? false : null;
   const isrc = track.isrc ? track.isrc.replace(/[^a-z0-9]/giu, '').toUpperCase() : null;
@@ -75,6 +95,7 @@ export function prepare(track: Track, artistHints: readonly string[] = []): Prep
     track,
     parsed,
     title,
+    titleReadings,
     artists,
     creditedArtists: artistForms([...known, ...parsed.featured]),
     artistsUnknown: artists.length === 0,
@@ -183,14 +204,21 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   const breakdown: SignalBreakdown[] = [];
   const penalties: SignalBreakdown[] = [];
 
-  const title = titleSimilarity(s.title, c.title);
-  breakdown.push({ signal: 'title_similarity', value: round(title.value), weight: WEIGHTS.title, note: title.note });
-
+  const title = compareTitles(s, c);
   const artist = compareArtists(s, c);
-  breakdown.push({ signal: 'artist_overlap', value: round(artist.value), weight: WEIGHTS.artist, note: artist.note });
+  // Kanji/hanzi the reading table does not know, against a Latin title: the title can neither
+  // agree nor disagree, so it weighs nothing and the other signals decide how far it goes (review).
+  const hanSide = HAN_RE.test(s.track.title) === HAN_RE.test(c.track.title) ? null : HAN_RE.test(s.track.title) ? s : c;
+  const titleUnreadable = !title.sharedContent && hanSide !== null && hanSide.titleReadings.every((r) => r.tokens.some((t) => HAN_RE.test(t)));
+  // Likewise an artist written in another script with no reading in common.
+  const artistUnreadable = artist.value === 0 && artist.crossScript;
+  const titleWeight = titleUnreadable ? 0 : WEIGHTS.title;
+  const artistWeight = artistUnreadable ? 0 : WEIGHTS.artist;
+  breakdown.push({ signal: 'title_similarity', value: round(title.value), weight: titleWeight, note: titleUnreadable ? 'the title is in kanji/hanzi this engine cannot read: neutral' : title.note });
+  breakdown.push({ signal: 'artist_overlap', value: round(artist.value), weight: artistWeight, note: artistUnreadable ? 'the artist is written in another script with no reading in common: neutral' : artist.note });
 
-  let weightSum = WEIGHTS.title + WEIGHTS.artist;
-  let sum = WEIGHTS.title * title.value + WEIGHTS.artist * artist.value;
+  let weightSum = titleWeight + artistWeight;
+  let sum = titleWeight * title.value + artistWeight * artist.value;
   const sd = s.track.duration_s;
   const cd = c.track.duration_s;
   let durationNote = 'length unknown';
@@ -227,8 +255,12 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   }
 
   // Ideographs cannot be romanized without a dictionary: a kanji title against its romaji is doubt, not a miss.
-  const hanOnOneSide = HAN_RE.test(s.track.title) !== HAN_RE.test(c.track.title);
-  if (!title.sharedContent) cap = Math.min(cap, hanOnOneSide && artist.value >= 0.85 ? 0.7 : 0.3);
+  // An unreadable title is doubt, never a match: at most review, with the artist (or, when the
+  // artist is unreadable too, the length or album) carrying it there.
+  const lengthClose = sd !== null && cd !== null && Math.abs(sd - cd) <= 3;
+  const albumClose = s.album !== null && c.album !== null && titleSimilarity(s.album, c.album).value >= 0.8;
+  const unreadableCap = artist.value >= 0.85 ? 0.7 : artistUnreadable && (lengthClose || albumClose) ? 0.6 : 0.3;
+  if (!title.sharedContent) cap = Math.min(cap, titleUnreadable ? unreadableCap : 0.3);
   if (artist.value === 0) cap = Math.min(cap, artist.crossScript ? 0.7 : 0.45);
 
   penalties.push(...versionPenalties(s, c, ctx.strictness, isrcEqual && isrcSane));
