@@ -40,6 +40,18 @@ export async function accountExportSource(deps: AccountExportDependencies, reque
     playlists = listed.playlists.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]));
   }
   const tracks = request.selection?.tracks;
+  /** The name the account's playlist list shows (cached, so usually no provider call); null when unknown. */
+  const listedName = async (id: string): Promise<string | null> => {
+    const known = playlists.find((playlist) => playlist.id === id && playlist.name !== id);
+    if (known) return known.name;
+    try {
+      const listed = await deps.playlists.list(request.ownerId, request.accountId);
+      return listed.playlists.find((playlist) => playlist.id === id)?.name ?? null;
+    } catch {
+      // Only a label for the placeholder: a failing list must not turn one missing playlist into an abort.
+      return null;
+    }
+  };
   return {
     sourceProvider: account.provider,
     archiveName: `${account.provider_display_name} ${account.display_name ?? account.account_label ?? ''}`.trim(),
@@ -49,8 +61,8 @@ export async function accountExportSource(deps: AccountExportDependencies, reque
       try {
         read = await deps.playlists.read(request.ownerId, request.accountId, id);
       } catch (error) {
-        if (error instanceof PluginError && error.type === 'NotFound') throw new PlaylistUnavailableError('not_found', error.message);
-        if (error instanceof PluginError && error.type === 'Unsupported') throw new PlaylistUnavailableError('denied', error.message);
+        if (error instanceof PluginError && error.type === 'NotFound') throw new PlaylistUnavailableError('not_found', error.message, await listedName(id));
+        if (error instanceof PluginError && error.type === 'Unsupported') throw new PlaylistUnavailableError('denied', error.message, await listedName(id));
         throw error;
       }
       return { id, ...selectTracks(id, read.playlist, tracks?.[id]), warnings: [] };

@@ -34,10 +34,13 @@ export interface SourcePlaylist {
 /** One playlist of a multi-playlist export that could not be read: missing, or access denied. */
 export class PlaylistUnavailableError extends Error {
   readonly reason: 'not_found' | 'denied';
-  constructor(reason: 'not_found' | 'denied', message: string) {
+  /** The playlist's name when the source still knows it (for the placeholder); else its id is shown. */
+  readonly playlistName: string | null;
+  constructor(reason: 'not_found' | 'denied', message: string, playlistName: string | null = null) {
     super(message);
     this.name = 'PlaylistUnavailableError';
     this.reason = reason;
+    this.playlistName = playlistName;
   }
 }
 

@@ -332,10 +332,11 @@ export class ExportService {
           item = await source.read(wanted.id, signal);
         } catch (error) {
           if (!(error instanceof PlaylistUnavailableError)) throw error;
-          const message = `"${wanted.name.slice(0, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${error.message.slice(0, 500)}`;
+          const name = error.playlistName ?? wanted.name;
+          const message = `"${name.slice(0, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${error.message.slice(0, 500)}`;
           warnings.push({ code: 'playlist_read_failed', playlist_id: wanted.id, message: message.slice(0, 2_000) });
           failures.push({ playlist_id: wanted.id, reason: error.reason });
-          entries.push({ playlist_id: wanted.id, name: wanted.name.slice(0, 1_000), file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] });
+          entries.push({ playlist_id: wanted.id, name: name.slice(0, 1_000), file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] });
           continue;
         }
         const own = warningsOf(item, format);

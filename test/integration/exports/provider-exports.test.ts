@@ -47,6 +47,8 @@ beforeAll(async () => {
         { name: 'Quiet Hours', trackKeys: keys(quiet) },
         ...fresh.map((tracks, index) => ({ name: `Fresh ${index + 1}`, trackKeys: keys(tracks) })),
       ],
+      // A friend's playlist the account follows but may not read the items of (Spotify answers 403).
+      followed: [{ name: 'Friend Mix', trackKeys: keys(songs.slice(30, 32)) }],
       likedTrackKeys: keys(liked),
     },
     tidalLibrary: {},
@@ -133,12 +135,34 @@ describe('POST /api/exports from a connected Spotify account', () => {
     await noTemporaryFiles();
   });
 
-  it('without a selection: every playlist of the account, liked songs first', async () => {
+  it('without a selection: every playlist of the account, liked songs first (the unreadable one as a placeholder)', async () => {
     const response = await exportOf({ format: 'm3u8' });
     expect(response.status, response.bytes.toString()).toBe(200);
     const archive = await unzipArchive(scratch, response.bytes);
-    expect(archive.names).toEqual(['Liked songs.m3u8', 'Road Songs.m3u8', 'Quiet Hours.m3u8', 'Fresh 1.m3u8', 'Fresh 2.m3u8', 'Fresh 3.m3u8', 'manifest.json']);
+    expect(archive.names.sort()).toEqual(['Liked songs.m3u8', 'Road Songs.m3u8', 'Quiet Hours.m3u8', 'Fresh 1.m3u8', 'Fresh 2.m3u8', 'Fresh 3.m3u8', 'manifest.json'].sort());
+    const manifest = exportManifestSchema.parse(archive.manifest);
+    expect(manifest.playlist_count).toBe(7);
+    expect(manifest.entries[0]!.playlist_id).toBe('liked');
+    expect(manifest.entries.filter((entry) => entry.status === 'failed').map((entry) => [entry.name, entry.file])).toEqual([['Friend Mix', null]]);
     expect(await archive.read('Road Songs.m3u8')).toContain('https://open.spotify.com/track/');
+  });
+
+  it('a playlist the account may not read: alone ⇒ 403; among several ⇒ a failed placeholder', async () => {
+    const alone = await exportOf({ format: 'csv', selection: { playlist_ids: [ids['Friend Mix']] } });
+    expect(alone.status, alone.bytes.toString()).toBe(403);
+    expect(alone.json<Problem>()).toMatchObject({ code: 'playlist_access_denied', reason: 'playlist_access_denied' });
+    const several = await exportOf({ format: 'csv', selection: { playlist_ids: [ids['Friend Mix'], ids['Quiet Hours']] } });
+    expect(several.status, several.bytes.toString()).toBe(200);
+    const manifest = exportManifestSchema.parse((await unzipArchive(scratch, several.bytes)).manifest);
+    expect(manifest.entries.map((entry) => [entry.name, entry.status, entry.warning_codes])).toEqual([
+      ['Friend Mix', 'failed', ['playlist_read_failed']],
+      ['Quiet Hours', 'ok', []],
+    ]);
+    expect(manifest.warnings[0]!.message).toContain('access denied');
+    const none = await exportOf({ format: 'csv', selection: { playlist_ids: [ids['Friend Mix'], 'NoSuchPlaylist000000009'] } });
+    expect(none.status).toBe(403);
+    expect(none.json<Problem>()).toMatchObject({ reason: 'all_playlists_failed' });
+    await noTemporaryFiles();
   });
 
   it('partial selection by source track ids: only those tracks, in playlist order, with partial_selection', async () => {
