@@ -7,6 +7,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Config } from '../config/index.ts';
 import { dispositionFileName, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
 import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions } from './export/export-options.ts';
+import { warningCodes, warningInWords } from './export/warning-words.ts';
 import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
 import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
 
@@ -144,8 +145,12 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
     io.stderr.write('No warnings.\n');
     return;
   }
-  io.stderr.write(`${plural(count, 'warning')}${manifest ? ':' : ' (the file itself records them; several playlists come with a manifest.json listing each).'}\n`);
-  if (manifest) {
+  io.stderr.write(`${plural(count, 'warning')}:\n`);
+  if (!manifest) {
+    const codes = warningCodes(response.headers.get('x-open-playlist-warning-codes'));
+    for (const code of codes) io.stderr.write(`  ! ${warningInWords(code)} [${code}]\n`);
+    if (codes.length === 0) io.stderr.write('  (the engine did not name them)\n');
+  } else {
     const names = new Map(manifest.entries.map((entry) => [entry.playlist_id, entry.name ?? entry.playlist_name]));
     for (const warning of manifest.warnings) {
       const about = warning.playlist_id ? names.get(warning.playlist_id) : undefined;

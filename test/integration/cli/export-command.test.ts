@@ -109,7 +109,7 @@ describe('opl export', () => {
     expect(txt).toContain(small[0]!.title);
     expect(txt).toContain(small[2]!.title);
     expect(txt).not.toContain(small[1]!.title);
-    expect(partial.stderr).toContain('1 warning');
+    expect(partial.stderr).toContain('1 warning:\n  ! only the selected tracks were exported [partial_selection]');
 
     const pasted = await h.api('/api/imports/text-preview', { method: 'POST', body: JSON.stringify({ text: 'Artist One - Song One\nArtist Two - Song Two', name: 'Pasted' }) });
     expect(pasted.status).toBe(201);

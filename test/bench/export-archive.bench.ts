@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { runPluginCli } from '@opl/plugin-sdk/cli';
+import { round } from './bench-stats.ts';
+
+/**
+ * Peak memory of a ZIP64 export: 100 playlists × 10,000 tracks next to 10 playlists × 1,000 tracks
+ * (100× the tracks), each export in its own child process so that its peak resident memory
+ * (`maxRSS`) is its own. The source is an account whose playlists are generated when read (one at
+ * a time, like a zero-latency provider); everything after that is the engine's export path: the
+ * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
+ * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
+ * the small one's.
+ *
+ * `npm run bench -- export-archive`; OPL_BENCH_EXPORT_FORMATS overrides the formats (default csv,json).
+ */
+
+const runFile = promisify(execFile);
+const FORMATS_DIR = fileURLToPath(new URL('../../plugins/formats/', import.meta.url));
+const PROCESS = fileURLToPath(new URL('./export-archive.process.ts', import.meta.url));
+const FORMATS = (process.env['OPL_BENCH_EXPORT_FORMATS'] ?? 'csv,json').split(',').map((format) => format.trim()).filter(Boolean);
+const SMALL = { playlists: 10, tracks: 1_000 };
+const LARGE = { playlists: 100, tracks: 10_000 };
+const GOAL = 1.5;
+
+interface ExportRun {
+  max_rss_kib: number;
+  rss_before_kib: number;
+  output_bytes: number;
+  content_type: string;
+  elapsed_ms: number;
+}
+
+async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: 'export' | 'serialize-only'): Promise<ExportRun> {
+  const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ExportRun;
+}
+
+async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }) {
+  const result = await inChild(buildRoot, format, size, 'export');
+  if (result.content_type !== 'application/zip') throw new Error(`a ${size.playlists}-playlist ${format} export was not an archive (${result.content_type})`);
+  return {
+    playlists: size.playlists,
+    tracks_per_playlist: size.tracks,
+    archive_mib: round(result.output_bytes / 1048576, 1),
+    peak_rss_mib: round(result.max_rss_kib / 1024, 1),
+    rss_before_export_mib: round(result.rss_before_kib / 1024, 1),
+    elapsed_ms: result.elapsed_ms,
+  };
+}
+
+export async function run(): Promise<object> {
+  const buildRoot = await mkdtemp(join(tmpdir(), 'opl-bench-export-'));
+  try {
+    const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: buildRoot };
+    const formats: Record<string, unknown> = {};
+    for (const format of FORMATS) {
+      if ((await runPluginCli(['build', join(FORMATS_DIR, format), '--out', join(buildRoot, format)], quiet)) !== 0) throw new Error(`building the ${format} plugin failed`);
+      const small = await exportIn(buildRoot, format, SMALL);
+      const large = await exportIn(buildRoot, format, LARGE);
+      const ratio = round(large.peak_rss_mib / small.peak_rss_mib, 2);
+      const serializeOnly = await inChild(buildRoot, format, LARGE, 'serialize-only');
+      formats[format] = {
+        small,
+        large,
+        peak_rss_ratio: ratio,
+        // The same 100 playlists generated and serialized one at a time with no export around them:
+        // what the playlists and the sandbox alone need at their peak.
+        large_serialize_only_peak_rss_mib: round(serializeOnly.max_rss_kib / 1024, 1),
+        // Above the process's footprint before the export began (runtime, sandbox, plugin code).
+        export_growth_mib: { small: round(small.peak_rss_mib - small.rss_before_export_mib, 1), large: round(large.peak_rss_mib - large.rss_before_export_mib, 1) },
+        meets_goal: ratio <= GOAL,
+      };
+    }
+    return { goal_peak_rss_ratio: GOAL, small: SMALL, large: LARGE, formats };
+  } finally {
+    await rm(buildRoot, { recursive: true, force: true });
+  }
+}

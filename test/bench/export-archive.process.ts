@@ -1,0 +1,96 @@
+// One export of the ZIP64 memory benchmark, alone in its own process so that its peak resident
+// memory (maxRSS) belongs to this export only. argv: <plugin build dir> <format> <playlists>
+// <tracks per playlist> [export | serialize-only]. `serialize-only` reads and serializes the same
+// playlists one at a time into nothing (no export service, temporary files or archive): the
+// baseline that tells the export path's own memory from the playlists' and the sandbox's.
+// Prints one JSON line: peak RSS, the RSS before exporting, the output size, the time taken.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Manifest, Playlist, Track } from '@opl/plugin-sdk';
+import { createSandbox } from '@opl/plugin-sdk/sandbox';
+import { manifestSchema, playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
+import { ExportService } from '../../core/services/exports/index.ts';
+import type { AccountView } from '../../core/services/connections/connection.service.ts';
+
+const [buildDir, format, playlistArg, trackArg, mode = 'export'] = process.argv.slice(2);
+const PLAYLISTS = Number(playlistArg);
+const TRACKS = Number(trackArg);
+const ACCOUNT = '00000000-0000-4000-8000-00000000bench';
+
+function track(list: number, index: number): Track {
+  const n = list * TRACKS + index;
+  return trackSchema.parse({
+    id: `trk${n}`,
+    title: `Song number ${n}${n % 11 === 0 ? ' (Remastered 2011)' : ''} — ${n % 3 === 0 ? '東京の夜' : 'Ночь'}`,
+    artist: `Artist ${n % 977}`,
+    artists: [`Artist ${n % 977}`],
+    album: `Album ${n % 503}`,
+    duration_s: 150 + (n % 180),
+    isrc: `ZZOPL${String(n).padStart(7, '0')}`,
+    release_date: '2019-05-17',
+    added_at: '2024-01-02T03:04:05Z',
+    position: index,
+    provider_uris: { spotify: `spotify:track:${n.toString(36).padStart(22, '0')}` },
+  });
+}
+
+/** A provider account whose playlists are made when read: one at a time, as a real provider hands them over. */
+function playlistOf(list: number): Playlist {
+  return playlistSchema.parse({ id: `pl${list}`, name: `Bench playlist ${list}`, tracks: Array.from({ length: TRACKS }, (_, index) => track(list, index)) });
+}
+
+const manifest: Manifest = manifestSchema.parse(JSON.parse(await readFile(join(buildDir!, format!, 'manifest.json'), 'utf8')));
+const sandbox = await createSandbox({
+  manifest,
+  code: await readFile(join(buildDir!, format!, manifest.entry), 'utf8'),
+  // The engine's default sandbox size (OPL_PLUGIN_MEMORY_MB).
+  limits: { memoryMb: 256, callTimeoutMs: 600_000, cpuTimeMs: 600_000 },
+  log: () => undefined,
+});
+
+const account = { id: ACCOUNT, provider: 'spotify', provider_display_name: 'Spotify', display_name: 'Bench', account_label: null } as unknown as AccountView;
+const summaries = Array.from({ length: PLAYLISTS }, (_, list) => {
+  const { tracks: _tracks, ...summary } = playlistSchema.parse({ id: `pl${list}`, name: `Bench playlist ${list}`, track_count: TRACKS });
+  return summary;
+});
+const service = new ExportService({
+  records: {
+    get: () => Promise.reject(new Error('the benchmark exports from an account')),
+  },
+  accounts: {
+    connections: { get: async () => account },
+    playlists: {
+      list: async () => ({ account_id: ACCOUNT, provider: 'spotify', cached: true, fetched_at: new Date(0).toISOString(), playlists: summaries }),
+      read: async (_owner, _account, id) => ({ account_id: ACCOUNT, provider: 'spotify', cached: true, fetched_at: new Date(0).toISOString(), playlist: playlistOf(Number(id.slice(2))) }),
+    },
+  },
+  plugins: { manifests: () => [manifest], serialize: (_pluginId, input, onChunk) => sandbox.serialize(input, onChunk) },
+  maxPlaylists: PLAYLISTS,
+  schemaBaseUrl: 'https://bench.example/schemas',
+});
+
+globalThis.gc?.();
+const rssBeforeKib = Math.round(process.memoryUsage.rss() / 1024);
+const started = performance.now();
+let bytes = 0;
+let contentType = 'none';
+if (mode === 'serialize-only') {
+  for (let list = 0; list < PLAYLISTS; list += 1) {
+    await sandbox.serialize({ playlists: [playlistOf(list)], options: {} }, (chunk) => {
+      bytes += chunk.byteLength;
+    });
+  }
+} else {
+  const artifact = await service.export('local', { source_provider: 'spotify', source_account_id: ACCOUNT, format: format! });
+  // The client side of the download: read the archive in 64 KiB chunks and drop them.
+  await pipeline(artifact.open(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  bytes = artifact.bytes;
+  contentType = artifact.contentType;
+  await artifact.dispose();
+}
+await service.close();
+const elapsedMs = performance.now() - started;
+sandbox.dispose();
+process.stdout.write(`${JSON.stringify({ max_rss_kib: process.resourceUsage().maxRSS, rss_before_kib: rssBeforeKib, output_bytes: bytes, content_type: contentType, elapsed_ms: Math.round(elapsedMs) })}\n`);
