@@ -205,15 +205,16 @@ export class OplExportPage extends LitElement {
       <fieldset class="formats">
         <legend>File format</legend>
         ${EXPORT_FORMATS.map(
-          (option) => html`<label class="format">
-            <input type="radio" name="format" .value=${option.value} .checked=${this._format === option.value} aria-describedby=${`format-${option.value}-explain`}
+          // The explanation describes the radio rather than naming it, so it is read once, after the name.
+          (option) => html`<div class="format">
+            <input type="radio" name="format" id=${`format-${option.value}`} .value=${option.value} .checked=${this._format === option.value} aria-describedby=${`format-${option.value}-explain`}
               @change=${() => {
                 this._format = option.value;
                 this.#clearOutcome();
               }} />
-            <span class="format-name">${option.label} <span class="extension">.${option.value}</span></span>
+            <label class="format-name" for=${`format-${option.value}`}>${option.label} <span class="extension">.${option.value}</span></label>
             <span class="explain" id=${`format-${option.value}-explain`}>${option.explanation}</span>
-          </label>`,
+          </div>`,
         )}
       </fieldset>
     </section>`;

@@ -19,7 +19,7 @@ export const exportPageStyles = css`
     margin-bottom: var(--opl-space-2);
   }
 
-  label.format {
+  .format {
     display: grid;
     grid-template-columns: auto 1fr;
     column-gap: var(--opl-space-2);
@@ -28,16 +28,18 @@ export const exportPageStyles = css`
     padding: var(--opl-space-2) var(--opl-space-3);
     border: 1px solid var(--opl-color-border);
     border-radius: var(--opl-radius);
-    cursor: pointer;
   }
 
   /* The chosen format is marked by more than colour: a thicker border. */
-  label.format:has(input:checked) {
-    border: 2px solid var(--opl-color-accent);
+  .format:has(input:checked) {
+    border-color: var(--opl-color-accent);
+    /* The second pixel inside, so the choice does not shift the layout. */
+    box-shadow: inset 0 0 0 1px var(--opl-color-accent);
   }
 
   .format-name {
     font-weight: 600;
+    cursor: pointer;
   }
 
   .extension {
@@ -55,7 +57,8 @@ export const exportPageStyles = css`
     color: var(--opl-color-text-muted);
   }
 
-  opl-export-result {
+  opl-export-result,
+  opl-problem-notice {
     margin-top: var(--opl-space-4);
   }
 
