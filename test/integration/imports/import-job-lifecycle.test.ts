@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+
+/**
+ * An import record as the source of real migrations (HTTP + worker, Spotify and TIDAL fakes): a
+ * provider link imported through the connected Spotify account migrates to TIDAL and its record
+ * goes once the job succeeds; a job from pasted text that finds nothing fails, and its record is
+ * kept (no longer queued) for the grace period, then the cleanup takes it.
+ */
+
+const onBoth = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null).slice(0, 3);
+const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled'].includes(job.status);
+
+interface RecordJson {
+  id: string;
+  state: string;
+}
+
+describe('import records as migration sources', () => {
+  let h: MigrationHarness;
+
+  beforeAll(async () => {
+    h = await startMigrationHarness({ spotifyLibrary: { playlists: [{ name: 'Link Source', trackKeys: onBoth.map((track) => track.key) }] }, tidalLibrary: {} });
+  }, 300_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** `playlistKey`: the playlist's id within the import (its own id, else its index). */
+  async function migrate(importId: string, playlistKey = '0'): Promise<string> {
+    const started = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: [playlistKey] }, acknowledge_warnings: true }),
+    });
+    expect(started.status, started.text).toBe(202);
+    return (started.json as { id: string }).id;
+  }
+
+  it('a provider link import migrates like any source, and its record goes when the job succeeds', async () => {
+    const playlistId = h.spotify.playlistByName(h.spotifyUser.userId, 'Link Source')!.id;
+    const preview = await h.api('/api/imports/url-preview', { method: 'POST', body: JSON.stringify({ url: `https://open.spotify.com/playlist/${playlistId}` }) });
+    expect(preview.status, preview.text).toBe(201);
+    const importId = (preview.json as RecordJson).id;
+    // A playlist read from a provider keeps the provider's id: migrations and shares name it by that.
+    const key = (preview.json as { playlists: Array<{ id: string | null }> }).playlists[0]!.id;
+    expect(key).toBe(playlistId);
+    const jobId = await migrate(importId, key!);
+    const job = await h.waitForJob(jobId, finished);
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length });
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.name)).toContain('Link Source');
+    expect((await h.api(`/api/imports/${importId}`)).status).toBe(404);
+  });
+
+  it('a failed job keeps its import for the grace period; the cleanup removes it after that', async () => {
+    const preview = await h.api('/api/imports/text-preview', { method: 'POST', body: JSON.stringify({ text: 'Qwxz Vbnm - Plorf Zzyx Quorble\nJkhg Fdsa - Wertz Uiopq Mnbv\n', name: 'Nowhere' }) });
+    expect(preview.status, preview.text).toBe(201);
+    const importId = (preview.json as RecordJson).id;
+    const jobId = await migrate(importId);
+    const job = await h.waitForJob(jobId, finished);
+    expect(job.status, JSON.stringify(job)).toBe('failed');
+
+    const kept = await h.api(`/api/imports/${importId}`);
+    expect(kept.status).toBe(200);
+    expect((kept.json as RecordJson).state).toBe('retained');
+    const sql = (text: string, values: unknown[] = []) => h.app.app.services.database.orm.em.getConnection().execute<Array<Record<string, unknown>>>(text, values);
+    const [row] = await sql('select grace_until, grace_until > now() as in_grace from import_record where id = ?', [importId]);
+    expect(row?.in_grace).toBe(true);
+
+    // Past both its expiry and its grace period, the hourly cleanup deletes it.
+    await sql(`update import_record set expires_at = now() - interval '2 hours', grace_until = now() - interval '1 hour' where id = ?`, [importId]);
+    expect(await h.app.app.services.imports.records.purgeExpired(100)).toBeGreaterThanOrEqual(1);
+    expect((await h.api(`/api/imports/${importId}`)).status).toBe(404);
+  });
+});
