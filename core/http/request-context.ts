@@ -11,8 +11,12 @@ export function requestIdFor(request: IncomingMessage): string {
 
 const SENSITIVE_QUERY_KEYS = /^(code|state|token|access_token|refresh_token|id_token|secret|password|key|api_key|apikey|signature|sig|session)$/i;
 
-/** A URL for the logs: the path as is, sensitive query values masked (OAuth callbacks carry codes). */
-export function loggableUrl(url: string): string {
+/** Share tokens travel in paths (`/share/{token}`, `/api/public/shares/{token}`, revocation by token): they are bearer capabilities. */
+const SHARE_TOKEN_PATH = /^(\/share\/|\/api\/public\/shares\/|\/api\/shares\/)(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:[/?]|$))[^/?]+/i;
+
+/** A URL for the logs: the path as is but for share tokens, sensitive query values masked (OAuth callbacks carry codes). */
+export function loggableUrl(rawUrl: string): string {
+  const url = rawUrl.replace(SHARE_TOKEN_PATH, '$1[REDACTED]');
   const question = url.indexOf('?');
   if (question === -1) return url;
   const params = new URLSearchParams(url.slice(question + 1));

@@ -208,6 +208,10 @@ describe('shares', () => {
     expect(statuses.find((item) => item.id === first.id)?.status).toBe('revoked');
     expect((await owner('DELETE', '/api/shares/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await anonymous(`/api/public/shares/${'z'.repeat(43)}`)).statusCode).toBe(404);
+    // Tokens are bearer capabilities: the request log masks them.
+    const logs = app.logs.join('');
+    expect(logs).toContain('/share/[REDACTED]');
+    for (const { token } of [first, second]) expect(logs).not.toContain(token);
   });
 
   it('an expired share answers like a revoked one', async () => {
