@@ -281,6 +281,73 @@ describe('Import page', () => {
       await page.unroute('**/api/imports/url-preview');
     });
 
+    it('409 with a reconnect action: links to Connections to reconnect that account', async () => {
+      await open();
+      await page.route(
+        '**/api/imports/url-preview',
+        problemJson(409, {
+          title: 'The provider account needs reconnecting',
+          code: 'provider_auth_expired',
+          detail: 'The Spotify connection "Mine" needs to be renewed before it can read this playlist.',
+          action: { type: 'reconnect_account', provider: 'spotify', display_name: 'Spotify', account_id: '0b8c3f7e-1111-4222-8333-444455556666' },
+        }),
+      );
+      await importPage().getByRole('textbox', { name: 'Playlist link' }).fill('https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M');
+      await importPage().getByRole('button', { name: 'Preview link' }).click();
+      await expect.poll(() => problem().count(), { timeout: 10_000 }).toBe(1);
+      const text = await problemText();
+      expect(text).toContain('Reconnect your Spotify account');
+      expect(text).toContain('then paste the link here again');
+      const link = importPage().locator('[data-testid="import-problem"]').getByRole('link', { name: 'Reconnect the Spotify account' });
+      expect(await link.getAttribute('href')).toBe('#/connections');
+      await page.unroute('**/api/imports/url-preview');
+    });
+
+    it('429 from the provider: says how long to wait', async () => {
+      await open();
+      await page.route('**/api/imports/url-preview', problemJson(429, { title: 'The provider asks to slow down', code: 'provider_rate_limited', detail: 'Spotify asks to slow down.', retry_after_s: 30 }));
+      await importPage().getByRole('textbox', { name: 'Playlist link' }).fill('https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M');
+      await importPage().getByRole('button', { name: 'Preview link' }).click();
+      await expect.poll(() => problem().count(), { timeout: 10_000 }).toBe(1);
+      expect(await problemText()).toContain('Try again in 30 seconds.');
+      await page.unroute('**/api/imports/url-preview');
+    });
+
+    it('with several accounts of one provider, the link is read by the account chosen', async () => {
+      const account = (id: string, name: string) => ({
+        id,
+        provider: 'spotify',
+        provider_display_name: 'Spotify',
+        plugin_id: 'opl.provider.spotify',
+        display_name: name,
+        provider_user_id: name.toLowerCase(),
+        account_label: null,
+        status: 'connected',
+        auth_kind: 'OAUTH_PKCE',
+        scopes: [],
+        expires_at: null,
+        connected_at: '2026-11-21T10:00:00.000Z',
+        demo: false,
+      });
+      const first = '0b8c3f7e-1111-4222-8333-444455556666';
+      const second = '0b8c3f7e-1111-4222-8333-777788889999';
+      await page.route('**/api/auth/accounts', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ accounts: [account(first, 'Home'), account(second, 'Work')] }) }));
+      await page.route('**/api/imports/url-preview', problemJson(422, { title: 'x', code: 'unprocessable_content', detail: 'None of your connected Spotify accounts can read this playlist.', action: { type: 'connect_source_account', provider: 'spotify', display_name: 'Spotify' } }));
+      await open();
+      const choice = importPage().getByRole('combobox', { name: 'Read provider links with' });
+      await choice.waitFor({ timeout: 10_000 });
+      expect((await choice.locator('option').allTextContents()).map(normalise)).toEqual(['Any connected account that can read it', 'Spotify — Home', 'Spotify — Work']);
+      await choice.selectOption(second);
+      await importPage().getByRole('textbox', { name: 'Playlist link' }).fill('https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M');
+      const sent = page.waitForRequest((request) => request.url().endsWith('/api/imports/url-preview'));
+      await importPage().getByRole('button', { name: 'Preview link' }).click();
+      expect((await sent).postDataJSON()).toEqual({ url: 'https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M', account_id: second });
+      await expect.poll(() => problem().count(), { timeout: 10_000 }).toBe(1);
+      expect(await problemText()).toContain('Connect a Spotify account first');
+      await page.unroute('**/api/imports/url-preview');
+      await page.unroute('**/api/auth/accounts');
+    });
+
     it('502: says to try again later', async () => {
       await open();
       await page.route('**/api/imports/url-preview', problemJson(502, { title: 'An upstream server failed', code: 'bad_gateway', detail: 'The remote server answered HTTP 503 instead of the playlist.' }));
