@@ -32,6 +32,27 @@ const JA_WORDS: Record<string, string> = {
   大きな: 'ookina', 千: 'sen', 万: 'man', 一: 'ichi', 二: 'ni', 三: 'san', 百: 'hyaku',
 };
 
+/** Common Japanese family names, so an artist written in kanji meets its romanized credit. */
+const JA_SURNAMES: Record<string, string> = {
+  佐藤: 'sato', 鈴木: 'suzuki', 高橋: 'takahashi', 田中: 'tanaka', 伊藤: 'ito', 渡辺: 'watanabe', 山本: 'yamamoto', 中村: 'nakamura',
+  小林: 'kobayashi', 加藤: 'kato', 吉田: 'yoshida', 山田: 'yamada', 佐々木: 'sasaki', 山口: 'yamaguchi', 松本: 'matsumoto', 井上: 'inoue',
+  木村: 'kimura', 林: 'hayashi', 斎藤: 'saito', 清水: 'shimizu', 山崎: 'yamazaki', 森: 'mori', 池田: 'ikeda', 橋本: 'hashimoto',
+  阿部: 'abe', 石川: 'ishikawa', 山下: 'yamashita', 中島: 'nakajima', 石井: 'ishii', 小川: 'ogawa', 前田: 'maeda', 岡田: 'okada',
+  長谷川: 'hasegawa', 藤田: 'fujita', 後藤: 'goto', 近藤: 'kondo', 村上: 'murakami', 遠藤: 'endo', 青木: 'aoki', 坂本: 'sakamoto',
+  宇多田: 'utada', 浜崎: 'hamasaki', 米津: 'yonezu', 椎名: 'shiina', 久石: 'hisaishi', 星野: 'hoshino', 福山: 'fukuyama',
+};
+
+/** Common Chinese family names (pinyin), simplified and traditional. */
+const ZH_SURNAMES: Record<string, string> = {
+  王: 'wang', 李: 'li', 张: 'zhang', 張: 'zhang', 刘: 'liu', 劉: 'liu', 陈: 'chen', 陳: 'chen', 杨: 'yang', 楊: 'yang',
+  黄: 'huang', 黃: 'huang', 赵: 'zhao', 趙: 'zhao', 周: 'zhou', 吴: 'wu', 吳: 'wu', 徐: 'xu', 孙: 'sun', 孫: 'sun', 朱: 'zhu',
+  马: 'ma', 馬: 'ma', 胡: 'hu', 郭: 'guo', 何: 'he', 林: 'lin', 罗: 'luo', 羅: 'luo', 高: 'gao', 郑: 'zheng', 鄭: 'zheng',
+  梁: 'liang', 谢: 'xie', 謝: 'xie', 宋: 'song', 唐: 'tang', 许: 'xu', 許: 'xu', 邓: 'deng', 鄧: 'deng', 韩: 'han', 韓: 'han',
+  冯: 'feng', 馮: 'feng', 曹: 'cao', 彭: 'peng', 曾: 'zeng', 蔡: 'cai', 潘: 'pan', 田: 'tian', 董: 'dong', 袁: 'yuan', 于: 'yu',
+  蒋: 'jiang', 蔣: 'jiang', 叶: 'ye', 葉: 'ye', 杜: 'du', 苏: 'su', 蘇: 'su', 魏: 'wei', 程: 'cheng', 吕: 'lv', 呂: 'lv',
+  丁: 'ding', 沈: 'shen', 任: 'ren', 姚: 'yao', 卢: 'lu', 盧: 'lu', 钟: 'zhong', 鍾: 'zhong', 汪: 'wang', 范: 'fan', 邱: 'qiu',
+};
+
 /** Toneless pinyin per character (traditional and simplified forms alike). */
 const PINYIN: Record<string, string> = {
   爱: 'ai', 愛: 'ai', 我: 'wo', 你: 'ni', 他: 'ta', 她: 'ta', 的: 'de', 是: 'shi', 不: 'bu', 一: 'yi', 个: 'ge', 個: 'ge',
@@ -55,8 +76,10 @@ const PINYIN: Record<string, string> = {
 const KANA_RE = /[\u3041-\u309f\u30a1-\u30ff]/u;
 const HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 
-const JA_KEYS = Object.keys(JA_WORDS).sort((a, b) => b.length - a.length);
-const ZH_KEYS = Object.keys(PINYIN).sort((a, b) => b.length - a.length);
+const JA_TABLE: Record<string, string> = { ...JA_WORDS, ...JA_SURNAMES };
+const ZH_TABLE: Record<string, string> = { ...PINYIN, ...ZH_SURNAMES };
+const JA_KEYS = Object.keys(JA_TABLE).sort((a, b) => b.length - a.length);
+const ZH_KEYS = Object.keys(ZH_TABLE).sort((a, b) => b.length - a.length);
 
 /** Greedy longest-match reading of the ideographs in `text`; unknown characters stay as they are. */
 function read(text: string, table: Record<string, string>, keys: readonly string[]): string {
@@ -76,14 +99,14 @@ function read(text: string, table: Record<string, string>, keys: readonly string
 }
 
 /**
- * Latin renderings of a title with ideographs: Japanese (when it has kana, or may be Japanese) and
+ * Latin renderings of a title or a name with ideographs: Japanese (when it has kana, or may be Japanese) and
  * Chinese pinyin (when it has no kana). Empty when the title has no ideographs.
  */
 export function hanRenderings(title: string): string[] {
   const nfkc = title.normalize('NFKC');
   if (!HAN_RE.test(nfkc)) return [];
-  const out = [read(nfkc, JA_WORDS, JA_KEYS)];
-  if (!KANA_RE.test(nfkc)) out.push(read(nfkc, PINYIN, ZH_KEYS));
+  const out = [read(nfkc, JA_TABLE, JA_KEYS)];
+  if (!KANA_RE.test(nfkc)) out.push(read(nfkc, ZH_TABLE, ZH_KEYS));
   return [...new Set(out)].filter((r) => r !== nfkc);
 }
 

@@ -120,6 +120,7 @@ export function decideMatch(source: Track, candidates: readonly Track[], options
   else if (best.score < threshold) why = `it scores ${pct(best.score)}, below the ${pct(threshold)} needed to add it without asking (${STRICTNESS[strictness].label})`;
   // A title that only partly matches ("Love" / "Love Me") is a different song often enough to ask.
   else if (titleValue < 0.85 && !isrcBacked) why = 'the titles only partly match';
+  else if (!isrcBacked && best.penalties.some((p) => p.signal === 'title_extra_words')) why = best.penalties.find((p) => p.signal === 'title_extra_words')!.note;
   else if (margin < ACCEPT_MARGIN) why = `another song, ${describeTrack(prepared.get(rival!.id)!.track)}, scores almost as high (${pct(rival!.score)})`;
   else if (twin && best.score - twin.score < 0.005) why = `${describeTrack(prepared.get(twin.id)!.track)} looks like the same recording and nothing tells them apart`;
 

@@ -40,6 +40,7 @@ export interface Prepared {
 }
 
 const HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
+const KATAKANA_WORD_RE = /[\u30a1-\u30fa\u30fc]{3,}/u;
 const ARTIST_NOISE_RE = /\s*-\s*topic$|vevo$|\s+official$|\s+\(official\)$/iu;
 const VARIOUS_RE = /^(various artists?|various|va|unknown artist|unknown)$/iu;
 
@@ -57,6 +58,7 @@ function artistForms(names: readonly string[]): TextForm[] {
       const korean = /^[\uac00-\ud7a3]{3}$/u.test(atom.trim()) ? KOREAN_SURNAMES[atom.trim()[0]!] : undefined;
       const form = normalizeText(korean ? `${korean} ${atom.trim().slice(1)}` : atom);
       if (korean) form.nonLatin = true;
+      if (HAN_RE.test(atom)) form.readings = hanRenderings(atom).map((r) => ({ ...normalizeText(r), nonLatin: true }));
       if (form.tokens[0] === 'the' && form.tokens.length > 1) form.tokens.shift();
       if (form.tokens.length > 0 && !forms.some((f) => f.tokens.join(' ') === form.tokens.join(' '))) forms.push(form);
     }
@@ -125,11 +127,17 @@ interface ArtistComparison {
   crossScript: boolean;
 }
 
-function atomsMatch(a: TextForm, b: TextForm): boolean {
+function atomMatch(a: TextForm, b: TextForm): boolean {
   // Romanizations of names vary more than spellings of Latin names do.
   if (compactSimilarity(a, b) >= (a.nonLatin !== b.nonLatin ? 0.8 : 0.9)) return true;
   const t = compareTokens(a, b);
   return t.similarity >= 0.75;
+}
+
+/** Names in kanji/hanzi also compare through their readings (family-name order is free: tokens). */
+function atomsMatch(a: TextForm, b: TextForm): boolean {
+  if (atomMatch(a, b)) return true;
+  return [a, ...(a.readings ?? [])].some((x) => [b, ...(b.readings ?? [])].some((y) => (x !== a || y !== b) && atomMatch(x, y)));
 }
 
 function compareArtists(s: Prepared, c: Prepared): ArtistComparison {
@@ -172,11 +180,19 @@ function versionPenalties(s: Prepared, c: Prepared, strictness: Strictness, isrc
     const base = STRICTNESS[strictness].versionPenalty[kind] ?? 0.2;
     if (inS && inC) {
       if (kind === 'remix' || kind === 'live' || kind === 'version' || kind === 'cover') {
-        const a = detailTokens(inS);
-        const b = detailTokens(inC);
-        if (a.size > 0 && b.size > 0 && ![...a].some((t) => b.has(t))) {
+        // Pair the tags one by one: "(Interlude) (Japanese Ver.)" against "(Interlude)" leaves one over.
+        const shares = (x: VersionTag, y: VersionTag): boolean => {
+          const a = detailTokens([x]);
+          const b = detailTokens([y]);
+          return a.size === 0 || b.size === 0 || [...a].some((t) => b.has(t));
+        };
+        const unpairedS = inS.filter((x) => !inC.some((y) => shares(x, y)));
+        const unpairedC = inC.filter((y) => !inS.some((x) => shares(x, y)));
+        if (unpairedS.length > 0 || unpairedC.length > 0) {
           const weight = kind === 'live' ? 0.12 : base * 0.75;
-          out.push({ signal: `version_mismatch:${kind}`, value: 1, weight: round(weight), note: `both are ${LABEL[kind]}, but different ones ("${inS[0]!.detail}" vs "${inC[0]!.detail}")` });
+          const one = unpairedS[0] ?? inS[0]!;
+          const other = unpairedC[0] ?? inC[0]!;
+          out.push({ signal: `version_mismatch:${kind}`, value: 1, weight: round(weight), note: `both are ${LABEL[kind]}, but different ones ("${one.detail}" vs "${other.detail}")` });
         }
       }
       continue;
@@ -209,7 +225,11 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   // Kanji/hanzi the reading table does not know, against a Latin title: the title can neither
   // agree nor disagree, so it weighs nothing and the other signals decide how far it goes (review).
   const hanSide = HAN_RE.test(s.track.title) === HAN_RE.test(c.track.title) ? null : HAN_RE.test(s.track.title) ? s : c;
-  const titleUnreadable = !title.sharedContent && hanSide !== null && hanSide.titleReadings.every((r) => r.tokens.some((t) => HAN_RE.test(t)));
+  // Katakana mostly writes foreign words, whose romanization is not their Latin spelling
+  // (ナイトライン "naitorain" for "Night Line"): no more readable than unknown kanji.
+  const scriptSide = s.title.nonLatin === c.title.nonLatin ? null : s.title.nonLatin ? s : c;
+  const loanwords = scriptSide !== null && KATAKANA_WORD_RE.test(scriptSide.parsed.base);
+  const titleUnreadable = !title.sharedContent && ((hanSide !== null && hanSide.titleReadings.every((r) => r.tokens.some((t) => HAN_RE.test(t)))) || loanwords);
   // Likewise an artist written in another script with no reading in common.
   const artistUnreadable = artist.value === 0 && artist.crossScript;
   const titleWeight = titleUnreadable ? 0 : WEIGHTS.title;
@@ -262,6 +282,11 @@ export function scoreCandidate(s: Prepared, c: Prepared, ctx: ScoreContext): Sco
   const unreadableCap = artist.value >= 0.85 ? 0.7 : artistUnreadable && (lengthClose || albumClose) ? 0.6 : 0.3;
   if (!title.sharedContent) cap = Math.min(cap, titleUnreadable ? unreadableCap : 0.3);
   if (artist.value === 0) cap = Math.min(cap, artist.crossScript ? 0.7 : 0.45);
+
+  if (title.sharedContent && title.extraWords.length > 0) {
+    const words = title.extraWords.slice(0, 3).map((w) => `"${w}"`).join(', ');
+    penalties.push({ signal: 'title_extra_words', value: title.extraWords.length, weight: 0.03, note: `one title has words the other lacks (${words}), as a sequel, part or another song would` });
+  }
 
   penalties.push(...versionPenalties(s, c, ctx.strictness, isrcEqual && isrcSane));
 

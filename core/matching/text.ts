@@ -18,6 +18,8 @@ export interface TextForm {
   unspaced: boolean;
   /** The original contained any non-Latin script. */
   nonLatin: boolean;
+  /** Other Latin readings of the same text (names written in kanji/hanzi). */
+  readings?: TextForm[];
 }
 
 /**
@@ -105,6 +107,8 @@ export interface TokenMatch {
   similarity: number;
   /** Content (non-stop) words the two share. */
   sharedContent: number;
+  /** Content words of either side with no counterpart on the other. */
+  unmatched: string[];
 }
 
 /** Greedy best pairing of tokens; stop words weigh half. */
@@ -114,6 +118,7 @@ export function compareTokens(a: TextForm, b: TextForm): TokenMatch {
   let matched = 0;
   let sharedContent = 0;
   const weight = (t: string): number => (isContent(t) ? 1 : 0.5);
+  const unmatched: string[] = [];
   for (const ta of a.tokens) {
     let best = 0;
     let bestIdx = -1;
@@ -130,10 +135,15 @@ export function compareTokens(a: TextForm, b: TextForm): TokenMatch {
       const w = (weight(ta) + weight(b.tokens[bestIdx]!)) / 2;
       matched += best * w * 2;
       if (isContent(ta) || isContent(b.tokens[bestIdx]!)) sharedContent++;
+    } else if (isContent(ta)) {
+      unmatched.push(ta);
     }
   }
+  b.tokens.forEach((tb, idx) => {
+    if (!used.has(idx) && isContent(tb)) unmatched.push(tb);
+  });
   const total = a.tokens.reduce((s, t) => s + weight(t), 0) + b.tokens.reduce((s, t) => s + weight(t), 0);
-  return { similarity: total === 0 ? 0 : Math.min(1, matched / total), sharedContent };
+  return { similarity: total === 0 ? 0 : Math.min(1, matched / total), sharedContent, unmatched };
 }
 
 /** Dice coefficient over character bigrams of the loosened, space-free strings. */
@@ -162,7 +172,15 @@ export interface TitleSimilarity {
   value: number;
   sharedContent: boolean;
   note: string;
+  /**
+   * Words one title has and the other lacks ("Pt. 2", "Forever", "II"): a longer title is often
+   * another song. Empty when the titles are one string spelled apart ("Hello World"/"HelloWorld").
+   */
+  extraWords: string[];
 }
+
+/** Numbers and roman numerals that mark a sequel or a part: loose spelling must not fold them away. */
+const NUMERAL_RE = /^(\d+|i{1,3}|iv|v|vi{1,3}|ix|x)$/u;
 
 /**
  * Token similarity requiring a shared content word. Titles made only of stop words must be equal.
@@ -173,14 +191,16 @@ export function titleSimilarity(a: TextForm, b: TextForm): TitleSimilarity {
   const compact = compactSimilarity(a, b);
   const onlyStopA = a.tokens.every((t) => !isContent(t));
   const onlyStopB = b.tokens.every((t) => !isContent(t));
-  if (compact === 1) return { value: 1, sharedContent: true, note: 'titles are equal once normalized' };
+  const numerals = tok.unmatched.filter((t) => NUMERAL_RE.test(t));
+  if (compact === 1 && numerals.length === 0) return { value: 1, sharedContent: true, note: 'titles are equal once normalized', extraWords: [] };
+  const extraWords = compact === 1 ? numerals : tok.unmatched;
   if (a.unspaced || b.unspaced) {
-    const value = Math.max(tok.similarity, compact >= 0.5 ? compact : 0);
-    return { value, sharedContent: value >= 0.5, note: `whole-string similarity ${compact.toFixed(2)} (script without spaces)` };
+    const value = Math.max(tok.similarity, compact >= 0.5 && compact < 1 ? compact : 0);
+    return { value, sharedContent: value >= 0.5, note: `whole-string similarity ${compact.toFixed(2)} (script without spaces)`, extraWords: value >= 0.95 ? [] : extraWords };
   }
   if (onlyStopA && onlyStopB) {
-    return { value: tok.similarity === 1 ? 1 : 0, sharedContent: tok.similarity === 1, note: 'titles made only of common words must be equal' };
+    return { value: tok.similarity === 1 ? 1 : 0, sharedContent: tok.similarity === 1, note: 'titles made only of common words must be equal', extraWords: [] };
   }
-  if (tok.sharedContent === 0) return { value: 0, sharedContent: false, note: 'no shared content word' };
-  return { value: tok.similarity, sharedContent: true, note: `token similarity ${tok.similarity.toFixed(2)}` };
+  if (tok.sharedContent === 0) return { value: 0, sharedContent: false, note: 'no shared content word', extraWords };
+  return { value: tok.similarity, sharedContent: true, note: `token similarity ${tok.similarity.toFixed(2)}`, extraWords };
 }

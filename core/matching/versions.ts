@@ -70,7 +70,7 @@ const RULES: { kind: VersionKind; re: RegExp }[] = [
   { kind: 'live', re: /\blive\b|\bunplugged\b|\ben vivo\b|\bao vivo\b|\bin concert\b|\bsessions?\b|\blive at\b/u },
   { kind: 'demo', re: /\bdemo\b|\b(alternate|alternative|early) (take|version|mix)\b|\btake \d+\b|\bouttake\b|\brehearsal\b/u },
   { kind: 'altered', re: /\b8d\b|\bbass boosted\b|\bchopped\b|\bscrewed\b|\blo-?fi\b|\b432 ?hz\b|\bpitched\b/u },
-  { kind: 'version', re: /\breprise\b|\bpiano version\b|\borchestral\b|\bsymphonic\b/u },
+  { kind: 'version', re: /\breprise\b|\bpiano version\b|\borchestral\b|\bsymphonic\b|\binterlude\b|\bintro\b|\boutro\b|\bskit\b/u },
   { kind: 're_recording', re: /taylors version|\bre-?record(ed|ing)?\b|\b20\d\d version\b/u },
   { kind: 'radio_edit', re: /\bradio (edit|version|mix|cut)\b|\bsingle edit\b/u },
   { kind: 'single_version', re: /\bsingle (version|mix)\b|\b7 ?(inch|") (version|mix)\b/u },
@@ -96,6 +96,7 @@ const NEUTRAL_OVERRIDES: { re: RegExp; kinds: VersionKind[] }[] = [
   { re: /^(19|20)\d\d$/u, kinds: ['remaster'] },
 ];
 
+const ENSEMBLE_RE = /\b(orchestra|orchestre|orchester|orquesta|symphony|symphonic|philharmonic|philharmonie|sinfonietta|choir|chorus|chor|coro|string quartet|strings)\b/u;
 const FEAT_RE = /^(?:feat\.?|ft\.?|featuring|with|w\/)\s+(.+)$/u;
 const FEAT_INLINE_RE = /\s+[([]?\s*(?:feat\.?|ft\.?|featuring)\s+(.+?)\s*[)\]]?\s*$/iu;
 
@@ -137,6 +138,8 @@ export function parseTitle(raw: string, artistHints: readonly string[] = []): Pa
     const feat = FEAT_RE.exec(lc(seg));
     if (feat) {
       featured.push(...splitArtistNames(seg.replace(/^\s*(?:feat\.?|ft\.?|featuring|with|w\/)\s+/iu, '')));
+      // "(with the City Orchestra)": an orchestral or choral version, not only a credit.
+      if (ENSEMBLE_RE.test(feat[1] ?? '')) tags.push({ kind: 'version', detail: lc(seg), from: 'title' });
       return true;
     }
     const kinds = classifySegment(seg);
