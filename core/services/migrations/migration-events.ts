@@ -26,6 +26,12 @@ export async function eventsAfter(execute: Execute, jobId: string, after: number
   if (job) {
     const parsed = jobRow(job);
     events.push({ id: parsed.progressSeq, type: 'job', data: jobView(parsed, countsFrom(await execute(selectItemCounts(jobId)))) });
+  } else if (items.length > 0) {
+    // Items moved but the job row did not (matching, a review decision): the job's counts did
+    // change, so the job follows too — numbered like the last item (a derived view, not a change
+    // of its own, so resuming after it skips nothing).
+    const [current] = await execute({ text: `select ${JOB_COLUMNS} from migration_job where id = ?`, values: [jobId] });
+    if (current) events.push({ id: Number(items[items.length - 1]!['progress_seq']), type: 'job', data: jobView(jobRow(current), countsFrom(await execute(selectItemCounts(jobId)))) });
   }
   return events.sort((a, b) => a.id - b.id);
 }

@@ -244,7 +244,12 @@ describe('live progress', () => {
     const second = await readEvents(jobId, first.at(-1)!.id, 0, true);
     const ids = [...first, ...second].map((event) => Number(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(new Set(ids).size).toBe(ids.length);
+    // Each change is sent once; a job event that only carries new counts shares its item's number.
+    const itemIds = [...first, ...second].filter((event) => event.event === 'item').map((event) => Number(event.id));
+    expect(new Set(itemIds).size).toBe(itemIds.length);
+    // The counts follow the items: every item event is followed by a job event with the same or a later number.
+    const lastItem = Math.max(...itemIds);
+    expect([...first, ...second].some((event) => event.event === 'job' && Number(event.id) >= lastItem)).toBe(true);
     // The last state of every item seen in the stream equals the persisted one.
     const lastState = new Map<string, string>();
     for (const event of [...first, ...second]) if (event.event === 'item') lastState.set(event.data.id, event.data.status);
