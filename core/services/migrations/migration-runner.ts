@@ -178,7 +178,9 @@ export class MigrationRunner {
       job.phase = 'matched';
     }
     if (job.phase === 'matched') {
-      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
+      // A target track the provider no longer has leaves the identity graph, for every account.
+      const forgetTarget = (trackId: string) => this.#matchService(job, call).forgetTarget(job.targetProvider, trackId);
+      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, forgetTarget, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
       for (const collection of this.#writeCollections(job)) {
         if (checkpoint()) return 'sliced';
         const entityType = collection.kind === 'ALBUMS' ? 'album' : collection.kind === 'ARTISTS' ? 'artist' : 'track';
@@ -238,8 +240,8 @@ export class MigrationRunner {
 
   // --- phase 3–3.6: target access, match, review gate ----------------------------------------
 
-  async #matchItems(job: JobRow, target: Manifest, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, checkpoint: () => boolean): Promise<'done' | 'sliced'> {
-    const matching = new MatchService({
+  #matchService(job: JobRow, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>): MatchService {
+    return new MatchService({
       execute: this.#o.store.execute,
       // Graph writes are short and make no provider calls: the job's own transaction holds them.
       transaction: (work) => this.#o.store.inJob(job.id, work),
@@ -256,6 +258,10 @@ export class MigrationRunner {
         },
       },
     });
+  }
+
+  async #matchItems(job: JobRow, target: Manifest, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, checkpoint: () => boolean): Promise<'done' | 'sliced'> {
+    const matching = this.#matchService(job, call);
     const context: MatchContext = {
       ownerId: job.ownerId,
       sourceProvider: job.sourceProvider,

@@ -74,7 +74,11 @@ export class TargetWriter {
 
   readonly #visibilityWaitMs: number;
 
-  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow; visibilityWaitMs?: number }) {
+  /** Removes a target track the provider answered NotFound for from the identity graph. */
+  readonly #forgetTarget: ((trackId: string) => Promise<unknown>) | null;
+
+  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow; visibilityWaitMs?: number; forgetTarget?: (trackId: string) => Promise<unknown> }) {
+    this.#forgetTarget = options.forgetTarget ?? null;
     this.#store = options.store;
     this.#visibilityWaitMs = options.visibilityWaitMs ?? 1_000;
     this.#call = options.call;
@@ -335,6 +339,7 @@ export class TargetWriter {
       // Items the provider refused for pacing (a rate limit, or the daily quota running out mid-batch)
       // were never applied: they stay matched and the run stops to wait, instead of failing them.
       const notSent: { ledgerId: string; message: string }[] = [];
+      const missing: string[] = [];
       batch.forEach((item, index) => {
         const result = results[index];
         const ledgerId = ledgerByItem.get(item.id)!;
@@ -345,10 +350,14 @@ export class TargetWriter {
           // A position the provider did not report is not guessed: confirmPositions observes it by
           // reading the target (Apple Music accepts appends that show up only later).
           observed.push({ id: ledgerId, targetId: result.target_item_id ?? idOfUri(item.targetUri!), position: result.position ?? null });
+        } else if (result?.error?.type === 'NotFound') {
+          missing.push(idOfUri(item.targetUri!));
+          failed.push({ item, ledgerId, message: `The target no longer has this song (${result.error.message}); it is forgotten as a match, so the next migration matches it again.` });
         } else {
           failed.push({ item, ledgerId, message: result?.error ? `${result.error.type}: ${result.error.message}` : 'The provider did not confirm this write.' });
         }
       });
+      for (const trackId of new Set(missing)) await this.#forgetTarget?.(trackId);
       await this.#store.inJob(this.#job.id, async (execute) => {
         if (written.length > 0) {
           await execute(markItemsWritten(written));
