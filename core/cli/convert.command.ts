@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { PluginError, type Playlist } from '@opl/plugin-sdk';
 import { createLocalRegistrySource } from '@opl/plugin-sdk/tools';
+import { ConvertProgress } from './convert/convert-progress.ts';
 import { ENGINE_VERSION } from '../app/version.ts';
 import type { Config } from '../config/index.ts';
 import { exportFileNames } from '../domain/export-file-names.ts';
@@ -29,7 +30,9 @@ network). The input format comes from --from or the file name's extension.
 /** Input files larger than this are refused: the whole file crosses into the sandbox at once. */
 const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 const MAX_LISTED_ISSUES = 20;
+/** On a terminal, progress shows by itself from this many tracks or this many input bytes. */
 const PROGRESS_TRACKS = 10_000;
+const PROGRESS_BYTES = 8 * 1024 * 1024;
 
 interface Io {
   stdout: Writable;
@@ -124,6 +127,11 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (!info?.isFile()) throw new UsageError(`${input} is not a readable file.`);
     if (info.size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(info.size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
     const bytes = new Uint8Array(await readFile(input));
+    const tty = io.stderr.isTTY === true;
+    const progress = new ConvertProgress(io.stderr, tty, `converting ${reader.name} → ${writer.name}`);
+    // Large inputs announce the read: it is one call into the sandbox and can take a while.
+    const largeInput = parsed.values.progress ?? (tty && info.size >= PROGRESS_BYTES);
+    if (largeInput) progress.reading(basename(input), info.size, reader.name);
 
     const result = await host.call(reader.pluginId, 'parse', { bytes, filename: basename(input), media_type: null });
     for (const issue of result.issues.slice(0, MAX_LISTED_ISSUES)) {
@@ -134,20 +142,17 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (playlists.length === 0) throw new UsageError(`${input} holds no playlist that could be read (see the issues above).`);
 
     const tracks = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
-    const showProgress = parsed.values.progress ?? (io.stderr.isTTY === true && tracks >= PROGRESS_TRACKS);
+    const showProgress = parsed.values.progress ?? (tty && (largeInput || tracks >= PROGRESS_TRACKS));
+    if (showProgress) progress.read(playlists.length, tracks, info.size);
     let written = 0;
-    let done = 0;
-    const report = (final = false) => {
-      if (showProgress) io.stderr.write(`\rconverting ${reader.name} → ${writer.name}: ${done}/${playlists.length} playlist(s), ${tracks} track(s), ${mib(written)} written${final ? '\n' : ''}`);
-    };
     const serialize = async (items: Playlist[], sink: (chunk: Uint8Array) => Promise<void>) => {
+      if (showProgress) progress.startPlaylist(items.reduce((sum, playlist) => sum + playlist.tracks.length, 0));
       await host.serialize(writer.pluginId, { playlists: items, options: {} }, async (chunk) => {
         written += chunk.byteLength;
-        report();
+        if (showProgress) progress.wrote(chunk.byteLength);
         await sink(chunk);
       });
-      done += items.length;
-      report();
+      if (showProgress) progress.finishPlaylists(items.length);
     };
 
     const output = parsed.values.output;
@@ -157,17 +162,17 @@ export async function convertCommand(args: readonly string[], config: Config, io
       for (const [index, playlist] of playlists.entries()) {
         await writeAtomically(join(output, names[index]!), (sink) => serialize([playlist], sink));
       }
-      report(true);
+      if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${playlists.length} file(s) (${tracks} tracks) into ${output}\n`);
     } else if (output) {
       await writeAtomically(output, (sink) => serialize(playlists, sink));
-      report(true);
+      if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${output}: ${playlists.length} playlist(s), ${tracks} track(s), ${written} bytes\n`);
     } else {
       await serialize(playlists, async (chunk) => {
         if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
       });
-      report(true);
+      if (showProgress) progress.finish();
     }
     return 0;
   } catch (error) {

@@ -1,0 +1,98 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertCommand } from '../../../core/cli/convert.command.ts';
+import { loadConfig } from '../../../core/config/index.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+
+/**
+ * `opl convert` from every input format to every output format (issue 4 §6), offline through the
+ * signed first-party format plugins in the sandbox: each input is a small hand-written file with
+ * the same two songs, and every output must carry both titles and artists, in order.
+ */
+
+const SONGS = [
+  { title: 'Harbour Lights', artist: 'The Quiet Tide' },
+  { title: 'Ünder Glass', artist: 'Mara Voss' },
+];
+
+const INPUTS: Record<string, string> = {
+  'list.txt': SONGS.map((song) => `${song.artist} - ${song.title}`).join('\n'),
+  'list.csv': `Title,Artist\n${SONGS.map((song) => `"${song.title}","${song.artist}"`).join('\n')}\n`,
+  'list.m3u8': `#EXTM3U\n${SONGS.map((song, index) => `#EXTINF:200,${song.artist} - ${song.title}\nsongs/track${index}.mp3`).join('\n')}\n`,
+  'list.m3u': `#EXTM3U\n${SONGS.map((song, index) => `#EXTINF:200,${song.artist} - ${song.title}\nC:\\Music\\track${index}.mp3`).join('\r\n')}\r\n`,
+  'list.pls': `[playlist]\n${SONGS.map((song, index) => `File${index + 1}=track${index}.mp3\nTitle${index + 1}=${song.artist} - ${song.title}\nLength${index + 1}=200`).join('\n')}\nNumberOfEntries=2\nVersion=2\n`,
+  'list.xspf': `<?xml version="1.0" encoding="UTF-8"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Mine</title><trackList>${SONGS.map((song) => `<track><title>${song.title}</title><creator>${song.artist}</creator></track>`).join('')}</trackList></playlist>\n`,
+  'list.jspf': JSON.stringify({ playlist: { title: 'Mine', track: SONGS.map((song) => ({ title: song.title, creator: song.artist })) } }),
+  'list.json': JSON.stringify({
+    $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json',
+    schema_version: 1,
+    source_provider: null,
+    playlists: [{ name: 'Mine', tracks: SONGS }],
+    warnings: [],
+  }),
+};
+const OUTPUTS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
+
+function sink(): { stream: Writable; text: () => string; isTTY?: boolean } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('opl convert: every input format to every output format', () => {
+  let root: string;
+  let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+  let config: ReturnType<typeof loadConfig>;
+
+  beforeAll(async () => {
+    plugins = await firstPartyPlugins();
+    root = await mkdtemp(join(tmpdir(), 'opl-convert-matrix-'));
+    await chmod(root, 0o755);
+    for (const [name, content] of Object.entries(INPUTS)) await writeFile(join(root, name), content);
+    config = loadConfig({ ...plugins.env, OPL_LOG_LEVEL: 'silent' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+    await plugins?.remove();
+  });
+
+  for (const input of Object.keys(INPUTS)) {
+    it(`reads ${input} and writes ${OUTPUTS.join(', ')}`, { timeout: 120_000 }, async () => {
+      for (const format of OUTPUTS) {
+        const out = join(root, `${input}.${format}`);
+        const stderr = sink();
+        const code = await convertCommand([join(root, input), '--to', format, '-o', out, ...(input.endsWith('.jspf') ? ['--from', 'xspf'] : [])], config, { stdout: sink().stream, stderr: { write: (text: string) => stderr.stream.write(text) } });
+        expect(code, `${input} → ${format}: ${stderr.text()}`).toBe(0);
+        const written = await readFile(out, 'utf8');
+        const first = written.indexOf(SONGS[0]!.title);
+        const second = written.indexOf(SONGS[1]!.title);
+        expect(first, `${input} → ${format}`).toBeGreaterThanOrEqual(0);
+        expect(second, `${input} → ${format}`).toBeGreaterThan(first);
+        for (const song of SONGS) expect(written, `${input} → ${format}`).toContain(song.artist);
+      }
+    });
+  }
+
+  it('draws a progress bar over the tracks and ends at 100% with the totals', { timeout: 60_000 }, async () => {
+    const big = join(root, 'big.txt');
+    await writeFile(big, Array.from({ length: 5_000 }, (_, index) => `Artist ${index % 97} - Song ${index}`).join('\n'));
+    const stderr = sink();
+    const code = await convertCommand([big, '--to', 'csv', '-o', join(root, 'big.csv'), '--progress'], config, { stdout: sink().stream, stderr: { write: (text: string) => stderr.stream.write(text) } });
+    expect(code).toBe(0);
+    const lines = stderr.text().split('\n');
+    expect(lines[0]).toMatch(/^Reading big\.txt \([\d.]+ MiB\) with the txt plugin…$/);
+    expect(lines[1]).toMatch(/^Read 1 playlist\(s\), 5000 track\(s\) in [\d.]+ s\.$/);
+    const bars = lines.filter((line) => line.includes('] '));
+    expect(bars.at(-1)).toMatch(/^converting txt → csv \[#{24}\] 100% {2}1\/1 playlist\(s\), [\d.]+ MiB written$/);
+    expect(stderr.text()).toMatch(/converting txt → csv: 1\/1 playlist\(s\), 5000 track\(s\), [\d.]+ MiB written in [\d.]+ s/);
+  });
+});
