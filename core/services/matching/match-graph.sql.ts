@@ -136,7 +136,7 @@ export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
         union all
         select i.id, 1, 1 from track_identity i where i.isrc = ?
       )
-      select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, src.via_rank
+      select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, t.created_at, src.via_rank
         from track_edge t join src on src.identity_id = t.identity_id
         where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= coalesce(?::double precision, 2))
           and t.provider_track_id not in (select jsonb_array_elements_text(?::jsonb))

@@ -39,14 +39,15 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
  *   only if its confidence clears the requested strictness's accept bar, and never for
  *   `exact_release` (a fuzzy edge's score says nothing about the release).
- * - A graph hit is still checked against the target adapter (`validate`, the adapter's
- *   `validateUri`) before it is used: an edge whose URI the adapter refuses, or that names an album
- *   or artist rather than a track, is removed in every scope and the next edge (or a search)
- *   answers. Why every hit and not only old ones: first-party `validateUri` parses the URI without
- *   a network call, so the check costs one sandbox call, and answers are memoised per service
- *   instance (one migration run), so a playlist repeating a song checks it once. What a URI check
- *   cannot see — a track the catalogue removed — surfaces as NotFound when writing; the writer
- *   then calls `forgetTarget`, which removes the edge everywhere so the item can be matched again.
+ * - A graph hit is checked against the target adapter (`validate`, the adapter's `validateUri`)
+ *   before it is used when it is an edge people made (a confirmation or any account overlay: a
+ *   correction may have pasted an album link) or a search-made edge older than 30 days (plugin URI
+ *   forms change). Fresh search-made edges came from the target's own track results, so checking
+ *   them would only add a sandbox call per song to every warm migration. An edge the adapter
+ *   refuses, or that names an album or artist rather than a track, is removed in every scope and
+ *   the next edge (or a search) answers; answers are memoised per service instance (one migration
+ *   run). What a URI check cannot see — a track the catalogue removed — surfaces as NotFound when
+ *   writing; the writer then calls `forgetTarget`, which removes the edge everywhere.
  * - Otherwise it searches the target: by ISRC first when the target declares the `isrc` search mode
  *   and the source has one, then by text; it scores locally and, on accept, records a global edge
  *   for the chosen track (`isrc_exact` when its ISRC is the identity's, else `fuzzy`) and links the
@@ -178,6 +179,8 @@ export const READ_EDGE_CONFIDENCE = 1;
 export const CONFIRMED_EDGE_CONFIDENCE = 1;
 /** Confirmations from this many distinct accounts promote an overlay edge to global. */
 export const PROMOTION_MIN_ACCOUNTS = 2;
+/** Search-made graph edges older than this are checked with the target adapter before use. */
+export const REVALIDATE_AFTER_DAYS = 30;
 export const MISS_BACKOFF_SECONDS = 86_400;
 export const MISS_BACKOFF_MAX_SECONDS = 30 * 86_400;
 const SEARCH_LIMIT = 10;
@@ -266,7 +269,7 @@ export class MatchService {
       const edgeScope = String(hit.scope);
       const chosenId = String(hit.provider_track_id);
       const uri = (hit.provider_uri as string | null) ?? null;
-      if (uri && request.validate && !(await this.#stillValid(target.provider, chosenId, uri, request.validate))) {
+      if (uri && request.validate && this.#needsCheck(edgeSource, edgeScope, hit.created_at) && !(await this.#stillValid(target.provider, chosenId, uri, request.validate))) {
         dropped.push(chosenId);
         await this.forgetTarget(target.provider, chosenId);
         continue;
@@ -440,6 +443,19 @@ export class MatchService {
       for (const key of sorted) await execute(lockGraphKey(key));
       return work(execute);
     });
+  }
+
+  /**
+   * Which graph hits are checked with the adapter. An edge a search recorded came from the target's
+   * own track results, so its URI was a track URI of the plugin version of that day: it is checked
+   * once it is older than `REVALIDATE_AFTER_DAYS` (plugins change URI forms, catalogues move).
+   * Edges people made (a confirmation, any account overlay) are always checked: a correction may
+   * have pasted an album or artist link. Catalogue removals show up as NotFound when writing.
+   */
+  #needsCheck(source: EdgeSource, scope: string, createdAt: unknown): boolean {
+    if (scope !== GLOBAL_SCOPE || source === 'user_confirmed') return true;
+    const created = new Date(createdAt as string | Date).getTime();
+    return !Number.isFinite(created) || this.#now().getTime() - created > REVALIDATE_AFTER_DAYS * 86_400_000;
   }
 
   /** Whether the adapter still takes this graph edge's URI as this track (memoised per instance). */

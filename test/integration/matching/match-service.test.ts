@@ -314,15 +314,26 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
       expect(await matching.resolve({ source: unfinished, sourceProvider: 'alpha', target: target('gamma', 'acct-R'), validate })).toMatchObject({ from: 'graph', searches: 0, chosen: { id: 'g-unfinished' } });
     });
 
-    it('a refused or unanswerable validation: refused drops the edge, an adapter error keeps it', async () => {
+    it('search-made edges are checked once a month old; refused drops the edge, an adapter error keeps it', async () => {
       const source = track({ id: 'a-weightless-2', title: 'Weightless', artist: 'Marconi Union', duration_s: 480, isrc: 'GBUM71200002' });
       // Only edges with a URI can be checked: a read gives this one its URI.
       await matching.recordReadTracks('gamma', [track({ ...GAMMA[1]!, provider_uris: { gamma: 'gamma:track:g-weightless' } })]);
       const failing = async () => {
         throw new Error('provider down');
       };
-      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: failing })).toMatchObject({ from: 'graph', chosen: { id: 'g-weightless' } });
-      const refused = await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: async () => ({ valid: false }) });
+      // A fresh edge a search or read made is used as it is; a month later it is checked.
+      let checks = 0;
+      const counting = async () => {
+        checks += 1;
+        return { valid: true, entity: 'track', id: 'g-weightless' };
+      };
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: counting })).toMatchObject({ from: 'graph', chosen: { id: 'g-weightless' } });
+      expect(checks).toBe(0);
+      const later = new MatchService({ execute, transaction, plugins: app.app.services.plugins.host, catalogue: app.app.services.plugins.catalogue, now: () => new Date(Date.now() + 31 * 86_400_000) });
+      expect(await later.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: counting })).toMatchObject({ from: 'graph', chosen: { id: 'g-weightless' } });
+      expect(checks).toBe(1);
+      expect(await later.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: failing })).toMatchObject({ from: 'graph', chosen: { id: 'g-weightless' } });
+      const refused = await later.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), validate: async () => ({ valid: false }) });
       // The edge went; the ISRC search found the track again and recorded it afresh.
       expect(refused).toMatchObject({ from: 'search', chosen: { id: 'g-weightless' }, droppedEdges: ['g-weightless'] });
     });
