@@ -81,6 +81,8 @@ function acceptBlockers(source: Track, best: ScoredCandidate, candidate: Track, 
 }
 
 const pct = (n: number): string => `${Math.round(n * 100)}%`;
+/** The candidate's signals in words, without its score prefix (the decision states the score once). */
+const evidence = (candidate: ScoredCandidate): string => candidate.reason.replace(/^Score \d+%: /u, '');
 
 export function decideMatch(source: Track, candidates: readonly Track[], options: MatchOptions): MatchDecision {
   const strictness = parseStrictness(options.strictness);
@@ -100,11 +102,11 @@ export function decideMatch(source: Track, candidates: readonly Track[], options
   ranked.sort(byScore);
 
   const best = ranked[0];
-  if (!best) return { decision: 'reject', chosen: null, confidence: 0, ranked, reason: 'The target service found no songs for this search.' };
+  if (!best) return { decision: 'reject', chosen: null, confidence: 0, ranked, reason: 'the target service found no songs for this search.' };
   const bestPrepared = prepared.get(best.id)!;
   const bestName = describeTrack(bestPrepared.track);
   if (best.score < REJECT_BELOW) {
-    return { decision: 'reject', chosen: null, confidence: best.score, ranked, reason: `No plausible match: the closest, ${bestName}, scores only ${pct(best.score)}. ${best.reason}` };
+    return { decision: 'reject', chosen: null, confidence: best.score, ranked, reason: `the closest song, ${bestName}, scores only ${pct(best.score)}: ${evidence(best)}` };
   }
   const rival = ranked.slice(1).find((c) => !equivalent(bestPrepared, prepared.get(c.id)!));
   const twin = ranked[1] && ranked[1] !== rival ? ranked[1] : undefined;
@@ -124,6 +126,6 @@ export function decideMatch(source: Track, candidates: readonly Track[], options
   else if (margin < ACCEPT_MARGIN) why = `another song, ${describeTrack(prepared.get(rival!.id)!.track)}, scores almost as high (${pct(rival!.score)})`;
   else if (twin && best.score - twin.score < 0.005) why = `${describeTrack(prepared.get(twin.id)!.track)} looks like the same recording and nothing tells them apart`;
 
-  if (why) return { decision: 'review', chosen: best.id, confidence: best.score, ranked, reason: `Please check ${bestName}: ${why}. ${best.reason}` };
-  return { decision: 'accept', chosen: best.id, confidence: best.score, ranked, reason: `Matched ${bestName}. ${best.reason}` };
+  if (why) return { decision: 'review', chosen: best.id, confidence: best.score, ranked, reason: `Please check ${bestName} (${pct(best.score)}): ${why}. What agrees and what not: ${evidence(best)}` };
+  return { decision: 'accept', chosen: best.id, confidence: best.score, ranked, reason: `Matched ${bestName} (${pct(best.score)}): ${evidence(best)}` };
 }

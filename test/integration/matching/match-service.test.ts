@@ -163,7 +163,7 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
     const result = await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') });
     expect(result).toMatchObject({ decision: 'review', from: 'search', searches: 1, chosen: { id: 'b-loveme' } });
     expect(result.candidates[0]?.track.id).toBe('b-loveme');
-    expect(result.reason).toMatch(/^Please check “Love Me” by The 1975: /u);
+    expect(result.reason).toMatch(/^Please check “Love Me” by The 1975 \(\d+%\): the titles only partly match\./u);
     expect(await execute({ text: `select 1 from track_edge where provider_track_id in ('a-love', 'b-loveme')`, values: [] })).toHaveLength(0);
     expect(await execute({ text: `select 1 from match_miss where source_key = 'id:a-love'`, values: [] })).toHaveLength(0);
   });

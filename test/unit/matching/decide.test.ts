@@ -196,7 +196,7 @@ describe('decisions', () => {
     const d = decideMatch(queen, [cand('a', { title: 'Bohemian Rhapsody', artist: 'Queen', duration_s: 355 })], opts);
     const signals = d.ranked[0]!.breakdown.map((b) => b.signal);
     expect(signals).toEqual(expect.arrayContaining(['title_similarity', 'artist_overlap', 'duration']));
-    expect(d.reason).toMatch(/^Matched “Bohemian Rhapsody” by Queen\./u);
+    expect(d.reason).toBe("Matched “Bohemian Rhapsody” by Queen (100%): same title, same artists, same length.");
     expect(d.ranked[0]!.reason).toMatch(/same title, same artists/u);
   });
 

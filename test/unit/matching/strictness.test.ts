@@ -89,6 +89,6 @@ describe('best_effort: a lower bar, never another version or song', () => {
 
   it('says in words why a different version waits for review', () => {
     const d = decide('best_effort', cand('c', { title: 'Dancing in the Moonlight (Live)' }));
-    expect(d.reason).toMatch(/^Please check “Dancing in the Moonlight \(Live\)” by King Harvest: it looks like a different version: the candidate is a live recording/u);
+    expect(d.reason).toMatch(/^Please check “Dancing in the Moonlight \(Live\)” by King Harvest \(\d+%\): it looks like a different version: the candidate is a live recording and the source is not\. What agrees and what not: same title, same artists/u);
   });
 });
