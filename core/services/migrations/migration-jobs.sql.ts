@@ -306,6 +306,27 @@ export function updateItemMatch(itemId: string, match: ItemMatch): SqlStatement 
   };
 }
 
+/** Many items' match results in one statement (the matcher persists them in small batches). */
+export function updateItemMatches(rows: readonly { itemId: string; match: ItemMatch }[]): SqlStatement {
+  const records = rows.map(({ itemId, match }) => ({
+    id: itemId,
+    status: match.status,
+    target_uri: match.targetUri,
+    target_id: match.targetId,
+    confidence: match.confidence,
+    reason: match.reason,
+    candidates: match.candidates,
+    match_detail: match.matchDetail,
+  }));
+  return {
+    text: `update job_item i set status = r.status, target_uri = r.target_uri, target_id = r.target_id, target_entity_id = r.target_id, confidence = r.confidence, reason = r.reason,
+             candidates = r.candidates, match_detail = r.match_detail, updated_at = now()
+           from jsonb_to_recordset(?::jsonb) as r(id uuid, status text, target_uri text, target_id text, confidence double precision, reason text, candidates jsonb, match_detail jsonb)
+           where i.id = r.id`,
+    values: [JSON.stringify(records)],
+  };
+}
+
 export function updateItemOutcome(itemId: string, fields: { status: string; reason: string | null; targetPlaylistId?: string | null }): SqlStatement {
   return {
     text: `update job_item set status = ?, reason = coalesce(?, reason), target_playlist_id = coalesce(?, target_playlist_id), updated_at = now() where id = ?`,

@@ -20,10 +20,11 @@ import {
   selectItemCounts,
   selectItemsByStatus,
   selectItemsOfCollection,
-  updateItemMatch,
+  updateItemMatches,
   updateJobPhase,
   updateJobSelection,
   updateJobStatus,
+  type ItemMatch,
   type NewItem,
 } from './migration-jobs.sql.ts';
 import type { Selection } from './migration-request.ts';
@@ -63,6 +64,11 @@ export interface RunnerOptions {
 }
 
 const MATCH_BATCH = 100;
+/** Items matched at once (the provider's pacing still applies to every search). */
+const MATCH_CONCURRENCY = 4;
+/** Match results are written together once this many wait, or this long after the last write. */
+const MATCH_FLUSH_ITEMS = 25;
+const MATCH_FLUSH_MS = 500;
 const IMPORT_INSERT_BATCH = 500;
 const MAX_INLINE_RETRIES = 4;
 /** Transient provider failures in a row (across runs, without any item moving) before the job fails. */
@@ -284,16 +290,48 @@ export class MigrationRunner {
         },
       },
     };
+    // Matching an item is mostly waiting (a provider search, graph reads and writes), so a few
+    // items are matched at once, and their results are written together: one transaction per
+    // small batch instead of one per item. A crash loses at most the unwritten results, and those
+    // items are simply matched again (the identity graph remembers what was found).
+    const results: { itemId: string; match: ItemMatch }[] = [];
+    let flushedAt = Date.now();
+    const flush = async () => {
+      if (results.length === 0) return;
+      const batch = results.splice(0, results.length);
+      flushedAt = Date.now();
+      await this.#o.store.change(job.id, updateItemMatches(batch));
+    };
     for (;;) {
       const pending = await this.#o.store.execute(selectItemsByStatus(job.id, ['pending'], MATCH_BATCH));
       if (pending.length === 0) return 'done';
-      for (const row of pending) {
-        if (checkpoint()) return 'sliced';
-        const metadata = row['source_metadata'] as Record<string, unknown>;
-        const entity = String(row['entity_type']);
-        const match = entity === 'album' ? await matchAlbum(context, metadata) : entity === 'artist' ? await matchArtist(context, metadata) : await matchTrack(context, metadata);
-        await this.#o.store.change(job.id, updateItemMatch(String(row['id']), match));
-      }
+      let next = 0;
+      let sliced = false;
+      let failure: { error: unknown } | null = null;
+      const worker = async () => {
+        while (failure === null && next < pending.length) {
+          if (checkpoint()) {
+            sliced = true;
+            return;
+          }
+          const row = pending[next++]!;
+          const metadata = row['source_metadata'] as Record<string, unknown>;
+          const entity = String(row['entity_type']);
+          try {
+            const match = entity === 'album' ? await matchAlbum(context, metadata) : entity === 'artist' ? await matchArtist(context, metadata) : await matchTrack(context, metadata);
+            results.push({ itemId: String(row['id']), match });
+            if (results.length >= MATCH_FLUSH_ITEMS || Date.now() - flushedAt >= MATCH_FLUSH_MS) await flush();
+          } catch (error) {
+            failure ??= { error };
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(MATCH_CONCURRENCY, pending.length) }, () => worker()));
+      // What was matched is kept even when another item stopped the run (an expired connection).
+      await flush();
+      // (TypeScript cannot see the workers assign it.)
+      if (failure !== null) throw (failure as { error: unknown }).error;
+      if (sliced) return 'sliced';
     }
   }
 
