@@ -1,6 +1,6 @@
 import type { Track } from '@opl/plugin-sdk';
 import { hanRenderings } from './han-readings.ts';
-import { compactSimilarity, compareTokens, normalizeText, titleSimilarity, type TextForm, type TitleSimilarity } from './text.ts';
+import { compactSimilarity, compareTokens, normalizeText, skeleton, titleSimilarity, type TextForm, type TitleSimilarity } from './text.ts';
 import { contextTags, isCompilationAlbum, parseTitle, splitArtistNames, type ParsedTitle, type VersionKind, type VersionTag } from './versions.ts';
 import { STRICTNESS, type Strictness } from './strictness.ts';
 import type { ScoredCandidate, SignalBreakdown } from './types.ts';
@@ -130,6 +130,13 @@ interface ArtistComparison {
 function atomMatch(a: TextForm, b: TextForm): boolean {
   // Romanizations of names vary more than spellings of Latin names do.
   if (compactSimilarity(a, b) >= (a.nonLatin !== b.nonLatin ? 0.8 : 0.9)) return true;
+  // Arabic and Hebrew names are written without short vowels: compare whole-name consonant
+  // skeletons ("ليلى حداد" / "Layla Haddad": l-h-d), long enough not to meet by chance.
+  if (a.abjad !== b.abjad) {
+    const bones = (f: TextForm): string => f.tokens.map(skeleton).join('');
+    const sa = bones(a);
+    if (sa.length >= 3 && sa === bones(b)) return true;
+  }
   const t = compareTokens(a, b);
   return t.similarity >= 0.75;
 }

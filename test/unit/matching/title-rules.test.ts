@@ -58,6 +58,13 @@ describe('scripts the engine cannot fully read ask instead of rejecting', () => 
     expect(d.decision).toBe('review');
   });
 
+  it('an Arabic-script artist meets its Latin spelling on the consonants (short vowels are not written)', () => {
+    const d = decide({ title: 'يا حبيبي', artist: 'ليلى حداد' }, { title: 'Ya Habibi', artist: 'Layla Haddad' });
+    expect(d.ranked[0]!.breakdown.find((b) => b.signal === 'artist_overlap')!.value).toBe(1);
+    // Two consonants are too few to tell names apart.
+    expect(decide({ title: 'يا حبيبي', artist: 'عمر' }, { title: 'Ya Habibi', artist: 'Amira' }).decision).not.toBe('accept');
+  });
+
   it('an artist written in kanji meets the romanized name through common family names, in either order', () => {
     const d = decide({ title: 'ひこうき雲の向こう', artist: '高橋ゆい' }, { title: 'Hikoukigumo no Mukou', artist: 'Yui Takahashi' });
     expect(d.ranked[0]!.breakdown.find((b) => b.signal === 'artist_overlap')!.value).toBe(1);
