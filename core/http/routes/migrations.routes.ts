@@ -249,6 +249,28 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
     async (request) => guarded(() => service.review(requireOwner(request, 'review migrations').id, request.params.job_id, request.params.item_id, { action: request.body.action, target_uri: request.body.target_uri ?? null })),
   );
 
+  app.get(
+    '/api/migrations/:job_id/items/:item_id/search',
+    {
+      schema: {
+        tags: ['migrations'],
+        summary: "Search the target for an item waiting for review (a correction when no candidate is right); approve a result with its `uri` as `target_uri`",
+        params: jobParams.extend({ item_id: z.uuid() }),
+        querystring: z.object({ q: z.string().trim().min(1).max(300) }),
+        response: {
+          200: z.object({
+            results: z.array(z.object({ id: z.string().nullable(), uri: z.string().nullable(), title: z.string(), artist: z.string(), album: z.string().nullable(), duration_s: z.number().nullable() })),
+          }),
+          404: problemResponse('No such migration or item'),
+          409: problemResponse('The item is not waiting for review, or the target account needs reconnecting'),
+          429: problemResponse('The provider asks to slow down'),
+          502: problemResponse('The provider failed or could not be reached'),
+        },
+      },
+    },
+    async (request) => ({ results: await guarded(() => service.searchTarget(requireOwner(request, 'review migrations').id, request.params.job_id, request.params.item_id, request.query.q)) }),
+  );
+
   app.post(
     '/api/migrations/:job_id/items/review',
     {

@@ -60,6 +60,19 @@ export interface ReviewInput {
   target_uri?: string | null;
 }
 
+/** A target entity found by a reviewer's search (see searchTarget). */
+export interface SearchCandidate {
+  id: string | null;
+  uri: string | null;
+  title: string;
+  artist: string;
+  album: string | null;
+  duration_s: number | null;
+}
+
+/** Results of a reviewer's search on the target. */
+const SEARCH_LIMIT = 10;
+
 export interface QuotaForecaster {
   /** How many more songs the target's provider quota allows today, or null when it has no quota. */
   (pluginId: string, accountId: string): Promise<{ tracksFitToday: number; resetsAt: string | null } | null>;
@@ -330,6 +343,34 @@ export class MigrationService {
     }
     await this.#resumeIfReviewed(job);
     return updated;
+  }
+
+  /**
+   * Searches the target for an item under review, by free text — for a correction when none of
+   * the engine's candidates is right. Answers the target's own results; approving one of them
+   * (`target_uri`) validates it on the target again.
+   */
+  async searchTarget(ownerId: string, jobId: string, itemId: string, text: string): Promise<SearchCandidate[]> {
+    const job = await this.detailedJob(ownerId, jobId);
+    const [row] = await this.#o.store.execute(selectItem(jobId, itemId));
+    if (!row) throw new MigrationError('not_found', `Migration ${jobId} has no item ${itemId}.`);
+    if (String(row['status']) !== 'needs_review') throw new MigrationError('migration_state_conflict', `Item ${itemId} is ${String(row['status'])}, not waiting for review.`);
+    const provider = job.targetProvider;
+    const uriOf = (uris: Record<string, string>) => uris[provider] ?? null;
+    switch (String(row['entity_type'])) {
+      case 'album': {
+        const { candidates } = await this.#o.connections.call(job.ownerId, job.targetAccountId, 'searchAlbums', { query: { title: text, artist: null, upc: null }, limit: SEARCH_LIMIT });
+        return candidates.map((album) => ({ id: album.id, uri: uriOf(album.provider_uris), title: album.title, artist: album.artists.join(', '), album: null, duration_s: null }));
+      }
+      case 'artist': {
+        const { candidates } = await this.#o.connections.call(job.ownerId, job.targetAccountId, 'searchArtists', { query: { name: text }, limit: SEARCH_LIMIT });
+        return candidates.map((artist) => ({ id: artist.id, uri: uriOf(artist.provider_uris), title: artist.name, artist: artist.name, album: null, duration_s: null }));
+      }
+      default: {
+        const { candidates } = await this.#o.connections.call(job.ownerId, job.targetAccountId, 'searchTracks', { query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text }, mode: 'text', limit: SEARCH_LIMIT });
+        return candidates.map((track) => ({ id: track.id, uri: uriOf(track.provider_uris), title: track.title, artist: track.artist, album: track.album, duration_s: track.duration_s }));
+      }
+    }
   }
 
   async #decide(job: JobRow, row: Record<string, unknown>, input: ReviewInput): Promise<ItemView> {

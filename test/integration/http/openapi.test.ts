@@ -53,6 +53,7 @@ describe('/openapi.json', () => {
       '/api/migrations/{job_id}/items',
       '/api/migrations/{job_id}/items/review',
       '/api/migrations/{job_id}/items/{item_id}/review',
+      '/api/migrations/{job_id}/items/{item_id}/search',
       '/api/migrations/{job_id}/report',
       '/api/migrations/{job_id}/resume',
       '/api/migrations/{job_id}/stats',

@@ -94,4 +94,33 @@ describe('review', () => {
     expect(items.find((item) => item.title === twinA.title)).toMatchObject({ status: 'written', reason: 'Your earlier review decision for this source.' });
     expect(items.find((item) => item.title === twinB.title)!.reason).toMatch(/skipped this before/);
   });
+
+  it('searches the target for a correction when no candidate is right, and takes a found song', async () => {
+    const unsure = byTitle('Moon Satellite');
+    const jobOf = await startFromImport(await importText([line(unsure)], 'Search Look'));
+    expect((await h.waitForJob(jobOf, (job) => ['awaiting_review', 'completed', 'failed'].includes(job.status))).status).toBe('awaiting_review');
+    const [item] = (await h.api(`/api/migrations/${jobOf}/items?status=needs_review`)).json as Item[];
+    const searchPath = `/api/migrations/${jobOf}/items/${item!.id}/search`;
+
+    expect((await h.api(`${searchPath}?q=`)).status).toBe(400);
+    expect((await h.api(`/api/migrations/${jobOf}/items/00000000-0000-4000-8000-000000000000/search?q=x`)).status).toBe(404);
+    // Another song altogether: the reviewer knows better than the engine's candidates.
+    const other = onTidal[10]!;
+    const found = await h.api(`${searchPath}?q=${encodeURIComponent(`${other.title} ${artistOf(other.key)}`)}`);
+    expect(found.status, JSON.stringify(found.json)).toBe(200);
+    const results = (found.json as { results: { uri: string | null; title: string; artist: string }[] }).results;
+    const pick = results.find((result) => result.title === other.title && result.uri !== null);
+    expect(pick, JSON.stringify(results)).toBeDefined();
+    expect(item!.candidates.map((candidate) => candidate.uri)).not.toContain(pick!.uri);
+
+    const approved = await h.api(`/api/migrations/${jobOf}/items/${item!.id}/review`, { method: 'POST', body: JSON.stringify({ action: 'approve', target_uri: pick!.uri }) });
+    expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+    expect(approved.json).toMatchObject({ status: 'matched', target_uri: pick!.uri, reason: 'Corrected in review.' });
+    // Decided: no more searching for it.
+    expect((await h.api(`${searchPath}?q=anything`)).status).toBe(409);
+    const done = await h.waitForJob(jobOf, (job) => ['completed', 'failed'].includes(job.status));
+    expect(done.status).toBe('completed');
+    const [playlist] = h.tidal.playlistsOf(h.tidalUser.userId).filter((candidate) => candidate.name === 'Search Look');
+    expect(h.tidal.playlistEntries(playlist!.id)!.map((entry) => entry.id)).toEqual([h.tidal.trackId(other.key)]);
+  });
 });
