@@ -20,7 +20,7 @@ import { focused, openSession, type BrowserSession } from './support/page.ts';
  * test's own stateful fakes — so the test can expire the TIDAL sign-in mid-migration. A pasted
  * list is chosen from the wizard's list of imports; five of its songs have equally good twins on
  * TIDAL and wait for review. On the live board: approve one with the keyboard, correct one by
- * choosing another candidate, skip one, then approve the rest at once — and the expired target
+ * choosing another candidate, skip one, correct one by searching TIDAL, then approve the rest at once — and the expired target
  * pauses the job with the reason and a Resume that works once TIDAL is reconnected. History lists
  * the job, filters its items and downloads a filtered report. No route is stubbed.
  */
@@ -132,7 +132,7 @@ describe('review, pause and resume on the board', () => {
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('approves one with the keyboard, corrects one with another candidate and skips one — live', async () => {
+  it('approves one with the keyboard, corrects one with another candidate, skips one and corrects one by searching — live', async () => {
     const board = migrate().locator('opl-migration-board [data-testid="migration-board"]');
     const items = board.locator('[data-testid="review-item"]');
 
@@ -167,6 +167,20 @@ describe('review, pause and resume on the board', () => {
     await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(REVIEWS - 3);
     await expect.poll(() => count(board, 'skipped'), { timeout: 30_000 }).toBe(1);
     expect(await board.getAttribute('data-status')).toBe('awaiting_review');
+
+    // 4. Correct one by searching the target: the search box starts with the song's title and artist.
+    const searched = items.nth(0);
+    const searchedId = await searched.getAttribute('data-item-id');
+    const search = searched.getByRole('searchbox', { name: /Search the target/ });
+    expect(await search.inputValue()).not.toBe('');
+    await search.press('Enter');
+    const results = searched.locator('[data-testid="search-results"]');
+    await expect.poll(() => results.getByRole('radio').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await results.getByRole('radio').first().check();
+    await searched.getByRole('button', { name: /^Approve/ }).click();
+    await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(REVIEWS - 4);
+    const afterSearch = (await api(`/api/migrations/${jobId}/items`)).json as { id: string; status: string; reason: string }[];
+    expect(afterSearch.find((item) => item.id === searchedId)).toMatchObject({ status: 'matched', reason: 'Corrected in review.' });
   });
 
   it('approves the rest at once; the expired TIDAL sign-in pauses the job with the reason and a Resume', async () => {

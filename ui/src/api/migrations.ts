@@ -296,6 +296,17 @@ export function parseItem(value: unknown): MigrationItem | undefined {
   };
 }
 
+/** A reviewer's search of the target for one item (a correction no candidate offers). */
+export function itemSearchPath(jobId: string, itemId: string, query: string): string {
+  return `${MIGRATIONS_PATH}/${encodeURIComponent(jobId)}/items/${encodeURIComponent(itemId)}/search?${new URLSearchParams({ q: query }).toString()}`;
+}
+
+/** The search's results, as candidates without a score (the reviewer judges them). */
+export function parseSearchResults(body: unknown): Candidate[] | undefined {
+  if (!isRecord(body) || !Array.isArray(body['results'])) return undefined;
+  return body['results'].filter(isRecord).map((value) => ({ uri: nullableStr(value['uri']), title: str(value['title']), artist: str(value['artist']), album: nullableStr(value['album']), durationS: nullableNum(value['duration_s']), score: null, reason: 'found by your search' }));
+}
+
 export function parseItems(body: unknown): MigrationItem[] | undefined {
   if (!Array.isArray(body)) return undefined;
   const items = body.map(parseItem);

@@ -252,7 +252,7 @@ export class OplMigrationBoard extends LitElement {
         <button type="button" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => this.#reviewAll('approve')}>Approve all suggestions</button>
         <button type="button" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => this.#reviewAll('skip')}>Skip all</button>
       </div>
-      ${waiting.slice(0, 50).map((item) => html`<opl-review-item .item=${item} ?busy=${this._busy} @opl-review=${(event: CustomEvent<ReviewDecision>) => this.#review(event.detail)}></opl-review-item>`)}
+      ${waiting.slice(0, 50).map((item) => html`<opl-review-item .item=${item} job-id=${this.jobId} ?busy=${this._busy} @opl-review=${(event: CustomEvent<ReviewDecision>) => this.#review(event.detail)}></opl-review-item>`)}
     </section>`;
   }
 

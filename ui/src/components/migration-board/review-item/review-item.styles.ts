@@ -48,4 +48,16 @@ export const reviewItemStyles = css`
     opacity: 0.75;
     cursor: not-allowed;
   }
+
+  form.search {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2);
+    align-items: end;
+    margin: var(--opl-space-2) 0;
+  }
+
+  form.search input {
+    min-width: 16rem;
+  }
 `;
