@@ -16,6 +16,12 @@ import { providerProblem } from './provider-problems.ts';
 
 export type OpenPlaylistsApi = Pick<OpenPlaylistsService, 'listOwned' | 'get' | 'import' | 'exportToTarget' | 'resolve'>;
 
+/**
+ * The import body is parsed whole in memory (it is JSON, not a spooled upload), so it is held to
+ * OPL_IMPORT_MAX_BYTES and never more than this; larger files go through /api/imports/preview.
+ */
+export const MAX_IMPORT_JSON_BYTES = 64 * 1024 * 1024;
+
 const REF_SCHEME =
   '`me` (or the owner\'s own id) lists the owner\'s playlists: the owner is always resolved on the server, never taken from the path, and any other user id is 404. ' +
   '`<provider>:<account id>:<playlist id>` is a playlist of a connected account (`liked` = liked songs; the playlist id is everything after the second colon); ' +
@@ -140,21 +146,21 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
   app.post(
     '/open-playlists/import',
     {
-      bodyLimit: importBodyLimit,
+      bodyLimit: Math.min(importBodyLimit, MAX_IMPORT_JSON_BYTES),
       schema: {
         tags: ['open-playlists'],
         summary: 'Import a playlist into the universal model as an import record',
         description:
           `\`source_provider: "${OPEN_PLAYLIST_SOURCE}"\` stores posted Open Playlist JSON (a bundle v1 with one or more playlists, or one Playlist); a provider key stores a snapshot of a connected account's playlist. ` +
           'The answer is the first imported playlist; its id (`import:<import id>:0`) reads it again and is what POST /open-playlists/export takes. Headers: Location, `X-Open-Playlist-Import-Id` (also usable with /api/imports/{id}, /api/exports and /api/migrations), `X-Open-Playlist-Playlist-Count`. ' +
-          'Limits: OPL_IMPORT_MAX_BYTES (413), OPL_IMPORT_MAX_PLAYLISTS and OPL_IMPORT_MAX_TRACKS (422); the record expires after OPL_IMPORT_TTL_HOURS.',
+          `Limits: OPL_IMPORT_MAX_BYTES but at most ${MAX_IMPORT_JSON_BYTES / 1048576} MiB of JSON (413; larger files: /api/imports/preview), OPL_IMPORT_MAX_PLAYLISTS and OPL_IMPORT_MAX_TRACKS (422); the record expires after OPL_IMPORT_TTL_HOURS.`,
         body: importBody,
         response: {
           201: openPlaylistSchema,
           400: problemResponse('Invalid body, invalid Open Playlist document (`issues`), or JSON nested too deeply'),
           404: problemResponse('No such connected account or playlist'),
           409: problemResponse('The account needs reconnecting'),
-          413: problemResponse('The body is larger than OPL_IMPORT_MAX_BYTES'),
+          413: problemResponse('The body is larger than OPL_IMPORT_MAX_BYTES (or 64 MiB)'),
           422: problemResponse('unsupported_schema_version; or `reason`: too_many_playlists, too_many_tracks, no_playlists, account_provider_mismatch'),
           429: problemResponse('The provider asks to slow down'),
           502: problemResponse('The provider failed'),
