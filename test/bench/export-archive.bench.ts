@@ -14,7 +14,8 @@ import { round } from './bench-stats.ts';
  * a time, like a zero-latency provider); everything after that is the engine's export path: the
  * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
  * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
- * the small one's.
+ * the small one's. Two more runs tell what the peak follows: the large export's playlists
+ * serialized with no export around them, and 100 playlists of the small export's size.
  *
  * `npm run bench -- export-archive`; OPL_BENCH_EXPORT_FORMATS overrides the formats (default csv,json).
  */
@@ -25,6 +26,8 @@ const PROCESS = fileURLToPath(new URL('./export-archive.process.ts', import.meta
 const FORMATS = (process.env['OPL_BENCH_EXPORT_FORMATS'] ?? 'csv,json').split(',').map((format) => format.trim()).filter(Boolean);
 const SMALL = { playlists: 10, tracks: 1_000 };
 const LARGE = { playlists: 100, tracks: 10_000 };
+/** As many playlists as the large export, each the size of the small one's: how memory follows the playlist count alone. */
+const MANY_SMALL = { playlists: 100, tracks: 1_000 };
 const GOAL = 1.5;
 
 interface ExportRun {
@@ -64,6 +67,7 @@ export async function run(): Promise<object> {
       const large = await exportIn(buildRoot, format, LARGE);
       const ratio = round(large.peak_rss_mib / small.peak_rss_mib, 2);
       const serializeOnly = await inChild(buildRoot, format, LARGE, 'serialize-only');
+      const manySmall = await exportIn(buildRoot, format, MANY_SMALL);
       formats[format] = {
         small,
         large,
@@ -71,6 +75,9 @@ export async function run(): Promise<object> {
         // The same 100 playlists generated and serialized one at a time with no export around them:
         // what the playlists and the sandbox alone need at their peak.
         large_serialize_only_peak_rss_mib: round(serializeOnly.max_rss_kib / 1024, 1),
+        // 100 playlists of 1,000 tracks: 10× the small export's playlists, the same playlist size.
+        many_small_peak_rss_mib: manySmall.peak_rss_mib,
+        many_small_ratio: round(manySmall.peak_rss_mib / small.peak_rss_mib, 2),
         // Above the process's footprint before the export began (runtime, sandbox, plugin code).
         export_growth_mib: { small: round(small.peak_rss_mib - small.rss_before_export_mib, 1), large: round(large.peak_rss_mib - large.rss_before_export_mib, 1) },
         meets_goal: ratio <= GOAL,
