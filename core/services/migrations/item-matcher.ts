@@ -2,7 +2,7 @@ import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type 
 import { normalizeText, parseStrictness, titleSimilarity, type Strictness } from '../../matching/index.ts';
 import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
-import { selectDecision } from './migration-jobs.sql.ts';
+import { selectDecisions } from './migration-jobs.sql.ts';
 import type { Execute } from './migration-store.ts';
 
 /**
@@ -74,8 +74,11 @@ function candidateViews(candidates: readonly RankedCandidate[], provider: string
 
 async function rememberedDecision(context: MatchContext, entityType: string, metadata: Record<string, unknown>): Promise<ItemMatch | null> {
   const key = decisionKey(context.sourceProvider, entityType, metadata);
-  for (const scope of decisionScopes(context.targetAccountId)) {
-    const [decision] = await context.execute(selectDecision(context.ownerId, context.targetProvider, scope, entityType, key));
+  const scopes = decisionScopes(context.targetAccountId);
+  // Every scope in one query; the narrowest scope that has a usable decision still wins.
+  const found = await context.execute(selectDecisions(context.ownerId, context.targetProvider, scopes, entityType, key));
+  for (const scope of scopes) {
+    const decision = found.find((row) => row['scope'] === scope);
     if (!decision) continue;
     if (decision['action'] === 'skip') {
       return { status: 'skipped', targetUri: null, targetId: null, confidence: null, reason: 'Skipped: you skipped this before for this target.', candidates: null, matchDetail: { from: 'review_decision', scope } };

@@ -432,10 +432,12 @@ export function countLedgerAttempts(jobId: string, itemIds: readonly string[]): 
 
 // --- review decisions ----------------------------------------------------------------------------
 
-export function selectDecision(ownerId: string, provider: string, scope: string, entityType: string, sourceKey: string): SqlStatement {
+/** The decisions for one source entity in several scopes at once (one round trip per item). */
+export function selectDecisions(ownerId: string, provider: string, scopes: readonly string[], entityType: string, sourceKey: string): SqlStatement {
   return {
-    text: `select action, chosen_target_uri, chosen_target_id from review_decision where owner_id = ? and provider = ? and scope = ? and entity_type = ? and source_key = ?`,
-    values: [ownerId, provider, scope, entityType, sourceKey],
+    text: `select scope, action, chosen_target_uri, chosen_target_id from review_decision
+           where owner_id = ? and provider = ? and scope in (select jsonb_array_elements_text(?::jsonb)) and entity_type = ? and source_key = ?`,
+    values: [ownerId, provider, JSON.stringify(scopes), entityType, sourceKey],
   };
 }
 
