@@ -423,6 +423,15 @@ export function selectUnconfirmedWrites(jobId: string, operation: string, collec
   };
 }
 
+/** URIs other jobs of the owner wrote to a target playlist that were accepted but never seen there (`note` marks them). */
+export function selectAcceptedInvisible(ownerId: string, exceptJobId: string, operation: string, targetPlaylistId: string, note: string): SqlStatement {
+  return {
+    text: `select distinct intent->>'uri' as uri from operation_ledger
+           where owner_id = ? and job_id <> ? and operation = ? and intent->>'target_playlist_id' = ? and state = 'observed' and observed_position is null and error = ?`,
+    values: [ownerId, exceptJobId, operation, targetPlaylistId, note],
+  };
+}
+
 export function countLedgerAttempts(jobId: string, itemIds: readonly string[]): SqlStatement {
   return {
     text: `select item_id, count(*)::int as n from operation_ledger where job_id = ? and item_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by item_id`,

@@ -11,6 +11,7 @@ import {
   markLedgerObserved,
   noteItems,
   selectObservedLedger,
+  selectAcceptedInvisible,
   selectUnconfirmedWrites,
   selectPreviousTargets,
   selectUncertainLedger,
@@ -256,6 +257,13 @@ export class TargetWriter {
     // job's own write as something it did not do).
     const confirmed = await this.#settleUncertain(operation, collection.id, contents.uris, targetId);
 
+    // Songs an earlier job sent here that the provider accepted but never showed (Apple Music's
+    // delayed appends): not visible in `contents`, yet sending them again would add them twice.
+    const acceptedEarlier =
+      collection.kind === 'PLAYLIST' && targetId !== null
+        ? new Set((await this.#store.execute(selectAcceptedInvisible(this.#job.ownerId, this.#job.id, OPERATION.PLAYLIST, targetId, NOT_VISIBLE_LEDGER))).map((row) => String(row['uri'])))
+        : new Set<string>();
+
     const toWrite: ItemRow[] = [];
     const planned = new Set<string>();
     const skips: { id: string; reason: string }[] = [];
@@ -263,6 +271,7 @@ export class TargetWriter {
       if (item.status !== 'matched' || confirmed.has(item.id)) continue;
       if (!item.targetUri) skips.push({ id: item.id, reason: 'failed:The match has no target URI to write.' });
       else if (contents.uris.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${ALREADY_IN_TARGET}; not added twice.` });
+      else if (acceptedEarlier.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${ALREADY_IN_TARGET}: an earlier migration sent it and the provider accepted it, but it does not show there yet; not added twice.` });
       else if (planned.has(item.targetUri)) skips.push({ id: item.id, reason: `skipped:${DUPLICATE_IN_JOB} of this job in the same target; not added twice.` });
       else {
         planned.add(item.targetUri);

@@ -108,7 +108,7 @@ describe('Apple Music appends that show up late', () => {
     for (const item of items) expect(item.reason).not.toMatch(/not yet visible/);
   }, 180_000);
 
-  it('still invisible when the job ends: written with a reason that says so, sent once, no duplicate on a later rerun', async () => {
+  it('still invisible when the job ends: written with a reason that says so, sent once, no duplicate on reruns before or after they show', async () => {
     apple.appendVisibleAfterReads = 1_000;
     const before = appendRequests().length;
     const job = await migrate(never.name);
@@ -126,6 +126,14 @@ describe('Apple Music appends that show up late', () => {
     const rows = await ledger(job.id);
     expect(rows.map((row) => [row.state, row.observed_position])).toEqual(never.tracks.map(() => ['observed', null]));
     for (const row of rows) expect(row.error).toMatch(/not visible/);
+
+    // A rerun while they are still invisible: the ledger knows they were accepted; nothing is sent again.
+    const early = await migrate(never.name);
+    expect(early.status).toBe('completed');
+    expect(early.counts).toMatchObject({ total: never.tracks.length, written: 0, skipped: never.tracks.length });
+    expect(appendRequests().length - before).toBe(1);
+    const earlyItems = (await api(`/api/migrations/${early.id}/items`)).json as { reason: string }[];
+    for (const item of earlyItems) expect(item.reason).toMatch(/^Already in the target: an earlier migration sent it/);
 
     // Apple shows them at last; a rerun finds them there and adds nothing.
     for (const pending of playlist.pending) pending.readsLeft = 0;
