@@ -10,7 +10,8 @@ import { round } from './bench-stats.ts';
 /**
  * Peak memory of a ZIP64 export: 100 playlists × 10,000 tracks next to 10 playlists × 1,000 tracks
  * (100× the tracks), each export in its own child process so that its peak resident memory
- * (`maxRSS`) is its own. The source is an account whose playlists are generated when read (one at
+ * (`maxRSS`) is its own; the format plugin runs in the plugin-host child process as in the engine,
+ * whose peak is reported beside it (the goal is about the engine process). The source is an account whose playlists are generated when read (one at
  * a time, like a zero-latency provider); everything after that is the engine's export path: the
  * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
  * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
@@ -32,15 +33,26 @@ const GOAL = 1.5;
 
 interface ExportRun {
   max_rss_kib: number;
+  host_max_rss_kib: number | null;
   rss_before_kib: number;
+  host_rss_before_kib: number | null;
   output_bytes: number;
   content_type: string;
   elapsed_ms: number;
 }
 
+const mib = (kib: number | null) => (kib === null ? null : round(kib / 1024, 1));
+
 async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: 'export' | 'serialize-only'): Promise<ExportRun> {
   const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ExportRun;
+}
+
+/** Peak RSS of the engine process and of its plugin-host child (where the format plugin runs), in MiB. */
+function peaks(result: ExportRun) {
+  const engine = mib(result.max_rss_kib)!;
+  const host = mib(result.host_max_rss_kib);
+  return { engine_peak_rss_mib: engine, plugin_host_peak_rss_mib: host, total_peak_rss_mib: host === null ? null : round(engine + host, 1) };
 }
 
 async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }) {
@@ -50,11 +62,14 @@ async function exportIn(buildRoot: string, format: string, size: { playlists: nu
     playlists: size.playlists,
     tracks_per_playlist: size.tracks,
     archive_mib: round(result.output_bytes / 1048576, 1),
-    peak_rss_mib: round(result.max_rss_kib / 1024, 1),
-    rss_before_export_mib: round(result.rss_before_kib / 1024, 1),
+    ...peaks(result),
+    engine_rss_before_export_mib: mib(result.rss_before_kib),
+    plugin_host_rss_before_export_mib: mib(result.host_rss_before_kib),
     elapsed_ms: result.elapsed_ms,
   };
 }
+
+const ratio = (large: number | null, small: number | null) => (large === null || small === null ? null : round(large / small, 2));
 
 export async function run(): Promise<object> {
   const buildRoot = await mkdtemp(join(tmpdir(), 'opl-bench-export-'));
@@ -65,22 +80,23 @@ export async function run(): Promise<object> {
       if ((await runPluginCli(['build', join(FORMATS_DIR, format), '--out', join(buildRoot, format)], quiet)) !== 0) throw new Error(`building the ${format} plugin failed`);
       const small = await exportIn(buildRoot, format, SMALL);
       const large = await exportIn(buildRoot, format, LARGE);
-      const ratio = round(large.peak_rss_mib / small.peak_rss_mib, 2);
-      const serializeOnly = await inChild(buildRoot, format, LARGE, 'serialize-only');
+      const serializeOnly = peaks(await inChild(buildRoot, format, LARGE, 'serialize-only'));
       const manySmall = await exportIn(buildRoot, format, MANY_SMALL);
+      const engineRatio = ratio(large.engine_peak_rss_mib, small.engine_peak_rss_mib)!;
       formats[format] = {
         small,
         large,
-        peak_rss_ratio: ratio,
+        peak_rss_ratio: { engine: engineRatio, plugin_host: ratio(large.plugin_host_peak_rss_mib, small.plugin_host_peak_rss_mib), total: ratio(large.total_peak_rss_mib, small.total_peak_rss_mib) },
         // The same 100 playlists generated and serialized one at a time with no export around them:
         // what the playlists and the sandbox alone need at their peak.
-        large_serialize_only_peak_rss_mib: round(serializeOnly.max_rss_kib / 1024, 1),
+        large_serialize_only: serializeOnly,
         // 100 playlists of 1,000 tracks: 10× the small export's playlists, the same playlist size.
-        many_small_peak_rss_mib: manySmall.peak_rss_mib,
-        many_small_ratio: round(manySmall.peak_rss_mib / small.peak_rss_mib, 2),
-        // Above the process's footprint before the export began (runtime, sandbox, plugin code).
-        export_growth_mib: { small: round(small.peak_rss_mib - small.rss_before_export_mib, 1), large: round(large.peak_rss_mib - large.rss_before_export_mib, 1) },
-        meets_goal: ratio <= GOAL,
+        many_small: {
+          engine_peak_rss_mib: manySmall.engine_peak_rss_mib,
+          plugin_host_peak_rss_mib: manySmall.plugin_host_peak_rss_mib,
+          engine_ratio: ratio(manySmall.engine_peak_rss_mib, small.engine_peak_rss_mib),
+        },
+        meets_goal: engineRatio <= GOAL,
       };
     }
     return { goal_peak_rss_ratio: GOAL, small: SMALL, large: LARGE, formats };

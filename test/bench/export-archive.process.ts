@@ -1,5 +1,6 @@
 // One export of the ZIP64 memory benchmark, alone in its own process so that its peak resident
-// memory (maxRSS) belongs to this export only. argv: <plugin build dir> <format> <playlists>
+// memory (maxRSS) belongs to this export only; the format plugin runs in the plugin-host child, as
+// in the engine, whose own peak (VmHWM) is reported beside it. argv: <plugin build dir> <format> <playlists>
 // <tracks per playlist> [export | serialize-only]. `serialize-only` reads and serializes the same
 // playlists one at a time into nothing (no export service, temporary files or archive): the
 // baseline that tells the export path's own memory from the playlists' and the sandbox's.
@@ -9,8 +10,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Manifest, Playlist, Track } from '@opl/plugin-sdk';
-import { createSandbox } from '@opl/plugin-sdk/sandbox';
 import { manifestSchema, playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
+import { PluginHost } from '../../core/plugin-host/index.ts';
 import { ExportService } from '../../core/services/exports/index.ts';
 import type { AccountView } from '../../core/services/connections/connection.service.ts';
 
@@ -42,13 +43,18 @@ function playlistOf(list: number): Playlist {
 }
 
 const manifest: Manifest = manifestSchema.parse(JSON.parse(await readFile(join(buildDir!, format!, 'manifest.json'), 'utf8')));
-const sandbox = await createSandbox({
-  manifest,
-  code: await readFile(join(buildDir!, format!, manifest.entry), 'utf8'),
-  // The engine's default sandbox size (OPL_PLUGIN_MEMORY_MB).
-  limits: { memoryMb: 256, callTimeoutMs: 600_000, cpuTimeMs: 600_000 },
-  log: () => undefined,
-});
+// As the engine runs format plugins: in the plugin-host child process, at the default sandbox size (OPL_PLUGIN_MEMORY_MB).
+const host = new PluginHost({ limits: { memoryMb: 256, callTimeoutMs: 600_000 } });
+await host.load({ manifest, code: await readFile(join(buildDir!, format!, manifest.entry), 'utf8') });
+
+/** The plugin-host child's peak resident memory so far (Linux: VmHWM), in KiB; null where /proc is missing. */
+async function hostPeakKib(): Promise<number | null> {
+  const pid = host.childPid;
+  if (pid === null) return null;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+  return match ? Number(match[1]) : null;
+}
 
 const account = { id: ACCOUNT, provider: 'spotify', provider_display_name: 'Spotify', display_name: 'Bench', account_label: null } as unknown as AccountView;
 const summaries = Array.from({ length: PLAYLISTS }, (_, list) => {
@@ -66,19 +72,20 @@ const service = new ExportService({
       read: async (_owner, _account, id) => ({ account_id: ACCOUNT, provider: 'spotify', cached: true, fetched_at: new Date(0).toISOString(), playlist: playlistOf(Number(id.slice(2))) }),
     },
   },
-  plugins: { manifests: () => [manifest], serialize: (_pluginId, input, onChunk) => sandbox.serialize(input, onChunk) },
+  plugins: { manifests: () => [manifest], serialize: (pluginId, input, onChunk) => host.serialize(pluginId, input, onChunk) },
   maxPlaylists: PLAYLISTS,
   schemaBaseUrl: 'https://bench.example/schemas',
 });
 
 globalThis.gc?.();
 const rssBeforeKib = Math.round(process.memoryUsage.rss() / 1024);
+const hostBeforeKib = await hostPeakKib();
 const started = performance.now();
 let bytes = 0;
 let contentType = 'none';
 if (mode === 'serialize-only') {
   for (let list = 0; list < PLAYLISTS; list += 1) {
-    await sandbox.serialize({ playlists: [playlistOf(list)], options: {} }, (chunk) => {
+    await host.serialize(manifest.id, { playlists: [playlistOf(list)], options: {} }, (chunk) => {
       bytes += chunk.byteLength;
     });
   }
@@ -92,5 +99,8 @@ if (mode === 'serialize-only') {
 }
 await service.close();
 const elapsedMs = performance.now() - started;
-sandbox.dispose();
-process.stdout.write(`${JSON.stringify({ max_rss_kib: process.resourceUsage().maxRSS, rss_before_kib: rssBeforeKib, output_bytes: bytes, content_type: contentType, elapsed_ms: Math.round(elapsedMs) })}\n`);
+const hostKib = await hostPeakKib();
+await host.close();
+process.stdout.write(
+  `${JSON.stringify({ max_rss_kib: process.resourceUsage().maxRSS, host_max_rss_kib: hostKib, rss_before_kib: rssBeforeKib, host_rss_before_kib: hostBeforeKib, output_bytes: bytes, content_type: contentType, elapsed_ms: Math.round(elapsedMs) })}\n`,
+);
