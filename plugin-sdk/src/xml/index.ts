@@ -16,6 +16,8 @@
  *   entities/XXE), entity references other than the five predefined ones (numeric character
  *   references are fine), malformed XML, unbound namespace prefixes, characters outside XML's
  *   Char production, and the limits (nesting depth, element count, text/attribute length);
+ * - `allowedDoctype` opts in to one exact external DOCTYPE (`<!DOCTYPE plist PUBLIC "…" "…">`, no
+ *   internal subset, never fetched) for formats whose real files always carry it;
  * - ignores comments and processing instructions (other than the XML declaration);
  * - builds the whole tree: linear in the input, but memory grows with it, so set `maxNodes` for
  *   the largest file the format can sensibly have.
@@ -24,5 +26,5 @@
  * what XML 1.0 cannot carry (`stripXmlIllegalChars`) and escape the rest so it reads back equal.
  */
 export { escapeXmlAttribute, escapeXmlText, stripXmlIllegalChars } from './escape-xml.ts';
-export { parseXml, XML_PARSE_DEFAULTS, XmlParseError, type XmlParseOptions } from './parse-xml.ts';
+export { parseXml, XML_PARSE_DEFAULTS, XmlParseError, type XmlAllowedDoctype, type XmlParseOptions } from './parse-xml.ts';
 export { xmlAttributeKey, xmlChild, xmlChildren, type XmlElement, type XmlElementStart } from './xml-element.ts';

@@ -18,9 +18,24 @@ export interface XmlParseOptions {
    * An exception thrown here ends the parse and propagates unchanged.
    */
   readonly onElement?: (element: XmlElement, path: readonly XmlElementStart[]) => boolean;
+  /**
+   * Opt-in for one well-known DOCTYPE a format's real files always carry (the Apple property-list
+   * DOCTYPE of iTunes `Library.xml`). Accepted only when it is exactly `<!DOCTYPE name PUBLIC
+   * "publicId" "systemId">` with these three values — no internal subset, so no entity or other
+   * declarations — and the root element is `name`. Nothing is fetched: the DTD is never read, so
+   * entity references other than the predefined five stay refused. Any other DOCTYPE is refused.
+   */
+  readonly allowedDoctype?: XmlAllowedDoctype;
 }
 
-export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<Omit<XmlParseOptions, 'onElement'>>;
+/** The one DOCTYPE `parseXml` may accept (see `XmlParseOptions.allowedDoctype`). */
+export interface XmlAllowedDoctype {
+  readonly name: string;
+  readonly publicId: string;
+  readonly systemId: string;
+}
+
+export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<Omit<XmlParseOptions, 'onElement' | 'allowedDoctype'>>;
 
 /**
  * A document `parseXml` refused. It is an `InvalidInput`, so it crosses the sandbox boundary as
@@ -59,29 +74,46 @@ function positionOf(text: string, index: number): { line: number; column: number
   return { line, column: index - lineStart + 1 };
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `<!DOCTYPE name PUBLIC "publicId" "systemId">`, either quote style, nothing else: matched at a position (sticky). */
+function allowedDoctypePattern(allowed: XmlAllowedDoctype): RegExp {
+  const quoted = (value: string): string => `(?:"${escapeRegExp(value)}"|'${escapeRegExp(value)}')`;
+  return new RegExp(`<!DOCTYPE[ \\t\\r\\n]+${escapeRegExp(allowed.name)}[ \\t\\r\\n]+PUBLIC[ \\t\\r\\n]+${quoted(allowed.publicId)}[ \\t\\r\\n]+${quoted(allowed.systemId)}[ \\t\\r\\n]*>`, 'y');
+}
+
 /**
  * Refuses a DOCTYPE before saxes buffers it: saxes reports a doctype only once it has read all of
  * it, and a hostile one (an entity-expansion bomb) may be long. A DOCTYPE can only stand in the
- * prolog, among comments and processing instructions, so walking those is exact.
+ * prolog, among comments and processing instructions, so walking those is exact. Returns whether
+ * the prolog held the allowed DOCTYPE (exactly, no internal subset).
  */
-function refuseDoctypeInProlog(text: string): void {
+function refuseDoctypeInProlog(text: string, allowed: XmlAllowedDoctype | undefined): boolean {
   let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
     while (at < text.length && ' \t\r\n'.includes(text[at]!)) at += 1;
     if (text.startsWith('<?', at)) {
       const end = text.indexOf('?>', at + 2);
-      if (end === -1) return;
+      if (end === -1) return false;
       at = end + 2;
     } else if (text.startsWith('<!--', at)) {
       const end = text.indexOf('-->', at + 4);
-      if (end === -1) return;
+      if (end === -1) return false;
       at = end + 3;
     } else {
       if (text.startsWith('<!DOCTYPE', at)) {
+        if (allowed !== undefined) {
+          const pattern = allowedDoctypePattern(allowed);
+          pattern.lastIndex = at;
+          if (pattern.test(text)) return true;
+        }
         const { line, column } = positionOf(text, at);
-        throw new XmlParseError('a DOCTYPE is not accepted (document type definitions and entity declarations are refused: entity expansion and external entities are a denial-of-service and file-disclosure risk)', line, column);
+        const only = allowed === undefined ? '' : ` other than <!DOCTYPE ${allowed.name} PUBLIC "${allowed.publicId}" "${allowed.systemId}">`;
+        throw new XmlParseError(`a DOCTYPE${only} is not accepted (document type definitions and entity declarations are refused: entity expansion and external entities are a denial-of-service and file-disclosure risk)`, line, column);
       }
-      return;
+      return false;
     }
   }
 }
@@ -112,7 +144,9 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   const maxNodes = options.maxNodes ?? XML_PARSE_DEFAULTS.maxNodes;
   const maxTextLength = options.maxTextLength ?? XML_PARSE_DEFAULTS.maxTextLength;
   const onElement = options.onElement;
-  refuseDoctypeInProlog(text);
+  const allowed = options.allowedDoctype;
+  const hadDoctype = refuseDoctypeInProlog(text, allowed);
+  let doctypePending = hadDoctype;
 
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: OpenElement[] = [];
@@ -131,8 +165,18 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   };
 
   parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
-  parser.on('doctype', () => fail('a DOCTYPE is not accepted (document type definitions and entity declarations are refused)'));
+  parser.on('doctype', () => {
+    // The prolog walk has already matched this one DOCTYPE exactly; a second is never accepted.
+    if (doctypePending) {
+      doctypePending = false;
+      return;
+    }
+    fail('a DOCTYPE is not accepted (document type definitions and entity declarations are refused)');
+  });
   parser.on('opentag', (tag) => {
+    if (nodes === 0 && hadDoctype && tag.name !== allowed?.name) {
+      fail(`the root element is <${tag.name.slice(0, 100)}>, not <${allowed?.name ?? ''}> as the DOCTYPE says`);
+    }
     nodes += 1;
     if (nodes > maxNodes) fail(`the document has more than ${maxNodes} elements`);
     if (stack.length + 1 > maxDepth) fail(`elements are nested deeper than ${maxDepth} levels`);
