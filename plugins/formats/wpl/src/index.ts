@@ -1,0 +1,14 @@
+import { defineFormatPlugin } from '@opl/plugin-sdk';
+import { decodeDocument } from './document-text.ts';
+import { parseWplText } from './wpl-reader.ts';
+
+/**
+ * WPL imports (Windows Media Player playlists): one playlist per file; the paths it names are
+ * data, never opened. XML goes through the SDK's safe parser: a DOCTYPE, entity declarations and
+ * unknown entities are refused.
+ */
+export default defineFormatPlugin({
+  parse(input, ctx) {
+    return parseWplText(decodeDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
+  },
+});

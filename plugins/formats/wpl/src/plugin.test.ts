@@ -1,0 +1,79 @@
+import { runParse } from '@opl/plugin-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+import { LOCAL_FILE_REASON } from './wpl-location.ts';
+
+const encoder = new TextEncoder();
+// The same text as fixtures/road-trip.wpl and fixtures/malformed.wpl (plugins may import only the SDK, so no file reads here).
+const ROAD_TRIP = "<?wms version=\"1.0\"?>\n<smil>\n    <head>\n        <meta name=\"Generator\" content=\"Microsoft Windows Media Player -- 12.0.19041.3636\"/>\n        <meta name=\"ItemCount\" content=\"7\"/>\n        <author>Léa</author>\n        <title>Route du Sud — été</title>\n    </head>\n    <body>\n        <seq>\n            <media src=\"..\\Music\\The Quiet Tide\\Harbour Lights\\01 Harbour Lights.mp3\" albumTitle=\"Harbour Lights\" albumArtist=\"The Quiet Tide\" trackTitle=\"Harbour Lights\" trackArtist=\"The Quiet Tide\" duration=\"215000\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3301}\" cid=\"{8A1B2C3D-0000-1111-2222-333344445555}\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n            <media src=\"file:///D:/Musique/Zaz%20-%20Je%20veux.mp3\"/>\n            <media src=\"\\\\nas\\share\\宇多田ヒカル - First Love.m4a\"/>\n            <media src=\"https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV\" trackTitle=\"One More Time\" trackArtist=\"Daft Punk\"/>\n            <media src=\"http://radio.example:8000/live.mp3\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n        </seq>\n    </body>\n</smil>\n";
+const MALFORMED = "<?wms version=\"1.0\"?>\n<smil>\n  <head>\n    <meta name=\"ItemCount\" content=\"6\"/>\n    <title>Half broken</title>\n  </head>\n  <body>\n    <seq>\n      <media src=\"Alpha - First.mp3\"/>\n      <media tid=\"{no-src}\"/>\n      <media src=\"Beta - Second.mp3\" duration=\"three minutes\"/>\n      <smartPlaylist version=\"1.0.0.0\"/>\n      <media src=\"\"/>\n      <media src=\"Gamma - Third.mp3\"/>\n    </seq>\n  </body>\n</smil>\n";
+const parse = (bytes: Uint8Array, filename: string | null = 'list.wpl') => runParse(plugin, bytes, { filename, mediaType: 'application/vnd.ms-wpl' });
+const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
+const wpl = (media: string, head = '') => `<?wms version="1.0"?><smil><head>${head}</head><body><seq>${media}</seq></body></smil>`;
+
+describe('WPL', () => {
+  it('has no serializer', () => {
+    expect(plugin.operations.serialize).toBeUndefined();
+  });
+
+  it('reads a WMP playlist: Windows, relative, UNC and file:// paths as local files, links, duplicates and Unicode kept', async () => {
+    const result = await parseText(ROAD_TRIP, 'road-trip.wpl');
+    expect(result.issues).toEqual([]);
+    const playlist = result.playlists[0]!;
+    expect(playlist).toMatchObject({ name: 'Route du Sud — été', owner_name: 'Léa', metadata: { wpl_meta: { Generator: 'Microsoft Windows Media Player -- 12.0.19041.3636' } } });
+    expect(playlist.tracks.map((track) => [track.position, track.artist, track.title, track.is_local, track.metadata.local_path ?? null])).toEqual([
+      [0, 'The Quiet Tide', 'Harbour Lights', true, '..\\Music\\The Quiet Tide\\Harbour Lights\\01 Harbour Lights.mp3'],
+      [1, 'Mara Voss', 'Ünder Glass', true, 'C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac'],
+      [2, 'Zaz', 'Je veux', true, 'D:/Musique/Zaz - Je veux.mp3'],
+      [3, '宇多田ヒカル', 'First Love', true, '\\\\nas\\share\\宇多田ヒカル - First Love.m4a'],
+      [4, 'Daft Punk', 'One More Time', false, null],
+      [5, '', 'live', false, null],
+      [6, 'Mara Voss', 'Ünder Glass', true, 'C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac'],
+    ]);
+    expect(playlist.tracks[0]).toMatchObject({ album: 'Harbour Lights', duration_s: 215, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON, metadata: { album_artist: 'The Quiet Tide', wpl_tid: '{3F2504E0-4F89-11D3-9A0C-0305E82C3301}' } });
+    expect(playlist.tracks[2]!.metadata.location).toBe('file:///D:/Musique/Zaz%20-%20Je%20veux.mp3');
+    expect(playlist.tracks[4]).toMatchObject({ provider_uris: { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' }, media_type: 'track' });
+    expect(playlist.tracks[5]).toMatchObject({ is_local: false, metadata: { location: 'http://radio.example:8000/live.mp3' } });
+    expect(await parseText(ROAD_TRIP, 'road-trip.wpl')).toEqual(result);
+  });
+
+  it('titles entries from WMP file names with a track number and falls back to the file name for the playlist', async () => {
+    const result = await parseText(wpl('<media src="C:\\Music\\Album\\07 - Song Seven.wma"/><media src="Music/03 Three.mp3"/><media src="2046.mp3"/>'), 'My Mix.wpl');
+    expect(result.playlists[0]!.name).toBe('My Mix');
+    expect(result.playlists[0]!.tracks.map((track) => [track.artist, track.title, track.track_number])).toEqual([
+      ['', 'Song Seven', 7],
+      ['', 'Three', 3],
+      ['', '2046', null],
+    ]);
+  });
+
+  it('reports entries without src, bad durations, ignored elements and a wrong ItemCount, keeping the valid neighbours', async () => {
+    const result = await parseText(MALFORMED, 'malformed.wpl');
+    expect(result.playlists[0]!.tracks.map((track) => track.title)).toEqual(['First', 'Second', 'Third']);
+    expect(result.issues.map((issue) => [issue.line, issue.code, issue.severity])).toEqual([
+      [10, 'missing_src', 'error'],
+      [11, 'invalid_value', 'warning'],
+      [12, 'ignored_element', 'warning'],
+      [13, 'missing_src', 'error'],
+      [4, 'entry_count_mismatch', 'warning'],
+    ]);
+  });
+
+  it('refuses entity bombs, external entities, other XML and non-XML with a clear reason', async () => {
+    await expect(parseText('<?wms version="1.0"?><!DOCTYPE smil [<!ENTITY a "aa"><!ENTITY b "&a;&a;&a;">]><smil><head><title>&b;</title></head></smil>')).rejects.toThrow(/DOCTYPE is not accepted/);
+    await expect(parseText('<!DOCTYPE smil [<!ENTITY s SYSTEM "file:///etc/passwd">]><smil><head><title>&s;</title></head></smil>')).rejects.toThrow(/DOCTYPE is not accepted/);
+    await expect(parseText('<smil><head><title>&nbsp;</title></head></smil>')).rejects.toThrow(/undefined entity/);
+    await expect(parseText('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>')).rejects.toThrow(/not <smil>/);
+    await expect(parseText('File1=a.mp3')).rejects.toThrow(/XML refused/);
+    await expect(parse(new Uint8Array([0x3c, 0x73, 0xff, 0xfe, 0x00, 0x01]))).rejects.toThrow(/not valid UTF-8|XML refused/);
+  });
+
+  it('reads UTF-16 with a byte order mark and an empty playlist with a warning', async () => {
+    const text = wpl('<media src="Björk - Jóga.mp3"/>');
+    const le = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8])]);
+    expect((await parse(le)).playlists[0]!.tracks[0]).toMatchObject({ artist: 'Björk', title: 'Jóga' });
+    const empty = await parseText('<?wms version="1.0"?><smil><head><title>Nothing</title></head><body><seq/></body></smil>');
+    expect(empty.playlists).toMatchObject([{ name: 'Nothing', tracks: [] }]);
+    expect(empty.issues).toMatchObject([{ code: 'no_tracks' }]);
+  });
+});
