@@ -1,4 +1,5 @@
-import { ABJAD_RE, NON_LATIN_RE, UNSPACED_RE, romanizeAlphabets, romanizeSyllabaries } from './transliterate.ts';
+import { koreanKey, loanwordKey } from './phonetic-keys.ts';
+import { ABJAD_RE, NON_LATIN_RE, UNSPACED_RE, katakanaWords, romanizeAlphabets, romanizeSyllabaries } from './transliterate.ts';
 
 /** Words that carry no identity on their own: a title match needs at least one other shared word. */
 export const STOP_WORDS = new Set([
@@ -20,6 +21,10 @@ export interface TextForm {
   nonLatin: boolean;
   /** Other Latin readings of the same text (names written in kanji/hanzi). */
   readings?: TextForm[];
+  /** The original contained Hangul: its romanization compares through `koreanKey`. */
+  hangul?: boolean;
+  /** Tokens romanized from katakana: possibly loanwords, compared through `loanwordKey`. */
+  loanwords?: string[];
 }
 
 /**
@@ -48,7 +53,80 @@ export function normalizeText(raw: string): TextForm {
     abjad: ABJAD_RE.test(nfkc),
     unspaced: UNSPACED_RE.test(nfkc),
     nonLatin: NON_LATIN_RE.test(nfkc),
+    hangul: HANGUL_RE.test(nfkc),
+    loanwords: katakanaWords(nfkc),
   };
+}
+
+const HANGUL_RE = /[\uac00-\ud7a3]/u;
+
+/** Which sound-based keys a comparison of two forms may use. */
+interface KeyContext {
+  hangul: boolean;
+  loanA: ReadonlySet<string>;
+  loanB: ReadonlySet<string>;
+}
+
+const keyContext = (a: TextForm, b: TextForm): KeyContext => ({
+  // Only across scripts: two Latin spellings must not meet through a Korean-tolerant key.
+  hangul: (a.hangul ?? false) !== (b.hangul ?? false),
+  loanA: new Set(a.hangul === b.hangul && a.nonLatin === b.nonLatin ? [] : (a.loanwords ?? [])),
+  loanB: new Set(a.hangul === b.hangul && a.nonLatin === b.nonLatin ? [] : (b.loanwords ?? [])),
+});
+
+/** A key of at least this many letters is specific enough to stand for a word. */
+const MIN_KEY = 2;
+
+/** Sound-key agreement of two tokens (0 when none applies): Korean romanization variants 0.9, katakana loanwords 0.85. */
+function keySimilarity(a: string, b: string, keys: KeyContext | undefined): number {
+  if (!keys) return 0;
+  if (keys.hangul) {
+    const ka = koreanKey(a);
+    if (ka.length >= MIN_KEY && ka === koreanKey(b)) return 0.9;
+  }
+  if (keys.loanA.has(a) || keys.loanB.has(b)) {
+    const ka = loanwordKey(a);
+    if (ka.length >= MIN_KEY && ka === loanwordKey(b)) return 0.85;
+  }
+  return 0;
+}
+
+/**
+ * One word in Hangul or katakana is often two or three in Latin (ナイトライン / "Night Line",
+ * 봄날의 / "Bom Narui"): joins runs of up to three tokens of `b` whose sound key equals that of a
+ * token of `a`, so the greedy pairing sees them as one word.
+ */
+function joinSpans(a: TextForm, b: TextForm, keys: KeyContext, loanOfA: ReadonlySet<string>): TextForm {
+  const wanted = a.tokens.flatMap((t) => {
+    const out: ((s: string) => boolean)[] = [];
+    if (keys.hangul && a.hangul) {
+      const k = koreanKey(t);
+      if (k.length >= 3) out.push((s) => koreanKey(s) === k);
+    }
+    if (loanOfA.has(t)) {
+      const k = loanwordKey(t);
+      if (k.length >= 3) out.push((s) => loanwordKey(s) === k);
+    }
+    // A word that already has a one-token counterpart needs no joining ("no" + "melody" must not become "nomelody").
+    return out.filter((w) => !b.tokens.some(w));
+  });
+  if (wanted.length === 0) return b;
+  const tokens: string[] = [];
+  let joined = false;
+  for (let i = 0; i < b.tokens.length; i++) {
+    let taken = 1;
+    for (const len of [3, 2]) {
+      const span = b.tokens.slice(i, i + len);
+      if (span.length === len && wanted.some((w) => w(span.join('')))) {
+        taken = len;
+        break;
+      }
+    }
+    tokens.push(b.tokens.slice(i, i + taken).join(''));
+    if (taken > 1) joined = true;
+    i += taken - 1;
+  }
+  return joined ? { ...b, tokens } : b;
 }
 
 /** Folds spelling variants that romanization and transliteration produce (ō/ou/oo, kh/h, y/i, doubled letters). */
@@ -86,7 +164,7 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** How alike two tokens are: exact 1, loose spelling 0.95, abjad skeleton 0.85, one typo in a long word 0.8. */
-export function tokenSimilarity(a: string, b: string, abjad: boolean): number {
+export function tokenSimilarity(a: string, b: string, abjad: boolean, keys?: KeyContext): number {
   if (a === b) return 1;
   const la = looseKey(a);
   const lb = looseKey(b);
@@ -96,6 +174,8 @@ export function tokenSimilarity(a: string, b: string, abjad: boolean): number {
     const sb = skeleton(b);
     if (sa === sb && (sa.length >= 2 || (sa.length === 1 && a.length <= 4 && b.length <= 4))) return 0.85;
   }
+  const keyed = keySimilarity(a, b, keys);
+  if (keyed > 0) return keyed;
   if (la.length >= 5 && lb.length >= 5 && levenshtein(la, lb) <= 1) return 0.8;
   return 0;
 }
@@ -112,7 +192,10 @@ export interface TokenMatch {
 }
 
 /** Greedy best pairing of tokens; stop words weigh half. */
-export function compareTokens(a: TextForm, b: TextForm): TokenMatch {
+export function compareTokens(a0: TextForm, b0: TextForm): TokenMatch {
+  const keys = keyContext(a0, b0);
+  const b = joinSpans(a0, b0, keys, keys.loanA);
+  const a = joinSpans(b, a0, keys, keys.loanB);
   const abjad = a.abjad || b.abjad;
   const used = new Set<number>();
   let matched = 0;
@@ -124,7 +207,7 @@ export function compareTokens(a: TextForm, b: TextForm): TokenMatch {
     let bestIdx = -1;
     b.tokens.forEach((tb, idx) => {
       if (used.has(idx)) return;
-      const s = tokenSimilarity(ta, tb, abjad);
+      const s = tokenSimilarity(ta, tb, abjad, keys);
       if (s > best) {
         best = s;
         bestIdx = idx;
@@ -152,6 +235,11 @@ export function compactSimilarity(a: TextForm, b: TextForm): number {
   const cb = looseKey(b.tokens.join(''));
   if (ca.length === 0 || cb.length === 0) return 0;
   if (ca === cb) return 1;
+  const keys = keyContext(a, b);
+  if (keys.hangul) {
+    const ka = koreanKey(a.tokens.join(''));
+    if (ka.length >= 3 && ka === koreanKey(b.tokens.join(''))) return 0.95;
+  }
   if (ca.length < 2 || cb.length < 2) return 0;
   const grams = (s: string): Map<string, number> => {
     const m = new Map<string, number>();

@@ -72,17 +72,65 @@ const HANGUL_L = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '',
 const HANGUL_V = ['a', 'ae', 'ya', 'yae', 'eo', 'e', 'yeo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'eu', 'ui', 'i'];
 const HANGUL_T = ['', 'k', 'k', 'k', 'n', 'n', 'n', 't', 'l', 'k', 'm', 'l', 'l', 'l', 'p', 'l', 'm', 'p', 'p', 't', 't', 'ng', 't', 't', 'k', 't', 'p', 't'];
 
-/** Revised Romanization of Hangul syllables, without the sound-change rules between syllables. */
+/** A final consonant (jamo index) read as the next syllable's initial when that one starts silent (ㅇ): [stays, moves]. */
+const HANGUL_LIAISON: readonly (readonly [string, string])[] = [
+  ['', ''], ['', 'g'], ['', 'kk'], ['k', 's'], ['', 'n'], ['n', 'j'], ['', 'n'], ['', 'd'], ['', 'r'], ['l', 'g'], ['l', 'm'], ['l', 'b'],
+  ['l', 's'], ['l', 't'], ['l', 'p'], ['', 'r'], ['', 'm'], ['', 'b'], ['p', 's'], ['', 's'], ['', 'ss'], ['ng', ''], ['', 'j'], ['', 'ch'],
+  ['', 'k'], ['', 't'], ['', 'p'], ['', ''],
+];
+/** Finals by the stop they are pronounced as before another consonant. */
+const K_FINALS = new Set([1, 2, 3, 9, 24]);
+const T_FINALS = new Set([7, 19, 20, 22, 23, 25, 27]);
+const P_FINALS = new Set([14, 17, 18, 26]);
+const L_N = 2;
+const L_R = 5;
+const L_M = 6;
+const L_SILENT = 11;
+
+/**
+ * Revised Romanization of a run of Hangul syllables, decomposed arithmetically into jamo (Unicode
+ * syllables are (initial × 21 + vowel) × 28 + final), with the sound changes RR writes between
+ * syllables: liaison (봄날의 → bomnarui), nasalization (국물 → gungmul, 입니다 → imnida), ㄹ/ㄴ
+ * assimilation (신라 → silla) and ㄹ read as n after m/ng (종로 → jongno).
+ */
 function romanizeHangul(run: string): string {
-  let out = '';
-  for (const ch of run) {
+  const syllables = [...run].map((ch) => {
     const code = (ch.codePointAt(0) ?? 0) - 0xac00;
-    if (code < 0 || code > 11171) continue;
-    const l = Math.floor(code / 588);
-    const v = Math.floor((code % 588) / 28);
-    const t = code % 28;
-    out += (HANGUL_L[l] ?? '') + (HANGUL_V[v] ?? '') + (HANGUL_T[t] ?? '');
-  }
+    return { l: Math.floor(code / 588), v: Math.floor((code % 588) / 28), t: code % 28 };
+  });
+  let out = '';
+  let initial: string | null = null;
+  syllables.forEach((s, i) => {
+    const next = syllables[i + 1];
+    const head = initial ?? HANGUL_L[s.l] ?? '';
+    let tail = HANGUL_T[s.t] ?? '';
+    initial = null;
+    if (next && s.t !== 0) {
+      if (next.l === L_SILENT) {
+        const [stays, moves] = HANGUL_LIAISON[s.t]!;
+        tail = stays;
+        if (moves) initial = moves;
+      } else if (next.l === L_N || next.l === L_M) {
+        if (K_FINALS.has(s.t)) tail = 'ng';
+        else if (T_FINALS.has(s.t)) tail = 'n';
+        else if (P_FINALS.has(s.t)) tail = 'm';
+        else if (s.t === 8 && next.l === L_N) initial = 'l';
+      } else if (next.l === L_R) {
+        if (s.t === 4 || s.t === 8) {
+          tail = 'l';
+          initial = 'l';
+        } else if (s.t === 16 || s.t === 21) initial = 'n';
+        else if (K_FINALS.has(s.t)) {
+          tail = 'ng';
+          initial = 'n';
+        } else if (P_FINALS.has(s.t)) {
+          tail = 'm';
+          initial = 'n';
+        }
+      }
+    }
+    out += head + (HANGUL_V[s.v] ?? '') + tail;
+  });
   return out;
 }
 
@@ -117,12 +165,21 @@ export const ABJAD_RE = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\u
 export const UNSPACED_RE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]/u;
 export const NON_LATIN_RE = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0750-\u077f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ufb50-\ufdff\ufe70-\ufeff]/u;
 
+/** Hiragana (with long-vowel marks) and katakana runs apart: particles are words of their own, and katakana words are loanwords. */
+const KANA_RUN_RE = /[\u3041-\u309f][\u3041-\u309f\u30fc]*|[\u30a1-\u30fa\u30fc-\u30ff]+/gu;
+const KATAKANA_RUN_RE = /[\u30a1-\u30fa][\u30a1-\u30fa\u30fc-\u30ff]*/gu;
+
 /** Kana and Hangul, on NFKC text (their voicing marks must still be composed). */
 export function romanizeSyllabaries(text: string): string {
   return text
-    .replace(/[\u3041-\u309f\u30a1-\u30ff]+/gu, (run) => ` ${romanizeKana(run)} `)
+    .replace(KANA_RUN_RE, (run) => ` ${romanizeKana(run)} `)
     .replace(/[\uac00-\ud7a3]+/gu, (run) => romanizeHangul(run))
     .replace(/ {2,}/gu, ' ');
+}
+
+/** The romanized katakana words of a text (NFKC): the words that may be loanwords. */
+export function katakanaWords(text: string): string[] {
+  return [...text.matchAll(KATAKANA_RUN_RE)].map((m) => romanizeKana(m[0])).filter(Boolean);
 }
 
 /** Cyrillic, Greek, Arabic and Hebrew letters, on lower-case text with marks already removed. */

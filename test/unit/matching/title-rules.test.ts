@@ -53,9 +53,29 @@ describe('versions hidden in credits and short pieces', () => {
 });
 
 describe('scripts the engine cannot fully read ask instead of rejecting', () => {
-  it('a katakana loanword title against its English spelling, artist also in katakana: review on length and album', () => {
+  it('a katakana loanword title against its English spelling, artist also in katakana: read as loanwords and accepted', () => {
     const d = decide({ title: '東京ナイトライン', artist: 'シティ・ネオン', album: '東京ナイトライン' }, { title: 'Tokyo Night Line', artist: 'City Neon', album: '東京ナイトライン' });
-    expect(d.decision).toBe('review');
+    expect(d.ranked[0]!.breakdown.find((b) => b.signal === 'artist_overlap')!.value).toBe(1);
+    expect(d.decision).toBe('accept');
+  });
+
+  it('a katakana loanword does not make another Latin artist with the same consonants the same artist', () => {
+    // 青空ライン "aozora rain": "Aozora Line" is it, "Azure Rain" is another band whose consonants also run z-r-n.
+    const d = decide({ title: '夜明けのメロディー', artist: '青空ライン' }, { title: 'Yoake no Melody', artist: 'Azure Rain' });
+    expect(d.decision).not.toBe('accept');
+    expect(decide({ title: '夜明けのメロディー', artist: '青空ライン' }, { title: 'Yoake no Melody', artist: 'Aozora Line' }).decision).toBe('accept');
+  });
+
+  it('a Hangul artist meets a romanization with other vowels and spacing; a different name does not', () => {
+    const d = decide({ title: '봄날의 기억', artist: '한별' }, { title: 'Bomnarui Gieok', artist: 'Han Byul' });
+    expect(d.ranked[0]!.breakdown.find((b) => b.signal === 'artist_overlap')!.value).toBe(1);
+    expect(d.decision).toBe('accept');
+    expect(decide({ title: '봄날의 기억', artist: '한별' }, { title: 'Bomnarui Gieok', artist: 'Han Bora' }).decision).not.toBe('accept');
+  });
+
+  it('the same title in Hangul by another, Latin-named artist is not accepted', () => {
+    const d = decide({ title: '봄날의 기억', artist: '한별' }, { title: 'Bomnarui Gieok', artist: 'Hugo Marchand' });
+    expect(d.decision).not.toBe('accept');
   });
 
   it('an Arabic-script artist meets its Latin spelling on the consonants (short vowels are not written)', () => {
