@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCaseLine } from '../../bench/matching/evaluate.ts';
 import { generateHoldout2 } from '../../fixtures/matching/generate-holdout2.ts';
+import { generateHoldout3 } from '../../fixtures/matching/generate-holdout3.ts';
 import { generate, PROFILES } from '../../fixtures/matching/generate.ts';
 
 const fixture = (name: string): string => readFileSync(fileURLToPath(new URL(`../../fixtures/matching/${name}`, import.meta.url)), 'utf8');
@@ -40,6 +41,17 @@ describe('matching datasets', () => {
     expect(ok.filter((c) => c.target_provider === 'youtube_music').length).toBeGreaterThan(150);
     // Nothing shared with the main dataset's case ids.
     expect(ok.every((c) => c.id.startsWith('h2-'))).toBe(true);
+  });
+
+  it('holdout3.jsonl is what its generator writes: 1,500 valid cases, ids of its own', () => {
+    const text = generateHoldout3();
+    expect(text).toBe(fixture('holdout3.jsonl'));
+    const cases = text.trim().split('\n').map((l) => parseCaseLine(l));
+    expect(cases.filter((c) => !c.ok)).toEqual([]);
+    const ok = cases.flatMap((c) => (c.ok ? [c.value] : []));
+    expect(ok).toHaveLength(1_500);
+    expect(ok.filter((c) => c.truth === null).length).toBeGreaterThan(200);
+    expect(ok.every((c) => c.id.startsWith('h3-'))).toBe(true);
   });
 
   it('has at least 2,000 source tracks in the main dataset', () => {
