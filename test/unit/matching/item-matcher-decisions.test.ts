@@ -15,7 +15,8 @@ function context(decision: { action: string; chosen_target_uri: string; chosen_t
   };
   const ctx: MatchContext = {
     ownerId: 'owner', sourceProvider: 'alpha', targetProvider: 'svc', targetPluginId: 'com.example.svc', targetAccountId: 'acct', strictness: strictness as MatchContext['strictness'],
-    execute: async (statement) => (statement.text.includes('from review_decision') && decision ? [decision] : []),
+    // The engine asks for every scope at once; the stored decision is the account's own.
+    execute: async (statement) => (statement.text.includes('from review_decision') && decision ? [{ scope: 'account:acct', ...decision }] : []),
     matching: {
       resolve: async (request) => {
         requests.push(request);
