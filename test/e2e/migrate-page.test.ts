@@ -143,7 +143,8 @@ describe('migrating a playlist in the browser', () => {
     await detail.waitFor();
     const jobId = await detail.getAttribute('data-job-id');
     await expect.poll(() => detail.getByRole('status').filter({ hasText: /^Items / }).textContent(), { timeout: 30_000 }).toContain(`of ${playlistTracks}`);
-    expect(await detail.locator('opl-status-chart').count()).toBeGreaterThan(0);
+    // The per-playlist charts come from a second request (collection statistics) that may answer later.
+    await expect.poll(() => detail.locator('opl-status-chart').count(), { timeout: 30_000 }).toBeGreaterThan(0);
 
     // A filter the engine applies: only tracks whose title contains a string that none has.
     await detail.getByRole('searchbox', { name: 'Title contains' }).fill('zz-no-such-title-zz');
