@@ -61,14 +61,7 @@ export interface ReviewInput {
 }
 
 /** A target entity found by a reviewer's search (see searchTarget). */
-export interface SearchCandidate {
-  id: string | null;
-  uri: string | null;
-  title: string;
-  artist: string;
-  album: string | null;
-  duration_s: number | null;
-}
+export type SearchCandidate = Omit<CandidateView, 'score' | 'reason' | 'entity'>;
 
 /** Results of a reviewer's search on the target. */
 const SEARCH_LIMIT = 10;
