@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { pluginErrorFromData, ProviderError, RateLimited, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import { pluginErrorFromData, RateLimited, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
 import {
   isOperationName,
   LIMIT_BREACHES,
@@ -14,6 +14,7 @@ import {
   type SandboxFailure,
   type SandboxLimits,
   validateResult,
+  validateResultText,
 } from '@opl/plugin-sdk/sandbox';
 import { manifestSchema, type OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
@@ -201,14 +202,8 @@ export class PluginHost {
     if (op === 'serialize') throw new Unsupported('serialize streams its output: use PluginHost.serialize');
     const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }), context.account?.id ?? null);
     if (result.json === undefined) throw new SandboxError('crashed', `${pluginId}: the plugin host sent no ${op} result`);
-    let value: unknown;
-    try {
-      value = parseBoundaryJson(result.json);
-    } catch {
-      throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
-    }
-    // The one validation of the plugin's result, on the engine's side of the process boundary.
-    return validateResult(pluginId, op, value);
+    // The one parse and validation of the plugin's result, on the engine's side of the process boundary.
+    return validateResultText(pluginId, op, result.json);
   }
 
   async serialize(pluginId: string, input: OperationCallInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>> {

@@ -44,6 +44,7 @@ export {
   MAX_SERIALIZE_BYTES,
   SERIALIZE_CHUNK_BYTES,
   validateResult,
+  validateResultText,
   type Acquire,
   type AcquirePermit,
   type ChunkSink,

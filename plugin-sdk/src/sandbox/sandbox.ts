@@ -5,6 +5,7 @@ import type { Manifest } from '../manifest.schema.ts';
 import { OPERATIONS, type OperationName, type OperationResult } from '../operations.schema.ts';
 import { parseBoundaryJson } from './boundary-json.ts';
 import { sandboxCallContextSchema, type ParsedCallContext, type SandboxCallContext } from './call-context.schema.ts';
+import { fastResult, MISS } from './fast-result-check.ts';
 import { createHostFetch, HostFetchError, type HostFetch } from './host-fetch.ts';
 import { operationRefusal, requestCost } from './operation-guard.ts';
 import { pluginLogEntry, type LogBudget, type SandboxLog } from './plugin-log.ts';
@@ -121,6 +122,22 @@ export function validateResult<N extends OperationName>(pluginId: string, op: N,
   const parsed = OPERATIONS[op].output.safeParse(value);
   if (!parsed.success) throw new ProviderError(`${pluginId} returned data that does not match the ${op} contract: ${issuesText(parsed.error.issues)}`);
   return parsed.data as OperationResult<N>;
+}
+
+/**
+ * Parses a result's JSON text as it came across the boundary and checks it against its operation's
+ * output schema: the tracks of track-heavy results by the fast check, everything else (and every
+ * value the fast check does not vouch for) by zod. The one parse and the one validation of a result.
+ */
+export function validateResultText<N extends OperationName>(pluginId: string, op: N, text: string): OperationResult<N> {
+  let value: unknown;
+  try {
+    value = parseBoundaryJson(text);
+  } catch {
+    throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
+  }
+  const fast = fastResult(op, value);
+  return fast === MISS ? validateResult(pluginId, op, value) : (fast as OperationResult<N>);
 }
 
 function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
@@ -456,14 +473,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw pluginErrorFromData(errorDataFromThrown(thrown, call.redactor.text));
   }
 
-  function parseResult(op: OperationName, text: string): unknown {
-    try {
-      return parseBoundaryJson(text);
-    } catch {
-      throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
-    }
-  }
-
   function validated<N extends OperationName>(op: N, value: unknown): OperationResult<N> {
     return validateResult(pluginId, op, value);
   }
@@ -493,7 +502,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
 
     async call<N extends OperationName>(op: N, input: unknown, context: SandboxCallContext): Promise<OperationResult<N>> {
-      return validated(op, parseResult(op, await callJson(op, input, context)));
+      return validateResultText(pluginId, op, await callJson(op, input, context));
     },
 
     callJson,

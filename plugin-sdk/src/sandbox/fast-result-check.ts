@@ -1,0 +1,216 @@
+import { MEDIA_TYPES, playlistSchema, trackSchema, type Playlist, type Track } from '../model.schema.ts';
+import { OPERATIONS, type OperationName } from '../operations.schema.ts';
+
+/**
+ * A hand-written check of the results that carry tracks (a parsed file, a playlist, a page of
+ * items), equivalent to the zod schemas for the values JSON can spell. Validating 100,000 tracks
+ * through zod costs several times the JSON parse itself; this checks each Track in one tight pass
+ * and builds the same output (defaults filled in, unknown keys dropped, the schema's key order).
+ * It only ever answers "valid, and here is zod's output" or MISS: on MISS (anything unusual, or any
+ * invalid value) the caller runs zod, which then decides and words the error. So it can only be
+ * wrong by accepting what zod refuses, which test/unit/plugin-sdk/fast-result-check.test.ts rules
+ * out property by property. Only for values fresh from `JSON.parse` (plain objects and arrays,
+ * no symbols or accessors): the host calls it on the boundary's parsed text and nothing else.
+ */
+
+export const MISS: unique symbol = Symbol('fast-check-miss');
+type Miss = typeof MISS;
+
+/** The Track fields this check knows, in the schema's order; a schema with other fields turns the fast path off. */
+const TRACK_KEYS = [
+  'id', 'title', 'artist', 'artists', 'album', 'duration_s', 'isrc', 'release_date', 'release_year', 'genre', 'track_number', 'disc_number', 'explicit', 'composer', 'credits',
+  'label', 'artwork_uri', 'provider_uris', 'metadata', 'media_type', 'is_local', 'position', 'is_migratable', 'unsupported_reason', 'source_item_id', 'added_at', 'source_position',
+  'provider_metadata',
+] as const;
+
+const shapeKeys = Object.keys(trackSchema.shape);
+/** False when model.schema.ts gained, lost or reordered a Track field this check was not written for. */
+export const FAST_TRACK_CHECK_ENABLED = shapeKeys.length === TRACK_KEYS.length && shapeKeys.every((key, index) => key === TRACK_KEYS[index]);
+
+// The two string formats are checked by the schema's own field (a regex zod owns), only when present.
+const releaseDateField = trackSchema.shape.release_date;
+const addedAtField = trackSchema.shape.added_at;
+const mediaTypes: ReadonlySet<unknown> = new Set(MEDIA_TYPES);
+
+/** zod measures a string's length in code points: only a string longer in UTF-16 units needs counting. */
+function fits(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  if (text.length > 2 * max) return false;
+  let points = 0;
+  for (const _ of text) if (++points > max) return false;
+  return true;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nullableText(value: unknown, max: number): string | null | Miss {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' && fits(value, max) ? value : MISS;
+}
+
+function nullableInt(value: unknown): number | null | Miss {
+  if (value === undefined || value === null) return null;
+  return Number.isSafeInteger(value) ? (value as number) : MISS;
+}
+
+function nullableBoolean(value: unknown): boolean | null | Miss {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'boolean' ? value : MISS;
+}
+
+function formatted(value: unknown, field: typeof releaseDateField | typeof addedAtField): string | null | Miss {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return MISS;
+  return field.safeParse(value).success ? value : MISS;
+}
+
+/**
+ * A record of string keys up to `maxKey` long (values checked by `valueOk`). The parsed object is
+ * kept as it is: it has exactly the own keys, in the order, of the copy zod would make. Objects
+ * with a `constructor` or `__proto__` key are left to zod, whose plain-object test looks at them.
+ */
+function record(value: unknown, maxKey: number, valueOk: ((item: unknown) => boolean) | null): Record<string, unknown> | Miss {
+  if (value === undefined) return {};
+  if (!isJsonObject(value)) return MISS;
+  for (const key in value) {
+    if (!fits(key, maxKey) || key === '__proto__' || key === 'constructor') return MISS;
+    if (valueOk !== null && !valueOk(value[key])) return MISS;
+  }
+  return value;
+}
+
+const providerUriOk = (item: unknown) => typeof item === 'string' && fits(item, 2_000);
+
+function artists(value: unknown): string[] | Miss {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > 100) return MISS;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (typeof item !== 'string' || !fits(item, 1_000)) return MISS;
+  }
+  return value as string[];
+}
+
+function credits(value: unknown): Track['credits'] | Miss {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > 500) return MISS;
+  const out: Track['credits'] = [];
+  for (const item of value as unknown[]) {
+    if (!isJsonObject(item)) return MISS;
+    const { role, name } = item;
+    if (typeof role !== 'string' || role.length < 1 || !fits(role, 200) || typeof name !== 'string' || name.length < 1 || !fits(name, 1_000)) return MISS;
+    const instrument = nullableText(item.instrument, 10_000);
+    const uri = nullableText(item.uri, 10_000);
+    if (instrument === MISS || uri === MISS) return MISS;
+    out.push({ role, name, instrument, uri });
+  }
+  return out;
+}
+
+/** One Track as `trackSchema.parse` would return it, or MISS. */
+export function fastTrack(value: unknown): Track | Miss {
+  if (!isJsonObject(value)) return MISS;
+  const v = value;
+  const { title, artist } = v;
+  if (typeof title !== 'string' || !fits(title, 2_000) || typeof artist !== 'string' || !fits(artist, 2_000)) return MISS;
+  const duration = v.duration_s;
+  if (duration !== undefined && duration !== null && !(typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 && duration <= 1_000_000)) return MISS;
+  const mediaType = v.media_type === undefined ? 'track' : v.media_type;
+  if (!mediaTypes.has(mediaType)) return MISS;
+  const isLocal = v.is_local === undefined ? false : v.is_local;
+  const isMigratable = v.is_migratable === undefined ? true : v.is_migratable;
+  if (typeof isLocal !== 'boolean' || typeof isMigratable !== 'boolean') return MISS;
+  const track = {
+    id: nullableText(v.id, 10_000),
+    title,
+    artist,
+    artists: artists(v.artists),
+    album: nullableText(v.album, 10_000),
+    duration_s: duration ?? null,
+    isrc: nullableText(v.isrc, 32),
+    release_date: formatted(v.release_date, releaseDateField),
+    release_year: nullableInt(v.release_year),
+    genre: nullableText(v.genre, 10_000),
+    track_number: nullableInt(v.track_number),
+    disc_number: nullableInt(v.disc_number),
+    explicit: nullableBoolean(v.explicit),
+    composer: nullableText(v.composer, 10_000),
+    credits: credits(v.credits),
+    label: nullableText(v.label, 10_000),
+    artwork_uri: nullableText(v.artwork_uri, 10_000),
+    provider_uris: record(v.provider_uris, 100, providerUriOk),
+    metadata: record(v.metadata, 200, null),
+    media_type: mediaType,
+    is_local: isLocal,
+    position: nullableInt(v.position),
+    is_migratable: isMigratable,
+    unsupported_reason: nullableText(v.unsupported_reason, 10_000),
+    source_item_id: nullableText(v.source_item_id, 10_000),
+    added_at: formatted(v.added_at, addedAtField),
+    source_position: nullableInt(v.source_position),
+    provider_metadata: record(v.provider_metadata, 200, null),
+  };
+  for (const key in track) if (track[key as keyof typeof track] === MISS) return MISS;
+  return track as Track;
+}
+
+/** A list of tracks (at most `max`), each checked by `fastTrack`; a new array. */
+export function fastTracks(value: unknown, max: number): Track[] | Miss {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > max) return MISS;
+  const out: Track[] = new Array<Track>(value.length);
+  for (let index = 0; index < value.length; index++) {
+    const track = fastTrack(value[index]);
+    if (track === MISS) return MISS;
+    out[index] = track;
+  }
+  return out;
+}
+
+/** Runs the zod schema on everything but the track list `key` (emptied), then puts the fast-checked tracks in its place. */
+function withTracks<T extends Record<string, unknown>>(schema: { safeParse(value: unknown): { success: boolean; data?: unknown } }, value: unknown, key: string, max: number): T | Miss {
+  if (!isJsonObject(value)) return MISS;
+  const tracks = fastTracks(value[key], max);
+  if (tracks === MISS) return MISS;
+  const rest = schema.safeParse({ ...value, [key]: [] });
+  if (!rest.success) return MISS;
+  const out = rest.data as T;
+  (out as Record<string, unknown>)[key] = tracks;
+  return out;
+}
+
+/** The zod schema of a playlist on one side, its tracks on the other. */
+export function fastPlaylist(value: unknown): Playlist | Miss {
+  return withTracks<Playlist>(playlistSchema, value, 'tracks', Number.MAX_SAFE_INTEGER);
+}
+
+function fastParseResult(value: unknown): unknown {
+  if (!isJsonObject(value) || !Array.isArray(value.playlists) || value.playlists.length > 10_000) return MISS;
+  const playlists: Playlist[] = [];
+  for (const item of value.playlists as unknown[]) {
+    const playlist = fastPlaylist(item);
+    if (playlist === MISS) return MISS;
+    playlists.push(playlist);
+  }
+  // The issues (at most 1,000) and the envelope go through zod; the playlists are already checked.
+  const rest = OPERATIONS.parse.output.safeParse({ ...value, playlists: [] });
+  if (!rest.success) return MISS;
+  return { ...(rest.data as Record<string, unknown>), playlists };
+}
+
+/** The operations whose results are mostly tracks, and their fast checks. */
+const FAST_RESULTS: Partial<Record<OperationName, (value: unknown) => unknown>> = {
+  parse: fastParseResult,
+  readPlaylist: fastPlaylist,
+  listPlaylistItems: (value) => withTracks(OPERATIONS.listPlaylistItems.output, value, 'items', 10_000),
+  listLikedTracks: (value) => withTracks(OPERATIONS.listLikedTracks.output, value, 'items', 10_000),
+};
+
+/** The result as the operation's schema would output it, or MISS when zod must decide. Input: a value fresh from JSON.parse. */
+export function fastResult(op: OperationName, value: unknown): unknown {
+  if (!FAST_TRACK_CHECK_ENABLED) return MISS;
+  const check = FAST_RESULTS[op];
+  return check ? check(value) : MISS;
+}
