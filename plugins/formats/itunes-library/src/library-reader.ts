@@ -1,0 +1,168 @@
+import { formatKit, InvalidInput, parseXml, type OperationReturn, type PlaylistInput, type TrackInput, type XmlElement } from '@opl/plugin-sdk';
+import { libraryTrack } from './library-track.ts';
+import { booleanValue, dictEntries, integerValue, isArray, isDict, PLIST_DOCTYPE, stringValue } from './plist-values.ts';
+
+/**
+ * iTunes / Apple Music `Library.xml` (File › Library › Export Library…): an XML property list whose
+ * root dict has `Tracks` (track id ⇒ track dict) and `Playlists` (an array of playlist dicts whose
+ * `Playlist Items` name tracks by `Track ID`). Every user playlist becomes a playlist:
+ * - the master list ("Library": `Master`) and Apple's built-in lists (`Distinguished Kind`: Music,
+ *   Movies, Podcasts, Purchased, …) are not the user's playlists: skipped, one warning each;
+ * - folders (`Folder`) hold playlists, not tracks: skipped with a warning, and each playlist in one
+ *   carries its folder path (`metadata.folder`, "Parent / Child");
+ * - smart playlists are read as the snapshot of items the file lists (`metadata.smart`);
+ * - an item naming a track id the library does not have is an item-level error; its neighbours
+ *   are kept; duplicates are kept in order.
+ * Deterministic: document order throughout.
+ */
+
+type ParseResult = OperationReturn<'parse'>;
+
+/** Elements read at most: a 60,000-song library is about 3,000,000. */
+const MAX_NODES = 4_000_000;
+const UNTITLED = 'Untitled playlist';
+const FOLDER_SEPARATOR = ' / ';
+
+const shown = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+
+interface LibraryPlaylist {
+  readonly dict: XmlElement;
+  readonly entries: Map<string, XmlElement>;
+  readonly name: string;
+}
+
+function libraryRoot(text: string): Map<string, XmlElement> {
+  const root = parseXml(text, { maxNodes: MAX_NODES, allowedDoctype: PLIST_DOCTYPE });
+  if (root.name !== 'plist' || root.namespace !== '') throw new InvalidInput(`the root element is <${root.name.slice(0, 100)}>, not <plist>: this is not an iTunes / Apple Music library`);
+  const top = root.children[0];
+  if (top === undefined || !isDict(top)) throw new InvalidInput('the property list does not hold a <dict>: this is not an iTunes / Apple Music library');
+  const entries = dictEntries(top);
+  if (!isDict(entries.get('Tracks')) && !isArray(entries.get('Playlists'))) {
+    throw new InvalidInput('the property list has neither "Tracks" nor "Playlists": this is not an iTunes / Apple Music library (export it with File › Library › Export Library…)');
+  }
+  return entries;
+}
+
+/** Track dicts by track id (the `Tracks` key, or the dict's own `Track ID`), converted on first use. */
+class TrackTable {
+  readonly #dicts = new Map<number, XmlElement>();
+  readonly #converted = new Map<number, TrackInput>();
+  readonly #issues: formatKit.IssueCollector;
+
+  constructor(tracks: XmlElement | undefined, issues: formatKit.IssueCollector) {
+    this.#issues = issues;
+    if (tracks === undefined) return;
+    const keys = tracks.children;
+    for (let index = 0; index + 1 < keys.length; index += 2) {
+      const key = keys[index]!;
+      const dict = keys[index + 1]!;
+      if (!isDict(dict)) {
+        issues.warn(dict.line, 'invalid_track', `track ${shown(key.text)} is not a <dict>; ignored`);
+        continue;
+      }
+      const id = integerValue(dictEntries(dict).get('Track ID')) ?? (/^\d{1,15}$/.test(key.text.trim()) ? Number(key.text.trim()) : null);
+      if (id === null) issues.warn(dict.line, 'invalid_track', `track ${shown(key.text)} has no whole-number Track ID; ignored`);
+      else if (this.#dicts.has(id)) issues.warn(dict.line, 'duplicate_track_id', `Track ID ${id} appears twice in "Tracks"; the first is kept`);
+      else this.#dicts.set(id, dict);
+    }
+  }
+
+  /** A fresh copy (each playlist entry gets its own position), or null when the library has no such track. */
+  get(id: number): TrackInput | null {
+    let track = this.#converted.get(id);
+    if (track === undefined) {
+      const dict = this.#dicts.get(id);
+      if (dict === undefined) return null;
+      track = libraryTrack(dict, this.#issues);
+      this.#converted.set(id, track);
+    }
+    return { ...track, metadata: { ...track.metadata } };
+  }
+}
+
+/** "Parent / Child" folder path of a playlist, following `Parent Persistent ID` (cycles cut). */
+function folderPath(parentId: string | null, folders: ReadonlyMap<string, { name: string; parent: string | null }>): string | null {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let id = parentId; id !== null && !seen.has(id); id = folders.get(id)?.parent ?? null) {
+    seen.add(id);
+    const folder = folders.get(id);
+    if (folder === undefined) break;
+    names.unshift(folder.name);
+  }
+  return names.length === 0 ? null : names.join(FOLDER_SEPARATOR);
+}
+
+function playlistTracks(playlist: LibraryPlaylist, table: TrackTable, issues: formatKit.IssueCollector): TrackInput[] {
+  const tracks: TrackInput[] = [];
+  const items = playlist.entries.get('Playlist Items');
+  if (items === undefined) return tracks;
+  if (!isArray(items)) {
+    issues.error(items.line, 'invalid_playlist', `"Playlist Items" of ${shown(playlist.name)} is not an <array>; the playlist is empty`);
+    return tracks;
+  }
+  for (const item of items.children) {
+    const id = isDict(item) ? integerValue(dictEntries(item).get('Track ID')) : null;
+    if (id === null) {
+      issues.error(item.line, 'invalid_item', `an item of ${shown(playlist.name)} names no Track ID; skipped`);
+      continue;
+    }
+    const track = table.get(id);
+    if (track === null) {
+      issues.error(item.line, 'missing_track', `an item of ${shown(playlist.name)} names Track ID ${id}, which is not in the library's "Tracks"; skipped`);
+      continue;
+    }
+    track.position = tracks.length;
+    tracks.push(track);
+  }
+  return tracks;
+}
+
+export function parseLibraryText(text: string): ParseResult {
+  const issues = new formatKit.IssueCollector();
+  const root = libraryRoot(text);
+  const tracksElement = root.get('Tracks');
+  const table = new TrackTable(tracksElement !== undefined && isDict(tracksElement) ? tracksElement : undefined, issues);
+  const playlistsElement = root.get('Playlists');
+  const dicts = playlistsElement !== undefined && isArray(playlistsElement) ? playlistsElement.children.filter((child) => isDict(child)) : [];
+
+  const candidates: LibraryPlaylist[] = [];
+  const folders = new Map<string, { name: string; parent: string | null }>();
+  for (const dict of dicts) {
+    const entries = dictEntries(dict);
+    const name = formatKit.boundedText(stringValue(entries.get('Name'))?.trim() || UNTITLED, formatKit.LIMITS.playlistName).value;
+    const distinguished = entries.get('Distinguished Kind');
+    if (booleanValue(entries.get('Master')) === true) {
+      issues.warn(dict.line, 'library_list_skipped', `${shown(name)} is the whole library, not a playlist; skipped (its songs are in the playlists that hold them)`);
+    } else if (distinguished !== undefined) {
+      issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a built-in list of the app (Distinguished Kind ${distinguished.text.trim().slice(0, 20)}), not a playlist of yours; skipped`);
+    } else if (booleanValue(entries.get('Folder')) === true) {
+      const id = stringValue(entries.get('Playlist Persistent ID'));
+      if (id !== null) folders.set(id, { name, parent: stringValue(entries.get('Parent Persistent ID')) });
+      issues.warn(dict.line, 'folder_skipped', `${shown(name)} is a playlist folder, not a playlist; the playlists in it are imported with their folder path`);
+    } else {
+      candidates.push({ dict, entries, name });
+    }
+  }
+
+  const playlists: PlaylistInput[] = candidates.map((playlist) => {
+    const { entries } = playlist;
+    const metadata: Record<string, unknown> = {};
+    const folder = folderPath(stringValue(entries.get('Parent Persistent ID')), folders);
+    if (folder !== null) metadata.folder = formatKit.boundedText(folder, 10_000).value;
+    const persistentId = stringValue(entries.get('Playlist Persistent ID'));
+    if (persistentId !== null) metadata.itunes_persistent_id = formatKit.boundedText(persistentId, 200).value;
+    const playlistId = integerValue(entries.get('Playlist ID'));
+    if (playlistId !== null) metadata.itunes_playlist_id = playlistId;
+    if (entries.has('Smart Info')) metadata.smart = true;
+    const description = stringValue(entries.get('Description'));
+    return {
+      name: playlist.name,
+      description: description === null || description === '' ? null : formatKit.boundedText(description, 10_000).value,
+      tracks: playlistTracks(playlist, table, issues),
+      metadata,
+    };
+  });
+  if (playlists.length === 0) issues.error(null, 'no_playlists', 'the library holds no playlists of your own (the whole-library list, built-in lists and folders are not imported)');
+  return { playlists, issues: issues.issues() };
+}
