@@ -73,6 +73,18 @@ function controlRatio(text: string): number {
   return controls / text.length;
 }
 
+/**
+ * XML playlists by their root: WPL (`<?wms …?>` then `<smil>`), an iTunes / Apple Music library
+ * (a `<plist>` whose top dict has `Tracks` or `Playlists`; both keys come before any track, well
+ * inside the sniffed head), XSPF (`<playlist>` or its namespace).
+ */
+function sniffXml(text: string): string | undefined {
+  if (/^<\?wms[\s?]/.test(text) || /<smil[\s>]/.test(text)) return 'wpl';
+  if (/<plist[\s>]/.test(text) && /<key>\s*(?:Tracks|Playlists)\s*<\/key>/.test(text)) return 'itunes-library';
+  if (/<playlist[\s>]/.test(text) || text.includes('xspf.org')) return 'xspf';
+  return undefined;
+}
+
 /** The format the content looks like, or undefined when it looks like none of them. */
 export function sniffFormat(head: Uint8Array): string | undefined {
   const decoded = decodeHead(head);
@@ -81,7 +93,7 @@ export function sniffFormat(head: Uint8Array): string | undefined {
   if (text === '' || controlRatio(text) > 0.01) return undefined;
   if (/^#EXTM3U/i.test(text)) return 'm3u8';
   if (/^\[playlist\]/i.test(text)) return 'pls';
-  if (text.startsWith('<')) return /<playlist[\s>]/.test(text) || text.includes('xspf.org') ? 'xspf' : undefined;
+  if (text.startsWith('<')) return sniffXml(text);
   if (text.startsWith('{') || text.startsWith('[')) {
     // JSPF wraps one object under "playlist"; the Open Playlist bundle has "playlists".
     if (/^\{\s*"playlist"\s*:\s*\{/.test(text)) return 'xspf';

@@ -89,7 +89,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
   const textPreview = (app: TestApp, body: Record<string, unknown>) => app.app.http!.inject({ method: 'POST', url: '/api/imports/text-preview', payload: body });
 
   it('covers every parse fixture of every first-party format plugin', () => {
-    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'json', 'm3u8', 'pls', 'txt', 'xspf']));
+    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'itunes-library', 'json', 'm3u8', 'pls', 'txt', 'wpl', 'xspf']));
     expect(FIXTURES.length).toBeGreaterThanOrEqual(30);
   });
 
@@ -140,6 +140,12 @@ describe('import previews through HTTP, with the real format plugins in the sand
       ['{"schema_version":1,"playlists":[{"name":"B","tracks":[{"title":"T","artist":"A"}]}]}', 'json'],
       ['Title;Artist\nT;A\n', 'csv'],
       ['Daft Punk - One More Time\n', 'txt'],
+      ['<?wms version="1.0"?>\r\n<smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', 'wpl'],
+      ['<smil><body><seq><media src="file:///D:/Music/A%20-%20T.mp3"/></seq></body></smil>', 'wpl'],
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>Tracks</key><dict><key>1</key><dict><key>Track ID</key><integer>1</integer><key>Name</key><string>T</string></dict></dict><key>Playlists</key><array><dict><key>Name</key><string>P</string><key>Playlist Items</key><array><dict><key>Track ID</key><integer>1</integer></dict></array></dict></array></dict></plist>',
+        'itunes-library',
+      ],
     ];
     for (const [body, format] of cases) {
       const response = await upload(t, body, { headers: { 'x-filename': encodeURIComponent('upload.bin') } });
@@ -170,6 +176,39 @@ describe('import previews through HTTP, with the real format plugins in the sand
     expect(response.json<{ detail: string }>().detail).toMatch(/DOCTYPE is not accepted/);
     const after = await t.app.services.database.orm.em.getConnection().execute<Array<{ n: string }>>('select count(*)::int as n from import_record');
     expect(after).toEqual(before);
+  });
+
+  it('reads a WPL and an iTunes / Apple Music Library.xml by their names; paths stay data, system lists and folders are reported', async () => {
+    const wpl = await upload(t, await readFile(join(FORMATS_DIR, 'wpl', 'fixtures', 'road-trip.wpl')), { filename: 'Road Trip.wpl' });
+    expect(wpl.statusCode, wpl.body).toBe(201);
+    expect(wpl.json<Preview>()).toMatchObject({ format: 'wpl', playlist_count: 1, track_count: 7, issues: [], playlists: [{ name: 'Route du Sud — été' }] });
+    const library = await upload(t, await readFile(join(FORMATS_DIR, 'itunes-library', 'fixtures', 'Library.xml')), { filename: 'Library.xml' });
+    expect(library.statusCode, library.body).toBe(201);
+    const preview = library.json<Preview>();
+    expect(preview).toMatchObject({ format: 'itunes-library', playlist_count: 2, track_count: 7 });
+    expect(preview.playlists.map((playlist) => [playlist.name, playlist.tracks.map((track) => track.title)])).toEqual([
+      ['Road Trip — été', ['Harbour Lights', 'Ünder Glass', '花束を君に', 'Harbour Lights', 'Episode 12: Field Recordings']],
+      ['Recently Loved', ['花束を君に', 'Harbour Lights (Official Video)']],
+    ]);
+    expect(preview.issues.map((issue) => issue.code)).toEqual(['library_list_skipped', 'system_playlist_skipped', 'folder_skipped', 'missing_track']);
+    const full = (await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` })).json<{ playlists: Array<{ metadata: Record<string, unknown>; tracks: Array<{ media_type: string; unsupported_reason: string | null }> }> }>();
+    expect(full.playlists[0]!.metadata).toMatchObject({ folder: 'Voyages ✈' });
+    expect(full.playlists[0]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
+  });
+
+  it('refuses hostile or foreign XML under the Library.xml and WPL names with a clear 422', async () => {
+    const plist = '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"';
+    const cases: Array<[string, string, RegExp]> = [
+      [`${plist} [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><plist version="1.0"><dict><key>&b;</key><dict/></dict></plist>`, 'Library.xml', /DOCTYPE other than <!DOCTYPE plist PUBLIC/],
+      ['<!DOCTYPE plist SYSTEM "file:///etc/passwd"><plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>', 'Library.xml', /DOCTYPE other than/],
+      ['<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>', 'Library.xml', /not an iTunes \/ Apple Music library/],
+      ['<?wms version="1.0"?><!DOCTYPE smil [<!ENTITY x SYSTEM "file:///etc/passwd">]><smil><head><title>&x;</title></head></smil>', 'x.wpl', /DOCTYPE is not accepted/],
+    ];
+    for (const [body, filename, detail] of cases) {
+      const response = await upload(t, body, { filename });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json<{ code: string; detail: string }>()).toMatchObject({ code: 'unprocessable_content', detail: expect.stringMatching(detail) as unknown });
+    }
   });
 
   describe('pasted text', () => {
