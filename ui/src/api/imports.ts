@@ -172,6 +172,7 @@ const FORMAT_LABELS: Readonly<Record<string, string>> = {
   xspf: 'XSPF',
   jspf: 'JSPF',
   xml: 'XML',
+  'itunes-library': 'iTunes / Apple Music library',
   json: 'Open Playlist JSON',
 };
 
