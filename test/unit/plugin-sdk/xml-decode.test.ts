@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidInput } from '../../../plugin-sdk/src/errors.ts';
+import { decodeXmlDocument } from '../../../plugin-sdk/src/xml/index.ts';
+
+/** `decodeXmlDocument`: how every XML format plugin turns its upload into text. */
+
+const decode = (bytes: Uint8Array, encoding = 'utf-8'): string => new TextDecoder(encoding).decode(bytes);
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+const utf16le = (text: string): Uint8Array => Uint8Array.from([...text].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]));
+
+describe('decodeXmlDocument', () => {
+  it('follows a byte order mark, then the declared encoding, then UTF-8', () => {
+    expect(decodeXmlDocument(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('<a>ü</a>')]), decode)).toBe('<a>ü</a>');
+    expect(decodeXmlDocument(Uint8Array.from([0xff, 0xfe, ...utf16le('<a>ü</a>')]), decode)).toBe('<a>ü</a>');
+    expect(decodeXmlDocument(utf16le('<a>ü</a>'), decode)).toBe('<a>ü</a>');
+    const latin1 = Uint8Array.from([...'<?xml version="1.0" encoding="ISO-8859-1"?><a>\xfc</a>'].map((char) => char.charCodeAt(0)));
+    expect(decodeXmlDocument(latin1, decode)).toBe('<?xml version="1.0" encoding="ISO-8859-1"?><a>ü</a>');
+    expect(decodeXmlDocument(utf8('<a>宇多田</a>'), decode)).toBe('<a>宇多田</a>');
+  });
+
+  it('refuses invalid UTF-8, a UTF-16 declaration without a mark and an unknown encoding', () => {
+    expect(() => decodeXmlDocument(Uint8Array.from([0x3c, 0x61, 0x3e, 0xff, 0xfe, 0x3c]), decode)).toThrow(/not valid UTF-8/);
+    expect(() => decodeXmlDocument(utf8('<?xml version="1.0" encoding="UTF-16"?><a/>'), decode)).toThrow(/no UTF-16 byte order mark/);
+    expect(() => decodeXmlDocument(utf8('<?xml version="1.0" encoding="x-made-up"?><a/>'), decode)).toThrow(InvalidInput);
+  });
+});
