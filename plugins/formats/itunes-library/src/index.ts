@@ -1,5 +1,4 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
-import { decodeDocument } from './document-text.ts';
+import { decodeXmlDocument, defineFormatPlugin } from '@opl/plugin-sdk';
 import { parseLibraryText } from './library-reader.ts';
 
 /**
@@ -10,6 +9,6 @@ import { parseLibraryText } from './library-reader.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    return parseLibraryText(decodeDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)));
+    return parseLibraryText(decodeXmlDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)));
   },
 });

@@ -1,5 +1,4 @@
-import { defineFormatPlugin } from '@opl/plugin-sdk';
-import { decodeDocument } from './document-text.ts';
+import { decodeXmlDocument, defineFormatPlugin } from '@opl/plugin-sdk';
 import { parseWplText } from './wpl-reader.ts';
 
 /**
@@ -9,6 +8,6 @@ import { parseWplText } from './wpl-reader.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    return parseWplText(decodeDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
+    return parseWplText(decodeXmlDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
   },
 });
