@@ -31,53 +31,64 @@ interface LibraryPlaylist {
   readonly name: string;
 }
 
-function libraryRoot(text: string): Map<string, XmlElement> {
-  const root = parseXml(text, { maxNodes: MAX_NODES, allowedDoctype: PLIST_DOCTYPE });
-  if (root.name !== 'plist' || root.namespace !== '') throw new InvalidInput(`the root element is <${root.name.slice(0, 100)}>, not <plist>: this is not an iTunes / Apple Music library`);
-  const top = root.children[0];
-  if (top === undefined || !isDict(top)) throw new InvalidInput('the property list does not hold a <dict>: this is not an iTunes / Apple Music library');
-  const entries = dictEntries(top);
-  if (!isDict(entries.get('Tracks')) && !isArray(entries.get('Playlists'))) {
-    throw new InvalidInput('the property list has neither "Tracks" nor "Playlists": this is not an iTunes / Apple Music library (export it with File › Library › Export Library…)');
-  }
-  return entries;
-}
-
-/** Track dicts by track id (the `Tracks` key, or the dict's own `Track ID`), converted on first use. */
+/**
+ * Track dicts by track id (the dict's own `Track ID`, else its `Tracks` key), converted as the
+ * parser closes each one and then dropped from the tree: a large library's memory is the model
+ * tracks, not their XML elements.
+ */
 class TrackTable {
-  readonly #dicts = new Map<number, XmlElement>();
-  readonly #converted = new Map<number, TrackInput>();
+  readonly #tracks = new Map<number, TrackInput>();
   readonly #issues: formatKit.IssueCollector;
 
-  constructor(tracks: XmlElement | undefined, issues: formatKit.IssueCollector) {
+  constructor(issues: formatKit.IssueCollector) {
     this.#issues = issues;
-    if (tracks === undefined) return;
-    const keys = tracks.children;
-    for (let index = 0; index + 1 < keys.length; index += 2) {
-      const key = keys[index]!;
-      const dict = keys[index + 1]!;
-      if (!isDict(dict)) {
-        issues.warn(dict.line, 'invalid_track', `track ${shown(key.text)} is not a <dict>; ignored`);
-        continue;
-      }
-      const id = integerValue(dictEntries(dict).get('Track ID')) ?? (/^\d{1,15}$/.test(key.text.trim()) ? Number(key.text.trim()) : null);
-      if (id === null) issues.warn(dict.line, 'invalid_track', `track ${shown(key.text)} has no whole-number Track ID; ignored`);
-      else if (this.#dicts.has(id)) issues.warn(dict.line, 'duplicate_track_id', `Track ID ${id} appears twice in "Tracks"; the first is kept`);
-      else this.#dicts.set(id, dict);
+  }
+
+  add(key: string, dict: XmlElement): void {
+    if (!isDict(dict)) {
+      this.#issues.warn(dict.line, 'invalid_track', `track ${shown(key)} is not a <dict>; ignored`);
+      return;
     }
+    const id = integerValue(dictEntries(dict).get('Track ID')) ?? (/^\d{1,15}$/.test(key.trim()) ? Number(key.trim()) : null);
+    if (id === null) this.#issues.warn(dict.line, 'invalid_track', `track ${shown(key)} has no whole-number Track ID; ignored`);
+    else if (this.#tracks.has(id)) this.#issues.warn(dict.line, 'duplicate_track_id', `Track ID ${id} appears twice in "Tracks"; the first is kept`);
+    else this.#tracks.set(id, libraryTrack(dict, this.#issues));
   }
 
   /** A fresh copy (each playlist entry gets its own position), or null when the library has no such track. */
   get(id: number): TrackInput | null {
-    let track = this.#converted.get(id);
-    if (track === undefined) {
-      const dict = this.#dicts.get(id);
-      if (dict === undefined) return null;
-      track = libraryTrack(dict, this.#issues);
-      this.#converted.set(id, track);
-    }
-    return { ...track, metadata: { ...track.metadata } };
+    const track = this.#tracks.get(id);
+    return track === undefined ? null : { ...track, metadata: { ...track.metadata } };
   }
+}
+
+/** The root dict's entries; the `Tracks` entries go into `table` as they are read. */
+function libraryRoot(text: string, table: TrackTable): Map<string, XmlElement> {
+  // The key of the root dict entry being read, and the key of the `Tracks` entry being read.
+  let rootKey: string | null = null;
+  let trackKey: string | null = null;
+  const root = parseXml(text, {
+    maxNodes: MAX_NODES,
+    allowedDoctype: PLIST_DOCTYPE,
+    onElement: (element, path) => {
+      if (path.length === 2 && path[0]!.name === 'plist' && path[1]!.name === 'dict' && element.name === 'key') rootKey = element.text;
+      if (path.length !== 3 || rootKey !== 'Tracks' || path[1]!.name !== 'dict' || path[2]!.name !== 'dict') return true;
+      if (element.name === 'key' && trackKey === null) trackKey = element.text;
+      else {
+        table.add(trackKey ?? '', element);
+        trackKey = null;
+      }
+      return false;
+    },
+  });
+  if (root.name !== 'plist' || root.namespace !== '') throw new InvalidInput(`the root element is <${root.name.slice(0, 100)}>, not <plist>: this is not an iTunes / Apple Music library`);
+  const top = root.children[0];
+  if (top === undefined || !isDict(top)) throw new InvalidInput('the property list does not hold a <dict>: this is not an iTunes / Apple Music library');
+  const entries = dictEntries(top);
+  if (!entries.has('Tracks') && !isArray(entries.get('Playlists'))) {
+    throw new InvalidInput('the property list has neither "Tracks" nor "Playlists": this is not an iTunes / Apple Music library (export it with File › Library › Export Library…)');
+  }
+  return entries;
 }
 
 /** "Parent / Child" folder path of a playlist, following `Parent Persistent ID` (cycles cut). */
@@ -120,9 +131,8 @@ function playlistTracks(playlist: LibraryPlaylist, table: TrackTable, issues: fo
 
 export function parseLibraryText(text: string): ParseResult {
   const issues = new formatKit.IssueCollector();
-  const root = libraryRoot(text);
-  const tracksElement = root.get('Tracks');
-  const table = new TrackTable(tracksElement !== undefined && isDict(tracksElement) ? tracksElement : undefined, issues);
+  const table = new TrackTable(issues);
+  const root = libraryRoot(text, table);
   const playlistsElement = root.get('Playlists');
   const dicts = playlistsElement !== undefined && isArray(playlistsElement) ? playlistsElement.children.filter((child) => isDict(child)) : [];
 
