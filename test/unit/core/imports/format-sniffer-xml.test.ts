@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { sniffFormat } from '../../../../core/services/imports/format-sniffer.ts';
+
+/** Content detection of XML uploads: WPL, iTunes / Apple Music Library.xml and XSPF by their roots. */
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const PLIST_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n\t<key>Major Version</key><integer>1</integer>\n';
+
+describe('sniffFormat for XML', () => {
+  it('recognises WPL by its <?wms?> instruction or its <smil> root', () => {
+    expect(sniffFormat(bytes('<?wms version="1.0"?>\r\n<smil><head/></smil>'))).toBe('wpl');
+    expect(sniffFormat(bytes('<?xml version="1.0"?><smil><body><seq/></body></smil>'))).toBe('wpl');
+  });
+
+  it('recognises a plist library by Tracks or Playlists, with or without a byte order mark', () => {
+    expect(sniffFormat(bytes(`${PLIST_HEAD}\t<key>Tracks</key>\n\t<dict>`))).toBe('itunes-library');
+    expect(sniffFormat(bytes(`\uFEFF${PLIST_HEAD}\t<key>Playlists</key><array>`))).toBe('itunes-library');
+    // Any other property list is not a library.
+    expect(sniffFormat(bytes(`${PLIST_HEAD}\t<key>CFBundleName</key><string>x</string>`))).toBeUndefined();
+  });
+
+  it('still recognises XSPF and refuses other XML', () => {
+    expect(sniffFormat(bytes('<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"/>'))).toBe('xspf');
+    expect(sniffFormat(bytes('<?xml version="1.0"?><html><body/></html>'))).toBeUndefined();
+  });
+});
