@@ -278,6 +278,12 @@ export class ImportPreviewService {
   #readerForUpload(fileName: string | null, mediaType: string | null, bytes: Uint8Array): FormatChoice {
     const manifests = this.#plugins.manifests();
     const readers = readableFormats(manifests);
+    // `.xml` only says "XML": XSPF, WPL and iTunes libraries are all saved under it, so the root element decides.
+    if (fileName?.toLowerCase().endsWith('.xml')) {
+      const sniffed = sniffFormat(bytes.subarray(0, SNIFF_BYTES));
+      const byContent = sniffed ? readerFor(manifests, '', sniffed) : undefined;
+      if (byContent) return byContent;
+    }
     const byName = fileName ? readerFor(manifests, fileName) : undefined;
     if (byName) return byName;
     const type = mediaType?.split(';')[0]?.trim().toLowerCase();

@@ -196,12 +196,21 @@ describe('import previews through HTTP, with the real format plugins in the sand
     expect(full.playlists[0]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
   });
 
+  it('reads an XSPF or WPL saved as .xml by its root element, not as a library', async () => {
+    const xspf = await upload(t, '<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Saved as XML</title><trackList><track><title>T</title><creator>C</creator></track></trackList></playlist>', { filename: 'mix.xml' });
+    expect(xspf.statusCode, xspf.body).toBe(201);
+    expect(xspf.json()).toMatchObject({ format: 'xspf', playlists: [{ name: 'Saved as XML' }] });
+    const wpl = await upload(t, '<?wms version="1.0"?><smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', { filename: 'list.xml' });
+    expect(wpl.statusCode, wpl.body).toBe(201);
+    expect(wpl.json()).toMatchObject({ format: 'wpl' });
+  });
+
   it('refuses hostile or foreign XML under the Library.xml and WPL names with a clear 422', async () => {
     const plist = '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"';
     const cases: Array<[string, string, RegExp]> = [
       [`${plist} [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><plist version="1.0"><dict><key>&b;</key><dict/></dict></plist>`, 'Library.xml', /DOCTYPE other than <!DOCTYPE plist PUBLIC/],
       ['<!DOCTYPE plist SYSTEM "file:///etc/passwd"><plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>', 'Library.xml', /DOCTYPE other than/],
-      ['<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>', 'Library.xml', /not an iTunes \/ Apple Music library/],
+      ['<?xml version="1.0"?><plist version="1.0"><array><string>not a library</string></array></plist>', 'Library.xml', /not an iTunes \/ Apple Music library/],
       ['<?wms version="1.0"?><!DOCTYPE smil [<!ENTITY x SYSTEM "file:///etc/passwd">]><smil><head><title>&x;</title></head></smil>', 'x.wpl', /DOCTYPE is not accepted/],
     ];
     for (const [body, filename, detail] of cases) {
