@@ -73,8 +73,9 @@ export class OplSharesPage extends LitElement {
       this._announcement = `Not revoked: ${result.problem.title}.`;
       return;
     }
-    this._announcement = `Revoked the share of “${share.name}”: its link no longer works.`;
+    // The list is read again first, so the announcement never runs ahead of the row it describes.
     await this.#reload();
+    this._announcement = `Revoked the share of “${share.name}”: its link no longer works.`;
   }
 
   #row(share: Share): TemplateResult {
