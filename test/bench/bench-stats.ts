@@ -14,11 +14,16 @@ export interface Measurement {
   readonly runs: number;
 }
 
-/** Runs `work` `warmup` times unmeasured, then `runs` times measured. */
+/**
+ * Runs `work` `warmup` times unmeasured, then `runs` times measured. Each sample starts after a
+ * full collection when the process allows one (`npm run bench` runs with --expose-gc), so a sample
+ * does not pay for the garbage its predecessors left.
+ */
 export async function measure(runs: number, work: () => Promise<unknown>, warmup = 1): Promise<Measurement> {
   for (let index = 0; index < warmup; index++) await work();
   const samples: number[] = [];
   for (let index = 0; index < runs; index++) {
+    globalThis.gc?.();
     const started = performance.now();
     await work();
     samples.push(performance.now() - started);

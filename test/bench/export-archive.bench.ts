@@ -15,8 +15,11 @@ import { round } from './bench-stats.ts';
  * a time, like a zero-latency provider); everything after that is the engine's export path: the
  * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
  * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
- * the small one's. Two more runs tell what the peak follows: the large export's playlists
- * serialized with no export around them, and 100 playlists of the small export's size.
+ * the small one's. More runs tell what the peak follows: the large export's playlists read alone,
+ * and serialized with no export around them; 100 playlists of the small export's size; and both
+ * exports again in processes whose V8 heap is sized for memory (`--optimize-for-size`), which
+ * separates the working set of one playlist from the slack V8's default heap sizing leaves
+ * between collections.
  *
  * `npm run bench -- export-archive`; OPL_BENCH_EXPORT_FORMATS overrides the formats (default csv,json).
  */
@@ -30,6 +33,7 @@ const LARGE = { playlists: 100, tracks: 10_000 };
 /** As many playlists as the large export, each the size of the small one's: how memory follows the playlist count alone. */
 const MANY_SMALL = { playlists: 100, tracks: 1_000 };
 const GOAL = 1.5;
+const FOR_SIZE = ['--optimize-for-size'];
 
 interface ExportRun {
   max_rss_kib: number;
@@ -43,8 +47,10 @@ interface ExportRun {
 
 const mib = (kib: number | null) => (kib === null ? null : round(kib / 1024, 1));
 
-async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: 'export' | 'serialize-only'): Promise<ExportRun> {
-  const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
+type Mode = 'export' | 'serialize-only' | 'read-only';
+
+async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: Mode, v8Flags: readonly string[] = []): Promise<ExportRun> {
+  const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', ...v8Flags, PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ExportRun;
 }
 
@@ -55,8 +61,8 @@ function peaks(result: ExportRun) {
   return { engine_peak_rss_mib: engine, plugin_host_peak_rss_mib: host, total_peak_rss_mib: host === null ? null : round(engine + host, 1) };
 }
 
-async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }) {
-  const result = await inChild(buildRoot, format, size, 'export');
+async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }, v8Flags: readonly string[] = []) {
+  const result = await inChild(buildRoot, format, size, 'export', v8Flags);
   if (result.content_type !== 'application/zip') throw new Error(`a ${size.playlists}-playlist ${format} export was not an archive (${result.content_type})`);
   return {
     playlists: size.playlists,
@@ -80,21 +86,34 @@ export async function run(): Promise<object> {
       if ((await runPluginCli(['build', join(FORMATS_DIR, format), '--out', join(buildRoot, format)], quiet)) !== 0) throw new Error(`building the ${format} plugin failed`);
       const small = await exportIn(buildRoot, format, SMALL);
       const large = await exportIn(buildRoot, format, LARGE);
+      const readOnly = peaks(await inChild(buildRoot, format, LARGE, 'read-only'));
       const serializeOnly = peaks(await inChild(buildRoot, format, LARGE, 'serialize-only'));
       const manySmall = await exportIn(buildRoot, format, MANY_SMALL);
+      const smallForSize = await exportIn(buildRoot, format, SMALL, FOR_SIZE);
+      const largeForSize = await exportIn(buildRoot, format, LARGE, FOR_SIZE);
       const engineRatio = ratio(large.engine_peak_rss_mib, small.engine_peak_rss_mib)!;
       formats[format] = {
         small,
         large,
         peak_rss_ratio: { engine: engineRatio, plugin_host: ratio(large.plugin_host_peak_rss_mib, small.plugin_host_peak_rss_mib), total: ratio(large.total_peak_rss_mib, small.total_peak_rss_mib) },
-        // The same 100 playlists generated and serialized one at a time with no export around them:
-        // what the playlists and the sandbox alone need at their peak.
+        // The large export's 100 playlists only read (as the engine receives a provider plugin's
+        // readPlaylist result), then read and serialized one at a time with no export around them:
+        // what the source and the sandbox alone need at their peak.
+        large_read_only: { engine_peak_rss_mib: readOnly.engine_peak_rss_mib },
         large_serialize_only: serializeOnly,
         // 100 playlists of 1,000 tracks: 10× the small export's playlists, the same playlist size.
         many_small: {
           engine_peak_rss_mib: manySmall.engine_peak_rss_mib,
           plugin_host_peak_rss_mib: manySmall.plugin_host_peak_rss_mib,
           engine_ratio: ratio(manySmall.engine_peak_rss_mib, small.engine_peak_rss_mib),
+        },
+        // Both exports again with V8's heap sized for memory: what one playlist's working set costs
+        // once the default heap sizing's slack between collections is taken out.
+        optimize_for_size: {
+          small_engine_peak_rss_mib: smallForSize.engine_peak_rss_mib,
+          large_engine_peak_rss_mib: largeForSize.engine_peak_rss_mib,
+          engine_ratio: ratio(largeForSize.engine_peak_rss_mib, smallForSize.engine_peak_rss_mib),
+          large_elapsed_ms: largeForSize.elapsed_ms,
         },
         meets_goal: engineRatio <= GOAL,
       };

@@ -12,6 +12,11 @@ import { measure, round } from './bench-stats.ts';
  * Parse throughput of every first-party format plugin on a generated 100,000-track playlist, each
  * run in the real sandbox, as a ratio to `JSON.parse` of the same tracks as JSON measured in this
  * same run (goal ≤ 2×), with the peak resident memory each parse added to the process.
+ *
+ * Beside it, the sandbox floor: a plugin that does nothing but decode the same tracks' JSON and
+ * `JSON.parse` it, called the same way. What it costs is the boundary every parse crosses (the
+ * file's bytes copied in and decoded, the result serialized out, parsed and checked on the host),
+ * so `ratio_vs_sandbox_floor` is what a format's own parser adds on top of that boundary.
  */
 
 const TRACKS = 100_000;
@@ -50,6 +55,23 @@ async function loadPlugin(name: string, buildRoot: string): Promise<Sandbox> {
   });
 }
 
+/** The sandbox floor's plugin: the file is the tracks as JSON; parsing is decoding and `JSON.parse`. */
+const FLOOR_CODE = `export default {
+  mark: 'opl.plugin/v1',
+  kind: 'format',
+  operations: {
+    parse(input, ctx) {
+      return { playlists: [{ id: 'bench', name: 'Benchmark playlist', tracks: JSON.parse(ctx.decodeText(input.bytes, 'utf-8')) }], issues: [] };
+    },
+    *serialize() {},
+  },
+};`;
+
+async function floorSandbox(formatManifestDir: string): Promise<Sandbox> {
+  const manifest = manifestSchema.parse(JSON.parse(await readFile(join(formatManifestDir, 'manifest.json'), 'utf8')));
+  return createSandbox({ manifest, code: FLOOR_CODE, limits: { memoryMb: 1024, callTimeoutMs: 600_000, cpuTimeMs: 600_000 }, log: () => undefined });
+}
+
 /** Peak RSS growth while `work` runs, sampled every 5 ms, in MiB. */
 async function peakRssGrowth(work: () => Promise<unknown>): Promise<number> {
   globalThis.gc?.();
@@ -76,6 +98,17 @@ export async function run(): Promise<object> {
     const baseline = await measure(5, async () => JSON.parse(tracksJson) as unknown);
     const results: Record<string, unknown> = {};
 
+    // Built first: the floor borrows the json plugin's manifest (a format plugin's grants) for its own code.
+    await loadPlugin('json', buildRoot).then((sandbox) => sandbox.dispose());
+    const floor = await floorSandbox(join(buildRoot, 'json'));
+    sandboxes.push(floor);
+    const tracksBytes = new TextEncoder().encode(tracksJson);
+    const floorParse = () => floor.call('parse', { bytes: tracksBytes, filename: 'bench.json' }, {});
+    const floorTracks = (await floorParse()).playlists[0]?.tracks.length ?? 0;
+    if (floorTracks !== TRACKS) throw new Error(`the sandbox floor read ${floorTracks} tracks`);
+    const floorTiming = await measure(3, floorParse);
+    floor.dispose();
+
     for (const name of WRITERS) {
       const sandbox = await loadPlugin(name, buildRoot);
       sandboxes.push(sandbox);
@@ -93,11 +126,18 @@ export async function run(): Promise<object> {
         tracks_parsed: parsedTracks,
         parse: timing,
         ratio_vs_json_parse: round(timing.median_ms / baseline.median_ms, 2),
+        ratio_vs_sandbox_floor: round(timing.median_ms / floorTiming.median_ms, 2),
         peak_rss_growth_mib: await peakRssGrowth(parse),
       };
       sandbox.dispose();
     }
-    return { tracks: TRACKS, json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline }, goal_ratio: 2, formats: results };
+    return {
+      tracks: TRACKS,
+      json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline },
+      sandbox_floor: { parse: floorTiming, ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2) },
+      goal_ratio: 2,
+      formats: results,
+    };
   } finally {
     for (const sandbox of sandboxes) if (!sandbox.isDisposed) sandbox.dispose();
     await rm(buildRoot, { recursive: true, force: true });
