@@ -47,6 +47,13 @@ export interface StrictnessSettings {
    * under whatever strictness first accepted it, which says nothing about the release.
    */
   trustFuzzyGraphEdges: boolean;
+  /**
+   * Whether the identity graph may answer only with a person's confirmation of this very source
+   * track. Graph identities are recordings: an ISRC edge or an earlier acceptance can name any
+   * release of the recording (a compilation copy shares the album track's ISRC), and edges do not
+   * record the release, so a level that needs the same release searches and scores instead.
+   */
+  graphAnswersOnlyConfirmedSource: boolean;
 }
 
 export const STRICTNESS: Readonly<Record<Strictness, StrictnessSettings>> = {
@@ -64,6 +71,7 @@ export const STRICTNESS: Readonly<Record<Strictness, StrictnessSettings>> = {
     requireSameRelease: true,
     maxDurationDeltaS: 3,
     trustFuzzyGraphEdges: false,
+    graphAnswersOnlyConfirmedSource: true,
   },
   same_recording: {
     label: 'same recording',
@@ -79,6 +87,7 @@ export const STRICTNESS: Readonly<Record<Strictness, StrictnessSettings>> = {
     requireSameRelease: false,
     maxDurationDeltaS: null,
     trustFuzzyGraphEdges: true,
+    graphAnswersOnlyConfirmedSource: false,
   },
   best_effort: {
     label: 'best effort',
@@ -94,6 +103,7 @@ export const STRICTNESS: Readonly<Record<Strictness, StrictnessSettings>> = {
     requireSameRelease: false,
     maxDurationDeltaS: null,
     trustFuzzyGraphEdges: true,
+    graphAnswersOnlyConfirmedSource: false,
   },
 };
 

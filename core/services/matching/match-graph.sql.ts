@@ -119,6 +119,12 @@ export interface GraphLookup {
   scope: string;
   /** A `fuzzy` edge counts only at or above this confidence (the strictness's accept bar); null: fuzzy edges never count. */
   minFuzzyConfidence: number | null;
+  /**
+   * Only a person's decision about this very source track answers: the source track's own
+   * `user_confirmed` edge leading to a `user_confirmed` target edge. An identity is a recording,
+   * so any other edge may name another release of it (a compilation copy with the same ISRC).
+   */
+  confirmedForSourceOnly?: boolean;
   /** Edges of these target tracks are skipped (found invalid during this lookup). */
   excludeTrackIds?: readonly string[];
 }
@@ -131,14 +137,15 @@ export interface GraphLookup {
 export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
   return {
     text: `with src as (
-        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank
+        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank, e.source
           from track_edge e where e.provider = ? and e.provider_track_id = ? and e.scope in ('global', ?)
         union all
-        select i.id, 1, 1 from track_identity i where i.isrc = ?
+        select i.id, 1, 1, null from track_identity i where i.isrc = ?
       )
       select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, t.created_at, src.via_rank
         from track_edge t join src on src.identity_id = t.identity_id
         where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= coalesce(?::double precision, 2))
+          and (not ?::boolean or (src.via_rank = 0 and src.source = 'user_confirmed' and t.source = 'user_confirmed'))
           and t.provider_track_id not in (select jsonb_array_elements_text(?::jsonb))
           and not exists (select 1 from match_denial d where d.scope = ? and d.source_provider = ? and d.source_key = ?
             and d.target_provider = t.provider and d.target_track_id = t.provider_track_id)
@@ -152,6 +159,7 @@ export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
       lookup.targetProvider,
       lookup.scope,
       lookup.minFuzzyConfidence,
+      lookup.confirmedForSourceOnly ?? false,
       JSON.stringify(lookup.excludeTrackIds ?? []),
       lookup.scope,
       lookup.sourceProvider,

@@ -37,8 +37,10 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  * - A read of a track with an ISRC and a provider id records a global `isrc_exact` edge (1.0).
  * - `resolve` asks the graph first — the account's overlay, then global edges — reached through the
  *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
- *   only if its confidence clears the requested strictness's accept bar, and never for
- *   `exact_release` (a fuzzy edge's score says nothing about the release).
+ *   only if its confidence clears the requested strictness's accept bar. Under `exact_release` only
+ *   a person's confirmation of this very source track answers: an identity is a recording, and any
+ *   other edge (an ISRC read, an earlier acceptance) may name another release of it, such as a
+ *   compilation copy with the album track's ISRC; so that level searches and scores the release.
  * - A graph hit is checked against the target adapter (`validate`, the adapter's `validateUri`)
  *   before it is used when it is an edge people made (a confirmation or any account overlay: a
  *   correction may have pasted an album link) or a search-made edge older than 30 days (plugin URI
@@ -261,6 +263,7 @@ export class MatchService {
           targetProvider: target.provider,
           scope,
           minFuzzyConfidence: settings.trustFuzzyGraphEdges ? settings.acceptAt : null,
+          confirmedForSourceOnly: settings.graphAnswersOnlyConfirmedSource,
           excludeTrackIds: dropped,
         }),
       );

@@ -48,6 +48,9 @@ const GAMMA: TrackFields[] = [
   { id: 'g-weightless', title: 'Weightless', artist: 'Marconi Union', album: 'Weightless', duration_s: 480, isrc: 'GBUM71200002' },
   { id: 'g-teardrop', title: 'Teardrop', artist: 'Massive Attack', album: 'Mezzanine', duration_s: 330 },
   { id: 'g-unfinished', title: 'Unfinished Sympathy', artist: 'Massive Attack', album: 'Blue Lines', duration_s: 308, isrc: 'GBAAA9100003' },
+  // One recording on two releases: the album track and a compilation copy with the same ISRC.
+  { id: 'g-hyper-album', title: 'Hyperballad', artist: 'Björk', album: 'Post', duration_s: 321, isrc: 'QZCOMP000001' },
+  { id: 'g-hyper-comp', title: 'Hyperballad', artist: 'Björk', album: 'Greatest Hits', duration_s: 321, isrc: 'QZCOMP000001' },
 ];
 
 describe('match service (real engine, real PostgreSQL, signed test providers)', () => {
@@ -352,6 +355,26 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
       expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'search' });
       expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta') })).toMatchObject({ from: 'graph', edge: { source: 'fuzzy' } });
       expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('beta'), strictness: 'exact_release' })).toMatchObject({ from: 'search', searches: 1 });
+    });
+
+    it('exact_release does not take a compilation copy from an ISRC edge; it searches and picks the same album, and a confirmation of this source answers', async () => {
+      const compilation = track({ ...GAMMA[5]!, provider_uris: { gamma: 'gamma:track:g-hyper-comp' } });
+      expect(await matching.recordReadTracks('gamma', [compilation])).toBe(1);
+      const source = track({ id: 'a-hyper', title: 'Hyperballad', artist: 'Björk', album: 'Post', duration_s: 321, isrc: 'QZCOMP000001' });
+      // Any release of the recording will do for same_recording: the read's ISRC edge answers.
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma') })).toMatchObject({ from: 'graph', searches: 0, chosen: { id: 'g-hyper-comp' } });
+      const exact = await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), strictness: 'exact_release' });
+      expect(exact).toMatchObject({ decision: 'accept', from: 'search', chosen: { id: 'g-hyper-album' } });
+      // Accepting it linked this source to the recording; still not a person's decision, so exact_release searches again.
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), strictness: 'exact_release' })).toMatchObject({ from: 'search', chosen: { id: 'g-hyper-album' } });
+
+      await matching.confirm({ accountId: 'acct-A', source, sourceProvider: 'alpha', targetProvider: 'gamma', target: track({ ...GAMMA[4]!, provider_uris: { gamma: 'gamma:track:g-hyper-album' } }) });
+      expect(await matching.resolve({ source, sourceProvider: 'alpha', target: target('gamma'), strictness: 'exact_release' })).toMatchObject({
+        from: 'graph',
+        searches: 0,
+        chosen: { id: 'g-hyper-album' },
+        edge: { source: 'user_confirmed' },
+      });
     });
   });
 
