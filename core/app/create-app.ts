@@ -32,6 +32,7 @@ import { createHttpsRegistrySource } from '../plugins/registry/https-registry-so
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
+import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
 
@@ -133,6 +134,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       onQuotaExhausted: (event) => rateLimiter.markExhausted(event.pluginId, event.accountId, event.bucket),
       limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
       quarantineStrikes: config.plugins.quarantineStrikes,
+      childNodeFlags: heapProfileFlags(config.heapProfile),
     });
     await pluginHost.start();
     stack.push(() => pluginHost.close());
@@ -290,7 +292,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
         }
         if (!http) return undefined;
         const address = await http.listen({ host: config.host, port: config.port });
-        logger.info({ url: address, version: ENGINE_VERSION, mode: config.deploymentMode, database: database.embedded ? 'embedded' : 'external' }, 'listening');
+        logger.info({ url: address, version: ENGINE_VERSION, mode: config.deploymentMode, database: database.embedded ? 'embedded' : 'external', heap_profile: config.heapProfile }, 'listening');
         return address;
       },
       async stop() {

@@ -1,6 +1,7 @@
 import { createApp, type App, type AppRoles } from '../app/index.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Config } from '../config/index.ts';
+import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 
 /**
  * Runs an engine process until SIGINT/SIGTERM, then stops it gracefully (HTTP, jobs, plugin host,
@@ -24,6 +25,15 @@ export async function runEngine(config: Config, roles: AppRoles): Promise<number
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The heap profile is a set of node flags the `opl` launcher adds; an engine started by hand
+  // (`node core/cli/main.ts start`) runs without them unless they are given.
+  const missingFlags = heapProfileFlags(config.heapProfile).filter((flag) => !process.execArgv.includes(flag));
+  if (missingFlags.length > 0) {
+    logger.warn(
+      { heap_profile: config.heapProfile, missing_node_flags: missingFlags },
+      `OPL_HEAP_PROFILE is ${config.heapProfile} but node was started without ${missingFlags.join(' ')}: start the engine with \`opl\` or \`npm start\`, or add the flag yourself`,
+    );
+  }
 
   let app: App | undefined;
   try {

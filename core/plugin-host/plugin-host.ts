@@ -78,6 +78,8 @@ export interface PluginHostOptions {
   readonly pingTimeoutMs?: number;
   /** Node heap limit of the child process (isolates have their own limits on top). */
   readonly childHeapMb?: number;
+  /** Further node flags of the child process: the heap profile's (`OPL_HEAP_PROFILE`). */
+  readonly childNodeFlags?: readonly string[];
   /** Restarts allowed per minute before the host gives up until the next request. */
   readonly maxRestartsPerMinute?: number;
 }
@@ -362,7 +364,7 @@ export class PluginHost {
   async #spawn(): Promise<void> {
     const config = childConfigSchema.parse({ limits: this.#limits, acquire: Boolean(this.#options.acquire), hostResolver: this.#options.hostResolver ?? null, originOverrides: this.#options.originOverrides ?? null });
     const child = fork(ENTRY, [JSON.stringify(config)], {
-      execArgv: ['--no-node-snapshot', `--max-old-space-size=${this.#options.childHeapMb ?? 1024}`],
+      execArgv: ['--no-node-snapshot', `--max-old-space-size=${this.#options.childHeapMb ?? 1024}`, ...(this.#options.childNodeFlags ?? [])],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runPluginCli } from '@opl/plugin-sdk/cli';
+import { DEFAULT_HEAP_PROFILE, heapProfileFlags } from '../../core/bootstrap/heap-profile.mjs';
 import { round } from './bench-stats.ts';
 
 /**
@@ -15,11 +16,11 @@ import { round } from './bench-stats.ts';
  * a time, like a zero-latency provider); everything after that is the engine's export path: the
  * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
  * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
- * the small one's. More runs tell what the peak follows: the large export's playlists read alone,
- * and serialized with no export around them; 100 playlists of the small export's size; and both
- * exports again in processes whose V8 heap is sized for memory (`--optimize-for-size`), which
- * separates the working set of one playlist from the slack V8's default heap sizing leaves
- * between collections.
+ * the small one's. The processes run with the node flags of the engine's default heap profile
+ * (`OPL_HEAP_PROFILE=memory`, as the `opl` launcher starts the engine). More runs tell what the
+ * peak follows: the large export's playlists read alone, and serialized with no export around them;
+ * 100 playlists of the small export's size; and both exports again under the `speed` profile (V8's
+ * default heap sizing), whose slack between collections, not the export path, is what grows there.
  *
  * `npm run bench -- export-archive`; OPL_BENCH_EXPORT_FORMATS overrides the formats (default csv,json).
  */
@@ -33,7 +34,8 @@ const LARGE = { playlists: 100, tracks: 10_000 };
 /** As many playlists as the large export, each the size of the small one's: how memory follows the playlist count alone. */
 const MANY_SMALL = { playlists: 100, tracks: 1_000 };
 const GOAL = 1.5;
-const FOR_SIZE = ['--optimize-for-size'];
+const DEFAULT_FLAGS = heapProfileFlags(DEFAULT_HEAP_PROFILE);
+const SPEED_FLAGS = heapProfileFlags('speed');
 
 interface ExportRun {
   max_rss_kib: number;
@@ -49,7 +51,7 @@ const mib = (kib: number | null) => (kib === null ? null : round(kib / 1024, 1))
 
 type Mode = 'export' | 'serialize-only' | 'read-only';
 
-async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: Mode, v8Flags: readonly string[] = []): Promise<ExportRun> {
+async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: Mode, v8Flags: readonly string[] = DEFAULT_FLAGS): Promise<ExportRun> {
   const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', ...v8Flags, PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ExportRun;
 }
@@ -61,7 +63,7 @@ function peaks(result: ExportRun) {
   return { engine_peak_rss_mib: engine, plugin_host_peak_rss_mib: host, total_peak_rss_mib: host === null ? null : round(engine + host, 1) };
 }
 
-async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }, v8Flags: readonly string[] = []) {
+async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }, v8Flags: readonly string[] = DEFAULT_FLAGS) {
   const result = await inChild(buildRoot, format, size, 'export', v8Flags);
   if (result.content_type !== 'application/zip') throw new Error(`a ${size.playlists}-playlist ${format} export was not an archive (${result.content_type})`);
   return {
@@ -89,8 +91,8 @@ export async function run(): Promise<object> {
       const readOnly = peaks(await inChild(buildRoot, format, LARGE, 'read-only'));
       const serializeOnly = peaks(await inChild(buildRoot, format, LARGE, 'serialize-only'));
       const manySmall = await exportIn(buildRoot, format, MANY_SMALL);
-      const smallForSize = await exportIn(buildRoot, format, SMALL, FOR_SIZE);
-      const largeForSize = await exportIn(buildRoot, format, LARGE, FOR_SIZE);
+      const smallSpeed = await exportIn(buildRoot, format, SMALL, SPEED_FLAGS);
+      const largeSpeed = await exportIn(buildRoot, format, LARGE, SPEED_FLAGS);
       const engineRatio = ratio(large.engine_peak_rss_mib, small.engine_peak_rss_mib)!;
       formats[format] = {
         small,
@@ -107,18 +109,17 @@ export async function run(): Promise<object> {
           plugin_host_peak_rss_mib: manySmall.plugin_host_peak_rss_mib,
           engine_ratio: ratio(manySmall.engine_peak_rss_mib, small.engine_peak_rss_mib),
         },
-        // Both exports again with V8's heap sized for memory: what one playlist's working set costs
-        // once the default heap sizing's slack between collections is taken out.
-        optimize_for_size: {
-          small_engine_peak_rss_mib: smallForSize.engine_peak_rss_mib,
-          large_engine_peak_rss_mib: largeForSize.engine_peak_rss_mib,
-          engine_ratio: ratio(largeForSize.engine_peak_rss_mib, smallForSize.engine_peak_rss_mib),
-          large_elapsed_ms: largeForSize.elapsed_ms,
+        // Both exports again under OPL_HEAP_PROFILE=speed (V8's default heap sizing).
+        speed_profile: {
+          small_engine_peak_rss_mib: smallSpeed.engine_peak_rss_mib,
+          large_engine_peak_rss_mib: largeSpeed.engine_peak_rss_mib,
+          engine_ratio: ratio(largeSpeed.engine_peak_rss_mib, smallSpeed.engine_peak_rss_mib),
+          large_elapsed_ms: largeSpeed.elapsed_ms,
         },
         meets_goal: engineRatio <= GOAL,
       };
     }
-    return { goal_peak_rss_ratio: GOAL, small: SMALL, large: LARGE, formats };
+    return { goal_peak_rss_ratio: GOAL, heap_profile: DEFAULT_HEAP_PROFILE, node_flags: DEFAULT_FLAGS, small: SMALL, large: LARGE, formats };
   } finally {
     await rm(buildRoot, { recursive: true, force: true });
   }

@@ -53,7 +53,8 @@ function playlistOf(list: number): Playlist {
 
 const manifest: Manifest = manifestSchema.parse(JSON.parse(await readFile(join(buildDir!, format!, 'manifest.json'), 'utf8')));
 // As the engine runs format plugins: in the plugin-host child process, at the default sandbox size (OPL_PLUGIN_MEMORY_MB).
-const host = new PluginHost({ limits: { memoryMb: 256, callTimeoutMs: 600_000 } });
+// The child gets this process's heap profile flags, as the engine passes its own to it.
+const host = new PluginHost({ limits: { memoryMb: 256, callTimeoutMs: 600_000 }, childNodeFlags: process.execArgv.filter((flag) => flag === '--optimize-for-size') });
 await host.load({ manifest, code: await readFile(join(buildDir!, format!, manifest.entry), 'utf8') });
 
 /** The plugin-host child's peak resident memory so far (Linux: VmHWM), in KiB; null where /proc is missing. */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,7 @@ beforeAll(async () => {
     },
     pingIntervalMs: 100,
     pingTimeoutMs: 600,
+    childNodeFlags: ['--optimize-for-size'],
   });
   await host.load(provider);
   await host.load(format);
@@ -121,6 +122,12 @@ afterAll(async () => {
 });
 
 describe('PluginHost', () => {
+  it('starts its child with the heap profile’s node flags', async () => {
+    const commandLine = (await readFile(`/proc/${host.childPid!}/cmdline`, 'utf8')).split('\0');
+    expect(commandLine).toContain('--optimize-for-size');
+    expect(commandLine).toContain('--no-node-snapshot');
+  });
+
   it('lists loaded plugins with the operations they implement', () => {
     expect(host.loadedPlugins()).toEqual([
       { id: PROVIDER_ID, version: '1.2.3', kind: 'provider', operations: ['testConnection', 'readPlaylist', 'searchTracks'], strikes: 0 },
