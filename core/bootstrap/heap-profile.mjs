@@ -5,8 +5,8 @@
 //
 // `memory` (default) runs V8 with `--optimize-for-size`: smaller young generation and collections
 // before the heap grows far past what is live. Measured (`npm run bench`): a 1,000,000-track export
-// peaks at 1.3× the RSS of a 10,000-track one instead of 2.6×, a 10,000-track migration process at
-// 393 MiB instead of 613 MiB, for about 3% more time on a cold migration and 20–25% on exports.
+// peaks at 1.4× the RSS of a 10,000-track one instead of 2.7×, a 10,000-track migration process at
+// 393 MiB instead of 613 MiB, for about 3% more time on a cold migration and 15–30% on exports.
 // `speed` leaves V8's defaults, for machines where memory is plentiful.
 
 export const HEAP_PROFILES = ['memory', 'speed'];

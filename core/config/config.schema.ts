@@ -169,7 +169,7 @@ export const configEnvSchema = z
       .enum(HEAP_PROFILES, { error: 'must be memory or speed' })
       .default(DEFAULT_HEAP_PROFILE)
       .describe(
-        'V8 heap sizing of the engine and plugin-host processes, set by the `opl` launcher at start: `memory` (`--optimize-for-size`: a 1,000,000-track export peaks at about 1.3× the memory of a 10,000-track one instead of 2.6×, for 3% more time on migrations and 20–25% on exports) or `speed` (V8 defaults).',
+        'V8 heap sizing of the engine and plugin-host processes, set by the `opl` launcher at start: `memory` (`--optimize-for-size`: a 1,000,000-track export peaks at about 1.4× the memory of a 10,000-track one instead of 2.7×, for 3% more time on migrations and 15–30% on exports) or `speed` (V8 defaults).',
       ),
     OPL_PLUGIN_MEMORY_MB: integer(16, 4096).default(256).describe('Memory limit of each plugin sandbox (isolate), in MiB. 256 MiB lets format plugins handle files of about 100,000 tracks.'),
     OPL_PLUGIN_CALL_TIMEOUT_MS: integer(100, 600_000)
