@@ -1,5 +1,4 @@
-import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
-import { decodeDocument } from './document-text.ts';
+import { decodeXmlDocument, defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseXspfText } from './xspf-parser.ts';
 import { onePlaylist, xspfPieces } from './xspf-writer.ts';
 
@@ -10,7 +9,8 @@ import { onePlaylist, xspfPieces } from './xspf-writer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    return parseXspfText(decodeDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
+    // JSPF too: a JSON document has no XML declaration, so it is read as strict UTF-8 (or by its BOM).
+    return parseXspfText(decodeXmlDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
   },
   serialize(input) {
     const provider = input.options.source_provider;
