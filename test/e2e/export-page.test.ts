@@ -10,8 +10,8 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * The Export page in a real browser against the demo engine (`OPL_DEMO=1`: the Spotify fake, the
  * real format plugins in the sandbox): an import exported whole as CSV, two playlists of a
  * connected account as one ZIP with its manifest read back in the page, some tracks only with the
- * partial_selection warning in words, refusals in words with their next action, and the whole
- * path by keyboard alone. Only the refusals are answered by a stub; everything else is the engine.
+ * partial_selection warning in words, and the whole path by keyboard alone. No route is stubbed;
+ * the refusals are in export-refusals.test.ts, against an engine whose Spotify fake the test steers.
  */
 
 const baseUrl = inject('oplBaseUrl');
@@ -40,7 +40,6 @@ describe('Export page', () => {
   const collections = () => exportPage().locator('opl-selection-step [data-testid="collection"]');
   const collection = (name: string) => collections().filter({ hasText: name });
   const result = () => exportPage().locator('opl-export-result [data-testid="export-result"]');
-  const failure = () => exportPage().locator('[data-testid="export-failure"]');
   const announcement = () => exportPage().locator('[data-testid="announcement"]');
 
   async function open(): Promise<void> {
@@ -252,51 +251,6 @@ describe('Export page', () => {
     await warning.waitFor();
     expect(normalise(await warning.textContent())).toContain('Only the tracks you picked were exported, not the whole playlist.');
     expect(normalise(await announcement().textContent())).toMatch(/^Downloaded .*\.json with \d+ warnings?\.$/);
-  });
-
-  it('puts refusals into words with the next action: an expired connection, then a rate limit', async () => {
-    await open();
-    await chooseSpotify();
-    await collection('Late Night Focus').getByRole('checkbox').first().check();
-    let answer: { status: number; body: Record<string, unknown>; headers?: Record<string, string> } = {
-      status: 409,
-      body: { type: 'about:blank', title: 'The provider account needs reconnecting', status: 409, code: 'provider_auth_expired', detail: 'The provider no longer accepts this connection: reconnect the account.', action: { type: 'reconnect_account' } },
-    };
-    await page.route('**/api/exports', (route) =>
-      route.fulfill({ status: answer.status, contentType: 'application/problem+json', headers: answer.headers ?? {}, body: JSON.stringify(answer.body) }),
-    );
-    try {
-      await exportPage().getByRole('button', { name: 'Download', exact: true }).click();
-      await failure().waitFor();
-      // The engine's title and detail are inside the notice; the next steps are what the page adds.
-      expect(normalise(await failure().locator('div[role="alert"] .detail').textContent())).toBe('The provider no longer accepts this connection: reconnect the account.');
-      expect(normalise(await failure().textContent())).toContain('Reconnect the account on Connections, then export again.');
-      expect(await failure().getByRole('link', { name: 'Reconnect the account on Connections' }).getAttribute('href')).toBe('#/connections');
-      expect(await failure().getAttribute('data-code')).toBe('provider_auth_expired');
-      expect(normalise(await announcement().textContent())).toBe('Not exported: The music service no longer accepts this connection.');
-      expect(await result().count()).toBe(0);
-
-      answer = {
-        status: 429,
-        headers: { 'retry-after': '30' },
-        body: { type: 'about:blank', title: 'The provider asks to slow down', status: 429, code: 'provider_rate_limited', detail: 'Too many requests. Try again in 30 s.', retry_after_s: 30 },
-      };
-      await exportPage().getByRole('button', { name: 'Download', exact: true }).click();
-      await expect.poll(async () => failure().getAttribute('data-code')).toBe('provider_rate_limited');
-      expect(normalise(await failure().textContent())).toContain('Try again in 30 seconds.');
-      const retry = failure().getByRole('button', { name: /Try again/ });
-      expect(await retry.isVisible()).toBe(true);
-
-      answer = {
-        status: 422,
-        body: { type: 'about:blank', title: 'The request cannot be processed', status: 422, code: 'unprocessable_content', detail: 'The export asks for 2 playlists; at most 1 are allowed per export.', reason: 'too_many_playlists', max_playlists: 1 },
-      };
-      await retry.click();
-      await expect.poll(async () => failure().getAttribute('data-reason')).toBe('too_many_playlists');
-      expect(normalise(await failure().textContent())).toContain('Select at most 1 playlists and export the rest in another download.');
-    } finally {
-      await page.unroute('**/api/exports');
-    }
   });
 
   it('works by keyboard alone: source, playlist, format, download', async () => {

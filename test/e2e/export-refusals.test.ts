@@ -1,0 +1,135 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp, type App } from '../../core/app/index.ts';
+import { loadConfig } from '../../core/config/index.ts';
+import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
+import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
+import { firstPartyPlugins } from '../integration/support/first-party-plugins.ts';
+import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
+import { freePort } from './support/engine.ts';
+import { openSession, type BrowserSession } from './support/page.ts';
+
+/**
+ * The Export page's refusals in real Chromium against a real engine (HTTP, embedded PostgreSQL, the
+ * Spotify and CSV plugins in the sandbox) whose Spotify is this test's own stateful fake: the fake
+ * answers a rate limit, then an expired sign-in, and the engine (limited to one playlist per
+ * export) refuses two playlists. Each refusal is the engine's own answer, put into words with its
+ * next action. No route is stubbed.
+ */
+
+const catalog = seedCatalog();
+const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
+const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+let spotify: FakeSpotifyServer;
+let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let app: App;
+let dataDir: string;
+let baseUrl: string;
+
+beforeAll(async () => {
+  spotify = await startFakeSpotify();
+  const listener = spotify.createAccount({
+    displayName: 'Refused Listener',
+    library: {
+      playlists: [
+        { name: 'Late Night Focus', trackKeys: songs.slice(0, 3).map((track) => track.key) },
+        { name: 'Morning Run', trackKeys: songs.slice(3, 6).map((track) => track.key) },
+      ],
+    },
+  });
+  spotify.setAuthorizeUser(listener.userId);
+  plugins = await firstPartyPlugins();
+  dataDir = await mkdtemp(join(tmpdir(), 'opl-e2e-export-refusals-'));
+  const config = loadConfig({
+    OPL_DATA_DIR: dataDir,
+    OPL_HOST: '127.0.0.1',
+    OPL_PORT: '0',
+    OPL_EMBEDDED_DB_PORT: String(await freePort()),
+    OPL_LOG_LEVEL: 'silent',
+    OPL_EXPORT_MAX_PLAYLISTS: '1',
+    ...plugins.env,
+  });
+  app = await createApp(config, { http: true, worker: false }, { providerOriginOverrides: spotify.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
+  baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
+  await connectByRedirect(baseUrl, 'spotify');
+}, 300_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await plugins?.remove();
+  await spotify?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('Export page refusals (the engine’s own answers)', () => {
+  let session: BrowserSession;
+  let page: Page;
+  const exportPage = () => page.locator('opl-export-page');
+  const collection = (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name });
+  const failure = () => exportPage().locator('[data-testid="export-failure"]');
+  const announcement = () => exportPage().locator('[data-testid="announcement"]');
+
+  /** Presses `button` and returns the engine's answer to the export request. */
+  async function answerTo(button: Locator): Promise<{ response: Response; body: Record<string, unknown> }> {
+    const [response] = await Promise.all([page.waitForResponse((answer) => answer.url().endsWith('/api/exports') && answer.request().method() === 'POST', { timeout: 60_000 }), button.click()]);
+    return { response, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  beforeAll(async () => {
+    session = await openSession(inject('chromiumWsEndpoint'));
+    page = session.page;
+    await page.goto(`${baseUrl}/#/export`);
+    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
+    await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
+    await collection('Late Night Focus').waitFor({ timeout: 30_000 });
+    await collection('Late Night Focus').getByRole('checkbox').first().check();
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('a rate limit: the wait the service asked for, and a Try again that works once it has passed', async () => {
+    spotify.failNext({ kind: 'rate_limit', retryAfterS: 120, pathPrefix: '/v1/playlists/', times: 50 });
+    const { response, body } = await answerTo(exportPage().getByRole('button', { name: 'Download', exact: true }));
+    spotify.clearFailures();
+    expect(response.status()).toBe(429);
+    expect(body).toMatchObject({ code: 'provider_rate_limited' });
+    await expect.poll(async () => failure().getAttribute('data-code')).toBe('provider_rate_limited');
+    expect(normalise(await failure().textContent())).toContain('Try again in 2 minutes.');
+    const retry = failure().getByRole('button', { name: /Try again/ });
+    expect(await retry.isVisible()).toBe(true);
+  });
+
+  it('an expired sign-in: the engine’s words and a link to reconnect on Connections', async () => {
+    spotify.failNext({ kind: 'expired_token', pathPrefix: '/v1/', times: 1_000 });
+    const { response, body } = await answerTo(failure().getByRole('button', { name: /Try again/ }));
+    spotify.clearFailures();
+    expect(response.status()).toBe(409);
+    expect(body).toMatchObject({ code: 'provider_auth_expired', action: { type: 'reconnect_account' } });
+    await expect.poll(async () => failure().getAttribute('data-code')).toBe('provider_auth_expired');
+    // The engine's detail is inside the notice; the next steps are what the page adds.
+    expect(normalise(await failure().locator('div[role="alert"] .detail').textContent())).toBe(normalise(String(body['detail'])));
+    expect(normalise(await failure().textContent())).toContain('Reconnect the account on Connections, then export again.');
+    expect(await failure().getByRole('link', { name: 'Reconnect the account on Connections' }).getAttribute('href')).toBe('#/connections');
+    expect(normalise(await announcement().textContent())).toBe('Not exported: The music service no longer accepts this connection.');
+    expect(await exportPage().locator('opl-export-result [data-testid="export-result"]').count()).toBe(0);
+  });
+
+  it('more playlists than the engine allows in one export: how many, and what to do', async () => {
+    // Reconnecting the same Spotify user makes the account usable again.
+    await connectByRedirect(baseUrl, 'spotify');
+    await collection('Morning Run').getByRole('checkbox').first().check();
+    const { response, body } = await answerTo(exportPage().getByRole('button', { name: 'Download', exact: true }));
+    expect(response.status()).toBe(422);
+    expect(body).toMatchObject({ reason: 'too_many_playlists', max_playlists: 1 });
+    await expect.poll(async () => failure().getAttribute('data-reason')).toBe('too_many_playlists');
+    expect(normalise(await failure().textContent())).toContain('Select at most 1 playlists and export the rest in another download.');
+    // The browser logged nothing but the refused requests themselves.
+    expect(session.errors.filter((error) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(error))).toEqual([]);
+  });
+});
