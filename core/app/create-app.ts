@@ -32,7 +32,7 @@ import { createHttpsRegistrySource } from '../plugins/registry/https-registry-so
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
-import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
+import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
 
@@ -135,6 +135,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: config.plugins.callTimeoutMs },
       quarantineStrikes: config.plugins.quarantineStrikes,
       childNodeFlags: heapProfileFlags(config.heapProfile),
+      childEnv: heapProfileEnv(config.heapProfile),
     });
     await pluginHost.start();
     stack.push(() => pluginHost.close());

@@ -27,9 +27,12 @@ function nodeVersionAt(binary) {
   return result.status === 0 ? result.stdout.trim() : null;
 }
 
-/** Environment for child processes: Node 24's directory first on PATH, so `npm` and its scripts run on it. */
-export function runtimeEnv(nodeBinary, extra = {}) {
-  const env = { ...process.env, ...extra };
+/**
+ * Environment for child processes: Node 24's directory first on PATH, so `npm` and its scripts run
+ * on it. `defaults` (the heap profile's variables) apply where this environment does not set them.
+ */
+export function runtimeEnv(nodeBinary, defaults = {}) {
+  const env = { ...defaults, ...process.env };
   env.PATH = [dirname(nodeBinary), join(projectRoot, 'node_modules', '.bin'), env.PATH ?? ''].join(delimiter);
   // The machine's npmrc may point node-gyp at the system Node's headers; those would build
   // native addons for the wrong ABI. Our native dependencies ship prebuilt binaries for Node 24.

@@ -16,7 +16,7 @@ import { readerFor, readableFormats, writableFormats } from '../plugins/format-p
 import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
-import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
+import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 
 export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--progress]
 
@@ -99,6 +99,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     logger,
     limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: Math.max(config.plugins.callTimeoutMs, 120_000) },
     childNodeFlags: heapProfileFlags(config.heapProfile),
+    childEnv: heapProfileEnv(config.heapProfile),
   });
   const registry =
     config.plugins.registry.source === 'https' ? createHttpsRegistrySource({ baseUrl: config.plugins.registry.location }) : createLocalRegistrySource(config.plugins.registry.location);

@@ -80,6 +80,8 @@ export interface PluginHostOptions {
   readonly childHeapMb?: number;
   /** Further node flags of the child process: the heap profile's (`OPL_HEAP_PROFILE`). */
   readonly childNodeFlags?: readonly string[];
+  /** Environment defaults of the child process, the heap profile's (`heapProfileEnv`): the engine's environment overrides them. */
+  readonly childEnv?: Readonly<Record<string, string>>;
   /** Restarts allowed per minute before the host gives up until the next request. */
   readonly maxRestartsPerMinute?: number;
 }
@@ -366,6 +368,9 @@ export class PluginHost {
     const child = fork(ENTRY, [JSON.stringify(config)], {
       execArgv: ['--no-node-snapshot', `--max-old-space-size=${this.#options.childHeapMb ?? 1024}`, ...(this.#options.childNodeFlags ?? [])],
       serialization: 'advanced',
+      // The engine's environment goes on to the child, as fork's default would pass it; nothing here is configuration read from it.
+      // eslint-disable-next-line no-restricted-properties
+      env: { ...this.#options.childEnv, ...process.env },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.#child = child;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runPluginCli } from '@opl/plugin-sdk/cli';
-import { DEFAULT_HEAP_PROFILE, heapProfileFlags } from '../../core/bootstrap/heap-profile.mjs';
+import { DEFAULT_HEAP_PROFILE, heapProfileEnv, heapProfileFlags } from '../../core/bootstrap/heap-profile.mjs';
 import { round } from './bench-stats.ts';
 
 /**
@@ -35,7 +35,9 @@ const LARGE = { playlists: 100, tracks: 10_000 };
 const MANY_SMALL = { playlists: 100, tracks: 1_000 };
 const GOAL = 1.5;
 const DEFAULT_FLAGS = heapProfileFlags(DEFAULT_HEAP_PROFILE);
-const SPEED_FLAGS = heapProfileFlags('speed');
+// The profile's environment (MALLOC_ARENA_MAX) is what the launcher gives the engine; the plugin host's child inherits it.
+const DEFAULT_ENV = heapProfileEnv(DEFAULT_HEAP_PROFILE);
+type Profile = 'memory' | 'speed';
 
 interface ExportRun {
   max_rss_kib: number;
@@ -51,8 +53,9 @@ const mib = (kib: number | null) => (kib === null ? null : round(kib / 1024, 1))
 
 type Mode = 'export' | 'serialize-only' | 'read-only';
 
-async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: Mode, v8Flags: readonly string[] = DEFAULT_FLAGS): Promise<ExportRun> {
-  const { stdout } = await runFile(process.execPath, ['--no-node-snapshot', '--expose-gc', ...v8Flags, PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode], { maxBuffer: 1024 * 1024 });
+async function inChild(buildRoot: string, format: string, size: { playlists: number; tracks: number }, mode: Mode, profile: Profile = DEFAULT_HEAP_PROFILE): Promise<ExportRun> {
+  const args = ['--no-node-snapshot', '--expose-gc', ...heapProfileFlags(profile), PROCESS, buildRoot, format, String(size.playlists), String(size.tracks), mode];
+  const { stdout } = await runFile(process.execPath, args, { maxBuffer: 1024 * 1024, env: { ...heapProfileEnv(profile), ...process.env } });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ExportRun;
 }
 
@@ -63,8 +66,8 @@ function peaks(result: ExportRun) {
   return { engine_peak_rss_mib: engine, plugin_host_peak_rss_mib: host, total_peak_rss_mib: host === null ? null : round(engine + host, 1) };
 }
 
-async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }, v8Flags: readonly string[] = DEFAULT_FLAGS) {
-  const result = await inChild(buildRoot, format, size, 'export', v8Flags);
+async function exportIn(buildRoot: string, format: string, size: { playlists: number; tracks: number }, profile: Profile = DEFAULT_HEAP_PROFILE) {
+  const result = await inChild(buildRoot, format, size, 'export', profile);
   if (result.content_type !== 'application/zip') throw new Error(`a ${size.playlists}-playlist ${format} export was not an archive (${result.content_type})`);
   return {
     playlists: size.playlists,
@@ -91,8 +94,8 @@ export async function run(): Promise<object> {
       const readOnly = peaks(await inChild(buildRoot, format, LARGE, 'read-only'));
       const serializeOnly = peaks(await inChild(buildRoot, format, LARGE, 'serialize-only'));
       const manySmall = await exportIn(buildRoot, format, MANY_SMALL);
-      const smallSpeed = await exportIn(buildRoot, format, SMALL, SPEED_FLAGS);
-      const largeSpeed = await exportIn(buildRoot, format, LARGE, SPEED_FLAGS);
+      const smallSpeed = await exportIn(buildRoot, format, SMALL, 'speed');
+      const largeSpeed = await exportIn(buildRoot, format, LARGE, 'speed');
       const engineRatio = ratio(large.engine_peak_rss_mib, small.engine_peak_rss_mib)!;
       formats[format] = {
         small,
@@ -119,7 +122,7 @@ export async function run(): Promise<object> {
         meets_goal: engineRatio <= GOAL,
       };
     }
-    return { goal_peak_rss_ratio: GOAL, heap_profile: DEFAULT_HEAP_PROFILE, node_flags: DEFAULT_FLAGS, small: SMALL, large: LARGE, formats };
+    return { goal_peak_rss_ratio: GOAL, heap_profile: DEFAULT_HEAP_PROFILE, node_flags: DEFAULT_FLAGS, environment: DEFAULT_ENV, small: SMALL, large: LARGE, formats };
   } finally {
     await rm(buildRoot, { recursive: true, force: true });
   }

@@ -9,8 +9,9 @@ import { OPERATIONS, type OperationName } from '../operations.schema.ts';
  * It only ever answers "valid, and here is zod's output" or MISS: on MISS (anything unusual, or any
  * invalid value) the caller runs zod, which then decides and words the error. So it can only be
  * wrong by accepting what zod refuses, which test/unit/plugin-sdk/fast-result-check.test.ts rules
- * out property by property. Only for values fresh from `JSON.parse` (plain objects and arrays,
- * no symbols or accessors): the host calls it on the boundary's parsed text and nothing else.
+ * out property by property. Only for plain data — values fresh from `JSON.parse`, or a structured
+ * clone of such values (plain objects and arrays, no symbols or accessors): the host calls it on
+ * the boundary's parsed text, and the plugin host on the serialize input the engine sent it.
  */
 
 export const MISS: unique symbol = Symbol('fast-check-miss');
@@ -41,8 +42,9 @@ function fits(text: string, max: number): boolean {
   return true;
 }
 
+/** A plain object: what JSON.parse and a structured clone make (a Date, Map or class instance is left to zod). */
 function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function nullableText(value: unknown, max: number): string | null | Miss {
@@ -196,6 +198,20 @@ function fastParseResult(value: unknown): unknown {
   }
   // The issues (at most 1,000) and the envelope go through zod; the playlists are already checked.
   const rest = OPERATIONS.parse.output.safeParse({ ...value, playlists: [] });
+  if (!rest.success) return MISS;
+  return { ...(rest.data as Record<string, unknown>), playlists };
+}
+
+/** A serialize input (playlists to write) as zod would output it, or MISS. */
+export function fastSerializeInput(value: unknown): unknown {
+  if (!FAST_TRACK_CHECK_ENABLED || !isJsonObject(value) || !Array.isArray(value.playlists) || value.playlists.length > 10_000) return MISS;
+  const playlists: Playlist[] = [];
+  for (const item of value.playlists as unknown[]) {
+    const playlist = fastPlaylist(item);
+    if (playlist === MISS) return MISS;
+    playlists.push(playlist);
+  }
+  const rest = OPERATIONS.serialize.input.safeParse({ ...value, playlists: [] });
   if (!rest.success) return MISS;
   return { ...(rest.data as Record<string, unknown>), playlists };
 }

@@ -52,5 +52,6 @@ export {
   type SandboxLimits,
   type SandboxOptions,
 } from './sandbox.ts';
+export { serializeInputOf } from './serialize-input.ts';
 export { ALLOWED_ENCODINGS, decodeText, encodeText, TextCodecError } from './text-codec.ts';
 export { errorDataFromThrown, MAX_ERROR_MESSAGE } from './thrown-error.ts';

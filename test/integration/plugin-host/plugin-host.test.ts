@@ -110,6 +110,7 @@ beforeAll(async () => {
     pingIntervalMs: 100,
     pingTimeoutMs: 600,
     childNodeFlags: ['--optimize-for-size'],
+    childEnv: { MALLOC_ARENA_MAX: '2' },
   });
   await host.load(provider);
   await host.load(format);
@@ -122,10 +123,14 @@ afterAll(async () => {
 });
 
 describe('PluginHost', () => {
-  it('starts its child with the heap profile’s node flags', async () => {
+  it('starts its child with the heap profile’s node flags and environment, on top of the engine’s', async () => {
     const commandLine = (await readFile(`/proc/${host.childPid!}/cmdline`, 'utf8')).split('\0');
     expect(commandLine).toContain('--optimize-for-size');
     expect(commandLine).toContain('--no-node-snapshot');
+    const environment = (await readFile(`/proc/${host.childPid!}/environ`, 'utf8')).split('\0');
+    // A default: the engine's own environment, when it sets the variable, wins.
+    expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env['MALLOC_ARENA_MAX'] ?? '2'}`);
+    expect(environment.some((entry) => entry.startsWith('PATH='))).toBe(true);
   });
 
   it('lists loaded plugins with the operations they implement', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEAP_PROFILE, HEAP_PROFILES, heapProfileFlags, heapProfileOf } from '../../../core/bootstrap/heap-profile.mjs';
+import { DEFAULT_HEAP_PROFILE, HEAP_PROFILES, heapProfileEnv, heapProfileFlags, heapProfileOf } from '../../../core/bootstrap/heap-profile.mjs';
+import { runtimeEnv } from '../../../core/bootstrap/runtime.mjs';
 import { ConfigError, loadConfig } from '../../../core/config/index.ts';
 
 describe('heap profile (OPL_HEAP_PROFILE)', () => {
@@ -10,6 +11,14 @@ describe('heap profile (OPL_HEAP_PROFILE)', () => {
     expect(heapProfileOf({ OPL_HEAP_PROFILE: 'speed' })).toBe('speed');
     expect(heapProfileFlags('memory')).toEqual(['--optimize-for-size']);
     expect(heapProfileFlags('speed')).toEqual([]);
+  });
+
+  it('memory also caps glibc malloc arenas by default, below the environment; speed sets nothing', () => {
+    expect(heapProfileEnv('memory')).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(heapProfileEnv('speed')).toEqual({});
+    expect(heapProfileEnv('tiny')).toEqual({});
+    expect(runtimeEnv(process.execPath, heapProfileEnv('memory'))['MALLOC_ARENA_MAX']).toBe(process.env['MALLOC_ARENA_MAX'] ?? '2');
+    expect(runtimeEnv(process.execPath, { PATH: '/nowhere' })['PATH']).not.toBe('/nowhere');
   });
 
   it('the launcher gives an unknown name no flag, and the configuration refuses it with the choices', () => {

@@ -220,6 +220,21 @@ describe('createSandbox: format plugins', () => {
     expect(text).toBe(`One\n${'A'.repeat(70_000)}Two\n${'A'.repeat(70_000)}`);
   });
 
+  it('serializeJson hands a host-built input to the plugin as it is, and still refuses what the manifest does not allow', async () => {
+    const { sandbox } = await open(code, formatManifest);
+    const chunks: Uint8Array[] = [];
+    // Not the contract's complete shape (no tracks, no options defaults): serialize would fill them; serializeJson vouches and passes on.
+    const result = await sandbox.serializeJson(JSON.stringify({ playlists: [{ name: 'Vouched' }], options: {} }), (chunk) => {
+      chunks.push(chunk);
+    });
+    expect(Buffer.concat(chunks).toString('latin1')).toBe(`Vouched\n${'A'.repeat(70_000)}`);
+    expect(result.chunks).toBe(chunks.length);
+    await expect(sandbox.serializeJson(42 as unknown as string, () => undefined)).rejects.toThrow('serializeJson expects the input as JSON text');
+
+    const provider = await open(`export default { mark: 'opl.plugin/v1', kind: 'provider', operations: { testConnection() { return { ok: true }; } } };`, providerManifest());
+    await expect(provider.sandbox.serializeJson('{"playlists":[],"options":{}}', () => undefined)).rejects.toThrow(/serialize/);
+  });
+
   it('fails a serialize that yields something other than text or bytes, or whose consumer fails', async () => {
     const { sandbox } = await open(code, formatManifest);
     const bad = await failure(sandbox.serialize({ playlists: [], options: { bad: true } }, () => undefined));

@@ -4,6 +4,7 @@ import { OPERATIONS } from '../../../plugin-sdk/src/operations.schema.ts';
 import { trackSchema } from '../../../plugin-sdk/src/model.schema.ts';
 import { FAST_TRACK_CHECK_ENABLED, fastResult, fastTrack, MISS } from '../../../plugin-sdk/src/sandbox/fast-result-check.ts';
 import { validateResultText } from '../../../plugin-sdk/src/sandbox/sandbox.ts';
+import { serializeInputOf } from '../../../plugin-sdk/src/sandbox/serialize-input.ts';
 
 // The fast path must give zod's answer: the same acceptance and, when it accepts, the same output
 // down to key order (exports write tracks in that order). Values go through JSON first, as they do
@@ -137,5 +138,33 @@ describe('fast result check', () => {
     expect(JSON.stringify(out)).toBe(JSON.stringify(OPERATIONS.listPlaylistItems.output.parse(page([valid]))));
     expect(() => validateResultText('test.plugin', 'readPlaylist', '{"name":"n","tracks":[{"title":1,"artist":"a"}]}')).toThrow(/tracks\.0\.title/);
     expect(() => validateResultText('test.plugin', 'parse', 'not json')).toThrow(/is not JSON/);
+  });
+
+  it('checks a serialize input received as a structured clone as zod does, and lets zod word the refusal', () => {
+    const playlist = fc.record({ id: nullableText(10_000), name: text(1_000), tracks: field(fc.array(trackArbitrary, { maxLength: 3 }), fc.constant(null)) }, { requiredKeys: ['name'] });
+    const input = fc.record({ playlists: field(fc.array(playlist, { maxLength: 2 }), fc.constant({})), options: field(fc.dictionary(key(100), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }), fc.constant([])) }, { requiredKeys: [] });
+    let accepted = 0;
+    fc.assert(
+      fc.property(input, (raw) => {
+        // What the plugin host receives: the engine's value through the IPC channel's structured clone.
+        const value = structuredClone(overJson(raw));
+        const zod = OPERATIONS.serialize.input.safeParse(value);
+        if (zod.success) {
+          expect(JSON.stringify(serializeInputOf(value))).toBe(JSON.stringify(zod.data));
+          accepted += 1;
+        } else {
+          expect(() => serializeInputOf(value)).toThrow(/^invalid serialize input: /);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('leaves values that are not plain data to zod', () => {
+    const track = { title: 't', artist: 'a', metadata: new Date(0) };
+    expect(fastTrack(structuredClone(track))).toBe(MISS);
+    expect(fastTrack(Object.assign(Object.create(null) as object, { title: 't', artist: 'a' }))).toBe(MISS);
+    expect(fastTrack(structuredClone({ title: 't', artist: 'a' }))).not.toBe(MISS);
   });
 });
