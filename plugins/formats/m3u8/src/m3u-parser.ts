@@ -99,11 +99,9 @@ export class M3uReader {
       this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
       return { playlists: [], issues: this.#issues.issues() };
     }
-    let number = 0;
-    for (const line of text.split(/\r\n|\n|\r/)) {
-      number += 1;
+    for (const line of formatKit.textLines(text)) {
       if (this.#stopped) break;
-      this.#line(line, number);
+      this.#line(line.text, line.number);
     }
     this.#closeEntry(null);
     return this.#result(filename);

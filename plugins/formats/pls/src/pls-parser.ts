@@ -67,9 +67,7 @@ export function parsePls(text: string, filename: string | null): ParseResult {
   const entries = new Map<number, Entry>();
   let section: 'none' | 'playlist' | 'other' = 'none';
   let declaredCount: { value: number; line: number } | null = null;
-  let number = 0;
-  for (const raw of text.split(/\r\n|\n|\r/)) {
-    number += 1;
+  for (const { number, text: raw } of formatKit.textLines(text)) {
     if (raw.length > MAX_LINE_LENGTH) {
       issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped`);
       continue;

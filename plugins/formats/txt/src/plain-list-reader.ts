@@ -1,5 +1,5 @@
 import { formatKit, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
-import { isSkippable, type TextLine } from './text-lines.ts';
+import { isSkippable } from './text-lines.ts';
 
 /**
  * Reads a hand-made list: one track per line as `Artist - Title` or a bare `Title` (split by the
@@ -9,13 +9,13 @@ import { isSkippable, type TextLine } from './text-lines.ts';
  * leading apostrophes ("'Til Tuesday - Voices Carry").
  */
 
-function bounded(value: string, max: number, field: string, line: TextLine, issues: formatKit.IssueCollector): string {
+function bounded(value: string, max: number, field: string, line: formatKit.TextLine, issues: formatKit.IssueCollector): string {
   const result = formatKit.boundedText(value, max);
   if (result.truncated) issues.add(line.number, 'value_truncated', `the ${field} is longer than ${max} characters and was cut`, 'warning');
   return result.value;
 }
 
-export function readPlainList(lines: readonly TextLine[], filename: string | null, issues: formatKit.IssueCollector): PlaylistInput[] {
+export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: string | null, issues: formatKit.IssueCollector): PlaylistInput[] {
   const tracks: TrackInput[] = [];
   for (const line of lines) {
     if (isSkippable(line.text)) continue;

@@ -1,6 +1,5 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { readPlainList } from './plain-list-reader.ts';
-import { splitLines } from './text-lines.ts';
 import { looksLikeTxtV1, readTxtV1 } from './txt-v1-reader.ts';
 
 export interface ParsedTxt {
@@ -14,8 +13,10 @@ export interface ParsedTxt {
  * one playlist named after the file. The choice is made once per file, never per line.
  */
 export function parseTxt(text: string, filename: string | null): ParsedTxt {
-  const lines = splitLines(text);
   const issues = new formatKit.IssueCollector();
-  const playlists = looksLikeTxtV1(lines) ? readTxtV1(lines, issues) : readPlainList(lines, filename, issues);
+  // Lines are read as they are needed: the choice looks at the first few, the reader then starts again.
+  const v1 = looksLikeTxtV1(formatKit.textLines(text));
+  const lines = formatKit.textLines(text);
+  const playlists = v1 ? readTxtV1(lines, issues) : readPlainList(lines, filename, issues);
   return { playlists, issues: issues.issues() };
 }

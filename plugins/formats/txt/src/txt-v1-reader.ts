@@ -1,5 +1,5 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
-import { isSkippable, type TextLine } from './text-lines.ts';
+import { isSkippable } from './text-lines.ts';
 import { SCHEMA_VERSION } from './txt-columns.ts';
 
 /**
@@ -16,7 +16,7 @@ const SCHEMA_COMMENT = /^#\s*schema_version\s*[=:]\s*([^\s;]*)/i;
 const FORMAT_LABEL = 'TXT';
 
 /** True when the first meaningful line is the v1 comment or the first non-comment line is a header naming `schema_version`. */
-export function looksLikeTxtV1(lines: readonly TextLine[]): boolean {
+export function looksLikeTxtV1(lines: Iterable<formatKit.TextLine>): boolean {
   for (const line of lines) {
     const trimmed = line.text.trim();
     if (trimmed === '') continue;
@@ -27,12 +27,16 @@ export function looksLikeTxtV1(lines: readonly TextLine[]): boolean {
   return false;
 }
 
-export function readTxtV1(lines: readonly TextLine[], issues: formatKit.IssueCollector): PlaylistInput[] {
+export function readTxtV1(lines: Iterator<formatKit.TextLine>, issues: formatKit.IssueCollector): PlaylistInput[] {
   let declared: { readonly version: string; readonly line: number } | null = null;
-  let cursor = 0;
-  for (; cursor < lines.length; cursor++) {
-    const line = lines[cursor] as TextLine;
-    if (!isSkippable(line.text)) break;
+  // Read by hand rather than with for…of: leaving a for…of would close the iterator the rows come from.
+  let headerLine: formatKit.TextLine | undefined;
+  for (let next = lines.next(); !next.done; next = lines.next()) {
+    const line = next.value;
+    if (!isSkippable(line.text)) {
+      headerLine = line;
+      break;
+    }
     const trimmed = line.text.trim();
     const magic = MAGIC_VERSION.exec(trimmed);
     if (magic && magic[1] !== SCHEMA_VERSION) {
@@ -46,7 +50,6 @@ export function readTxtV1(lines: readonly TextLine[], issues: formatKit.IssueCol
     formatKit.unsupportedVersion(issues, declared.line, declared.version, FORMAT_LABEL);
     return [];
   }
-  const headerLine = lines[cursor];
   if (headerLine === undefined) {
     issues.add(null, 'missing_header', 'the file starts like TXT v1 but has no header row naming the columns; nothing was imported');
     return [];
@@ -55,7 +58,8 @@ export function readTxtV1(lines: readonly TextLine[], issues: formatKit.IssueCol
   if (header === null) return [];
   // Without a schema comment, the first row's version speaks for the file.
   const grouper = new formatKit.V1RowGrouper(header, issues, FORMAT_LABEL, { versionDeclared: declared !== null });
-  for (const line of lines.slice(cursor + 1)) {
+  for (let next = lines.next(); !next.done; next = lines.next()) {
+    const line = next.value;
     if (isSkippable(line.text)) continue;
     const cells = line.text.split('\t');
     if (cells.length > header.width) {
