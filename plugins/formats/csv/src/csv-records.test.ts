@@ -19,6 +19,17 @@ describe('readRecords (RFC 4180)', () => {
     ]);
   });
 
+  it('numbers records after quoted fields with and without line breaks inside, whatever the line ends', () => {
+    const { records } = read('a,b\r"x\ry",""""""\r"one"\n"two\n\nlines",""\r\n"p""q",end');
+    expect(records).toEqual([
+      [1, 'a', 'b'],
+      [2, 'x\ry', '""'],
+      [4, 'one'],
+      [5, 'two\n\nlines', ''],
+      [8, 'p"q', 'end'],
+    ]);
+  });
+
   it('accepts LF, CRLF and lone CR line ends, skips blank lines, keeps a missing final line end', () => {
     expect(read('a,b\n1,2\r\n\r\n3,4\r5,6').records).toEqual([
       [1, 'a', 'b'],

@@ -103,6 +103,16 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
   let pos = dialect.start;
   let line = dialect.startLine;
   let recoveries = 0;
+  // The first LF and CR at or after the last search (-1: none left). Quoted fields rarely hold a
+  // line break: counting is only needed when one of them lies before the closing quote.
+  let nextLf = text.indexOf('\n', pos);
+  let nextCr = text.indexOf('\r', pos);
+  const breaksBefore = (from: number, to: number): number => {
+    if (nextLf !== -1 && nextLf < from) nextLf = text.indexOf('\n', from);
+    if (nextCr !== -1 && nextCr < from) nextCr = text.indexOf('\r', from);
+    const first = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+    return first === -1 || first >= to ? 0 : countBreaks(text, first, to);
+  };
 
   while (pos < length) {
     const recordLine = line;
@@ -119,7 +129,8 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
         blank = false;
         const openLine = line;
         const openAt = pos;
-        const parts: string[] = [];
+        // The value, joined piece by piece only when it holds a doubled quote (one slice otherwise).
+        value = '';
         pos += 1;
         for (;;) {
           const close = text.indexOf('"', pos);
@@ -127,10 +138,11 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
             broken = true;
             break;
           }
-          line += countBreaks(text, pos, close);
-          parts.push(text.slice(pos, close));
+          line += breaksBefore(pos, close);
+          const piece = text.slice(pos, close);
+          value = value === '' ? piece : value + piece;
           if (text.charCodeAt(close + 1) === QUOTE) {
-            parts.push('"');
+            value += '"';
             pos = close + 2;
             continue;
           }
@@ -157,14 +169,13 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
           end += 1;
         }
         if (end > pos) {
-          parts.push(text.slice(pos, end));
+          value += text.slice(pos, end);
           if (!malformedReported) {
             issues.add(recordLine, 'malformed_quotes', 'a field has text after its closing quote; it was read as part of the value', 'warning', cells.length + 1);
             malformedReported = true;
           }
           pos = end;
         }
-        value = parts.length === 1 ? (parts[0] as string) : parts.join('');
       } else {
         let end = pos;
         while (end < length) {
