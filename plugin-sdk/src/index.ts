@@ -30,5 +30,6 @@ export {
 export type { AuthMethod, Manifest, ManifestSource, NetworkGrant, Pacing, ProviderSection } from './manifest.schema.ts';
 export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
 export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';
+export { retryAfterSeconds } from './retry-after.ts';
 export { decodeXmlDocument, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions } from './xml/index.ts';
 export * as formatKit from './format-kit/index.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anyPending, matchAppended, type SentItem } from '../../../plugins/providers/applemusic/src/append-confirmation.ts';
 import { readPage } from '../../../plugins/providers/applemusic/src/apple-client.ts';
-import { appleErrorCode, errorForResponse, retryAfterSeconds } from '../../../plugins/providers/applemusic/src/apple-errors.ts';
+import { appleErrorCode, errorForResponse } from '../../../plugins/providers/applemusic/src/apple-errors.ts';
 import { appleUri, parseAppleUri, trackResourceType } from '../../../plugins/providers/applemusic/src/apple-uris.ts';
 import { collectOffsetPage, decodeOffset, encodeOffset } from '../../../plugins/providers/applemusic/src/offset-paging.ts';
 import { normaliseIsrc, searchTerm } from '../../../plugins/providers/applemusic/src/search.operations.ts';
@@ -115,9 +115,9 @@ describe('errors', () => {
   it('reads only Apple’s five-digit codes and both Retry-After forms', () => {
     expect(appleErrorCode(body)).toBe('40300');
     expect(appleErrorCode({ errors: [{ code: 'DROP TABLE' }] })).toBeNull();
-    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:00:30 GMT', NOW)).toBe(30);
-    expect(retryAfterSeconds('soon', NOW)).toBeNull();
-    expect(retryAfterSeconds(undefined, NOW)).toBeNull();
+    const dated = errorForResponse({ status: 429, headers: { 'retry-after': 'Sat, 21 Nov 2026 12:00:30 GMT' }, body: null }, 'x', NOW);
+    expect(dated.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 30 });
+    expect(errorForResponse({ status: 429, headers: { 'retry-after': 'soon' }, body: null }, 'x', NOW).toData()).toMatchObject({ retry_after_s: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterFromCursor, nextAfterCursor, nextOffsetCursor, offsetFromCursor, pageSize } from '../../../plugins/providers/spotify/src/paging.ts';
-import { errorForResponse, retryAfterSeconds, safeDetail } from '../../../plugins/providers/spotify/src/response-errors.ts';
+import { errorForResponse, safeDetail } from '../../../plugins/providers/spotify/src/response-errors.ts';
 import { albumQuery, isrcQuery, searchLimit, textQuery } from '../../../plugins/providers/spotify/src/search-query.ts';
 import { additionBlocks, chunks } from '../../../plugins/providers/spotify/src/write-batches.ts';
 
@@ -28,11 +28,9 @@ describe('Spotify error answers', () => {
     expect(noHeader.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: null });
   });
 
-  it('reads Retry-After as seconds or an HTTP date', () => {
-    expect(retryAfterSeconds('12', NOW)).toBe(12);
-    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', NOW)).toBe(60);
-    expect(retryAfterSeconds('soon', NOW)).toBeNull();
-    expect(retryAfterSeconds(undefined, NOW)).toBeNull();
+  it('reads Retry-After as an HTTP date too (retryAfterSeconds of the SDK)', () => {
+    const dated = errorForResponse({ status: 429, headers: { 'retry-after': 'Sat, 21 Nov 2026 12:01:00 GMT' }, bodyText: '' }, purpose, NOW);
+    expect(dated.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 60 });
   });
 
   it('403 tells missing scopes, owner-only access and other refusals apart', () => {

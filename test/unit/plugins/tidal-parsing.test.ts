@@ -4,7 +4,7 @@ import { chunk, planInserts } from '../../../plugins/providers/tidal/src/batch-p
 import { idempotencyKey } from '../../../plugins/providers/tidal/src/idempotency-key.ts';
 import { isoDurationSeconds } from '../../../plugins/providers/tidal/src/iso-duration.ts';
 import { collectPage, decodePageCursor, encodePageCursor, FIRST_PAGE } from '../../../plugins/providers/tidal/src/page-cursor.ts';
-import { errorForResponse, jsonApiErrorCode, retryAfterSeconds } from '../../../plugins/providers/tidal/src/tidal-errors.ts';
+import { errorForResponse, jsonApiErrorCode } from '../../../plugins/providers/tidal/src/tidal-errors.ts';
 import { parseTidalUri, tidalUri } from '../../../plugins/providers/tidal/src/tidal-uris.ts';
 import { searchText, validateUri } from '../../../plugins/providers/tidal/src/search.operations.ts';
 
@@ -204,9 +204,9 @@ describe('error answers', () => {
   it('carries Retry-After in seconds or as a date', () => {
     const limited = errorForResponse({ status: 429, headers: { 'retry-after': '17' }, body: null }, 'x', now) as RateLimited;
     expect(limited.retryAfterSeconds).toBe(17);
-    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
-    expect(retryAfterSeconds('soon', now)).toBeNull();
-    expect(retryAfterSeconds(undefined, now)).toBeNull();
+    const dated = errorForResponse({ status: 429, headers: { 'retry-after': 'Sat, 21 Nov 2026 12:01:00 GMT' }, body: null }, 'x', now) as RateLimited;
+    expect(dated.retryAfterSeconds).toBe(60);
+    expect((errorForResponse({ status: 429, headers: {}, body: null }, 'x', now) as RateLimited).retryAfterSeconds).toBeNull();
   });
 
   it('takes only identifier-like codes from error objects', () => {

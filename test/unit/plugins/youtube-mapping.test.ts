@@ -6,7 +6,7 @@ import { searchText } from '../../../plugins/providers/youtube/src/search.operat
 import { artTrackDetails, splitVideoTitle, topicArtist } from '../../../plugins/providers/youtube/src/video-title.ts';
 import { trackFromVideo, unavailableEntry, videoKind } from '../../../plugins/providers/youtube/src/video-mapper.ts';
 import { decodeCursor, encodeCursor, pageSize, query } from '../../../plugins/providers/youtube/src/youtube-client.ts';
-import { errorForResponse, googleErrorReason, isEntryNotFound, retryAfterSeconds } from '../../../plugins/providers/youtube/src/youtube-errors.ts';
+import { errorForResponse, googleErrorReason, isEntryNotFound } from '../../../plugins/providers/youtube/src/youtube-errors.ts';
 import { parseYoutubeUri } from '../../../plugins/providers/youtube/src/youtube-uris.ts';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -145,8 +145,8 @@ describe('requests and errors', () => {
     expect(googleErrorReason({ error: { errors: [{ reason: 'quotaExceeded' }] } })).toBe('quotaExceeded');
     expect(googleErrorReason({ error: { errors: [{ reason: '<script>' }] } })).toBeNull();
     expect(googleErrorReason('nope')).toBeNull();
-    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:00:30 GMT', NOW)).toBe(30);
-    expect(retryAfterSeconds('soon', NOW)).toBeNull();
+    const dated = errorForResponse({ status: 429, headers: { 'retry-after': 'Sat, 21 Nov 2026 12:00:30 GMT' }, body: null }, 'x', NOW) as RateLimited;
+    expect(dated.retryAfterSeconds).toBe(30);
   });
 
   it('recognises the engine’s quota refusal in a failed fetch, and nothing else', () => {

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 import { record, text } from './json-read.ts';
 
 /**
@@ -24,15 +24,6 @@ export interface RequestPurpose {
 }
 
 export const SCOPE_MESSAGE = 'Insufficient client scope';
-
-/** Seconds from `Retry-After` (delta-seconds or an HTTP date); null when absent or unreadable. */
-export function retryAfterSeconds(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - nowMs) / 1000));
-}
 
 /** Spotify's `{"error": {"status", "message", "reason"?}}`; OAuth-style bodies are read too. */
 export function readErrorBody(bodyText: string): { message: string | null; reason: string | null } {

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 
 /**
  * TIDAL answers → typed adapter errors. Messages name the status and, when present, TIDAL's
@@ -13,17 +13,6 @@ export function jsonApiErrorCode(body: unknown): string | null {
   if (!Array.isArray(errors)) return null;
   const code = (errors[0] as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && ERROR_CODE.test(code) ? code : null;
-}
-
-/** Seconds from `Retry-After` (delta-seconds or an HTTP date, measured against `nowIso`). */
-export function retryAfterSeconds(header: string | undefined, nowIso: string): number | null {
-  if (header === undefined) return null;
-  const text = header.trim();
-  if (/^\d{1,9}$/.test(text)) return Number(text);
-  const at = Date.parse(text);
-  const now = Date.parse(nowIso);
-  if (Number.isNaN(at) || Number.isNaN(now)) return null;
-  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export interface FailedResponse {

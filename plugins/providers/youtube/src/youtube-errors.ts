@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 
 /**
  * YouTube Data API answers → typed adapter errors. Google's error body names a machine-readable
@@ -18,17 +18,6 @@ export function googleErrorReason(body: unknown): string | null {
   if (!Array.isArray(list)) return null;
   const reason = (list[0] as { reason?: unknown } | undefined)?.reason;
   return typeof reason === 'string' && REASON.test(reason) ? reason : null;
-}
-
-/** Seconds from `Retry-After` (delta-seconds or an HTTP date, measured against `nowIso`). */
-export function retryAfterSeconds(header: string | undefined, nowIso: string): number | null {
-  if (header === undefined) return null;
-  const text = header.trim();
-  if (/^\d{1,9}$/.test(text)) return Number(text);
-  const at = Date.parse(text);
-  const now = Date.parse(nowIso);
-  if (Number.isNaN(at) || Number.isNaN(now)) return null;
-  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export interface FailedResponse {

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 import { record, records, text } from './json-read.ts';
 
 /**
@@ -21,14 +21,6 @@ export interface RequestPurpose {
   readonly missing?: string;
   /** A 403 here means only the playlist's owner may do this. */
   readonly ownerOnly?: boolean;
-}
-
-export function retryAfterSeconds(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - nowMs) / 1000));
 }
 
 /** The `status` word and first `reason` of Google's error envelope. */
