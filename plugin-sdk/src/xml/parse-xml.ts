@@ -52,11 +52,16 @@ export class XmlParseError extends InvalidInput {
   }
 }
 
+/**
+ * An element from its start tag to its end tag. It is the very object returned, frozen at the end
+ * tag: one allocation per element rather than an open record plus a frozen copy (a large document
+ * is millions of elements, and the garbage they leave is much of the parse's cost).
+ */
 interface OpenElement extends XmlElementStart {
-  children: XmlElement[] | null;
+  /** Null until a first child is kept; at the end tag, that list frozen (or the shared empty one). */
+  children: XmlElement[] | readonly XmlElement[] | null;
   /** Joined as it comes (V8 concatenates lazily): one fewer array per element than collecting the pieces. */
   text: string;
-  textLength: number;
 }
 
 /** Shared by every element without attributes or children: large documents are mostly leaves. */
@@ -121,7 +126,12 @@ function refuseDoctypeInProlog(text: string, allowed: XmlAllowedDoctype | undefi
 
 function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number): Readonly<Record<string, string>> {
   let attributes: Record<string, string> | null = null;
-  for (const attribute of Object.values(tag.attributes)) {
+  // for-in, not Object.values: no array per tag, and a tag without attributes (most elements of a
+  // large document) costs only the loop's setup. saxes makes `attributes` without a prototype, so
+  // every key is its own.
+  const all = tag.attributes;
+  for (const key in all) {
+    const attribute = all[key]!;
     if (attribute.value.length > maxTextLength) throw new XmlParseError(`attribute "${attribute.name.slice(0, 100)}" is longer than ${maxTextLength} characters`, line, column);
     if (attribute.uri === XMLNS_NAMESPACE) continue;
     attributes ??= Object.create(null) as Record<string, string>;
@@ -157,14 +167,16 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     throw new XmlParseError(reason, parser.line, parser.column + 1);
   };
   const appendText = (data: string): void => {
-    const open = stack.at(-1);
+    const open = stack[stack.length - 1];
     // Outside the root only whitespace reaches here (saxes reports anything else as an error).
     if (open === undefined) return;
-    open.textLength += data.length;
-    if (open.textLength > maxTextLength) fail(`the text of <${open.name.slice(0, 100)}> is longer than ${maxTextLength} characters`);
+    if (open.text.length + data.length > maxTextLength) fail(`the text of <${open.name.slice(0, 100)}> is longer than ${maxTextLength} characters`);
     open.text = open.text === '' ? data : open.text + data;
   };
 
+  // saxes keeps each handler in a property it adds to the parser. V8 turns the parser into a slow
+  // dictionary-mode object once a seventh is added, and the whole parse then takes about three
+  // times as long: these six handlers are all it may get.
   parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
   parser.on('doctype', () => {
     // The prolog walk has already matched this one DOCTYPE exactly; a second is never accepted.
@@ -183,25 +195,23 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     if (stack.length + 1 > maxDepth) fail(`elements are nested deeper than ${maxDepth} levels`);
     const line = parser.line;
     const column = parser.column + 1;
-    stack.push({ name: tag.local, namespace: tag.uri, prefix: tag.prefix, attributes: freezeAttributes(tag, maxTextLength, line, column), line, column, children: null, text: '', textLength: 0 });
+    // Keys in XmlElement's order: the object becomes the element itself at its end tag.
+    stack.push({ name: tag.local, namespace: tag.uri, prefix: tag.prefix, attributes: freezeAttributes(tag, maxTextLength, line, column), children: null, text: '', line, column });
   });
   parser.on('closetag', () => {
     const open = stack.pop();
     if (open === undefined) return;
-    const element: XmlElement = Object.freeze({
-      name: open.name,
-      namespace: open.namespace,
-      prefix: open.prefix,
-      attributes: open.attributes,
-      children: open.children === null ? NO_CHILDREN : Object.freeze(open.children),
-      text: open.text,
-      line: open.line,
-      column: open.column,
-    });
-    const parent = stack.at(-1);
+    open.children = open.children === null ? NO_CHILDREN : Object.freeze(open.children);
+    // Its children are now a frozen list, so the frozen object is exactly an XmlElement.
+    const element = Object.freeze(open) as XmlElement;
+    const parent = stack[stack.length - 1];
     if (parent === undefined) root = element;
     if (onElement !== undefined && !onElement(element, stack)) return;
-    if (parent !== undefined) (parent.children ??= []).push(element);
+    // A parent is open, so its list (when it has one) is still the mutable one.
+    if (parent !== undefined) {
+      if (parent.children === null) parent.children = [element];
+      else (parent.children as XmlElement[]).push(element);
+    }
   });
   parser.on('text', appendText);
   parser.on('cdata', appendText);

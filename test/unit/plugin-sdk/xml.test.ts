@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../../plugin-sdk/src/errors.ts';
-import { escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError } from '../../../plugin-sdk/src/xml/index.ts';
+import { escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement } from '../../../plugin-sdk/src/xml/index.ts';
 
 function refusal(text: string, options?: Parameters<typeof parseXml>[1]): XmlParseError {
   try {
@@ -38,6 +38,30 @@ describe('parseXml', () => {
     expect(Object.isFrozen(root)).toBe(true);
     expect(Object.isFrozen(root.children)).toBe(true);
     expect(Object.isFrozen(root.attributes)).toBe(true);
+  });
+
+  it('freezes every element, child list and attribute record, at every depth and as handed to onElement', () => {
+    const streamed: XmlElement[] = [];
+    const root = parseXml('<a x="1"><b><c y="2">t</c><d/></b>text</a>', {
+      onElement: (element) => {
+        streamed.push(element);
+        return true;
+      },
+    });
+    const all: XmlElement[] = [];
+    const walk = (element: XmlElement): void => {
+      all.push(element);
+      element.children.forEach(walk);
+    };
+    walk(root);
+    expect(all.map((element) => element.name)).toEqual(['a', 'b', 'c', 'd']);
+    expect(streamed.map((element) => element.name)).toEqual(['c', 'd', 'b', 'a']);
+    for (const element of [...all, ...streamed]) {
+      expect(Object.keys(element)).toEqual(['name', 'namespace', 'prefix', 'attributes', 'children', 'text', 'line', 'column']);
+      expect(Object.isFrozen(element) && Object.isFrozen(element.children) && Object.isFrozen(element.attributes)).toBe(true);
+      expect(Object.getPrototypeOf(element.attributes)).toBeNull();
+    }
+    expect(streamed[3]).toBe(root);
   });
 
   it('resolves a namespace by URI whatever the prefix', () => {
@@ -90,6 +114,11 @@ describe('parseXml', () => {
     expect(refusal(`<a b="${'x'.repeat(2_000)}"/>`, { maxTextLength: 1_000 }).message).toMatch(/attribute "b" is longer than 1000/);
     expect(refusal(`<a>${'x'.repeat(2_000)}</a>`, { maxTextLength: 1_000 }).message).toMatch(/text of <a> is longer than 1000/);
     expect(refusal(`<a>${'x'.repeat(600)}<b/>${'x'.repeat(600)}</a>`, { maxTextLength: 1_000 }).message).toMatch(/longer than 1000/);
+  });
+
+  it('counts an element\'s text across its pieces: exactly the limit is accepted, one more is refused', () => {
+    expect(parseXml(`<a>${'x'.repeat(500)}<b/><![CDATA[${'y'.repeat(499)}]]>z</a>`, { maxTextLength: 1_000 }).text).toHaveLength(1_000);
+    expect(refusal(`<a>${'x'.repeat(500)}<b/><![CDATA[${'y'.repeat(500)}]]>z</a>`, { maxTextLength: 1_000 }).message).toMatch(/text of <a> is longer than 1000/);
   });
 
   it('refuses malformed documents with a position', () => {

@@ -235,6 +235,43 @@ describe('reading XSPF written elsewhere', () => {
     expect(await refusal('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><song/></trackList><trackList/></playlist>')).toMatch(/only one <trackList>/);
   });
 
+  it('reports conversion warnings after the reading ones, in playlist order: header fields, then each track, then date and extension', async () => {
+    const opl = 'https://open-playlist.org/ns/xspf/1';
+    const result = await parse(
+      `<playlist version="1" xmlns="http://xspf.org/ns/0/" xmlns:opl="${opl}">\n<trackList>\n` +
+        `<track><bar xmlns="urn:bar"/><title>${'t'.repeat(2_001)}</title><duration>1000000001000</duration><extension application="${opl}"><opl:explicit>maybe</opl:explicit><opl:isrc>${'I'.repeat(33)}</opl:isrc></extension></track>\n` +
+        `<track><creator>${'c'.repeat(2_001)}</creator><baz xmlns="urn:baz"/></track>\n` +
+        `</trackList>\n<title>${'n'.repeat(1_001)}</title>\n<foo xmlns="urn:foo"/>\n<date>2005-01-08T17:10:47</date>\n` +
+        `<extension application="${opl}"><opl:track_count>many</opl:track_count></extension>\n</playlist>`,
+    );
+    expect(result.issues.map((issue) => [issue.code, issue.line, issue.message.slice(0, 30)])).toEqual([
+      ['ignored_element', 7, '<foo> (namespace urn:foo) is n'],
+      ['ignored_element', 3, '<bar> (namespace urn:bar) is n'],
+      ['ignored_element', 4, '<baz> (namespace urn:baz) is n'],
+      ['value_truncated', 1, 'the playlist title is longer t'],
+      ['value_truncated', 3, 'the track title is longer than'],
+      ['invalid_value', 3, 'the duration 1000000001000 ms '],
+      ['value_truncated', 3, 'extension field isrc is too lo'],
+      ['invalid_value', 3, 'extension field explicit "mayb'],
+      ['value_truncated', 4, 'the track creator is longer th'],
+      ['invalid_value', 1, 'the playlist date "2005-01-08T'],
+      ['invalid_value', 1, 'extension field track_count "m'],
+    ]);
+  });
+
+  it('bounds reading and conversion warnings together: the first 200 in playlist order, then a count', async () => {
+    const tracks = Array.from({ length: 150 }, (_, index) => `<track><bar xmlns="urn:bar"/><title>${'t'.repeat(2_001)}</title><album>${index}</album></track>\n`).join('');
+    const result = await parse(`${XSPF_HEAD}<foo xmlns="urn:foo"/><title>${'n'.repeat(1_001)}</title><date>2005</date>\n<trackList>\n${tracks}</trackList></playlist>`);
+    const issues = result.issues;
+    expect(issues).toHaveLength(201);
+    // <foo>, then the 150 tracks' foreign elements (lines 5 to 154), all read before anything is converted.
+    expect(issues.slice(0, 151).map((issue) => [issue.code, issue.line])).toEqual([['ignored_element', 3], ...Array.from({ length: 150 }, (_, index) => ['ignored_element', 5 + index])]);
+    expect(issues[151]).toMatchObject({ code: 'value_truncated', line: 2, message: expect.stringMatching(/^the playlist title/) as unknown });
+    expect(issues.slice(152, 200).map((issue) => [issue.code, issue.line])).toEqual(Array.from({ length: 48 }, (_, index) => ['value_truncated', 5 + index]));
+    // The other 102 track titles and the date.
+    expect(issues[200]).toMatchObject({ code: 'too_many_issues', message: expect.stringMatching(/^103 more issues/) as unknown });
+  });
+
   it('lists at most 200 issues of a stream plus one summary', async () => {
     const tracks = '<track><bar xmlns="urn:bar"/></track>'.repeat(300);
     const result = await parse(`${XSPF_HEAD}<trackList>${tracks}</trackList></playlist>`);

@@ -1,4 +1,5 @@
 import { formatKit, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
+import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import { decodeField, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldSpec, type RawField } from './extension-fields.ts';
 import { classifyLocation } from './locations.ts';
 import { dateTime, LIMITS, shown } from './model-values.ts';
@@ -37,10 +38,11 @@ export interface SourcePlaylist {
   readonly date: string | null;
   readonly license: string | null;
   readonly extension: ReadonlyMap<string, RawField> | null;
-  readonly tracks: readonly SourceTrack[];
+  /** As read, or already converted by a reader that converts each track as it reads it. */
+  readonly tracks: readonly SourceTrack[] | ConvertedTracks;
 }
 
-function text(value: string | null, max: number, line: number | null, label: string, issues: formatKit.IssueCollector): string | null {
+function text(value: string | null, max: number, line: number | null, label: string, issues: Warnings): string | null {
   if (value === null) return null;
   const { value: kept, truncated } = formatKit.boundedText(value, max);
   if (truncated) issues.warn(line, 'value_truncated', `${label} is longer than ${max} characters; it was shortened`);
@@ -48,7 +50,7 @@ function text(value: string | null, max: number, line: number | null, label: str
 }
 
 /** Extension fields onto `target`; a bad value is reported and the field keeps its default. */
-function applyExtension(target: Record<string, unknown>, specs: readonly FieldSpec[], extension: ReadonlyMap<string, RawField>, line: number | null, issues: formatKit.IssueCollector): void {
+function applyExtension(target: Record<string, unknown>, specs: readonly FieldSpec[], extension: ReadonlyMap<string, RawField>, line: number | null, issues: Warnings): void {
   for (const spec of specs) {
     if (!extension.has(spec.field)) continue;
     const result = decodeField(spec, extension.get(spec.field));
@@ -96,7 +98,7 @@ function guessFromLocations(track: TrackInput, source: SourceTrack): void {
   }
 }
 
-export function trackFromSource(source: SourceTrack, position: number, issues: formatKit.IssueCollector): TrackInput {
+export function trackFromSource(source: SourceTrack, position: number, issues: Warnings): TrackInput {
   const line = source.line;
   const track: TrackInput = {
     title: text(source.title, LIMITS.title, line, 'the track title', issues) ?? '',
@@ -115,6 +117,27 @@ export function trackFromSource(source: SourceTrack, position: number, issues: f
   return track;
 }
 
+/**
+ * Tracks converted to the model one by one as a reader reads them (`XspfTrackStream`: a large
+ * file's source tracks are then never all held at once), with the warnings their conversion
+ * raised, held back until `playlistFromSource` reaches the tracks: issues come in the same order
+ * as when the whole list is converted there.
+ */
+export class ConvertedTracks {
+  readonly #tracks: TrackInput[] = [];
+  readonly #warnings = new DeferredWarnings();
+
+  add(source: SourceTrack): void {
+    this.#tracks.push(trackFromSource(source, this.#tracks.length, this.#warnings));
+  }
+
+  /** The tracks, after replaying their conversion's warnings into `issues`. */
+  replay(issues: Warnings): TrackInput[] {
+    this.#warnings.replay(issues);
+    return this.#tracks;
+  }
+}
+
 export function playlistFromSource(source: SourcePlaylist, fallbackName: string, issues: formatKit.IssueCollector): PlaylistInput {
   const line = source.line;
   const playlist: PlaylistInput = {
@@ -122,7 +145,7 @@ export function playlistFromSource(source: SourcePlaylist, fallbackName: string,
     owner_name: text(source.creator, LIMITS.text, line, 'the playlist creator', issues),
     description: text(source.annotation, LIMITS.text, line, 'the playlist annotation', issues),
     artwork_uri: text(source.image, LIMITS.text, line, 'the playlist image', issues),
-    tracks: source.tracks.map((track, index) => trackFromSource(track, index, issues)),
+    tracks: source.tracks instanceof ConvertedTracks ? source.tracks.replay(issues) : source.tracks.map((track, index) => trackFromSource(track, index, issues)),
   };
   if (source.date !== null) {
     const created = dateTime(source.date);

@@ -1,6 +1,7 @@
-import { formatKit, InvalidInput, xmlAttributeKey, type XmlElement, type XmlElementStart } from '@opl/plugin-sdk';
+import { InvalidInput, xmlAttributeKey, type XmlElement, type XmlElementStart } from '@opl/plugin-sdk';
+import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import type { RawField } from './extension-fields.ts';
-import type { SourcePlaylist, SourceTrack } from './source-playlist.ts';
+import { ConvertedTracks, type SourcePlaylist, type SourceTrack } from './source-playlist.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -16,35 +17,31 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  */
 
 type Rule = 'one' | 'many';
-const PLAYLIST_CHILDREN: Readonly<Record<string, Rule>> = { title: 'one', creator: 'one', annotation: 'one', info: 'one', location: 'one', identifier: 'one', image: 'one', date: 'one', license: 'one', attribution: 'one', link: 'many', meta: 'many', extension: 'many', trackList: 'one' };
-const TRACK_CHILDREN: Readonly<Record<string, Rule>> = { location: 'many', identifier: 'many', title: 'one', creator: 'one', annotation: 'one', info: 'one', image: 'one', album: 'one', trackNum: 'one', duration: 'one', link: 'many', meta: 'many', extension: 'many' };
+/** Maps, not object literals: a name read from the file is looked up once, with no prototype to guard against. */
+const PLAYLIST_CHILDREN: ReadonlyMap<string, Rule> = new Map(Object.entries({ title: 'one', creator: 'one', annotation: 'one', info: 'one', location: 'one', identifier: 'one', image: 'one', date: 'one', license: 'one', attribution: 'one', link: 'many', meta: 'many', extension: 'many', trackList: 'one' } as const));
+const TRACK_CHILDREN: ReadonlyMap<string, Rule> = new Map(Object.entries({ location: 'many', identifier: 'many', title: 'one', creator: 'one', annotation: 'one', info: 'one', image: 'one', album: 'one', trackNum: 'one', duration: 'one', link: 'many', meta: 'many', extension: 'many' } as const));
 /** Elements whose content XSPF defines; everything under `<extension>` is free. */
 const WITH_ELEMENT_CONTENT = new Set(['trackList', 'attribution', 'extension']);
-
-/** Where warnings go: the parse's issue list, or a stream's deferred list (same order in the end). */
-interface Warnings {
-  warn(line: number | null, code: string, message: string): void;
-}
 
 function refuse(element: XmlElement | null, reason: string): never {
   throw new InvalidInput(`not a conforming XSPF document${element === null ? '' : ` (line ${element.line})`}: ${reason}`);
 }
 
 /** The XSPF children of `parent` grouped by name, after checking names, counts and content. */
-function xspfChildren(parent: XmlElement, rules: Readonly<Record<string, Rule>>, issues: Warnings): Map<string, XmlElement[]> {
+function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issues: Warnings): Map<string, XmlElement[]> {
   const found = new Map<string, XmlElement[]>();
   for (const child of parent.children) {
     if (child.namespace !== XSPF_NAMESPACE) {
       issues.warn(child.line, 'ignored_element', `<${child.name}> (namespace ${child.namespace === '' ? 'none' : child.namespace}) is not part of XSPF here; XSPF extensions belong in <extension>. It was ignored`);
       continue;
     }
-    const rule = Object.hasOwn(rules, child.name) ? rules[child.name] : undefined;
+    const rule = rules.get(child.name);
     if (rule === undefined) refuse(child, `<${child.name}> is not an XSPF element inside <${parent.name}>`);
-    const list = found.get(child.name) ?? [];
-    if (rule === 'one' && list.length === 1) refuse(child, `<${parent.name}> may hold only one <${child.name}>`);
-    if (!WITH_ELEMENT_CONTENT.has(child.name) && child.children.length > 0) refuse(child, `<${child.name}> must hold text, not elements`);
-    list.push(child);
-    found.set(child.name, list);
+    const list = found.get(child.name);
+    if (rule === 'one' && list !== undefined) refuse(child, `<${parent.name}> may hold only one <${child.name}>`);
+    if (child.children.length > 0 && !WITH_ELEMENT_CONTENT.has(child.name)) refuse(child, `<${child.name}> must hold text, not elements`);
+    if (list === undefined) found.set(child.name, [child]);
+    else list.push(child);
   }
   return found;
 }
@@ -61,7 +58,12 @@ function uriOf(found: Map<string, XmlElement[]>, name: string): string | null {
 }
 
 function allText(found: Map<string, XmlElement[]>, name: string): string[] {
-  return (found.get(name) ?? []).map((element) => element.text.trim()).filter((value) => value !== '');
+  const values: string[] = [];
+  for (const element of found.get(name) ?? []) {
+    const value = element.text.trim();
+    if (value !== '') values.push(value);
+  }
+  return values;
 }
 
 function wholeNumber(found: Map<string, XmlElement[]>, name: string, positive: boolean): number | null {
@@ -74,39 +76,49 @@ function wholeNumber(found: Map<string, XmlElement[]>, name: string, positive: b
   return Number(value);
 }
 
+/** What `read` makes of each child of `field` in our namespace named `name`, in document order. */
+function oplItems<T>(field: XmlElement, name: string, read: (item: XmlElement) => T): T[] {
+  const items: T[] = [];
+  for (const item of field.children) {
+    if (item.namespace === OPL_NAMESPACE && item.name === name) items.push(read(item));
+  }
+  return items;
+}
+
+/** One field of our extension as `RawField` (see there). */
+function rawField(field: XmlElement): RawField {
+  switch (field.name) {
+    case 'artists':
+      return oplItems(field, 'artist', (item) => item.text);
+    case 'credits':
+      return oplItems(field, 'credit', (item) => ({ ...item.attributes }));
+    case 'provider_uris':
+      return oplItems(field, 'uri', (item) => [item.attributes[xmlAttributeKey('', 'provider')], item.text]);
+    case 'metadata':
+    case 'provider_metadata':
+      try {
+        return JSON.parse(field.text) as unknown;
+      } catch {
+        return field.text;
+      }
+    default:
+      return field.text;
+  }
+}
+
 /** Our extension's fields (the first `<extension>` with our application), or null. */
 function oplExtension(found: Map<string, XmlElement[]>): ReadonlyMap<string, RawField> | null {
-  const extensions = found.get('extension') ?? [];
-  for (const extension of extensions) {
-    if (extension.attributes.application === undefined) refuse(extension, '<extension> needs an application attribute');
+  let ours: XmlElement | undefined;
+  // Every <extension> needs an application, ours or not, so all are checked before ours is read.
+  for (const extension of found.get('extension') ?? []) {
+    const application = extension.attributes.application;
+    if (application === undefined) refuse(extension, '<extension> needs an application attribute');
+    if (ours === undefined && application === OPL_NAMESPACE) ours = extension;
   }
-  const ours = extensions.find((extension) => extension.attributes.application === OPL_NAMESPACE);
   if (ours === undefined) return null;
   const fields = new Map<string, RawField>();
   for (const field of ours.children) {
-    if (field.namespace !== OPL_NAMESPACE || fields.has(field.name)) continue;
-    const items = field.children.filter((child) => child.namespace === OPL_NAMESPACE);
-    switch (field.name) {
-      case 'artists':
-        fields.set(field.name, items.filter((item) => item.name === 'artist').map((item) => item.text));
-        break;
-      case 'credits':
-        fields.set(field.name, items.filter((item) => item.name === 'credit').map((item) => ({ ...item.attributes })));
-        break;
-      case 'provider_uris':
-        fields.set(field.name, items.filter((item) => item.name === 'uri').map((item) => [item.attributes[xmlAttributeKey('', 'provider')], item.text]));
-        break;
-      case 'metadata':
-      case 'provider_metadata':
-        try {
-          fields.set(field.name, JSON.parse(field.text) as unknown);
-        } catch {
-          fields.set(field.name, field.text);
-        }
-        break;
-      default:
-        fields.set(field.name, field.text);
-    }
+    if (field.namespace === OPL_NAMESPACE && !fields.has(field.name)) fields.set(field.name, rawField(field));
   }
   return fields;
 }
@@ -129,54 +141,49 @@ function readTrack(element: XmlElement, issues: Warnings): SourceTrack {
   };
 }
 
-/** Warnings a stream found, replayed later into the real list; bounded like it (the rest are only counted). */
-class DeferredWarnings implements Warnings {
-  readonly #listed: [number | null, string, string][] = [];
-  #omitted = 0;
-
-  warn(line: number | null, code: string, message: string): void {
-    if (this.#listed.length < formatKit.MAX_LISTED_ISSUES) this.#listed.push([line, code, message]);
-    else this.#omitted += 1;
-  }
-
-  replay(issues: Warnings): void {
-    for (const [line, code, message] of this.#listed) issues.warn(line, code, message);
-    // The list is full by now, so these only count.
-    for (let count = 0; count < this.#omitted; count++) issues.warn(null, 'ignored_element', '');
-  }
-}
-
 const isXspf = (element: XmlElementStart, name: string): boolean => element.namespace === XSPF_NAMESPACE && element.name === name;
 
 /**
  * Reads the tracks of a document's (first) `<trackList>` while the XML is parsed (`parseXml`'s
- * `onElement`): each `<track>` is checked and converted when it closes and its subtree dropped, so
- * a 100,000-track file never exists as one element tree (the sandbox has 128 MiB). Nothing is
- * streamed unless the root is an XSPF `<playlist>` of version 0 or 1; otherwise the tree is kept
- * and `readXspf` refuses it as before. Warnings and the first refusal wait until `readXspf`
- * reaches the track list, so issues and errors come in the same order as from a whole tree.
+ * `onElement`): each `<track>` is checked and converted to the model when it closes and its
+ * subtree dropped, so a 100,000-track file never exists as one element tree (the sandbox has 128
+ * MiB), nor as 100,000 source tracks waiting to be converted. Nothing is streamed unless the root
+ * is an XSPF `<playlist>` of version 0 or 1; otherwise the tree is kept and `readXspf` refuses it
+ * as before. Warnings and the first refusal wait until `readXspf` reaches the track list (and
+ * conversion warnings until `playlistFromSource` reaches the tracks), so issues and errors come in
+ * the same order as from a whole tree.
  */
 export class XspfTrackStream {
-  readonly tracks: SourceTrack[] = [];
+  readonly #tracks = new ConvertedTracks();
   readonly #warnings = new DeferredWarnings();
   #refusal: InvalidInput | null = null;
   /** The streamed `<trackList>` once it has closed. */
   #trackList: XmlElement | null = null;
+  /** The root the decision below was made for: it is the same object for every element of a parse. */
+  #root: XmlElementStart | null = null;
+  #rootIsPlaylist = false;
 
   readonly onElement = (element: XmlElement, path: readonly XmlElementStart[]): boolean => {
-    const root = path[0];
-    if (root === undefined || !isXspf(root, 'playlist') || (root.attributes.version !== '0' && root.attributes.version !== '1')) return true;
-    if (path.length === 1) {
+    // Only the root's children and the track list's children matter; most elements of a large
+    // file are deeper, so they are let through before anything else is looked at.
+    const depth = path.length;
+    if (depth === 0 || depth > 2) return true;
+    const root = path[0]!;
+    if (root !== this.#root) {
+      this.#root = root;
+      this.#rootIsPlaylist = isXspf(root, 'playlist') && (root.attributes.version === '0' || root.attributes.version === '1');
+    }
+    if (!this.#rootIsPlaylist) return true;
+    if (depth === 1) {
       if (isXspf(element, 'trackList')) this.#trackList ??= element;
       return true;
     }
-    const parent = path[1];
-    if (path.length !== 2 || parent === undefined || !isXspf(parent, 'trackList') || this.#trackList !== null) return true;
+    if (!isXspf(path[1]!, 'trackList') || this.#trackList !== null) return true;
     if (this.#refusal !== null) return false;
     try {
       if (element.namespace !== XSPF_NAMESPACE) this.#warnings.warn(element.line, 'ignored_element', `<${element.name}> in <trackList> is not an XSPF track; it was ignored`);
       else if (element.name !== 'track') refuse(element, `<trackList> may hold only <track> elements, not <${element.name}>`);
-      else this.tracks.push(readTrack(element, this.#warnings));
+      else this.#tracks.add(readTrack(element, this.#warnings));
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       this.#refusal = error;
@@ -185,12 +192,26 @@ export class XspfTrackStream {
   };
 
   /** The tracks of `trackList` when this stream read them, after replaying its warnings (or its refusal); null otherwise. */
-  tracksOf(trackList: XmlElement, issues: Warnings): SourceTrack[] | null {
+  tracksOf(trackList: XmlElement, issues: Warnings): ConvertedTracks | null {
     if (trackList !== this.#trackList) return null;
     this.#warnings.replay(issues);
     if (this.#refusal !== null) throw this.#refusal;
-    return this.tracks;
+    return this.#tracks;
   }
+}
+
+/** The tracks of a `<trackList>` that was not streamed (it is in the tree with its children). */
+function readTracks(trackList: XmlElement, issues: Warnings): SourceTrack[] {
+  const tracks: SourceTrack[] = [];
+  for (const child of trackList.children) {
+    if (child.namespace !== XSPF_NAMESPACE) {
+      issues.warn(child.line, 'ignored_element', `<${child.name}> in <trackList> is not an XSPF track; it was ignored`);
+      continue;
+    }
+    if (child.name !== 'track') refuse(child, `<trackList> may hold only <track> elements, not <${child.name}>`);
+    tracks.push(readTrack(child, issues));
+  }
+  return tracks;
 }
 
 export function readXspf(root: XmlElement, issues: Warnings, stream: XspfTrackStream | null = null): SourcePlaylist {
@@ -202,16 +223,7 @@ export function readXspf(root: XmlElement, issues: Warnings, stream: XspfTrackSt
   const found = xspfChildren(root, PLAYLIST_CHILDREN, issues);
   const trackList = found.get('trackList')?.[0];
   if (trackList === undefined) refuse(root, '<playlist> has no <trackList> (required, even when empty)');
-  const streamed = stream?.tracksOf(trackList, issues) ?? null;
-  const tracks: SourceTrack[] = streamed ?? [];
-  for (const child of streamed === null ? trackList.children : []) {
-    if (child.namespace !== XSPF_NAMESPACE) {
-      issues.warn(child.line, 'ignored_element', `<${child.name}> in <trackList> is not an XSPF track; it was ignored`);
-      continue;
-    }
-    if (child.name !== 'track') refuse(child, `<trackList> may hold only <track> elements, not <${child.name}>`);
-    tracks.push(readTrack(child, issues));
-  }
+  const tracks = stream?.tracksOf(trackList, issues) ?? readTracks(trackList, issues);
   return {
     line: root.line,
     title: textOf(found, 'title'),
