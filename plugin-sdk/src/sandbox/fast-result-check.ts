@@ -188,7 +188,11 @@ export function fastPlaylist(value: unknown): Playlist | Miss {
   return withTracks<Playlist>(playlistSchema, value, 'tracks', Number.MAX_SAFE_INTEGER);
 }
 
-function fastParseResult(value: unknown): unknown {
+/**
+ * A value holding a list of playlists (at most 10,000, as both schemas allow): each playlist by
+ * `fastPlaylist`, the rest (a parse result's issues, a serialize input's options) by `schema`.
+ */
+function withPlaylists(schema: { safeParse(value: unknown): { success: boolean; data?: unknown } }, value: unknown): unknown {
   if (!isJsonObject(value) || !Array.isArray(value.playlists) || value.playlists.length > 10_000) return MISS;
   const playlists: Playlist[] = [];
   for (const item of value.playlists as unknown[]) {
@@ -196,29 +200,19 @@ function fastParseResult(value: unknown): unknown {
     if (playlist === MISS) return MISS;
     playlists.push(playlist);
   }
-  // The issues (at most 1,000) and the envelope go through zod; the playlists are already checked.
-  const rest = OPERATIONS.parse.output.safeParse({ ...value, playlists: [] });
+  const rest = schema.safeParse({ ...value, playlists: [] });
   if (!rest.success) return MISS;
   return { ...(rest.data as Record<string, unknown>), playlists };
 }
 
 /** A serialize input (playlists to write) as zod would output it, or MISS. */
 export function fastSerializeInput(value: unknown): unknown {
-  if (!FAST_TRACK_CHECK_ENABLED || !isJsonObject(value) || !Array.isArray(value.playlists) || value.playlists.length > 10_000) return MISS;
-  const playlists: Playlist[] = [];
-  for (const item of value.playlists as unknown[]) {
-    const playlist = fastPlaylist(item);
-    if (playlist === MISS) return MISS;
-    playlists.push(playlist);
-  }
-  const rest = OPERATIONS.serialize.input.safeParse({ ...value, playlists: [] });
-  if (!rest.success) return MISS;
-  return { ...(rest.data as Record<string, unknown>), playlists };
+  return FAST_TRACK_CHECK_ENABLED ? withPlaylists(OPERATIONS.serialize.input, value) : MISS;
 }
 
 /** The operations whose results are mostly tracks, and their fast checks. */
 const FAST_RESULTS: Partial<Record<OperationName, (value: unknown) => unknown>> = {
-  parse: fastParseResult,
+  parse: (value) => withPlaylists(OPERATIONS.parse.output, value),
   readPlaylist: fastPlaylist,
   listPlaylistItems: (value) => withTracks(OPERATIONS.listPlaylistItems.output, value, 'items', 10_000),
   listLikedTracks: (value) => withTracks(OPERATIONS.listLikedTracks.output, value, 'items', 10_000),
