@@ -48,7 +48,7 @@ afterEach(() => {
   for (const sandbox of sandboxes.splice(0)) sandbox.dispose();
 });
 
-async function open(code: string, manifest: Manifest = providerManifest(), extra: { onBroken?: (failure: string) => void } = {}) {
+async function open(code: string, manifest: Manifest = providerManifest(), extra: { onBroken?: (failure: string) => void; limits?: typeof LIMITS } = {}) {
   const logs: SandboxLogEntry[] = [];
   const sandbox = await createSandbox({ manifest, code, limits: LIMITS, log: (entry) => logs.push(entry), ...extra });
   sandboxes.push(sandbox);
@@ -272,7 +272,10 @@ describe('createSandbox: limits', () => {
   });
 
   it('stops a memory bomb at the memory limit', async () => {
-    const { sandbox } = await open(provider(`testConnection() { const hoard = []; while (true) hoard.push(new Array(100000).fill(Math.random())); }`));
+    // A CPU budget the bomb cannot use up first: filling 32 MiB and V8's last-resort collections
+    // take about 200 ms on an idle machine, several times that on a loaded one.
+    const limits = { ...LIMITS, callTimeoutMs: 20_000, cpuTimeMs: 20_000 };
+    const { sandbox } = await open(provider(`testConnection() { const hoard = []; while (true) hoard.push(new Array(100000).fill(Math.random())); }`), providerManifest(), { limits });
     expect(((await failure(sandbox.call('testConnection', {}, {}))) as SandboxError).failure).toBe('memory');
   });
 
