@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeFile, detectEncoding } from '../../../plugin-sdk/src/format-kit/text-decoding.ts';
 import { isValidUtf8 } from '../../../plugin-sdk/src/format-kit/utf8-validator.ts';
@@ -31,6 +32,46 @@ describe('isValidUtf8', () => {
     ['an invalid lead', [0xff]],
   ])('rejects %s', (_name, bytes) => {
     expect(isValidUtf8(new Uint8Array(bytes))).toBe(false);
+  });
+
+  // The ASCII runs are checked a word at a time through an aligned view: every offset into a
+  // buffer and every place of a bad byte must give the strict decoder's answer.
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const strictAnswer = (bytes: Uint8Array): boolean => {
+    try {
+      strict.decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('agrees with a strict decoder on any bytes, at any offset into a buffer', () => {
+    const mostlyAscii = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0x00, max: 0x7f }) }, { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0xff }) });
+    fc.assert(
+      fc.property(fc.array(mostlyAscii, { maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.nat(7), fc.nat(7), (noise, text, before, after) => {
+        for (const content of [noise, [...utf8(text)], [...utf8(text), ...noise]]) {
+          const buffer = new Uint8Array(before + content.length + after).fill(0x41);
+          buffer.set(content, before);
+          const view = buffer.subarray(before, before + content.length);
+          expect(isValidUtf8(view)).toBe(strictAnswer(view));
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('finds a bad byte anywhere in a long ASCII run', () => {
+    const run = new Uint8Array(67).fill(0x61);
+    for (let offset = 0; offset < 4; offset++) {
+      for (let at = 0; at < run.length - offset; at++) {
+        const bytes = run.slice().subarray(offset);
+        bytes[at] = 0xe9;
+        expect(isValidUtf8(bytes)).toBe(false);
+      }
+    }
+    expect(isValidUtf8(new Uint8Array(8).subarray(3, 3))).toBe(true);
+    expect(isValidUtf8(new Uint8Array(8).subarray(7))).toBe(true);
   });
 });
 
