@@ -85,6 +85,18 @@ class RowReader {
     return position === undefined ? '' : unguardFormula(this.#cells[position] ?? '');
   }
 
+  /**
+   * Whether the row's cells of `columns` equal `cells` (read the same way, in that order): how a
+   * row shows it continues a playlist, compared cell by cell so the rows of a long playlist
+   * build no key to compare.
+   */
+  repeats(columns: readonly V1Column[], cells: readonly string[]): boolean {
+    for (let index = 0; index < columns.length; index++) {
+      if (this.get(columns[index]!) !== cells[index]) return false;
+    }
+    return true;
+  }
+
   columnNumber(column: V1Column): number | null {
     const position = this.#index.get(column);
     return position === undefined ? null : position + 1;
@@ -179,7 +191,8 @@ function readTrack(row: RowReader, position: number): TrackInput {
 }
 
 interface Group {
-  readonly key: string;
+  /** The row's playlist cells (`PLAYLIST_COLUMNS` order) that every row continuing the group repeats. */
+  readonly cells: readonly string[];
   readonly playlist: MutablePlaylist;
   readonly metadataOnly: boolean;
   lastOrder: number;
@@ -226,10 +239,9 @@ export class V1RowGrouper {
       return true;
     }
     const orderCell = row.get('order').trim();
-    const trackCellsEmpty = TRACK_COLUMNS.every((column) => row.get(column) === '');
     let order = 0;
     if (orderCell === '') {
-      if (!trackCellsEmpty) {
+      if (!TRACK_COLUMNS.every((column) => row.get(column) === '')) {
         issues.add(line, 'missing_order', 'the row has track values but no order; the row was skipped', 'error', row.columnNumber('order'));
         return true;
       }
@@ -240,9 +252,8 @@ export class V1RowGrouper {
       return true;
     }
 
-    const key = JSON.stringify(PLAYLIST_COLUMNS.map((column) => row.get(column)));
     const group = this.#group;
-    const continues = group !== null && order > 0 && !group.metadataOnly && group.key === key && order > group.lastOrder;
+    const continues = group !== null && order > 0 && !group.metadataOnly && order > group.lastOrder && row.repeats(PLAYLIST_COLUMNS, group.cells);
     if (!continues) {
       if (this.#playlists.length >= LIMITS.playlists) {
         if (!this.#playlistLimitReported) {
@@ -251,7 +262,7 @@ export class V1RowGrouper {
         }
         return true;
       }
-      this.#group = { key, playlist: readPlaylist(row), metadataOnly: order === 0, lastOrder: 0 };
+      this.#group = { cells: PLAYLIST_COLUMNS.map((column) => row.get(column)), playlist: readPlaylist(row), metadataOnly: order === 0, lastOrder: 0 };
       this.#playlists.push(this.#group.playlist);
     }
     const current = this.#group;
