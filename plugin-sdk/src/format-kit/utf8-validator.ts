@@ -12,14 +12,14 @@ function isContinuation(byte: number | undefined): boolean {
 const HIGH_BITS = 0x80808080;
 
 export function isValidUtf8(bytes: Uint8Array): boolean {
-  const length = bytes.length;
+  const size = bytes.length;
   // A playlist file is mostly ASCII: runs of it are checked four bytes at a time through an
   // aligned 32-bit view of the same memory (a quarter of the steps of the byte loop below).
   const wordStart = (4 - (bytes.byteOffset & 3)) & 3;
-  const wordCount = length > wordStart ? (length - wordStart) >>> 2 : 0;
+  const wordCount = size > wordStart ? (size - wordStart) >>> 2 : 0;
   const words = wordCount === 0 ? new Uint32Array(0) : new Uint32Array(bytes.buffer, bytes.byteOffset + wordStart, wordCount);
   let index = 0;
-  while (index < length) {
+  while (index < size) {
     const lead = bytes[index] as number;
     if (lead < 0x80) {
       index += 1;
