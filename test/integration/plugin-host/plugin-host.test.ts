@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInput, RateLimited, Unsupported } from '@opl/plugin-sdk';
 import { SandboxError, type AcquirePermit } from '@opl/plugin-sdk/sandbox';
+import { heapProfileEnv } from '../../../core/bootstrap/heap-profile.mjs';
 import { PluginHost } from '../../../core/plugin-host/index.ts';
 import { startEchoServer, type EchoServer } from '../../fakes/plugin-echo/echo-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
@@ -110,7 +111,7 @@ beforeAll(async () => {
     pingIntervalMs: 100,
     pingTimeoutMs: 600,
     childNodeFlags: ['--optimize-for-size'],
-    childEnv: { MALLOC_ARENA_MAX: '2' },
+    childEnv: heapProfileEnv('memory'),
   });
   await host.load(provider);
   await host.load(format);
@@ -129,7 +130,7 @@ describe('PluginHost', () => {
     expect(commandLine).toContain('--no-node-snapshot');
     const environment = (await readFile(`/proc/${host.childPid!}/environ`, 'utf8')).split('\0');
     // A default: the engine's own environment, when it sets the variable, wins.
-    expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env['MALLOC_ARENA_MAX'] ?? '2'}`);
+    for (const [name, value] of Object.entries(heapProfileEnv('memory'))) expect(environment).toContain(`${name}=${process.env[name] ?? value}`);
     expect(environment.some((entry) => entry.startsWith('PATH='))).toBe(true);
   });
 

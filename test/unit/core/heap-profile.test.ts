@@ -13,11 +13,12 @@ describe('heap profile (OPL_HEAP_PROFILE)', () => {
     expect(heapProfileFlags('speed')).toEqual([]);
   });
 
-  it('memory also caps glibc malloc arenas by default, below the environment; speed sets nothing', () => {
-    expect(heapProfileEnv('memory')).toEqual({ MALLOC_ARENA_MAX: '2' });
+  it('memory also caps glibc malloc arenas and pins its mmap threshold by default, below the environment; speed sets nothing', () => {
+    expect(heapProfileEnv('memory')).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
     expect(heapProfileEnv('speed')).toEqual({});
     expect(heapProfileEnv('tiny')).toEqual({});
     expect(runtimeEnv(process.execPath, heapProfileEnv('memory'))['MALLOC_ARENA_MAX']).toBe(process.env['MALLOC_ARENA_MAX'] ?? '2');
+    expect(runtimeEnv(process.execPath, heapProfileEnv('memory'))['MALLOC_MMAP_THRESHOLD_']).toBe(process.env['MALLOC_MMAP_THRESHOLD_'] ?? '131072');
     expect(runtimeEnv(process.execPath, { PATH: '/nowhere' })['PATH']).not.toBe('/nowhere');
   });
 
