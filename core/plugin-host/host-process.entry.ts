@@ -153,7 +153,7 @@ async function handle(message: ToChild): Promise<void> {
         if (message.type === 'serialize') {
           let seq = 0;
           // A structured clone of the engine's playlists is plain data, which the fast check reads at a fraction of zod's cost.
-          const value = await sandbox.serializeJson(JSON.stringify(serializeInputOf(message.input)), (bytes) => {
+          const value = await sandbox.serializeChecked(serializeInputOf(message.input), (bytes) => {
             const key = `${message.callId}:${seq}`;
             const ack = new Promise<void>((resolve, reject) => chunkAcks.set(key, { resolve, reject }));
             send({ type: 'chunk', callId: message.callId, seq: seq++, bytes: bytes as Uint8Array<ArrayBuffer> });

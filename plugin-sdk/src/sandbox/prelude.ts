@@ -161,10 +161,10 @@ async function dispatch(callId, op, inputJson, callJson, binaryKeysJson, ...bina
   }
 }
 
-async function serialize(callId, inputJson, callJson) {
+async function serialize(callId, input, callJson) {
   try {
     const ctx = makeContext(callId, parse(callJson));
-    const produced = operations.serialize.call(receiver, parse(inputJson), ctx);
+    const produced = operations.serialize.call(receiver, input, ctx);
     const emit = async (chunk) => {
       if (typeof chunk !== 'string' && !(chunk instanceof U8)) throw new TypeErrorCtor('serialize chunks must be strings or Uint8Array');
       const outcome = await hostChunk.apply(undefined, [callId, chunk], { arguments: { copy: true }, result: { promise: true, copy: true } });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInput, NotFound, ProviderError, RateLimited, Unsupported } from '../../../plugin-sdk/src/errors.ts';
 import { manifestSchema, type Manifest } from '../../../plugin-sdk/src/manifest.schema.ts';
+import type { OperationInput } from '../../../plugin-sdk/src/operations.schema.ts';
 import { createSandbox, PluginLoadError, SandboxError, type Sandbox, type SandboxLogEntry } from '../../../plugin-sdk/src/sandbox/index.ts';
 
 // The sandbox alone, without network access: everything here runs in isolates of this process.
@@ -220,19 +221,51 @@ describe('createSandbox: format plugins', () => {
     expect(text).toBe(`One\n${'A'.repeat(70_000)}Two\n${'A'.repeat(70_000)}`);
   });
 
-  it('serializeJson hands a host-built input to the plugin as it is, and still refuses what the manifest does not allow', async () => {
+  it('serializeChecked hands a host-checked input to the plugin as it is, and still refuses what the manifest does not allow', async () => {
     const { sandbox } = await open(code, formatManifest);
     const chunks: Uint8Array[] = [];
-    // Not the contract's complete shape (no tracks, no options defaults): serialize would fill them; serializeJson vouches and passes on.
-    const result = await sandbox.serializeJson(JSON.stringify({ playlists: [{ name: 'Vouched' }], options: {} }), (chunk) => {
+    // Not the contract's complete shape (no tracks, no options defaults): serialize would fill them; serializeChecked vouches and passes on.
+    const vouched = { playlists: [{ name: 'Vouched' }], options: {} } as unknown as OperationInput<'serialize'>;
+    const result = await sandbox.serializeChecked(vouched, (chunk) => {
       chunks.push(chunk);
     });
     expect(Buffer.concat(chunks).toString('latin1')).toBe(`Vouched\n${'A'.repeat(70_000)}`);
     expect(result.chunks).toBe(chunks.length);
-    await expect(sandbox.serializeJson(42 as unknown as string, () => undefined)).rejects.toThrow('serializeJson expects the input as JSON text');
+    await expect(sandbox.serializeChecked('{"playlists":[]}' as unknown as OperationInput<'serialize'>, () => undefined)).rejects.toThrow('serializeChecked expects the checked input object');
 
     const provider = await open(`export default { mark: 'opl.plugin/v1', kind: 'provider', operations: { testConnection() { return { ok: true }; } } };`, providerManifest());
-    await expect(provider.sandbox.serializeJson('{"playlists":[],"options":{}}', () => undefined)).rejects.toThrow(/serialize/);
+    await expect(provider.sandbox.serializeChecked({ playlists: [], options: {} }, () => undefined)).rejects.toThrow(/serialize/);
+  });
+
+  it('hands serialize a structured copy of its input: Unicode, nesting, numbers and empty values arrive exactly', async () => {
+    const echo = `export default { mark: 'opl.plugin/v1', kind: 'format', operations: {
+      parse() { return { playlists: [], issues: [] }; },
+      *serialize(input) { yield JSON.stringify(input); },
+    } };`;
+    const { sandbox } = await open(echo, formatManifest);
+    const input = {
+      playlists: [
+        { id: 'p1', name: '東京の夜 — Ночь 🎧', description: '', tracks: [{ title: 'Ünïcödé "quoted" \\ \u2028', artist: 'A', artists: ['A', 'B'], duration_s: 182.5, provider_uris: { spotify: 'spotify:track:1' }, explicit: false, position: 0 }] },
+        { id: 'p2', name: 'Empty', tracks: [] },
+      ],
+      options: { source_provider: null, nested: { list: [1, 2.5, -3] } },
+    } as unknown as OperationInput<'serialize'>;
+    for (const run of [(sink: (chunk: Uint8Array) => void) => sandbox.serializeChecked(input, sink), (sink: (chunk: Uint8Array) => void) => sandbox.serialize(input, sink)]) {
+      const chunks: Uint8Array[] = [];
+      await run((chunk) => {
+        chunks.push(chunk);
+      });
+      const seen = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { playlists: Array<{ name: string; tracks: Array<Record<string, unknown>> }>; options: Record<string, unknown> };
+      expect(seen.playlists[0]?.name).toBe('東京の夜 — Ночь 🎧');
+      expect(seen.playlists[0]?.tracks[0]).toMatchObject({ title: 'Ünïcödé "quoted" \\ \u2028', artists: ['A', 'B'], duration_s: 182.5, provider_uris: { spotify: 'spotify:track:1' }, explicit: false });
+      expect(seen.playlists[1]?.tracks).toEqual([]);
+    }
+    // serializeChecked passes the options through untouched; serialize's zod pass keeps them too (options are open).
+    const chunks: Uint8Array[] = [];
+    await sandbox.serializeChecked(input, (chunk) => {
+      chunks.push(chunk);
+    });
+    expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toEqual(JSON.parse(JSON.stringify(input)));
   });
 
   it('fails a serialize that yields something other than text or bytes, or whose consumer fails', async () => {
