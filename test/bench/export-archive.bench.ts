@@ -97,10 +97,11 @@ export async function run(): Promise<object> {
       const smallSpeed = await exportIn(buildRoot, format, SMALL, 'speed');
       const largeSpeed = await exportIn(buildRoot, format, LARGE, 'speed');
       const engineRatio = ratio(large.engine_peak_rss_mib, small.engine_peak_rss_mib)!;
+      const totalRatio = ratio(large.total_peak_rss_mib, small.total_peak_rss_mib);
       formats[format] = {
         small,
         large,
-        peak_rss_ratio: { engine: engineRatio, plugin_host: ratio(large.plugin_host_peak_rss_mib, small.plugin_host_peak_rss_mib), total: ratio(large.total_peak_rss_mib, small.total_peak_rss_mib) },
+        peak_rss_ratio: { engine: engineRatio, plugin_host: ratio(large.plugin_host_peak_rss_mib, small.plugin_host_peak_rss_mib), total: totalRatio },
         // The large export's 100 playlists only read (as the engine receives a provider plugin's
         // readPlaylist result), then read and serialized one at a time with no export around them:
         // what the source and the sandbox alone need at their peak.
@@ -120,6 +121,8 @@ export async function run(): Promise<object> {
           large_elapsed_ms: largeSpeed.elapsed_ms,
         },
         meets_goal: engineRatio <= GOAL,
+        // The same goal for the engine and its plugin-host process together (null where /proc is missing).
+        meets_goal_with_plugin_host: totalRatio === null ? null : totalRatio <= GOAL,
       };
     }
     return { goal_peak_rss_ratio: GOAL, heap_profile: DEFAULT_HEAP_PROFILE, node_flags: DEFAULT_FLAGS, environment: DEFAULT_ENV, small: SMALL, large: LARGE, formats };
