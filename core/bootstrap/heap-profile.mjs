@@ -16,9 +16,9 @@
 //   (and gives them back when freed) at glibc's initial value. Left dynamic, glibc raises it to
 //   the size of every large block freed, up to 32 MiB: after the first multi-megabyte IPC message
 //   or file buffer, blocks of that size come from the heap arena, and freed ones stay resident
-//   (the trim threshold follows at twice the size). Measured on 20 × 10,000-track exports: the
-//   engine peaked at ~128 MiB instead of ~143 MiB, the plugin host at ~191 instead of ~210, in
-//   the same time.
+//   (the trim threshold follows at twice the size). Measured on 10 × 10,000-track exports (four
+//   runs each, alternating): the engine peaked at ~124 MiB instead of ~142 MiB, the plugin host at
+//   ~175 instead of ~197, for up to 8% more time.
 // `speed` leaves V8's and glibc's defaults, for machines where memory is plentiful.
 
 export const HEAP_PROFILES = ['memory', 'speed'];
