@@ -260,7 +260,7 @@ describe('createSandbox: format plugins', () => {
       expect(seen.playlists[0]?.tracks[0]).toMatchObject({ title: 'Ünïcödé "quoted" \\ \u2028', artists: ['A', 'B'], duration_s: 182.5, provider_uris: { spotify: 'spotify:track:1' }, explicit: false });
       expect(seen.playlists[1]?.tracks).toEqual([]);
     }
-    // serializeChecked passes the options through untouched; serialize's zod pass keeps them too (options are open).
+    // serializeChecked adds nothing: the plugin sees exactly what the host checked (serialize's zod pass fills defaults in).
     const chunks: Uint8Array[] = [];
     await sandbox.serializeChecked(input, (chunk) => {
       chunks.push(chunk);
