@@ -47,6 +47,32 @@ describe('opl CLI', () => {
     expect(worker.output()).toMatch(/worker started/);
   });
 
+  it('warns when the engine runs without the node flags of its heap profile, and only then', async () => {
+    const database = await createTestDatabase();
+    const env = { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_LOG_LEVEL: 'info' };
+    const warning = /OPL_HEAP_PROFILE is memory but node was started without --optimize-for-size/;
+    // Started by hand with the default profile (memory): the flag the `opl` launcher adds is missing.
+    const byHand = runOpl(['worker'], env);
+    // The same profile with the flag given, and the speed profile (which needs no flag).
+    const withFlag = runOpl(['worker'], env, ['--optimize-for-size']);
+    const speed = runOpl(['worker'], { ...env, OPL_HEAP_PROFILE: 'speed' });
+    const workers = [byHand, withFlag, speed];
+    try {
+      const deadline = Date.now() + 90_000;
+      while (workers.some((worker) => !worker.output().includes('worker started') && worker.child.exitCode === null) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      for (const worker of workers) expect((await worker.stop()).code).toBe(0);
+      await database.drop();
+    }
+    for (const worker of workers) expect(worker.output()).toMatch(/worker started/);
+    expect(byHand.output()).toMatch(warning);
+    expect(byHand.output()).toMatch(/"missing_node_flags":\["--optimize-for-size"\]/);
+    expect(withFlag.output()).not.toMatch(/started without/);
+    expect(speed.output()).not.toMatch(/started without/);
+  });
+
   it('stops cleanly when a signal arrives while the engine is still starting', async () => {
     const database = await createTestDatabase();
     const env = { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: String(await freePort()), OPL_LOG_LEVEL: 'debug' };

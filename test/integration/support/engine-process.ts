@@ -22,10 +22,14 @@ export interface EngineProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `opl <args>` as a real child process, exactly as a user would, with only OPL_* from `env`. */
-export function runOpl(args: string[], env: Record<string, string>): EngineProcess {
+/**
+ * Runs `opl <args>` as a real child process, exactly as a user would, with only OPL_* from `env`.
+ * It starts the TypeScript CLI the way a hand-started engine runs (`node core/cli/main.ts`), with
+ * `nodeFlags` added: the `opl` launcher's heap-profile flags are not there unless given.
+ */
+export function runOpl(args: string[], env: Record<string, string>, nodeFlags: readonly string[] = []): EngineProcess {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
-  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeFlags, CLI, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
