@@ -5,6 +5,7 @@
  * Pure JavaScript: no zod, no node:*, nothing the sandbox lacks.
  */
 export { splitArtistTitle, type ArtistTitle } from './artist-title.ts';
+export { looksBinary } from './binary-content.ts';
 export { PLAYLIST_COLUMNS, SCHEMA_VERSION, TRACK_COLUMNS, V1_COLUMNS, type V1Column } from './export-columns.ts';
 export { EMPTY_TRACK_VALUES, playlistValues, trackValues, type CellValue } from './export-values.ts';
 export { boundedText, dateTime, duration, integer, MEDIA_TYPE_VALUES, mediaType, optionalText, PLAYLIST_KIND_VALUES, playlistKind, type Conversion } from './field-values.ts';
@@ -14,7 +15,7 @@ export { classifyLocation, fileStem, fileUrlPath, webUrlOf, type LocationKind } 
 export { LIMITS } from './model-limits.ts';
 export { FALLBACK_PLAYLIST_NAME, playlistNameFromFilename } from './playlist-name.ts';
 export { orderedProviders, pickSourceUri, providerOfUri } from './source-uri.ts';
-export { decodeFile, detectEncoding, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
+export { decodeFile, detectEncoding, LEGACY_ENCODING_WARNING, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
 export { textLines, type TextLine } from './text-lines.ts';
 export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';
 export { isValidUtf8 } from './utf8-validator.ts';

@@ -1,3 +1,5 @@
+import { LIMITS } from './model-limits.ts';
+
 /**
  * The `source_uri` column holds one URI of the track at its source provider, taken from
  * `provider_uris` (keyed by provider name).
@@ -12,7 +14,9 @@
  * Reading: a provider-style URI (`spotify:track:…`: a lowercase scheme, not followed by `//`,
  * that is not a standard one such as `https`, `file`, `urn` or `tag`, and no whitespace) goes back under
  * `provider_uris[<scheme>]`, which is how adapters key them. A web URL names no provider key, so it
- * is kept in `metadata.source_uri` rather than guessed from its host.
+ * is kept in `metadata.source_uri` rather than guessed from its host. A URI longer than the model
+ * allows in `provider_uris` names no provider either: stored there, it would make the host refuse
+ * the whole parse result.
  */
 
 const PROVIDER_URI = /^([a-z][a-z0-9_]{1,39}):(?!\/\/)\S+$/;
@@ -37,6 +41,7 @@ export function pickSourceUri(providerUris: Readonly<Record<string, string>>, pr
 
 /** The provider key a URI belongs to, or null when it is not a provider-style URI. */
 export function providerOfUri(uri: string): string | null {
+  if (uri.length > LIMITS.providerUri) return null;
   const scheme = PROVIDER_URI.exec(uri)?.[1];
   return scheme === undefined || GENERIC_SCHEMES.has(scheme) ? null : scheme;
 }

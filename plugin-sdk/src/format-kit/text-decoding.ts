@@ -24,6 +24,9 @@ export function detectEncoding(bytes: Uint8Array): Detection {
   return { encoding: isValidUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
 }
 
+/** The `legacy_encoding` warning's message, for a file read as windows-1252 because it was not UTF-8. */
+export const LEGACY_ENCODING_WARNING = 'the file is not valid UTF-8 and has no byte order mark, so it was read as windows-1252; check accented letters';
+
 export interface DecodedText {
   readonly text: string;
   readonly encoding: DetectedEncoding;

@@ -177,7 +177,8 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   // saxes keeps each handler in a property it adds to the parser. V8 turns the parser into a slow
   // dictionary-mode object once a seventh is added, and the whole parse then takes about three
   // times as long: these six handlers are all it may get.
-  parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
+  // saxes starts its message with "line:column: " (no file name is set); ours says where already.
+  parser.on('error', (error) => fail(error.message.replace(/^\d+:\d+: /, '')));
   parser.on('doctype', () => {
     // The prolog walk has already matched this one DOCTYPE exactly; a second is never accepted.
     if (doctypePending) {

@@ -129,6 +129,9 @@ describe('import previews through HTTP, with the real format plugins in the sand
     const l1 = await upload(t, latin1, { filename: 'metal.m3u' });
     expect(l1.statusCode, l1.body).toBe(201);
     expect(l1.json<Preview>().playlists[0]!.tracks[0]).toMatchObject({ artist: 'Motörhead', title: 'Ace of Spades' });
+    // Read as windows-1252, and said so: a file in another legacy code page would be misread.
+    expect(l1.json<Preview>().issues).toEqual([expect.objectContaining({ code: 'legacy_encoding', severity: 'warning' })]);
+    expect(utf8.json<Preview>().issues).toEqual([]);
   });
 
   it('detects the format from the content when the name says nothing, and takes the name from headers', async () => {

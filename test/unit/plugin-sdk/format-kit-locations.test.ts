@@ -62,6 +62,13 @@ describe('provider URIs', () => {
     for (const uri of ['https://x.example/a', 'urn:isbn:1', 'tag:a,2024:b', 'file:/x', 'Spotify:track:1', 'x:y', 'spotify:track:a b', 'spotify://x']) expect(providerOfUri(uri)).toBeNull();
   });
 
+  it('names no provider for a URI longer than provider_uris may hold, so readers keep it as data', () => {
+    const atLimit = `deezer:track:${'1'.repeat(2_000 - 'deezer:track:'.length)}`;
+    expect(providerOfUri(atLimit)).toBe('deezer');
+    expect(providerOfUri(`${atLimit}1`)).toBeNull();
+    expect(classifyLocation(`${atLimit}1`)).toEqual({ kind: 'other', text: `${atLimit}1` });
+  });
+
   it('orders providers: the preferred one first, then by code unit', () => {
     const uris = { tidal: 't', Zed: 'z', apple: 'a', spotify: 's' };
     expect(orderedProviders(uris, null)).toEqual(['Zed', 'apple', 'spotify', 'tidal']);

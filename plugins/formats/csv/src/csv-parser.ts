@@ -19,7 +19,7 @@ export interface ParsedCsv {
 export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
   const issues = new formatKit.IssueCollector();
   if (encoding === 'windows-1252') {
-    issues.add(null, 'legacy_encoding', 'the file is not valid UTF-8 and has no byte order mark, so it was read as windows-1252; check accented letters', 'warning');
+    issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
   }
   const dialect = detectDialect(text);
   const records = readRecords(text, dialect, issues);

@@ -155,6 +155,11 @@ export function parseLibraryText(text: string): ParseResult {
     }
   }
 
+  // The parse result holds at most this many playlists; the host would refuse the whole library.
+  if (candidates.length > formatKit.LIMITS.playlists) {
+    issues.error(null, 'too_many_playlists', `the library holds ${candidates.length} playlists; only the first ${formatKit.LIMITS.playlists} were read`);
+    candidates.length = formatKit.LIMITS.playlists;
+  }
   const playlists: PlaylistInput[] = candidates.map((playlist) => {
     const { entries } = playlist;
     const metadata: Record<string, unknown> = {};

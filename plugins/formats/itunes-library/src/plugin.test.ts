@@ -96,6 +96,20 @@ describe('iTunes / Apple Music Library.xml', () => {
     expect(result.issues.at(-1)).toMatchObject({ code: 'no_playlists', severity: 'error' });
   });
 
+  it('reads at most 10,000 playlists, with an error, instead of a result the host would refuse', async () => {
+    const playlists = Array.from({ length: 10_002 }, (_, index) => `<dict><key>Name</key><string>List ${index}</string>${items([1])}</dict>`).join('');
+    const result = await parseText(library(trackDict(1, '<key>Name</key><string>Only</string>'), playlists));
+    expect(result.playlists).toHaveLength(10_000);
+    expect(result.playlists.at(-1)).toMatchObject({ name: 'List 9999', tracks: [{ title: 'Only' }] });
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'too_many_playlists', severity: 'error' })]);
+  });
+
+  it('keeps a provider-style location too long for provider_uris as metadata only', async () => {
+    const location = `deezer:track:${'7'.repeat(2_000)}`;
+    const result = await parseText(library(trackDict(1, `<key>Name</key><string>Long</string><key>Location</key><string>${location}</string>`), `<dict><key>Name</key><string>P</string>${items([1])}</dict>`));
+    expect(result.playlists[0]?.tracks[0]).toMatchObject({ title: 'Long', provider_uris: {}, metadata: { location } });
+  });
+
   it('accepts only the Apple plist DOCTYPE: internal subsets, entities, other DOCTYPEs and other documents are refused', async () => {
     const body = '<plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>';
     await expect(parseText(`${DOCTYPE.slice(0, -1)} [<!ENTITY a "aa"><!ENTITY b "&a;&a;">]>${body.replace('<dict/>', '<dict><key>&b;</key><dict/></dict>')}`)).rejects.toThrow(/DOCTYPE other than/);

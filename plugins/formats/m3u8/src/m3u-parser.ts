@@ -26,18 +26,6 @@ const NAME_MAX = 1_000;
 // eslint-disable-next-line no-control-regex -- control characters are what is detected here
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]/;
 
-/** NUL, or more C0 control characters (other than tab and line ends) than text ever has. */
-function looksBinary(text: string): boolean {
-  const allowed = Math.max(8, text.length / 100);
-  let controls = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0) return true;
-    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0b && code !== 0x0c && ++controls > allowed) return true;
-  }
-  return false;
-}
-
 type ParseResult = OperationReturn<'parse'>;
 
 /** One `#EXTINF` … location group while it is being read. */
@@ -94,11 +82,13 @@ export class M3uReader {
   #oplIgnored = false;
   #stopped = false;
 
-  read(text: string, filename: string | null): ParseResult {
-    if (looksBinary(text)) {
+  read(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
+    if (formatKit.looksBinary(text, { nulIsBinary: true })) {
       this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
       return { playlists: [], issues: this.#issues.issues() };
     }
+    // A `.m3u` written by an older player is often Latin-1: read as such, but said, since a file in another code page would be misread.
+    if (encoding === 'windows-1252') this.#issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
     for (const line of formatKit.textLines(text)) {
       if (this.#stopped) break;
       this.#line(line.text, line.number);
@@ -276,6 +266,6 @@ export class M3uReader {
   }
 }
 
-export function parseM3u(text: string, filename: string | null): ParseResult {
-  return new M3uReader().read(text, filename);
+export function parseM3u(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
+  return new M3uReader().read(text, filename, encoding);
 }

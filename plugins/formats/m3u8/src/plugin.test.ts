@@ -188,6 +188,9 @@ describe('parse: encodings', () => {
     const bytes = new Uint8Array([...text].map((char) => (char === '’' ? 0x92 : char.charCodeAt(0))));
     const result = await parse(bytes, 'old.m3u');
     expect(result.playlists[0]).toMatchObject({ name: 'old', tracks: [expected] });
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'legacy_encoding', severity: 'warning', line: null })]);
+    // UTF-8 (and UTF-16) files say nothing about their encoding.
+    expect((await parse(new TextEncoder().encode(text), 'new.m3u8')).issues).toEqual([]);
   });
 
   it('keeps a real U+FFFD in UTF-8 as UTF-8', async () => {
@@ -272,6 +275,27 @@ describe('parse: entries', () => {
       [7, 'invalid_value'],
     ]);
     expect(result.playlists[0]).toMatchObject({ kind: 'PLAYLIST', tracks: [{ title: 'b', added_at: null, media_type: 'track' }] });
+  });
+
+  it('reports timestamps on dates the calendar does not have, instead of failing the whole file', async () => {
+    const result = await parseText(
+      '#OPL-SCHEMA-VERSION:1\n#PLAYLIST:P\n#OPL-PLAYLIST-CREATED-AT:2024-02-30T10:00:00Z\n#OPL-PLAYLIST-UPDATED-AT:2024-02-29T10:00:00Z\n#EXTINF:1,a - b\n#OPL-ADDED-AT:2023-02-29T00:00:00Z\nb.mp3\n#EXTINF:1,c - d\n#OPL-ADDED-AT:2023-04-31T00:00:00+02:00\nd.mp3\n',
+    );
+    expect(result.issues.map((issue) => [issue.line, issue.code])).toEqual([
+      [3, 'invalid_value'],
+      [6, 'invalid_value'],
+      [9, 'invalid_value'],
+    ]);
+    expect(result.playlists[0]).toMatchObject({ created_at: null, updated_at: '2024-02-29T10:00:00Z', tracks: [{ title: 'b', added_at: null }, { title: 'd', added_at: null }] });
+  });
+
+  it('keeps a provider-style location or source URI too long for provider_uris as data, never failing the file', async () => {
+    const long = `deezer:track:${'9'.repeat(2_000)}`;
+    const result = await parseText(`#EXTINF:1,a - b\n${long}\n#EXTINF:1,c - d\n#OPL-SOURCE-URI:${long}\nhttps://x.example/d.mp3\n#EXTINF:1,e - f\ndeezer:track:3\n`);
+    const [first, second, third] = result.playlists[0]?.tracks ?? [];
+    expect(first).toMatchObject({ title: 'b', provider_uris: {}, metadata: { location: long } });
+    expect(second).toMatchObject({ title: 'd', provider_uris: {}, metadata: { source_uri: long } });
+    expect(third).toMatchObject({ title: 'f', provider_uris: { deezer: 'deezer:track:3' } });
   });
 
   it('gives an empty file one empty playlist and a warning', async () => {

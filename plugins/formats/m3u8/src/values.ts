@@ -1,4 +1,4 @@
-import type { Track } from '@opl/plugin-sdk';
+import { formatKit, type Track } from '@opl/plugin-sdk';
 
 /**
  * Text ⇄ model value codecs for `#OPL-*` directives. A reader returns `{ value }` or
@@ -47,15 +47,16 @@ export const booleanCodec: Codec<boolean> = {
   read: (text) => (text === 'true' ? { value: true } : text === 'false' ? { value: false } : { problem: 'is neither true nor false' }),
 };
 
-/** RFC 3339 with seconds and an explicit offset (`Z` or `±hh:mm`), as the model requires. */
-const DATE_TIME = /^\d{4}-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-
+/**
+ * RFC 3339 with seconds and an explicit offset (`Z` or `±hh:mm`) on a real calendar date, as the
+ * model requires (`Date.parse` is no check: it rolls 2023-02-29 over to March 1st).
+ */
 export const dateTimeCodec: Codec<string> = {
   write: (value) => value,
   read: (text) => {
-    const match = DATE_TIME.exec(text);
-    const valid = match !== null && Number(match[1]) >= 1 && Number(match[1]) <= 12 && Number(match[2]) >= 1 && Number(match[2]) <= 31;
-    return valid && !Number.isNaN(Date.parse(text)) ? { value: text } : { problem: 'is not an ISO 8601 timestamp with an offset' };
+    // The SDK's check trims; a value with spaces around it would still fail the host's validation.
+    const valid = text === text.trim() && formatKit.dateTime(text, 'the value').problem === undefined;
+    return valid ? { value: text } : { problem: 'is not an ISO 8601 timestamp with an offset' };
   },
 };
 

@@ -8,8 +8,8 @@ import { serializeOptions, serializeTxt } from './txt-serializer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
-    return parseTxt(text, input.filename);
+    const { text, encoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseTxt(text, input.filename, encoding);
   },
   serialize(input) {
     return serializeTxt(input.playlists, serializeOptions(input.options));

@@ -135,11 +135,27 @@ describe('opl.format.txt plugin', () => {
     for (let index = 0; index < text.length; index++) view.setUint16(2 + index * 2, text.charCodeAt(index), true);
     const latin1 = Uint8Array.from(text, (char) => char.charCodeAt(0));
     for (const bytes of [utf16, latin1]) {
-      const { playlists } = await parse(bytes, 'Metal & more.txt');
+      const { playlists, issues } = await parse(bytes, 'Metal & more.txt');
+      expect(issues.map((issue) => issue.code)).toEqual(bytes === latin1 ? ['legacy_encoding'] : []);
       expect(playlists).toHaveLength(1);
       expect(playlists[0]!.name).toBe('Metal & more');
       expect(playlists[0]!.tracks.map((track) => `${track.artist}|${track.title}`)).toEqual(['Björk|Jóga', 'Motörhead|Ace of Spades']);
     }
+  });
+
+  it('refuses binary garbage and UTF-16 without a byte order mark with one clear issue, but reads a title holding a NUL', async () => {
+    let seed = 99;
+    const garbage = Uint8Array.from({ length: 1024 * 1024 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) >>> 16 & 0xff);
+    const text = 'Björk - Jóga\nMotörhead - Ace of Spades\n';
+    const utf16WithoutMark = Uint8Array.from({ length: text.length * 2 }, (_, index) => (index % 2 === 0 ? text.charCodeAt(index / 2) & 0xff : 0));
+    for (const bytes of [garbage, new Uint8Array(4096), utf16WithoutMark]) {
+      const { playlists, issues } = await parse(bytes);
+      expect(playlists).toEqual([]);
+      expect(issues).toEqual([expect.objectContaining({ code: 'binary_content', severity: 'error' })]);
+    }
+    const { playlists, issues } = await parse(encoder.encode('A - B\u0000C\nD - E\n'));
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(['B\u0000C', 'E']);
   });
 
   it('turns arbitrary bytes into a result the host accepts, never an exception', async () => {

@@ -10,10 +10,16 @@ export interface ParsedTxt {
 /**
  * Decoded text → playlists. A file that starts like TXT v1 (its comment line or its header row) is
  * read as v1, with every playlist it holds; anything else is a plain list of tracks that becomes
- * one playlist named after the file. The choice is made once per file, never per line.
+ * one playlist named after the file. The choice is made once per file, never per line. A binary
+ * file is refused with one issue.
  */
-export function parseTxt(text: string, filename: string | null): ParsedTxt {
+export function parseTxt(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParsedTxt {
   const issues = new formatKit.IssueCollector();
+  if (formatKit.looksBinary(text, { nulIsBinary: false })) {
+    issues.error(null, 'binary_content', 'the file is not a text list (it contains binary data; UTF-16 files need a byte order mark)');
+    return { playlists: [], issues: issues.issues() };
+  }
+  if (encoding === 'windows-1252') issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
   // Lines are read as they are needed: the choice looks at the first few, the reader then starts again.
   const v1 = looksLikeTxtV1(formatKit.textLines(text));
   const lines = formatKit.textLines(text);

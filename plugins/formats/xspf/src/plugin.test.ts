@@ -261,7 +261,7 @@ describe('reading XSPF written elsewhere', () => {
 
   it('bounds reading and conversion warnings together: the first 200 in playlist order, then a count', async () => {
     const tracks = Array.from({ length: 150 }, (_, index) => `<track><bar xmlns="urn:bar"/><title>${'t'.repeat(2_001)}</title><album>${index}</album></track>\n`).join('');
-    const result = await parse(`${XSPF_HEAD}<foo xmlns="urn:foo"/><title>${'n'.repeat(1_001)}</title><date>2005</date>\n<trackList>\n${tracks}</trackList></playlist>`);
+    const result = await parse(`${XSPF_HEAD}<foo xmlns="urn:foo"/><title>${'n'.repeat(1_001)}</title><date>2005-01-08T17:10:47</date>\n<trackList>\n${tracks}</trackList></playlist>`);
     const issues = result.issues;
     expect(issues).toHaveLength(201);
     // <foo>, then the 150 tracks' foreign elements (lines 5 to 154), all read before anything is converted.
@@ -278,6 +278,26 @@ describe('reading XSPF written elsewhere', () => {
     expect(result.issues).toHaveLength(201);
     expect(result.issues.at(-1)).toMatchObject({ code: 'too_many_issues', message: expect.stringMatching(/^100 more issues/) as unknown });
     expect(result.playlists[0]!.tracks).toHaveLength(300);
+  });
+
+  it('accepts what XSPF allows: xml:base and other namespaced attributes, integers with sign, zeros and spaces, empty elements, any element order', async () => {
+    const result = await parse(
+      '<playlist xml:base="http://example.org/" version="1" xmlns="http://xspf.org/ns/0/" xmlns:v="urn:vendor">\n' +
+        '<trackList v:state="open">\n  <track>\n    <duration>\n 0003000 </duration><trackNum>+2</trackNum><title/><annotation></annotation><meta rel="http://example.org/rel/1/"/><creator>C</creator>\n  </track>\n</trackList>\n' +
+        '<attribution>\n  <location>http://example.org/a.xspf</location>\n  <identifier>urn:x:1</identifier>\n</attribution>\n' +
+        '<date> 2005-01-08T17:10:47-05:00 </date><link rel="http://example.org/rel/home">http://example.org/</link><extension application="urn:vendor"><v:any>free <v:b/> content</v:any></extension>\n</playlist>',
+    );
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]).toMatchObject({ created_at: '2005-01-08T17:10:47-05:00', tracks: [{ title: '', artist: 'C', duration_s: 3, track_number: 2 }] });
+  });
+
+  it('leaves a conforming duration or trackNum too large for the model empty, with a warning', async () => {
+    const result = await parse(`${XSPF_HEAD}<trackList><track><title>T</title><trackNum>123456789012345678901</trackNum><duration>99999999999999999999999</duration></track></trackList></playlist>`);
+    expect(result.playlists[0]!.tracks[0]).toMatchObject({ title: 'T', track_number: null, duration_s: null });
+    expect(result.issues.map((issue) => [issue.code, issue.message.slice(0, 10)])).toEqual([
+      ['invalid_value', '<trackNum>'],
+      ['invalid_value', 'the durati'],
+    ]);
   });
 
   it('warns about a date without a time zone and keeps the rest', async () => {
@@ -302,6 +322,19 @@ describe('reading XSPF written elsewhere', () => {
     ['trackNum 0', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><trackNum>0</trackNum></track></trackList></playlist>', /<trackNum> must be a positive/],
     ['markup inside title', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><title><b>x</b></title><trackList/></playlist>', /must hold text/],
     ['an extension without application', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><extension/><trackList/></playlist>', /application attribute/],
+    ['a link without rel', `${XSPF_HEAD}<link>http://example.org/</link><trackList/></playlist>`, /<link> needs a rel attribute/],
+    ['a track meta without rel', `${XSPF_HEAD}<trackList><track><meta>14</meta></track></trackList></playlist>`, /<meta> needs a rel attribute/],
+    ['an extension without application in a track', `${XSPF_HEAD}<trackList><track><extension/></track></trackList></playlist>`, /<extension> needs an application attribute/],
+    ['text directly in playlist', `${XSPF_HEAD}stray<trackList/></playlist>`, /<playlist> holds text "stray"/],
+    ['text directly in trackList', `${XSPF_HEAD}<trackList>stray</trackList></playlist>`, /<trackList> holds text/],
+    ['text directly in a track', `${XSPF_HEAD}<trackList><track>stray<title>T</title></track></trackList></playlist>`, /<track> holds text/],
+    ['text directly in attribution', `${XSPF_HEAD}<attribution>stray</attribution><trackList/></playlist>`, /<attribution> holds text/],
+    ['a title in attribution', `${XSPF_HEAD}<attribution><title>x</title></attribution><trackList/></playlist>`, /<attribution> may hold only <location> and <identifier>/],
+    ['an attribute XSPF does not define on playlist', '<playlist version="1" mode="x" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>', /<playlist> has an attribute "mode"/],
+    ['an attribute on annotation', `${XSPF_HEAD}<annotation lang="en">x</annotation><trackList/></playlist>`, /<annotation> has an attribute "lang"/],
+    ['an attribute on a track', `${XSPF_HEAD}<trackList><track id="1"/></trackList></playlist>`, /<track> has an attribute "id"/],
+    ['a date that is no dateTime', `${XSPF_HEAD}<date>yesterday</date><trackList/></playlist>`, /<date> must be an XML Schema dateTime/],
+    ['an extension in a version 0 document', '<playlist version="0" xmlns="http://xspf.org/ns/0/"><trackList><track><extension application="urn:x"/></track></trackList></playlist>', /not part of XSPF version 0/],
   ])('refuses %s with the reason', async (_name, document, reason) => {
     const message = await refusal(document);
     expect(message).toMatch(/not a conforming XSPF document/);

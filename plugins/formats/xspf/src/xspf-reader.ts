@@ -6,14 +6,19 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
  * Checks an XML tree against XSPF 1 (https://xspf.org/spec; version 0 documents have the same
- * structure) and extracts what the model needs. Refused, with the reason and line: a root that
- * is not `<playlist>` in the XSPF namespace, a `version` other than 0 or 1, no `<trackList>` (or
- * two), an element of the XSPF namespace that XSPF does not define or that appears more often
- * than allowed, element content where XSPF wants text, a `duration` that is not a whole number
- * of milliseconds, a `trackNum` that is not a positive whole number, and an `<extension>`
- * without `application`. URIs are not checked beyond being text. Elements of other namespaces
- * directly under `<playlist>`/`<track>` are not XSPF's way to extend (that is `<extension>`):
- * they are ignored with a warning.
+ * structure, without `<extension>`) and extracts what the model needs. Refused with the reason
+ * and line, as the reference implementation (libxspf) and its conformance suite refuse them: a
+ * root that is not `<playlist>` in the XSPF namespace, a `version` other than 0 or 1, no
+ * `<trackList>` (or two), an element of the XSPF namespace that XSPF does not define or that
+ * appears more often than allowed, element content where XSPF wants text, text where it wants
+ * elements (`<playlist>`, `<trackList>`, `<track>`, `<attribution>`), anything but `<location>`
+ * and `<identifier>` in `<attribution>`, an attribute XSPF does not define (attributes of other
+ * namespaces, such as `xml:base`, are fine), a `<link>` or `<meta>` without `rel`, an
+ * `<extension>` without `application`, a `duration` that is not an XML Schema
+ * nonNegativeInteger (a `trackNum` must also be above zero), and a `date` that is not an XML
+ * Schema dateTime. URIs are not checked beyond being text. Elements of other namespaces directly
+ * under `<playlist>`/`<track>` are not XSPF's way to extend (that is `<extension>`): they are
+ * ignored with a warning.
  */
 
 type Rule = 'one' | 'many';
@@ -22,13 +27,54 @@ const PLAYLIST_CHILDREN: ReadonlyMap<string, Rule> = new Map(Object.entries({ ti
 const TRACK_CHILDREN: ReadonlyMap<string, Rule> = new Map(Object.entries({ location: 'many', identifier: 'many', title: 'one', creator: 'one', annotation: 'one', info: 'one', image: 'one', album: 'one', trackNum: 'one', duration: 'one', link: 'many', meta: 'many', extension: 'many' } as const));
 /** Elements whose content XSPF defines; everything under `<extension>` is free. */
 const WITH_ELEMENT_CONTENT = new Set(['trackList', 'attribution', 'extension']);
+/** The attributes XSPF defines, by element; the others have none. */
+const ATTRIBUTES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['playlist', ['version']],
+  ['link', ['rel']],
+  ['meta', ['rel']],
+  ['extension', ['application']],
+]);
+const NO_ATTRIBUTES: readonly string[] = [];
+/** XML's white space: anything else directly inside an element with element content is text XSPF does not allow there. */
+const NON_WHITESPACE = /[^ \t\r\n]/;
+/** XML Schema nonNegativeInteger, after white space is collapsed. */
+const NON_NEGATIVE_INTEGER = /^(?:\+?\d+|-0+)$/;
+/** XML Schema dateTime (the time zone is optional there; the model's check comes later). */
+const XSD_DATE_TIME = /^-?\d{4,}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-4]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)?$/;
 
 function refuse(element: XmlElement | null, reason: string): never {
   throw new InvalidInput(`not a conforming XSPF document${element === null ? '' : ` (line ${element.line})`}: ${reason}`);
 }
 
-/** The XSPF children of `parent` grouped by name, after checking names, counts and content. */
-function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issues: Warnings): Map<string, XmlElement[]> {
+/** Refuses attributes XSPF does not define on this element, and a missing required one (every defined attribute is required). */
+function checkAttributes(element: XmlElement): void {
+  const allowed = ATTRIBUTES.get(element.name) ?? NO_ATTRIBUTES;
+  // A prefixed attribute is keyed `{namespace}local`: another vocabulary's (xml:base, …), not XSPF's.
+  for (const key in element.attributes) {
+    if (!key.startsWith('{') && !allowed.includes(key)) refuse(element, `<${element.name}> has an attribute "${key.slice(0, 40)}", which XSPF does not define`);
+  }
+  for (const name of allowed) {
+    if (element.attributes[name] === undefined) refuse(element, `<${element.name}> needs ${name === 'application' ? 'an' : 'a'} ${name} attribute`);
+  }
+}
+
+/** Refuses text directly inside an element XSPF gives only element content. */
+function checkElementContent(element: XmlElement): void {
+  if (NON_WHITESPACE.test(element.text)) refuse(element, `<${element.name}> holds text "${element.text.trim().slice(0, 40)}"; XSPF allows only elements in it`);
+}
+
+/** `<attribution>` lists `<location>` and `<identifier>` URIs, nothing else. */
+function checkAttribution(attribution: XmlElement): void {
+  checkElementContent(attribution);
+  for (const child of attribution.children) {
+    if (child.namespace !== XSPF_NAMESPACE || (child.name !== 'location' && child.name !== 'identifier')) refuse(child, `<attribution> may hold only <location> and <identifier>, not <${child.name}>`);
+    checkAttributes(child);
+    if (child.children.length > 0) refuse(child, `<${child.name}> must hold text, not elements`);
+  }
+}
+
+/** The XSPF children of `parent` grouped by name, after checking names, counts, attributes and content. */
+function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issues: Warnings, version: string): Map<string, XmlElement[]> {
   const found = new Map<string, XmlElement[]>();
   for (const child of parent.children) {
     if (child.namespace !== XSPF_NAMESPACE) {
@@ -37,9 +83,13 @@ function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issu
     }
     const rule = rules.get(child.name);
     if (rule === undefined) refuse(child, `<${child.name}> is not an XSPF element inside <${parent.name}>`);
+    if (version === '0' && child.name === 'extension') refuse(child, '<extension> is not part of XSPF version 0 (it came with version 1)');
     const list = found.get(child.name);
     if (rule === 'one' && list !== undefined) refuse(child, `<${parent.name}> may hold only one <${child.name}>`);
+    checkAttributes(child);
     if (child.children.length > 0 && !WITH_ELEMENT_CONTENT.has(child.name)) refuse(child, `<${child.name}> must hold text, not elements`);
+    if (child.name === 'attribution') checkAttribution(child);
+    else if (child.name === 'trackList') checkElementContent(child);
     if (list === undefined) found.set(child.name, [child]);
     else list.push(child);
   }
@@ -66,14 +116,26 @@ function allText(found: Map<string, XmlElement[]>, name: string): string[] {
   return values;
 }
 
-function wholeNumber(found: Map<string, XmlElement[]>, name: string, positive: boolean): number | null {
+/**
+ * `<duration>` is an XML Schema nonNegativeInteger (so `+7`, `007` and `0` conform); `<trackNum>`
+ * one greater than zero, as the spec describes it and its reference implementation (libxspf)
+ * checks. A conforming value too large for the model is reported and left empty (the duration's
+ * bound is the model's, checked when the track is converted).
+ */
+function wholeNumber(found: Map<string, XmlElement[]>, name: 'trackNum' | 'duration', issues: Warnings): number | null {
   const element = found.get(name)?.[0];
   if (element === undefined) return null;
   const value = element.text.trim();
-  if (!/^\d{1,15}$/.test(value) || (positive && Number(value) === 0)) {
-    refuse(element, `<${name}> must be a ${positive ? 'positive' : 'non-negative'} whole number${name === 'duration' ? ' of milliseconds' : ''}, not "${value.slice(0, 40)}"`);
+  const positive = name === 'trackNum';
+  if (!NON_NEGATIVE_INTEGER.test(value) || (positive && Number(value) === 0)) {
+    refuse(element, `<${name}> must be a ${positive ? 'positive' : 'non-negative'} whole number${positive ? '' : ' of milliseconds'}, not "${value.slice(0, 40)}"`);
   }
-  return Number(value);
+  const number = Number(value);
+  if (positive && !Number.isSafeInteger(number)) {
+    issues.warn(element.line, 'invalid_value', `<trackNum> ${value.slice(0, 40)} is larger than the model allows; it was left empty`);
+    return null;
+  }
+  return number;
 }
 
 /** What `read` makes of each child of `field` in our namespace named `name`, in document order. */
@@ -123,8 +185,10 @@ function oplExtension(found: Map<string, XmlElement[]>): ReadonlyMap<string, Raw
   return fields;
 }
 
-function readTrack(element: XmlElement, issues: Warnings): SourceTrack {
-  const found = xspfChildren(element, TRACK_CHILDREN, issues);
+function readTrack(element: XmlElement, issues: Warnings, version: string): SourceTrack {
+  checkAttributes(element);
+  checkElementContent(element);
+  const found = xspfChildren(element, TRACK_CHILDREN, issues, version);
   return {
     line: element.line,
     locations: allText(found, 'location'),
@@ -135,8 +199,8 @@ function readTrack(element: XmlElement, issues: Warnings): SourceTrack {
     info: uriOf(found, 'info'),
     image: uriOf(found, 'image'),
     album: textOf(found, 'album'),
-    trackNum: wholeNumber(found, 'trackNum', true),
-    duration: wholeNumber(found, 'duration', false),
+    trackNum: wholeNumber(found, 'trackNum', issues),
+    duration: wholeNumber(found, 'duration', issues),
     extension: oplExtension(found),
   };
 }
@@ -162,6 +226,7 @@ export class XspfTrackStream {
   /** The root the decision below was made for: it is the same object for every element of a parse. */
   #root: XmlElementStart | null = null;
   #rootIsPlaylist = false;
+  #version = '1';
 
   readonly onElement = (element: XmlElement, path: readonly XmlElementStart[]): boolean => {
     // Only the root's children and the track list's children matter; most elements of a large
@@ -172,6 +237,7 @@ export class XspfTrackStream {
     if (root !== this.#root) {
       this.#root = root;
       this.#rootIsPlaylist = isXspf(root, 'playlist') && (root.attributes.version === '0' || root.attributes.version === '1');
+      this.#version = root.attributes.version ?? '1';
     }
     if (!this.#rootIsPlaylist) return true;
     if (depth === 1) {
@@ -183,7 +249,7 @@ export class XspfTrackStream {
     try {
       if (element.namespace !== XSPF_NAMESPACE) this.#warnings.warn(element.line, 'ignored_element', `<${element.name}> in <trackList> is not an XSPF track; it was ignored`);
       else if (element.name !== 'track') refuse(element, `<trackList> may hold only <track> elements, not <${element.name}>`);
-      else this.#tracks.add(readTrack(element, this.#warnings));
+      else this.#tracks.add(readTrack(element, this.#warnings, this.#version));
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       this.#refusal = error;
@@ -201,7 +267,7 @@ export class XspfTrackStream {
 }
 
 /** The tracks of a `<trackList>` that was not streamed (it is in the tree with its children). */
-function readTracks(trackList: XmlElement, issues: Warnings): SourceTrack[] {
+function readTracks(trackList: XmlElement, issues: Warnings, version: string): SourceTrack[] {
   const tracks: SourceTrack[] = [];
   for (const child of trackList.children) {
     if (child.namespace !== XSPF_NAMESPACE) {
@@ -209,7 +275,7 @@ function readTracks(trackList: XmlElement, issues: Warnings): SourceTrack[] {
       continue;
     }
     if (child.name !== 'track') refuse(child, `<trackList> may hold only <track> elements, not <${child.name}>`);
-    tracks.push(readTrack(child, issues));
+    tracks.push(readTrack(child, issues, version));
   }
   return tracks;
 }
@@ -220,10 +286,14 @@ export function readXspf(root: XmlElement, issues: Warnings, stream: XspfTrackSt
   const version = root.attributes.version;
   if (version === undefined) refuse(root, '<playlist> has no version attribute');
   if (version !== '0' && version !== '1') refuse(root, `version "${version.slice(0, 20)}" is not XSPF version 0 or 1`);
-  const found = xspfChildren(root, PLAYLIST_CHILDREN, issues);
+  checkAttributes(root);
+  checkElementContent(root);
+  const found = xspfChildren(root, PLAYLIST_CHILDREN, issues, version);
   const trackList = found.get('trackList')?.[0];
   if (trackList === undefined) refuse(root, '<playlist> has no <trackList> (required, even when empty)');
-  const tracks = stream?.tracksOf(trackList, issues) ?? readTracks(trackList, issues);
+  const date = found.get('date')?.[0];
+  if (date !== undefined && !XSD_DATE_TIME.test(date.text.trim())) refuse(date, `<date> must be an XML Schema dateTime such as 2005-01-08T17:10:47-05:00, not "${date.text.trim().slice(0, 40)}"`);
+  const tracks = stream?.tracksOf(trackList, issues) ?? readTracks(trackList, issues, version);
   return {
     line: root.line,
     title: textOf(found, 'title'),
