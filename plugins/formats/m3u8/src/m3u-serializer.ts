@@ -26,8 +26,28 @@ export function serializeOptions(options: Readonly<Record<string, unknown>>): Se
   return { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null };
 }
 
+/**
+ * C0 control characters other than tab and the line breaks `escapeValue` already handles, and lone
+ * surrogates. Written raw, a single NUL makes readers (ours included) take the whole file for
+ * binary, and a lone surrogate can only be encoded as U+FFFD; so `#OPL-*` values carry them as
+ * `\uXXXX` escapes (which the reader's unescaping restores exactly) and the human-facing lines
+ * show a space instead, with the exact value in an `#OPL-*` comment.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what is replaced here
+const UNWRITABLE = /[\u0000-\u0008\u000e-\u001f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 function directive(name: string, value: string): string {
-  return `#${name}:${escapeValue(value)}${LINE_END}`;
+  // After `escapeValue`, whose doubled backslashes keep these new escapes unambiguous.
+  return `#${name}:${escapeValue(value).replace(UNWRITABLE, unicodeEscape)}${LINE_END}`;
+}
+
+/** Text for `#PLAYLIST:` and `#EXTINF:` (see `oneLine`), without anything `UNWRITABLE`. */
+function shownText(value: string): string {
+  return oneLine(value).replace(UNWRITABLE, ' ');
 }
 
 function* fieldDirectives<M>(directives: readonly FieldDirective<M>[], model: M): Generator<string> {
@@ -39,7 +59,7 @@ function* fieldDirectives<M>(directives: readonly FieldDirective<M>[], model: M)
 
 /** The display part of `#EXTINF`: `Artist - Title`, or the title alone when there is no artist. */
 function display(track: Track): string {
-  return oneLine(track.artist === '' ? track.title : `${track.artist} - ${track.title}`);
+  return shownText(track.artist === '' ? track.title : `${track.artist} - ${track.title}`);
 }
 
 /** Whole seconds, rounded half up; `-1` when unknown (the M3U convention). */
@@ -75,7 +95,7 @@ export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptio
   yield `#EXTM3U${LINE_END}`;
   yield directive(SCHEMA_VERSION_DIRECTIVE, '1');
   for (const playlist of playlists) {
-    const name = oneLine(playlist.name).trim();
+    const name = shownText(playlist.name).trim();
     yield `#PLAYLIST:${name}${LINE_END}`;
     // An empty `#PLAYLIST:` reads as "no name" (the file name is used), so an empty name is explicit too.
     if (name !== playlist.name || name === '') yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
