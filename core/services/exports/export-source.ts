@@ -12,7 +12,10 @@ export interface ExportSource {
   readonly sourceProvider: string | null;
   /** What a multi-playlist archive is called (without `.zip`). */
   readonly archiveName: string;
-  /** The playlists of the export in order; `name` is what a placeholder shows when a read fails. */
+  /**
+   * The playlists of the export in order: `id` is what `read` takes (and what a placeholder names
+   * when a read fails), `name` what a placeholder shows.
+   */
   readonly playlists: readonly { id: string; name: string }[];
   /**
    * Reads one playlist of `playlists`. Throws `PlaylistUnavailableError` when this one playlist

@@ -13,8 +13,9 @@ export function importCollectionId(playlistId: string | null, index: number): st
 }
 
 export function importExportSource(record: ImportRecordContents, selection: ExportSelection | undefined): ExportSource {
+  // A selection names playlists as `POST /api/migrations` does: when two playlists share an id, the later one.
   const byId = new Map(record.playlists.map((playlist, index) => [importCollectionId(playlist.id, index), playlist]));
-  const ids = selection ? selectedPlaylistIds(selection) : [...byId.keys()];
+  const ids = selection ? selectedPlaylistIds(selection) : [];
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) {
     throw new ExportError(
@@ -29,15 +30,20 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
       { missing_playlist_ids: missing.slice(0, 100) },
     );
   }
-  // Track selections are checked up front too: a bad key fails before any file is written.
-  const chosen = new Map(ids.map((id) => [id, selectTracks(id, byId.get(id)!, selection?.tracks?.[id])]));
+  // Without a selection, every playlist of the record in its order, also one whose id an earlier
+  // playlist has too (the same playlist exported twice into one file reads back as two). Track
+  // selections are checked up front: a bad key fails before any file is written.
+  const chosen: { id: string; picked: Pick<SourcePlaylist, 'playlist' | 'partial'> }[] = selection
+    ? ids.map((id) => ({ id, picked: selectTracks(id, byId.get(id)!, selection.tracks?.[id]) }))
+    : record.playlists.map((playlist, index) => ({ id: importCollectionId(playlist.id, index), picked: { playlist, partial: null } }));
   return {
     sourceProvider: null,
     archiveName: (record.name ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, ''),
-    playlists: ids.map((id) => ({ id, name: byId.get(id)!.name })),
-    async read(id): Promise<SourcePlaylist> {
-      const picked = chosen.get(id)!;
-      return { id, ...picked, warnings: [] };
+    // Read by position in `chosen`: ids alone may repeat.
+    playlists: chosen.map((entry, index) => ({ id: String(index), name: entry.picked.playlist.name })),
+    async read(key): Promise<SourcePlaylist> {
+      const entry = chosen[Number(key)]!;
+      return { id: entry.id, ...entry.picked, warnings: [] };
     },
   };
 }

@@ -161,6 +161,26 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect(bundle.playlists.map((item) => item.tracks.length)).toEqual([1, 2]);
   });
 
+  it('without a selection, every playlist of the import, also two that share an id', async () => {
+    // E.g. a CSV v1 file holding the same playlist twice (a whole export and a partial one) reads back as two.
+    const id = await record([playlist('Twice', [track('A'), track('B')], { id: 'dup' }), playlist('Other', [track('C')], { id: 'other' }), playlist('Twice', [track('A')], { id: 'dup' })]);
+    const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    const { names, manifest } = await unzip(response.rawPayload);
+    expect(names).toEqual(['Twice.csv', 'Other.csv', 'Twice-2.csv', 'manifest.json']);
+    expect(exportManifestSchema.parse(manifest).entries.map((entry) => [entry.playlist_id, entry.file, entry.track_count])).toEqual([
+      ['dup', 'Twice.csv', 2],
+      ['other', 'Other.csv', 1],
+      ['dup', 'Twice-2.csv', 1],
+    ]);
+    // A selection names a playlist as POST /api/migrations does: the last one with that id.
+    const selected = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: ['dup'] } });
+    expect(selected.statusCode, selected.body).toBe(200);
+    expect(openPlaylistBundleSchema.parse(selected.json()).playlists.map((item) => item.tracks.length)).toEqual([1]);
+    await eventuallyEmpty();
+  });
+
   it('xspf with several playlists writes one document per playlist', async () => {
     const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B')])]);
     const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'xspf' });

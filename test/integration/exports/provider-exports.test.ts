@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportManifestSchema, openPlaylistBundleSchema } from '@opl/plugin-sdk/schemas';
@@ -224,4 +224,28 @@ describe('POST /api/exports from a connected Spotify account', () => {
     expect(unknown.status).toBe(404);
   });
 
+  // Export bodies are streams, which the suite-wide secret scan (it sees string answers) never reads.
+  it('no token the fakes issued appears in any exported file, bundle or manifest', async () => {
+    const ledger = process.env['TEST_SECRET_LEDGER'];
+    expect(ledger).toBeTruthy();
+    const secrets = (await readFile(ledger!, 'utf8')).split('\n').map((secret) => secret.trim()).filter((secret) => secret.length >= 16);
+    // The account's access and refresh tokens, at least: otherwise this test would prove nothing.
+    expect(secrets.length).toBeGreaterThanOrEqual(2);
+    const texts: string[] = [];
+    for (const format of ['json', 'csv', 'm3u8', 'xspf', 'txt']) {
+      // Every playlist: Friend Mix's placeholder carries the provider's own refusal message.
+      const response = await exportOf({ format });
+      expect(response.status, response.bytes.toString()).toBe(200);
+      texts.push(...[...response.headers.entries()].map(([name, value]) => `${name}: ${value}`));
+      const archive = await unzipArchive(scratch, response.bytes);
+      for (const name of archive.names) texts.push(await archive.read(name));
+      expect(exportManifestSchema.parse(archive.manifest).warnings.map((warning) => warning.code)).toContain('playlist_read_failed');
+    }
+    const single = await exportOf({ format: 'json', selection: { playlist_ids: [ids['Road Songs']] } });
+    expect(single.status).toBe(200);
+    texts.push(single.bytes.toString('utf8'));
+    const leaked = secrets.filter((secret) => texts.some((text) => text.includes(secret)));
+    expect(leaked.map((secret) => `${secret.slice(0, 6)}…`)).toEqual([]);
+    await noTemporaryFiles();
+  });
 });
