@@ -1,4 +1,4 @@
-import type { Playlist, Track } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { ExportFormat, ExportWarning } from '@opl/plugin-sdk/schemas';
 
 /** A playlist chosen for an export, with only its selected tracks. */
@@ -17,8 +17,23 @@ function isUnsupported(track: Track): boolean {
   return track.is_local || track.media_type !== 'track';
 }
 
-function hasProviderUri(track: Track): boolean {
-  return Object.values(track.provider_uris).some((uri) => uri.trim() !== '');
+const WEB_URL = /^https?:\/\/\S+$/i;
+
+function isWebUrl(value: unknown): boolean {
+  return typeof value === 'string' && WEB_URL.test(value);
+}
+
+/**
+ * Whether the M3U8 and XSPF writers have a location a player can open for the track: a provider
+ * URI they turn into a web URL (Spotify, TIDAL) or one that is a web URL already, or a web address
+ * the track was imported with (an M3U or XSPF location, kept in its metadata). Other providers'
+ * URIs (`deezer:track:…`) are kept in the file's metadata but are nothing a player can play, so a
+ * track with only those counts as missing its source URI, as one with none does.
+ */
+function hasPlayableUri(track: Track): boolean {
+  if (Object.values(track.provider_uris).some((uri) => formatKit.webUrlOf(uri) !== null || isWebUrl(uri))) return true;
+  const { location, locations } = track.metadata;
+  return isWebUrl(location) || (Array.isArray(locations) && locations.some(isWebUrl));
 }
 
 function plural(count: number, word: string): string {
@@ -46,9 +61,9 @@ export function exportWarnings(selected: readonly SelectedPlaylist[], format: Ex
       warnings.push({ code: 'unsupported_items', playlist_id: id, count: unsupported.length, message: `${name} holds ${plural(unsupported.length, 'item')} that streaming services cannot play or migrate (${kinds}); they are exported as they are.` });
     }
     if (PLAYABLE_FORMATS.has(format)) {
-      const missing = playlist.tracks.filter((track) => !hasProviderUri(track)).length;
+      const missing = playlist.tracks.filter((track) => !hasPlayableUri(track)).length;
       if (missing > 0) {
-        warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} have no provider link, so a player cannot open them from this ${format} file.` });
+        warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} have no link a player can open (a Spotify or TIDAL track, or a web address), so this ${format} file cannot play them.` });
       }
     }
   }

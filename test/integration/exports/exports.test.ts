@@ -247,10 +247,16 @@ describe('POST /api/exports from import records, with the real format plugins in
       const response = await exportOf({ source_provider: 'import', source_account_id: id, format });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['x-open-playlist-warning-count']).toBe('1');
-      const several = await record([playlist('Links', [track('Bare', { provider_uris: {} })], { id: 'links' }), playlist('Fine', [track('Ok')], { id: 'fine' })]);
+      // A Deezer URI is kept in the file's metadata, but neither writer makes a playable location of
+      // it: that track counts as missing too. A web address (a provider's, or the location a track
+      // was imported with) is a location as it is.
+      const several = await record([
+        playlist('Links', [track('Bare', { provider_uris: {} }), track('Deezer only', { provider_uris: { deezer: 'deezer:track:3135556' } }), track('Web', { provider_uris: { youtube: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } }), track('Radio', { provider_uris: {}, metadata: { location: 'https://radio.example/stream.mp3' } })], { id: 'links' }),
+        playlist('Fine', [track('Ok')], { id: 'fine' }),
+      ]);
       const archive = await exportOf({ source_provider: 'import', source_account_id: several, format });
       const parsed = exportManifestSchema.parse((await unzip(archive.rawPayload)).manifest);
-      expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'missing_source_uri', playlist_id: 'links', count: 1 })]);
+      expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'missing_source_uri', playlist_id: 'links', count: 2 })]);
       expect(parsed.entries.map((entry) => entry.warning_codes)).toEqual([['missing_source_uri'], []]);
       const csv = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(csv.headers['x-open-playlist-warning-count']).toBe('0');
