@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -18,14 +17,17 @@ import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 
-export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--progress]
+export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--force] [--progress]
 
 Converts a playlist file offline through the engine's signed format plugins (no database, no
 network). The input format comes from --from or the file name's extension.
   -o <file>     write one file (several playlists go into one file if the format allows it)
   -o <dir>/     write one file per playlist into the directory (names follow the export rules)
   (no -o)       write to standard output
+  --force       replace existing output files (otherwise an existing file is never overwritten)
   --progress    show progress on standard error (on by default on a terminal for large files)
+
+Exit codes: 0 converted, 1 refused or failed (no output file is left behind), 64 usage error.
 `;
 
 /** Input files larger than this are refused: the whole file crosses into the sandbox at once. */
@@ -51,22 +53,128 @@ async function isDirectoryTarget(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isDirectory() ?? false;
 }
 
-/** Streams serialized chunks into a temporary file that replaces `path` only on success. */
-async function writeAtomically(path: string, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const stream = createWriteStream(temporary, { mode: 0o644 });
+/** What the file system said, in words (`EACCES` → "permission denied"). */
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is a file, not a directory',
+    EISDIR: 'it is a directory',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'the file system is read-only',
+    EDQUOT: 'the disk quota is exhausted',
+    ENAMETOOLONG: 'the name is too long',
+    EPIPE: 'the reader went away',
+  };
+  return (code && words[code]) ?? (error instanceof Error ? error.message : String(error));
+}
+
+function isFsError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}
+
+/**
+ * Streams serialized chunks into a temporary file beside `path` that takes its name only on
+ * success; without `force` an existing file is never replaced (link() refuses an existing name,
+ * so a file that appears meanwhile is kept too). File-system failures become UsageErrors.
+ */
+async function writeAtomically(path: string, force: boolean, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
   try {
-    await produce(async (chunk) => {
-      if (!stream.write(chunk)) await once(stream, 'drain');
-    });
-    stream.end();
-    await once(stream, 'finish');
-    await rename(temporary, path);
+    await mkdir(dirname(path), { recursive: true });
   } catch (error) {
-    stream.destroy();
+    if (!isFsError(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : fsReason(error);
+    throw new UsageError(`cannot create the output directory ${dirname(path)}: ${reason}.`);
+  }
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  let handle;
+  try {
+    handle = await open(temporary, 'wx', 0o644);
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
+  }
+  // A failed write (a full disk) surfaces from the plugin host as the consumer's failure: keep the cause.
+  let writeError: unknown = null;
+  try {
+    try {
+      await produce(async (chunk) => {
+        try {
+          await handle.write(chunk);
+        } catch (error) {
+          writeError = error;
+          throw error;
+        }
+      });
+      await handle.close();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+    try {
+      if (force) {
+        await rename(temporary, path);
+      } else {
+        await linkOrRename(temporary, path);
+      }
+    } catch (error) {
+      if (!isFsError(error)) throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${path} already exists; choose another -o or add --force to replace it.`);
+      throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
+    }
+  } catch (error) {
     await rm(temporary, { force: true });
+    const cause = writeError ?? error;
+    if (isFsError(cause)) throw new UsageError(`cannot write ${path}: ${fsReason(cause)}.`);
     throw error;
+  }
+}
+
+/**
+ * Gives the finished temporary file the name `path` unless a file has that name (EEXIST). FAT and
+ * exFAT drives (where music often goes) and some network file systems have no hard links: there
+ * the name is checked first and then taken by rename, which leaves only a moment for a file to
+ * appear in between.
+ */
+async function linkOrRename(temporary: string, path: string): Promise<void> {
+  try {
+    await link(temporary, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EMLINK') throw error;
+    if (await stat(path).catch(() => null)) throw Object.assign(new Error(`${path} exists`), { code: 'EEXIST' });
+    await rename(temporary, path);
+    return;
+  }
+  await rm(temporary, { force: true });
+}
+
+/** Refuses before any work when an output file is already there (unless --force). */
+async function refuseExisting(paths: readonly string[], force: boolean): Promise<void> {
+  if (force) return;
+  for (const path of paths) {
+    if (await stat(path).catch(() => null)) throw new UsageError(`${path} already exists; choose another -o or add --force to replace it.`);
+  }
+}
+
+/** The input file, or a UsageError that says why it cannot be read. */
+async function readInput(input: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; size: number }> {
+  const info = await stat(input).catch((error: unknown) => {
+    if (!isFsError(error)) throw error;
+    throw new UsageError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${input} does not exist.` : `cannot read ${input}: ${fsReason(error)}.`);
+  });
+  if (info.isDirectory()) throw new UsageError(`${input} is a directory, not a playlist file.`);
+  if (!info.isFile()) throw new UsageError(`${input} is not a regular file.`);
+  if (info.size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(info.size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
+  try {
+    return { bytes: new Uint8Array(await readFile(input)), size: info.size };
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    throw new UsageError(`cannot read ${input}: ${fsReason(error)}.`);
   }
 }
 
@@ -78,7 +186,14 @@ export async function convertCommand(args: readonly string[], config: Config, io
       args: [...args],
       allowPositionals: true,
       strict: true,
-      options: { to: { type: 'string' }, from: { type: 'string' }, output: { type: 'string', short: 'o' }, progress: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        to: { type: 'string' },
+        from: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        force: { type: 'boolean' },
+        progress: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     io.stderr.write(`opl convert: ${(error as Error).message}\n\n${CONVERT_USAGE}`);
@@ -92,6 +207,17 @@ export async function convertCommand(args: readonly string[], config: Config, io
   if (!input || parsed.positionals.length > 1 || !parsed.values.to) {
     io.stderr.write(CONVERT_USAGE);
     return 64;
+  }
+
+  const force = parsed.values.force ?? false;
+  // The input is checked before the plugins load: a missing or unreadable file fails at once.
+  let source: { bytes: Uint8Array<ArrayBuffer>; size: number };
+  try {
+    source = await readInput(input);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`opl convert: ${error.message}\n`);
+    return 1;
   }
 
   const logger = createLogger({ level: 'silent' });
@@ -113,6 +239,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     runtime: host,
     logger,
   });
+  let stdoutError: Error | null = null;
   try {
     const snapshot = await catalogue.refresh();
     if (snapshot.error) throw new UsageError(snapshot.error);
@@ -129,10 +256,11 @@ export async function convertCommand(args: readonly string[], config: Config, io
       throw new UsageError(`no format plugin writes "${parsed.values.to}". Writable formats: ${writableFormats(manifests).map((format) => format.name).join(', ') || 'none'}.`);
     }
 
-    const info = await stat(input).catch(() => null);
-    if (!info?.isFile()) throw new UsageError(`${input} is not a readable file.`);
-    if (info.size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(info.size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
-    const bytes = new Uint8Array(await readFile(input));
+    const info = { size: source.size };
+    const bytes = source.bytes;
+    const output = parsed.values.output === '' ? undefined : parsed.values.output;
+    const intoDirectory = output !== undefined && (await isDirectoryTarget(output));
+    if (output !== undefined && !intoDirectory) await refuseExisting([output], force);
     const tty = io.stderr.isTTY === true;
     const progress = new ConvertProgress(io.stderr, tty, `converting ${reader.name} → ${writer.name}`);
     // Large inputs announce the read: it is one call into the sandbox and can take a while.
@@ -161,27 +289,41 @@ export async function convertCommand(args: readonly string[], config: Config, io
       if (showProgress) progress.finishPlaylists(items.length);
     };
 
-    const output = parsed.values.output;
-    if (output && (await isDirectoryTarget(output))) {
+    if (output !== undefined && intoDirectory) {
       const extension = writer.extensions[0] ?? `.${writer.name}`;
-      const names = exportFileNames(playlists, extension);
+      const paths = exportFileNames(playlists, extension).map((name) => join(output, name));
+      await refuseExisting(paths, force);
       for (const [index, playlist] of playlists.entries()) {
-        await writeAtomically(join(output, names[index]!), (sink) => serialize([playlist], sink));
+        await writeAtomically(paths[index]!, force, (sink) => serialize([playlist], sink));
       }
       if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${playlists.length} file(s) (${tracks} tracks) into ${output}\n`);
-    } else if (output) {
-      await writeAtomically(output, (sink) => serialize(playlists, sink));
+    } else if (output !== undefined) {
+      await writeAtomically(output, force, (sink) => serialize(playlists, sink));
       if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${output}: ${playlists.length} playlist(s), ${tracks} track(s), ${written} bytes\n`);
     } else {
-      await serialize(playlists, async (chunk) => {
-        if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
-      });
+      // A reader that goes away (`| head`) is an EPIPE on standard output, not a plugin failure.
+      const onStdoutError = (error: Error) => {
+        stdoutError = error;
+      };
+      io.stdout.on('error', onStdoutError);
+      try {
+        await serialize(playlists, async (chunk) => {
+          if (stdoutError) throw stdoutError;
+          if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
+        });
+      } finally {
+        io.stdout.off('error', onStdoutError);
+      }
       if (showProgress) progress.finish();
     }
     return 0;
   } catch (error) {
+    if (stdoutError) {
+      io.stderr.write(`opl convert: could not write to standard output: ${fsReason(stdoutError)}; the output is incomplete.\n`);
+      return 1;
+    }
     if (error instanceof UsageError) {
       io.stderr.write(`opl convert: ${error.message}\n`);
       return 1;

@@ -1,14 +1,34 @@
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpl } from '../support/engine-process.ts';
+import { CLI, runOpl } from '../support/engine-process.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 
 async function opl(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const run = runOpl(args, env);
   const { code } = await run.exited;
   return { code, output: run.output() };
+}
+
+/**
+ * `opl convert` bound by file modes. Root reads and writes whatever the modes say, so when the
+ * suite runs as root (CI does) the CLI runs with the two capabilities that let it (overriding
+ * modes, searching any directory) dropped through util-linux's setpriv: still root, still able
+ * to reach the project wherever it is cloned, but refused a file its modes refuse its owner.
+ */
+async function oplBoundByModes(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+  const asRoot = process.getuid?.() === 0;
+  const command = asRoot ? 'setpriv' : process.execPath;
+  const prefix = asRoot ? ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', process.execPath] : [];
+  const child = spawn(command, [...prefix, '--no-node-snapshot', CLI, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, output };
 }
 
 /** `opl convert`: offline, through the signed first-party format plugins in the sandbox. */
@@ -90,5 +110,91 @@ describe('opl convert', () => {
     const result = await opl(['convert', join(root, 'big.txt'), '--to', 'm3u8', '-o', join(root, 'big.m3u8'), '--progress'], env);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/converting txt → m3u8: 1\/1 playlist\(s\), 3000 track\(s\), [\d.]+ MiB written/);
+  });
+
+  describe('bad input and output paths: a sentence, exit 1, no stack trace, nothing left behind', () => {
+    const noTrace = (output: string) => expect(output).not.toMatch(/\n\s+at |node:internal|Unhandled 'error' event/);
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = join(root, 'paths');
+      await mkdir(dir);
+      await writeFile(join(dir, 'list.txt'), 'Daft Punk - One More Time\nRöyksopp - Eple\n');
+    });
+
+    it('a missing input file, and a directory given as the input', { timeout: 60_000 }, async () => {
+      const missing = await opl(['convert', join(dir, 'nope.txt'), '--to', 'csv'], env);
+      expect(missing.code).toBe(1);
+      expect(missing.output).toBe(`opl convert: ${join(dir, 'nope.txt')} does not exist.\n`);
+      const missingUnknown = await opl(['convert', join(dir, 'nope.wav'), '--to', 'csv'], env);
+      expect(missingUnknown.output).toMatch(/nope\.wav does not exist\./);
+      const directory = await opl(['convert', dir, '--to', 'csv'], env);
+      expect(directory.code).toBe(1);
+      expect(directory.output).toBe(`opl convert: ${dir} is a directory, not a playlist file.\n`);
+    });
+
+    it('an input file it may not read', { timeout: 60_000 }, async () => {
+      await writeFile(join(dir, 'secret.txt'), 'A - B\n', { mode: 0o000 });
+      const result = await oplBoundByModes(['convert', join(dir, 'secret.txt'), '--to', 'csv'], env);
+      expect(result.code).toBe(1);
+      expect(result.output).toMatch(/cannot read .*secret\.txt: permission denied\./);
+      noTrace(result.output);
+    });
+
+    it('never replaces an existing output file without --force, and replaces it with --force', { timeout: 60_000 }, async () => {
+      const out = join(dir, 'kept.csv');
+      await writeFile(out, 'precious');
+      const refused = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', out], env);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toBe(`opl convert: ${out} already exists; choose another -o or add --force to replace it.\n`);
+      expect(await readFile(out, 'utf8')).toBe('precious');
+      const sameAsInput = await opl(['convert', join(dir, 'list.txt'), '--to', 'txt', '-o', join(dir, 'list.txt')], env);
+      expect(sameAsInput.code).toBe(1);
+      expect(await readFile(join(dir, 'list.txt'), 'utf8')).toBe('Daft Punk - One More Time\nRöyksopp - Eple\n');
+      const forced = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', out, '--force'], env);
+      expect(forced.code, forced.output).toBe(0);
+      expect(await readFile(out, 'utf8')).toContain('One More Time');
+      expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    });
+
+    it('refuses to write over existing files of a directory output before writing any', { timeout: 60_000 }, async () => {
+      const bundle = { schema_version: 1, source_provider: null, warnings: [], playlists: [{ name: 'First', tracks: [] }, { name: 'Second', tracks: [] }] };
+      await writeFile(join(dir, 'two.json'), JSON.stringify(bundle));
+      await mkdir(join(dir, 'into'));
+      await writeFile(join(dir, 'into', 'Second.m3u8'), 'mine');
+      const refused = await opl(['convert', join(dir, 'two.json'), '--to', 'm3u8', '-o', join(dir, 'into') + '/'], env);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(/Second\.m3u8 already exists; choose another -o or add --force/);
+      expect((await readdir(join(dir, 'into'))).sort()).toEqual(['Second.m3u8']);
+      expect(await readFile(join(dir, 'into', 'Second.m3u8'), 'utf8')).toBe('mine');
+    });
+
+    it('an output path it cannot create: a file in the way of its directory', { timeout: 60_000 }, async () => {
+      const result = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', join(dir, 'list.txt', 'out.csv')], env);
+      expect(result.code).toBe(1);
+      expect(result.output).toBe(`opl convert: cannot create the output directory ${join(dir, 'list.txt')}: a file of that name is in the way.\n`);
+    });
+
+    it('an output directory it may not write into', { timeout: 60_000 }, async () => {
+      await mkdir(join(dir, 'locked'), { mode: 0o555 });
+      for (const out of [join(dir, 'locked', 'out.csv'), join(dir, 'locked') + '/']) {
+        const result = await oplBoundByModes(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', out], env);
+        expect(result.code).toBe(1);
+        expect(result.output).toMatch(/^opl convert: cannot write .*locked\/(out|list)\.csv: permission denied\.\n$/);
+      }
+      expect(await readdir(join(dir, 'locked'))).toEqual([]);
+    });
+
+    it('a reader that goes away early (`| head`) is said in words, not blamed on the plugin', { timeout: 60_000 }, async () => {
+      await writeFile(join(dir, 'long.txt'), Array.from({ length: 20_000 }, (_, i) => `Artist ${i} - Song ${i}`).join('\n'));
+      const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+      const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'convert', join(dir, 'long.txt'), '--to', 'csv'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe('opl convert: could not write to standard output: the reader went away; the output is incomplete.\n');
+    });
   });
 });
