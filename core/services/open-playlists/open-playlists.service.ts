@@ -98,6 +98,14 @@ function notFound(raw: string): OpenPlaylistError {
   );
 }
 
+/** The owner's reference (`me`) where one playlist is needed. */
+function notAPlaylist(raw: string): OpenPlaylistError {
+  return new OpenPlaylistError(
+    'not_found',
+    `"${raw.slice(0, 120)}" names the owner, not one playlist: use a playlist reference of the form <provider>:<account id>:<playlist id> or import:<import id>:<index> (GET /open-playlists/me lists them).`,
+  );
+}
+
 function describeIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
   const issues = error.issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => ({ path: issue.path.join('.') || '(document)', message: issue.message }));
   const more = error.issues.length > MAX_ISSUES_SHOWN ? ` (and ${error.issues.length - MAX_ISSUES_SHOWN} more)` : '';
@@ -139,7 +147,7 @@ export class OpenPlaylistsService {
   /** One playlist with every track, its id the reference it was read by. */
   async get(ownerId: string, raw: string, refresh = false): Promise<Playlist> {
     const ref = this.resolve(ownerId, raw);
-    if (ref.kind === 'owner') throw notFound(raw);
+    if (ref.kind === 'owner') throw notAPlaylist(raw);
     if (ref.kind === 'provider') {
       await this.#accountOf(ownerId, ref.accountId, ref.provider);
       const { playlist } = await this.#deps.playlists.read(ownerId, ref.accountId, ref.playlistId, refresh);
@@ -189,7 +197,7 @@ export class OpenPlaylistsService {
    */
   async exportToTarget(ownerId: string, request: ExportToTargetRequest): Promise<ExportToTargetOutcome> {
     const ref = this.resolve(ownerId, request.playlist_id);
-    if (ref.kind === 'owner') throw notFound(request.playlist_id);
+    if (ref.kind === 'owner') throw notAPlaylist(request.playlist_id);
     const target = await this.#targetAccount(ownerId, request.target_provider, request.target_account_id);
     let source: { source_provider: string; source_account_id: string; collectionId: string };
     if (ref.kind === 'provider') {

@@ -271,6 +271,7 @@ describe('POST /open-playlists/export', () => {
     expect((noAccount.json as ProblemJson).reason).toBe('no_target_account');
     const notARef = await post('/open-playlists/export', { playlist_id: 'me', target_provider: 'tidal' });
     expect(notARef.status).toBe(404);
+    expect((notARef.json as ProblemJson).detail).toMatch(/^"me" names the owner, not one playlist: use a playlist reference/);
     const garbage = await post('/open-playlists/export', { playlist_id: 'spotify:not-a-uuid:1', target_provider: 'tidal' });
     expect(garbage.status).toBe(404);
     const invalid = await post('/open-playlists/export', { playlist_id: ref });
