@@ -179,6 +179,41 @@ describe('Export page', () => {
     expect(normalise(await announcement().textContent())).toBe('Downloaded Night Drive.csv with 1 warning.');
   });
 
+  it('exports only the tracks picked from an import, with partial_selection in words', async () => {
+    // The page still has the import of the test above as its source.
+    expect(await exportPage().getByRole('radio', { name: 'An imported file or link' }).isChecked()).toBe(true);
+    const nightDrive = collection('Night Drive');
+    await nightDrive.getByRole('button', { name: /Choose tracks/ }).click();
+    const picker = nightDrive.locator('[data-testid="track-picker"]');
+    await picker.waitFor({ timeout: 15_000 });
+    // Every track of the import is offered, local files too (they are exported as they are).
+    expect((await picker.getByRole('checkbox').allTextContents()).length).toBe(2);
+    expect(normalise(await picker.textContent())).toContain('Autobahn — Kraftwerk');
+    // The playlist is still ticked from the test above: unticking one track leaves the other.
+    await picker.getByRole('checkbox', { name: /One More Time/ }).uncheck();
+    expect(normalise(await nightDrive.textContent())).toContain('1 chosen');
+    await exportPage().getByRole('radio', { name: /^CSV/ }).check();
+
+    const posts: Record<string, unknown>[] = [];
+    const listen = (request: Request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/exports')) posts.push(request.postDataJSON() as Record<string, unknown>);
+    };
+    page.on('request', listen);
+    const { file, status, headers } = await download();
+    page.off('request', listen);
+    expect(status).toBe(200);
+    const selection = posts[0]?.['selection'] as { playlist_ids: string[]; tracks: Record<string, string[]> };
+    expect(posts[0]).toMatchObject({ source_provider: 'import', format: 'csv' });
+    expect(selection.tracks).toEqual({ [selection.playlist_ids[0]!]: ['pos:1'] });
+    const rows = (await saved(file)).toString('utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(rows).toHaveLength(2); // the header and the one track picked
+    expect(rows[1]).toContain('"Autobahn","Kraftwerk"');
+    expect(headers['x-open-playlist-warning-codes']).toBe('partial_selection,unsupported_items');
+    const warning = result().locator('li[data-code="partial_selection"]');
+    await warning.waitFor();
+    expect(normalise(await warning.textContent())).toContain('Only the tracks you picked were exported, not the whole playlist.');
+  });
+
   it('exports two playlists of the account as one ZIP with its manifest, and says what each holds', async () => {
     await open();
     await chooseSpotify();

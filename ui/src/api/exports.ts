@@ -72,7 +72,7 @@ const WARNING_SENTENCES: Readonly<Record<string, string>> = {
   partial_selection: 'Only the tracks you picked were exported, not the whole playlist.',
   empty_playlist: 'The playlist, or the part of it you picked, has no tracks: the file holds the playlist’s details only.',
   unsupported_items: 'It holds podcast episodes, videos, local files or other entries streaming services cannot play; they were exported as they are.',
-  missing_source_uri: 'Some tracks have no link to a streaming service, so a player cannot open them from this file.',
+  missing_source_uri: 'Some tracks have no link a player can open (a Spotify or TIDAL track, or a web address), so this file cannot play them.',
   playlist_read_failed: 'A playlist could not be read (it was unavailable, or the service refused access); the archive lists it without a file.',
   historical_playlist_metadata_partial: 'This migration was recorded before playlist details were kept, so some playlist fields (description, owner, artwork) are missing.',
   historical_track_metadata_partial: 'Some track details of this migration could not be read back and were rebuilt from the migration record; they may be incomplete.',

@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { apiRequest } from '../../../api/http.ts';
 import { importPath } from '../../../api/imports.ts';
 import { EMPTY_SELECTION, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
-import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
+import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, parsePlaylistTrack, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
 import type { Problem } from '../../../api/problem.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
 import { panelStyles } from '../../../theme/panel.styles.ts';
@@ -20,11 +20,40 @@ interface Collection {
   readonly name: string;
   readonly kind: string;
   readonly trackCount: number | null;
+  /** An import's playlists come with every track (the record holds them); an account's are read when opened. */
+  readonly tracks?: readonly PlaylistTrack[];
 }
 
 type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly collections: readonly Collection[] } | { readonly kind: 'failed'; readonly problem: Problem };
 
 type TrackLoad = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly tracks: readonly PlaylistTrack[] } | { readonly kind: 'failed'; readonly problem: Problem };
+
+/**
+ * Every playlist's tracks of an import record (`GET /api/imports/{id}` answers with all of them),
+ * in the order of `parseImportCollections`; undefined when a track lacks the documented fields.
+ */
+function importTracks(body: unknown): (readonly PlaylistTrack[])[] | undefined {
+  if (typeof body !== 'object' || body === null || !Array.isArray((body as { playlists?: unknown }).playlists)) return undefined;
+  const lists: PlaylistTrack[][] = [];
+  for (const playlist of (body as { playlists: unknown[] }).playlists) {
+    if (typeof playlist !== 'object' || playlist === null) continue;
+    const raw = (playlist as { tracks?: unknown }).tracks ?? [];
+    if (!Array.isArray(raw)) return undefined;
+    const tracks = raw.map(parsePlaylistTrack);
+    if (tracks.some((track) => track === undefined)) return undefined;
+    lists.push(tracks as PlaylistTrack[]);
+  }
+  return lists;
+}
+
+/**
+ * The keys a track selection names tracks by. An import's tracks are selected by their index in
+ * the playlist (`pos:<n>`, what the engine counts for imports whatever the file's own positions
+ * say); an account's by the position the service reported, else the index.
+ */
+function trackKeys(source: MigrationSource, tracks: readonly PlaylistTrack[]): string[] {
+  return tracks.map((track, index) => `pos:${source.kind === 'import' ? index : (track.position ?? index)}`);
+}
 
 function unexpected(status: number): Problem {
   return { title: 'Unexpected answer from the engine', status, detail: 'The answer did not have the documented fields.' };
@@ -104,7 +133,11 @@ export class OplSelectionStep extends LitElement {
     }
     if (source.kind === 'import') {
       const collections = parseImportCollections(result.data);
-      this._load = collections ? { kind: 'loaded', collections: collections.map((c) => ({ ...c, kind: 'PLAYLIST' })) } : { kind: 'failed', problem: unexpected(result.status) };
+      const tracks = importTracks(result.data);
+      this._load =
+        collections && tracks && tracks.length === collections.length
+          ? { kind: 'loaded', collections: collections.map((c, index) => ({ ...c, kind: 'PLAYLIST', tracks: tracks[index]! })) }
+          : { kind: 'failed', problem: unexpected(result.status) };
       return;
     }
     const listing = parsePlaylistListing(result.data);
@@ -140,12 +173,17 @@ export class OplSelectionStep extends LitElement {
 
   async #openTracks(collection: Collection): Promise<void> {
     const source = this.source;
-    if (!source || source.kind !== 'account') return;
+    if (!source) return;
     if (this._open === collection.id) {
       this._open = undefined;
       return;
     }
     this._open = collection.id;
+    if (collection.tracks) {
+      this._openTracks = { kind: 'loaded', tracks: collection.tracks };
+      return;
+    }
+    if (source.kind !== 'account') return;
     this._openTracks = { kind: 'loading' };
     const result = await apiRequest(playlistPath(collection.id, source.accountId), { timeoutMs: READ_TIMEOUT_MS });
     if (this._open !== collection.id) return;
@@ -179,7 +217,8 @@ export class OplSelectionStep extends LitElement {
     const load = this._openTracks;
     if (load.kind === 'loading') return html`<p role="status">Reading the tracks…</p>`;
     if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>`;
-    const keys = load.tracks.map((track, index) => `pos:${track.position ?? index}`);
+    if (!this.source) return nothing;
+    const keys = trackKeys(this.source, load.tracks);
     const chosen = new Set(this._tracks[collection.id] ?? (this._selected.has(collection.id) ? keys : []));
     return html`<fieldset class="tracks" data-testid="track-picker">
       <legend>Tracks of ${collection.name}</legend>
@@ -206,7 +245,7 @@ export class OplSelectionStep extends LitElement {
         ${collection.name}
       </label>
       <span class="muted">${playlistKindLabel(collection.kind)} · ${count} tracks${partial ? html` · ${partial.length} chosen` : nothing}</span>
-      ${this.source?.kind === 'account'
+      ${this.source?.kind === 'account' || (collection.tracks?.length ?? 0) > 0
         ? html`<button type="button" class="link" aria-expanded=${this._open === collection.id ? 'true' : 'false'} @click=${() => void this.#openTracks(collection)}>
             Choose tracks<span class="visually-hidden"> of ${collection.name}</span>
           </button>`
