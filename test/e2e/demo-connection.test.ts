@@ -28,7 +28,10 @@ describe('connecting a demo Spotify account in the browser', () => {
   it('goes through the real PKCE redirect and lists the demo playlists', async () => {
     await page.goto(`${baseUrl}/#/connections`);
     await page.getByRole('heading', { level: 1, name: 'Connections', exact: true }).waitFor();
-    expect(await connections().getByText(/demo mode/i).first().isVisible()).toBe(true);
+    // The banner comes with the provider list, which is read after the heading shows: wait for it.
+    const banner = connections().getByText(/demo mode/i).first();
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.isVisible()).toBe(true);
 
     // Leave for the provider: the browser follows the authorize URL (PKCE S256) to the demo
     // provider, which approves as its demo user and sends the browser back to the callback.
