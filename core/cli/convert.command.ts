@@ -1,4 +1,4 @@
-import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
+import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 
 export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--force] [--progress]
 
@@ -78,8 +79,8 @@ function isFsError(error: unknown): boolean {
 
 /**
  * Streams serialized chunks into a temporary file beside `path` that takes its name only on
- * success; without `force` an existing file is never replaced (link() refuses an existing name,
- * so a file that appears meanwhile is kept too). File-system failures become UsageErrors.
+ * success (`publishPartialFile`: without `force` an existing file is never replaced).
+ * File-system failures become UsageErrors.
  */
 async function writeAtomically(path: string, force: boolean, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
   try {
@@ -116,14 +117,10 @@ async function writeAtomically(path: string, force: boolean, produce: (sink: (ch
       throw error;
     }
     try {
-      if (force) {
-        await rename(temporary, path);
-      } else {
-        await linkOrRename(temporary, path);
-      }
+      await publishPartialFile(temporary, path, force);
     } catch (error) {
+      if (error instanceof TargetExistsError) throw new UsageError(`${path} already exists; choose another -o or add --force to replace it.`);
       if (!isFsError(error)) throw error;
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${path} already exists; choose another -o or add --force to replace it.`);
       throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
     }
   } catch (error) {
@@ -132,25 +129,6 @@ async function writeAtomically(path: string, force: boolean, produce: (sink: (ch
     if (isFsError(cause)) throw new UsageError(`cannot write ${path}: ${fsReason(cause)}.`);
     throw error;
   }
-}
-
-/**
- * Gives the finished temporary file the name `path` unless a file has that name (EEXIST). FAT and
- * exFAT drives (where music often goes) and some network file systems have no hard links: there
- * the name is checked first and then taken by rename, which leaves only a moment for a file to
- * appear in between.
- */
-async function linkOrRename(temporary: string, path: string): Promise<void> {
-  try {
-    await link(temporary, path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EMLINK') throw error;
-    if (await stat(path).catch(() => null)) throw Object.assign(new Error(`${path} exists`), { code: 'EEXIST' });
-    await rename(temporary, path);
-    return;
-  }
-  await rm(temporary, { force: true });
 }
 
 /** Refuses before any work when an output file is already there (unless --force). */

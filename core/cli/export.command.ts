@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { link, rename, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,7 @@ import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions 
 import { warningCodes, warningInWords } from './export/warning-words.ts';
 import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
 import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
+import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 
 /**
  * `opl export`: downloads playlists from a running engine as a file, through the same export
@@ -106,16 +107,10 @@ async function save(response: Response, target: string, force: boolean, signal: 
     const expected = Number(response.headers.get('content-length'));
     const written = (await stat(partial)).size;
     if (Number.isFinite(expected) && expected > 0 && written !== expected) throw new EngineRequestError(0, `The download ended early (${written} of ${expected} bytes); nothing was written.`);
-    if (force) {
-      await rename(partial, target);
-    } else {
-      // link() refuses an existing name: a file that appeared meanwhile is still never replaced.
-      await link(partial, target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EEXIST') throw new EngineRequestError(0, `${target} appeared while downloading; choose another -o or add --force to replace it.`);
-        throw error;
-      });
-      await rm(partial, { force: true });
-    }
+    await publishPartialFile(partial, target, force).catch((error: unknown) => {
+      if (error instanceof TargetExistsError) throw new EngineRequestError(0, `${target} appeared while downloading; choose another -o or add --force to replace it.`);
+      throw error;
+    });
     return written;
   } catch (error) {
     await rm(partial, { force: true });
