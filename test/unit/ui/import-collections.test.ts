@@ -10,8 +10,13 @@ describe('an import record’s playlists as collections to pick', () => {
       ],
     };
     expect(parseImportCollections(body)).toEqual([
-      { id: '0', name: 'Night Drive', trackCount: 2 },
-      { id: 'pl-2', name: 'Second', trackCount: 7 },
+      { id: '0', name: 'Night Drive', trackCount: 2, tracks: [expect.objectContaining({ title: 'a', artist: 'b' }), expect.objectContaining({ title: 'c', artist: 'd' })] },
+      { id: 'pl-2', name: 'Second', trackCount: 7, tracks: [] },
     ]);
+  });
+
+  it('refuses a body whose tracks lack the documented fields', () => {
+    expect(parseImportCollections({ playlists: [{ name: 'Broken', tracks: [{ title: 'no artist' }] }] })).toBeUndefined();
+    expect(parseImportCollections({ playlists: [{ name: 'Broken', tracks: 'none' }] })).toBeUndefined();
   });
 });

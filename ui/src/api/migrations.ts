@@ -4,6 +4,7 @@
  * no I/O. The engine decides warnings, refusals and statuses; this module only puts them into words.
  */
 
+import { parsePlaylistTrack, type PlaylistTrack } from './playlists.ts';
 import type { Problem } from './problem.ts';
 
 export const MIGRATIONS_PATH = '/api/migrations';
@@ -349,16 +350,28 @@ export interface ImportCollection {
   readonly id: string;
   readonly name: string;
   readonly trackCount: number;
+  /** Every track: `GET /api/imports/{id}` answers with all of them, so picking some needs no further read. */
+  readonly tracks: readonly PlaylistTrack[];
 }
 
+/** An import record's playlists as collections to pick; undefined when the body (or a track) lacks the documented fields. */
 export function parseImportCollections(body: unknown): ImportCollection[] | undefined {
   if (!isRecord(body) || !Array.isArray(body['playlists'])) return undefined;
-  return body['playlists'].filter(isRecord).map((playlist, index) => ({
-    id: isString(playlist['id']) ? playlist['id'] : String(index),
-    name: str(playlist['name'], `Playlist ${index + 1}`),
-    // A universal Playlist's track_count may be null: its tracks are all there to count.
-    trackCount: typeof playlist['track_count'] === 'number' ? num(playlist['track_count']) : Array.isArray(playlist['tracks']) ? playlist['tracks'].length : 0,
-  }));
+  const collections: ImportCollection[] = [];
+  for (const [index, playlist] of body['playlists'].filter(isRecord).entries()) {
+    const raw = playlist['tracks'] ?? [];
+    if (!Array.isArray(raw)) return undefined;
+    const tracks = raw.map(parsePlaylistTrack);
+    if (tracks.some((track) => track === undefined)) return undefined;
+    collections.push({
+      id: isString(playlist['id']) ? playlist['id'] : String(index),
+      name: str(playlist['name'], `Playlist ${index + 1}`),
+      // A universal Playlist's track_count may be null: its tracks are all there to count.
+      trackCount: typeof playlist['track_count'] === 'number' ? num(playlist['track_count']) : tracks.length,
+      tracks: tracks as PlaylistTrack[],
+    });
+  }
+  return collections;
 }
 
 // --- refusals -------------------------------------------------------------------------------

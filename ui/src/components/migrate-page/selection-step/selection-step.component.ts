@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { apiRequest } from '../../../api/http.ts';
 import { importPath } from '../../../api/imports.ts';
 import { EMPTY_SELECTION, parseImportCollections, type MigrationSource, type SelectionDraft } from '../../../api/migrations.ts';
-import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, parsePlaylistTrack, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
+import { mediaTypeLabel, openablePlaylistId, parsePlaylistDetail, parsePlaylistListing, playlistKindLabel, playlistPath, playlistsPath, type PlaylistTrack } from '../../../api/playlists.ts';
 import type { Problem } from '../../../api/problem.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
 import { panelStyles } from '../../../theme/panel.styles.ts';
@@ -27,24 +27,6 @@ interface Collection {
 type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly collections: readonly Collection[] } | { readonly kind: 'failed'; readonly problem: Problem };
 
 type TrackLoad = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly tracks: readonly PlaylistTrack[] } | { readonly kind: 'failed'; readonly problem: Problem };
-
-/**
- * Every playlist's tracks of an import record (`GET /api/imports/{id}` answers with all of them),
- * in the order of `parseImportCollections`; undefined when a track lacks the documented fields.
- */
-function importTracks(body: unknown): (readonly PlaylistTrack[])[] | undefined {
-  if (typeof body !== 'object' || body === null || !Array.isArray((body as { playlists?: unknown }).playlists)) return undefined;
-  const lists: PlaylistTrack[][] = [];
-  for (const playlist of (body as { playlists: unknown[] }).playlists) {
-    if (typeof playlist !== 'object' || playlist === null) continue;
-    const raw = (playlist as { tracks?: unknown }).tracks ?? [];
-    if (!Array.isArray(raw)) return undefined;
-    const tracks = raw.map(parsePlaylistTrack);
-    if (tracks.some((track) => track === undefined)) return undefined;
-    lists.push(tracks as PlaylistTrack[]);
-  }
-  return lists;
-}
 
 /**
  * The keys a track selection names tracks by. An import's tracks are selected by their index in
@@ -133,11 +115,7 @@ export class OplSelectionStep extends LitElement {
     }
     if (source.kind === 'import') {
       const collections = parseImportCollections(result.data);
-      const tracks = importTracks(result.data);
-      this._load =
-        collections && tracks && tracks.length === collections.length
-          ? { kind: 'loaded', collections: collections.map((c, index) => ({ ...c, kind: 'PLAYLIST', tracks: tracks[index]! })) }
-          : { kind: 'failed', problem: unexpected(result.status) };
+      this._load = collections ? { kind: 'loaded', collections: collections.map((c) => ({ ...c, kind: 'PLAYLIST' })) } : { kind: 'failed', problem: unexpected(result.status) };
       return;
     }
     const listing = parsePlaylistListing(result.data);
