@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { exportManifestSchema, type ExportManifest } from '@opl/plugin-sdk/schemas';
 import type { Config } from '../config/index.ts';
 import { dispositionFileName, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
 import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions } from './export/export-options.ts';
@@ -26,17 +27,6 @@ interface Io {
   stderr: { write(text: string): unknown };
 }
 
-interface ManifestWarning {
-  code: string;
-  message: string;
-  playlist_id?: string | null;
-}
-
-interface ManifestJson {
-  playlist_count: number;
-  entries: { playlist_id: string; name?: string; playlist_name?: string; status: string; track_count: number }[];
-  warnings: ManifestWarning[];
-}
 
 function engineUrl(config: Config, url: string | null): string {
   if (url) return url;
@@ -121,20 +111,25 @@ async function save(response: Response, target: string, force: boolean, signal: 
 async function reportWarnings(io: Io, target: string, response: Response): Promise<void> {
   const count = Number(response.headers.get('x-open-playlist-warning-count') ?? '0');
   const isZip = response.headers.get('content-type')?.startsWith('application/zip') ?? false;
-  let manifest: ManifestJson | null = null;
+  let manifest: ExportManifest | null = null;
   if (isZip) {
     try {
       const bytes = await readZipEntry(target, 'manifest.json');
-      manifest = bytes ? (JSON.parse(bytes.toString('utf8')) as ManifestJson) : null;
+      if (bytes) {
+        // The engine's own manifest v1: anything else is reported, and the warnings come from the headers.
+        const parsed = exportManifestSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+        if (parsed.success) manifest = parsed.data;
+        else io.stderr.write(`(the archive's manifest.json is not an export manifest v1: ${parsed.error.issues[0]?.path.join('.') || 'document'}: ${parsed.error.issues[0]?.message})\n`);
+      }
     } catch (error) {
       if (!(error instanceof ZipReadError) && !(error instanceof SyntaxError)) throw error;
       io.stderr.write(`(the archive's manifest.json could not be read: ${error.message})\n`);
     }
   }
   if (manifest) {
-    const failed = manifest.entries.filter((entry) => entry.status === 'failed' || entry.status === 'error');
+    const failed = manifest.entries.filter((entry) => entry.status === 'error');
     const tracks = manifest.entries.reduce((sum, entry) => sum + entry.track_count, 0);
-    io.stderr.write(`${plural(manifest.playlist_count, 'playlist')}, ${plural(tracks, 'track')}${failed.length > 0 ? `; ${failed.length} could not be read: ${failed.map((entry) => `"${entry.name ?? entry.playlist_name ?? entry.playlist_id}"`).join(', ')}` : ''}.\n`);
+    io.stderr.write(`${plural(manifest.playlist_count, 'playlist')}, ${plural(tracks, 'track')}${failed.length > 0 ? `; ${failed.length} could not be read: ${failed.map((entry) => `"${entry.playlist_name || entry.playlist_id}"`).join(', ')}` : ''}.\n`);
   }
   if (count === 0) {
     io.stderr.write('No warnings.\n');
@@ -146,7 +141,7 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
     for (const code of codes) io.stderr.write(`  ! ${warningInWords(code)} [${code}]\n`);
     if (codes.length === 0) io.stderr.write('  (the engine did not name them)\n');
   } else {
-    const names = new Map(manifest.entries.map((entry) => [entry.playlist_id, entry.name ?? entry.playlist_name]));
+    const names = new Map(manifest.entries.map((entry) => [entry.playlist_id, entry.playlist_name]));
     for (const warning of manifest.warnings) {
       const about = warning.playlist_id ? names.get(warning.playlist_id) : undefined;
       io.stderr.write(`  ! ${about ? `"${about}": ` : ''}${warning.message} [${warning.code}]\n`);

@@ -65,25 +65,43 @@ export const openPlaylistBundleSchema = z.object({
   warnings: z.array(exportWarningSchema),
 });
 
-export const EXPORT_ENTRY_STATUSES = ['ok', 'failed', 'empty'] as const;
+/** The playlist's file inside the archive (for JSON: `open-playlist-bundle.json`). */
+const archivedFileName = z.string().min(1).max(1_000);
 
-export const exportManifestEntrySchema = z.object({
-  playlist_id: z.string().max(10_000),
-  name: z.string().max(1_000),
-  /** The playlist's file inside the archive (for JSON: `open-playlist-bundle.json`); null when nothing was written. */
-  file: z.string().min(1).max(1_000).nullable(),
-  status: z.enum(EXPORT_ENTRY_STATUSES),
-  track_count: z.number().int().nonnegative(),
-  warning_codes: z.array(exportWarningCodeSchema),
-});
+/** One status's entry shape, its fields in the reference's order. */
+function manifestEntry<Status extends string>(status: Status, filename: z.ZodType<string>, warningCodes: z.ZodArray<typeof exportWarningCodeSchema>) {
+  return z.object({
+    playlist_id: z.string().max(10_000),
+    playlist_name: z.string().max(1_000),
+    filename,
+    status: z.literal(status),
+    track_count: z.number().int().nonnegative(),
+    warning_codes: warningCodes,
+  });
+}
+
+/**
+ * One entry per requested playlist, with the reference API's field names (`ExportManifestEntry`).
+ * The status decides the rest, so the published JSON Schema checks it too: `ok` has a file and no
+ * warning code; `warning` has a file and at least one code (an empty playlist, a partial
+ * selection, …); `error` is a playlist that could not be read, with no file (`filename` is the
+ * empty string) and `playlist_read_failed`.
+ */
+export const exportManifestEntrySchema = z.discriminatedUnion('status', [
+  manifestEntry('ok', archivedFileName, z.array(exportWarningCodeSchema).max(0)),
+  manifestEntry('warning', archivedFileName, z.array(exportWarningCodeSchema).min(1)),
+  manifestEntry('error', z.literal(''), z.array(exportWarningCodeSchema).min(1)),
+]);
 
 export const exportManifestSchema = z
   .object({
     $schema: schemaUri(EXPORT_MANIFEST_SCHEMA_PATH),
     schema_version: schemaVersion('export manifest'),
     format: exportFormatSchema,
-    source_provider: sourceProviderSchema,
-    playlist_count: z.number().int().nonnegative(),
+    /** The provider key the export was requested with (`import` for an import record). */
+    source_provider: z.string().min(1).max(100),
+    /** An archive holds at least one playlist (one alone is exported as its file, without a manifest). */
+    playlist_count: z.number().int().min(1),
     /** One entry per requested playlist, in the requested order. */
     entries: z.array(exportManifestEntrySchema),
     warnings: z.array(exportWarningSchema),

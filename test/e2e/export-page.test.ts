@@ -234,8 +234,11 @@ describe('Export page', () => {
     const listing = execFileSync('unzip', ['-Z1', path], { encoding: 'utf8' }).trim().split('\n');
     expect(listing).toContain('manifest.json');
     expect(listing.filter((name) => name.endsWith('.m3u8'))).toHaveLength(2);
-    const manifest = JSON.parse(execFileSync('unzip', ['-p', path, 'manifest.json'], { encoding: 'utf8' })) as { entries: { name: string; warning_codes: string[] }[]; warnings: unknown[] };
-    expect(manifest.entries.map((entry) => entry.name)).toEqual(['Podcasts & Bootlegs', 'Empty For Now']);
+    const manifest = JSON.parse(execFileSync('unzip', ['-p', path, 'manifest.json'], { encoding: 'utf8' })) as { entries: { playlist_name: string; status: string; warning_codes: string[] }[]; warnings: unknown[] };
+    expect(manifest.entries.map((entry) => [entry.playlist_name, entry.status])).toEqual([
+      ['Podcasts & Bootlegs', 'warning'],
+      ['Empty For Now', 'warning'],
+    ]);
 
     // The page read the same manifest: its entries, and every warning in words.
     await result().waitFor();

@@ -7,9 +7,15 @@ import { ExportError } from './export-error.ts';
  * migration's stored history). The export service asks for one playlist at a time, serializes it
  * and lets it go, so a source never hands over more than one playlist's tracks at once.
  */
+/**
+ * `source_provider` of an export from an import record, in the request and in the bundle and
+ * manifest written (the convention of `POST /api/migrations`, whose import jobs store it too).
+ */
+export const IMPORT_SOURCE_PROVIDER = 'import';
+
 export interface ExportSource {
-  /** The provider key the bundle and the manifest name (`source_provider`); null for files. */
-  readonly sourceProvider: string | null;
+  /** The provider key the bundle and the manifest name (`source_provider`): `import` for an import record. */
+  readonly sourceProvider: string;
   /** What a multi-playlist archive is called (without `.zip`). */
   readonly archiveName: string;
   /**

@@ -22,7 +22,7 @@ import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
 import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
 import { ExportError } from './export-error.ts';
-import { PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 import { exportWarnings } from './export-warnings.ts';
 import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
 import { importExportSource } from './import-export-source.ts';
@@ -33,8 +33,6 @@ export const EXPORT_CHUNK_BYTES = 64 * 1024;
 /** The bundle's file inside a multi-playlist JSON archive. */
 export const BUNDLE_FILE_NAME = 'open-playlist-bundle.json';
 export const MANIFEST_FILE_NAME = 'manifest.json';
-/** `source_provider` of a live export from an import record (the convention of `POST /api/migrations`). */
-export const IMPORT_SOURCE_PROVIDER = 'import';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat | 'zip', string> = {
   csv: 'text/csv; charset=utf-8',
@@ -242,7 +240,7 @@ export class ExportService {
     return { format: name as ExportFormat, pluginId: writer.pluginId };
   }
 
-  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string | null, warnings: readonly ExportWarning[]): Promise<void> {
+  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string, warnings: readonly ExportWarning[]): Promise<void> {
     const handle = await open(path, 'wx', 0o600);
     try {
       await this.#plugins.serialize(pluginId, { playlists, options: { source_provider: sourceProvider, schema_base: this.#schemaBaseUrl, warnings: [...warnings] } }, async (chunk) => {
@@ -336,7 +334,7 @@ export class ExportService {
           const message = `"${name.slice(0, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${error.message.slice(0, 500)}`;
           warnings.push({ code: 'playlist_read_failed', playlist_id: wanted.id, message: message.slice(0, 2_000) });
           failures.push({ playlist_id: wanted.id, reason: error.reason });
-          entries.push({ playlist_id: wanted.id, name: name.slice(0, 1_000), file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] });
+          entries.push({ playlist_id: wanted.id, playlist_name: name.slice(0, 1_000), filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] });
           continue;
         }
         const own = warningsOf(item, format);
@@ -352,14 +350,9 @@ export class ExportService {
           await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, own);
           await appendFile(file, entryName);
         }
-        entries.push({
-          playlist_id: item.id,
-          name: item.playlist.name.slice(0, 1_000),
-          file: entryName,
-          status: item.playlist.tracks.length === 0 ? 'empty' : 'ok',
-          track_count: item.playlist.tracks.length,
-          warning_codes: [...new Set(own.map((warning) => warning.code))],
-        });
+        const codes = [...new Set(own.map((warning) => warning.code))];
+        const common = { playlist_id: item.id, playlist_name: item.playlist.name.slice(0, 1_000), filename: entryName, track_count: item.playlist.tracks.length };
+        entries.push(codes.length > 0 ? { ...common, status: 'warning', warning_codes: codes } : { ...common, status: 'ok', warning_codes: [] });
       }
       if (failures.length === entries.length) {
         // Every playlist failed: no archive at all (SPEC "HTTP conditions").

@@ -5,7 +5,7 @@ import type { JobRow } from '../migrations/migration-views.ts';
 import { detailExpired } from '../migrations/migration-views.ts';
 import { PLAYLIST_SNAPSHOTS_KEY } from '../migrations/playlist-snapshot.ts';
 import { ExportError } from './export-error.ts';
-import type { ExportSource, SourcePlaylist } from './export-source.ts';
+import { IMPORT_SOURCE_PROVIDER, type ExportSource, type SourcePlaylist } from './export-source.ts';
 import { selectHistoryTracks } from './history-export.sql.ts';
 
 export interface HistoryExportDependencies {
@@ -99,11 +99,11 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
     throw new ExportError('no_playlist_portion', `Migration ${jobId} moved no playlists or liked songs (only albums or artists): download its report instead (GET /api/migrations/${jobId}/report).`);
   }
   const snapshots = isRecord(job.selection[PLAYLIST_SNAPSHOTS_KEY]) ? (job.selection[PLAYLIST_SNAPSHOTS_KEY]) : {};
-  // An import's collections have no provider key; the bundle then names none.
-  const sourceProvider = job.sourceKind === 'import' ? null : job.sourceProvider;
+  // An import's tracks have no provider key of their own (their URIs say which provider, if any).
+  const trackProvider = job.sourceKind === 'import' ? null : job.sourceProvider;
   const names = collections.map((collection) => ({ id: collection.id, name: typeof collection.name === 'string' ? collection.name : collection.id }));
   return {
-    sourceProvider,
+    sourceProvider: job.sourceKind === 'import' ? IMPORT_SOURCE_PROVIDER : job.sourceProvider,
     archiveName: names.length === 1 ? names[0]!.name : `${names[0]!.name} and ${names.length - 1} more`,
     playlists: names,
     async read(id): Promise<SourcePlaylist> {
@@ -120,7 +120,7 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
         const track = storedTrack(row['source_metadata']);
         if (track) return track;
         rebuilt += 1;
-        return trackFromColumns(row, sourceProvider);
+        return trackFromColumns(row, trackProvider);
       });
       if (rebuilt > 0) {
         warnings.push({ code: 'historical_track_metadata_partial', playlist_id: id, count: rebuilt, message: `${rebuilt} track${rebuilt === 1 ? '' : 's'} of ${label} had no readable stored metadata and ${rebuilt === 1 ? 'was' : 'were'} rebuilt from the migration's columns (title, artist, album, duration, ISRC, link).` });

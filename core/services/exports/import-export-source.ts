@@ -1,6 +1,6 @@
 import type { ImportRecordContents } from '../imports/index.ts';
 import { ExportError } from './export-error.ts';
-import { selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 /**
  * An import record as an export source. Its playlists are named as `POST /api/migrations` names
@@ -37,7 +37,7 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
     ? ids.map((id) => ({ id, picked: selectTracks(id, byId.get(id)!, selection.tracks?.[id]) }))
     : record.playlists.map((playlist, index) => ({ id: importCollectionId(playlist.id, index), picked: { playlist, partial: null } }));
   return {
-    sourceProvider: null,
+    sourceProvider: IMPORT_SOURCE_PROVIDER,
     archiveName: (record.name ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, ''),
     // Read by position in `chosen`: ids alone may repeat.
     playlists: chosen.map((entry, index) => ({ id: String(index), name: entry.picked.playlist.name })),

@@ -1,6 +1,6 @@
 export { exportWarnings, type SelectedPlaylist } from './export-warnings.ts';
 export { ExportError, type ExportErrorReason } from './export-error.ts';
-export { PlaylistUnavailableError, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+export { IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 export type { AccountExportDependencies } from './account-export-source.ts';
 export type { HistoryExportDependencies } from './history-export-source.ts';
 export {
@@ -8,7 +8,6 @@ export {
   EXPORT_CHUNK_BYTES,
   EXPORT_CONTENT_TYPES,
   ExportService,
-  IMPORT_SOURCE_PROVIDER,
   MANIFEST_FILE_NAME,
   type ExportArtifact,
   type ExportPluginAccess,

@@ -18,7 +18,7 @@ export class JsonBundleAssembly {
     this.#handle = handle;
   }
 
-  static async start(handle: FileHandle, schemaBaseUrl: string, sourceProvider: string | null): Promise<JsonBundleAssembly> {
+  static async start(handle: FileHandle, schemaBaseUrl: string, sourceProvider: string): Promise<JsonBundleAssembly> {
     const assembly = new JsonBundleAssembly(handle);
     await handle.write(
       `{\n  "$schema": ${JSON.stringify(schemaBaseUrl + BUNDLE_SCHEMA_PATH)},\n  "schema_version": ${OPEN_PLAYLIST_SCHEMA_VERSION},\n  "source_provider": ${JSON.stringify(sourceProvider)},\n  "playlists": [`,

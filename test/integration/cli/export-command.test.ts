@@ -101,6 +101,18 @@ describe('opl export', () => {
     expect(result.stderr).toMatch(/1 warning:\n {2}! "Nothing Here": .+ \[empty_playlist\]/);
   });
 
+  it('names a playlist that could not be read among several (an error entry of the manifest)', async () => {
+    const dir = await freshDir('unreadable');
+    const result = await opl(['--source', h.spotifyAccount, '--playlist', playlistIds['Small Set']!, '--playlist', 'NoSuchPlaylist000000000', '--format', 'csv'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const [name] = await readdir(dir);
+    const listed = (await run('unzip', ['-Z1', join(dir, name!)])).stdout.trim().split('\n').sort();
+    expect(listed).toEqual(['Small Set.csv', 'manifest.json']);
+    expect(result.stderr).toMatch(/2 playlists, 4 tracks; 1 could not be read: "[^"]+"\./);
+    expect(result.stderr).toMatch(/1 warning:\n {2}! .+ \[playlist_read_failed\]/);
+    expect(result.stderr).not.toContain('is not an export manifest v1');
+  });
+
   it('exports a selection of tracks (partial_selection) and an import record as M3U8 to a named file', async () => {
     const dir = await freshDir('partial');
     const partial = await opl(['--source', `spotify:${h.spotifyAccount}`, '--tracks', `${playlistIds['Small Set']!}=pos:0,pos:2`, '--format', 'txt', '-o', join(dir, 'two.txt')]);

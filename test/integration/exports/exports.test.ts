@@ -130,16 +130,16 @@ describe('POST /api/exports from import records, with the real format plugins in
       $schema: 'https://engine.example.test/schemas/export/open-playlist-export-manifest-v1.json',
       schema_version: 1,
       format: 'csv',
-      source_provider: null,
+      source_provider: 'import',
       playlist_count: 6,
     });
-    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.file, entry.status, entry.track_count, entry.warning_codes])).toEqual([
+    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.filename, entry.status, entry.track_count, entry.warning_codes])).toEqual([
       ['a', 'Mix.csv', 'ok', 1, []],
       ['b', 'MIX-2.csv', 'ok', 1, []],
       ['c', 'etc passwd.csv', 'ok', 1, []],
       ['d', '_CON.csv', 'ok', 1, []],
       ['empty-name-id', 'empty-name-id.csv', 'ok', 1, []],
-      ['f', 'Trailing dots.csv', 'empty', 0, ['empty_playlist']],
+      ['f', 'Trailing dots.csv', 'warning', 0, ['empty_playlist']],
     ]);
     expect(parsed.warnings).toEqual([expect.objectContaining({ code: 'empty_playlist', playlist_id: 'f' })]);
     expect(response.headers['x-open-playlist-warning-count']).toBe('1');
@@ -153,7 +153,7 @@ describe('POST /api/exports from import records, with the real format plugins in
     const { names, manifest, file } = await unzip(response.rawPayload);
     expect(names).toEqual(['open-playlist-bundle.json', 'manifest.json']);
     const parsed = exportManifestSchema.parse(manifest);
-    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.file, entry.track_count])).toEqual([
+    expect(parsed.entries.map((entry) => [entry.playlist_id, entry.filename, entry.track_count])).toEqual([
       ['0', 'open-playlist-bundle.json', 1],
       ['1', 'open-playlist-bundle.json', 2],
     ]);
@@ -169,7 +169,7 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect(response.headers['content-type']).toBe('application/zip');
     const { names, manifest } = await unzip(response.rawPayload);
     expect(names).toEqual(['Twice.csv', 'Other.csv', 'Twice-2.csv', 'manifest.json']);
-    expect(exportManifestSchema.parse(manifest).entries.map((entry) => [entry.playlist_id, entry.file, entry.track_count])).toEqual([
+    expect(exportManifestSchema.parse(manifest).entries.map((entry) => [entry.playlist_id, entry.filename, entry.track_count])).toEqual([
       ['dup', 'Twice.csv', 2],
       ['other', 'Other.csv', 1],
       ['dup', 'Twice-2.csv', 1],

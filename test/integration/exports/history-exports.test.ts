@@ -99,7 +99,7 @@ describe('POST /api/exports/migrations/{job_id}', () => {
     expect(archive.names).toEqual([`Evening Set.${format}`, `Second Set.${format}`, 'manifest.json']);
     const manifest = exportManifestSchema.parse(archive.manifest);
     expect(manifest).toMatchObject({ format, source_provider: 'spotify', playlist_count: 2, warnings: [] });
-    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.name, entry.status, entry.track_count])).toEqual([
+    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.playlist_name, entry.status, entry.track_count])).toEqual([
       [ids['Evening Set'], 'Evening Set', 'ok', 6],
       [ids['Second Set'], 'Second Set', 'ok', 2],
     ]);

@@ -122,7 +122,7 @@ describe('POST /api/exports from a connected Spotify account', () => {
     expect(archive.names).toEqual(['open-playlist-bundle.json', 'manifest.json']);
     const manifest = exportManifestSchema.parse(archive.manifest);
     expect(manifest).toMatchObject({ format: 'json', source_provider: 'spotify', playlist_count: 3 });
-    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.name, entry.status, entry.track_count])).toEqual([
+    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.playlist_name, entry.status, entry.track_count])).toEqual([
       ['liked', 'Liked songs', 'ok', 3],
       [ids['Road Songs'], 'Road Songs', 'ok', 5],
       [ids['Quiet Hours'], 'Quiet Hours', 'ok', 3],
@@ -143,7 +143,7 @@ describe('POST /api/exports from a connected Spotify account', () => {
     const manifest = exportManifestSchema.parse(archive.manifest);
     expect(manifest.playlist_count).toBe(7);
     expect(manifest.entries[0]!.playlist_id).toBe('liked');
-    expect(manifest.entries.filter((entry) => entry.status === 'failed').map((entry) => [entry.name, entry.file])).toEqual([['Friend Mix', null]]);
+    expect(manifest.entries.filter((entry) => entry.status === 'error').map((entry) => [entry.playlist_name, entry.filename])).toEqual([['Friend Mix', '']]);
     expect(await archive.read('Road Songs.m3u8')).toContain('https://open.spotify.com/track/');
   });
 
@@ -154,8 +154,8 @@ describe('POST /api/exports from a connected Spotify account', () => {
     const several = await exportOf({ format: 'csv', selection: { playlist_ids: [ids['Friend Mix'], ids['Quiet Hours']] } });
     expect(several.status, several.bytes.toString()).toBe(200);
     const manifest = exportManifestSchema.parse((await unzipArchive(scratch, several.bytes)).manifest);
-    expect(manifest.entries.map((entry) => [entry.name, entry.status, entry.warning_codes])).toEqual([
-      ['Friend Mix', 'failed', ['playlist_read_failed']],
+    expect(manifest.entries.map((entry) => [entry.playlist_name, entry.status, entry.warning_codes])).toEqual([
+      ['Friend Mix', 'error', ['playlist_read_failed']],
       ['Quiet Hours', 'ok', []],
     ]);
     expect(manifest.warnings[0]!.message).toContain('access denied');
@@ -189,9 +189,9 @@ describe('POST /api/exports from a connected Spotify account', () => {
     expect(archive.tested).toMatch(/No errors detected/);
     expect(archive.names).toEqual(['Quiet Hours.txt', 'Road Songs.txt', 'manifest.json']);
     const manifest = exportManifestSchema.parse(archive.manifest);
-    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.file, entry.status, entry.track_count, entry.warning_codes])).toEqual([
+    expect(manifest.entries.map((entry) => [entry.playlist_id, entry.filename, entry.status, entry.track_count, entry.warning_codes])).toEqual([
       [ids['Quiet Hours'], 'Quiet Hours.txt', 'ok', 3, []],
-      ['NoSuchPlaylist000000000', null, 'failed', 0, ['playlist_read_failed']],
+      ['NoSuchPlaylist000000000', '', 'error', 0, ['playlist_read_failed']],
       [ids['Road Songs'], 'Road Songs.txt', 'ok', 5, []],
     ]);
     expect(manifest.warnings).toEqual([expect.objectContaining({ code: 'playlist_read_failed', playlist_id: 'NoSuchPlaylist000000000' })]);

@@ -23,8 +23,8 @@ describe('what a download holds', () => {
       format: 'csv',
       playlist_count: 2,
       entries: [
-        { playlist_id: 'a', name: 'A', file: 'A.csv', status: 'ok', track_count: 2, warning_codes: ['partial_selection'] },
-        { playlist_id: 'b', name: 'B', file: 'B.csv', status: 'empty', track_count: 0, warning_codes: ['empty_playlist'] },
+        { playlist_id: 'a', playlist_name: 'A', filename: 'A.csv', status: 'warning', track_count: 2, warning_codes: ['partial_selection'] },
+        { playlist_id: 'b', playlist_name: 'B', filename: 'B.csv', status: 'warning', track_count: 0, warning_codes: ['empty_playlist'] },
       ],
       warnings: [
         { code: 'partial_selection', message: 'Only 2 of the 5 tracks of "A" were selected and exported.', playlist_id: 'a', count: 2 },
@@ -34,7 +34,10 @@ describe('what a download holds', () => {
     const blob = await zip({ 'A.csv': 'x', 'B.csv': 'y', 'manifest.json': JSON.stringify(manifest) });
     const result = await readExportResult({ blob, fileName: 'Export.zip', warningCount: 2, headers: headers({ 'content-type': 'application/zip' }) }, { partialPlaylistIds: ['a'] });
     expect(result).toMatchObject({ archive: true, fileName: 'Export.zip', unnamed: 0, files: ['A.csv', 'B.csv', 'manifest.json'], note: null });
-    expect(result.entries?.map((entry) => entry.status)).toEqual(['ok', 'empty']);
+    expect(result.entries?.map((entry) => [entry.name, entry.file, entry.status])).toEqual([
+      ['A', 'A.csv', 'warning'],
+      ['B', 'B.csv', 'warning'],
+    ]);
     expect(result.warnings.map((warning) => warning.code)).toEqual(['partial_selection', 'empty_playlist']);
   });
 

@@ -18,7 +18,7 @@ async function zip(files: Record<string, string>, options: { forceZip64?: boolea
   return new Blob([Buffer.concat(chunks)]);
 }
 
-const manifest = { schema_version: 1, format: 'csv', entries: [{ playlist_id: 'p1', name: 'Road Trip – Été', file: 'Road Trip - Ete.csv', status: 'ok', track_count: 2, warning_codes: ['partial_selection'] }] };
+const manifest = { schema_version: 1, format: 'csv', entries: [{ playlist_id: 'p1', playlist_name: 'Road Trip – Été', filename: 'Road Trip - Ete.csv', status: 'warning', track_count: 2, warning_codes: ['partial_selection'] }] };
 
 describe('reading an export archive in the browser', () => {
   it('lists the entries of a ZIP64 archive and reads its deflated manifest', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeExportFailure,
+  entryResultLabel,
   EXPORT_FORMATS,
   exportBody,
   formatBytes,
@@ -57,17 +58,20 @@ describe('export warnings in words', () => {
       schema_version: 1,
       format: 'csv',
       source_provider: 'spotify',
-      playlist_count: 2,
+      playlist_count: 3,
       entries: [
-        { playlist_id: 'p1', name: 'One', file: 'One.csv', status: 'ok', track_count: 3, warning_codes: ['partial_selection'] },
-        { playlist_id: 'p2', name: 'Two', file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] },
+        { playlist_id: 'p1', playlist_name: 'One', filename: 'One.csv', status: 'warning', track_count: 3, warning_codes: ['partial_selection'] },
+        { playlist_id: 'p2', playlist_name: 'Two', filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] },
+        { playlist_id: 'p3', playlist_name: 'Three', filename: 'Three.csv', status: 'ok', track_count: 1, warning_codes: [] },
       ],
       warnings: [{ code: 'partial_selection', message: 'Only 3 of 9.', playlist_id: 'p1', count: 3 }, { code: 'playlist_read_failed', message: '' }, { message: 'no code' }],
     });
-    expect(manifest?.entries.map((entry) => [entry.name, entry.status, entry.file])).toEqual([
-      ['One', 'ok', 'One.csv'],
-      ['Two', 'failed', null],
+    expect(manifest?.entries.map((entry) => [entry.name, entry.status, entry.file, entryResultLabel(entry)])).toEqual([
+      ['One', 'warning', 'One.csv', 'Exported, with warnings'],
+      ['Two', 'error', null, 'Could not be read'],
+      ['Three', 'ok', 'Three.csv', 'Exported'],
     ]);
+    expect(entryResultLabel({ status: 'warning', trackCount: 0 })).toBe('Exported, no tracks');
     expect(manifest?.warnings).toEqual([
       { code: 'partial_selection', message: 'Only 3 of 9.', playlistId: 'p1', count: 3 },
       { code: 'playlist_read_failed', message: null, playlistId: null, count: null },

@@ -125,7 +125,9 @@ export function parseExportWarnings(value: unknown): ExportWarning[] {
 export interface ManifestEntry {
   readonly playlistId: string;
   readonly name: string;
+  /** The playlist's file in the archive; null for an entry whose playlist could not be read. */
   readonly file: string | null;
+  /** `ok`, `warning` or `error` (export manifest v1). */
   readonly status: string;
   readonly trackCount: number;
   readonly warningCodes: readonly string[];
@@ -144,8 +146,9 @@ export function parseExportManifest(body: unknown): ExportManifest | undefined {
   if (!isRecord(body) || body['schema_version'] !== 1 || !isString(body['format']) || !Array.isArray(body['entries'])) return undefined;
   const entries = body['entries'].filter(isRecord).map((entry) => ({
     playlistId: isString(entry['playlist_id']) ? entry['playlist_id'] : '',
-    name: isString(entry['name']) ? entry['name'] : '',
-    file: isString(entry['file']) ? entry['file'] : null,
+    name: isString(entry['playlist_name']) ? entry['playlist_name'] : '',
+    // An `error` entry's filename is "": the archive has no file for it.
+    file: isString(entry['filename']) && entry['filename'] !== '' ? entry['filename'] : null,
     status: isString(entry['status']) ? entry['status'] : 'ok',
     trackCount: isCount(entry['track_count']) ? entry['track_count'] : 0,
     warningCodes: Array.isArray(entry['warning_codes']) ? entry['warning_codes'].filter(isString) : [],
@@ -171,14 +174,18 @@ export function parseWarningCodes(header: string | null): string[] {
   return [...new Set(header.split(',').map((code) => code.trim()).filter((code) => /^[a-z0-9_]{1,100}$/.test(code)))];
 }
 
-export const ENTRY_STATUS_LABELS: Readonly<Record<string, string>> = {
-  ok: 'Exported',
-  empty: 'Exported, no tracks',
-  failed: 'Could not be read',
-};
-
-export function entryStatusLabel(status: string): string {
-  return ENTRY_STATUS_LABELS[status] ?? status;
+/** An archive entry's result in words: its status, and for a warning the most telling one. */
+export function entryResultLabel(entry: Pick<ManifestEntry, 'status' | 'trackCount'>): string {
+  switch (entry.status) {
+    case 'ok':
+      return 'Exported';
+    case 'warning':
+      return entry.trackCount === 0 ? 'Exported, no tracks' : 'Exported, with warnings';
+    case 'error':
+      return 'Could not be read';
+    default:
+      return entry.status;
+  }
 }
 
 /** `1536` → `1.5 KiB`; bytes below 1 KiB as bytes. */

@@ -5,7 +5,7 @@
 type Schema = Record<string, unknown>;
 
 const IGNORED = new Set(['$schema', '$id', '$comment', 'title', 'description', 'default', 'format']);
-const KNOWN = new Set([...IGNORED, 'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'maxItems', 'minItems', 'enum', 'const', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']);
+const KNOWN = new Set([...IGNORED, 'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'maxItems', 'minItems', 'enum', 'const', 'anyOf', 'oneOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']);
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -28,6 +28,10 @@ export function schemaErrors(schema: Schema, value: unknown, pointer = ''): stri
   if ('const' in schema && schema.const !== value) errors.push(`${here}: expected ${JSON.stringify(schema.const)}`);
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) errors.push(`${here}: not one of ${JSON.stringify(schema.enum)}`);
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((option) => schemaErrors(option as Schema, value, pointer).length === 0)) errors.push(`${here}: matches none of anyOf`);
+  if (Array.isArray(schema.oneOf)) {
+    const matching = schema.oneOf.filter((option) => schemaErrors(option as Schema, value, pointer).length === 0).length;
+    if (matching !== 1) errors.push(`${here}: matches ${matching === 0 ? 'none' : matching} of oneOf`);
+  }
   if (typeof value === 'string') {
     const length = [...value].length;
     if (typeof schema.maxLength === 'number' && length > schema.maxLength) errors.push(`${here}: longer than ${schema.maxLength}`);

@@ -31,11 +31,12 @@ const manifest = {
   schema_version: 1,
   format: 'csv',
   source_provider: 'spotify',
-  playlist_count: 3,
+  playlist_count: 4,
   entries: [
-    { playlist_id: 'p1', name: 'Road trip', file: 'Road trip.csv', status: 'ok', track_count: 12, warning_codes: ['partial_selection'] },
-    { playlist_id: 'p2', name: '', file: 'p2.csv', status: 'empty', track_count: 0, warning_codes: ['empty_playlist'] },
-    { playlist_id: 'p3', name: 'Private', file: null, status: 'failed', track_count: 0, warning_codes: ['playlist_read_failed'] },
+    { playlist_id: 'p1', playlist_name: 'Road trip', filename: 'Road trip.csv', status: 'warning', track_count: 12, warning_codes: ['partial_selection'] },
+    { playlist_id: 'p2', playlist_name: '', filename: 'p2.csv', status: 'warning', track_count: 0, warning_codes: ['empty_playlist'] },
+    { playlist_id: 'p3', playlist_name: 'Private', filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] },
+    { playlist_id: 'p4', playlist_name: 'Quiet', filename: 'Quiet.csv', status: 'ok', track_count: 3, warning_codes: [] },
   ],
   warnings: [
     { code: 'partial_selection', message: 'only selected tracks were exported', playlist_id: 'p1', count: 12 },
@@ -77,12 +78,27 @@ describe('the plugin agrees with the published bundle schema', () => {
     expect(openPlaylistBundleSchema.safeParse(badWarning).success).toBe(false);
   });
 
-  it('the manifest schemas accept a real manifest and refuse a wrong count, status or version', () => {
+  it('the manifest schemas accept a real manifest and refuse a wrong count, status, file or version', () => {
     expect(schemaErrors(manifestJsonSchema, manifest)).toEqual([]);
     expect(exportManifestSchema.safeParse(manifest).error).toBeUndefined();
     expect(exportManifestSchema.safeParse({ ...manifest, playlist_count: 2 }).success).toBe(false);
-    const badEntry = { ...manifest, entries: [{ ...manifest.entries[0], status: 'warning' }, ...manifest.entries.slice(1)] };
-    expect(schemaErrors(manifestJsonSchema, badEntry)).toEqual(['/entries/0/status: not one of ["ok","failed","empty"]']);
+    const withEntry = (index: number, change: Record<string, unknown>) => ({ ...manifest, entries: manifest.entries.map((entry, at) => (at === index ? { ...entry, ...change } : entry)) });
+    // Each status decides the file and the codes: both schemas refuse every mismatch.
+    const mismatches = [
+      withEntry(0, { status: 'ok' }), // warning codes but "ok"
+      withEntry(3, { status: 'warning' }), // "warning" without a code
+      withEntry(2, { filename: 'Private.csv' }), // an error entry names a file
+      withEntry(0, { filename: '' }), // a written playlist without its file
+      withEntry(0, { status: 'failed' }), // not one of ok, warning, error
+      { ...manifest, entries: manifest.entries.map(({ playlist_name, ...entry }) => ({ ...entry, name: playlist_name })) }, // the old field name
+      { ...manifest, playlist_count: 0, entries: [] },
+      { ...manifest, source_provider: null },
+    ];
+    for (const document of mismatches) {
+      expect(schemaErrors(manifestJsonSchema, document), JSON.stringify(document.entries)).not.toEqual([]);
+      expect(exportManifestSchema.safeParse(document).success, JSON.stringify(document.entries)).toBe(false);
+    }
+    expect(schemaErrors(manifestJsonSchema, withEntry(0, { status: 'failed' }))).toEqual(['/entries/0: matches none of oneOf']);
     expect(schemaErrors(manifestJsonSchema, { ...manifest, schema_version: 2 })).toEqual(['/schema_version: expected 1']);
   });
 });

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
-import { entryStatusLabel, formatBytes, warningLabel, warningSentence, type ExportWarning, type ManifestEntry } from '../../../api/exports.ts';
+import { entryResultLabel, formatBytes, warningLabel, warningSentence, type ExportWarning, type ManifestEntry } from '../../../api/exports.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
 import { tableStyles } from '../../../theme/table.styles.ts';
 import type { ExportResult } from '../export-result.ts';
@@ -51,7 +51,7 @@ export class OplExportResult extends LitElement {
           ${entries.map(
             (entry) => html`<tr data-status=${entry.status}>
               <th scope="row">${entry.name || entry.playlistId}</th>
-              <td>${entryStatusLabel(entry.status)}</td>
+              <td>${entryResultLabel(entry)}</td>
               <td>${entry.trackCount.toLocaleString('en')}</td>
               <td>${entry.file ?? '—'}</td>
               <td>${entry.warningCodes.length === 0 ? 'None' : entry.warningCodes.map(warningLabel).join(', ')}</td>
