@@ -65,6 +65,33 @@ export const openPlaylistBundleSchema = z.object({
   warnings: z.array(exportWarningSchema),
 });
 
+/**
+ * What a reader accepts as a bundle v1: the published schema is what a writer produces (every
+ * field present, as the engine writes it), while readers are lenient as the `json` format plugin
+ * is for files. `schema_version` and `$schema` may each be left out (check the version first with
+ * `declaredBundleVersion`), and so may `source_provider` (null) and `warnings` (none); playlists
+ * and tracks take their defaults for the fields left out.
+ */
+export const openPlaylistBundleReaderSchema = openPlaylistBundleSchema.extend({
+  $schema: schemaUri(BUNDLE_SCHEMA_PATH).optional(),
+  schema_version: schemaVersion('Open Playlist bundle').optional(),
+  source_provider: sourceProviderSchema.default(null),
+  warnings: z.array(exportWarningSchema).default([]),
+});
+
+/**
+ * The version a bundle declares, as the `json` format plugin reads it: its `schema_version` when
+ * present (whatever its value), else the version in its `$schema` URI
+ * (`…/open-playlist-bundle-v2.json` → 2), else undefined (readers then take it as version 1, with a
+ * warning). Readers refuse any declared version other than 1.
+ */
+export function declaredBundleVersion(document: Record<string, unknown>): unknown {
+  if (Object.hasOwn(document, 'schema_version')) return document['schema_version'] ?? null;
+  const uri = document['$schema'];
+  const match = typeof uri === 'string' ? /open-playlist-bundle-v(\d{1,6})\.json$/.exec(uri) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The playlist's file inside the archive (for JSON: `open-playlist-bundle.json`). */
 const archivedFileName = z.string().min(1).max(1_000);
 

@@ -1,8 +1,8 @@
 import type { Playlist } from '@opl/plugin-sdk';
-import { OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
+import { declaredBundleVersion, OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleReaderSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
-import type { ImportLimits, ImportRecordService } from '../imports/index.ts';
+import type { ImportIssue, ImportLimits, ImportRecordService } from '../imports/index.ts';
 import { createMigrationSchema, IMPORT_SOURCE } from '../migrations/migration-request.ts';
 import { importCollectionId } from '../migrations/migration-source.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
@@ -166,10 +166,11 @@ export class OpenPlaylistsService {
    */
   async import(ownerId: string, request: ImportRequest): Promise<ImportOutcome> {
     let playlists: Playlist[];
+    let issues: ImportIssue[] = [];
     let name: string | null;
     let format: string | null;
     if (request.source_provider === OPEN_PLAYLIST_SOURCE) {
-      playlists = this.#readDocument(request.provider_data);
+      ({ playlists, issues } = this.#readDocument(request.provider_data));
       name = playlists[0]?.name ?? null;
       format = 'json';
     } else {
@@ -185,7 +186,7 @@ export class OpenPlaylistsService {
       format = null;
     }
     this.#checkLimits(playlists);
-    const record = await this.#deps.records.create({ ownerId, kind: 'text', name, format, playlists, issues: [] });
+    const record = await this.#deps.records.create({ ownerId, kind: 'text', name, format, playlists, issues });
     const first = record.playlists[0]!;
     return { importId: record.id, playlistCount: record.playlists.length, playlist: { ...first, id: importPlaylistRef(record.id, 0), track_count: first.tracks.length } };
   }
@@ -223,32 +224,40 @@ export class OpenPlaylistsService {
     return { provider: target.provider, target_account_id: target.id, provider_playlist_url: null, status: 'queued', tracks_matched: 0, tracks_unmatched: 0, job_id: job.id };
   }
 
-  #readDocument(data: Record<string, unknown>): Playlist[] {
+  /** The playlists of posted Open Playlist JSON, and what the import record should say about reading it. */
+  #readDocument(data: Record<string, unknown>): { playlists: Playlist[]; issues: ImportIssue[] } {
+    const issues: ImportIssue[] = [];
     if (jsonDepthExceeds(data, MAX_IMPORT_DEPTH)) {
       throw new OpenPlaylistError('too_deep', `provider_data nests deeper than ${MAX_IMPORT_DEPTH} levels; an Open Playlist document never does.`, { max_depth: MAX_IMPORT_DEPTH });
     }
-    if ('schema_version' in data || 'playlists' in data) {
-      if (data['schema_version'] !== OPEN_PLAYLIST_SCHEMA_VERSION) {
+    if ('schema_version' in data || 'playlists' in data || '$schema' in data) {
+      if (typeof data['$schema'] === 'string' && data['$schema'].includes('export-manifest')) {
+        throw new OpenPlaylistError('invalid_document', 'provider_data is the manifest.json of an export archive, not a bundle: post open-playlist-bundle.json from the archive instead.');
+      }
+      // Read as the json format plugin reads a file: a declared version must be 1; none at all is read as 1, with a warning.
+      const version = declaredBundleVersion(data);
+      if (version !== undefined && version !== OPEN_PLAYLIST_SCHEMA_VERSION) {
         throw new OpenPlaylistError(
           'unsupported_schema_version',
-          `This engine reads Open Playlist bundles of schema_version ${OPEN_PLAYLIST_SCHEMA_VERSION} only; the document says ${JSON.stringify(data['schema_version'] ?? null).slice(0, 40)}.`,
+          `This engine reads Open Playlist bundles of schema_version ${OPEN_PLAYLIST_SCHEMA_VERSION} only; the document says ${JSON.stringify(version).slice(0, 40)}.`,
           { supported_schema_versions: [OPEN_PLAYLIST_SCHEMA_VERSION] },
         );
       }
-      const bundle = openPlaylistBundleSchema.safeParse(data);
+      if (version === undefined) issues.push({ line: null, column: null, code: 'missing_schema_version', message: `the bundle has no schema_version; it was read as version ${OPEN_PLAYLIST_SCHEMA_VERSION}`, severity: 'warning' });
+      const bundle = openPlaylistBundleReaderSchema.safeParse(data);
       if (!bundle.success) {
-        const { message, issues } = describeIssues(bundle.error);
-        throw new OpenPlaylistError('invalid_document', `provider_data is not a valid Open Playlist bundle v1: ${message}`, { issues });
+        const described = describeIssues(bundle.error);
+        throw new OpenPlaylistError('invalid_document', `provider_data is not a valid Open Playlist bundle v1: ${described.message}`, { issues: described.issues });
       }
       if (bundle.data.playlists.length === 0) throw new OpenPlaylistError('no_playlists', 'The bundle holds no playlist, so there is nothing to import.');
-      return bundle.data.playlists;
+      return { playlists: bundle.data.playlists, issues };
     }
     const playlist = playlistSchema.safeParse(data);
     if (!playlist.success) {
       const { message, issues } = describeIssues(playlist.error);
       throw new OpenPlaylistError('invalid_document', `provider_data is neither an Open Playlist bundle v1 nor a universal Playlist: ${message}`, { issues });
     }
-    return [playlist.data];
+    return { playlists: [playlist.data], issues };
   }
 
   #checkLimits(playlists: readonly Playlist[]): void {

@@ -178,6 +178,42 @@ describe('POST /open-playlists/import', () => {
     expect((malformed.json as ProblemJson).reason).toBe('invalid_document');
   });
 
+  it('reads a bundle as leniently as the file importer: $schema, warnings, source_provider and schema_version may be left out', async () => {
+    const bare = { playlists: [{ name: 'Bare', tracks: [{ title: 'Song One', artist: 'Artist One' }, { title: 'Song Two', artist: 'Artist Two', isrc: 'USRC17607839' }] }] };
+    const asFile = async (document: unknown) => {
+      const response = await h.api('/api/imports/preview?filename=bare.json', { method: 'POST', body: JSON.stringify(document), headers: { 'content-type': 'application/octet-stream' } });
+      expect(response.status, response.text).toBe(201);
+      return response.json as { playlists: { name: string; tracks: { title: string; artist: string; isrc: string | null }[] }[]; issues: { code: string; severity: string }[] };
+    };
+    const asInterchange = async (document: unknown) => {
+      const response = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: document });
+      expect(response.status, response.text).toBe(201);
+      const record = await h.api(`/api/imports/${response.headers.get('x-open-playlist-import-id')!}`);
+      return record.json as Awaited<ReturnType<typeof asFile>>;
+    };
+    const shape = (record: Awaited<ReturnType<typeof asFile>>) => ({
+      playlists: record.playlists.map((playlist) => [playlist.name, playlist.tracks.map((track) => [track.title, track.artist, track.isrc])]),
+      issues: record.issues.map((issue) => [issue.code, issue.severity]),
+    });
+    // No version at all: both read it as version 1 and say so.
+    const file = shape(await asFile(bare));
+    expect(file).toEqual({
+      playlists: [['Bare', [['Song One', 'Artist One', null], ['Song Two', 'Artist Two', 'USRC17607839']]]],
+      issues: [['missing_schema_version', 'warning']],
+    });
+    expect(shape(await asInterchange(bare))).toEqual(file);
+    // schema_version alone, or the version in $schema alone: no warning.
+    expect(shape(await asInterchange({ schema_version: 1, ...bare })).issues).toEqual([]);
+    expect(shape(await asInterchange({ $schema: 'https://elsewhere.example/schemas/export/open-playlist-bundle-v1.json', ...bare })).issues).toEqual([]);
+    // A version 2 named only by $schema is still refused, and an export manifest is named for what it is.
+    const version2 = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v2.json', ...bare } });
+    expect(version2.status).toBe(422);
+    expect((version2.json as ProblemJson).code).toBe('unsupported_schema_version');
+    const manifest = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { $schema: 'https://open-playlist.org/schemas/export/open-playlist-export-manifest-v1.json', schema_version: 1, entries: [] } });
+    expect(manifest.status).toBe(400);
+    expect((manifest.json as ProblemJson).detail).toContain('manifest.json of an export archive');
+  });
+
   it('refuses an unsupported schema_version, invalid documents and empty bundles with the reason', async () => {
     for (const version of [2, 0, '1', null]) {
       const response = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'x', tracks: [] }], { schema_version: version }) });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
+import { declaredBundleVersion, OPEN_PLAYLIST_SCHEMA_VERSION, playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
 import { runParse } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
@@ -35,6 +35,27 @@ describe('the plugin’s checks are never looser than the zod model', () => {
         expect(parsed.playlists.length).toBe(accepted ? 1 : 0);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('a bundle’s version is refused exactly when the SDK’s declaredBundleVersion (the engine’s interchange import) refuses it', async () => {
+    const version = fc.oneof(fc.constantFrom(1, 2, 0, '1', null, 1.5), fc.jsonValue({ maxDepth: 1 }));
+    const schemaUri = fc.oneof(
+      fc.constantFrom('https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json', 'https://x.example/export/open-playlist-bundle-v2.json', 'https://x.example/other.json', 5),
+      fc.string({ maxLength: 20 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.option(version, { nil: undefined }), fc.option(schemaUri, { nil: undefined }), async (schemaVersion, uri) => {
+        const document: Record<string, unknown> = { playlists: [{ name: 'P', tracks: [] }] };
+        if (schemaVersion !== undefined) document['schema_version'] = schemaVersion;
+        if (uri !== undefined) document['$schema'] = uri;
+        const parsed = await runParse(plugin, JSON.stringify(document));
+        const declared = declaredBundleVersion(JSON.parse(JSON.stringify(document)) as Record<string, unknown>);
+        const codes = parsed.issues.map((issue) => issue.code);
+        expect(codes.includes('unsupported_schema_version')).toBe(declared !== undefined && declared !== OPEN_PLAYLIST_SCHEMA_VERSION);
+        expect(codes.includes('missing_schema_version')).toBe(declared === undefined);
+      }),
+      { numRuns: 200 },
     );
   });
 });
