@@ -259,7 +259,9 @@ export async function convertCommand(args: readonly string[], config: Config, io
     let written = 0;
     const serialize = async (items: Playlist[], sink: (chunk: Uint8Array) => Promise<void>) => {
       if (showProgress) progress.startPlaylist(items.reduce((sum, playlist) => sum + playlist.tracks.length, 0));
-      await host.serialize(writer.pluginId, { playlists: items, options: {} }, async (chunk) => {
+      // A configured public schema base is named in the file; else the plugin writes the canonical one (never this machine's own address).
+      const options = config.publishedSchemaBaseUrl ? { schema_base: config.publishedSchemaBaseUrl } : {};
+      await host.serialize(writer.pluginId, { playlists: items, options }, async (chunk) => {
         written += chunk.byteLength;
         if (showProgress) progress.wrote(chunk.byteLength);
         await sink(chunk);

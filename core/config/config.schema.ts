@@ -260,6 +260,12 @@ export interface Config {
   adminToken: string | undefined;
   /** Where the engine's JSON Schemas live; the `/schemas` routes serve them with this as `$id` base. */
   schemaBaseUrl: string;
+  /**
+   * The schema base when it is an address others can reach (`OPL_SCHEMA_BASE_URL`, else
+   * `OPL_PUBLIC_BASE_URL/schemas`); null when it is only this server's own listening address.
+   * Files written offline (`opl convert`) name this base, else the canonical one.
+   */
+  publishedSchemaBaseUrl: string | null;
   connections: {
     /** Current vault key (base64) from the environment; absent ⇒ the key file. */
     vaultKey: string | undefined;
@@ -277,6 +283,7 @@ const INSTALL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export function toConfig(env: ConfigEnv, cwd: string): Config {
   const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
   const dataDir = absolute(env.OPL_DATA_DIR);
+  const publishedSchemaBaseUrl = env.OPL_SCHEMA_BASE_URL ?? (env.OPL_PUBLIC_BASE_URL ? `${env.OPL_PUBLIC_BASE_URL}/schemas` : null);
   return {
     deploymentMode: env.OPL_DEPLOYMENT_MODE,
     heapProfile: env.OPL_HEAP_PROFILE,
@@ -325,8 +332,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       authAttemptTtlMinutes: env.OPL_AUTH_ATTEMPT_TTL_MINUTES,
     },
     demo: env.OPL_DEMO,
-    schemaBaseUrl:
-      env.OPL_SCHEMA_BASE_URL ??
-      (env.OPL_PUBLIC_BASE_URL ? `${env.OPL_PUBLIC_BASE_URL}/schemas` : `http://${env.OPL_HOST.includes(':') ? `[${env.OPL_HOST}]` : env.OPL_HOST}:${env.OPL_PORT}/schemas`),
+    schemaBaseUrl: publishedSchemaBaseUrl ?? `http://${env.OPL_HOST.includes(':') ? `[${env.OPL_HOST}]` : env.OPL_HOST}:${env.OPL_PORT}/schemas`,
+    publishedSchemaBaseUrl,
   };
 }

@@ -86,6 +86,19 @@ describe('opl convert: every input format to every output format', () => {
     });
   }
 
+  it('names the configured public schema base in a JSON bundle, else the canonical one (never this machine’s address)', { timeout: 60_000 }, async () => {
+    const input = join(root, Object.keys(INPUTS)[0]!);
+    const schemaOf = async (env: Record<string, string>, name: string) => {
+      const out = join(root, name);
+      const code = await convertCommand([input, '--to', 'json', '-o', out, ...(input.endsWith('.jspf') ? ['--from', 'xspf'] : [])], loadConfig({ ...plugins.env, OPL_LOG_LEVEL: 'silent', ...env }), { stdout: sink().stream, stderr: { write: () => true } });
+      expect(code).toBe(0);
+      return (JSON.parse(await readFile(out, 'utf8')) as { $schema: string }).$schema;
+    };
+    expect(await schemaOf({ OPL_SCHEMA_BASE_URL: 'https://schemas.example.org/opl' }, 'base-set.json')).toBe('https://schemas.example.org/opl/export/open-playlist-bundle-v1.json');
+    expect(await schemaOf({ OPL_PUBLIC_BASE_URL: 'https://music.example.org', OPL_OWNER_SECRET: 'a-long-enough-owner-secret-for-tests' }, 'public-set.json')).toBe('https://music.example.org/schemas/export/open-playlist-bundle-v1.json');
+    expect(await schemaOf({}, 'default.json')).toBe('https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json');
+  });
+
   it('draws a progress bar over the tracks and ends at 100% with the totals', { timeout: 60_000 }, async () => {
     const big = join(root, 'big.txt');
     await writeFile(big, Array.from({ length: 5_000 }, (_, index) => `Artist ${index % 97} - Song ${index}`).join('\n'));
