@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
+import { makeDirectories } from './make-directories.ts';
 import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 
 export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--force] [--progress]
@@ -84,7 +85,7 @@ function isFsError(error: unknown): boolean {
  */
 async function writeAtomically(path: string, force: boolean, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirectories(dirname(path));
   } catch (error) {
     if (!isFsError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;

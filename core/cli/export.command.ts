@@ -49,6 +49,19 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isDirectory() ?? false;
 }
 
+/** Why `path` cannot take the download as a directory; null when it can. */
+async function outputDirectoryProblem(path: string): Promise<string | null> {
+  try {
+    if ((await stat(path)).isDirectory()) return null;
+    return `The output directory ${path} is a file, not a directory.`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return `The output directory ${path} cannot exist: a part of its path is a file, not a directory.`;
+    if (code === 'EACCES' || code === 'EPERM') return `The output directory ${path} cannot be reached (permission denied).`;
+    return `The output directory ${path} does not exist.`;
+  }
+}
+
 async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }
@@ -83,13 +96,15 @@ async function destination(options: ExportOptions, response: Response): Promise<
   const out = options.out;
   if (out !== null && !out.endsWith('/') && !out.endsWith('\\') && !(await isDirectory(out))) return resolve(out);
   const directory = resolve(out ?? '.');
-  if (!(await isDirectory(directory))) throw new EngineRequestError(0, `The output directory ${directory} does not exist.`);
+  const problem = await outputDirectoryProblem(directory);
+  if (problem) throw new EngineRequestError(0, problem);
   return insideDirectory(directory, safeDownloadName(dispositionFileName(response.headers.get('content-disposition')), fallback));
 }
 
 /** Streams the body into `<dir>/.<name>.<pid>.partial`, then gives it its name (never replacing a file unless --force). */
 async function save(response: Response, target: string, force: boolean, signal: AbortSignal): Promise<number> {
-  if (!(await isDirectory(dirname(target)))) throw new EngineRequestError(0, `The output directory ${dirname(target)} does not exist.`);
+  const problem = await outputDirectoryProblem(dirname(target));
+  if (problem) throw new EngineRequestError(0, problem);
   if (!force && (await exists(target))) throw new EngineRequestError(0, `${target} already exists; choose another -o or add --force to replace it.`);
   const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   try {

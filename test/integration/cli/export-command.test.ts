@@ -169,6 +169,19 @@ describe('opl export', () => {
     expect(unknownAccount.code).toBe(1);
     expect(unknownAccount.stderr).toContain('No connected account');
     expect(await readdir(dir)).toEqual(['mine.csv']);
+
+    // An output directory that is not one says which way it is wrong.
+    const args = ['--source', `spotify:${h.spotifyAccount}`, '--playlist', playlistIds['Small Set']!, '--format', 'csv'];
+    const underFile = await opl([...args, '-o', join(target, 'x.csv')]);
+    expect(underFile.code).toBe(1);
+    expect(underFile.stderr).toContain(`The output directory ${target} is a file, not a directory.`);
+    const deeper = await opl([...args, '-o', `${join(target, 'sub')}/`]);
+    expect(deeper.code).toBe(1);
+    expect(deeper.stderr).toContain('a part of its path is a file, not a directory');
+    const absent = await opl([...args, '-o', join(dir, 'no-such-dir', 'x.csv')]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain(`The output directory ${join(dir, 'no-such-dir')} does not exist.`);
+    expect(await readdir(dir)).toEqual(['mine.csv']);
   });
 
   it('answers usage errors with exit 64 and a sentence, and an unreachable engine with exit 1', async () => {

@@ -169,6 +169,18 @@ describe('opl convert', () => {
       expect(await readFile(join(dir, 'into', 'Second.m3u8'), 'utf8')).toBe('mine');
     });
 
+    it('an output directory the file system refuses to make (below /proc) is an answer, not a hang', { timeout: 60_000 }, async () => {
+      const result = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', '/proc/opl-nope/deeper/out.csv'], env);
+      expect(result.code).toBe(1);
+      expect(result.output).toBe('opl convert: cannot create the output directory /proc/opl-nope/deeper: no such file or directory.\n');
+    });
+
+    it('makes missing output directories, however deep', { timeout: 60_000 }, async () => {
+      const result = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', join(dir, 'made', 'a', 'b', 'out.csv')], env);
+      expect(result.code, result.output).toBe(0);
+      expect(await readFile(join(dir, 'made', 'a', 'b', 'out.csv'), 'utf8')).toContain('schema_version');
+    });
+
     it('an output path it cannot create: a file in the way of its directory', { timeout: 60_000 }, async () => {
       const result = await opl(['convert', join(dir, 'list.txt'), '--to', 'csv', '-o', join(dir, 'list.txt', 'out.csv')], env);
       expect(result.code).toBe(1);
