@@ -1,4 +1,4 @@
-import { PLUGIN_DEFINITION_MARK } from '@opl/plugin-sdk';
+import { PLUGIN_DEFINITION_MARK, type TrackInput } from '@opl/plugin-sdk';
 import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
 import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
@@ -180,6 +180,95 @@ describe('opl.format.xspf', () => {
     expect(result.playlists[0]!.tracks).toHaveLength(3_000);
     expect(result.playlists[0]!.metadata.blob).toHaveLength(150_000);
     expect(result.issues).toEqual([]);
+  });
+});
+
+/** The `<location>` texts of an exported document, in order (XML-unescaped). */
+function locationsOf(text: string): string[] {
+  return [...text.matchAll(/<location>(.*?)<\/location>/g)].map((match) => match[1]!.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'));
+}
+
+/** A local-file track as the M3U, PLS and WPL readers make it: the line as written in `metadata.location`. */
+function localTrack(location: string, title = 'Song'): TrackInput {
+  return { title, artist: 'A', media_type: 'local_file', is_local: true, is_migratable: false, unsupported_reason: 'local file', metadata: { location, local_path: location } };
+}
+
+/** The document as software that does not know our extension sees it: only the standard elements. */
+function withoutOurExtension(text: string): string {
+  return text.replace(/\n *<extension application="https:\/\/open-playlist\.org\/ns\/xspf\/1">[\s\S]*?<\/extension>/g, '');
+}
+
+describe('local files: imported paths are written as URIs', () => {
+  const paths = [
+    'C:\\Music\\Artist\\Song.mp3',
+    '\\\\server\\share\\a.mp3',
+    '/home/me/Music/a b.mp3',
+    'Music/a.mp3',
+    '..\\a.mp3',
+    'C:\\Mü sic\\#1 100%.mp3',
+    'file:///already/a%20uri.mp3',
+    'C:\\x\\<b>&amp;\u0007\uD800.mp3',
+  ];
+  const uris = [
+    'file:///C:/Music/Artist/Song.mp3',
+    'file://server/share/a.mp3',
+    'file:///home/me/Music/a%20b.mp3',
+    'Music/a.mp3',
+    '../a.mp3',
+    'file:///C:/M%C3%BC%20sic/%231%20100%25.mp3',
+    'file:///already/a%20uri.mp3',
+    'file:///C:/x/%3Cb%3E%26amp%3B%07%EF%BF%BD.mp3',
+  ];
+  const playlist: PlaylistInput = { name: 'From M3U', tracks: paths.map((path, index) => localTrack(path, `Song ${index}`)) };
+
+  it('writes drive, UNC, POSIX and relative paths as file: or relative URIs, and a URI as it is', async () => {
+    const text = await exported(playlist);
+    expect(locationsOf(text)).toEqual(uris);
+    // Percent-encoded: the hostile path leaves no markup or control character in <location>.
+    expect(text).toContain('<location>file:///C:/x/%3Cb%3E%26amp%3B%07%EF%BF%BD.mp3</location>');
+    expect(text).not.toMatch(/<location>[^<]*\\/);
+  });
+
+  it('reads back the exact paths from our extension (so an M3U written from it has the original lines)', async () => {
+    const result = await parse(await exported(playlist));
+    expect(result.issues).toEqual([]);
+    const expected = normalized(playlist);
+    // The lone surrogate cannot be written as XML; JSON escapes it (\ud800) in the extension's metadata.
+    expect(result.playlists).toEqual([expected]);
+    expect(result.playlists[0]!.tracks.map((track) => track.metadata.location)).toEqual(paths);
+  });
+
+  it('lets other software read them as local files (our extension removed)', async () => {
+    const result = await parse(withoutOurExtension(await exported(playlist)));
+    expect(result.issues).toEqual([]);
+    const tracks = result.playlists[0]!.tracks;
+    expect(tracks.map((track) => track.metadata.location)).toEqual(uris);
+    expect(tracks.every((track) => track.is_local && track.media_type === 'local_file')).toBe(true);
+  });
+
+  it('converts every location of metadata.locations, in order, written once each', async () => {
+    const text = await exported({ name: 'L', tracks: [{ title: 'T', artist: '', metadata: { location: 'C:\\a.mp3', locations: ['C:\\a.mp3', 'C:/a.mp3', 'http://radio.example/s', '', 42, 'b c.ogg'] } }] });
+    expect(locationsOf(text)).toEqual(['file:///C:/a.mp3', 'http://radio.example/s', 'b%20c.ogg']);
+  });
+
+  it('writes no <location> for an empty one, and keeps it in the extension', async () => {
+    const empty: PlaylistInput = { name: 'E', tracks: [{ title: 'T', artist: '', metadata: { location: '' } }] };
+    const text = await exported(empty);
+    expect(locationsOf(text)).toEqual([]);
+    expect((await parse(text)).playlists).toEqual([normalized(empty)]);
+  });
+
+  it('writes a long path in full, and leaves out one so long that the document would not read back', async () => {
+    const long = `C:\\${'ü'.repeat(50_000)}\\a.mp3`;
+    const absurd = `/${' '.repeat(400_000)}`;
+    const input: PlaylistInput = { name: 'Long', tracks: [localTrack(long), localTrack(absurd)] };
+    const text = await exported(input);
+    const [written, ...rest] = locationsOf(text);
+    expect(rest).toEqual([]);
+    expect(written).toBe(`file:///C:/${'%C3%BC'.repeat(50_000)}/a.mp3`);
+    const result = await parse(text);
+    expect(result.issues).toEqual([]);
+    expect(result.playlists).toEqual([normalized(input)]);
   });
 });
 

@@ -11,9 +11,10 @@ export interface ParsedXspf {
 /**
  * Limits of the XML tree: XSPF nests five levels (plus our extension's two), a track takes about
  * ten elements, and no text of the model is longer than 10,000 characters (longer ones are cut
- * with a warning, so the parser allows some slack before refusing).
+ * with a warning, so the parser allows some slack before refusing). The writer leaves out a
+ * `<location>` longer than `maxTextLength` (see xspf-writer.ts), so that its output reads back.
  */
-const XML_LIMITS = { maxDepth: 32, maxNodes: 2_000_000, maxTextLength: 1_000_000 } as const;
+export const XML_LIMITS = { maxDepth: 32, maxNodes: 2_000_000, maxTextLength: 1_000_000 } as const;
 
 const FALLBACK_NAME = 'XSPF playlist';
 

@@ -1,5 +1,7 @@
 import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
+import { locationUri } from './location-uri.ts';
+import { XML_LIMITS } from './xspf-parser.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -11,7 +13,8 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  * per playlist (a ZIP archive for several), never a truncated file that silently drops playlists.
  *
  * Track: `<location>` = the web URL of each Spotify/TIDAL track URI (preferred source provider
- * first), then any other locations the track was imported with (`metadata.location(s)`);
+ * first), other http(s) provider URIs as they are, then the locations the track was imported
+ * with (`metadata.location(s)`), file paths as `file:` or relative URIs (XSPF wants a URI);
  * `<identifier>` = each provider URI (the original stays there and in the extension); `<title>`,
  * `<creator>` (artist), `<image>`, `<album>`, `<trackNum>` (when ≥ 1), `<duration>` in
  * milliseconds; then the Open Playlist extension with everything else (see extension-fields.ts).
@@ -30,9 +33,19 @@ function element(indent: string, name: string, value: string | null): string {
   return value === null ? '' : `${indent}<${name}>${escapeXmlText(value)}</${name}>\n`;
 }
 
+/**
+ * The locations a track was imported with (`metadata.location(s)`) as URIs (see location-uri.ts:
+ * an M3U's `C:\Music\a.mp3` is `file:///C:/Music/a.mp3` here). The original text stays in the
+ * extension's `metadata`, which our reader restores instead of reading `<location>`. A URI longer
+ * than a text our reader accepts is left out: it would make the whole document unreadable (no
+ * real path comes near; only an absurd one, percent-encoded, can).
+ */
 function importedLocations(metadata: Readonly<Record<string, unknown>>): string[] {
-  const list = Array.isArray(metadata.locations) ? metadata.locations : [metadata.location];
-  return list.filter((value): value is string => typeof value === 'string' && value !== '');
+  const list: unknown[] = Array.isArray(metadata.locations) ? metadata.locations : [metadata.location];
+  return list
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .map(locationUri)
+    .filter((uri) => uri.length <= XML_LIMITS.maxTextLength);
 }
 
 function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, unknown>>, indent: string, skip: ReadonlySet<string>): string {
