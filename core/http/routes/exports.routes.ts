@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '@opl/plugin-sdk/schemas';
 import { ExportError, IMPORT_SOURCE_PROVIDER, type ExportArtifact, type ExportService } from '../../services/exports/index.ts';
-import { ImportRecordError } from '../../services/imports/index.ts';
+import { ImportRecordError, MAX_COLLECTION_ID_LENGTH } from '../../services/imports/index.ts';
 import { MigrationError } from '../../services/migrations/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
@@ -15,7 +15,7 @@ export type ExportsApi = Pick<ExportService, 'export' | 'exportMigration'>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORMATS = `Output format: ${EXPORT_FORMATS.join(', ')} (those a loaded format plugin writes)`;
 
-const id = z.string().trim().min(1).max(500);
+const id = z.string().trim().min(1).max(MAX_COLLECTION_ID_LENGTH);
 
 const exportBodySchema = z
   .object({
@@ -27,7 +27,7 @@ const exportBodySchema = z
         playlist_ids: z
           .array(id)
           .max(100_000)
-          .describe('Playlists in this order: provider playlist ids (`liked` = liked songs); for an import, the playlist id or its 0-based index ("0", "1", …)'),
+          .describe('Playlists in this order: provider playlist ids (`liked` = liked songs); for an import, the playlist\'s entry in `collection_ids` of `GET /api/imports/{id}` (its own id, else its 0-based index "0", "1", …; unique within the import)'),
         tracks: z
           .record(id, z.array(id).max(1_000_000))
           .optional()

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import {
   cleanFileName,
+  importCollectionIds,
   ImportPreviewError,
   ImportRecordError,
   type ImportPreviewService,
@@ -52,6 +53,11 @@ const recordFields = {
   playlist_count: z.number().int(),
   track_count: z.number().int(),
   issues: z.array(issueSchema).describe('Line-level problems (at most 200); rows with errors were skipped, their neighbours kept'),
+  collection_ids: z
+    .array(z.string())
+    .describe(
+      "One per playlist, in the order of `playlists`: the id `POST /api/migrations`, `POST /api/exports` (`source_provider` \"import\") and shares name the playlist by. Unique within the record: the playlist's own id, else its 0-based index (\"0\", \"1\", …); a later playlist whose id an earlier one already has is named `<id>#<index>` (with `#2`, `#3`, … appended should that be taken too).",
+    ),
 };
 
 const importPreviewSchema = z
@@ -59,7 +65,7 @@ const importPreviewSchema = z
     ...recordFields,
     playlists: z.array(
       z.object({
-        id: z.string().nullable().describe("The playlist's own id, when the source has one; shares and migrations name a playlist by it, else by its index"),
+        id: z.string().nullable().describe("The playlist's own id, when the source has one; shares, exports and migrations name a playlist by its entry in `collection_ids`"),
         name: z.string(),
         description: z.string().nullable(),
         track_count: z.number().int(),
@@ -88,6 +94,7 @@ function baseView(record: ImportRecordContents) {
     playlist_count: record.playlists.length,
     track_count: record.playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0),
     issues: record.issues,
+    collection_ids: importCollectionIds(record.playlists),
   };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { playlistSchema as modelPlaylistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
-import { ImportRecordError } from '../../services/imports/index.ts';
+import { ImportRecordError, MAX_COLLECTION_ID_LENGTH } from '../../services/imports/index.ts';
 import { renderSharePage, SHARE_PAGE_CSP, ShareError, ShareTooLargeError, type ShareService, type ShareSummary } from '../../services/shares/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
@@ -85,7 +85,7 @@ export const shareRoutes: FastifyPluginAsyncZod<{ shares: SharesApi; publicBaseU
           .object({
             source_provider: z.string().min(1).max(40).describe('`import` for an import record, else the provider of a connected account'),
             source_account_id: z.string().min(1).max(100).describe('The import record id, or the connected account id'),
-            playlist_id: z.string().min(1).max(500).describe("The playlist's id (an import's playlist: its id, else its index)"),
+            playlist_id: z.string().min(1).max(MAX_COLLECTION_ID_LENGTH).describe("The playlist's id (an import's playlist: its entry in `collection_ids` of `GET /api/imports/{id}`)"),
             expires_in_hours: z.number().int().min(1).max(MAX_EXPIRY_HOURS).optional().describe('Stop answering after this many hours; default: until revoked'),
           })
           .strict(),

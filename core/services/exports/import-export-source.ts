@@ -1,20 +1,18 @@
-import type { ImportRecordContents } from '../imports/index.ts';
+import { importCollectionIds, type ImportRecordContents } from '../imports/index.ts';
 import { ExportError } from './export-error.ts';
 import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 /**
  * An import record as an export source. Its playlists are named as `POST /api/migrations` names
- * them: the playlist's own id, else its 0-based index in the record ("0", "1", …). The record is
- * already the engine's stored snapshot, so every requested playlist is checked before anything is
- * written and an unknown id is a 422, never a placeholder.
+ * them: by their collection ids (`importCollectionIds`: the playlist's own id, else its 0-based
+ * index in the record, made unique when two playlists would share one). The record is already the
+ * engine's stored snapshot, so every requested playlist is checked before anything is written and
+ * an unknown id is a 422, never a placeholder.
  */
-export function importCollectionId(playlistId: string | null, index: number): string {
-  return playlistId ?? String(index);
-}
-
 export function importExportSource(record: ImportRecordContents, selection: ExportSelection | undefined): ExportSource {
-  // A selection names playlists as `POST /api/migrations` does: when two playlists share an id, the later one.
-  const byId = new Map(record.playlists.map((playlist, index) => [importCollectionId(playlist.id, index), playlist]));
+  const collectionIds = importCollectionIds(record.playlists);
+  // Collection ids are unique within a record: each names exactly one playlist.
+  const byId = new Map(record.playlists.map((playlist, index) => [collectionIds[index]!, playlist]));
   const ids = selection ? selectedPlaylistIds(selection) : [];
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) {
@@ -30,12 +28,12 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
       { missing_playlist_ids: missing.slice(0, 100) },
     );
   }
-  // Without a selection, every playlist of the record in its order, also one whose id an earlier
-  // playlist has too (the same playlist exported twice into one file reads back as two). Track
-  // selections are checked up front: a bad key fails before any file is written.
+  // Without a selection, every playlist of the record in its order, also one whose own id an
+  // earlier playlist has too (the same playlist exported twice into one file reads back as two).
+  // Track selections are checked up front: a bad key fails before any file is written.
   const chosen: { id: string; picked: Pick<SourcePlaylist, 'playlist' | 'partial'> }[] = selection
     ? ids.map((id) => ({ id, picked: selectTracks(id, byId.get(id)!, selection.tracks?.[id]) }))
-    : record.playlists.map((playlist, index) => ({ id: importCollectionId(playlist.id, index), picked: { playlist, partial: null } }));
+    : record.playlists.map((playlist, index) => ({ id: collectionIds[index]!, picked: { playlist, partial: null } }));
   return {
     sourceProvider: IMPORT_SOURCE_PROVIDER,
     archiveName: (record.name ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, ''),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MATCH_STRICTNESS } from '../../storage/entities/values.ts';
+import { MAX_COLLECTION_ID_LENGTH } from '../imports/import-collection-ids.ts';
 
 /**
  * The body of `POST /api/migrations` (and of its preflight). The source is a connected provider
@@ -12,7 +13,7 @@ import { MATCH_STRICTNESS } from '../../storage/entities/values.ts';
 
 export const IMPORT_SOURCE = 'import';
 
-const id = z.string().trim().min(1).max(500);
+const id = z.string().trim().min(1).max(MAX_COLLECTION_ID_LENGTH);
 
 export const selectionSchema = z
   .object({

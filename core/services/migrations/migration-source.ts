@@ -1,6 +1,6 @@
 import type { Album, Artist, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
-import type { ImportRecordService } from '../imports/index.ts';
+import { importCollectionIds, type ImportRecordService } from '../imports/index.ts';
 import { eachPage, LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { IMPORT_SOURCE, selectedCollectionIds, type Selection } from './migration-request.ts';
 import { playlistSnapshot, type PlaylistSnapshot } from './playlist-snapshot.ts';
@@ -66,11 +66,6 @@ function narrow(tracks: readonly Track[], keys: readonly string[] | undefined): 
   return positioned.filter((track, index) => selectable(track, index, wanted));
 }
 
-/** The collection id of an import record's playlist: its own id, else its index. */
-export function importCollectionId(playlistId: string | null, index: number): string {
-  return playlistId ?? String(index);
-}
-
 export class MigrationSources {
   readonly #deps: Dependencies;
 
@@ -101,7 +96,9 @@ export class MigrationSources {
       throw new SelectionError('selection_not_found', 'Imported files hold playlists only: they have no saved albums or followed artists.');
     }
     const record = await this.#deps.imports.get(source.ownerId, source.sourceAccountId);
-    const byId = new Map(record.playlists.map((playlist, index) => [importCollectionId(playlist.id, index), playlist]));
+    // Named by collection id (`importCollectionIds`): unique within the record, so every playlist can be selected.
+    const collectionIds = importCollectionIds(record.playlists);
+    const byId = new Map(record.playlists.map((playlist, index) => [collectionIds[index]!, playlist]));
     const collections = ids.map((id): SourceCollection => {
       const playlist = byId.get(id);
       if (!playlist) throw new SelectionError('selection_not_found', `The import has no playlist ${JSON.stringify(id)}; its playlists are ${[...byId.keys()].map((key) => JSON.stringify(key)).join(', ')}.`);

@@ -2,9 +2,8 @@ import type { Playlist } from '@opl/plugin-sdk';
 import { declaredBundleVersion, OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleReaderSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
-import type { ImportIssue, ImportLimits, ImportRecordService } from '../imports/index.ts';
+import { importCollectionIds, type ImportIssue, type ImportLimits, type ImportRecordService } from '../imports/index.ts';
 import { createMigrationSchema, IMPORT_SOURCE } from '../migrations/migration-request.ts';
-import { importCollectionId } from '../migrations/migration-source.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { jsonDepthExceeds } from './json-depth.ts';
@@ -208,7 +207,8 @@ export class OpenPlaylistsService {
       const record = await this.#deps.records.get(ownerId, ref.importId);
       const playlist = record.playlists[ref.index];
       if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist.`);
-      source = { source_provider: IMPORT_SOURCE, source_account_id: record.id, collectionId: importCollectionId(playlist.id, ref.index) };
+      // The ref names the playlist by position; the migration names it by its collection id at that position.
+      source = { source_provider: IMPORT_SOURCE, source_account_id: record.id, collectionId: importCollectionIds(record.playlists)[ref.index]! };
     }
     const job = await this.#deps.migrations.create(
       ownerId,

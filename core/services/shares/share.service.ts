@@ -1,10 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Playlist } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
-import type { ImportRecordService } from '../imports/index.ts';
+import { importCollectionIds, type ImportRecordService } from '../imports/index.ts';
 import type { SqlExecutor } from '../imports/import-record.service.ts';
 import { IMPORT_SOURCE } from '../migrations/migration-request.ts';
-import { importCollectionId } from '../migrations/migration-source.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { buildShareSnapshot, type ShareSnapshotLimits } from './share-snapshot.ts';
 import { deleteEndedShares, insertShare, revokeShare, selectLiveShareSnapshot, selectSharesOfOwner } from './share.sql.ts';
@@ -144,7 +143,7 @@ export class ShareService {
   async #source(ownerId: string, request: NewShare): Promise<{ playlist: Playlist; sourceProvider: string | null }> {
     if (request.sourceProvider === IMPORT_SOURCE) {
       const record = await this.#deps.imports.get(ownerId, request.sourceAccountId);
-      const playlist = record.playlists.find((candidate, index) => importCollectionId(candidate.id, index) === request.playlistId);
+      const playlist = record.playlists[importCollectionIds(record.playlists).indexOf(request.playlistId)];
       if (!playlist) throw new ShareError('not_found', `Import ${request.sourceAccountId} has no playlist ${request.playlistId.slice(0, 100)}.`);
       return { playlist, sourceProvider: null };
     }

@@ -163,21 +163,50 @@ describe('POST /api/exports from import records, with the real format plugins in
 
   it('without a selection, every playlist of the import, also two that share an id', async () => {
     // E.g. a CSV v1 file holding the same playlist twice (a whole export and a partial one) reads back as two.
-    const id = await record([playlist('Twice', [track('A'), track('B')], { id: 'dup' }), playlist('Other', [track('C')], { id: 'other' }), playlist('Twice', [track('A')], { id: 'dup' })]);
+    const id = await record([
+      playlist('Twice', [track('A'), track('B')], { id: 'dup' }),
+      playlist('Other', [track('C')], { id: 'other' }),
+      playlist('Twice', [track('A')], { id: 'dup' }),
+      playlist('No Id', [track('D'), track('E'), track('F')]),
+    ]);
+    // The import record names each playlist uniquely: the later "dup" by its id and index.
+    const shown = await t.app.http!.inject({ method: 'GET', url: `/api/imports/${id}` });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json<{ collection_ids: string[] }>().collection_ids).toEqual(['dup', 'other', 'dup#2', '3']);
+
     const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
     const { names, manifest } = await unzip(response.rawPayload);
-    expect(names).toEqual(['Twice.csv', 'Other.csv', 'Twice-2.csv', 'manifest.json']);
+    expect(names).toEqual(['Twice.csv', 'Other.csv', 'Twice-2.csv', 'No Id.csv', 'manifest.json']);
     expect(exportManifestSchema.parse(manifest).entries.map((entry) => [entry.playlist_id, entry.filename, entry.track_count])).toEqual([
       ['dup', 'Twice.csv', 2],
       ['other', 'Other.csv', 1],
-      ['dup', 'Twice-2.csv', 1],
+      ['dup#2', 'Twice-2.csv', 1],
+      ['3', 'No Id.csv', 3],
     ]);
-    // A selection names a playlist as POST /api/migrations does: the last one with that id.
-    const selected = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: ['dup'] } });
-    expect(selected.statusCode, selected.body).toBe(200);
-    expect(openPlaylistBundleSchema.parse(selected.json()).playlists.map((item) => item.tracks.length)).toEqual([1]);
+    // A selection names a playlist by its collection id, as POST /api/migrations does: "dup" is the first, "dup#2" the later one.
+    const tracksOf = async (playlistIds: string[]) => {
+      const selected = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: playlistIds } });
+      expect(selected.statusCode, selected.body).toBe(200);
+      // One playlist is the bundle itself; several are a ZIP with open-playlist-bundle.json.
+      const json = playlistIds.length === 1 ? selected.body : (await run('unzip', ['-p', (await unzip(selected.rawPayload)).file, 'open-playlist-bundle.json'])).stdout;
+      return openPlaylistBundleSchema.parse(JSON.parse(json)).playlists.map((item) => item.tracks.map((entry) => entry.title));
+    };
+    expect(await tracksOf(['dup'])).toEqual([['A', 'B']]);
+    expect(await tracksOf(['dup#2'])).toEqual([['A']]);
+    expect(await tracksOf(['dup#2', '3', 'dup'])).toEqual([['A'], ['D', 'E', 'F'], ['A', 'B']]);
+    const partial = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: [], tracks: { 'dup#2': ['pos:0'], dup: ['pos:1'] } } });
+    expect(partial.statusCode, partial.body).toBe(200);
+    expect(exportManifestSchema.parse((await unzip(partial.rawPayload)).manifest).entries.map((entry) => [entry.playlist_id, entry.track_count, entry.warning_codes])).toEqual([
+      ['dup#2', 1, ['partial_selection']],
+      ['dup', 1, ['partial_selection']],
+    ]);
+    // An index alone names only a playlist without an id: "2" is not the later "dup".
+    const unknown = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: ['2'] } });
+    expect(unknown.statusCode, unknown.body).toBe(422);
+    expect(unknown.json<Problem>().reason).toBe('invalid_selection');
+    expect(unknown.json<Problem>().detail).toMatch(/no playlist "2"; its playlists are "dup", "other", "dup#2", "3"/);
     await eventuallyEmpty();
   });
 

@@ -5,17 +5,36 @@ import { startMigrationHarness, type MigrationHarness } from '../migrations/migr
 /**
  * An import record as the source of real migrations (HTTP + worker, Spotify and TIDAL fakes): a
  * provider link imported through the connected Spotify account migrates to TIDAL and its record
- * goes once the job succeeds; a job from pasted text that finds nothing fails, and its record is
+ * goes once the job succeeds; two playlists of one file that share an id are each migrated by
+ * their own collection id; a job from pasted text that finds nothing fails, and its record is
  * kept (no longer queued) for the grace period, then the cleanup takes it.
  */
 
-const onBoth = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null).slice(0, 3);
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null).slice(0, 3);
 const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled'].includes(job.status);
 
 interface RecordJson {
   id: string;
   state: string;
+  collection_ids: string[];
+  playlists: Array<{ id: string | null; name: string }>;
 }
+
+const entry = (track: (typeof onBoth)[number]) => ({ title: track.title, artist: catalog.artists.get(track.artistKeys[0]!)!.name, isrc: track.isrc });
+/** An Open Playlist JSON file holding one playlist twice (a whole and a partial copy, the same id) and one without an id. */
+const twiceFile = (tag: string) =>
+  JSON.stringify({
+    $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json',
+    schema_version: 1,
+    source_provider: null,
+    playlists: [
+      { id: 'dup', name: `Whole ${tag}`, tracks: onBoth.slice(0, 2).map(entry) },
+      { id: 'dup', name: `Part ${tag}`, tracks: [entry(onBoth[2]!)] },
+      { name: `No Id ${tag}`, tracks: [entry(onBoth[0]!)] },
+    ],
+    warnings: [],
+  });
 
 describe('import records as migration sources', () => {
   let h: MigrationHarness;
@@ -28,7 +47,7 @@ describe('import records as migration sources', () => {
     await h?.close();
   });
 
-  /** `playlistKey`: the playlist's id within the import (its own id, else its index). */
+  /** `playlistKey`: the playlist's collection id within the import (`collection_ids` of the record). */
   async function migrate(importId: string, playlistKey = '0'): Promise<string> {
     const started = await h.api('/api/migrations', {
       method: 'POST',
@@ -52,6 +71,38 @@ describe('import records as migration sources', () => {
     expect(job.counts).toMatchObject({ written: onBoth.length });
     expect(h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.name)).toContain('Link Source');
     expect((await h.api(`/api/imports/${importId}`)).status).toBe(404);
+  });
+
+  it('two playlists sharing an id are told apart: each is migrated by its own collection id', async () => {
+    const upload = async (tag: string) => {
+      const preview = await h.api(`/api/imports/preview?filename=${encodeURIComponent(`Twice ${tag}.json`)}`, { method: 'POST', body: twiceFile(tag) });
+      expect(preview.status, preview.text).toBe(201);
+      return preview.json as RecordJson;
+    };
+    const first = await upload('A');
+    expect(first.playlists.map((playlist) => playlist.id)).toEqual(['dup', 'dup', null]);
+    expect(first.collection_ids).toEqual(['dup', 'dup#1', '2']);
+    const shown = await h.api(`/api/imports/${first.id}`);
+    expect(shown.status).toBe(200);
+    expect((shown.json as RecordJson).collection_ids).toEqual(['dup', 'dup#1', '2']);
+
+    // The later copy, by the id the record gave it.
+    const later = await h.waitForJob(await migrate(first.id, 'dup#1'), finished);
+    expect(later.status, JSON.stringify(later)).toBe('completed');
+    expect(later.counts).toMatchObject({ written: 1 });
+    // The earlier copy keeps the playlist's own id (before, the later one answered to it).
+    const second = await upload('B');
+    const earlier = await h.waitForJob(await migrate(second.id, 'dup'), finished);
+    expect(earlier.status, JSON.stringify(earlier)).toBe('completed');
+    expect(earlier.counts).toMatchObject({ written: 2 });
+
+    const names = h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.name);
+    expect(names).toEqual(expect.arrayContaining(['Part A', 'Whole B']));
+    expect(names).not.toContain('Whole A');
+    expect(names).not.toContain('Part B');
+    const entries = (name: string) => h.tidal.playlistEntries(h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === name)!.id)!.map((item) => item.id);
+    expect(entries('Part A')).toEqual([h.tidal.trackId(onBoth[2]!.key)]);
+    expect(entries('Whole B')).toEqual(onBoth.slice(0, 2).map((track) => h.tidal.trackId(track.key)));
   });
 
   it('a failed job keeps its import for the grace period; the cleanup removes it after that', async () => {

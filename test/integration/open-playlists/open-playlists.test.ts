@@ -315,6 +315,38 @@ describe('POST /open-playlists/export', () => {
   });
 });
 
+describe('POST /open-playlists/export of an import whose playlists share an id', () => {
+  it('pushes the playlist the reference names by position, not another with the same id', async () => {
+    const tracksOf = (tracks: readonly SeedTrack[]) => tracks.map((track) => ({ title: track.title, artist: catalog.artists.get(track.artistKeys[0]!)!.name, isrc: track.isrc }));
+    // A successful job removes its import: each push gets a fresh copy of the same file.
+    for (const [index, tag, count] of [
+      [0, 'First', 2],
+      [1, 'Second', 1],
+    ] as const) {
+      const imported = await post('/open-playlists/import', {
+        source_provider: 'open_playlist',
+        provider_data: bundle([
+          { id: 'same', name: `Same ${tag} (first)`, tracks: tracksOf(small.slice(0, 2)) },
+          { id: 'same', name: `Same ${tag} (second)`, tracks: tracksOf(small.slice(2, 3)) },
+        ]),
+      });
+      expect(imported.status, imported.text).toBe(201);
+      const importId = imported.headers.get('x-open-playlist-import-id')!;
+      expect(((await h.api(`/api/imports/${importId}`)).json as { collection_ids: string[] }).collection_ids).toEqual(['same', 'same#1']);
+      const pushed = await post('/open-playlists/export', { playlist_id: `import:${importId}:${index}`, target_provider: 'tidal', acknowledge_warnings: true });
+      expect(pushed.status, pushed.text).toBe(202);
+      const job = await h.waitForJob((pushed.json as { job_id: string }).job_id, finished);
+      expect(job.status, JSON.stringify(job)).toBe('completed');
+      const names = h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.name);
+      const [wanted, other] = index === 0 ? ['(first)', '(second)'] : ['(second)', '(first)'];
+      expect(names).toContain(`Same ${tag} ${wanted}`);
+      expect(names).not.toContain(`Same ${tag} ${other}`);
+      const created = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === `Same ${tag} ${wanted}`)!;
+      expect(h.tidal.playlistEntries(created.id)).toHaveLength(count);
+    }
+  });
+});
+
 describe('the interchange API behind the owner-session gate', () => {
   let t: TestApp;
   beforeAll(async () => {

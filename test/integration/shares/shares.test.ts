@@ -132,6 +132,29 @@ describe('shares', () => {
     expect(list.body).not.toContain(body.token);
   });
 
+  it('shares each playlist of an import by its collection id, also when ids collide', async () => {
+    // An id-less playlist whose index ("0") is another playlist's real id, and that id twice.
+    const file = JSON.stringify({
+      schema_version: 1,
+      source_provider: null,
+      warnings: [],
+      playlists: [
+        { name: 'No Id', tracks: [{ title: 'Sunday Drive', artist: 'Copper Tide' }] },
+        { id: '0', name: 'Real Zero', tracks: [{ title: 'Glass Orchard', artist: 'Mira Solberg' }] },
+        { id: '0', name: 'Zero Again', tracks: [] },
+      ],
+    });
+    const preview = await app.app.http!.inject({ method: 'POST', url: '/api/imports/preview?filename=collide.json', headers: { cookie, 'content-type': 'application/json' }, payload: file });
+    expect(preview.statusCode, preview.body).toBe(201);
+    const record = preview.json<{ id: string; collection_ids: string[]; playlists: Array<{ name: string }> }>();
+    expect(record.collection_ids).toEqual(['0#2', '0', '0#2#2']);
+    for (const [index, playlistId] of record.collection_ids.entries()) {
+      const created = await share(record.id, { playlist_id: playlistId });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json<Created>().name).toBe(record.playlists[index]!.name);
+    }
+  });
+
   it('serves the public page with every value escaped, no script and a strict CSP', async () => {
     const importId = await importText('<script>alert(1)<\\script> - "Quoted" & <i>tagged<\\i>\n', '<img src=x onerror=alert(2)><script>alert(3)');
     const token = (await share(importId)).json<Created>().token;

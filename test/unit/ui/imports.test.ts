@@ -190,13 +190,38 @@ describe('parseImportPreview', () => {
       },
     ],
     issues: [{ line: 4, column: null, code: 'missing_location', message: 'No location', severity: 'warning' }],
+    collection_ids: ['0'],
   };
 
   it('reads the documented shape into camelCase', () => {
     const preview = parseImportPreview(body);
     expect(preview).toMatchObject({ id: body.id, expiresAt: body.expires_at, playlistCount: 1, trackCount: 30 });
-    expect(preview?.playlists[0]).toMatchObject({ name: 'Road Trip', trackCount: 30, tracks: [{ title: 'Song', durationS: 215, album: null }] });
+    expect(preview?.playlists[0]).toMatchObject({ key: '0', name: 'Road Trip', trackCount: 30, tracks: [{ title: 'Song', durationS: 215, album: null }] });
     expect(preview?.issues[0]).toMatchObject({ line: 4, severity: 'warning' });
+  });
+
+  it('keys each playlist by the engine’s collection_ids, so two sharing an id stay apart', () => {
+    const entry = (id: string | null, name: string) => ({ id, name, description: null, track_count: 0, tracks: [] });
+    const preview = parseImportPreview({
+      ...body,
+      playlist_count: 3,
+      playlists: [entry('dup', 'Whole'), entry('dup', 'Partial'), entry(null, 'No id')],
+      collection_ids: ['dup', 'dup#1', '2'],
+    });
+    expect(preview?.playlists.map((playlist) => [playlist.key, playlist.name])).toEqual([
+      ['dup', 'Whole'],
+      ['dup#1', 'Partial'],
+      ['2', 'No id'],
+    ]);
+  });
+
+  it('refuses a body without collection_ids, or with malformed ones', () => {
+    const { collection_ids: _, ...without } = body;
+    expect(parseImportPreview(without)).toBeUndefined();
+    expect(parseImportPreview({ ...body, collection_ids: '0' })).toBeUndefined();
+    expect(parseImportPreview({ ...body, collection_ids: [0] })).toBeUndefined();
+    expect(parseImportPreview({ ...body, collection_ids: [] })).toBeUndefined();
+    expect(parseImportPreview({ ...body, collection_ids: ['0', '1'] })).toBeUndefined();
   });
 
   it('treats absent optional track fields as unknown', () => {

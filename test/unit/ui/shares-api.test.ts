@@ -48,7 +48,7 @@ describe('URL import refusals of provider and share links', () => {
     expect(connect.connect).toEqual({ provider: 'tidal', displayName: 'TIDAL' });
   });
 
-  it('names each previewed playlist by its id, else its index', () => {
+  it('names each previewed playlist by the collection id the engine sent (its id, else its index)', () => {
     const preview = parseImportPreview({
       id: 'i',
       kind: 'url',
@@ -64,6 +64,7 @@ describe('URL import refusals of provider and share links', () => {
         { id: 'pl-1', name: 'A', description: null, track_count: 0, tracks: [] },
         { name: 'B', description: null, track_count: 0, tracks: [] },
       ],
+      collection_ids: ['pl-1', '1'],
     });
     expect(preview?.playlists.map((playlist) => playlist.key)).toEqual(['pl-1', '1']);
   });

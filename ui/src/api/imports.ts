@@ -38,7 +38,10 @@ export interface PreviewTrack {
 }
 
 export interface PreviewPlaylist {
-  /** The playlist's id within the import (its own id, else its index): what shares and migrations name it by. */
+  /**
+   * The playlist's collection id: what shares, exports and migrations name it by. The engine's
+   * `collection_ids` (unique within the import), never recomputed here.
+   */
   readonly key: string;
   readonly name: string;
   readonly description: string | null;
@@ -102,15 +105,23 @@ function parseTrack(value: unknown): PreviewTrack | undefined {
   return { title, artist, album, durationS: nullableNumber(value['duration_s']), isrc };
 }
 
-function parsePlaylist(value: unknown, index: number): PreviewPlaylist | undefined {
+function parsePlaylist(value: unknown, key: string): PreviewPlaylist | undefined {
   if (!isRecord(value)) return undefined;
   const { name } = value;
-  const id = nullableString(value['id']);
   const description = nullableString(value['description']);
   const tracks = listOf(value['tracks'], parseTrack);
   if (!isString(name) || description === undefined || !tracks) return undefined;
   const trackCount = isCount(value['track_count']) ? value['track_count'] : tracks.length;
-  return { key: id ?? String(index), name, description, trackCount, tracks };
+  return { key, name, description, trackCount, tracks };
+}
+
+/**
+ * An import's `collection_ids`: one string per playlist, in the order of `playlists`. Undefined
+ * when it is missing, not all strings, or of another length than the playlists.
+ */
+export function parseCollectionIds(value: unknown, playlistCount: number): string[] | undefined {
+  const ids = listOf(value, (item) => (isString(item) ? item : undefined));
+  return ids && ids.length === playlistCount ? ids : undefined;
 }
 
 /** Returns undefined when the body does not have the documented ImportPreview shape. */
@@ -119,7 +130,9 @@ export function parseImportPreview(body: unknown): ImportPreview | undefined {
   const { id, kind, state, created_at: createdAt, expires_at: expiresAt, playlist_count: playlistCount, track_count: trackCount } = body;
   const name = nullableString(body['name']);
   const format = nullableString(body['format']);
-  const playlists = listOf(body['playlists'], parsePlaylist);
+  const rawPlaylists = body['playlists'];
+  const collectionIds = parseCollectionIds(body['collection_ids'], Array.isArray(rawPlaylists) ? rawPlaylists.length : 0);
+  const playlists = collectionIds ? listOf(rawPlaylists, (item, index) => parsePlaylist(item, collectionIds[index]!)) : undefined;
   const issues = listOf(body['issues'], parseIssue);
   if (!isString(id) || !isString(kind) || !isString(state) || !isString(createdAt) || !isString(expiresAt)) return undefined;
   if (!isCount(playlistCount) || !isCount(trackCount) || name === undefined || format === undefined || !playlists || !issues) return undefined;

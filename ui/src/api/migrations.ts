@@ -4,6 +4,7 @@
  * no I/O. The engine decides warnings, refusals and statuses; this module only puts them into words.
  */
 
+import { parseCollectionIds } from './imports.ts';
 import { parsePlaylistTrack, type PlaylistTrack } from './playlists.ts';
 import type { Problem } from './problem.ts';
 
@@ -345,8 +346,9 @@ export function parseJobStats(body: unknown): { job: MigrationJob; collections: 
   return { job, collections };
 }
 
-/** An import record's playlists as the wizard lists them: collection id = the playlist's id, else its index. */
+/** An import record's playlists as the wizard lists them, each by its collection id. */
 export interface ImportCollection {
+  /** The engine's `collection_ids` entry (unique within the import): what the selection names it by. */
   readonly id: string;
   readonly name: string;
   readonly trackCount: number;
@@ -357,14 +359,19 @@ export interface ImportCollection {
 /** An import record's playlists as collections to pick; undefined when the body (or a track) lacks the documented fields. */
 export function parseImportCollections(body: unknown): ImportCollection[] | undefined {
   if (!isRecord(body) || !Array.isArray(body['playlists'])) return undefined;
+  // The engine names the playlists (`collection_ids`, unique within the import); two playlists
+  // sharing an id, or an id equal to another's index, must not be told apart here by guessing.
+  const ids = parseCollectionIds(body['collection_ids'], body['playlists'].length);
+  if (!ids) return undefined;
   const collections: ImportCollection[] = [];
-  for (const [index, playlist] of body['playlists'].filter(isRecord).entries()) {
+  for (const [index, playlist] of body['playlists'].entries()) {
+    if (!isRecord(playlist)) return undefined;
     const raw = playlist['tracks'] ?? [];
     if (!Array.isArray(raw)) return undefined;
     const tracks = raw.map(parsePlaylistTrack);
     if (tracks.some((track) => track === undefined)) return undefined;
     collections.push({
-      id: isString(playlist['id']) ? playlist['id'] : String(index),
+      id: ids[index]!,
       name: str(playlist['name'], `Playlist ${index + 1}`),
       // A universal Playlist's track_count may be null: its tracks are all there to count.
       trackCount: typeof playlist['track_count'] === 'number' ? num(playlist['track_count']) : tracks.length,
