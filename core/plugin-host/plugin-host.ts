@@ -417,12 +417,27 @@ export class PluginHost {
     this.#stopWatchdog();
     const interval = this.#options.pingIntervalMs ?? 1_000;
     const timeout = this.#options.pingTimeoutMs ?? 5_000;
+    let lastTick = performance.now();
+    const overdue = (): boolean => {
+      const oldest = Math.min(...[...this.#pings.values()].map((ping) => ping.sentAt));
+      return Number.isFinite(oldest) && performance.now() - oldest > timeout;
+    };
     this.#watchdog = setInterval(() => {
       if (this.#child !== child) return;
-      const oldest = Math.min(...[...this.#pings.values()].map((ping) => ping.sentAt));
-      if (Number.isFinite(oldest) && performance.now() - oldest > timeout) {
-        this.#logger.error({ source: 'plugin-host', pid: child.pid }, `the plugin host process did not answer a ping within ${timeout} ms; restarting it`);
-        child.kill('SIGKILL');
+      // While the engine's own thread was busy (parsing a large import record, say), no pong
+      // could be heard: that stall is not the child's, so pending pings are dated forward by it.
+      const now = performance.now();
+      const stall = now - lastTick - interval;
+      lastTick = now;
+      if (stall > 0) for (const ping of this.#pings.values()) ping.sentAt += stall;
+      if (overdue()) {
+        // Timers run before pending I/O: after a stall the pong may be waiting in the channel.
+        // Judge again once this turn of the event loop has read it.
+        setImmediate(() => {
+          if (this.#child !== child || !overdue()) return;
+          this.#logger.error({ source: 'plugin-host', pid: child.pid }, `the plugin host process did not answer a ping within ${timeout} ms; restarting it`);
+          child.kill('SIGKILL');
+        });
         return;
       }
       if (child.connected) void this.#sendPing().catch(() => undefined);

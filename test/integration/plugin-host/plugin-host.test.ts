@@ -211,6 +211,25 @@ describe('PluginHost', () => {
     ]);
   });
 
+  it('does not blame the child for time the engine’s own thread was busy', async () => {
+    const pid = host.childPid!;
+    const before = logger.lines.length;
+    // The engine's thread busy with its own work (a large record parsed, say) for several ping
+    // timeouts in a row, each stall starting right after the watchdog's tick sent a ping: the
+    // healthy child's pong waits in the channel until the stall ends.
+    for (let stall = 0; stall < 4; stall++) {
+      const until = performance.now() + 1_500;
+      while (performance.now() < until) {
+        // busy: no timer, no I/O
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'p4' })).toMatchObject({ name: 'Playlist p4' });
+    expect(host.childPid).toBe(pid);
+    expect(logger.lines.slice(before).some((line) => line.message.includes('did not answer a ping'))).toBe(false);
+  });
+
   it('restarts a child that stops answering pings', async () => {
     const pid = host.childPid!;
     const hanging = failure(host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'hang' }));
