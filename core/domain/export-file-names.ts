@@ -9,6 +9,11 @@
 const MAX_BASE_LENGTH = 100;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;
 
+/** True for a name Windows reserves for a device (`CON`, `aux.txt`, `LPT1`…), which no file may have. */
+export function isWindowsReservedName(name: string): boolean {
+  return WINDOWS_RESERVED.test(name);
+}
+
 /** One base name (without extension) from a playlist name; empty when nothing usable is left. */
 export function safeBaseName(name: string): string {
   let base = name
@@ -23,7 +28,7 @@ export function safeBaseName(name: string): string {
   base = base.slice(0, MAX_BASE_LENGTH);
   // Windows drops trailing dots and spaces, which would make two names the same file.
   base = base.replace(/[.\s]+$/, '');
-  if (WINDOWS_RESERVED.test(base)) base = `_${base}`;
+  if (isWindowsReservedName(base)) base = `_${base}`;
   return base;
 }
 

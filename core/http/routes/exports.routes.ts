@@ -45,6 +45,9 @@ const historyBodySchema = z.object({ format: z.string().min(1).max(50).describe(
 const DESCRIPTION =
   'Formats: csv (text/csv), txt (text/plain), m3u8 (application/vnd.apple.mpegurl), xspf (application/xspf+xml), json (application/vnd.open-playlist+json). Several playlists always give application/zip holding one file per playlist (for json: `open-playlist-bundle.json`) and `manifest.json` (export manifest v1). Headers: Content-Disposition (ASCII `filename` and UTF-8 `filename*`), Content-Length, `X-Open-Playlist-Schema-Version: 1`, `X-Open-Playlist-Warning-Count`. The file is built one playlist at a time in a private temporary file, streamed in 64 KiB chunks and removed afterwards.';
 
+const FORMAT_UNAVAILABLE =
+  '`reason` format_unavailable: the format is one of the five but its plugin is not loaded now (refused or quarantined: see the Plugins page; `writable_formats`), or its sandbox stopped while writing (`failure`); worth a retry';
+
 function deniedAny(failures: unknown): boolean {
   return Array.isArray(failures) && failures.some((failure) => (failure as { reason?: unknown }).reason === 'denied');
 }
@@ -64,6 +67,9 @@ function toAppError(error: unknown): unknown {
         return new AppError('migration_state_conflict', error.message, { extensions });
       case 'detail_expired':
         return new AppError('migration_detail_expired', error.message, { extensions });
+      case 'format_unavailable':
+        // The format's plugin is not loaded or its sandbox stopped: the engine's trouble, not the request's.
+        return new AppError('service_unavailable', error.message, { extensions });
       default:
         return new AppError('unprocessable_content', error.message, { extensions });
     }
@@ -136,7 +142,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
       schema: {
         tags: ['exports'],
         summary: 'Download playlists of a connected account or an import record: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
-        description: `${DESCRIPTION} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: a \`failed\` manifest entry with no file).`,
+        description: `${DESCRIPTION} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
         body: exportBodySchema,
         response: {
           200: z.any().describe('The file (see the description for content types), or application/zip for several playlists'),
@@ -146,10 +152,11 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
           409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account); nothing was kept'),
           410: problemResponse('The import expired; preview the source again'),
           422: problemResponse(
-            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (`writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed',
+            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed',
           ),
           429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After); nothing was kept'),
           502: problemResponse('The provider failed or could not be reached'),
+          503: problemResponse(FORMAT_UNAVAILABLE),
         },
       },
     },
@@ -181,6 +188,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
           409: problemResponse('`migration_state_conflict`: the migration has not finished yet'),
           410: problemResponse('`migration_detail_expired`: the item detail passed its retention deadline'),
           422: problemResponse('`reason`: no_playlist_portion (albums or artists only: use the report), unknown_format, too_many_playlists, write_failed'),
+          503: problemResponse(FORMAT_UNAVAILABLE),
         },
       },
     },

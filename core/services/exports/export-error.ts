@@ -1,6 +1,7 @@
 export type ExportErrorReason =
   | 'unsupported_source'
   | 'unknown_format'
+  | 'format_unavailable'
   | 'too_many_playlists'
   | 'invalid_selection'
   | 'write_failed'

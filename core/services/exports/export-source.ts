@@ -63,7 +63,8 @@ function keysOf(track: Track, position: number): string[] {
 
 /**
  * The playlist restricted to the selected tracks (playlist order kept), or unchanged without a
- * selection. Throws `invalid_selection` naming the keys the playlist does not have.
+ * selection or a selection of every track. Throws `invalid_selection` naming the keys the playlist
+ * does not have.
  */
 export function selectTracks(id: string, playlist: Playlist, keys: readonly string[] | undefined): Pick<SourcePlaylist, 'playlist' | 'partial'> {
   if (keys === undefined) return { playlist, partial: null };
@@ -85,6 +86,8 @@ export function selectTracks(id: string, playlist: Playlist, keys: readonly stri
       { playlist_id: id, missing_track_ids: missing.slice(0, 100) },
     );
   }
+  // A selection of every track leaves nothing out: the whole playlist, with no partial_selection.
+  if (tracks.length === playlist.tracks.length) return { playlist, partial: null };
   return { playlist: { ...playlist, tracks, track_count: tracks.length }, partial: { selected: tracks.length, total: playlist.tracks.length } };
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import type { Manifest, OperationResult, Playlist } from '@opl/plugin-sdk';
+import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import {
   EXPORT_FORMATS,
   EXPORT_MANIFEST_SCHEMA_PATH,
@@ -17,7 +18,7 @@ import {
   type ExportWarning,
   type OperationCallInput,
 } from '@opl/plugin-sdk/schemas';
-import { exportFileNames, safeBaseName } from '../../domain/export-file-names.ts';
+import { exportFileNames, isWindowsReservedName, safeBaseName } from '../../domain/export-file-names.ts';
 import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
 import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
@@ -103,11 +104,27 @@ interface Built {
   warnings: ExportWarning[];
 }
 
-/** A name for `filename*`: the original Unicode text without anything a file system would read as a path. */
-function unicodeName(name: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').replace(/\.{2,}/g, '.').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 150);
-  return cleaned === '' ? fallback : cleaned;
+/** Longest `filename*` base, in characters (code points). */
+const MAX_UNICODE_NAME = 150;
+
+/**
+ * A name for `filename*`: the original Unicode text without anything a file system would read as
+ * a path, and with the same Windows rules as the ASCII `filename` (browsers prefer `filename*`).
+ */
+export function unicodeName(name: string, fallback: string): string {
+  const cleaned = Array.from(
+    name
+      .toWellFormed() // an unpaired surrogate cannot be percent-encoded as UTF-8
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+      .replace(/\.{2,}/g, '.')
+      .replace(/^[.\s]+/, ''),
+  )
+    .slice(0, MAX_UNICODE_NAME) // by code point: never half of a surrogate pair
+    .join('')
+    .replace(/[.\s]+$/, '');
+  if (cleaned === '') return fallback;
+  return isWindowsReservedName(cleaned) ? `_${cleaned}` : cleaned;
 }
 
 function withoutExtension(name: string): string {
@@ -233,6 +250,14 @@ export class ExportService {
     const writer = writers.find((candidate) => candidate.name === name);
     if (!writer || !(EXPORT_FORMATS as readonly string[]).includes(name)) {
       const writable = this.writableFormats();
+      if ((EXPORT_FORMATS as readonly string[]).includes(name)) {
+        // A format the engine knows whose plugin is not loaded now (refused, quarantined, removed): not the request's fault.
+        throw new ExportError(
+          'format_unavailable',
+          `No loaded format plugin writes "${name}" at the moment: its plugin was refused or quarantined (the Plugins page says why). Writable formats now: ${writable.join(', ') || 'none'}.`,
+          { writable_formats: writable },
+        );
+      }
       throw new ExportError('unknown_format', `No loaded format plugin writes "${name.slice(0, 50)}". Writable formats: ${writable.join(', ') || 'none (no export format plugin is loaded)'}.`, {
         writable_formats: writable,
       });
@@ -248,6 +273,14 @@ export class ExportService {
       });
     } catch (error) {
       const names = playlists.map((playlist) => `"${playlist.name.slice(0, 80)}"`).join(', ');
+      if (error instanceof SandboxError) {
+        // The sandbox or its process stopped (a limit, a crash, a quarantine): the engine's trouble, worth a retry.
+        throw new ExportError(
+          'format_unavailable',
+          `The ${format} format plugin stopped while writing ${names} (${error.failure}). Try again; an admin can see the plugin's state on the Plugins page.`,
+          { failure: error.failure },
+        );
+      }
       throw new ExportError('write_failed', `The ${format} format plugin could not write ${names}: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
     } finally {
       await handle.close();

@@ -198,8 +198,9 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect(await tracksOf(['dup#2', '3', 'dup'])).toEqual([['A'], ['D', 'E', 'F'], ['A', 'B']]);
     const partial = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: [], tracks: { 'dup#2': ['pos:0'], dup: ['pos:1'] } } });
     expect(partial.statusCode, partial.body).toBe(200);
+    // "dup#2" has one track, so selecting it leaves nothing out: not partial.
     expect(exportManifestSchema.parse((await unzip(partial.rawPayload)).manifest).entries.map((entry) => [entry.playlist_id, entry.track_count, entry.warning_codes])).toEqual([
-      ['dup#2', 1, ['partial_selection']],
+      ['dup#2', 1, []],
       ['dup', 1, ['partial_selection']],
     ]);
     // An index alone names only a playlist without an id: "2" is not the later "dup".
@@ -307,6 +308,28 @@ describe('POST /api/exports from import records, with the real format plugins in
       expect(expired.json<Problem>()).toMatchObject({ code: 'gone' });
     });
 
+    it('filename* follows the Windows rules of filename and never splits a character', async () => {
+      const con = await record([playlist('CON', [track('A')], { id: 'con' })]);
+      const reserved = await exportOf({ source_provider: 'import', source_account_id: con, format: 'csv' });
+      expect(reserved.statusCode, reserved.body).toBe(200);
+      expect(reserved.headers['content-disposition']).toBe(`attachment; filename="_CON.csv"; filename*=UTF-8''_CON.csv`);
+      // 149 characters, then an emoji (two UTF-16 units) across the 150-character cut.
+      const long = `${'A'.repeat(149)}😀 tail`;
+      const emoji = await record([playlist(long, [track('A')], { id: 'e' })]);
+      const cut = await exportOf({ source_provider: 'import', source_account_id: emoji, format: 'csv' });
+      expect(cut.statusCode, cut.body).toBe(200);
+      const encoded = /filename\*=UTF-8''(.+)$/.exec(String(cut.headers['content-disposition']))![1]!;
+      expect(decodeURIComponent(encoded)).toBe(`${'A'.repeat(149)}😀.csv`);
+      await eventuallyEmpty();
+    });
+
+    it('a JSON body sent as text/plain ⇒ 415, not parsed', async () => {
+      const id = await record([roadTrip()]);
+      const response = await t.app.http!.inject({ method: 'POST', url: '/api/exports', headers: { 'content-type': 'text/plain' }, payload: JSON.stringify({ source_provider: 'import', source_account_id: id, format: 'csv' }) });
+      expect(response.statusCode, response.body).toBe(415);
+      expect(response.json<Problem>().code).toBe('unsupported_media_type');
+    });
+
     it('unknown format ⇒ 422 listing the writable formats', async () => {
       const id = await record([roadTrip()]);
       const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'pls' });
@@ -355,6 +378,22 @@ describe('POST /api/exports from import records, with the real format plugins in
         expect(response.json<Problem>().detail).toMatch(detail);
       }
     });
+  });
+
+  it('a format whose plugin is quarantined ⇒ 503 format_unavailable saying so, and fine again once released', async () => {
+    const id = await record([roadTrip()]);
+    await t.app.services.plugins.catalogue.quarantine('opl.format.csv', 'test: broke its limits');
+    try {
+      const refused = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json<Problem>()).toMatchObject({ code: 'service_unavailable', reason: 'format_unavailable' });
+      expect(refused.json<Problem>().detail).toMatch(/refused or quarantined/);
+      expect(refused.json<Problem>().writable_formats).toEqual(['txt', 'm3u8', 'xspf', 'json']);
+    } finally {
+      expect((await t.app.http!.inject({ method: 'POST', url: '/api/admin/plugins/opl.format.csv/release' })).statusCode).toBe(200);
+    }
+    expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' })).statusCode).toBe(200);
+    await eventuallyEmpty();
   });
 
   describe('temporary files', () => {

@@ -37,6 +37,14 @@ describe('export track selection', () => {
     expect(exportWarnings([selected], 'csv').map((warning) => warning.code)).toEqual(['partial_selection', 'empty_playlist']);
   });
 
+  it('a selection of every track is the whole playlist, not partial (whatever keys name them)', () => {
+    expect(selectTracks('p1', playlist, ['e2', 't1', 'pos:3'])).toEqual({ playlist, partial: null });
+    const empty = playlistSchema.parse({ id: 'p0', name: 'Nothing yet', tracks: [] });
+    const selected = { id: 'p0', ...selectTracks('p0', empty, []) };
+    expect(selected.partial).toBeNull();
+    expect(exportWarnings([selected], 'csv').map((warning) => warning.code)).toEqual(['empty_playlist']);
+  });
+
   it('unknown keys are refused with invalid_selection naming them', () => {
     let error: unknown;
     try {
