@@ -8,7 +8,8 @@ import type { ReadinessCheck } from '../services/health/readiness.ts';
 import type { OwnerPolicy } from '../services/owner/owner.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdminApi } from '../services/plugins/plugin-admin.service.ts';
-import { registerErrorHandling } from './errors/index.ts';
+import { AppError, registerErrorHandling } from './errors/index.ts';
+import { findUnstorableText } from './unstorable-text.ts';
 import { openApiDocument, registerOpenApi } from './openapi.ts';
 import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
@@ -96,6 +97,14 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // JSON is the API's only body type (imports.routes.ts reads raw files in its own scope). Without
+  // fastify's default text/plain parser, a text/plain body is a 415 rather than a string the
+  // schema refuses — and no cross-site "simple" request can carry a body any route reads.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('preValidation', async (request) => {
+    const found = request.body === undefined ? null : findUnstorableText(request.body);
+    if (found) throw new AppError('malformed_body', `${found.path} contains ${found.what}, which cannot be stored; remove it or replace it (U+FFFD is the usual replacement).`, { extensions: { path: found.path } });
+  });
   await registerOpenApi(app, deps.version);
   await app.register(fastifyCookie);
 

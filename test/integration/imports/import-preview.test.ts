@@ -134,6 +134,36 @@ describe('import previews through HTTP, with the real format plugins in the sand
     expect(utf8.json<Preview>().issues).toEqual([]);
   });
 
+  it('stores text PostgreSQL cannot hold (NUL, an unpaired surrogate) from a file as U+FFFD instead of failing', async () => {
+    const csv = await upload(t, 'title,artist\nhello\u0000world,bob\n', { filename: 'nul.csv' });
+    expect(csv.statusCode, csv.body).toBe(201);
+    expect(csv.json<Preview>().playlists[0]!.tracks[0]).toMatchObject({ title: 'hello\ufffdworld', artist: 'bob' });
+    const bundle = JSON.stringify({ schema_version: 1, playlists: [{ name: 'Bad \ud800 name', tracks: [{ title: 'a\u0000', artist: 'b', metadata: { 'k\udc00': 'v' } }] }] });
+    const json = await upload(t, bundle, { filename: 'odd.json' });
+    expect(json.statusCode, json.body).toBe(201);
+    const preview = json.json<Preview>();
+    expect(preview.playlists[0]).toMatchObject({ name: 'Bad \ufffd name', tracks: [{ title: 'a\ufffd', artist: 'b', metadata: { 'k\ufffd': 'v' } }] });
+    // Stored as shown: the record reads back the same.
+    const stored = await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` });
+    expect(stored.statusCode, stored.body).toBe(200);
+    expect(stored.json<Preview>().playlists[0]!.tracks[0]!.title).toBe('a\ufffd');
+  });
+
+  it('refuses a JSON body holding text that cannot be stored with a 400 naming where it is', async () => {
+    for (const [text, what] of [
+      ['one\u0000two', 'NUL'],
+      ['one\ud800two', 'unpaired UTF-16 surrogate'],
+    ] as const) {
+      const response = await textPreview(t, { text: `Artist - ${text}`, name: 'Pasted' });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json<{ code: string; detail: string; path: string }>()).toMatchObject({ code: 'malformed_body', path: 'body.text' });
+      expect(response.json<{ detail: string }>().detail).toContain(what);
+    }
+    const key = await textPreview(t, { text: 'Artist - Title', name: 'Pasted', ['x\u0000']: 1 });
+    expect(key.statusCode, key.body).toBe(400);
+    expect(key.json<{ path: string }>().path).toBe('body["x\\u0000"] (the key)');
+  });
+
   it('detects the format from the content when the name says nothing, and takes the name from headers', async () => {
     const cases: Array<[string, string]> = [
       ['#EXTM3U\n#EXTINF:1,A - B\nb.mp3\n', 'm3u8'],

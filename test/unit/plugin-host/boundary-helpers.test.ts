@@ -43,6 +43,16 @@ describe('parseBoundaryJson', () => {
 
   it('parses ordinary JSON unchanged', () => {
     expect(parseBoundaryJson('{"x":[1,"two",null]}')).toEqual({ x: [1, 'two', null] });
+    // Escapes of storable text stay what they spell.
+    expect(parseBoundaryJson('{"t":"tab\\tand \\u0001 and \\ud83d\\ude00 and \\\\u0000"}')).toEqual({ t: 'tab\tand \u0001 and 😀 and \\u0000' });
+  });
+
+  it('replaces text PostgreSQL cannot store (NUL, unpaired surrogates) with U+FFFD, in values and keys', () => {
+    // What JSON.stringify in a sandbox writes for such strings.
+    const text = JSON.stringify({ title: 'a\u0000b', tracks: [{ artist: 'x\ud800y', album: 'z\udc00' }], metadata: { 'k\u0000': 'v', 'ok': '\ud83d' }, fine: '東京 😀' });
+    expect(text).toContain('\\u0000');
+    expect(parseBoundaryJson(text)).toEqual({ title: 'a\ufffdb', tracks: [{ artist: 'x\ufffdy', album: 'z\ufffd' }], metadata: { 'k\ufffd': 'v', ok: '\ufffd' }, fine: '東京 😀' });
+    expect(Object.keys((parseBoundaryJson(text) as { metadata: object }).metadata)).toEqual(['k\ufffd', 'ok']);
   });
 });
 
