@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { PluginError, type Playlist } from '@opl/plugin-sdk';
+import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import { createLocalRegistrySource } from '@opl/plugin-sdk/tools';
 import { ConvertProgress } from './convert/convert-progress.ts';
 import { ENGINE_VERSION } from '../app/version.ts';
@@ -17,6 +18,7 @@ import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { makeDirectories } from './make-directories.ts';
+import { terminalText } from './terminal-text.ts';
 import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 
 export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--force] [--progress]
@@ -45,6 +47,24 @@ interface Io {
 }
 
 class UsageError extends Error {}
+
+/**
+ * The sandbox memory of an offline conversion: at least 1 GiB. The engine's default (256 MiB per
+ * isolate, many isolates in one process) is sized for uploads of at most OPL_IMPORT_MAX_BYTES;
+ * a file converted here may be larger (a 100,000-track bundle is over 60 MB), and it is the only
+ * work on the machine. A larger OPL_PLUGIN_MEMORY_MB is kept.
+ */
+export function convertMemoryMb(configuredMb: number): number {
+  return Math.max(configuredMb, 1024);
+}
+
+/** What to do about a plugin's failure, when there is something to do. */
+function pluginErrorHint(error: PluginError, configuredMb: number): string {
+  if (error instanceof SandboxError && error.failure === 'memory') {
+    return ` — the file needs more memory than the sandbox's ${convertMemoryMb(configuredMb)} MiB: run again with OPL_PLUGIN_MEMORY_MB=${2 * convertMemoryMb(configuredMb)}`;
+  }
+  return /several playlists|multiple playlists|one playlist/i.test(error.message) ? ' — write one file per playlist with -o <directory>/' : '';
+}
 
 function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -202,7 +222,8 @@ export async function convertCommand(args: readonly string[], config: Config, io
   const logger = createLogger({ level: 'silent' });
   const host = new PluginHost({
     logger,
-    limits: { memoryMb: config.plugins.memoryMb, callTimeoutMs: Math.max(config.plugins.callTimeoutMs, 120_000) },
+    // One user's own file on their own machine: more room and time than the engine gives each sandbox.
+    limits: { memoryMb: convertMemoryMb(config.plugins.memoryMb), callTimeoutMs: Math.max(config.plugins.callTimeoutMs, 120_000) },
     childNodeFlags: heapProfileFlags(config.heapProfile),
     childEnv: heapProfileEnv(config.heapProfile),
   });
@@ -247,12 +268,13 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (largeInput) progress.reading(basename(input), info.size, reader.name);
 
     const result = await host.call(reader.pluginId, 'parse', { bytes, filename: basename(input), media_type: null });
+    // Issue text comes from the file: escaped before it reaches the terminal.
     for (const issue of result.issues.slice(0, MAX_LISTED_ISSUES)) {
-      io.stderr.write(`${input}${issue.line ? `:${issue.line}` : ''}: ${issue.severity} ${issue.code}: ${issue.message}\n`);
+      io.stderr.write(`${input}${issue.line ? `:${issue.line}` : ''}: ${issue.severity} ${terminalText(issue.code)}: ${terminalText(issue.message)}\n`);
     }
     if (result.issues.length > MAX_LISTED_ISSUES) io.stderr.write(`… and ${result.issues.length - MAX_LISTED_ISSUES} more issue(s)\n`);
     const playlists: Playlist[] = result.playlists;
-    if (playlists.length === 0) throw new UsageError(`${input} holds no playlist that could be read (see the issues above).`);
+    if (playlists.length === 0) throw new UsageError(`${input} holds no playlist${result.issues.length > 0 ? ' that could be read (see the issues above)' : 's'}: there is nothing to convert.`);
 
     const tracks = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
     const showProgress = parsed.values.progress ?? (tty && (largeInput || tracks >= PROGRESS_TRACKS));
@@ -306,11 +328,11 @@ export async function convertCommand(args: readonly string[], config: Config, io
       return 1;
     }
     if (error instanceof UsageError) {
-      io.stderr.write(`opl convert: ${error.message}\n`);
+      io.stderr.write(`opl convert: ${terminalText(error.message)}\n`);
       return 1;
     }
     if (error instanceof PluginError) {
-      io.stderr.write(`opl convert: ${error.type}: ${error.message}${/several playlists|multiple playlists|one playlist/i.test(error.message) ? ' — write one file per playlist with -o <directory>/' : ''}\n`);
+      io.stderr.write(`opl convert: ${error.type}: ${terminalText(error.message)}${pluginErrorHint(error, config.plugins.memoryMb)}\n`);
       return 1;
     }
     throw error;

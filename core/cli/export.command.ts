@@ -12,6 +12,7 @@ import { warningCodes, warningInWords } from './export/warning-words.ts';
 import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
 import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
 import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
+import { terminalText } from './terminal-text.ts';
 
 /**
  * `opl export`: downloads playlists from a running engine as a file, through the same export
@@ -144,7 +145,7 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
   if (manifest) {
     const failed = manifest.entries.filter((entry) => entry.status === 'error');
     const tracks = manifest.entries.reduce((sum, entry) => sum + entry.track_count, 0);
-    io.stderr.write(`${plural(manifest.playlist_count, 'playlist')}, ${plural(tracks, 'track')}${failed.length > 0 ? `; ${failed.length} could not be read: ${failed.map((entry) => `"${entry.playlist_name || entry.playlist_id}"`).join(', ')}` : ''}.\n`);
+    io.stderr.write(`${plural(manifest.playlist_count, 'playlist')}, ${plural(tracks, 'track')}${failed.length > 0 ? `; ${failed.length} could not be read: ${failed.map((entry) => `"${terminalText(entry.playlist_name || entry.playlist_id)}"`).join(', ')}` : ''}.\n`);
   }
   if (count === 0) {
     io.stderr.write('No warnings.\n');
@@ -153,13 +154,14 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
   io.stderr.write(`${plural(count, 'warning')}:\n`);
   if (!manifest) {
     const codes = warningCodes(response.headers.get('x-open-playlist-warning-codes'));
-    for (const code of codes) io.stderr.write(`  ! ${warningInWords(code)} [${code}]\n`);
+    for (const code of codes) io.stderr.write(`  ! ${warningInWords(code)} [${terminalText(code)}]\n`);
     if (codes.length === 0) io.stderr.write('  (the engine did not name them)\n');
   } else {
     const names = new Map(manifest.entries.map((entry) => [entry.playlist_id, entry.playlist_name]));
     for (const warning of manifest.warnings) {
       const about = warning.playlist_id ? names.get(warning.playlist_id) : undefined;
-      io.stderr.write(`  ! ${about ? `"${about}": ` : ''}${warning.message} [${warning.code}]\n`);
+      // Playlist names and messages come from the source's files or provider: escaped for the terminal.
+      io.stderr.write(`  ! ${about ? `"${terminalText(about)}": ` : ''}${terminalText(warning.message)} [${terminalText(warning.code)}]\n`);
     }
   }
 }
@@ -177,7 +179,7 @@ async function run(options: ExportOptions, config: Config, io: Io, signal: Abort
       // Not a problem body: the status says enough.
     }
     const detail = typeof problem['detail'] === 'string' ? problem['detail'] : `the engine answered HTTP ${response.status}`;
-    io.stderr.write(`opl export: ${detail}${typeof problem['code'] === 'string' ? ` (${problem['code']})` : ''}\n`);
+    io.stderr.write(`opl export: ${terminalText(detail)}${typeof problem['code'] === 'string' ? ` (${terminalText(problem['code'])})` : ''}\n`);
     return EXPORT_EXIT.failed;
   }
   let target: string;

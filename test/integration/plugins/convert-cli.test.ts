@@ -104,6 +104,23 @@ describe('opl convert', () => {
     await expect(readFile(join(root, 'bomb.csv'))).rejects.toThrow();
   });
 
+  it('never lets a file write to the terminal: control characters in issues are shown escaped', { timeout: 60_000 }, async () => {
+    await writeFile(join(root, 'escapes.csv'), 'Track Name,Artist Name(s),Duration (ms)\nA,B,\u001b[31mred\u001b]0;owned\u0007\n');
+    const converted = await opl(['convert', join(root, 'escapes.csv'), '--to', 'txt', '-o', join(root, 'escapes.txt')], env);
+    expect(converted.code, converted.output).toBe(0);
+    expect(converted.output).toContain('\\u001b[31mred');
+    // No control character but the line breaks between messages.
+    expect([...converted.output].filter((char) => char !== '\n' && (char < ' ' || char === '\u007f'))).toEqual([]);
+  });
+
+  it('says there is nothing to convert in a bundle with no playlists, without pointing at issues that are not there', { timeout: 60_000 }, async () => {
+    await writeFile(join(root, 'none.json'), JSON.stringify({ schema_version: 1, playlists: [] }));
+    const converted = await opl(['convert', join(root, 'none.json'), '--to', 'csv', '-o', join(root, 'none.csv')], env);
+    expect(converted.code).toBe(1);
+    expect(converted.output).toContain('holds no playlists: there is nothing to convert');
+    expect(converted.output).not.toContain('see the issues above');
+  });
+
   it('shows progress when asked', { timeout: 60_000 }, async () => {
     const lines = Array.from({ length: 3_000 }, (_, i) => `Artist ${i % 97} - Song ${i}`).join('\n');
     await writeFile(join(root, 'big.txt'), lines);

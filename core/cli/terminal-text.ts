@@ -1,0 +1,16 @@
+/**
+ * Text from a file, a plugin or the engine made safe to print on a terminal. A playlist file is
+ * anyone's: a title holding ESC sequences could recolour, retitle or rewrite the user's terminal
+ * (and some terminals answer certain sequences with input of their own), and a line break or a
+ * bidirectional override could make one message look like another. Each such character is shown
+ * as its JSON-style escape (`\u001b`), the way the JSON reader already reports them.
+ */
+
+// C0 controls (line breaks and tabs included: one message is one line), DEL, C1 controls, the
+// Unicode line separators and the bidirectional embeddings, overrides and isolates.
+// eslint-disable-next-line no-control-regex -- control characters are what is escaped here
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function terminalText(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
