@@ -1,5 +1,6 @@
 import { escapeXmlAttribute, escapeXmlText, formatKit } from '@opl/plugin-sdk';
 import { boolean, dateTime, durationSeconds, integer, LIMITS, mediaType, metadataObject, playlistKind, releaseDate, type Checked } from './model-values.ts';
+import { textParts, XML_LIMITS } from './xml-limits.ts';
 
 /**
  * The Open Playlist v1 extension: the model fields XSPF's own elements cannot carry, one element
@@ -12,8 +13,10 @@ import { boolean, dateTime, durationSeconds, integer, LIMITS, mediaType, metadat
  * Value forms: text as is; numbers in decimal; booleans `true`/`false`; `artists` as
  * `<opl:artist>` children; `credits` as `<opl:credit role name instrument? uri?/>` children;
  * `provider_uris` as `<opl:uri provider="key">uri</opl:uri>` children; `metadata` and
- * `provider_metadata` as JSON text. JSPF carries the same fields as JSON values under
- * `extension[<namespace>][0]`.
+ * `provider_metadata` as JSON text. A text longer than the reader accepts in one element (the
+ * model does not bound `metadata`, nor a date-time's fractional digits) is written as consecutive
+ * `<opl:part>` children, joined when read (xml-limits.ts). JSPF carries the same fields as JSON
+ * values under `extension[<namespace>][0]`.
  */
 
 export type FieldKind = 'text' | 'int' | 'seconds' | 'bool' | 'datetime' | 'date' | 'media_type' | 'playlist_kind' | 'json' | 'artists' | 'credits' | 'uris';
@@ -58,6 +61,8 @@ export const PLAYLIST_FIELDS: readonly FieldSpec[] = [
   { field: 'photo', kind: 'text' },
   { field: 'track_count', kind: 'int' },
   { field: 'owner_id', kind: 'text' },
+  /** Only when `<date>` cannot carry it (longer than a text the reader accepts); see xspf-writer.ts. */
+  { field: 'created_at', kind: 'datetime' },
   { field: 'updated_at', kind: 'datetime' },
   { field: 'kind', kind: 'playlist_kind', fallback: 'PLAYLIST' },
   { field: 'snapshot_id', kind: 'text' },
@@ -84,6 +89,21 @@ interface Credit {
   readonly uri: string | null;
 }
 
+/** A text field's element: the text itself, or its `<opl:part>` pieces when one element could not hold it. */
+function textXml(indent: string, tag: string, text: string): string {
+  if (text.length <= XML_LIMITS.maxTextLength) return `${indent}<${tag}>${escapeXmlText(text)}</${tag}>\n`;
+  return `${indent}<${tag}>\n${textParts(text).map((part) => `${indent}  <opl:part>${escapeXmlText(part)}</opl:part>\n`).join('')}${indent}</${tag}>\n`;
+}
+
+/**
+ * JSON text XML can carry whole: `JSON.stringify` leaves U+FFFE and U+FFFF as they are, which XML
+ * cannot hold (the writer would strip them), so they are written as JSON escapes. They can only
+ * stand inside JSON strings, where `\ufffe` means the same.
+ */
+function jsonText(value: unknown): string {
+  return JSON.stringify(value).replace(/[\uFFFE\uFFFF]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+}
+
 /** One extension element (two-space indent levels given by `indent`), or '' for a default value. */
 export function fieldXml(spec: FieldSpec, value: unknown, indent: string): string {
   if (isDefault(spec, value)) return '';
@@ -105,11 +125,11 @@ export function fieldXml(spec: FieldSpec, value: unknown, indent: string): strin
       return `${indent}<${tag}>\n${keys.map((key) => `${inner}<opl:uri provider="${escapeXmlAttribute(key)}">${escapeXmlText(uris[key]!)}</opl:uri>\n`).join('')}${indent}</${tag}>\n`;
     }
     case 'json':
-      return `${indent}<${tag}>${escapeXmlText(JSON.stringify(value))}</${tag}>\n`;
+      return textXml(indent, tag, jsonText(value));
     case 'bool':
       return `${indent}<${tag}>${value === true ? 'true' : 'false'}</${tag}>\n`;
     default:
-      return `${indent}<${tag}>${escapeXmlText(String(value))}</${tag}>\n`;
+      return textXml(indent, tag, String(value));
   }
 }
 

@@ -17,12 +17,19 @@ export function shown(text: string): string {
   return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 }
 
+/** A whole number the model accepts: a safe integer (up to 16 digits, as the writer writes 9007199254740991). */
 export function integer(text: string): Checked<number> {
-  return /^\s*-?\d{1,15}\s*$/.test(text) ? { value: Number(text) } : { problem: `${shown(text)} is not a whole number` };
+  const number = /^\s*-?\d{1,16}\s*$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(number) ? { value: number } : { problem: `${shown(text)} is not a whole number` };
 }
 
+/**
+ * Seconds as JavaScript writes a number (`String(value)`, which the writer uses): decimals with up
+ * to 17 significant digits (`0.30000000000000004`), and the exponent form of tiny ones (`1e-7`),
+ * so that every duration reads back exactly.
+ */
 export function durationSeconds(text: string): Checked<number> {
-  const seconds = /^\s*\d{1,15}(?:\.\d{1,15})?\s*$/.test(text) ? Number(text) : Number.NaN;
+  const seconds = /^\s*\d{1,15}(?:\.\d{1,30})?(?:e-\d{1,3})?\s*$/.test(text) ? Number(text) : Number.NaN;
   if (Number.isNaN(seconds)) return { problem: `${shown(text)} is not a number of seconds` };
   return seconds > LIMITS.maxDurationSeconds ? { problem: `${shown(text)} seconds is longer than the model allows` } : { value: seconds };
 }

@@ -2,6 +2,8 @@ import { PLUGIN_DEFINITION_MARK, type TrackInput } from '@opl/plugin-sdk';
 import { FORMAT_OPERATIONS, type PlaylistInput } from '@opl/plugin-sdk/schemas';
 import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
+// The M3U8 plugin, only to check the conversion end to end (XSPF ⇒ model ⇒ M3U8) as `opl convert` runs it.
+import m3u8 from '../../m3u8/src/index.ts';
 import plugin from './index.ts';
 
 const encoder = new TextEncoder();
@@ -183,6 +185,85 @@ describe('opl.format.xspf', () => {
   });
 });
 
+describe('texts longer than the reader accepts in one element (1,000,000 characters)', () => {
+  const LIMIT = 1_000_000;
+  /** The length of the longest text between two tags, as the parser reads it (escapes undone). */
+  function longestTexts(text: string): number {
+    let longest = 0;
+    for (const match of text.matchAll(/>([^<]*)</g)) longest = Math.max(longest, match[1]!.replace(/&(?:amp|lt|gt|#xD);/g, '_').length);
+    return longest;
+  }
+
+  it('writes metadata of any size (the model does not bound it) in parts, and reads it back exactly', async () => {
+    // The JSON text starts {"blob":" (9 characters), so the emoji's surrogate pair straddles the first cut at 1,000,000.
+    const blob = `${'a'.repeat(LIMIT - 10)}😀${'<&>"\\\r\n\u0007\uFFFE\uFFFF\uD800 é 宇 🎵'.repeat(150_000)}`;
+    const huge: PlaylistInput = {
+      name: 'Huge',
+      metadata: { blob: 'x'.repeat(2_500_000) },
+      created_at: `2024-01-01T00:00:00.${'1'.repeat(LIMIT)}Z`,
+      updated_at: `2024-01-02T00:00:00.${'2'.repeat(LIMIT + 5)}+09:00`,
+      tracks: [
+        {
+          title: 'T',
+          artist: 'A',
+          metadata: { blob, location: `/${'ü'.repeat(LIMIT)}.mp3` },
+          provider_metadata: { nested: { list: Array.from({ length: 120_000 }, (_, index) => ({ index, note: 'n&<' })) } },
+          added_at: `2024-01-03T00:00:00.${'3'.repeat(LIMIT * 2)}Z`,
+        },
+      ],
+    };
+    const text = await exported(huge);
+    expect(longestTexts(text)).toBeLessThanOrEqual(LIMIT);
+    expect(text).toContain('<opl:metadata>\n          <opl:part>{"blob":"aaa');
+    expect(text).toContain('<opl:created_at>\n      <opl:part>2024-01-01T00:00:00.111');
+    expect(text).not.toContain('<date>');
+    // The location is too long for a <location>; the extension keeps it.
+    expect(locationsOf(text)).toEqual([]);
+    const result = await parse(text);
+    expect(result.issues).toEqual([]);
+    const expected = normalized(huge);
+    // What XML cannot carry (U+0007, a lone surrogate, U+FFFE, U+FFFF) is a JSON escape in the metadata text, so the blob reads back whole.
+    expect(result.playlists).toEqual([expected]);
+  });
+
+  it('keeps one element (no parts) for a text of exactly the limit, and reads parts written by hand', async () => {
+    const exact = await exported({ name: 'E', metadata: { k: 'k'.repeat(LIMIT - 8) } });
+    expect(exact).toContain(`<opl:metadata>{"k":"${'k'.repeat(LIMIT - 8)}"}</opl:metadata>`);
+    expect((await parse(exact)).playlists[0]!.metadata.k).toHaveLength(LIMIT - 8);
+    const opl = 'https://open-playlist.org/ns/xspf/1';
+    const parts = await parse(
+      `<playlist version="1" xmlns="http://xspf.org/ns/0/" xmlns:opl="${opl}"><extension application="${opl}"><opl:metadata> <opl:part>{"a":</opl:part>\n<opl:part>[1,"x&amp;y</opl:part><opl:part>"]}</opl:part> </opl:metadata><opl:snapshot_id><opl:part>s-</opl:part><opl:part>1</opl:part></opl:snapshot_id></extension><trackList/></playlist>`,
+    );
+    expect(parts.issues).toEqual([]);
+    expect(parts.playlists[0]).toMatchObject({ metadata: { a: [1, 'x&y'] }, snapshot_id: 's-1' });
+  });
+
+  it('still refuses one text longer than the limit, in the extension or in a part', async () => {
+    const opl = 'https://open-playlist.org/ns/xspf/1';
+    const head = `<playlist version="1" xmlns="http://xspf.org/ns/0/" xmlns:opl="${opl}"><extension application="${opl}">`;
+    expect(await refusal(`${head}<opl:metadata>"${'m'.repeat(LIMIT)}"</opl:metadata></extension><trackList/></playlist>`)).toMatch(/the text of <metadata> is longer than 1000000 characters/);
+    expect(await refusal(`${head}<opl:metadata><opl:part>${'m'.repeat(LIMIT + 1)}</opl:part></opl:metadata></extension><trackList/></playlist>`)).toMatch(/the text of <part> is longer than 1000000 characters/);
+  });
+
+  it('round-trips the numbers the model accepts exactly: safe integers, and durations JavaScript writes with 17 digits or an exponent', async () => {
+    const numbers: PlaylistInput = {
+      name: 'N',
+      track_count: 9_007_199_254_740_991,
+      tracks: [
+        { title: 'a', artist: '', release_year: 9_007_199_254_740_991, disc_number: -9_007_199_254_740_991, source_position: 0, duration_s: 1e-7 },
+        { title: 'b', artist: '', track_number: -3, duration_s: 0.30000000000000004 },
+        { title: 'c', artist: '', duration_s: 398_955.192_999_999_97 },
+        { title: 'd', artist: '', duration_s: 5e-324, metadata: { odd: '\uFFFE\uFFFF', [`k${'\uFFFF'.repeat(3)}`]: 1 } },
+      ],
+    };
+    const text = await exported(numbers);
+    expect(text).toContain('<opl:duration_s>398955.19299999997</opl:duration_s>');
+    const result = await parse(text);
+    expect(result.issues).toEqual([]);
+    expect(result.playlists).toEqual([normalized(numbers)]);
+  });
+});
+
 /** The `<location>` texts of an exported document, in order (XML-unescaped). */
 function locationsOf(text: string): string[] {
   return [...text.matchAll(/<location>(.*?)<\/location>/g)].map((match) => match[1]!.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'));
@@ -238,11 +319,15 @@ describe('local files: imported paths are written as URIs', () => {
     expect(result.playlists[0]!.tracks.map((track) => track.metadata.location)).toEqual(paths);
   });
 
-  it('lets other software read them as local files (our extension removed)', async () => {
+  it('lets other software read them as local files (our extension removed), which our reader decodes back into paths', async () => {
     const result = await parse(withoutOurExtension(await exported(playlist)));
     expect(result.issues).toEqual([]);
     const tracks = result.playlists[0]!.tracks;
-    expect(tracks.map((track) => track.metadata.location)).toEqual(uris);
+    // The path each URI names (as the SDK decodes a file: URL for the M3U reader: drive and UNC paths with slashes).
+    const decoded = ['C:/Music/Artist/Song.mp3', '//server/share/a.mp3', '/home/me/Music/a b.mp3', 'Music/a.mp3', '../a.mp3', 'C:/Mü sic/#1 100%.mp3', '/already/a uri.mp3'];
+    expect(tracks.slice(0, 7).map((track) => track.metadata)).toEqual(decoded.map((path) => ({ location: path, local_path: path })));
+    // A path with a control character (%07) is no playlist line: the URI stays as written.
+    expect(tracks[7]!.metadata).toEqual({ location: uris[7], local_path: 'C:/x/<b>&amp;\u0007\uFFFD.mp3' });
     expect(tracks.every((track) => track.is_local && track.media_type === 'local_file')).toBe(true);
   });
 
@@ -274,6 +359,93 @@ describe('local files: imported paths are written as URIs', () => {
 
 const XSPF_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/">\n';
 
+/** An XSPF as VLC writes one (tabs, absolute file: URIs, its own extension), plus relative references as other players write them. */
+const VLC_LIKE = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<playlist xmlns="http://xspf.org/ns/0/" xmlns:vlc="http://www.videolan.org/vlc/playlist/ns/0/" version="1">',
+  '\t<title>Wiedergabeliste</title>',
+  '\t<trackList>',
+  '\t\t<track>',
+  '\t\t\t<location>file:///home/u/Music/a%20b.mp3</location>',
+  '\t\t\t<title>A B</title>',
+  '\t\t\t<duration>215000</duration>',
+  '\t\t\t<extension application="http://www.videolan.org/vlc/playlist/0">',
+  '\t\t\t\t<vlc:id>0</vlc:id>',
+  '\t\t\t</extension>',
+  '\t\t</track>',
+  '\t\t<track>',
+  '\t\t\t<location>file:///C:/Users/u/Music/Bj%C3%B6rk%20-%20J%C3%B3ga.flac</location>',
+  '\t\t\t<extension application="http://www.videolan.org/vlc/playlist/0"><vlc:id>1</vlc:id></extension>',
+  '\t\t</track>',
+  '\t\t<track><location>file://nas/share/%231%20hit.ogg</location></track>',
+  '\t\t<track><location>Music/a%20b.mp3</location></track>',
+  '\t\t<track><location>../x/%C3%A9t%C3%A9.flac</location></track>',
+  '\t\t<track><location>file:///home/u/%E9t%E9.mp3</location></track>',
+  '\t\t<track><location>Music/%zz.mp3</location></track>',
+  '\t\t<track><location>http://radio.example/live%20stream.mp3</location></track>',
+  '\t</trackList>',
+  '\t<extension application="http://www.videolan.org/vlc/playlist/0">',
+  '\t\t<vlc:item tid="0"/>',
+  '\t\t<vlc:item tid="1"/>',
+  '\t</extension>',
+  '</playlist>',
+  '',
+].join('\n');
+
+describe('locations written by other software', () => {
+  it('reads file: URIs and relative references as the decoded local paths the M3U, PLS and WPL readers keep', async () => {
+    const result = await parse(VLC_LIKE, 'vlc.xspf');
+    const tracks = result.playlists[0]!.tracks;
+    const paths = ['/home/u/Music/a b.mp3', 'C:/Users/u/Music/Björk - Jóga.flac', '//nas/share/#1 hit.ogg', 'Music/a b.mp3', '../x/été.flac'];
+    expect(tracks.slice(0, 5).map((track) => track.metadata)).toEqual(paths.map((path) => ({ location: path, local_path: path })));
+    expect(tracks.slice(0, 7).every((track) => track.is_local && track.media_type === 'local_file' && !track.is_migratable)).toBe(true);
+    expect(tracks[0]).toMatchObject({ title: 'A B', duration_s: 215 });
+    // Malformed escapes: kept as written (the path as the SDK leaves it), with a warning on the track's line.
+    expect(tracks[5]!.metadata).toEqual({ location: 'file:///home/u/%E9t%E9.mp3', local_path: '/home/u/%E9t%E9.mp3' });
+    expect(tracks[6]!.metadata).toEqual({ location: 'Music/%zz.mp3', local_path: 'Music/%zz.mp3' });
+    expect(result.issues).toEqual([
+      { line: 20, column: null, code: 'invalid_value', severity: 'warning', message: expect.stringMatching(/^the location "file:\/\/\/home\/u\/%E9t%E9\.mp3" has a malformed percent-encoding .*kept as written$/) as unknown },
+      { line: 21, column: null, code: 'invalid_value', severity: 'warning', message: expect.stringMatching(/^the location "Music\/%zz\.mp3" has a malformed/) as unknown },
+    ]);
+    // A web URL stays as it is: a stream, not a local file.
+    expect(tracks[7]).toMatchObject({ is_local: false, media_type: 'track', metadata: { location: 'http://radio.example/live%20stream.mp3' } });
+  });
+
+  it('converts to M3U8 with the decoded paths as lines (as `opl convert x.xspf --to m3u8` does)', async () => {
+    const { playlists } = await parse(VLC_LIKE, 'vlc.xspf');
+    const text = (await runSerialize(m3u8, playlists, {})).text;
+    const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    expect(lines).toEqual(['/home/u/Music/a b.mp3', 'C:/Users/u/Music/Björk - Jóga.flac', '//nas/share/#1 hit.ogg', 'Music/a b.mp3', '../x/été.flac', 'file:///home/u/%E9t%E9.mp3', 'Music/%zz.mp3', 'http://radio.example/live%20stream.mp3']);
+    // And back: the M3U8 reader reads the same local files.
+    const back = await runParse(m3u8, text, { filename: 'vlc.m3u8' });
+    expect(back.playlists[0]!.tracks.slice(0, 5).map((track) => track.metadata.local_path)).toEqual(['/home/u/Music/a b.mp3', 'C:/Users/u/Music/Björk - Jóga.flac', '//nas/share/#1 hit.ogg', 'Music/a b.mp3', '../x/été.flac']);
+  });
+
+  it('writes the decoded paths back as the same URIs (a document without our extension, read and exported again)', async () => {
+    const { playlists } = await parse(VLC_LIKE, 'vlc.xspf');
+    const again = await exported(playlists[0]!);
+    expect(locationsOf(withoutOurExtension(again))).toEqual([
+      'file:///home/u/Music/a%20b.mp3',
+      'file:///C:/Users/u/Music/Bj%C3%B6rk%20-%20J%C3%B3ga.flac',
+      'file://nas/share/%231%20hit.ogg',
+      'Music/a%20b.mp3',
+      '../x/%C3%A9t%C3%A9.flac',
+      'file:///home/u/%E9t%E9.mp3',
+      // A path with a literal % (the escape could not be decoded) is written as a URI that names it.
+      'Music/%25zz.mp3',
+      'http://radio.example/live%20stream.mp3',
+    ]);
+  });
+
+  it('decodes the locations of a track with several, once each, and JSPF locations too', async () => {
+    const result = await parse(`${XSPF_HEAD}<trackList><track><location>http://radio.example/a</location><location>file:///m/a%20b.mp3</location><location>file://localhost/m/a%20b.mp3</location><location>m/c%20d.mp3</location></track></trackList></playlist>`);
+    expect(result.playlists[0]!.tracks[0]).toMatchObject({ is_local: true, metadata: { location: 'http://radio.example/a', local_path: '/m/a b.mp3', locations: ['http://radio.example/a', '/m/a b.mp3', 'm/c d.mp3'] } });
+    const jspf = await parse(JSON.stringify({ playlist: { track: [{ location: ['../x/%C3%A9t%C3%A9.flac'] }, { location: ['%E9.mp3'] }] } }), 'x.jspf');
+    expect(jspf.playlists[0]!.tracks.map((track) => track.metadata)).toEqual([{ location: '../x/été.flac', local_path: '../x/été.flac' }, { location: '%E9.mp3', local_path: '%E9.mp3' }]);
+    expect(jspf.issues).toEqual([expect.objectContaining({ line: null, code: 'invalid_value' })]);
+  });
+});
+
 describe('reading XSPF written elsewhere', () => {
   it('parses a conforming document: web links, local files and other locations', async () => {
     const result = await parse(
@@ -290,10 +462,10 @@ describe('reading XSPF written elsewhere', () => {
     expect(playlist).toMatchObject({ name: 'Mix', owner_name: 'DJ', created_at: '2005-01-08T17:10:47-05:00', metadata: { identifier: 'urn:x:1' } });
     const tracks = playlist!.tracks;
     expect(tracks[0]).toMatchObject({ title: 'Web', artist: 'A', duration_s: 1, track_number: 1, provider_uris: { spotify: 'spotify:track:abc' }, is_local: false, media_type: 'track' });
-    expect(tracks[1]).toMatchObject({ title: 'Local', is_local: true, media_type: 'local_file', is_migratable: false, metadata: { location: 'file:///C:/Music/a%20b.mp3' } });
+    expect(tracks[1]).toMatchObject({ title: 'Local', is_local: true, media_type: 'local_file', is_migratable: false, metadata: { location: 'C:/Music/a b.mp3', local_path: 'C:/Music/a b.mp3' } });
     expect(tracks[1]!.unsupported_reason).toMatch(/local file/);
     expect(tracks[2]).toMatchObject({ title: '', artist: '', provider_uris: { deezer: 'deezer:track:5' }, metadata: { location: 'http://radio.example/stream.mp3' }, is_local: false });
-    expect(tracks[3]).toMatchObject({ is_local: true, metadata: { location: 'Music/relative.ogg', annotation: 'note' } });
+    expect(tracks[3]).toMatchObject({ is_local: true, metadata: { location: 'Music/relative.ogg', local_path: 'Music/relative.ogg', annotation: 'note' } });
     expect(tracks[4]).toMatchObject({ title: '', position: 4 });
   });
 
@@ -454,7 +626,7 @@ describe('JSPF', () => {
       const [playlist] = result.playlists;
       expect(playlist).toMatchObject({ name: 'JSPF mix', owner_name: 'Me', description: 'notes', created_at: '2024-02-03T04:05:06Z', provider_uris: { spotify: 'spotify:playlist:p1' } });
       expect(playlist!.tracks[0]).toMatchObject({ title: 'Tidal', artist: 'T', album: 'Al', duration_s: 2.5, track_number: 4, provider_uris: { tidal: 'tidal:track:42' }, metadata: { identifiers: ['urn:isrc:USAAA0000002'] } });
-      expect(playlist!.tracks[1]).toMatchObject({ is_local: true, media_type: 'local_file', metadata: { location: 'file:///music/x.flac' } });
+      expect(playlist!.tracks[1]).toMatchObject({ is_local: true, media_type: 'local_file', metadata: { location: '/music/x.flac', local_path: '/music/x.flac' } });
       expect(playlist!.tracks[2]).toMatchObject({ title: 'Ours', isrc: 'USAAA0000001', explicit: true, artists: ['A', 'B'], provider_uris: { spotify: 'spotify:track:z' }, release_year: 1999, metadata: { k: 1 } });
     }
   });

@@ -67,10 +67,13 @@ function applyExtension(target: Record<string, unknown>, specs: readonly FieldSp
  * Without our extension: identifiers and locations naming a provider's track become
  * `provider_uris` (first per provider wins); other locations are kept as `metadata.location` (the
  * first, as M3U imports keep theirs) and `metadata.locations` (all, when several), other
- * identifiers as `metadata.identifiers`. A track whose only locations are local files is a
- * local-file track.
+ * identifiers as `metadata.identifiers`. A local file's location is kept as the path it names,
+ * decoded from its URI (locations.ts: `file:///home/u/a%20b.mp3` ⇒ `/home/u/a b.mp3`), with
+ * `metadata.local_path` as the M3U, PLS and WPL readers set it; a malformed percent-encoding is
+ * kept as written, with an `invalid_value` warning. A track whose only locations are local files
+ * is a local-file track.
  */
-function guessFromLocations(track: TrackInput, source: SourceTrack): void {
+function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warnings): void {
   const providerUris: Record<string, string> = {};
   const provider = (uri: string): boolean => {
     const found = classifyLocation(uri);
@@ -79,17 +82,29 @@ function guessFromLocations(track: TrackInput, source: SourceTrack): void {
     return true;
   };
   const identifiers = source.identifiers.filter((identifier) => !provider(identifier));
-  const locations = [...new Set(source.locations.filter((location) => !provider(location)))];
-  const local = locations.some((location) => classifyLocation(location).kind === 'local');
+  const locations: string[] = [];
+  let localPath: string | null = null;
+  for (const written of new Set(source.locations.filter((location) => !provider(location)))) {
+    const found = classifyLocation(written);
+    if (found.kind !== 'local') {
+      locations.push(written);
+      continue;
+    }
+    if (found.malformed) issues.warn(source.line, 'invalid_value', `the location ${shown(written)} has a malformed percent-encoding (a % that does not begin an escape, or escapes that are not UTF-8); it was kept as written`);
+    locations.push(found.location);
+    localPath ??= found.path;
+  }
+  const distinct = [...new Set(locations)];
   const metadata: Record<string, unknown> = {};
-  if (locations.length > 0) metadata.location = locations[0];
-  if (locations.length > 1) metadata.locations = locations;
+  if (distinct.length > 0) metadata.location = distinct[0];
+  if (localPath !== null) metadata.local_path = localPath;
+  if (distinct.length > 1) metadata.locations = distinct;
   if (identifiers.length > 0) metadata.identifiers = identifiers;
   if (source.annotation !== null) metadata.annotation = source.annotation;
   if (source.info !== null) metadata.info = source.info;
   track.provider_uris = providerUris;
   track.metadata = metadata;
-  if (local && Object.keys(providerUris).length === 0) {
+  if (localPath !== null && Object.keys(providerUris).length === 0) {
     // A path is only data: the file is never opened.
     track.is_local = true;
     track.media_type = 'local_file';
@@ -112,7 +127,7 @@ export function trackFromSource(source: SourceTrack, position: number, issues: W
     if (source.duration / 1_000 > LIMITS.maxDurationSeconds) issues.warn(line, 'invalid_value', `the duration ${source.duration} ms is longer than the model allows; it was left empty`);
     else track.duration_s = source.duration / 1_000;
   }
-  if (source.extension === null) guessFromLocations(track, source);
+  if (source.extension === null) guessFromLocations(track, source, issues);
   else applyExtension(track, TRACK_FIELDS, source.extension, line, issues);
   return track;
 }

@@ -1,20 +1,13 @@
 import { formatKit, InvalidInput, parseXml, type PlaylistInput } from '@opl/plugin-sdk';
 import { readJspf } from './jspf-reader.ts';
 import { playlistFromSource } from './source-playlist.ts';
+import { XML_LIMITS } from './xml-limits.ts';
 import { readXspf, XspfTrackStream } from './xspf-reader.ts';
 
 export interface ParsedXspf {
   readonly playlists: PlaylistInput[];
   readonly issues: formatKit.ParseIssue[];
 }
-
-/**
- * Limits of the XML tree: XSPF nests five levels (plus our extension's two), a track takes about
- * ten elements, and no text of the model is longer than 10,000 characters (longer ones are cut
- * with a warning, so the parser allows some slack before refusing). The writer leaves out a
- * `<location>` longer than `maxTextLength` (see xspf-writer.ts), so that its output reads back.
- */
-export const XML_LIMITS = { maxDepth: 32, maxNodes: 2_000_000, maxTextLength: 1_000_000 } as const;
 
 const FALLBACK_NAME = 'XSPF playlist';
 

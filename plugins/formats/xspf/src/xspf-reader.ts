@@ -147,6 +147,16 @@ function oplItems<T>(field: XmlElement, name: string, read: (item: XmlElement) =
   return items;
 }
 
+/**
+ * A text field's text: its `<opl:part>` children joined, when it has them (a text longer than one
+ * element may hold, see xml-limits.ts), else its own text. Each part is within the parser's
+ * limit; their sum only within the document's size.
+ */
+function fieldText(field: XmlElement): string {
+  const parts = oplItems(field, 'part', (item) => item.text);
+  return parts.length === 0 ? field.text : parts.join('');
+}
+
 /** One field of our extension as `RawField` (see there). */
 function rawField(field: XmlElement): RawField {
   switch (field.name) {
@@ -157,14 +167,16 @@ function rawField(field: XmlElement): RawField {
     case 'provider_uris':
       return oplItems(field, 'uri', (item) => [item.attributes[xmlAttributeKey('', 'provider')], item.text]);
     case 'metadata':
-    case 'provider_metadata':
+    case 'provider_metadata': {
+      const text = fieldText(field);
       try {
-        return JSON.parse(field.text) as unknown;
+        return JSON.parse(text) as unknown;
       } catch {
-        return field.text;
+        return text;
       }
+    }
     default:
-      return field.text;
+      return fieldText(field);
   }
 }
 

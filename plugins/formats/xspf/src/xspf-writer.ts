@@ -1,7 +1,7 @@
 import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
 import { locationUri } from './location-uri.ts';
-import { XML_LIMITS } from './xspf-parser.ts';
+import { XML_LIMITS } from './xml-limits.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -20,6 +20,10 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  * milliseconds; then the Open Playlist extension with everything else (see extension-fields.ts).
  * Playlist: `<title>`, `<creator>` (owner name), `<annotation>` (description), `<identifier>`,
  * `<image>` (artwork), `<date>` (created), the extension, `<trackList>`.
+ *
+ * No element gets a text longer than the reader accepts (xml-limits.ts): a longer extension field
+ * is written in `<opl:part>` pieces, a `created_at` too long for `<date>` goes to the extension,
+ * and a `<location>` that long is left out (the extension's metadata keeps it).
  */
 
 const EXTENSION_OPEN = `<extension application="${OPL_NAMESPACE}">`;
@@ -59,7 +63,8 @@ function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, u
 /** Fields the standard elements carry exactly for this track (so the extension leaves them out). */
 function standardTrackFields(track: Track): Set<string> {
   const carried = new Set<string>();
-  if (track.duration_s === null || Number.isInteger(track.duration_s * 1_000)) carried.add('duration_s');
+  // Exactly: the reader divides the milliseconds by 1,000 (398955.19299999997 × 1,000 rounds to a whole 398955193, which reads back as 398955.193).
+  if (track.duration_s === null || Math.round(track.duration_s * 1_000) / 1_000 === track.duration_s) carried.add('duration_s');
   if (track.track_number === null || track.track_number >= 1) carried.add('track_number');
   return carried;
 }
@@ -96,6 +101,8 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
   const identifier = formatKit.orderedProviders(playlist.provider_uris, options.sourceProvider)
     .map((key) => playlist.provider_uris[key]!)
     .find((uri) => uri !== '');
+  // A date-time may have any number of fractional digits: one longer than a text the reader accepts goes to the extension, in parts.
+  const dateFits = playlist.created_at === null || playlist.created_at.length <= XML_LIMITS.maxTextLength;
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   yield `<playlist version="1" xmlns="${XSPF_NAMESPACE}" xmlns:opl="${OPL_NAMESPACE}">\n`;
   yield element(indent, 'title', playlist.name) +
@@ -103,8 +110,8 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
     element(indent, 'annotation', playlist.description) +
     element(indent, 'identifier', identifier ?? null) +
     element(indent, 'image', playlist.artwork_uri) +
-    element(indent, 'date', playlist.created_at) +
-    extension(PLAYLIST_FIELDS, playlist, indent, new Set());
+    element(indent, 'date', dateFits ? playlist.created_at : null) +
+    extension(PLAYLIST_FIELDS, playlist, indent, dateFits ? new Set(['created_at']) : new Set());
   if (playlist.tracks.length === 0) {
     yield '  <trackList/>\n</playlist>\n';
     return;
