@@ -272,7 +272,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           playlists: services.playlists,
           library: services.library,
           migrations: services.migrations,
-          openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service }),
+          openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
         })

@@ -78,7 +78,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     logController: new RedactingLogController(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
 
   const tap = deps.responseTap;

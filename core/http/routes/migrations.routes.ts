@@ -13,7 +13,7 @@ import {
   pagingSchema,
   type MigrationEngine,
 } from '../../services/migrations/index.ts';
-import { AppError, problemResponse } from '../errors/index.ts';
+import { AppError, PROBLEM_CONTENT_TYPE, problemResponse, problemSchema } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
@@ -78,14 +78,50 @@ const itemViewSchema = z
   })
   .meta({ id: 'MigrationItem' });
 
-const warningSchema = z.looseObject({ code: z.string(), message: z.string() });
+/**
+ * A preflight warning. Its fields besides `code` and `message` are the parameters the message was
+ * written from, and they are strings as in the reference API (its MigrationWarningsView types a
+ * warning as an object of strings): numbers come as decimal strings (`"seconds": "3"`).
+ */
+const templateParameter = (what: string) => z.string().optional().describe(`${what}. A message parameter, so a string (a number is written in decimal, e.g. "120")`);
+export const migrationWarningSchema = z
+  .object({
+    code: z.string().describe('too_many_playlists, too_many_tracks, daily_target_limit, jobs_too_close, same_name_different_songs or quota_limited'),
+    message: z.string().describe('The warning in words, its parameters filled in'),
+    count: templateParameter('too_many_playlists, too_many_tracks, daily_target_limit: how many playlists or tracks'),
+    limit: templateParameter('too_many_playlists, too_many_tracks, daily_target_limit, jobs_too_close: the safe default exceeded (per job, per day, or seconds between jobs)'),
+    seconds: templateParameter('jobs_too_close: whole seconds since the previous migration started'),
+    playlist: z.string().optional().describe('same_name_different_songs: the playlist name'),
+    target_playlist_id: z.string().optional().describe('same_name_different_songs: the existing target playlist'),
+    fit_today: templateParameter("quota_limited: about how many more songs the provider's daily quota allows today"),
+    resets_at: z.string().optional().describe('quota_limited: when the quota resets (ISO 8601), when the provider says'),
+  })
+  .catchall(z.string())
+  .meta({
+    id: 'MigrationWarning',
+    description:
+      'A preflight warning to acknowledge. Every field is a string, as in the reference API (an object of strings): besides `code` and `message`, the fields are the parameters the message was written from, so numbers come as decimal strings (`"seconds": "3"`, `"limit": "120"`).',
+  });
 const summarySchema = z.object({ playlists: z.number(), tracks: z.number(), saved_albums: z.number(), followed_artists: z.number(), unsupported: z.number() });
+
+/** The 409 of a start refused by the preflight: problem+json with the summary and the warnings to acknowledge. */
+const migrationWarningsProblemSchema = problemSchema
+  .extend({
+    summary: summarySchema.optional().describe('`migration_warnings`: what the migration would move'),
+    warnings: z.array(migrationWarningSchema).optional().describe('`migration_warnings`: the warnings to acknowledge (resend with `acknowledge_warnings: true`)'),
+  })
+  .meta({ id: 'MigrationWarningsProblem' });
+
+/** A 409 response whose `migration_warnings` body is described field by field. */
+export function migrationWarningsResponse(description: string) {
+  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: migrationWarningsProblemSchema } } };
+}
 const preflightSchema = z
   .object({
     code: z.enum(['migration_warnings', 'ok']),
     message: z.string(),
     summary: summarySchema,
-    warnings: z.array(warningSchema),
+    warnings: z.array(migrationWarningSchema),
     collections: z.array(z.object({ id: z.string(), name: z.string(), kind: z.string(), tracks: z.number(), selected_tracks: z.number() })),
   })
   .meta({ id: 'MigrationPreflight' });
@@ -152,7 +188,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: {
           202: jobViewSchema,
           404: problemResponse('No such account or import'),
-          409: problemResponse('migration_warnings: `summary` and `warnings` to acknowledge; or the import is already queued'),
+          409: migrationWarningsResponse('migration_warnings: `summary` and `warnings` (MigrationWarning: string parameters) to acknowledge; or the import is already queued (`conflict`)'),
           410: problemResponse('The import expired'),
           422: problemResponse('unsupported_target_type (`unsupported`) or invalid_selection'),
         },

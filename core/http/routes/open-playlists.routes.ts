@@ -6,6 +6,7 @@ import { MigrationError } from '../../services/migrations/index.ts';
 import { MAX_IMPORT_DEPTH, OPEN_PLAYLIST_SOURCE, OpenPlaylistError, type OpenPlaylistsService } from '../../services/open-playlists/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
+import { migrationWarningsResponse } from './migrations.routes.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /**
@@ -25,7 +26,8 @@ export const MAX_IMPORT_JSON_BYTES = 64 * 1024 * 1024;
 const REF_SCHEME =
   '`me` (or the owner\'s own id) lists the owner\'s playlists: the owner is always resolved on the server, never taken from the path, and any other user id is 404. ' +
   '`<provider>:<account id>:<playlist id>` is a playlist of a connected account (`liked` = liked songs; the playlist id is everything after the second colon); ' +
-  '`import:<import id>:<index>` is the index-th (0-based) playlist of an import record. Owner ids never contain a colon, so no value has two readings.';
+  '`import:<import id>:<index>` is the index-th (0-based) playlist of an import record. Owner ids never contain a colon, so no value has two readings. ' +
+  'Anything else is a 404 whose `detail` names the part that is wrong (e.g. an account id that is not a UUID); so is a reference whose provider is not its account\'s provider (it names no playlist).';
 
 const openPlaylistSchema = playlistSchema
   .meta({ id: 'OpenPlaylist', description: 'A universal Playlist model (Open Playlist bundle v1) with its tracks in order; `id` is the interchange reference that reads it again' });
@@ -55,7 +57,12 @@ const importBody = z
 const exportBody = z
   .object({
     playlist_id: z.string().min(1).max(600).describe('An interchange reference: <provider>:<account id>:<playlist id> or import:<import id>:<index>'),
-    target_provider: z.string().trim().min(1).max(40).describe('The provider key to push the playlist to'),
+    target_provider: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .describe('The provider key to push the playlist to: a loaded provider plugin that can receive it (GET /providers, `can_target`); `import` and `open_playlist` are never targets'),
     target_account_id: z.uuid().optional().describe('Which connected account of the target provider; needed only when several are connected'),
     acknowledge_warnings: z.boolean().optional().describe('Start despite the preflight warnings a previous 409 listed'),
   })
@@ -80,12 +87,15 @@ function toAppError(error: unknown): unknown {
     const extensions = { reason: error.reason, ...error.extensions };
     switch (error.reason) {
       case 'not_found':
-        return new AppError('not_found', error.message);
+        // A plain "no such thing" carries no extension; a reference to nothing says why (`reason`).
+        return new AppError('not_found', error.message, Object.keys(error.extensions).length > 0 ? { extensions: error.extensions } : {});
       case 'invalid_document':
       case 'too_deep':
         return new AppError('validation_failed', error.message, { extensions });
       case 'unsupported_schema_version':
         return new AppError('unsupported_schema_version', error.message, { extensions });
+      case 'target_cannot_receive':
+        return new AppError('unsupported_target_type', error.message, { extensions });
       default:
         return new AppError('unprocessable_content', error.message, { extensions });
     }
@@ -107,12 +117,27 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The owner gate of every interchange route (see README: the same gate as `/api`). */
+const gateErrors = {
+  401: problemResponse('`session_required`: the instance has an owner session gate (OPL_PUBLIC_BASE_URL) and the request carries no valid session'),
+  403: problemResponse('`authentication_not_configured`: a hosted instance without user authentication; for POST also `cross_origin_request`'),
+};
+
+const providerReadErrors = {
+  429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After)'),
+  502: problemResponse('`provider_unavailable`: the provider failed or could not be reached'),
+};
+
 const readErrors = {
-  404: problemResponse('Not this owner, not a well-formed reference, or no such account, import or playlist'),
-  409: problemResponse('The account needs reconnecting (`action.type` = reconnect_account)'),
-  410: problemResponse('The import expired'),
-  429: problemResponse('The provider asks to slow down (Retry-After)'),
-  502: problemResponse('The provider failed or could not be reached'),
+  400: problemResponse('Invalid query (`refresh`, `provider`)'),
+  ...gateErrors,
+  404: problemResponse(
+    'Not this owner, not a well-formed reference, or no such account, import or playlist; `detail` says which part. A reference whose provider is not its account\'s provider names nothing: 404 with `reason` account_provider_mismatch and `account_provider`',
+  ),
+  409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account)'),
+  410: problemResponse('`gone`: the import expired'),
+  422: problemResponse('The provider refused the read: `provider_unsupported`, or `unprocessable_content` (invalid input for the provider, or a playlist over 20,000 entries)'),
+  ...providerReadErrors,
 };
 
 export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlaylistsApi; importBodyLimit: number }> = async (app, { openPlaylists, importBodyLimit }) => {
@@ -158,12 +183,15 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
         response: {
           201: openPlaylistSchema,
           400: problemResponse('Invalid body, invalid Open Playlist document (`issues`), or JSON nested too deeply'),
+          ...gateErrors,
           404: problemResponse('No such connected account or playlist'),
-          409: problemResponse('The account needs reconnecting'),
+          409: problemResponse('`provider_auth_expired`: the account needs reconnecting'),
           413: problemResponse('The body is larger than OPL_IMPORT_MAX_BYTES (or 64 MiB)'),
-          422: problemResponse('unsupported_schema_version; or `reason`: too_many_playlists, too_many_tracks, no_playlists, account_provider_mismatch'),
-          429: problemResponse('The provider asks to slow down'),
-          502: problemResponse('The provider failed'),
+          415: problemResponse('The body is not JSON (`unsupported_media_type`)'),
+          422: problemResponse(
+            'unsupported_schema_version; `reason`: too_many_playlists, too_many_tracks, no_playlists, or account_provider_mismatch (`provider_data.account_id` is not a `source_provider` account); or the provider refused the read (`provider_unsupported`, `unprocessable_content`)',
+          ),
+          ...providerReadErrors,
         },
       },
     },
@@ -187,15 +215,26 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
         summary: 'Push one playlist to a target provider (queues a migration job)',
         description:
           'Creates a migration of the referenced playlist into a connected account of `target_provider` (the only one connected, or `target_account_id`). Answers 202 once the job is queued: the playlist URL and the matched/unmatched counts come with the job (`job_url`). ' +
+          'The reference is checked first (404/410 whatever the target), then the target provider (422 when none of that name is loaded or it cannot receive the playlist), then its account. ' +
           'The migration preflight applies: exceeding the safe defaults answers 409 `migration_warnings` with `warnings`; resend with `acknowledge_warnings: true`. For files, use POST /api/exports instead.',
         body: exportBody,
         response: {
           202: exportResponse,
           400: problemResponse('Invalid body'),
-          404: problemResponse('No such playlist reference, import or account'),
-          409: problemResponse('migration_warnings to acknowledge; the source account needs reconnecting; or the import is already queued'),
-          410: problemResponse('The import expired'),
-          422: problemResponse('`reason`: no_target_account (`action`), target_account_required (`target_account_ids`), account_provider_mismatch; or unsupported_target_type, invalid_selection'),
+          ...gateErrors,
+          404: problemResponse(
+            '`playlist_id` names nothing: not a well-formed reference (`detail` says which part), no such account, import or playlist, or a provider reference whose account is of another provider (`reason` account_provider_mismatch); or `target_account_id` is no connected account',
+          ),
+          409: migrationWarningsResponse(
+            '`migration_warnings` with `summary` and `warnings` (MigrationWarning: string parameters) to acknowledge; `provider_auth_expired` (the source or target account needs reconnecting); or `conflict` (the import is already queued)',
+          ),
+          410: problemResponse('`gone`: the import expired'),
+          413: problemResponse('The body is larger than 1 MiB'),
+          415: problemResponse('The body is not JSON (`unsupported_media_type`)'),
+          422: problemResponse(
+            '`unprocessable_content` with `reason`: unknown_target_provider (no such provider is loaded, or `import`/`open_playlist`, which are never targets; `target_providers` lists those that can receive it), no_target_account (`action` connect_target_account), target_account_required (`target_account_ids`), account_provider_mismatch (`target_account_id` is not a `target_provider` account); `unsupported_target_type` (the target cannot receive this playlist or liked songs: `unsupported`); `invalid_selection` (e.g. source and target are the same account)',
+          ),
+          ...providerReadErrors,
         },
       },
     },

@@ -1,6 +1,6 @@
 import type { Capability, Track } from '@opl/plugin-sdk';
 import { normalizeText } from '../../matching/index.ts';
-import type { LoadedSource } from './migration-source.ts';
+import type { LoadedSource, SourceCollection } from './migration-source.ts';
 
 /**
  * The server-side preflight of a migration: what the target cannot take (refused outright, even
@@ -48,8 +48,11 @@ export function selectionSummary(source: LoadedSource): SelectionSummary {
   };
 }
 
-/** What the target cannot receive, by entity: each is a hard refusal. */
-export function unsupportedTargets(source: LoadedSource, target: { displayName: string; capabilities: readonly Capability[] }): UnsupportedTarget[] {
+/**
+ * What the target cannot receive, by entity: each is a hard refusal. Only the kinds of what is
+ * selected matter, so a caller that knows them before loading the source can ask as well.
+ */
+export function unsupportedTargets(source: { readonly collections: readonly Pick<SourceCollection, 'kind'>[]; readonly albums: readonly unknown[]; readonly artists: readonly unknown[] }, target: { displayName: string; capabilities: readonly Capability[] }): UnsupportedTarget[] {
   const has = new Set(target.capabilities);
   const needs = (entity: UnsupportedTarget['entity'], required: Capability[], what: string): UnsupportedTarget[] => {
     const missing = required.filter((capability) => !has.has(capability));

@@ -1,13 +1,14 @@
-import type { Playlist } from '@opl/plugin-sdk';
+import type { Manifest, Playlist } from '@opl/plugin-sdk';
 import { declaredBundleVersion, OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleReaderSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
-import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
+import { ConnectionError, type AccountView, type ConnectionService } from '../connections/connection.service.ts';
 import { importCollectionIds, type ImportIssue, type ImportLimits, type ImportRecordService } from '../imports/index.ts';
+import { unsupportedTargets } from '../migrations/migration-preflight.ts';
 import { createMigrationSchema, IMPORT_SOURCE } from '../migrations/migration-request.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
-import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { jsonDepthExceeds } from './json-depth.ts';
-import { importPlaylistRef, parseOpenPlaylistRef, providerPlaylistRef, type OpenPlaylistRef } from './open-playlist-ref.ts';
+import { IMPORT_PREFIX, importPlaylistRef, providerPlaylistRef, readOpenPlaylistRef, REF_FORMS, type OpenPlaylistRef } from './open-playlist-ref.ts';
 
 /**
  * The Open Playlist interchange API on top of the engine's own services: the owner's playlists and
@@ -31,6 +32,8 @@ export type OpenPlaylistErrorReason =
   | 'too_many_tracks'
   | 'no_playlists'
   | 'account_provider_mismatch'
+  | 'unknown_target_provider'
+  | 'target_cannot_receive'
   | 'no_target_account'
   | 'target_account_required';
 
@@ -81,6 +84,8 @@ export interface OpenPlaylistsDependencies {
   records: Pick<ImportRecordService, 'get' | 'create'>;
   limits: Pick<ImportLimits, 'maxPlaylists' | 'maxTracks'>;
   migrations: Pick<MigrationService, 'create'>;
+  /** The loaded provider plugins (the plugin catalogue): which providers exist and what they can write. */
+  providers: { providerPlugin(provider: string): Manifest | undefined; manifests(): Manifest[] };
 }
 
 const providerImportSchema = z
@@ -90,18 +95,20 @@ const providerImportSchema = z
   })
   .strict();
 
-function notFound(raw: string): OpenPlaylistError {
-  return new OpenPlaylistError(
-    'not_found',
-    `"${raw.slice(0, 120)}" is neither this owner (use \`me\`) nor a playlist reference of the form <provider>:<account id>:<playlist id> or import:<import id>:<index>.`,
-  );
+function quoted(raw: string): string {
+  return `"${raw.slice(0, 120)}"`;
+}
+
+/** A segment that is neither the owner nor a reference, with what is wrong with it. */
+function notFound(raw: string, problem: string): OpenPlaylistError {
+  return new OpenPlaylistError('not_found', `${quoted(raw)} ${problem}.`);
 }
 
 /** The owner's reference (`me`) where one playlist is needed. */
 function notAPlaylist(raw: string): OpenPlaylistError {
   return new OpenPlaylistError(
     'not_found',
-    `"${raw.slice(0, 120)}" names the owner, not one playlist: use a playlist reference of the form <provider>:<account id>:<playlist id> or import:<import id>:<index> (GET /open-playlists/me lists them).`,
+    `${quoted(raw)} names the owner, not one playlist: use a playlist reference of the form ${REF_FORMS} (GET /open-playlists/me lists them).`,
   );
 }
 
@@ -120,9 +127,9 @@ export class OpenPlaylistsService {
 
   /** The reading of a path segment, or a `not_found` error. */
   resolve(ownerId: string, raw: string): OpenPlaylistRef {
-    const ref = parseOpenPlaylistRef(raw, ownerId);
-    if (!ref) throw notFound(raw);
-    return ref;
+    const reading = readOpenPlaylistRef(raw, ownerId);
+    if (!reading.ref) throw notFound(raw, reading.problem);
+    return reading.ref;
   }
 
   /**
@@ -148,13 +155,11 @@ export class OpenPlaylistsService {
     const ref = this.resolve(ownerId, raw);
     if (ref.kind === 'owner') throw notAPlaylist(raw);
     if (ref.kind === 'provider') {
-      await this.#accountOf(ownerId, ref.accountId, ref.provider);
+      await this.#referencedAccount(ownerId, ref, raw);
       const { playlist } = await this.#deps.playlists.read(ownerId, ref.accountId, ref.playlistId, refresh);
       return { ...playlist, id: raw };
     }
-    const record = await this.#deps.records.get(ownerId, ref.importId);
-    const playlist = record.playlists[ref.index];
-    if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist (indexes start at 0).`);
+    const { record, playlist } = await this.#referencedImport(ownerId, ref);
     return { ...playlist, id: importPlaylistRef(record.id, ref.index), track_count: playlist.tracks.length };
   }
 
@@ -196,20 +201,23 @@ export class OpenPlaylistsService {
    * Preflight warnings refuse it (409) until acknowledged, as for `POST /api/migrations`.
    */
   async exportToTarget(ownerId: string, request: ExportToTargetRequest): Promise<ExportToTargetOutcome> {
+    // The source first: a reference to nothing is a 404 whatever the target, so the client hears
+    // about the real problem before being asked to connect anything.
     const ref = this.resolve(ownerId, request.playlist_id);
     if (ref.kind === 'owner') throw notAPlaylist(request.playlist_id);
-    const target = await this.#targetAccount(ownerId, request.target_provider, request.target_account_id);
-    let source: { source_provider: string; source_account_id: string; collectionId: string };
+    let source: { source_provider: string; source_account_id: string; collectionId: string; kind: 'PLAYLIST' | 'LIKED_TRACKS' };
     if (ref.kind === 'provider') {
-      await this.#accountOf(ownerId, ref.accountId, ref.provider);
-      source = { source_provider: ref.provider, source_account_id: ref.accountId, collectionId: ref.playlistId };
+      await this.#referencedAccount(ownerId, ref, request.playlist_id);
+      // The read the migration makes next (cached): a playlist that does not exist is a 404 here.
+      const { playlist } = await this.#deps.playlists.read(ownerId, ref.accountId, ref.playlistId, false);
+      source = { source_provider: ref.provider, source_account_id: ref.accountId, collectionId: ref.playlistId, kind: ref.playlistId === LIKED_PLAYLIST_ID || playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST' };
     } else {
-      const record = await this.#deps.records.get(ownerId, ref.importId);
-      const playlist = record.playlists[ref.index];
-      if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist.`);
+      const { record, playlist } = await this.#referencedImport(ownerId, ref);
       // The ref names the playlist by position; the migration names it by its collection id at that position.
-      source = { source_provider: IMPORT_SOURCE, source_account_id: record.id, collectionId: importCollectionIds(record.playlists)[ref.index]! };
+      source = { source_provider: IMPORT_SOURCE, source_account_id: record.id, collectionId: importCollectionIds(record.playlists)[ref.index]!, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST' };
     }
+    this.#checkTargetProvider(request.target_provider, source.kind);
+    const target = await this.#targetAccount(ownerId, request.target_provider, request.target_account_id);
     const job = await this.#deps.migrations.create(
       ownerId,
       createMigrationSchema.parse({
@@ -271,12 +279,73 @@ export class OpenPlaylistsService {
     }
   }
 
+  /**
+   * The connected account a request field names (`provider_data.account_id`, `target_account_id`),
+   * which must be of the provider the request names next to it (422 otherwise: the two fields disagree).
+   */
   async #accountOf(ownerId: string, accountId: string, provider: string): Promise<AccountView> {
     const account = await this.#deps.connections.get(ownerId, accountId);
     if (account.provider !== provider) {
       throw new OpenPlaylistError('account_provider_mismatch', `Account ${accountId} is a ${account.provider} account, not ${provider.slice(0, 40)}.`, { account_provider: account.provider });
     }
     return account;
+  }
+
+  /**
+   * The connected account a provider reference names. A reference whose provider is not its
+   * account's provider names no playlist at all: not found, like an unknown account.
+   */
+  async #referencedAccount(ownerId: string, ref: Extract<OpenPlaylistRef, { kind: 'provider' }>, raw: string): Promise<AccountView> {
+    let account: AccountView;
+    try {
+      account = await this.#deps.connections.get(ownerId, ref.accountId);
+    } catch (error) {
+      if (error instanceof ConnectionError && error.code === 'unknown_account') {
+        throw notFound(raw, `names the ${ref.provider} account ${ref.accountId}, but no account with that id is connected for this owner (GET /open-playlists/me lists the references of the connected accounts)`);
+      }
+      throw error;
+    }
+    if (account.provider !== ref.provider) {
+      throw new OpenPlaylistError(
+        'not_found',
+        `${quoted(raw)} names no playlist: account ${account.id} is a ${account.provider} account, not ${ref.provider}. Its playlists are referenced as ${providerPlaylistRef(account.provider, account.id, '<playlist id>')}.`,
+        { reason: 'account_provider_mismatch', account_provider: account.provider },
+      );
+    }
+    return account;
+  }
+
+  /** The import record and playlist an import reference names. */
+  async #referencedImport(ownerId: string, ref: Extract<OpenPlaylistRef, { kind: 'import' }>): Promise<{ record: Awaited<ReturnType<ImportRecordService['get']>>; playlist: Playlist }> {
+    const record = await this.#deps.records.get(ownerId, ref.importId);
+    const playlist = record.playlists[ref.index];
+    if (!playlist) throw new OpenPlaylistError('not_found', `Import ${ref.importId} has ${record.playlists.length} playlist(s); index ${ref.index} does not exist (indexes start at 0).`);
+    return { record, playlist };
+  }
+
+  /**
+   * Whether `target_provider` is a loaded provider that can receive this kind of collection: an
+   * unknown name (or `import`, which names import records, never a target) and a provider that
+   * cannot be written to are refused here, before any account is looked for.
+   */
+  #checkTargetProvider(provider: string, kind: 'PLAYLIST' | 'LIKED_TRACKS'): void {
+    const name = provider.slice(0, 40);
+    const refusals = (target: NonNullable<Manifest['provider']>) => unsupportedTargets({ collections: [{ kind }], albums: [], artists: [] }, { displayName: target.display_name, capabilities: target.capabilities });
+    const manifest = this.#deps.providers.providerPlugin(provider);
+    if (!manifest?.provider) {
+      const receivers = this.#deps.providers
+        .manifests()
+        .flatMap((candidate) => (candidate.provider && refusals(candidate.provider).length === 0 ? [candidate.provider.name] : []))
+        .sort();
+      const what =
+        provider === IMPORT_PREFIX || provider === OPEN_PLAYLIST_SOURCE
+          ? `"${name}" is not a provider: import records and Open Playlist JSON can be exported from (as playlist_id), never to; for a file, use POST /api/exports.`
+          : `No provider named "${name}" is loaded on this instance.`;
+      const choice = receivers.length > 0 ? `target_provider can be ${receivers.join(', ')}.` : 'No provider loaded here can receive it.';
+      throw new OpenPlaylistError('unknown_target_provider', `${what} ${choice}`, { target_providers: receivers });
+    }
+    const refused = refusals(manifest.provider);
+    if (refused.length > 0) throw new OpenPlaylistError('target_cannot_receive', refused.map((entry) => entry.message).join(' '), { unsupported: refused });
   }
 
   async #targetAccount(ownerId: string, provider: string, accountId: string | undefined): Promise<AccountView> {

@@ -84,6 +84,10 @@ describe('preflight', () => {
     });
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ code: 'migration_warnings', summary: { playlists: 1, tracks: 60 } });
+    // The warnings' fields are message parameters, strings as in the reference API (documented as MigrationWarning).
+    expect((refused.json as { warnings: unknown[] }).warnings).toContainEqual({ code: 'too_many_tracks', message: 'This migration moves 60 tracks; the safe default is 50 per job.', count: '60', limit: '50' });
+    const openapi = (await h.api('/openapi.json')).json as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> }>> };
+    expect(openapi.paths['/api/migrations']!['post']!.responses['409']!.content['application/problem+json']!.schema.$ref).toBe('#/components/schemas/MigrationWarningsProblem');
   });
 
   it('refuses an unknown target account and a malformed selection', async () => {

@@ -2,6 +2,7 @@ import type { PlaylistInput } from '@opl/plugin-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type JobJson, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { createPublisher, createTestRegistry, providerCode, providerManifestSource, publishTestPlugin, TEST_CONNECTION_OP, type TestRegistry } from '../support/plugin-registry.ts';
 import { SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -45,6 +46,26 @@ const bundle = (playlists: PlaylistInput[], extra: Record<string, unknown> = {})
 let h: MigrationHarness;
 const finished = (job: JobJson) => ['completed', 'failed', 'cancelled'].includes(job.status);
 const post = (path: string, body: unknown) => h.api(path, { method: 'POST', body: JSON.stringify(body) });
+
+type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+let served: OpenApiDocument | undefined;
+/** The statuses the engine's own OpenAPI document (GET /openapi.json) lists for a route. */
+async function documentedStatuses(method: 'get' | 'post', route: string): Promise<string[]> {
+  served ??= (await h.api('/openapi.json')).json as OpenApiDocument;
+  return Object.keys(served.paths[route]?.[method]?.responses ?? {});
+}
+
+/** An error answer: problem+json with this status and code, and a status the route's OpenAPI entry lists. */
+async function expectProblem(response: { status: number; json: unknown; text: string; headers: Headers }, method: 'get' | 'post', route: string, status: number, code: string): Promise<ProblemJson> {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toContain('application/problem+json');
+  const problem = response.json as ProblemJson;
+  expect(problem.code, response.text).toBe(code);
+  expect(await documentedStatuses(method, route), `${method.toUpperCase()} ${route} documents ${status}`).toContain(String(status));
+  return problem;
+}
+const READ = '/open-playlists/{id}';
+const EXPORT = '/open-playlists/export';
 
 beforeAll(async () => {
   h = await startMigrationHarness({
@@ -106,17 +127,51 @@ describe('GET /open-playlists/{userId}', () => {
   });
 
   it('refuses references to accounts, imports and playlists that are not the owner’s or do not exist', async () => {
-    const unknownAccount = await h.api(`/open-playlists/spotify:00000000-0000-4000-8000-000000000000:abc`);
-    expect(unknownAccount.status).toBe(404);
-    const wrongProvider = await h.api(`/open-playlists/tidal:${h.spotifyAccount}:abc`);
-    expect(wrongProvider.status).toBe(422);
-    expect((wrongProvider.json as ProblemJson).reason).toBe('account_provider_mismatch');
+    const unknownAccount = await expectProblem(await h.api(`/open-playlists/spotify:00000000-0000-4000-8000-000000000000:abc`), 'get', READ, 404, 'not_found');
+    expect(unknownAccount.detail).toContain('no account with that id is connected');
     const missingPlaylist = await h.api(`/open-playlists/spotify:${h.spotifyAccount}:doesnotexist000000000`);
-    expect(missingPlaylist.status).toBe(404);
+    await expectProblem(missingPlaylist, 'get', READ, 404, 'not_found');
     const unknownImport = await h.api(`/open-playlists/import:00000000-0000-4000-8000-000000000000:0`);
-    expect(unknownImport.status).toBe(404);
+    await expectProblem(unknownImport, 'get', READ, 404, 'not_found');
     const badIndex = await h.api(`/open-playlists/import:00000000-0000-4000-8000-000000000000:01`);
-    expect(badIndex.status).toBe(404);
+    await expectProblem(badIndex, 'get', READ, 404, 'not_found');
+  });
+
+  it('answers a reference whose provider is not its account’s provider with a 404 that says so', async () => {
+    for (const playlistId of ['liked', 'abc']) {
+      const ref = `tidal:${h.spotifyAccount}:${playlistId}`;
+      const problem = await expectProblem(await h.api(`/open-playlists/${encodeURIComponent(ref)}`), 'get', READ, 404, 'not_found');
+      expect(problem.detail).toBe(`"${ref}" names no playlist: account ${h.spotifyAccount} is a spotify account, not tidal. Its playlists are referenced as spotify:${h.spotifyAccount}:<playlist id>.`);
+      expect(problem.reason).toBe('account_provider_mismatch');
+      expect(problem['account_provider']).toBe('spotify');
+    }
+    // The reference the detail points to reads.
+    expect((await h.api(`/open-playlists/${encodeURIComponent(`spotify:${h.spotifyAccount}:liked`)}`)).status).toBe(200);
+  });
+
+  it('says which part of a malformed reference is wrong', async () => {
+    const ACCOUNT = '00000000-0000-4000-8000-000000000000';
+    const cases: [string, RegExp][] = [
+      ['spotify:abc:def', /^"spotify:abc:def" names the spotify account "abc", which is not an account id \(account ids are UUIDs, as GET \/api\/auth\/accounts lists them\), so there is no such account\.$/],
+      ['someone-else', /^"someone-else" is not this owner \(use `me`.*\) and not a playlist reference \(<provider>:<account id>:<playlist id> or import:<import id>:<index>\)\.$/],
+      [`spotify:${ACCOUNT}`, /has two parts; a playlist reference has three/],
+      [`Spotify:${ACCOUNT}:x`, /starts with "Spotify", which is not a provider key/],
+      ['import:nope:0', /names the import "nope", which is not an import id \(import ids are UUIDs\), so there is no such import/],
+      [`import:${ACCOUNT}:01`, /the index must be a whole number from 0, without leading zeros/],
+    ];
+    for (const [ref, message] of cases) {
+      const problem = await expectProblem(await h.api(`/open-playlists/${encodeURIComponent(ref)}`), 'get', READ, 404, 'not_found');
+      expect(problem.detail, ref).toMatch(message);
+      expect(problem.reason, ref).toBeUndefined();
+    }
+    // A reference of the right form is never told it is not of that form.
+    const wellFormed = await h.api(`/open-playlists/${encodeURIComponent('spotify:abc:def')}`);
+    expect((wellFormed.json as ProblemJson).detail).not.toContain('is neither');
+  });
+
+  it('lists every error it answers in the OpenAPI document', async () => {
+    await expectProblem(await h.api('/open-playlists/me?refresh=maybe'), 'get', READ, 400, 'validation_failed');
+    await expectProblem(await h.api('/open-playlists/me?provider='), 'get', READ, 400, 'validation_failed');
   });
 });
 
@@ -284,10 +339,23 @@ describe('POST /open-playlists/export', () => {
     const list = (await h.api('/open-playlists/me?provider=spotify')).json as OpenPlaylistJson[];
     const bigRef = list.find((playlist) => playlist.name === 'Big Set')!.id;
     const refused = await post('/open-playlists/export', { playlist_id: bigRef, target_provider: 'tidal' });
-    expect(refused.status).toBe(409);
-    const problem = refused.json as ProblemJson & { warnings: { code: string }[] };
-    expect(problem.code).toBe('migration_warnings');
-    expect(problem.warnings.length).toBeGreaterThan(0);
+    const problem = (await expectProblem(refused, 'post', EXPORT, 409, 'migration_warnings')) as ProblemJson & { warnings: Record<string, unknown>[]; summary: Record<string, unknown> };
+    expect(problem.summary).toMatchObject({ playlists: 1, tracks: 60 });
+    // Warning fields are the message's parameters: strings, as the reference API and the OpenAPI
+    // MigrationWarning schema say (numbers in decimal).
+    expect(problem.warnings.find((warning) => warning['code'] === 'too_many_tracks')).toEqual({
+      code: 'too_many_tracks',
+      message: 'This migration moves 60 tracks; the safe default is 50 per job.',
+      count: '60',
+      limit: '50',
+    });
+    for (const warning of problem.warnings) {
+      for (const [field, value] of Object.entries(warning)) expect(typeof value, `${String(warning['code'])}.${field}`).toBe('string');
+      if (warning['code'] === 'jobs_too_close') expect(warning).toMatchObject({ seconds: expect.stringMatching(/^\d+$/) as unknown, limit: '120' });
+    }
+    const schema = ((await h.api('/openapi.json')).json as { components: { schemas: Record<string, { additionalProperties: unknown; description: string }> } }).components.schemas['MigrationWarning']!;
+    expect(schema.additionalProperties).toEqual({ type: 'string' });
+    expect(schema.description).toContain('parameters the message was written from');
   });
 
   it('pushes an imported playlist, and refuses unknown targets and references clearly', async () => {
@@ -302,16 +370,57 @@ describe('POST /open-playlists/export', () => {
     const job = await h.waitForJob((pushed.json as { job_id: string }).job_id, finished);
     expect(job.status).toBe('completed');
 
-    const noAccount = await post('/open-playlists/export', { playlist_id: ref, target_provider: 'deezer' });
-    expect(noAccount.status).toBe(422);
-    expect((noAccount.json as ProblemJson).reason).toBe('no_target_account');
-    const notARef = await post('/open-playlists/export', { playlist_id: 'me', target_provider: 'tidal' });
-    expect(notARef.status).toBe(404);
-    expect((notARef.json as ProblemJson).detail).toMatch(/^"me" names the owner, not one playlist: use a playlist reference/);
-    const garbage = await post('/open-playlists/export', { playlist_id: 'spotify:not-a-uuid:1', target_provider: 'tidal' });
-    expect(garbage.status).toBe(404);
-    const invalid = await post('/open-playlists/export', { playlist_id: ref });
-    expect(invalid.status).toBe(400);
+    // The job consumed the import: the source is what is wrong, whatever the target.
+    const consumed = await expectProblem(await post('/open-playlists/export', { playlist_id: ref, target_provider: 'deezer' }), 'post', EXPORT, 404, 'not_found');
+    expect(consumed.detail).toMatch(/^No import [0-9a-f-]{36} exists for this owner\.$/);
+    // Deezer is a loaded provider that can receive playlists, with no account connected.
+    const again = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'For Deezer', tracks: [{ title: 'A', artist: 'B' }] } });
+    const noAccount = await expectProblem(await post('/open-playlists/export', { playlist_id: (again.json as OpenPlaylistJson).id, target_provider: 'deezer' }), 'post', EXPORT, 422, 'unprocessable_content');
+    expect(noAccount.reason).toBe('no_target_account');
+    expect(noAccount['action']).toEqual({ type: 'connect_target_account', provider: 'deezer' });
+    const notARef = await expectProblem(await post('/open-playlists/export', { playlist_id: 'me', target_provider: 'tidal' }), 'post', EXPORT, 404, 'not_found');
+    expect(notARef.detail).toMatch(/^"me" names the owner, not one playlist: use a playlist reference/);
+    const garbage = await expectProblem(await post('/open-playlists/export', { playlist_id: 'spotify:not-a-uuid:1', target_provider: 'tidal' }), 'post', EXPORT, 404, 'not_found');
+    expect(garbage.detail).toContain('"not-a-uuid", which is not an account id');
+    await expectProblem(await post('/open-playlists/export', { playlist_id: ref }), 'post', EXPORT, 400, 'validation_failed');
+    await expectProblem(await h.api('/open-playlists/export', { method: 'POST', body: '<x/>', headers: { 'content-type': 'application/xml' } }), 'post', EXPORT, 415, 'unsupported_media_type');
+  });
+
+  it('refuses a target provider that does not exist or is no provider, without asking to connect it', async () => {
+    const imported = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'Nowhere To Go', tracks: [{ title: 'A', artist: 'B' }] } });
+    const ref = (imported.json as OpenPlaylistJson).id;
+    for (const target of ['nosuch', 'import', 'open_playlist']) {
+      const problem = await expectProblem(await post('/open-playlists/export', { playlist_id: ref, target_provider: target }), 'post', EXPORT, 422, 'unprocessable_content');
+      expect(problem.reason, target).toBe('unknown_target_provider');
+      expect(problem['action'], target).toBeUndefined();
+      expect(problem.detail, target).not.toMatch(/connect/);
+      expect(problem.detail, target).toMatch(target === 'nosuch' ? /^No provider named "nosuch" is loaded on this instance\. target_provider can be / : new RegExp(`^"${target}" is not a provider: import records and Open Playlist JSON can be exported from`));
+      expect(problem['target_providers'], target).toEqual(expect.arrayContaining(['deezer', 'spotify', 'tidal']));
+    }
+    // Liked songs need a target that writes liked songs: TIDAL cannot, whatever its accounts.
+    const liked = await expectProblem(await post('/open-playlists/export', { playlist_id: `spotify:${h.spotifyAccount}:liked`, target_provider: 'tidal' }), 'post', EXPORT, 422, 'unsupported_target_type');
+    expect(liked).toMatchObject({ reason: 'target_cannot_receive', unsupported: [{ entity: 'liked_tracks', missing: ['WRITE_LIBRARY'] }] });
+    expect(liked['action']).toBeUndefined();
+  });
+
+  it('reports a bad source reference before a missing target account', async () => {
+    const imported = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'One Only', tracks: [] } });
+    const importId = imported.headers.get('x-open-playlist-import-id')!;
+    // With a target account (TIDAL) and without one (Deezer), the same 404 about the source.
+    for (const target of ['tidal', 'deezer', 'nosuch']) {
+      const beyond = await expectProblem(await post('/open-playlists/export', { playlist_id: `import:${importId}:99`, target_provider: target }), 'post', EXPORT, 404, 'not_found');
+      expect(beyond.detail, target).toBe(`Import ${importId} has 1 playlist(s); index 99 does not exist (indexes start at 0).`);
+      const unknownImport = await expectProblem(await post('/open-playlists/export', { playlist_id: 'import:00000000-0000-4000-8000-000000000000:0', target_provider: target }), 'post', EXPORT, 404, 'not_found');
+      expect(unknownImport.detail, target).toContain('No import 00000000-0000-4000-8000-000000000000');
+      await expectProblem(await post('/open-playlists/export', { playlist_id: `spotify:${h.spotifyAccount}:doesnotexist000000000`, target_provider: target }), 'post', EXPORT, 404, 'not_found');
+      const mismatch = await expectProblem(await post('/open-playlists/export', { playlist_id: `tidal:${h.spotifyAccount}:liked`, target_provider: target }), 'post', EXPORT, 404, 'not_found');
+      expect(mismatch.reason, target).toBe('account_provider_mismatch');
+    }
+    // A target_account_id of another provider is a request whose two fields disagree: 422.
+    const list = (await h.api('/open-playlists/me?provider=spotify')).json as OpenPlaylistJson[];
+    const smallRef = list.find((playlist) => playlist.name === 'Small Set')!.id;
+    const wrongTarget = await expectProblem(await post('/open-playlists/export', { playlist_id: smallRef, target_provider: 'tidal', target_account_id: h.spotifyAccount }), 'post', EXPORT, 422, 'unprocessable_content');
+    expect(wrongTarget.reason).toBe('account_provider_mismatch');
   });
 });
 
@@ -347,6 +456,53 @@ describe('POST /open-playlists/export of an import whose playlists share an id',
   });
 });
 
+describe('POST /open-playlists/export to a provider that cannot be written to', () => {
+  let registry: TestRegistry;
+  let t: TestApp;
+  const inject = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const response = await t.app.http!.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    return { status: response.statusCode, json: response.json<unknown>(), text: response.body };
+  };
+
+  beforeAll(async () => {
+    const publisher = createPublisher('read-only-publisher');
+    registry = await createTestRegistry([publisher]);
+    // A provider that reads playlists and writes nothing (READ_PLAYLISTS and READ_TRACKS only).
+    await publishTestPlugin(registry, { manifestSource: providerManifestSource('com.example.readonly', '1.0.0', publisher.keyId), code: providerCode(TEST_CONNECTION_OP), publisher });
+    t = await startTestApp(registry.env);
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+    await registry?.cleanup();
+  });
+
+  it('says the provider cannot receive the playlist, and asks to connect nothing', async () => {
+    const providers = await inject('GET', '/providers');
+    expect((providers.json as { providers: { name: string; can_target: boolean }[] }).providers).toEqual([expect.objectContaining({ name: 'readonly', can_target: false })]);
+    const imported = await inject('POST', '/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'Read Only Please', tracks: [{ title: 'A', artist: 'B' }] } });
+    expect(imported.status, imported.text).toBe(201);
+    const ref = (imported.json as OpenPlaylistJson).id;
+
+    const refused = await inject('POST', '/open-playlists/export', { playlist_id: ref, target_provider: 'readonly' });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.json).toMatchObject({
+      code: 'unsupported_target_type',
+      reason: 'target_cannot_receive',
+      detail: 'Test readonly cannot receive playlists (missing CREATE_PLAYLIST, ADD_TRACKS).',
+      unsupported: [{ entity: 'playlists', missing: ['CREATE_PLAYLIST', 'ADD_TRACKS'] }],
+    });
+    expect((refused.json as ProblemJson)['action']).toBeUndefined();
+
+    // Nothing loaded here can receive it, and an unknown name says so rather than naming readonly.
+    const unknown = await inject('POST', '/open-playlists/export', { playlist_id: ref, target_provider: 'nosuch' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.json).toMatchObject({ reason: 'unknown_target_provider', target_providers: [], detail: 'No provider named "nosuch" is loaded on this instance. No provider loaded here can receive it.' });
+    // The source is still checked first.
+    const missing = await inject('POST', '/open-playlists/export', { playlist_id: `${ref.slice(0, -2)}:7`, target_provider: 'readonly' });
+    expect(missing.status).toBe(404);
+  });
+});
+
 describe('the interchange API behind the owner-session gate', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -362,6 +518,11 @@ describe('the interchange API behind the owner-session gate', () => {
     expect(list.json<{ code: string }>().code).toBe('session_required');
     const write = await t.app.http!.inject({ method: 'POST', url: '/open-playlists/import', headers: { origin: 'https://evil.test' }, payload: { source_provider: 'open_playlist', provider_data: { name: 'x' } } });
     expect(write.statusCode).toBe(403);
+    expect(write.json<{ code: string }>().code).toBe('cross_origin_request');
+    // Both answers are in the routes' OpenAPI entries.
+    const doc = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
+    expect(Object.keys(doc.paths['/open-playlists/{id}']!['get']!.responses)).toContain('401');
+    for (const route of ['/open-playlists/import', '/open-playlists/export']) expect(Object.keys(doc.paths[route]!['post']!.responses)).toEqual(expect.arrayContaining(['401', '403']));
     const login = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: SESSION_GATE_ENV.OPL_OWNER_SECRET } });
     const cookie = /opl_session=[^;]+/.exec(String(login.headers['set-cookie']))![0];
     const allowed = await t.app.http!.inject({ method: 'GET', url: '/open-playlists/me', headers: { cookie } });
