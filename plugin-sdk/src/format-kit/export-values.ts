@@ -1,6 +1,6 @@
 import type { Playlist, Track } from '../model.schema.ts';
 import { SCHEMA_VERSION, TRACK_COLUMNS } from './export-columns.ts';
-import { pickSourceUri } from './source-uri.ts';
+import { trackSourceUri } from './source-uri.ts';
 
 /** A cell before formatting; `null` is an empty cell. */
 export type CellValue = string | number | null;
@@ -36,7 +36,7 @@ export function trackValues(track: Track, order: number, sourceProvider: string 
     track.album,
     track.duration_s === null ? null : Math.round(track.duration_s),
     track.isrc,
-    pickSourceUri(track.provider_uris, sourceProvider),
+    trackSourceUri(track, sourceProvider),
     track.artwork_uri,
     track.added_at,
     track.media_type,

@@ -1,17 +1,21 @@
 import type { PlaylistKind } from '../capabilities.ts';
 import type { Track } from '../model.schema.ts';
+import { classifyLocation } from './locations.ts';
+import { LIMITS } from './model-limits.ts';
 
 /**
- * Cell → model value conversions for the reader. Each returns `{ value }` or `{ problem }`; the
- * caller turns a problem into a warning and keeps the row with that field empty, because one bad
- * duration or date should not cost the user the track. The bounds mirror the model schema the
- * host validates parse results against: anything looser would fail the whole import there.
+ * Cell → model value conversions for the CSV and TXT readers. Each returns `{ value }` or
+ * `{ problem }`; the caller turns a problem into a warning and keeps the row with that field empty,
+ * because one bad duration or date should not cost the user the track. The bounds mirror the model
+ * schema the host validates parse results against: anything looser would fail the whole import there.
+ * Below them: what a URI cell names (`sourceReference`). The column mapping of foreign track
+ * tables built on these is track-table.ts.
  */
 
 export type Conversion<T> = { readonly value: T; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: string };
 
 /** Longest accepted duration, as in the model (about 11.5 days). */
-const MAX_DURATION_SECONDS = 1_000_000;
+export const MAX_DURATION_SECONDS = 1_000_000;
 
 /**
  * The model's enums, spelled out here as records checked against the SDK types: the compiler fails
@@ -24,7 +28,8 @@ const PLAYLIST_KINDS = { PLAYLIST: true, LIKED_TRACKS: true } satisfies Record<P
 export const MEDIA_TYPE_VALUES = Object.keys(MEDIA_TYPES) as Track['media_type'][];
 export const PLAYLIST_KIND_VALUES = Object.keys(PLAYLIST_KINDS) as PlaylistKind[];
 
-function quoted(cell: string): string {
+/** A cell as messages quote it: bounded, in quotes. */
+export function quotedCell(cell: string): string {
   return `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`;
 }
 
@@ -36,16 +41,66 @@ export function optionalText(cell: string): string | null {
 export function duration(cell: string): Conversion<number | null> {
   const text = cell.trim();
   if (text === '') return { value: null };
-  if (!/^\d+(?:\.\d+)?$/.test(text)) return { problem: `duration_seconds ${quoted(cell)} is not a number of seconds` };
+  if (!/^\d+(?:\.\d+)?$/.test(text)) return { problem: `duration_seconds ${quotedCell(cell)} is not a number of seconds` };
   const seconds = Number(text);
-  if (seconds > MAX_DURATION_SECONDS) return { problem: `duration_seconds ${quoted(cell)} is longer than ${MAX_DURATION_SECONDS} seconds` };
+  if (seconds > MAX_DURATION_SECONDS) return { problem: `duration_seconds ${quotedCell(cell)} is longer than ${MAX_DURATION_SECONDS} seconds` };
   return { value: seconds };
+}
+
+/** A plain number as duration cells hold it (seconds or milliseconds, by column). */
+export const PLAIN_NUMBER = /^\d{1,12}(?:\.\d+)?$/;
+const CLOCK = /^(?:(\d{1,4}):)?(\d{1,4}):([0-5]\d(?:\.\d+)?)$/;
+
+/**
+ * Seconds from a number of milliseconds (`Duration (ms)` columns), kept exact. A clock value
+ * (`3:45`), which cannot be milliseconds, is read as one.
+ */
+export function millisecondsDuration(cell: string, column: string): Conversion<number | null> {
+  const text = cell.trim();
+  if (text === '') return { value: null };
+  if (CLOCK.test(text)) return clockDuration(text, column);
+  if (!PLAIN_NUMBER.test(text)) return { problem: `${column} ${quotedCell(text)} is not a number of milliseconds` };
+  const seconds = Number(text) / 1000;
+  return seconds > MAX_DURATION_SECONDS ? { problem: `${column} ${quotedCell(text)} is longer than the model allows` } : { value: seconds };
+}
+
+/** Seconds from `225`, `225.5`, `3:45` or `1:02:03`. */
+export function clockDuration(cell: string, column: string): Conversion<number | null> {
+  const text = cell.trim();
+  if (text === '') return { value: null };
+  let seconds: number;
+  if (PLAIN_NUMBER.test(text)) {
+    seconds = Number(text);
+  } else {
+    const clock = CLOCK.exec(text);
+    if (clock === null) return { problem: `${column} ${quotedCell(text)} is not a duration such as 225 or 3:45` };
+    seconds = Number(clock[1] ?? 0) * 3600 + Number(clock[2]) * 60 + Number(clock[3]);
+  }
+  return seconds > MAX_DURATION_SECONDS ? { problem: `${column} ${quotedCell(text)} is longer than the model allows` } : { value: seconds };
+}
+
+/** Country, registrant, year, designation: `GBAAN9700044`. */
+const ISRC_CODE = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
+
+/**
+ * An ISRC in its 12-character uppercase form: `GB-AAN-97-00044`, `gb aan 97 00044` and
+ * `usrc17607839` are the codes `GBAAN9700044` and `USRC17607839` (hyphens and spaces are only
+ * presentation). Anything that is not an ISRC once compacted is kept as written, unless it is
+ * longer than the model allows.
+ */
+export function isrcCode(cell: string, column: string): Conversion<string | null> {
+  const text = cell.trim();
+  if (text === '') return { value: null };
+  const compact = text.replace(/[\s-]+/g, '').toUpperCase();
+  if (ISRC_CODE.test(compact)) return { value: compact };
+  if (text.length > LIMITS.isrc) return { problem: `${column} ${quotedCell(text)} is longer than ${LIMITS.isrc} characters and was dropped` };
+  return { value: text };
 }
 
 export function integer(cell: string, column: string): Conversion<number | null> {
   const text = cell.trim();
   if (text === '') return { value: null };
-  if (!/^-?\d{1,15}$/.test(text)) return { problem: `${column} ${quoted(cell)} is not a whole number` };
+  if (!/^-?\d{1,15}$/.test(text)) return { problem: `${column} ${quotedCell(cell)} is not a whole number` };
   return { value: Number(text) };
 }
 
@@ -65,7 +120,7 @@ export function dateTime(cell: string, column: string): Conversion<string | null
   const month = Number(match?.[2]);
   const day = Number(match?.[3]);
   if (!match || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    return { problem: `${column} ${quoted(cell)} is not a timestamp such as 2024-05-01T12:00:00Z` };
+    return { problem: `${column} ${quotedCell(cell)} is not a timestamp such as 2024-05-01T12:00:00Z` };
   }
   return { value: text };
 }
@@ -74,7 +129,7 @@ export function mediaType(cell: string): Conversion<Track['media_type']> {
   const text = cell.trim();
   if (text === '') return { value: 'track' };
   const known = MEDIA_TYPE_VALUES.find((type) => type === text);
-  if (known === undefined) return { problem: `media_type ${quoted(cell)} is not one of ${MEDIA_TYPE_VALUES.join(', ')}; read as "unknown"` };
+  if (known === undefined) return { problem: `media_type ${quotedCell(cell)} is not one of ${MEDIA_TYPE_VALUES.join(', ')}; read as "unknown"` };
   return { value: known };
 }
 
@@ -82,7 +137,7 @@ export function playlistKind(cell: string): Conversion<PlaylistKind> {
   const text = cell.trim();
   if (text === '') return { value: 'PLAYLIST' };
   const known = PLAYLIST_KIND_VALUES.find((kind) => kind === text);
-  if (known === undefined) return { problem: `playlist_kind ${quoted(cell)} is not one of ${PLAYLIST_KIND_VALUES.join(', ')}; read as PLAYLIST` };
+  if (known === undefined) return { problem: `playlist_kind ${quotedCell(cell)} is not one of ${PLAYLIST_KIND_VALUES.join(', ')}; read as PLAYLIST` };
   return { value: known };
 }
 
@@ -96,4 +151,52 @@ export function boundedText(text: string, max: number): { readonly value: string
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return { value: text.slice(0, end), truncated: true };
+}
+
+/**
+ * What a `source_uri`, URI or link cell names (CSV and TXT readers; the text is trimmed by the caller):
+ * - `provider`: a provider-style URI as written (`spotify:track:…`, `deezer:track:…`), or a Spotify
+ *   or TIDAL track web link as its URI (`https://open.spotify.com/intl-de/track/<id>?si=…` ⇒
+ *   `spotify:track:<id>`, `https://listen.tidal.com/album/<a>/track/<id>` ⇒ `tidal:track:<id>`):
+ *   the recognition M3U, PLS, WPL and XSPF use (`classifyLocation`). It goes to `provider_uris`.
+ * - `local_file`: a Spotify local-file URI `spotify:local:<artist>:<album>:<title>:<seconds>`
+ *   (form-encoded parts): a file on the device that added it, not a catalogue entry, so it names no
+ *   provider URI; the names and seconds are decoded from it (empty / null when absent). Never opened.
+ * - `other`: anything else (a web page, a stream, a path), which readers keep as `metadata.source_uri`.
+ */
+export type SourceReference =
+  | { readonly kind: 'provider'; readonly provider: string; readonly uri: string }
+  | { readonly kind: 'local_file'; readonly uri: string; readonly artist: string; readonly album: string; readonly title: string; readonly seconds: number | null }
+  | { readonly kind: 'other'; readonly uri: string };
+
+const SPOTIFY_LOCAL = /^spotify:local:([^:]*):([^:]*):([^:]*):(\d*)$/;
+
+/** Why a local-file track is not migrated (Exportify and the generic layouts). */
+export const LOCAL_FILE_REASON = 'local file: it exists only on the device that added it, not on the streaming service';
+
+/** One `+`/percent-encoded part of a local-file URI; undecodable text is kept as it is. */
+function localPart(part: string): string {
+  const spaced = part.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(spaced).trim();
+  } catch {
+    return spaced.trim();
+  }
+}
+
+export function sourceReference(uri: string): SourceReference {
+  if (uri.startsWith('spotify:local:')) {
+    const parts = SPOTIFY_LOCAL.exec(uri);
+    const seconds = parts?.[4] ?? '';
+    return {
+      kind: 'local_file',
+      uri,
+      artist: localPart(parts?.[1] ?? ''),
+      album: localPart(parts?.[2] ?? ''),
+      title: localPart(parts?.[3] ?? ''),
+      seconds: /^\d{1,7}$/.test(seconds) ? Math.min(Number(seconds), MAX_DURATION_SECONDS) : null,
+    };
+  }
+  const location = classifyLocation(uri);
+  return location.kind === 'provider' ? { kind: 'provider', provider: location.provider, uri: location.uri } : { kind: 'other', uri };
 }

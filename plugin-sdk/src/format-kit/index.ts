@@ -4,17 +4,35 @@
  * runtime entry as the `formatKit` namespace; bundlers keep only the members a plugin uses.
  * Pure JavaScript: no zod, no node:*, nothing the sandbox lacks.
  */
-export { splitArtistTitle, type ArtistTitle } from './artist-title.ts';
+export { splitArtistTitle, type ArtistTitle, type SplitOptions } from './artist-title.ts';
 export { looksBinary } from './binary-content.ts';
 export { PLAYLIST_COLUMNS, SCHEMA_VERSION, TRACK_COLUMNS, V1_COLUMNS, type V1Column } from './export-columns.ts';
 export { EMPTY_TRACK_VALUES, playlistValues, trackValues, type CellValue } from './export-values.ts';
-export { boundedText, dateTime, duration, integer, MEDIA_TYPE_VALUES, mediaType, optionalText, PLAYLIST_KIND_VALUES, playlistKind, type Conversion } from './field-values.ts';
+export {
+  boundedText,
+  clockDuration,
+  dateTime,
+  duration,
+  integer,
+  isrcCode,
+  LOCAL_FILE_REASON,
+  MEDIA_TYPE_VALUES,
+  mediaType,
+  millisecondsDuration,
+  optionalText,
+  PLAYLIST_KIND_VALUES,
+  playlistKind,
+  sourceReference,
+  type Conversion,
+  type SourceReference,
+} from './field-values.ts';
+export { trackTableColumns, TrackTableReader, type TrackTableColumns } from './track-table.ts';
 export { guardFormula, needsFormulaGuard, unguardFormula } from './formula-guard.ts';
 export { IssueCollector, MAX_LISTED_ISSUES, type IssueSeverity, type ParseIssue } from './issue-collector.ts';
-export { classifyLocation, fileStem, fileUrlPath, webUrlOf, type LocationKind } from './locations.ts';
+export { classifyLocation, fileStem, fileUrlPath, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf, type ClassifyOptions, type LocationKind, type RemoteEntry } from './locations.ts';
 export { LIMITS } from './model-limits.ts';
 export { FALLBACK_PLAYLIST_NAME, playlistNameFromFilename } from './playlist-name.ts';
-export { orderedProviders, pickSourceUri, providerOfUri } from './source-uri.ts';
+export { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from './source-uri.ts';
 export { decodeFile, detectEncoding, LEGACY_ENCODING_WARNING, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
 export { textLines, type TextLine } from './text-lines.ts';
 export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';

@@ -1,18 +1,30 @@
 import { providerOfUri } from './source-uri.ts';
 
 /**
- * Playlist entry locations (M3U, PLS, XSPF), both ways. A location is data: it is never opened or
- * fetched, whatever it names.
+ * Playlist entry locations (M3U, PLS, WPL, XSPF), both ways. A location is data: it is never
+ * opened or fetched, whatever it names.
  *
  * Reading (`classifyLocation`):
  * - `https://open.spotify.com/[intl-xx/]track/<id>` ⇒ `spotify:track:<id>`;
- *   `https://[www.|listen.]tidal.com/[browse/]track/<id>` ⇒ `tidal:track:<id>` (query strings ignored);
+ *   `https://[www.|listen.]tidal.com/[browse/][album/<id>/]track/<id>` ⇒ `tidal:track:<id>` (query
+ *   strings ignored);
  * - `file:` URLs (percent-decoded), Windows drive paths (`C:\…`, `C:/…`) and UNC paths (`\\server\…`)
  *   are local files, as is any text without a colon (an absolute or relative path);
- * - any other `scheme://` URL is a remote location (a stream or a web page);
- * - a provider-style URI written as the location (`spotify:track:…`, see `providerOfUri`) names its provider;
- * - anything else (`urn:…`, `tag:…`, `C:file.mp3`) is `other`: each format decides (a line of an
- *   M3U names a path; an XSPF location is a URI).
+ * - any other `scheme://` URL is a remote location (a stream, a web page, a file on a server);
+ * - a provider URI written as the location names its provider: a provider-style URI (see
+ *   `providerOfUri`) in the `<provider>:<type>:<id>` shape every provider uses (`spotify:track:…`,
+ *   `deezer:track:1`, `applemusic:song:…`) that does not end like a media file name;
+ * - anything else (`urn:…`, `tag:…`, `C:file.mp3`, `intro:demo.mp3`) is `other`: each format
+ *   decides (a line of an M3U names a path; an XSPF location is a URI).
+ *
+ * `file:` URLs: by RFC 8089 a `?` or `#` starts a query or a fragment, which are not part of the
+ * path; XSPF and iTunes libraries escape them in file names (`%23`). Players writing M3U, PLS and
+ * WPL lines do not (`file:///C:/Music/Track #1.mp3`), and a file URL has no use for a query or a
+ * fragment there: with `{ fileUrls: 'as-written' }` they are part of the file name.
+ *
+ * Remote locations (`remoteItemReason`): a web address that is not a provider's track link is a
+ * song to search for only when the entry names its artist and title and nothing marks it as a
+ * stream; see there.
  *
  * Writing: `webUrlOf` turns a Spotify or TIDAL track URI into its web URL (SPEC "Export formats",
  * rule 1), the form other players open.
@@ -24,13 +36,28 @@ export type LocationKind =
   | { readonly kind: 'local'; readonly path: string }
   | { readonly kind: 'other'; readonly text: string };
 
+export interface ClassifyOptions {
+  /**
+   * `uri` (the default): a `file:` URL's `?` and `#` end its path (RFC 8089). `as-written`: they
+   * are part of the file name, as players write `file:` URLs into playlist lines.
+   */
+  readonly fileUrls?: 'uri' | 'as-written';
+}
+
 const SPOTIFY_WEB = /^https?:\/\/open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?track\/([A-Za-z0-9]{1,64})\/?(?:[?#].*)?$/i;
-const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?track\/(\d{1,20})\/?(?:[?#].*)?$/i;
+const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(?:album\/\d{1,20}\/)?track\/(\d{1,20})\/?(?:[?#].*)?$/i;
 const SPOTIFY_TRACK = /^spotify:track:([A-Za-z0-9]{1,64})$/;
 const TIDAL_TRACK = /^tidal:track:(\d{1,20})$/;
-/** A scheme of two or more characters (one letter and a colon is a drive) followed by `//`. */
-const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]+:\/\//;
+/** A scheme of two or more characters (one letter and a colon is a drive) followed by `//`, and the authority. */
+const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]+:\/\/([^/?#]*)/;
 const DRIVE_PATH = /^[A-Za-z]:[\\/]/;
+/** `<provider>:<type>:<id>`, the shape of every provider's URIs. */
+const PROVIDER_URI_SHAPE = /^[a-z][a-z0-9_]*:[a-z][a-z0-9-]*:\S+$/;
+/** Audio and video file extensions: text ending in one names a file, not a provider's item. */
+const MEDIA_FILE = /\.(?:mp3|mp2|m4a|m4b|m4p|aac|flac|alac|ogg|oga|opus|wav|wave|aif|aiff|aifc|wma|ape|wv|mpc|dsf|dff|mka|mp4|m4v|mkv|webm|avi|mov|wmv|mpg|mpeg|ts|cda|mid|midi)$/i;
+
+// eslint-disable-next-line no-control-regex -- control characters are what is detected here
+const CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
 
 /** Percent-decoding that never throws: a malformed escape keeps the text as written. */
 function percentDecoded(text: string): string {
@@ -41,22 +68,31 @@ function percentDecoded(text: string): string {
   }
 }
 
-/** `file:///C:/a%20b.mp3` ⇒ `C:/a b.mp3`; `file://server/share/x` ⇒ `//server/share/x`; `file:///home/x` ⇒ `/home/x`. */
-export function fileUrlPath(url: string): string {
+/**
+ * `file:///C:/a%20b.mp3` ⇒ `C:/a b.mp3`; `file://server/share/x` ⇒ `//server/share/x`; `file:///home/x` ⇒ `/home/x`.
+ * A `?` or `#` ends the path unless `fileUrls` is `as-written` (see `ClassifyOptions`).
+ */
+export function fileUrlPath(url: string, options: ClassifyOptions = {}): string {
   const rest = url.slice(url.indexOf(':') + 1).replace(/^\/\/(?:localhost)?(?=\/)/i, '');
-  const path = percentDecoded(rest.replace(/[?#].*$/, ''));
+  const path = percentDecoded(options.fileUrls === 'as-written' ? rest : rest.replace(/[?#].*$/s, ''));
   return /^\/[A-Za-z]:[\\/]/.test(path) ? path.slice(1) : path;
 }
 
-export function classifyLocation(location: string): LocationKind {
+/** The provider a location written as a provider URI names, or null. */
+function providerOfLocation(location: string): string | null {
+  if (!PROVIDER_URI_SHAPE.test(location) || MEDIA_FILE.test(location)) return null;
+  return providerOfUri(location);
+}
+
+export function classifyLocation(location: string, options: ClassifyOptions = {}): LocationKind {
   const spotify = SPOTIFY_WEB.exec(location)?.[1];
   if (spotify !== undefined) return { kind: 'provider', provider: 'spotify', uri: `spotify:track:${spotify}` };
   const tidal = TIDAL_WEB.exec(location)?.[1];
   if (tidal !== undefined) return { kind: 'provider', provider: 'tidal', uri: `tidal:track:${tidal}` };
-  if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location) };
+  if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location, options) };
   if (DRIVE_PATH.test(location) || location.startsWith('\\\\')) return { kind: 'local', path: location };
   if (URL_WITH_AUTHORITY.test(location)) return { kind: 'remote', url: location };
-  const provider = providerOfUri(location);
+  const provider = providerOfLocation(location);
   if (provider !== null) return { kind: 'provider', provider, uri: location };
   return location.includes(':') ? { kind: 'other', text: location } : { kind: 'local', path: location };
 }
@@ -69,10 +105,60 @@ export function webUrlOf(uri: string): string | null {
   return tidal === undefined ? null : `https://tidal.com/browse/track/${tidal}`;
 }
 
-/** The last path segment without its extension (`C:\Music\Artist - Title.mp3` ⇒ `Artist - Title`), trimmed. */
+/**
+ * The last path segment without its extension (`C:\\Music\\Artist - Title.mp3` ⇒ `Artist - Title`),
+ * trimmed. In a `scheme://` URL the query and fragment are not part of the path and the segment is
+ * percent-decoded (`http://h/Daft%20Punk%20-%20Aerodynamic.mp3?x=1` ⇒ `Daft Punk - Aerodynamic`); a
+ * URL without a path gives its host (`http://radio.example:8000/` ⇒ `radio.example:8000`); a
+ * decoded segment holding a control character or line break is kept as written. In a
+ * path, `#` and `?` are file name characters (`Track #1.mp3` ⇒ `Track #1`).
+ */
 export function fileStem(pathOrUrl: string): string {
-  const path = pathOrUrl.replace(/[?#].*$/, '').replace(/[\\/]+$/, '');
-  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const url = URL_WITH_AUTHORITY.exec(pathOrUrl);
+  const path = (url === null ? pathOrUrl : pathOrUrl.slice(url[0].length).replace(/[?#].*$/s, '')).replace(/[\\/]+$/, '');
+  if (url !== null && path === '') return (url[1] as string).replace(/^.*@/s, '').trim();
+  const segment = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const decoded = url === null ? segment : percentDecoded(segment);
+  const base = CONTROL.test(decoded) ? segment : decoded;
   const dot = base.lastIndexOf('.');
   return (dot > 0 ? base.slice(0, dot) : base).trim();
+}
+
+/** A remote location's reason not to be a song, as `remoteItemReason` returns it. */
+export const REMOTE_ITEM_REASONS = {
+  stream: 'internet stream: a radio or stream address, not a song',
+  playlist: 'playlist link: the address names another playlist or a stream, not a song',
+  unnamed: 'web address: the entry names no artist and title, so there is no song to search for',
+} as const;
+
+/** Streaming protocols: whatever the entry says, these name a stream. */
+const STREAM_SCHEME = /^(?:rtsp|rtsps|rtmp|rtmps|rtmpt|rtmpe|mms|mmsh|mmst|icy|icyx|udp|rtp|srt):/i;
+/** Playlist and stream descriptor files (`.m3u8` is also HLS): a link to one names no song. */
+const PLAYLIST_FILE = /\.(?:m3u|m3u8|pls|asx|wax|wvx|wpl|xspf|ram|smi|smil|qtl)$/i;
+
+export interface RemoteEntry {
+  readonly artist: string;
+  readonly title: string;
+  /** The entry says its length is unknown (`#EXTINF:-1`, `LengthN=-1`): what players write for streams. */
+  readonly lengthUnknown?: boolean;
+}
+
+/**
+ * Whether an entry at a remote location (a `remote` `LocationKind`: not a provider's track link)
+ * is a song to migrate: null when it is, else why not (one of `REMOTE_ITEM_REASONS`). Such an
+ * entry is a remote copy of a song only when it names both its artist and its title (from the
+ * entry's text or the URL's file name) — that is what a migration searches for — and nothing
+ * marks it as a stream:
+ * 1. a streaming protocol (`rtsp:`, `mms:`, `rtmp:`, `icy:`, …), or a length given as unknown
+ *    (`#EXTINF:-1`, `LengthN=-1`) ⇒ `stream`;
+ * 2. a link to a playlist or stream descriptor (`.m3u`, `.m3u8`, `.pls`, `.asx`, `.xspf`, …) ⇒ `playlist`;
+ * 3. no artist or no title ⇒ `unnamed` (`http://radio.example:8000/live`, `#EXTINF:215,One More Time`).
+ * The formats then read the entry as `media_type: unknown`, `is_migratable: false`, with the reason.
+ */
+export function remoteItemReason(url: string, entry: RemoteEntry): string | null {
+  if (STREAM_SCHEME.test(url) || entry.lengthUnknown === true) return REMOTE_ITEM_REASONS.stream;
+  const authority = URL_WITH_AUTHORITY.exec(url)?.[0].length ?? 0;
+  if (PLAYLIST_FILE.test(url.slice(authority).replace(/[?#].*$/s, '').replace(/\/+$/, ''))) return REMOTE_ITEM_REASONS.playlist;
+  if (entry.artist.trim() === '' || entry.title.trim() === '') return REMOTE_ITEM_REASONS.unnamed;
+  return null;
 }

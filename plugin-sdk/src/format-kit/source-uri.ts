@@ -11,12 +11,17 @@ import { LIMITS } from './model-limits.ts';
  * (plain code-unit order, independent of locale and of insertion order) makes the output
  * reproducible.
  *
- * Reading: a provider-style URI (`spotify:track:…`: a lowercase scheme, not followed by `//`,
- * that is not a standard one such as `https`, `file`, `urn` or `tag`, and no whitespace) goes back under
- * `provider_uris[<scheme>]`, which is how adapters key them. A web URL names no provider key, so it
- * is kept in `metadata.source_uri` rather than guessed from its host. A URI longer than the model
- * allows in `provider_uris` names no provider either: stored there, it would make the host refuse
- * the whole parse result.
+ * A track without any provider URI keeps the URI a reader could not file under a provider
+ * (`metadata.source_uri`: a web page, a stream, a Spotify local file), so reading and writing the
+ * column again keeps it (`trackSourceUri`).
+ *
+ * Reading (`sourceReference` in field-values.ts): a provider-style URI (`spotify:track:…`: a
+ * lowercase scheme, not followed by `//`, that is not a standard one such as `https`, `file`,
+ * `urn` or `tag`, and no whitespace) goes back under `provider_uris[<scheme>]`, which is how
+ * adapters key them; so does a Spotify or TIDAL track web link, as its provider URI. Any other web
+ * URL names no provider key, so it is kept in `metadata.source_uri` rather than guessed from its
+ * host. A URI longer than the model allows in `provider_uris` names no provider either: stored
+ * there, it would make the host refuse the whole parse result.
  */
 
 const PROVIDER_URI = /^([a-z][a-z0-9_]{1,39}):(?!\/\/)\S+$/;
@@ -37,6 +42,14 @@ export function pickSourceUri(providerUris: Readonly<Record<string, string>>, pr
     if (value !== undefined && value !== '') return value;
   }
   return null;
+}
+
+/** The `source_uri` cell of a track: `pickSourceUri` of its provider URIs, else its `metadata.source_uri`, else null. */
+export function trackSourceUri(track: { readonly provider_uris: Readonly<Record<string, string>>; readonly metadata: Readonly<Record<string, unknown>> }, preferredProvider: string | null): string | null {
+  const picked = pickSourceUri(track.provider_uris, preferredProvider);
+  if (picked !== null) return picked;
+  const kept = track.metadata.source_uri;
+  return typeof kept === 'string' && kept !== '' ? kept : null;
 }
 
 /** The provider key a URI belongs to, or null when it is not a provider-style URI. */

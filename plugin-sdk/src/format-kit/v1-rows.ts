@@ -1,10 +1,9 @@
 import type { PlaylistInput, TrackInput } from '../model.schema.ts';
 import { PLAYLIST_COLUMNS, SCHEMA_VERSION, TRACK_COLUMNS, V1_COLUMNS, type V1Column } from './export-columns.ts';
-import { boundedText, dateTime, duration, integer, mediaType, optionalText, playlistKind, type Conversion } from './field-values.ts';
+import { boundedText, dateTime, duration, integer, isrcCode, mediaType, optionalText, playlistKind, sourceReference, type Conversion } from './field-values.ts';
 import { unguardFormula } from './formula-guard.ts';
 import type { IssueCollector } from './issue-collector.ts';
 import { LIMITS } from './model-limits.ts';
-import { providerOfUri } from './source-uri.ts';
 
 /**
  * Reads rows of the v1 export columns (CSV and TXT). Columns are found by header name, so
@@ -151,18 +150,15 @@ function readTrack(row: RowReader, position: number): TrackInput {
   const artist = row.requiredText('artist', LIMITS.artist);
   const album = row.text('album', LIMITS.text);
   const durationSeconds = row.convert('duration_seconds', duration(row.get('duration_seconds')), null);
-  let isrc = optionalText(row.get('isrc').trim());
-  if (isrc !== null && isrc.length > LIMITS.isrc) {
-    row.warn('isrc', 'invalid_value', `isrc "${isrc.slice(0, 40)}" is longer than ${LIMITS.isrc} characters and was dropped`);
-    isrc = null;
-  }
+  const isrc = row.convert('isrc', isrcCode(row.get('isrc'), 'isrc'), null);
   const providerUris: Record<string, string> = {};
   const metadata: Record<string, unknown> = {};
   const sourceUri = row.text('source_uri', LIMITS.providerUri);
   if (sourceUri !== null) {
-    const provider = providerOfUri(sourceUri);
-    if (provider === null) metadata.source_uri = sourceUri;
-    else providerUris[provider] = sourceUri;
+    // A provider URI, or a Spotify/TIDAL link as one; anything else (a web page, a local file) stays as written.
+    const reference = sourceReference(sourceUri.trim());
+    if (reference.kind === 'provider') providerUris[reference.provider] = reference.uri;
+    else metadata.source_uri = sourceUri;
   }
   const artworkUri = row.text('artwork_uri', LIMITS.text);
   const addedAt = row.convert('added_at', dateTime(row.get('added_at'), 'added_at'), null);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLocation, fileStem, fileUrlPath, webUrlOf } from '../../../plugin-sdk/src/format-kit/locations.ts';
+import { classifyLocation, fileStem, fileUrlPath, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf } from '../../../plugin-sdk/src/format-kit/locations.ts';
 import { orderedProviders, pickSourceUri, providerOfUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
 
 describe('classifyLocation', () => {
@@ -15,6 +15,25 @@ describe('classifyLocation', () => {
     expect(classifyLocation('file://localhost/etc/a%2.mp3')).toEqual({ kind: 'local', path: '/etc/a%2.mp3' });
     expect(classifyLocation('file://nas/share/a.mp3')).toEqual({ kind: 'local', path: '//nas/share/a.mp3' });
     expect(classifyLocation('deezer:track:1')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:1' });
+    expect(classifyLocation('https://listen.tidal.com/album/111/track/22222')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:22222' });
+    expect(classifyLocation('applemusic:library-song:i.abc123')).toEqual({ kind: 'provider', provider: 'applemusic', uri: 'applemusic:library-song:i.abc123' });
+  });
+
+  it('names a provider only for a <provider>:<type>:<id> URI, never for a file name with a colon', () => {
+    expect(classifyLocation('intro:demo.mp3')).toEqual({ kind: 'other', text: 'intro:demo.mp3' });
+    expect(classifyLocation('mix:part:2.mp3')).toEqual({ kind: 'other', text: 'mix:part:2.mp3' });
+    expect(classifyLocation('live:paris')).toEqual({ kind: 'other', text: 'live:paris' });
+    expect(classifyLocation('youtube:video:dQw4w9WgXcQ')).toEqual({ kind: 'provider', provider: 'youtube', uri: 'youtube:video:dQw4w9WgXcQ' });
+  });
+
+  it("keeps an unescaped # and ? in a file: URL's file name when asked (playlist lines)", () => {
+    const lines = { fileUrls: 'as-written' } as const;
+    expect(classifyLocation('file:///C:/Music/Track #1.mp3', lines)).toEqual({ kind: 'local', path: 'C:/Music/Track #1.mp3' });
+    expect(classifyLocation('file:///home/me/What?.mp3', lines)).toEqual({ kind: 'local', path: '/home/me/What?.mp3' });
+    expect(classifyLocation('file:///home/me/%231%20hit.mp3', lines)).toEqual({ kind: 'local', path: '/home/me/#1 hit.mp3' });
+    expect(fileUrlPath('file://localhost/C:/Mix%20#2/a.mp3', lines)).toBe('C:/Mix #2/a.mp3');
+    // As a URI (the default: XSPF, iTunes), they end the path.
+    expect(classifyLocation('file:///C:/Music/Track #1.mp3')).toEqual({ kind: 'local', path: 'C:/Music/Track ' });
   });
 
   it('reads UNC, relative and file:// paths as local files', () => {
@@ -42,6 +61,36 @@ describe('fileStem', () => {
     expect(fileStem('\\\\srv\\x\\A - B.flac')).toBe('A - B');
     expect(fileStem('http://h/x/song.mp3?q=1')).toBe('song');
     expect(fileStem('.hidden')).toBe('.hidden');
+  });
+
+  it('keeps # and ? in a path, decodes a URL segment and names a path-less URL by its host', () => {
+    expect(fileStem('C:/Music/Track #1.mp3')).toBe('Track #1');
+    expect(fileStem('/home/me/What?.ogg')).toBe('What?');
+    expect(fileStem('http://h/Daft%20Punk%20-%20Aerodynamic.mp3#t=1')).toBe('Daft Punk - Aerodynamic');
+    expect(fileStem('http://h/bad%zz.mp3')).toBe('bad%zz');
+    expect(fileStem('http://h/a%0Ab.mp3')).toBe('a%0Ab');
+    expect(fileStem('http://stream.example.com:8000/')).toBe('stream.example.com:8000');
+    expect(fileStem('http://user:secret@stream.example.com:8000')).toBe('stream.example.com:8000');
+  });
+});
+
+describe('remoteItemReason', () => {
+  const named = { artist: 'Daft Punk', title: 'One More Time' };
+
+  it('takes a remote file named by artist and title, with a length, for a song', () => {
+    expect(remoteItemReason('http://music.example/daft-punk/one-more-time.mp3', named)).toBeNull();
+    expect(remoteItemReason('https://www.youtube.com/watch?v=FGBhQbmPwH8', { ...named, lengthUnknown: false })).toBeNull();
+  });
+
+  it('calls streams, playlist links and unnamed addresses by their reason', () => {
+    expect(remoteItemReason('http://stream.example.com:8000/live', { ...named, lengthUnknown: true })).toBe(REMOTE_ITEM_REASONS.stream);
+    expect(remoteItemReason('rtsp://radio.example/live', named)).toBe(REMOTE_ITEM_REASONS.stream);
+    expect(remoteItemReason('mms://radio.example/station', named)).toBe(REMOTE_ITEM_REASONS.stream);
+    expect(remoteItemReason('http://stream.example.com/radio.asx', named)).toBe(REMOTE_ITEM_REASONS.playlist);
+    expect(remoteItemReason('http://example.com/live/bbc1.m3u8?token=1', named)).toBe(REMOTE_ITEM_REASONS.playlist);
+    expect(remoteItemReason('http://radio.example/listen.pls/', named)).toBe(REMOTE_ITEM_REASONS.playlist);
+    expect(remoteItemReason('http://icecast.example/fip.mp3', { artist: '', title: 'Radio FIP' })).toBe(REMOTE_ITEM_REASONS.unnamed);
+    expect(remoteItemReason('http://music.example/a.mp3', { artist: 'Daft Punk', title: ' ' })).toBe(REMOTE_ITEM_REASONS.unnamed);
   });
 });
 

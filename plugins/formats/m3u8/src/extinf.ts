@@ -2,7 +2,7 @@
  * `#EXTINF:<duration>[ <attributes>],<display>` — the entry line of extended M3U.
  *
  * - `<duration>` is seconds (whole or decimal, as HLS writes them); `-1` (or any negative) means
- *   unknown.
+ *   unknown, which is what players write for a radio stream (`lengthUnknown`).
  * - `<attributes>` are IPTV-style `key="value"` pairs (`tvg-id="x" group-title="y"`) or bare
  *   `key=value`; quoted values may hold commas and spaces.
  * - `<display>` is everything after the first comma outside quotes: `Artist - Title` or a bare
@@ -14,6 +14,8 @@
 export interface Extinf {
   /** Seconds, or null when unknown or unreadable. */
   readonly duration: number | null;
+  /** The line gives the length as unknown (`-1`, any negative), as players write for streams. */
+  readonly lengthUnknown: boolean;
   readonly attributes: Readonly<Record<string, string>>;
   readonly display: string;
   /** Why the line is malformed (what was read is still returned), or null. */
@@ -58,5 +60,6 @@ export function parseExtinf(body: string): Extinf {
   const duration = durationToken === '' ? { value: null, problem: 'the duration is missing' } : readDuration(durationToken);
   let problem = duration.problem;
   if (comma === -1) problem = body.includes('"') && (body.split('"').length - 1) % 2 === 1 ? 'an attribute value is not closed by a quote' : 'the comma before the title is missing';
-  return { duration: duration.value, attributes, display, problem };
+  const lengthUnknown = duration.problem === null && duration.value === null;
+  return { duration: duration.value, lengthUnknown, attributes, display, problem };
 }

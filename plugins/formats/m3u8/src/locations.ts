@@ -4,9 +4,11 @@ import { formatKit } from '@opl/plugin-sdk';
  * Entry locations, both ways.
  *
  * Reading (`classifyLocation`) — a location is data, never opened or fetched: the SDK's
- * `formatKit.classifyLocation` (Spotify/TIDAL web links ⇒ provider URIs, other `scheme://` URLs
- * are remote, `file://` URLs, Windows, UNC, absolute and relative paths are local files), where
- * anything else on a location line is a path too.
+ * `formatKit.classifyLocation` (Spotify/TIDAL web links and provider URIs ⇒ provider URIs, other
+ * `scheme://` URLs are remote, `file://` URLs, Windows, UNC, absolute and relative paths are local
+ * files), where anything else on a location line is a path too (`C:song.mp3`, `intro:demo.mp3`).
+ * Players write `file:` URLs into M3U lines without escaping `#` or `?`, so these are part of the
+ * file name (`file:///C:/Music/Track #1.mp3` ⇒ `C:/Music/Track #1.mp3`).
  *
  * Writing (`locationOf`): see `playableLocation`.
  */
@@ -18,7 +20,7 @@ export type LocationKind =
 
 /** The SDK's classification; what it leaves to the format (`urn:…`, `C:song.mp3`) is a path in M3U. */
 export function classifyLocation(location: string): LocationKind {
-  const kind = formatKit.classifyLocation(location);
+  const kind = formatKit.classifyLocation(location, { fileUrls: 'as-written' });
   return kind.kind === 'other' ? { kind: 'local', path: kind.text } : kind;
 }
 

@@ -2,7 +2,7 @@ import { formatKit, type OperationReturn, type PlaylistInput, type TrackInput } 
 import { unescapeValue } from './directive-escape.ts';
 import { parseExtinf, type Extinf } from './extinf.ts';
 import { shown } from './issues.ts';
-import { classifyLocation } from './locations.ts';
+import { classifyLocation, type LocationKind } from './locations.ts';
 import {
   ARTIST_DIRECTIVE,
   DURATION_DIRECTIVE,
@@ -57,9 +57,15 @@ function cut(value: string, max: number, what: string, line: number, issues: for
   return bounded.value;
 }
 
+/**
+ * HLS tags that only an HTTP Live Streaming playlist has (RFC 8216): every media playlist has
+ * `#EXT-X-TARGETDURATION`, a master playlist lists its variants with `#EXT-X-STREAM-INF`. Its
+ * entries are segments or renditions of one audio/video stream, never songs.
+ */
+const HLS_TAGS = new Set(['EXT-X-TARGETDURATION', 'EXT-X-MEDIA-SEQUENCE', 'EXT-X-STREAM-INF', 'EXT-X-I-FRAME-STREAM-INF']);
+
 /** What a location line says about a track read without `#OPL-*` directives. */
-function fromLocation(location: string, track: TrackInput, metadata: Record<string, unknown>): void {
-  const kind = classifyLocation(location);
+function fromLocation(location: string, kind: LocationKind, track: TrackInput, metadata: Record<string, unknown>): void {
   if (kind.kind === 'provider') {
     track.provider_uris = { [kind.provider]: kind.uri };
     return;
@@ -81,6 +87,8 @@ export class M3uReader {
   /** A schema version other than 1 was declared: `#OPL-*` comments are ignored. */
   #oplIgnored = false;
   #stopped = false;
+  /** The line of the first HLS tag, when the file is an HLS playlist (nothing is imported). */
+  #hlsLine: number | null = null;
 
   read(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
     if (formatKit.looksBinary(text, { nulIsBinary: true })) {
@@ -92,6 +100,10 @@ export class M3uReader {
     for (const line of formatKit.textLines(text)) {
       if (this.#stopped) break;
       this.#line(line.text, line.number);
+    }
+    if (this.#hlsLine !== null) {
+      this.#issues.error(this.#hlsLine, 'hls_playlist', 'this is an HLS (HTTP Live Streaming) playlist: its entries are segments or variants of one audio/video stream, not songs; nothing was imported');
+      return { playlists: [], issues: this.#issues.issues() };
     }
     this.#closeEntry(null);
     return this.#result(filename);
@@ -132,6 +144,10 @@ export class M3uReader {
         return;
       default:
         if (name.startsWith('OPL-')) this.#opl(name, unescapeValue(value), number);
+        else if (HLS_TAGS.has(name)) {
+          this.#hlsLine = number;
+          this.#stopped = true;
+        }
     }
   }
 
@@ -215,29 +231,37 @@ export class M3uReader {
     if (entry === null) return;
     this.#entry = null;
     const issues = this.#issues;
+    const extinf = entry.extinf;
+    const kind = location !== null && !entry.hasOpl ? classifyLocation(location) : null;
+    // Our own files join `artist - title` exactly; anything else may number its entries (`01 - Title`).
+    let names: formatKit.ArtistTitle = { artist: '', title: '', trackNumber: null };
+    if (extinf !== null) names = formatKit.splitArtistTitle(extinf.display, { exact: this.#oplFile || entry.hasOpl });
+    if (names.title === '' && names.artist === '' && kind !== null && kind.kind !== 'provider') {
+      names = formatKit.splitArtistTitle(formatKit.fileStem(kind.kind === 'local' ? kind.path : kind.url), { fileName: true });
+    }
+    const artist = names.artist === '' && !entry.hasOpl && entry.albumArtist !== null ? entry.albumArtist : names.artist;
+    if (location === null && !entry.hasOpl && (extinf === null || (!this.#oplFile && names.title === ''))) {
+      // `#EXTALB:` / `#EXTART:` (or an empty `#EXTINF`) with no location after them: nothing to import.
+      issues.warn(entry.line, 'empty_entry', 'the entry has no title and no location line (e.g. a stray #EXTART or #EXTALB at the end); it was skipped');
+      return;
+    }
+    if (location === null && !this.#oplFile) issues.warn(entry.line, 'missing_location', 'the entry has no location line; it is kept with its title and artist');
     const track: TrackInput = { title: '', artist: '' };
     const metadata: Record<string, unknown> = {};
-    if (location !== null && !entry.hasOpl) fromLocation(location, track, metadata);
-    if (location === null && !this.#oplFile) issues.warn(entry.line, 'missing_location', 'the entry has no location line; it is kept with its title and artist');
-    const extinf = entry.extinf;
+    if (location !== null && kind !== null) fromLocation(location, kind, track, metadata);
     if (extinf !== null) {
       track.duration_s = extinf.duration;
-      const { artist, title } = formatKit.splitArtistTitle(extinf.display);
-      track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
-      track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
       if (!entry.hasOpl && Object.keys(extinf.attributes).length > 0) metadata.extinf_attributes = extinf.attributes;
     }
-    if (track.title === '' && track.artist === '' && location !== null && !entry.hasOpl) {
-      const kind = classifyLocation(location);
-      if (kind.kind !== 'provider') {
-        const { artist, title } = formatKit.splitArtistTitle(formatKit.fileStem(kind.kind === 'local' ? kind.path : kind.url));
-        track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
-        track.title = cut(title, TITLE_MAX, 'title', entry.line, issues);
-      }
-    }
+    track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
+    track.title = cut(names.title, TITLE_MAX, 'title', entry.line, issues);
     if (!entry.hasOpl) {
+      if (names.trackNumber !== null) track.track_number = names.trackNumber;
       if (entry.album !== null && entry.album !== '') track.album = cut(entry.album, 10_000, 'album', entry.line, issues);
-      if (track.artist === '' && entry.albumArtist !== null) track.artist = cut(entry.albumArtist, TITLE_MAX, 'artist', entry.line, issues);
+      if (kind?.kind === 'remote') {
+        const reason = formatKit.remoteItemReason(kind.url, { artist: track.artist, title: track.title, lengthUnknown: extinf?.lengthUnknown === true });
+        if (reason !== null) Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: reason });
+      }
       if (Object.keys(metadata).length > 0) track.metadata = metadata;
     } else {
       const { [SOURCE_URI_DIRECTIVE]: sourceUri, ...fields } = entry.opl;

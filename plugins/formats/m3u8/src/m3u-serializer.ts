@@ -78,8 +78,9 @@ function sourceUri(track: Track, preferred: string | null): string | null {
 function* trackLines(track: Track, preferred: string | null): Generator<string> {
   const shown = display(track);
   yield `#EXTINF:${extinfSeconds(track.duration_s)},${shown}${LINE_END}`;
-  // The exact values whenever reading the #EXTINF line back would not give them.
-  const readBack = formatKit.splitArtistTitle(parseExtinf(`0,${shown}`).display);
+  // The exact values whenever reading the #EXTINF line back would not give them (our files are read
+  // back with the exact split: a title "01 - Intro" is not a track number there).
+  const readBack = formatKit.splitArtistTitle(parseExtinf(`0,${shown}`).display, { exact: true });
   if (readBack.artist !== track.artist) yield directive(ARTIST_DIRECTIVE, track.artist);
   if (readBack.title !== track.title) yield directive(TITLE_DIRECTIVE, track.title);
   if (track.duration_s !== null && !Number.isInteger(track.duration_s)) yield directive(DURATION_DIRECTIVE, String(track.duration_s));

@@ -19,9 +19,12 @@ describe('directive escaping', () => {
 
 describe('#EXTINF', () => {
   it('reads durations, attributes and display text', () => {
-    expect(parseExtinf('123,Artist - Title')).toEqual({ duration: 123, attributes: {}, display: 'Artist - Title', problem: null });
-    expect(parseExtinf('12.5 a=b c="d, e",T')).toEqual({ duration: 12.5, attributes: { a: 'b', c: 'd, e' }, display: 'T', problem: null });
-    expect(parseExtinf('-1,')).toMatchObject({ duration: null, display: '', problem: null });
+    expect(parseExtinf('123,Artist - Title')).toEqual({ duration: 123, lengthUnknown: false, attributes: {}, display: 'Artist - Title', problem: null });
+    expect(parseExtinf('12.5 a=b c="d, e",T')).toEqual({ duration: 12.5, lengthUnknown: false, attributes: { a: 'b', c: 'd, e' }, display: 'T', problem: null });
+    expect(parseExtinf('-1,')).toMatchObject({ duration: null, lengthUnknown: true, display: '', problem: null });
+    expect(parseExtinf('0,Silence')).toMatchObject({ duration: 0, lengthUnknown: false });
+    // An unreadable duration says nothing about the length.
+    expect(parseExtinf('abc,T')).toMatchObject({ duration: null, lengthUnknown: false });
   });
 
   it('describes malformed lines and returns what it could read', () => {
@@ -37,6 +40,13 @@ describe('locations', () => {
     expect(classifyLocation('urn:x:y')).toEqual({ kind: 'local', path: 'urn:x:y' });
     expect(classifyLocation('C:song.mp3')).toEqual({ kind: 'local', path: 'C:song.mp3' });
     expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5' });
+    expect(classifyLocation('intro:demo.mp3')).toEqual({ kind: 'local', path: 'intro:demo.mp3' });
+    expect(classifyLocation('deezer:track:3')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:3' });
+  });
+
+  it('keeps an unescaped # in a file: URL as part of the file name', () => {
+    expect(classifyLocation('file:///C:/Music/Track #1.mp3')).toEqual({ kind: 'local', path: 'C:/Music/Track #1.mp3' });
+    expect(classifyLocation('file:///home/me/Mix%20%232/What?.ogg')).toEqual({ kind: 'local', path: '/home/me/Mix #2/What?.ogg' });
   });
 
 

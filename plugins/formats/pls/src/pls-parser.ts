@@ -1,5 +1,5 @@
 import { formatKit, type OperationReturn, type TrackInput } from '@opl/plugin-sdk';
-import { applyLocation } from './pls-location.ts';
+import { applyLocation, remoteItem } from './pls-location.ts';
 
 /**
  * PLS (`[playlist]`, `FileN=`, `TitleN=`, `LengthN=`, `NumberOfEntries=`, `Version=2`): one
@@ -43,27 +43,36 @@ function cut(value: string, what: string, line: number, issues: formatKit.IssueC
 
 function toTrack(entry: Entry & { file: { value: string; line: number } }, issues: formatKit.IssueCollector): TrackInput {
   const track: TrackInput = { title: '', artist: '' };
-  const named = applyLocation(entry.file.value, track);
-  const source = entry.title !== undefined && entry.title.value !== '' ? entry.title : named === null ? null : { value: formatKit.fileStem(named), line: entry.file.line };
+  const kind = applyLocation(entry.file.value, track);
+  const fromFile = kind.kind === 'local' ? kind.path : kind.kind === 'remote' ? kind.url : null;
+  const source = entry.title !== undefined && entry.title.value !== '' ? { ...entry.title, fileName: false } : fromFile === null ? null : { value: formatKit.fileStem(fromFile), line: entry.file.line, fileName: true };
   if (source !== null) {
-    const { artist, title } = formatKit.splitArtistTitle(source.value);
+    const { artist, title, trackNumber } = formatKit.splitArtistTitle(source.value, { fileName: source.fileName });
     track.artist = cut(artist, 'artist', source.line, issues);
     track.title = cut(title, 'title', source.line, issues);
+    if (trackNumber !== null) track.track_number = trackNumber;
   }
+  let lengthUnknown = false;
   if (entry.length !== undefined) {
     const text = entry.length.value;
     if (!/^-?\d{1,15}(?:\.\d{1,9})?$/.test(text) || Number(text) > 1_000_000) issues.warn(entry.length.line, 'invalid_value', `Length${entry.number} ${shown(text)} is not a number of seconds; left empty`);
-    else track.duration_s = Number(text) < 0 ? null : Number(text);
+    else {
+      lengthUnknown = Number(text) < 0;
+      track.duration_s = lengthUnknown ? null : Number(text);
+    }
   }
+  remoteItem(kind, track, lengthUnknown);
   return track;
 }
 
-export function parsePls(text: string, filename: string | null): ParseResult {
+export function parsePls(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
   const issues = new formatKit.IssueCollector();
   if (isBinary(text)) {
     issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
     return { playlists: [], issues: issues.issues() };
   }
+  // Read as windows-1252 because the bytes are not UTF-8: said, as a file in another code page would be misread.
+  if (encoding === 'windows-1252') issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
   const entries = new Map<number, Entry>();
   let section: 'none' | 'playlist' | 'other' = 'none';
   let declaredCount: { value: number; line: number } | null = null;

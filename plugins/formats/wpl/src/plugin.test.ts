@@ -1,3 +1,4 @@
+import { formatKit } from '@opl/plugin-sdk';
 import { runParse } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
@@ -33,7 +34,8 @@ describe('WPL', () => {
     expect(playlist.tracks[0]).toMatchObject({ album: 'Harbour Lights', duration_s: 215, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON, metadata: { album_artist: 'The Quiet Tide', wpl_tid: '{3F2504E0-4F89-11D3-9A0C-0305E82C3301}' } });
     expect(playlist.tracks[2]!.metadata.location).toBe('file:///D:/Musique/Zaz%20-%20Je%20veux.mp3');
     expect(playlist.tracks[4]).toMatchObject({ provider_uris: { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' }, media_type: 'track' });
-    expect(playlist.tracks[5]).toMatchObject({ is_local: false, metadata: { location: 'http://radio.example:8000/live.mp3' } });
+    // A web address without artist and title: no song to search for.
+    expect(playlist.tracks[5]).toMatchObject({ is_local: false, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.REMOTE_ITEM_REASONS.unnamed, metadata: { location: 'http://radio.example:8000/live.mp3' } });
     expect(await parseText(ROAD_TRIP, 'road-trip.wpl')).toEqual(result);
   });
 
@@ -45,6 +47,45 @@ describe('WPL', () => {
       ['', 'Three', 3],
       ['', '2046', null],
     ]);
+  });
+
+  it('reads leading numbers of file names as track numbers, never as the artist, and keeps artists that are numbers', async () => {
+    const files = ['12 Harbour Lights.wma', '01 Daft Punk - One More Time.mp3', '03 - Daft Punk - Digital Love.mp3', '50 Cent - In Da Club.mp3', '3 Doors Down - Kryptonite.mp3', '311 - Amber.mp3', '10 Years - Wasteland.mp3'];
+    const result = await parseText(wpl(files.map((file) => `<media src="D:\\Music\\${file}"/>`).join('')));
+    expect(result.playlists[0]!.tracks.map((track) => [track.track_number, track.artist, track.title])).toEqual([
+      [12, '', 'Harbour Lights'],
+      [1, 'Daft Punk', 'One More Time'],
+      [3, 'Daft Punk', 'Digital Love'],
+      [null, '50 Cent', 'In Da Club'],
+      [null, '3 Doors Down', 'Kryptonite'],
+      [null, '311', 'Amber'],
+      [null, '10 Years', 'Wasteland'],
+    ]);
+  });
+
+  it('reads stream and playlist links and unnamed web addresses as unknown media; a remote song named by WMP stays a song', async () => {
+    const { playlist, unnamed } = formatKit.REMOTE_ITEM_REASONS;
+    const result = await parseText(
+      wpl(
+        '<media src="http://stream.example.com/radio.asx"/><media src="http://music.example/omt.mp3" trackTitle="One More Time" trackArtist="Daft Punk" duration="320000"/><media src="http://music.example/x.mp3" trackTitle="Only A Title"/><media src="http://stream.example.com:8000/"/><media src="file:///C:/Music/Track #1.mp3"/><media src="intro:demo.mp3"/>',
+      ),
+    );
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]!.tracks).toMatchObject([
+      { title: 'radio', media_type: 'unknown', is_migratable: false, is_local: false, unsupported_reason: playlist, metadata: { location: 'http://stream.example.com/radio.asx' } },
+      { artist: 'Daft Punk', title: 'One More Time', duration_s: 320, media_type: 'track', is_migratable: true, unsupported_reason: null },
+      { title: 'Only A Title', media_type: 'unknown', is_migratable: false, unsupported_reason: unnamed },
+      { title: 'stream.example.com:8000', media_type: 'unknown', unsupported_reason: unnamed },
+      { title: 'Track #1', is_local: true, metadata: { location: 'file:///C:/Music/Track #1.mp3', local_path: 'C:/Music/Track #1.mp3' } },
+      { title: 'intro:demo', is_local: true, provider_uris: {}, media_type: 'local_file', metadata: { local_path: 'intro:demo.mp3' } },
+    ]);
+  });
+
+  it('reads a file in the encoding its XML declaration names, with no legacy_encoding warning (nothing is guessed)', async () => {
+    const text = '<?xml version="1.0" encoding="windows-1252"?><smil><body><seq><media src="Björk - Jóga.mp3"/></seq></body></smil>';
+    const result = await parse(Uint8Array.from([...text].map((char) => char.charCodeAt(0))));
+    expect(result.playlists[0]!.tracks[0]).toMatchObject({ artist: 'Björk', title: 'Jóga' });
+    expect(result.issues).toEqual([]);
   });
 
   it('reports entries without src, bad durations, ignored elements and a wrong ItemCount, keeping the valid neighbours', async () => {

@@ -4,37 +4,47 @@ import { formatKit, type TrackInput } from '@opl/plugin-sdk';
  * What a `<media src="…">` says about a track, by the SDK's `formatKit.classifyLocation` (the
  * rules of the M3U and PLS plugins). A location is data, never opened or fetched:
  * - Spotify / TIDAL track web links and provider URIs ⇒ `provider_uris`;
- * - other `scheme://` URLs (streams, web pages) ⇒ `metadata.location`;
- * - `file://` URLs (percent-decoded), Windows drive, UNC, absolute and relative paths (WMP writes
- *   `..\Music\…` relative to the playlist) ⇒ a local-file track with `metadata.location` (as
- *   written) and `metadata.local_path` (decoded).
+ * - other `scheme://` URLs (streams, web pages, files on a server) ⇒ `metadata.location`; whether
+ *   the entry is a song is decided once its artist and title are known (`remoteItem`);
+ * - `file://` URLs (percent-decoded; `#` and `?` are part of the file name), Windows drive, UNC,
+ *   relative and absolute paths (WMP writes `..\Music\…` relative to the playlist) and anything
+ *   else (`intro:demo.mp3`) ⇒ a local-file track with `metadata.location` (as written) and
+ *   `metadata.local_path` (decoded).
  */
 
 export const LOCAL_FILE_REASON = 'local file: the playlist names a file on the device it was made on; the file is not opened or uploaded';
 
-/** Fills `track` from the location; returns the path or URL whose file name can title it, or null. */
-export function applyLocation(location: string, track: TrackInput, metadata: Record<string, unknown>): string | null {
-  const kind = formatKit.classifyLocation(location);
+/** Fills `track` from the location; returns what it is (anything that is neither a provider URI nor remote is a local path). */
+export function applyLocation(location: string, track: TrackInput, metadata: Record<string, unknown>): formatKit.LocationKind {
+  const kind = formatKit.classifyLocation(location, { fileUrls: 'as-written' });
   if (kind.kind === 'provider') {
     track.provider_uris = { [kind.provider]: kind.uri };
-    return null;
+    return kind;
   }
   metadata.location = location;
-  if (kind.kind === 'remote') return location;
+  if (kind.kind === 'remote') return kind;
   const path = kind.kind === 'local' ? kind.path : kind.text;
   Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON });
   metadata.local_path = path;
-  return path;
+  return { kind: 'local', path };
 }
 
 /**
- * Artist, title and track number from a file name: `Artist - Title.mp3`, or WMP's own
- * `01 Title.wma` / `01 - Title.mp3` (a leading track number, kept when it is one to three digits).
+ * A remote entry (`kind` is `remote`) without artist and title, or at a stream or playlist
+ * address (`radio.asx`), is `unknown` media that is not migrated, with the SDK's reason
+ * (`formatKit.remoteItemReason`); WPL has no "unknown length" marker.
  */
-export function namesFromFile(pathOrUrl: string): { artist: string; title: string; trackNumber: number | null } {
-  const stem = formatKit.fileStem(pathOrUrl);
-  const numbered = /^(\d{1,3})(?:\s*[-.]\s*|\s+)(\S.*)$/.exec(stem);
-  const rest = numbered?.[2] ?? stem;
-  const { artist, title } = formatKit.splitArtistTitle(rest);
-  return { artist, title, trackNumber: numbered === null ? null : Number(numbered[1]) };
+export function remoteItem(kind: formatKit.LocationKind, track: TrackInput): void {
+  if (kind.kind !== 'remote') return;
+  const reason = formatKit.remoteItemReason(kind.url, { artist: track.artist, title: track.title });
+  if (reason !== null) Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: reason });
+}
+
+/**
+ * Artist, title and track number from a file name, by the SDK's `formatKit.splitArtistTitle`:
+ * `Artist - Title.mp3`, or WMP's own `07 Title.wma` / `07 - Title.mp3` (the leading number becomes
+ * the track number; see there for which numbers count, so `50 Cent - In Da Club.mp3` keeps its artist).
+ */
+export function namesFromFile(pathOrUrl: string): formatKit.ArtistTitle {
+  return formatKit.splitArtistTitle(formatKit.fileStem(pathOrUrl), { fileName: true });
 }

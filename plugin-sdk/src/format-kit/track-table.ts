@@ -1,0 +1,186 @@
+import type { TrackInput } from '../model.schema.ts';
+import { boundedText, clockDuration, type Conversion, isrcCode, LOCAL_FILE_REASON, MAX_DURATION_SECONDS, millisecondsDuration, PLAIN_NUMBER, quotedCell, sourceReference } from './field-values.ts';
+import type { IssueCollector } from './issue-collector.ts';
+import { LIMITS } from './model-limits.ts';
+
+/**
+ * Track tables: the generic layout of CSV and the tabular form of TXT (a header row naming columns,
+ * then one track per row). Both read through this one column mapping and row reader.
+ *
+ * Columns are found by header name, case-insensitively with spaces collapsed; the first column of
+ * a name wins. A title column is required; artist, album, ISRC, duration and link columns are
+ * optional. The artist cell is kept as written: separators between several artists differ from
+ * tool to tool.
+ *
+ * Durations: a milliseconds column (`Duration (ms)`, …) is milliseconds; a duration column holds
+ * `225`, `225.5`, `3:45` or `1:02:03`. Its plain numbers are seconds, unless the column shows it
+ * holds milliseconds: one of them is above 36,000 (over 10 hours as seconds) and none is below
+ * 1,000 (under a second as milliseconds). Then all of its plain numbers are read as milliseconds,
+ * with one `duration_in_milliseconds` warning. The decision is made once for the whole column, so
+ * a 25-second intro (`25000`) in a milliseconds column is read right too.
+ */
+const TABLE_COLUMNS = {
+  title: ['title', 'titel', 'titre', 'título', 'titolo', 'track', 'track name', 'track title', 'song', 'song name', 'song title', 'name'],
+  artist: ['artist', 'künstler', 'interpret', 'artiste', 'artista', 'artists', 'artist name', 'artist name(s)', 'artist names', 'performer', 'band'],
+  album: ['album', 'album name', 'album title'],
+  isrc: ['isrc'],
+  durationMs: ['duration (ms)', 'duration_ms', 'duration ms', 'length (ms)', 'milliseconds', 'track duration (ms)'],
+  duration: ['duration', 'duration (s)', 'duration_s', 'duration_seconds', 'length', 'time', 'seconds'],
+  link: ['uri', 'url', 'link', 'spotify uri', 'track uri', 'source_uri', 'location'],
+} as const;
+
+/** Above this many seconds (10 hours) a plain number is implausible as seconds… */
+const IMPLAUSIBLE_SECONDS = 36_000;
+/** …and below this many milliseconds (1 second) implausible as milliseconds. */
+const IMPLAUSIBLE_MILLISECONDS = 1_000;
+
+export interface TrackTableColumns {
+  /** Cells the header names. */
+  readonly width: number;
+  readonly title: number;
+  readonly artist: number | undefined;
+  readonly album: number | undefined;
+  readonly isrc: number | undefined;
+  readonly durationMs: number | undefined;
+  readonly duration: number | undefined;
+  readonly link: number | undefined;
+}
+
+/** The columns of a track table from its header row, or null when no column holds titles. */
+export function trackTableColumns(names: readonly string[]): TrackTableColumns | null {
+  const positions = new Map<string, number>();
+  for (const [position, name] of names.entries()) {
+    const key = name.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (key !== '' && !positions.has(key)) positions.set(key, position);
+  }
+  const find = (candidates: readonly string[]): number | undefined => {
+    for (const candidate of candidates) {
+      const position = positions.get(candidate);
+      if (position !== undefined) return position;
+    }
+    return undefined;
+  };
+  const title = find(TABLE_COLUMNS.title);
+  if (title === undefined) return null;
+  const durationMs = find(TABLE_COLUMNS.durationMs);
+  return {
+    width: names.length,
+    title,
+    artist: find(TABLE_COLUMNS.artist),
+    album: find(TABLE_COLUMNS.album),
+    isrc: find(TABLE_COLUMNS.isrc),
+    durationMs,
+    duration: durationMs === undefined ? find(TABLE_COLUMNS.duration) : undefined,
+    link: find(TABLE_COLUMNS.link),
+  };
+}
+
+interface PlainDuration {
+  readonly track: TrackInput;
+  readonly value: number;
+  readonly line: number;
+}
+
+/**
+ * Rows of a track table → tracks, one row at a time (the caller checks the row's shape first).
+ * A value the model cannot hold is an `invalid_value` warning with that field left empty; a row
+ * without title, artist or a track link is skipped with an `empty_row` warning.
+ * A link cell is read with `sourceReference`: a provider URI or Spotify/TIDAL link goes to
+ * `provider_uris` (a row holding only a link is kept, its title unknown), a Spotify local-file
+ * URI makes the row a local file, anything else is kept as `metadata.source_uri`.
+ */
+export class TrackTableReader {
+  readonly #columns: TrackTableColumns;
+  readonly #issues: IssueCollector;
+  readonly #tracks: TrackInput[] = [];
+  /** The duration column's plain numbers, read as seconds or milliseconds once the column is known. */
+  readonly #plain: PlainDuration[] = [];
+
+  constructor(columns: TrackTableColumns, issues: IssueCollector) {
+    this.#columns = columns;
+    this.#issues = issues;
+  }
+
+  add(line: number, cells: readonly string[]): void {
+    const columns = this.#columns;
+    const issues = this.#issues;
+    const cell = (position: number | undefined): string => (position === undefined ? '' : (cells[position] ?? ''));
+    const columnNumber = (position: number | undefined): number | null => (position === undefined ? null : position + 1);
+    const text = (position: number | undefined, field: string, max: number): string | null => {
+      const value = cell(position).trim();
+      if (value === '') return null;
+      const result = boundedText(value, max);
+      if (result.truncated) issues.warn(line, 'value_truncated', `${field} is longer than ${max} characters and was cut`, columnNumber(position));
+      return result.value;
+    };
+    const convert = <T>(position: number | undefined, conversion: Conversion<T>, fallback: T): T => {
+      if (conversion.problem === undefined) return conversion.value;
+      issues.warn(line, 'invalid_value', conversion.problem, columnNumber(position));
+      return fallback;
+    };
+
+    const track: TrackInput = {
+      title: text(columns.title, 'title', LIMITS.title) ?? '',
+      artist: text(columns.artist, 'artist', LIMITS.artist) ?? '',
+      album: text(columns.album, 'album', LIMITS.text),
+      isrc: convert(columns.isrc, isrcCode(cell(columns.isrc), 'isrc'), null),
+      duration_s: null,
+      position: this.#tracks.length,
+    };
+    let plain: number | null = null;
+    if (columns.durationMs !== undefined) {
+      track.duration_s = convert(columns.durationMs, millisecondsDuration(cell(columns.durationMs), 'duration'), null);
+    } else if (columns.duration !== undefined) {
+      const value = cell(columns.duration).trim();
+      // Plain numbers wait for the column's unit (see finish); beyond the model even as milliseconds, they are invalid now.
+      if (PLAIN_NUMBER.test(value) && Number(value) / 1000 <= MAX_DURATION_SECONDS) plain = Number(value);
+      else track.duration_s = convert(columns.duration, clockDuration(value, 'duration'), null);
+    }
+    const link = text(columns.link, 'uri', LIMITS.providerUri);
+    const reference = link === null ? null : sourceReference(link);
+    if (reference?.kind === 'provider') {
+      track.provider_uris = { [reference.provider]: reference.uri };
+    } else if (reference?.kind === 'local_file') {
+      // A local file: its names may be only in the URI (never opened).
+      if (track.title === '') track.title = reference.title;
+      if (track.artist === '') track.artist = reference.artist;
+      track.album ??= reference.album === '' ? null : reference.album;
+      track.duration_s ??= reference.seconds;
+      track.media_type = 'local_file';
+      track.is_local = true;
+      track.is_migratable = false;
+      track.unsupported_reason = LOCAL_FILE_REASON;
+      track.metadata = { source_uri: reference.uri };
+    } else if (reference !== null) {
+      track.metadata = { source_uri: reference.uri };
+    }
+    if (track.title === '' && track.artist === '' && (reference === null || reference.kind === 'other')) {
+      issues.warn(line, 'empty_row', 'the row has neither a title, an artist nor a track link; the row was skipped');
+      return;
+    }
+    if (plain !== null) this.#plain.push({ track, value: plain, line });
+    this.#tracks.push(track);
+  }
+
+  /** The tracks read, in row order, with the duration column's unit applied. */
+  finish(): TrackInput[] {
+    const plain = this.#plain;
+    const first = plain.find((entry) => entry.value > IMPLAUSIBLE_SECONDS);
+    const milliseconds = first !== undefined && plain.every((entry) => entry.value >= IMPLAUSIBLE_MILLISECONDS);
+    if (milliseconds) {
+      this.#issues.warn(
+        first.line,
+        'duration_in_milliseconds',
+        `the duration column holds milliseconds (${first.value} seconds would be over 10 hours), so its plain numbers were read as milliseconds`,
+        this.#columns.duration === undefined ? null : this.#columns.duration + 1,
+      );
+    }
+    for (const entry of plain) {
+      const seconds = milliseconds ? entry.value / 1000 : entry.value;
+      if (seconds <= MAX_DURATION_SECONDS) entry.track.duration_s = seconds;
+      else this.#issues.warn(entry.line, 'invalid_value', `duration ${quotedCell(String(entry.value))} is longer than the model allows`, this.#columns.duration === undefined ? null : this.#columns.duration + 1);
+    }
+    plain.length = 0;
+    return this.#tracks;
+  }
+}
