@@ -1,12 +1,12 @@
 import { formatKit } from '@opl/plugin-sdk';
 
 /**
- * Cell readers for the foreign layouts (Exportify, generic CSV): each reads one cell of a row by
- * its position, converts it, and on a value the model cannot hold reports `invalid_value` (a
- * warning) and leaves the field empty: one bad cell never costs the user the track.
+ * Cell readers for the Exportify layout: each reads one cell of a row by its position, converts it
+ * (with the SDK's conversions where one exists), and on a value the model cannot hold reports
+ * `invalid_value` (a warning) and leaves the field empty: one bad cell never costs the user the
+ * track. The generic layout reads its rows with `formatKit.TrackTableReader`.
  */
 
-const MAX_DURATION_SECONDS = 1_000_000;
 const RELEASE_DATE = /^(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
 
 function shown(cell: string): string {
@@ -53,28 +53,16 @@ export class CellReader {
     return Number(value);
   }
 
-  /** Seconds from milliseconds (`Duration (ms)`), kept exact. */
-  durationFromMs(position: number | undefined, column: string): number | null {
-    const value = this.raw(position).trim();
-    if (value === '') return null;
-    if (!/^\d{1,12}(?:\.\d+)?$/.test(value)) return this.invalid(position, column, `${shown(value)} is not a number of milliseconds`);
-    const seconds = Number(value) / 1000;
-    return seconds > MAX_DURATION_SECONDS ? this.invalid(position, column, `${shown(value)} is longer than the model allows`) : seconds;
+  /** A conversion's value, or null with its problem reported as `invalid_value`. */
+  convert<T>(position: number | undefined, conversion: formatKit.Conversion<T | null>): T | null {
+    if (conversion.problem === undefined) return conversion.value;
+    this.#issues.add(this.#line, 'invalid_value', conversion.problem, 'warning', position === undefined ? null : position + 1);
+    return null;
   }
 
-  /** Seconds from `225`, `225.5`, `3:45` or `1:02:03`. */
-  durationFromClock(position: number | undefined, column: string): number | null {
-    const value = this.raw(position).trim();
-    if (value === '') return null;
-    let seconds: number;
-    if (/^\d{1,12}(?:\.\d+)?$/.test(value)) {
-      seconds = Number(value);
-    } else {
-      const clock = /^(?:(\d{1,4}):)?(\d{1,4}):([0-5]\d(?:\.\d+)?)$/.exec(value);
-      if (clock === null) return this.invalid(position, column, `${shown(value)} is not a duration such as 225 or 3:45`);
-      seconds = Number(clock[1] ?? 0) * 3600 + Number(clock[2]) * 60 + Number(clock[3]);
-    }
-    return seconds > MAX_DURATION_SECONDS ? this.invalid(position, column, `${shown(value)} is longer than the model allows`) : seconds;
+  /** Seconds from milliseconds (`Duration (ms)`), kept exact. */
+  durationFromMs(position: number | undefined, column: string): number | null {
+    return this.convert(position, formatKit.millisecondsDuration(this.raw(position), column));
   }
 
   boolean(position: number | undefined, column: string): boolean | null {
@@ -94,10 +82,8 @@ export class CellReader {
     return { date: value, year: Number(match[1]) };
   }
 
+  /** The ISRC in its 12-character uppercase form (`formatKit.isrcCode`). */
   isrc(position: number | undefined, column: string): string | null {
-    const value = this.raw(position).trim().toUpperCase();
-    if (value === '') return null;
-    if (value.length > formatKit.LIMITS.isrc) return this.invalid(position, column, `${shown(value)} is longer than ${formatKit.LIMITS.isrc} characters and was dropped`);
-    return value;
+    return this.convert(position, formatKit.isrcCode(this.raw(position), column));
   }
 }

@@ -13,8 +13,8 @@ export interface ParsedCsv {
 /**
  * Decoded text → playlists. The delimiter comes from the header line, and the header decides the
  * layout once for the whole file: our CSV v1 (it names `schema_version`), an Exportify export
- * (`Track Name` with `Track URI` or `Artist Name(s)`), or a generic track list with a
- * recognizable title column. Anything else is refused with `unrecognized_columns`.
+ * (`Track Name` with a Spotify URI or ID column, or `Artist Name(s)`), or a generic track list
+ * with a recognizable title column. Anything else is refused with `unrecognized_columns`.
  */
 export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
   const issues = new formatKit.IssueCollector();
@@ -37,8 +37,8 @@ export function parseCsv(text: string, filename: string | null, encoding: string
     playlists = readCsvV1(header, rest, issues);
   } else if (isExportifyHeader(index)) {
     playlists = readExportify(index, rest, formatKit.playlistNameFromFilename(filename), issues);
-  } else if (isGenericHeader(index)) {
-    playlists = readGeneric(index, rest, formatKit.playlistNameFromFilename(filename), issues);
+  } else if (isGenericHeader(header.cells)) {
+    playlists = readGeneric(header.cells, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else {
     const shown = header.cells
       .slice(0, 8)

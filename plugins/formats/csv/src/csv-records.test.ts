@@ -76,17 +76,10 @@ describe('readRecords (RFC 4180)', () => {
     expect(record?.overflow).toBe(true);
   });
 
-  it('reads a 5 MB line without a line break in linear time', () => {
-    const small = 'x'.repeat(500_000);
-    const big = 'x'.repeat(5_000_000);
-    const time = (text: string): number => {
-      const start = performance.now();
-      for (let run = 0; run < 3; run++) read(text);
-      return performance.now() - start;
-    };
-    time(small);
-    const ratio = time(big) / Math.max(time(small), 1);
-    expect(ratio).toBeLessThan(40);
+  // A hang guard (the timeout), not a speed check (that is `npm run bench`): quadratic work on a
+  // 5 MB line would take hours.
+  it('reads a 5 MB line without a line break', { timeout: 60_000 }, () => {
+    expect(read('x'.repeat(5_000_000)).records[0]?.[1]).toHaveLength(5_000_000);
     // The same with quotes and delimiters everywhere, and an unterminated quote at the start.
     const quoted = read(`"${'a""b,'.repeat(1_000_000)}"`);
     expect(quoted.records[0]?.[1]).toHaveLength(4_000_000);

@@ -37,6 +37,12 @@ describe('CSV v1 writer', () => {
     expect(second).toContain('"2","","","","Short","C","","182","","spotify:track:2"');
   });
 
+  it('writes the URI a reader kept in metadata.source_uri when the track has no provider URI', () => {
+    const input = playlist({ name: 'p', tracks: [{ title: 'Local', artist: 'Me', metadata: { source_uri: 'spotify:local:Me::Local:200' } }] });
+    const [, row] = [...csvRows([input], null)];
+    expect(row).toContain('"Local","Me","","","","spotify:local:Me::Local:200"');
+  });
+
   it('prefixes formula-leading cells with an apostrophe, exactly like the TXT writer', () => {
     const input = playlist({
       name: '=HYPERLINK("x")',

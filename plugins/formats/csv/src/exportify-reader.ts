@@ -5,35 +5,54 @@ import type { HeaderIndex } from './header-index.ts';
 import { acceptRow } from './row-shape.ts';
 
 /**
- * The CSV Exportify writes for a Spotify playlist: one row per track with columns such as
- * `Track URI`, `Track Name`, `Artist Name(s)`, `Album Name`, `Duration (ms)`, `Explicit`, `ISRC`,
- * and depending on its version `Album Artist Name(s)`, `Album Release Date` (or `Release Date`),
- * `Album Image URL`, `Disc Number`, `Track Number`, `Added At`, `Added By`, `Popularity`,
- * `Genres`, `Record Label` and audio features. Columns are matched by name, case-insensitively;
- * any of them but `Track Name` may be missing, and unknown ones are ignored.
+ * The CSV Exportify writes for a Spotify playlist: one row per track. Its layout changed over the
+ * years; all of them read here, columns matched by name, case-insensitively, any of them but
+ * `Track Name` possibly missing and unknown ones (audio features, `Artist IDs`, …) ignored:
+ * - the original layout (to about 2019): `Spotify URI`, `Track Name`, `Artist Name`, `Album Name`,
+ *   `Disc Number`, `Track Number`, `Track Duration (ms)`, `Added By`, `Added At`;
+ * - 2020–22: `Spotify ID` (the bare 22-character track ID), `Artist IDs`, `Track Name`,
+ *   `Album Name`, `Artist Name(s)`, `Release Date`, `Duration (ms)`, `Popularity`, `Added By`,
+ *   `Added At`, `Genres`, audio features;
+ * - current: `Track URI`, `Track Name`, `Artist Name(s)`, `Album Name`, `Album Artist Name(s)`,
+ *   `Album Release Date` (or `Release Date`), `Album Image URL`, `Disc Number`, `Track Number`,
+ *   `Duration (ms)` or `Track Duration (ms)`, `Explicit`, `Popularity`, `ISRC`, `Added By`,
+ *   `Added At`, `Genres`, `Record Label`, audio features.
  *
- * - `Artist Name(s)` holds the artists separated by commas: they become `artists`, and `artist`
- *   is them joined with ", " (a name that itself contains a comma is split too; the file cannot
- *   tell the two apart).
- * - `spotify:track:…` goes to `provider_uris.spotify`; `spotify:episode:…` too, as an episode
- *   that is not migrated; `spotify:local:artist:album:title:seconds` is a local file — a track
- *   with `is_local`, media type `local_file` and an `unsupported_reason`, its URI kept in metadata
- *   (never opened), missing names filled from the URI; any other URI is kept as metadata too.
+ * - A file is Exportify's when it names `Track Name` and a Spotify identifier column this reader
+ *   maps (`URI_COLUMNS`, `ID_COLUMNS`), or Exportify's own `Artist Name(s)`: detection and mapping
+ *   use the same lists.
+ * - `Artist Name(s)` holds the artists separated by commas; current Exportify escapes a comma inside
+ *   a name with a backslash (`Tyler\, The Creator, Kali Uchis`). They become `artists` (the
+ *   escape removed), and `artist` is them joined with ", ". Album artists alike. An unescaped
+ *   comma inside a name (older versions) cannot be told from a separator and splits.
+ * - `spotify:track:…` (or a bare ID) goes to `provider_uris.spotify`; `spotify:episode:…` too, as an
+ *   episode that is not migrated; `spotify:local:artist:album:title:seconds` is a local file — a
+ *   track with `is_local`, media type `local_file` and an `unsupported_reason`, its URI kept in
+ *   metadata (never opened), missing names filled from the URI (`formatKit.sourceReference`, as in
+ *   the generic layout); any other URI is kept as metadata too.
  * - The file is one playlist, named after the uploaded file.
  */
 
+/** Columns holding a Spotify URI (`spotify:track:…`, `:episode:`, `:local:`). */
+const URI_COLUMNS = ['track uri', 'spotify uri'];
+/** Columns holding the bare track ID (2020–22 layout). */
+const ID_COLUMNS = ['spotify id'];
+const ARTIST_COLUMNS = ['artist name(s)', 'artist names', 'artist name', 'artists'];
+
 export function isExportifyHeader(header: HeaderIndex): boolean {
-  return header.has('track name') && (header.has('track uri') || header.has('artist name(s)'));
+  return header.has('track name') && (header.find(...URI_COLUMNS, ...ID_COLUMNS) !== undefined || header.has('artist name(s)'));
 }
 
 const SPOTIFY_TRACK = /^spotify:track:[A-Za-z0-9]{1,64}$/;
 const SPOTIFY_EPISODE = /^spotify:episode:[A-Za-z0-9]{1,64}$/;
-const SPOTIFY_LOCAL = /^spotify:local:([^:]*):([^:]*):([^:]*):(\d*)$/;
-export const LOCAL_FILE_REASON = 'local file: it exists only on the device that added it, not on the streaming service';
+/** A Spotify ID: 22 base-62 characters. */
+const SPOTIFY_ID = /^[0-9A-Za-z]{22}$/;
+export const LOCAL_FILE_REASON = formatKit.LOCAL_FILE_REASON;
 export const EPISODE_REASON = 'podcast episode: only music tracks are migrated';
 
 interface Columns {
   readonly uri?: number;
+  readonly id?: number;
   readonly title?: number;
   readonly artists?: number;
   readonly album?: number;
@@ -54,9 +73,10 @@ interface Columns {
 
 function columnsOf(header: HeaderIndex): Columns {
   return {
-    uri: header.find('track uri', 'uri', 'spotify uri'),
+    uri: header.find(...URI_COLUMNS),
+    id: header.find(...ID_COLUMNS),
     title: header.find('track name'),
-    artists: header.find('artist name(s)', 'artist names', 'artist name', 'artists'),
+    artists: header.find(...ARTIST_COLUMNS),
     album: header.find('album name'),
     albumArtists: header.find('album artist name(s)', 'album artist names'),
     releaseDate: header.find('album release date', 'release date'),
@@ -74,11 +94,14 @@ function columnsOf(header: HeaderIndex): Columns {
   };
 }
 
-/** Comma-separated names → trimmed, non-empty, within the model's bounds. */
+/**
+ * Comma-separated names → trimmed, non-empty, within the model's bounds. A comma escaped with a
+ * backslash (`Tyler\, The Creator`) belongs to the name.
+ */
 export function splitArtists(cell: string): string[] {
   const names: string[] = [];
-  for (const part of cell.split(',')) {
-    const name = part.trim();
+  for (const part of cell.split(/(?<!\\),/)) {
+    const name = part.replaceAll('\\,', ',').trim();
     if (name === '') continue;
     if (names.length === 100) break;
     names.push(formatKit.boundedText(name, 1_000).value);
@@ -86,18 +109,19 @@ export function splitArtists(cell: string): string[] {
   return names;
 }
 
-/** One `+`/percent-encoded part of a local-file URI; undecodable text is kept as it is. */
-function decodeLocalPart(part: string): string {
-  const spaced = part.replaceAll('+', ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
+/** The URI the row names: its URI column, else its bare Spotify ID as a track URI. */
+function rowUri(row: CellReader, columns: Columns): string | null {
+  const uri = row.text(columns.uri, 'Track URI', formatKit.LIMITS.providerUri);
+  if (uri !== null || columns.id === undefined) return uri;
+  const id = row.text(columns.id, 'Spotify ID', formatKit.LIMITS.providerUri);
+  if (id === null) return null;
+  if (SPOTIFY_ID.test(id)) return `spotify:track:${id}`;
+  if (id.startsWith('spotify:')) return id;
+  return row.invalid(columns.id, 'Spotify ID', `"${id.slice(0, 40)}" is not a Spotify track ID (22 letters and digits)`);
 }
 
 function readTrack(row: CellReader, columns: Columns, position: number): TrackInput | null {
-  const uri = row.text(columns.uri, 'Track URI', formatKit.LIMITS.providerUri);
+  const uri = rowUri(row, columns);
   let title = row.text(columns.title, 'Track Name', formatKit.LIMITS.title);
   const artistsCell = row.raw(columns.artists);
   let artists = splitArtists(artistsCell);
@@ -120,22 +144,21 @@ function readTrack(row: CellReader, columns: Columns, position: number): TrackIn
 
   const track: TrackInput = { title: '', artist: '', position };
   const metadata: Record<string, unknown> = {};
-  const local = uri === null ? null : SPOTIFY_LOCAL.exec(uri);
-  if (uri !== null && SPOTIFY_TRACK.test(uri)) {
-    track.provider_uris = { spotify: uri };
-  } else if (uri !== null && SPOTIFY_EPISODE.test(uri)) {
-    track.provider_uris = { spotify: uri };
+  const reference = uri === null ? null : formatKit.sourceReference(uri);
+  if (reference?.kind === 'provider' && SPOTIFY_TRACK.test(reference.uri)) {
+    track.provider_uris = { spotify: reference.uri };
+  } else if (reference?.kind === 'provider' && SPOTIFY_EPISODE.test(reference.uri)) {
+    track.provider_uris = { spotify: reference.uri };
     track.media_type = 'episode';
     track.is_migratable = false;
     track.unsupported_reason = EPISODE_REASON;
-  } else if (local) {
+  } else if (reference?.kind === 'local_file') {
     // A local file: its names may be only in the URI. The URI is data; nothing is opened.
-    const [, artistPart = '', albumPart = '', titlePart = '', secondsPart = ''] = local;
-    title ??= optional(formatKit.boundedText(decodeLocalPart(titlePart), formatKit.LIMITS.title).value);
-    if (artists.length === 0) artists = splitArtists(decodeLocalPart(artistPart));
-    album ??= optional(formatKit.boundedText(decodeLocalPart(albumPart), formatKit.LIMITS.text).value);
-    if (durationSeconds === null && /^\d{1,7}$/.test(secondsPart)) durationSeconds = Math.min(Number(secondsPart), 1_000_000);
-    metadata.source_uri = uri;
+    title ??= optional(reference.title);
+    if (artists.length === 0) artists = splitArtists(reference.artist);
+    album ??= optional(reference.album);
+    durationSeconds ??= reference.seconds;
+    metadata.source_uri = reference.uri;
     track.media_type = 'local_file';
     track.is_local = true;
     track.is_migratable = false;

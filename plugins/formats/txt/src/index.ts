@@ -4,7 +4,8 @@ import { serializeOptions, serializeTxt } from './txt-serializer.ts';
 
 /**
  * The TXT v1 format (SPEC "Export formats"): tab-separated export columns after two comment lines.
- * Imports read those files back and also plain `Artist - Title` lists.
+ * Imports read those files back, tab-separated track tables (a header row naming columns) and
+ * plain `Artist - Title` lists.
  */
 export default defineFormatPlugin({
   parse(input, ctx) {

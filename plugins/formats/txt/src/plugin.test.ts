@@ -110,7 +110,7 @@ describe('opl.format.txt plugin', () => {
     }
   });
 
-  it('streams chunks of at most 64 KiB that concatenate to the file', async () => {
+  it('streams chunks of at most 64 KiB that concatenate to the file', { timeout: 60_000 }, async () => {
     const album = 'Длинное название 日本語のタイトル '.repeat(100);
     const tracks = Array.from({ length: 2_000 }, (_, index) => ({ title: `Песня ${index}`, artist: 'Артист', album, provider_uris: { spotify: `spotify:track:${index}` } }));
     const { chunks } = await runSerialize(plugin, [{ name: 'Big', description: 'Ж'.repeat(10_000), tracks }]);
@@ -156,6 +156,50 @@ describe('opl.format.txt plugin', () => {
     const { playlists, issues } = await parse(encoder.encode('A - B\u0000C\nD - E\n'));
     expect(issues).toEqual([]);
     expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(['B\u0000C', 'E']);
+  });
+
+  it('keeps every source_uri through txt → txt: provider URIs, links read as provider URIs, web addresses and local files', async () => {
+    const text = [
+      '# Open Playlist TXT v1',
+      '# schema_version=1',
+      TXT_HEADER.join('\t'),
+      ...[
+        ['1', 'Spotify link', 'https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=x', 'track', ''],
+        ['2', 'Web file', 'https://example.com/a.mp3', 'track', ''],
+        ['3', 'Local', 'spotify:local:Me::Local:200', 'local_file', 'local file'],
+        ['4', 'URI', 'deezer:track:3135556', 'track', ''],
+      ].map(([order, title, uri, media, reason]) => TXT_HEADER.map((column) => ({ schema_version: '1', playlist_name: 'Mix', order, title, artist: 'Band', source_uri: uri, media_type: media, unsupported_reason: reason })[column] ?? '').join('\t')),
+      '',
+    ].join('\n');
+    const first = await parse(encoder.encode(text));
+    expect(first.issues).toEqual([]);
+    const { text: written } = await runSerialize(plugin, first.playlists);
+    const sourceUris = written
+      .split('\n')
+      .slice(3, -1)
+      .map((line) => line.split('\t')[TXT_HEADER.indexOf('source_uri')]);
+    expect(sourceUris).toEqual(['spotify:track:0DiWol3AO6WpXZgp0goxAV', 'https://example.com/a.mp3', 'spotify:local:Me::Local:200', 'deezer:track:3135556']);
+    const second = await parse(encoder.encode(written));
+    expect(second.issues).toEqual([]);
+    expect(second.playlists).toEqual(first.playlists);
+  });
+
+  it('reads its own export re-saved by Excel as windows-1252 text back to the values written', async () => {
+    const { text } = await runSerialize(plugin, [{ name: '=Road trip, "best" of', tracks: [{ title: 'Café', artist: '-5 Degrees', album: "'=x", isrc: 'GBAAN9700044' }] }]);
+    // What Excel does on "Save as Text (Tab delimited)": quote-wrap cells holding a quote or comma, CRLF, the ANSI code page.
+    const resaved = text
+      .split('\n')
+      .map((line) => line.split('\t').map((cell) => (/[",]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join('\t'))
+      .join('\r\n');
+    const { playlists, issues } = await parse(Uint8Array.from(resaved, (char) => char.charCodeAt(0)));
+    expect(issues).toMatchObject([{ code: 'legacy_encoding', severity: 'warning' }]);
+    expect(playlists[0]).toMatchObject({ name: '=Road trip, "best" of', tracks: [{ title: 'Café', artist: '-5 Degrees', album: "'=x", isrc: 'GBAAN9700044' }] });
+  });
+
+  it('reads a tab-separated sheet with a header row as a track table', async () => {
+    const { playlists, issues } = await parse(encoder.encode('Title\tArtist\tAlbum\tDuration\r\nOne More Time\tDaft Punk\tDiscovery\t5:20\r\n'), 'sheet.txt');
+    expect(issues).toEqual([]);
+    expect(playlists).toMatchObject([{ name: 'sheet', tracks: [{ title: 'One More Time', artist: 'Daft Punk', album: 'Discovery', duration_s: 320 }] }]);
   });
 
   it('turns arbitrary bytes into a result the host accepts, never an exception', async () => {

@@ -53,6 +53,104 @@ describe('plain lists', () => {
     expect(playlists[0]!.tracks[1]!.title).toHaveLength(2_000);
     expect(issues).toEqual([expect.objectContaining({ line: 2, code: 'value_truncated', severity: 'warning' })]);
   });
+
+  it('reads a line that is just a Spotify or TIDAL track link (or a track URI) as that track, title unknown', () => {
+    const text = [
+      'Daft Punk - One More Time',
+      'https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=1a2b3c',
+      '  https://open.spotify.com/intl-de/track/1pKYYY0dkg23sQQXi0Q5zN  ',
+      'https://tidal.com/browse/track/1234',
+      'https://listen.tidal.com/album/111/track/9012',
+      'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
+      'https://www.youtube.com/watch?v=u7K72X4eo_s',
+      'intro:outro',
+    ].join('\n');
+    const { playlists, issues } = parse(text, 'links.txt');
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.artist, track.title, track.provider_uris, track.position])).toEqual([
+      ['Daft Punk', 'One More Time', {}, 0],
+      ['', '', { spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' }, 1],
+      ['', '', { spotify: 'spotify:track:1pKYYY0dkg23sQQXi0Q5zN' }, 2],
+      ['', '', { tidal: 'tidal:track:1234' }, 3],
+      ['', '', { tidal: 'tidal:track:9012' }, 4],
+      ['', '', { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, 5],
+      // Any other link names no track: the line stays a title, as typed.
+      ['', 'https://www.youtube.com/watch?v=u7K72X4eo_s', {}, 6],
+      ['', 'intro:outro', {}, 7],
+    ]);
+  });
+});
+
+describe('tabular text (a header row of column names, tab-separated)', () => {
+  it('reads an Excel "Text (Tab delimited)" sheet through the track table columns, one playlist named after the file', () => {
+    const text = ['Title\tArtist\tAlbum\tDuration', 'One More Time\tDaft Punk\tDiscovery\t5:20', 'Jóga\tBjörk\tHomogenic\t305', ''].join('\r\n');
+    const { playlists, issues } = parse(text, 'C:\\Users\\me\\Excel export.txt');
+    expect(issues).toEqual([]);
+    expect(playlists).toHaveLength(1);
+    expect(playlists[0]!.name).toBe('Excel export');
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist, track.album, track.duration_s, track.position])).toEqual([
+      ['One More Time', 'Daft Punk', 'Discovery', 320, 0],
+      ['Jóga', 'Björk', 'Homogenic', 305, 1],
+    ]);
+  });
+
+  it('matches columns in any order and case, reads links, ISRCs and cells Excel wrapped in quotes', () => {
+    const text = [
+      '# exported from my sheet',
+      'ARTIST\tSong\tISRC\tLink\tNotes',
+      '"Tyler, The Creator"\tSee You Again\tusqx91701278\thttps://open.spotify.com/track/5hVghJ4KaYES3BFUATCYn0?si=x\t"said ""wow"""',
+      '#1 Crush\tGarbage',
+      '"Heroes"\tDavid Bowie\t\t\t',
+    ].join('\n');
+    const { playlists, issues } = parse(text);
+    expect(playlists[0]!.tracks.map((track) => [track.artist, track.title, track.isrc, track.provider_uris])).toEqual([
+      ['Tyler, The Creator', 'See You Again', 'USQX91701278', { spotify: 'spotify:track:5hVghJ4KaYES3BFUATCYn0' }],
+      // A row is a row even when its first cell starts with "#": only a line without tabs is a comment.
+      ['#1 Crush', 'Garbage', null, {}],
+      // A value that merely sits in quotes is not Excel's wrapping: kept as written.
+      ['"Heroes"', 'David Bowie', null, {}],
+    ]);
+    expect(issues).toMatchObject([{ line: 4, code: 'too_few_cells', severity: 'warning', column: 3 }]);
+  });
+
+  it('reports rows with the wrong number of cells by line and keeps their neighbours', () => {
+    const text = ['Title\tArtist\tDuration', 'First\tA\t3:00', 'Shifted\tB\t\textra', 'Short\tC', '\t\t', 'Bad duration\tD\tlong', '\tE\t', 'Last\tF\t1:00'].join('\n');
+    const { playlists, issues } = parse(text, 'ragged.txt');
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist, track.duration_s])).toEqual([
+      ['First', 'A', 180],
+      ['Short', 'C', null],
+      ['Bad duration', 'D', null],
+      ['', 'E', null],
+      ['Last', 'F', 60],
+    ]);
+    expect(issues.map((issue) => [issue.line, issue.code, issue.severity])).toEqual([
+      [3, 'too_many_cells', 'error'],
+      [4, 'too_few_cells', 'warning'],
+      [6, 'invalid_value', 'warning'],
+    ]);
+  });
+
+  it('reads a Duration column of milliseconds as milliseconds, with one warning', () => {
+    const { playlists, issues } = parse('Title\tDuration\nA\t320357\nB\t25000\n');
+    expect(playlists[0]!.tracks.map((track) => track.duration_s)).toEqual([320.357, 25]);
+    expect(issues).toMatchObject([{ line: 2, code: 'duration_in_milliseconds', severity: 'warning', column: 2 }]);
+  });
+
+  it('stays a plain list when the first line has tabs but names no title column, and v1 when it names schema_version', () => {
+    const plain = parse('Daft Punk - One More Time\t(live)\nQueen - Bohemian Rhapsody\n');
+    expect(plain.playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['Daft Punk', 'One More Time\t(live)'],
+      ['Queen', 'Bohemian Rhapsody'],
+    ]);
+    const withV1Header = parse(v1(row({ schema_version: '1', playlist_name: 'P', order: '1', title: 'T', artist: 'A' })));
+    expect(withV1Header.playlists[0]).toMatchObject({ name: 'P', tracks: [{ title: 'T', artist: 'A' }] });
+  });
+
+  it('warns about a header without track rows', () => {
+    const { playlists, issues } = parse('Title\tArtist\n\n', 'empty.txt');
+    expect(playlists).toEqual([expect.objectContaining({ name: 'empty', tracks: [] })]);
+    expect(issues).toEqual([expect.objectContaining({ code: 'no_tracks', severity: 'warning' })]);
+  });
 });
 
 describe('TXT v1', () => {
@@ -159,6 +257,54 @@ describe('TXT v1', () => {
     );
     expect(playlists[0]!.tracks[0]).toMatchObject({ provider_uris: { spotify: 'spotify:track:abc' }, metadata: {} });
     expect(playlists[0]!.tracks[1]).toMatchObject({ provider_uris: {}, metadata: { source_uri: 'https://music.example/t/1' } });
+  });
+
+  it('reads Spotify and TIDAL links in source_uri as provider URIs; a local-file URI stays in metadata', () => {
+    const { playlists, issues } = parse(
+      v1(
+        row({ schema_version: '1', playlist_name: 'P', order: '1', title: 'a', source_uri: 'https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=x' }),
+        row({ schema_version: '1', playlist_name: 'P', order: '2', title: 'b', source_uri: 'https://listen.tidal.com/track/5678' }),
+        row({ schema_version: '1', playlist_name: 'P', order: '3', title: 'c', source_uri: 'spotify:local:Me::Local:200', media_type: 'local_file', unsupported_reason: 'local file' }),
+      ),
+    );
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.provider_uris, track.metadata, track.is_local])).toEqual([
+      [{ spotify: 'spotify:track:0DiWol3AO6WpXZgp0goxAV' }, {}, false],
+      [{ tidal: 'tidal:track:5678' }, {}, false],
+      [{}, { source_uri: 'spotify:local:Me::Local:200' }, true],
+    ]);
+  });
+
+  it('normalises hyphenated and lowercase ISRCs', () => {
+    const { playlists, issues } = parse(
+      v1(
+        row({ schema_version: '1', playlist_name: 'P', order: '1', title: 'a', isrc: 'GB-AAN-97-00044' }),
+        row({ schema_version: '1', playlist_name: 'P', order: '2', title: 'b', isrc: ' usrc17607839 ' }),
+        row({ schema_version: '1', playlist_name: 'P', order: '3', title: 'c', isrc: 'legacy-code' }),
+      ),
+    );
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => track.isrc)).toEqual(['GBAAN9700044', 'USRC17607839', 'legacy-code']);
+  });
+
+  it('reads a file re-saved by Excel back to the values written: wrapped cells, doubled quotes, the formula guard, CRLF', () => {
+    const name = `"'=Road trip, ""best"" of"`;
+    const text = [
+      MAGIC_LINE,
+      SCHEMA_LINE,
+      HEADER,
+      row({ schema_version: '1', playlist_name: name, order: '1', title: '"Heroes"', artist: '"Tyler, The Creator"', album: `"'=SUM(A1), ""x"""` }),
+      row({ schema_version: '1', playlist_name: name, order: '2', title: "'-5 Degrees", artist: "'Til Tuesday", album: "''=cmd" }),
+      '',
+    ].join('\r\n');
+    const { playlists, issues } = parse(text);
+    expect(issues).toEqual([]);
+    expect(playlists).toHaveLength(1);
+    expect(playlists[0]!.name).toBe('=Road trip, "best" of');
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist, track.album])).toEqual([
+      ['"Heroes"', 'Tyler, The Creator', '=SUM(A1), "x"'],
+      ['-5 Degrees', "'Til Tuesday", "'=cmd"],
+    ]);
   });
 
   it('drops values the model would refuse with warnings instead of failing the file', () => {

@@ -1,6 +1,8 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { readPlainList } from './plain-list-reader.ts';
-import { looksLikeTxtV1, readTxtV1 } from './txt-v1-reader.ts';
+import { readTable } from './table-reader.ts';
+import { detectLayout } from './txt-layout.ts';
+import { readTxtV1 } from './txt-v1-reader.ts';
 
 export interface ParsedTxt {
   readonly playlists: PlaylistInput[];
@@ -9,9 +11,10 @@ export interface ParsedTxt {
 
 /**
  * Decoded text → playlists. A file that starts like TXT v1 (its comment line or its header row) is
- * read as v1, with every playlist it holds; anything else is a plain list of tracks that becomes
- * one playlist named after the file. The choice is made once per file, never per line. A binary
- * file is refused with one issue.
+ * read as v1, with every playlist it holds; a file whose first line is a tab-separated header
+ * naming a title column is a track table; anything else is a plain list of tracks. Tables and
+ * lists become one playlist named after the file. The choice is made once per file, never per
+ * line (see txt-layout.ts). A binary file is refused with one issue.
  */
 export function parseTxt(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParsedTxt {
   const issues = new formatKit.IssueCollector();
@@ -21,8 +24,8 @@ export function parseTxt(text: string, filename: string | null, encoding: format
   }
   if (encoding === 'windows-1252') issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
   // Lines are read as they are needed: the choice looks at the first few, the reader then starts again.
-  const v1 = looksLikeTxtV1(formatKit.textLines(text));
+  const layout = detectLayout(formatKit.textLines(text));
   const lines = formatKit.textLines(text);
-  const playlists = v1 ? readTxtV1(lines, issues) : readPlainList(lines, filename, issues);
+  const playlists = layout === 'v1' ? readTxtV1(lines, issues) : layout === 'table' ? readTable(lines, filename, issues) : readPlainList(lines, filename, issues);
   return { playlists, issues: issues.issues() };
 }

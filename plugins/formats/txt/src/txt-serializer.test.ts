@@ -123,6 +123,13 @@ describe('serializeTxt', () => {
     expect(dataRows(write([{ name: 'p', tracks: [{ title: 't', artist: 'a' }] }]))[0]!.source_uri).toBe('');
   });
 
+  it('writes the URI a reader kept in metadata.source_uri when the track has no provider URI', () => {
+    const kept = { title: 't', artist: 'a', metadata: { source_uri: 'https://example.com/a.mp3' } };
+    expect(dataRows(write([{ name: 'p', tracks: [kept] }]))[0]!.source_uri).toBe('https://example.com/a.mp3');
+    expect(dataRows(write([{ name: 'p', tracks: [{ ...kept, provider_uris: { spotify: 'spotify:track:s' } }] }]))[0]!.source_uri).toBe('spotify:track:s');
+    expect(dataRows(write([{ name: 'p', tracks: [{ title: 't', artist: 'a', metadata: { source_uri: 42 } }] }]))[0]!.source_uri).toBe('');
+  });
+
   it('falls back to the playlist photo for playlist_artwork_uri', () => {
     expect(dataRows(write([{ name: 'p', photo: 'https://img.example/p.png' }]))[0]!.playlist_artwork_uri).toBe('https://img.example/p.png');
   });

@@ -1,4 +1,5 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
+import { tabCells } from './tab-cells.ts';
 import { isSkippable } from './text-lines.ts';
 import { SCHEMA_VERSION } from './txt-columns.ts';
 
@@ -7,25 +8,14 @@ import { SCHEMA_VERSION } from './txt-columns.ts';
  * "Export file columns"): the comment lines, then the header row and the tab-separated rows, which
  * the SDK's v1 row reader (`formatKit.readV1Header` / `V1RowGrouper`, shared with CSV) turns into
  * playlists. Column names match exactly (CSV's match ignores case). Malformed rows are reported by
- * line and skipped; their neighbours are kept.
+ * line and skipped; their neighbours are kept. A file re-saved by Excel reads back to the values
+ * written: its quote-wrapped cells are unwrapped (tab-cells.ts), then the formula guard is removed.
  */
 
 export const MAGIC_PATTERN = /^#\s*Open Playlist TXT\b/i;
 const MAGIC_VERSION = /^#\s*Open Playlist TXT\s+v(\S*)/i;
 const SCHEMA_COMMENT = /^#\s*schema_version\s*[=:]\s*([^\s;]*)/i;
 const FORMAT_LABEL = 'TXT';
-
-/** True when the first meaningful line is the v1 comment or the first non-comment line is a header naming `schema_version`. */
-export function looksLikeTxtV1(lines: Iterable<formatKit.TextLine>): boolean {
-  for (const line of lines) {
-    const trimmed = line.text.trim();
-    if (trimmed === '') continue;
-    if (MAGIC_PATTERN.test(trimmed)) return true;
-    if (trimmed.startsWith('#')) continue;
-    return line.text.includes('\t') && line.text.split('\t').some((cell) => cell.trim() === 'schema_version');
-  }
-  return false;
-}
 
 export function readTxtV1(lines: Iterator<formatKit.TextLine>, issues: formatKit.IssueCollector): PlaylistInput[] {
   let declared: { readonly version: string; readonly line: number } | null = null;
@@ -54,14 +44,14 @@ export function readTxtV1(lines: Iterator<formatKit.TextLine>, issues: formatKit
     issues.add(null, 'missing_header', 'the file starts like TXT v1 but has no header row naming the columns; nothing was imported');
     return [];
   }
-  const header = formatKit.readV1Header(headerLine.text.split('\t'), headerLine.number, issues, FORMAT_LABEL, { ignoreCase: false });
+  const header = formatKit.readV1Header(tabCells(headerLine.text), headerLine.number, issues, FORMAT_LABEL, { ignoreCase: false });
   if (header === null) return [];
   // Without a schema comment, the first row's version speaks for the file.
   const grouper = new formatKit.V1RowGrouper(header, issues, FORMAT_LABEL, { versionDeclared: declared !== null });
   for (let next = lines.next(); !next.done; next = lines.next()) {
     const line = next.value;
     if (isSkippable(line.text)) continue;
-    const cells = line.text.split('\t');
+    const cells = tabCells(line.text);
     if (cells.length > header.width) {
       issues.add(line.number, 'too_many_cells', `the row has ${cells.length} tab-separated cells but the header names ${header.width}; the row was skipped`);
       continue;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { clockDuration, isrcCode, millisecondsDuration, sourceReference } from '../../../plugin-sdk/src/format-kit/field-values.ts';
+import { trackTableColumns, TrackTableReader } from '../../../plugin-sdk/src/format-kit/track-table.ts';
+import { IssueCollector } from '../../../plugin-sdk/src/format-kit/issue-collector.ts';
+import { trackSourceUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
+
+describe('sourceReference', () => {
+  it('reads provider URIs and Spotify/TIDAL track links as provider URIs, local-file URIs as local files, the rest as other', () => {
+    expect(sourceReference('spotify:track:abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
+    expect(sourceReference('https://open.spotify.com/intl-de/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
+    expect(sourceReference('https://tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77' });
+    expect(sourceReference('https://example.com/a.mp3')).toEqual({ kind: 'other', uri: 'https://example.com/a.mp3' });
+    expect(sourceReference('spotify:local:Garage+Tapes:Demo+Reel+%2703:First+Take%2C+Rough+Mix:142')).toEqual({
+      kind: 'local_file',
+      uri: 'spotify:local:Garage+Tapes:Demo+Reel+%2703:First+Take%2C+Rough+Mix:142',
+      artist: 'Garage Tapes',
+      album: "Demo Reel '03",
+      title: 'First Take, Rough Mix',
+      seconds: 142,
+    });
+    expect(sourceReference('spotify:local:broken')).toEqual({ kind: 'local_file', uri: 'spotify:local:broken', artist: '', album: '', title: '', seconds: null });
+  });
+});
+
+describe('conversions', () => {
+  it('normalises ISRCs to the 12-character uppercase form and keeps other codes as written', () => {
+    expect(isrcCode('GB-AAN-97-00044', 'isrc')).toEqual({ value: 'GBAAN9700044' });
+    expect(isrcCode(' usrc1 76 07839 ', 'isrc')).toEqual({ value: 'USRC17607839' });
+    expect(isrcCode('n/a', 'isrc')).toEqual({ value: 'n/a' });
+    expect(isrcCode('', 'isrc')).toEqual({ value: null });
+    expect(isrcCode('X'.repeat(33), 'isrc').problem).toContain('longer than 32 characters');
+  });
+
+  it('reads milliseconds, and a clock value in a milliseconds column; seconds and clock values in a duration column', () => {
+    expect(millisecondsDuration('215493', 'd')).toEqual({ value: 215.493 });
+    expect(millisecondsDuration('3:20', 'd')).toEqual({ value: 200 });
+    expect(millisecondsDuration('soon', 'd').problem).toContain('not a number of milliseconds');
+    expect(clockDuration('1:02:03', 'd')).toEqual({ value: 3723 });
+    expect(clockDuration('225.5', 'd')).toEqual({ value: 225.5 });
+    expect(clockDuration('2000000', 'd').problem).toContain('longer than the model allows');
+  });
+});
+
+describe('TrackTableReader', () => {
+  const read = (header: string[], rows: string[][]) => {
+    const issues = new IssueCollector();
+    const table = new TrackTableReader(trackTableColumns(header)!, issues);
+    rows.forEach((cells, index) => table.add(index + 2, cells));
+    return { tracks: table.finish(), issues: issues.issues() };
+  };
+
+  it('needs a title column', () => {
+    expect(trackTableColumns(['Artist', 'Album'])).toBeNull();
+    expect(trackTableColumns(['  Track   Name ', 'Artist'])).toMatchObject({ title: 0, artist: 1, width: 2 });
+  });
+
+  it('decides the unit of a plain-number duration column once, for the whole column', () => {
+    expect(read(['Title', 'Duration'], [['a', '25000'], ['b', '320357']]).tracks.map((track) => track.duration_s)).toEqual([25, 320.357]);
+    expect(read(['Title', 'Duration'], [['a', '900'], ['b', '40000']]).tracks.map((track) => track.duration_s)).toEqual([900, 40000]);
+    const beyond = read(['Title', 'Duration'], [['a', '2000000000000']]);
+    expect(beyond.tracks[0]!.duration_s).toBeNull();
+    expect(beyond.issues).toMatchObject([{ line: 2, code: 'invalid_value', column: 2 }]);
+    const seconds = read(['Title', 'Duration'], [['a', '10'], ['b', '5000000']]);
+    expect(seconds.tracks.map((track) => track.duration_s)).toEqual([10, null]);
+    expect(seconds.issues).toMatchObject([{ line: 3, code: 'invalid_value', column: 2 }]);
+  });
+
+  it('skips rows with neither title, artist nor a track link', () => {
+    const { tracks, issues } = read(['Title', 'Artist', 'URL'], [['', '', 'https://example.com/x'], ['', '', 'https://open.spotify.com/track/abc']]);
+    expect(tracks).toMatchObject([{ title: '', provider_uris: { spotify: 'spotify:track:abc' }, position: 0 }]);
+    expect(issues).toMatchObject([{ line: 2, code: 'empty_row', severity: 'warning' }]);
+  });
+});
+
+describe('trackSourceUri', () => {
+  it('picks a provider URI first, then the URI a reader kept in metadata', () => {
+    expect(trackSourceUri({ provider_uris: { tidal: 'tidal:track:1', spotify: 'spotify:track:2' }, metadata: { source_uri: 'https://x' } }, 'spotify')).toBe('spotify:track:2');
+    expect(trackSourceUri({ provider_uris: {}, metadata: { source_uri: 'https://x' } }, null)).toBe('https://x');
+    expect(trackSourceUri({ provider_uris: {}, metadata: { source_uri: '' } }, null)).toBeNull();
+    expect(trackSourceUri({ provider_uris: {}, metadata: {} }, null)).toBeNull();
+  });
+});
