@@ -129,8 +129,8 @@ function playlistTracks(playlist: LibraryPlaylist, table: TrackTable, issues: fo
   return tracks;
 }
 
-export function parseLibraryText(text: string): ParseResult {
-  const issues = new formatKit.IssueCollector();
+/** `issues` may already hold the decoding's warnings (library-text.ts); the library's come after them. */
+export function parseLibraryText(text: string, issues: formatKit.IssueCollector = new formatKit.IssueCollector()): ParseResult {
   const table = new TrackTable(issues);
   const root = libraryRoot(text, table);
   const playlistsElement = root.get('Playlists');

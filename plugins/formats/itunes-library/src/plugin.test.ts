@@ -3,7 +3,19 @@ import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 
 const encoder = new TextEncoder();
-const parseText = (text: string) => runParse(plugin, encoder.encode(text), { filename: 'Library.xml', mediaType: 'application/xml' });
+const parseBytes = (bytes: Uint8Array) => runParse(plugin, bytes, { filename: 'Library.xml', mediaType: 'application/xml' });
+const parseText = (text: string) => parseBytes(encoder.encode(text));
+/** Text encoded as UTF-8 with raw bytes (number arrays) spliced in: what a damaged file holds. */
+const bytesOf = (...parts: readonly (string | readonly number[])[]): Uint8Array => {
+  const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : Uint8Array.from(part)));
+  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+};
 
 const DOCTYPE = '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">';
 const trackDict = (id: number, fields: string) => `<key>${id}</key><dict><key>Track ID</key><integer>${id}</integer>${fields}</dict>`;
@@ -119,5 +131,109 @@ describe('iTunes / Apple Music Library.xml', () => {
     await expect(parseText('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>')).rejects.toThrow(/not <plist>/);
     await expect(parseText(`${DOCTYPE}<plist version="1.0"><dict><key>Other</key><string>x</string></dict></plist>`)).rejects.toThrow(/neither "Tracks" nor "Playlists"/);
     await expect(parseText(`${DOCTYPE}<plist version="1.0"><dict><string>x</string><string>y</string></dict></plist>`)).rejects.toThrow(/instead of <key>/);
+  });
+
+  describe('damaged text', () => {
+    const HEAD = `<?xml version="1.0" encoding="UTF-8"?>\n${DOCTYPE}\n<plist version="1.0">\n<dict>\n<key>Tracks</key>\n<dict>\n`;
+    /** Track `id` on one line, its name given as raw parts. */
+    const trackLine = (id: number, ...name: readonly (string | readonly number[])[]) => [`<key>${id}</key><dict><key>Track ID</key><integer>${id}</integer><key>Artist</key><string>Artist ${id}</string><key>Name</key><string>`, ...name, '</string></dict>\n'];
+    const TAIL = (ids: readonly number[]) => `</dict>\n<key>Playlists</key>\n<array><dict><key>Name</key><string>All</string>${items(ids)}</dict></array>\n</dict>\n</plist>\n`;
+    const titles = (result: Awaited<ReturnType<typeof parseBytes>>) => result.playlists[0]!.tracks.map((track) => track.title);
+
+    it('reads bytes that are not UTF-8 as U+FFFD with a warning naming the line, the byte and the text, keeping every track', async () => {
+      const bytes = bytesOf(
+        HEAD,
+        ...trackLine(1, 'Caf', [0xe9], ' del Mar'), // windows-1252 é: line 7
+        ...trackLine(2, 'Intact ✓ Ünder'),
+        ...trackLine(3, 'Cut ', [0xe2, 0x82]), // a sequence cut short just before '<': line 9
+        ...trackLine(4, [0xc0, 0xaf], ' overlong ', [0xed, 0xa0, 0x80], ' surrogate ', [0x80], ' stray'), // line 10: one line, several
+        TAIL([1, 2, 3, 4]),
+      );
+      const result = await parseBytes(bytes);
+      expect(titles(result)).toEqual(['Caf\uFFFD del Mar', 'Intact ✓ Ünder', 'Cut \uFFFD', '\uFFFD\uFFFD overlong \uFFFD\uFFFD\uFFFD surrogate \uFFFD stray']);
+      expect(result.playlists[0]!.tracks.map((track) => track.artist)).toEqual(['Artist 1', 'Artist 2', 'Artist 3', 'Artist 4']);
+      expect(result.issues.map(({ line, column, code, severity }) => [line, column, code, severity])).toEqual([
+        [7, 126, 'invalid_utf8', 'warning'],
+        [9, 127, 'invalid_utf8', 'warning'],
+        [10, 123, 'invalid_utf8', 'warning'],
+      ]);
+      expect(result.issues[0]!.message).toBe('line 7, byte 126 of the line: a byte sequence that is not UTF-8 was read as U+FFFD (\uFFFD): "…ing><key>Name</key><string>Caf\uFFFD del Mar</string></dict>"');
+      expect(result.issues[2]!.message).toMatch(/^line 10, byte 123 of the line: 6 byte sequences that are not UTF-8 were read as U\+FFFD/);
+      // Deterministic: the same bytes give the same result.
+      expect(await parseBytes(bytes)).toEqual(result);
+    });
+
+    it('counts lines and bytes from the start of the file when it has a UTF-8 byte order mark', async () => {
+      const result = await parseBytes(bytesOf([0xef, 0xbb, 0xbf], HEAD, ...trackLine(1, 'A', [0xff]), TAIL([1])));
+      expect(titles(result)).toEqual(['A\uFFFD']);
+      expect(result.issues).toEqual([expect.objectContaining({ line: 7, column: 124, code: 'invalid_utf8' })]);
+      const firstLine = await parseBytes(bytesOf([0xef, 0xbb, 0xbf], `<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>Tracks</key><dict>`, ...trackLine(1, [0xfe]), TAIL([1])));
+      expect(firstLine.issues[0]).toMatchObject({ line: 1, column: 214, code: 'invalid_utf8' });
+    });
+
+    it('replaces control characters XML does not allow in text with U+FFFD, a warning per line; tab, LF and CR stay', async () => {
+      const result = await parseBytes(
+        bytesOf(
+          HEAD,
+          ...trackLine(1, 'Halo\u001b\u0001'), // line 7: two on one line
+          ...trackLine(2, 'Tab\tkept'),
+          ...trackLine(3, 'Bell\u0007 <![CDATA[in \u0008 CDATA]]>'), // line 9
+          ...trackLine(4, 'Not a char \uffff'), // line 10
+          `<!-- a comment holding \u0002 -->\n`, // line 11: ignored, but not refused either
+          TAIL([1, 2, 3, 4]),
+        ),
+      );
+      expect(titles(result)).toEqual(['Halo\uFFFD\uFFFD', 'Tab\tkept', 'Bell\uFFFD in \uFFFD CDATA', 'Not a char \uFFFD']);
+      expect(result.issues.map(({ line, column, code }) => [line, column, code])).toEqual([
+        [7, 127, 'invalid_character'],
+        [9, 127, 'invalid_character'],
+        [10, 134, 'invalid_character'],
+        [11, 24, 'invalid_character'],
+      ]);
+      expect(result.issues[0]!.message).toBe('line 7, column 127: 2 characters XML does not allow (the first U+001B) were replaced with U+FFFD (\uFFFD): "…ng><key>Name</key><string>Halo\uFFFD\uFFFD</string></dict>"');
+    });
+
+    it('lists at most 50 damaged lines of each kind, then one summary, and still reports the library', async () => {
+      const ids = Array.from({ length: 60 }, (_, index) => index + 1);
+      const lines = ids.flatMap((id) => trackLine(id, `Song ${id} `, [0xe9], ' \u0001'));
+      const master = `<dict><key>Master</key><true/><key>Name</key><string>Library</string>${items([1])}</dict>`;
+      const result = await parseBytes(bytesOf(HEAD, ...lines, TAIL(ids).replace('<array>', `<array>${master}`)));
+      expect(result.playlists[0]!.tracks).toHaveLength(60);
+      expect(result.playlists[0]!.tracks[59]!.title).toBe('Song 60 \uFFFD \uFFFD');
+      const codes = result.issues.map((issue) => issue.code);
+      expect(codes.filter((code) => code === 'invalid_utf8')).toHaveLength(51);
+      expect(codes.filter((code) => code === 'invalid_character')).toHaveLength(51);
+      expect(result.issues.slice(0, 2).map((issue) => [issue.line, issue.code])).toEqual([
+        [7, 'invalid_utf8'],
+        [7, 'invalid_character'],
+      ]);
+      expect(result.issues.slice(100, 103).map((issue) => [issue.line, issue.code, issue.message])).toEqual([
+        [null, 'invalid_utf8', '10 more lines hold bytes that are not UTF-8 (the last is line 66); each bad sequence was read as U+FFFD'],
+        [null, 'invalid_character', '10 more lines hold control characters XML does not allow (the last is line 66); each was replaced with U+FFFD'],
+        [expect.any(Number), 'library_list_skipped', expect.any(String)],
+      ]);
+    });
+
+    it('still refuses malformed markup, hostile DOCTYPEs and binary files', async () => {
+      // A control character in markup (a tag name, an attribute) is malformed structure: refused where it is.
+      await expect(parseBytes(bytesOf(HEAD, '<key>1</key><dict><key\u0001>Track ID</key></dict>\n', TAIL([])))).rejects.toThrow(/line 7, column \d+: disallowed character/);
+      await expect(parseBytes(bytesOf(HEAD.replace('<plist version="1.0">', '<plist version="1.0\u0001">'), TAIL([])))).rejects.toThrow(/line 3, column \d+: disallowed character/);
+      // The DOCTYPE rule is untouched, damage or not.
+      await expect(parseBytes(bytesOf(`${DOCTYPE.slice(0, -1)} [<!ENTITY a "\u0001"><!ENTITY b "&a;&a;">]>`, '<plist version="1.0"><dict><key>&b;</key><dict/></dict></plist>'))).rejects.toThrow(/DOCTYPE other than/);
+      await expect(parseBytes(bytesOf(DOCTYPE.replace('EN', 'EN\u0001'), '<plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>'))).rejects.toThrow(/DOCTYPE other than/);
+      await expect(parseBytes(bytesOf('<!DOCTYPE plist SYSTEM "file:///etc/passwd">', [0xff], '<plist><dict><key>Tracks</key><dict/></dict></plist>'))).rejects.toThrow(/DOCTYPE other than/);
+      await expect(parseBytes(bytesOf(HEAD, '<key>1</key><dict><key>Name</key><string>&ent;', [0xe9], '</string></dict>\n', TAIL([])))).rejects.toThrow(/undefined entity/);
+      // Not text at all: a binary property list, and binary bytes, are refused as before.
+      await expect(parseBytes(bytesOf('bplist00', [0xd1, 0x01, 0x02, 0x55, 0x00, 0x08, 0x0b]))).rejects.toThrow(/binary property list/);
+      const noise = Uint8Array.from({ length: 4_096 }, (_, index) => (index * 7919 + 13) % 256);
+      await expect(parseBytes(noise)).rejects.toThrow(/the file is not text: it looks like a binary file \(line \d+, byte \d+ of the line, is the first that is not UTF-8\)/);
+    });
+
+    it('reads a library that declares another encoding by its declaration, without warnings', async () => {
+      const latin1 = bytesOf(`<?xml version="1.0" encoding="ISO-8859-1"?>\n${DOCTYPE}\n<plist version="1.0">\n<dict>\n<key>Tracks</key>\n<dict>\n`, ...trackLine(1, 'Caf', [0xe9]), TAIL([1]));
+      const result = await parseBytes(latin1);
+      expect(titles(result)).toEqual(['Café']);
+      expect(result.issues).toEqual([]);
+    });
   });
 });

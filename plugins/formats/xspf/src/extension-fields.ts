@@ -1,5 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText, formatKit } from '@opl/plugin-sdk';
-import { boolean, dateTime, durationSeconds, integer, LIMITS, mediaType, metadataObject, playlistKind, releaseDate, type Checked } from './model-values.ts';
+import { boolean, count, dateTime, durationSeconds, integer, LIMITS, mediaType, metadataObject, playlistKind, releaseDate, type Checked } from './model-values.ts';
 import { textParts, XML_LIMITS } from './xml-limits.ts';
 
 /**
@@ -10,7 +10,8 @@ import { textParts, XML_LIMITS } from './xml-limits.ts';
  * the standard elements carry the rest (title, creator, album, image, duration, trackNum,
  * annotation, date).
  *
- * Value forms: text as is; numbers in decimal; booleans `true`/`false`; `artists` as
+ * Value forms: text as is; numbers in decimal (`count`: a whole number of at least 0, as the
+ * model's `track_count` must be — a negative one is reported and left empty, not fatal); booleans `true`/`false`; `artists` as
  * `<opl:artist>` children; `credits` as `<opl:credit role name instrument? uri?/>` children;
  * `provider_uris` as `<opl:uri provider="key">uri</opl:uri>` children; `metadata` and
  * `provider_metadata` as JSON text. A text longer than the reader accepts in one element (the
@@ -19,7 +20,7 @@ import { textParts, XML_LIMITS } from './xml-limits.ts';
  * values under `extension[<namespace>][0]`.
  */
 
-export type FieldKind = 'text' | 'int' | 'seconds' | 'bool' | 'datetime' | 'date' | 'media_type' | 'playlist_kind' | 'json' | 'artists' | 'credits' | 'uris';
+export type FieldKind = 'text' | 'int' | 'count' | 'seconds' | 'bool' | 'datetime' | 'date' | 'media_type' | 'playlist_kind' | 'json' | 'artists' | 'credits' | 'uris';
 
 export interface FieldSpec {
   readonly field: string;
@@ -59,7 +60,7 @@ export const TRACK_FIELDS: readonly FieldSpec[] = [
 export const PLAYLIST_FIELDS: readonly FieldSpec[] = [
   { field: 'id', kind: 'text' },
   { field: 'photo', kind: 'text' },
-  { field: 'track_count', kind: 'int' },
+  { field: 'track_count', kind: 'count' },
   { field: 'owner_id', kind: 'text' },
   /** Only when `<date>` cannot carry it (longer than a text the reader accepts); see xspf-writer.ts. */
   { field: 'created_at', kind: 'datetime' },
@@ -186,6 +187,8 @@ export function decodeField(spec: FieldSpec, raw: RawField): Checked<unknown> & 
   switch (spec.kind) {
     case 'int':
       return integer(raw);
+    case 'count':
+      return count(raw);
     case 'seconds':
       return durationSeconds(raw);
     case 'bool':

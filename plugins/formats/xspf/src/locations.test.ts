@@ -78,8 +78,8 @@ describe('classifyLocation: an XSPF <location> URI read into the path of a local
   });
 
   it('leaves web URLs, provider URIs and other URIs alone', () => {
-    expect(classifyLocation('http://radio.example/a%20b.mp3')).toEqual({ kind: 'other' });
-    expect(classifyLocation('https://example.org/x?y=%20')).toEqual({ kind: 'other' });
+    expect(classifyLocation('http://radio.example/a%20b.mp3')).toEqual({ kind: 'remote', url: 'http://radio.example/a%20b.mp3' });
+    expect(classifyLocation('https://example.org/x?y=%20')).toEqual({ kind: 'remote', url: 'https://example.org/x?y=%20' });
     expect(classifyLocation('urn:isrc:USAAA0000001')).toEqual({ kind: 'other' });
     expect(classifyLocation('spotify:track:4uLU6hMCjMI75M1A2tKUQC')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' });
     expect(classifyLocation('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=x')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' });

@@ -6,8 +6,9 @@ import { formatKit } from '@opl/plugin-sdk';
  * TIDAL track URI becomes its web URL (SPEC "Export formats", rule 1) and the URI itself an
  * `<identifier>`; an imported file path becomes a `file:` or relative URI (location-uri.ts).
  *
- * In XSPF a location is a URI: remote URLs and other URIs (`urn:…`, `tag:…`) are `other`; `file:`
- * URLs, drive-letter, UNC and colon-free relative paths are local files. A local file's location
+ * In XSPF a location is a URI: `scheme://` URLs that name no provider's track are `remote` (kept
+ * as written), other URIs (`urn:…`, `tag:…`) `other`; `file:` URLs, drive-letter, UNC and
+ * colon-free relative paths are local files. A local file's location
  * is read into the path the M3U, PLS and WPL readers keep for a local file — the form a playlist
  * line names it by, so that an M3U written from it has `/home/u/a b.mp3`, not `a%20b.mp3`:
  *
@@ -29,6 +30,8 @@ import { formatKit } from '@opl/plugin-sdk';
 
 export type Classified =
   | { readonly kind: 'provider'; readonly provider: string; readonly uri: string }
+  /** A `scheme://` URL that names no provider's track (a stream, a file on a server, a web page). */
+  | { readonly kind: 'remote'; readonly url: string }
   /** `location`: what `metadata.location` keeps (the decoded path, or the text as written); `path`: `metadata.local_path`. */
   | { readonly kind: 'local'; readonly location: string; readonly path: string; readonly malformed: boolean }
   | { readonly kind: 'other' };
@@ -65,7 +68,7 @@ function decodedLocal(location: string, decoded: string | null, fallbackPath: st
 
 export function classifyLocation(location: string): Classified {
   const found = formatKit.classifyLocation(location);
-  if (found.kind === 'provider') return found;
+  if (found.kind === 'provider' || found.kind === 'remote') return found;
   if (found.kind !== 'local') return { kind: 'other' };
   if (FILE_URI.test(location)) {
     // The SDK decodes as `decodeURIComponent` does, keeping the text undecoded when that fails: checked here the same way.

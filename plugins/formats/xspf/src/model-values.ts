@@ -23,6 +23,13 @@ export function integer(text: string): Checked<number> {
   return Number.isSafeInteger(number) ? { value: number } : { problem: `${shown(text)} is not a whole number` };
 }
 
+/** A whole number of things (`track_count`): the model requires it to be at least 0. */
+export function count(text: string): Checked<number> {
+  const checked = integer(text);
+  if (checked.problem !== undefined) return checked;
+  return checked.value < 0 ? { problem: `${shown(text)} is negative, and a count cannot be` } : checked;
+}
+
 /**
  * Seconds as JavaScript writes a number (`String(value)`, which the writer uses): decimals with up
  * to 17 significant digits (`0.30000000000000004`), and the exponent form of tiny ones (`1e-7`),

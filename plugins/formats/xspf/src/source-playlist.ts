@@ -63,17 +63,39 @@ function applyExtension(target: Record<string, unknown>, specs: readonly FieldSp
   }
 }
 
+/** `isrc:GBDUW0000059`, `urn:isrc:GB-DUW-00-00059` (RFC 3986 schemes are case-insensitive). */
+const ISRC_IDENTIFIER = /^(?:urn:)?isrc:(.+)$/is;
+/** Country, registrant, year, designation: what `formatKit.isrcCode` gives for a real ISRC. */
+const ISRC_CODE = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
+
+/** The ISRC an `<identifier>` names, in its 12-character uppercase form, or null. */
+function isrcOf(identifier: string): string | null {
+  const code = ISRC_IDENTIFIER.exec(identifier)?.[1];
+  if (code === undefined) return null;
+  const normalised = formatKit.isrcCode(code, 'ISRC').value;
+  return typeof normalised === 'string' && ISRC_CODE.test(normalised) ? normalised : null;
+}
+
+/** What the locations of a track without a title can name it by. */
+interface NamingLocations {
+  /** The first local path or remote URL, whose file name names the track when nothing else does. */
+  readonly fileName: string | null;
+  /** The first remote URL, when the track has no provider URI and no local file. */
+  readonly remoteUrl: string | null;
+}
+
 /**
- * Without our extension: identifiers and locations naming a provider's track become
- * `provider_uris` (first per provider wins); other locations are kept as `metadata.location` (the
- * first, as M3U imports keep theirs) and `metadata.locations` (all, when several), other
- * identifiers as `metadata.identifiers`. A local file's location is kept as the path it names,
- * decoded from its URI (locations.ts: `file:///home/u/a%20b.mp3` ⇒ `/home/u/a b.mp3`), with
- * `metadata.local_path` as the M3U, PLS and WPL readers set it; a malformed percent-encoding is
- * kept as written, with an `invalid_value` warning. A track whose only locations are local files
- * is a local-file track.
+ * Without our extension: an identifier naming an ISRC (`isrc:…`, `urn:isrc:…`) sets `isrc` (the
+ * first; normalised by `formatKit.isrcCode`), identifiers and locations naming a provider's track
+ * become `provider_uris` (first per provider wins); other locations are kept as
+ * `metadata.location` (the first, as M3U imports keep theirs) and `metadata.locations` (all, when
+ * several), other identifiers as `metadata.identifiers`. A local file's location is kept as the
+ * path it names, decoded from its URI (locations.ts: `file:///home/u/a%20b.mp3` ⇒ `/home/u/a
+ * b.mp3`), with `metadata.local_path` as the M3U, PLS and WPL readers set it; a malformed
+ * percent-encoding is kept as written, with an `invalid_value` warning. A track whose only
+ * locations are local files is a local-file track.
  */
-function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warnings): void {
+function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warnings): NamingLocations {
   const providerUris: Record<string, string> = {};
   const provider = (uri: string): boolean => {
     const found = classifyLocation(uri);
@@ -81,18 +103,31 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
     providerUris[found.provider] ??= found.uri;
     return true;
   };
-  const identifiers = source.identifiers.filter((identifier) => !provider(identifier));
+  const identifiers = source.identifiers.filter((identifier) => {
+    const isrc = isrcOf(identifier);
+    if (isrc === null) return !provider(identifier);
+    track.isrc ??= isrc;
+    // A second, different ISRC is not lost: it stays with the other identifiers.
+    return isrc !== track.isrc;
+  });
   const locations: string[] = [];
   let localPath: string | null = null;
+  let fileName: string | null = null;
+  let remoteUrl: string | null = null;
   for (const written of new Set(source.locations.filter((location) => !provider(location)))) {
     const found = classifyLocation(written);
     if (found.kind !== 'local') {
       locations.push(written);
+      if (found.kind === 'remote') {
+        fileName ??= found.url;
+        remoteUrl ??= found.url;
+      }
       continue;
     }
     if (found.malformed) issues.warn(source.line, 'invalid_value', `the location ${shown(written)} has a malformed percent-encoding (a % that does not begin an escape, or escapes that are not UTF-8); it was kept as written`);
     locations.push(found.location);
     localPath ??= found.path;
+    fileName ??= found.path;
   }
   const distinct = [...new Set(locations)];
   const metadata: Record<string, unknown> = {};
@@ -104,13 +139,32 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
   if (source.info !== null) metadata.info = source.info;
   track.provider_uris = providerUris;
   track.metadata = metadata;
-  if (localPath !== null && Object.keys(providerUris).length === 0) {
+  const hasProvider = Object.keys(providerUris).length > 0;
+  if (localPath !== null && !hasProvider) {
     // A path is only data: the file is never opened.
     track.is_local = true;
     track.media_type = 'local_file';
     track.is_migratable = false;
     track.unsupported_reason = LOCAL_FILE_REASON;
   }
+  return { fileName: hasProvider ? null : fileName, remoteUrl: hasProvider || localPath !== null ? null : remoteUrl };
+}
+
+const blank = (text: string | null): boolean => text === null || text.trim() === '';
+
+/**
+ * A track without a `<title>` (VLC writes none for an untagged file) is named by its file, as the
+ * M3U, PLS and WPL readers name an entry without a title: `formatKit.splitArtistTitle` of the
+ * file name (`formatKit.fileStem`), so `Daft Punk - One More Time.mp3` gives the artist too
+ * (unless `<creator>` names one) and `07 Title.mp3` the track number (unless `<trackNum>` does).
+ * Remote locations are named by the file name of their URL (`http://h/Artist%20-%20Title.mp3`).
+ */
+function nameFromFile(track: TrackInput, source: SourceTrack, pathOrUrl: string, issues: Warnings): void {
+  if (!blank(source.title)) return;
+  const names = formatKit.splitArtistTitle(formatKit.fileStem(pathOrUrl), { fileName: true });
+  track.title = text(names.title, LIMITS.title, source.line, 'the title from the file name', issues) ?? '';
+  if (blank(source.creator)) track.artist = text(names.artist, LIMITS.title, source.line, 'the artist from the file name', issues) ?? '';
+  if (source.trackNum === null && names.trackNumber !== null) track.track_number = names.trackNumber;
 }
 
 export function trackFromSource(source: SourceTrack, position: number, issues: Warnings): TrackInput {
@@ -127,8 +181,16 @@ export function trackFromSource(source: SourceTrack, position: number, issues: W
     if (source.duration / 1_000 > LIMITS.maxDurationSeconds) issues.warn(line, 'invalid_value', `the duration ${source.duration} ms is longer than the model allows; it was left empty`);
     else track.duration_s = source.duration / 1_000;
   }
-  if (source.extension === null) guessFromLocations(track, source, issues);
-  else applyExtension(track, TRACK_FIELDS, source.extension, line, issues);
+  if (source.extension !== null) {
+    applyExtension(track, TRACK_FIELDS, source.extension, line, issues);
+    return track;
+  }
+  const { fileName, remoteUrl } = guessFromLocations(track, source, issues);
+  if (fileName !== null) nameFromFile(track, source, fileName, issues);
+  // An address that is not a song (a radio stream, a link to a playlist, one naming no artist and
+  // title) is `unknown` media that is not migrated, with the SDK's reason, as in M3U, PLS and WPL.
+  const reason = remoteUrl === null ? null : formatKit.remoteItemReason(remoteUrl, { artist: track.artist, title: track.title });
+  if (reason !== null) Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: reason });
   return track;
 }
 

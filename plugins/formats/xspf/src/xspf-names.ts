@@ -10,4 +10,9 @@ export const XSPF_NAMESPACE = 'http://xspf.org/ns/0/';
  */
 export const OPL_NAMESPACE = 'https://open-playlist.org/ns/xspf/1';
 
-export const LOCAL_FILE_REASON = 'local file: it exists only on the device that added it, not on the streaming service';
+/**
+ * Why a local-file track is not migrated: word for word what the M3U, PLS and WPL readers say for a
+ * playlist entry naming a file (their `LOCAL_FILE_REASON`; the SDK has no shared constant for it,
+ * and `formatKit.LOCAL_FILE_REASON` is the CSV readers' text for a Spotify local file).
+ */
+export const LOCAL_FILE_REASON = 'local file: the playlist names a file on the device it was made on; the file is not opened or uploaded';
