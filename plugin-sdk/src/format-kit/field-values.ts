@@ -162,41 +162,25 @@ export function boundedText(text: string, max: number): { readonly value: string
  * - `local_file`: a Spotify local-file URI `spotify:local:<artist>:<album>:<title>:<seconds>`
  *   (form-encoded parts): a file on the device that added it, not a catalogue entry, so it names no
  *   provider URI; the names and seconds are decoded from it (empty / null when absent). Never opened.
- * - `other`: anything else (a web page, a stream, a path), which readers keep as `metadata.source_uri`.
+ * - `other`: anything else (a web page, a stream, a path, a provider URI of an album, playlist or
+ *   artist), which readers keep as `metadata.source_uri`.
  */
 export type SourceReference =
   | { readonly kind: 'provider'; readonly provider: string; readonly uri: string }
   | { readonly kind: 'local_file'; readonly uri: string; readonly artist: string; readonly album: string; readonly title: string; readonly seconds: number | null }
   | { readonly kind: 'other'; readonly uri: string };
 
-const SPOTIFY_LOCAL = /^spotify:local:([^:]*):([^:]*):([^:]*):(\d*)$/;
-
 /** Why a local-file track is not migrated (Exportify and the generic layouts). */
 export const LOCAL_FILE_REASON = 'local file: it exists only on the device that added it, not on the streaming service';
 
-/** One `+`/percent-encoded part of a local-file URI; undecodable text is kept as it is. */
-function localPart(part: string): string {
-  const spaced = part.replaceAll('+', ' ');
-  try {
-    return decodeURIComponent(spaced).trim();
-  } catch {
-    return spaced.trim();
-  }
-}
-
 export function sourceReference(uri: string): SourceReference {
-  if (uri.startsWith('spotify:local:')) {
-    const parts = SPOTIFY_LOCAL.exec(uri);
-    const seconds = parts?.[4] ?? '';
-    return {
-      kind: 'local_file',
-      uri,
-      artist: localPart(parts?.[1] ?? ''),
-      album: localPart(parts?.[2] ?? ''),
-      title: localPart(parts?.[3] ?? ''),
-      seconds: /^\d{1,7}$/.test(seconds) ? Math.min(Number(seconds), MAX_DURATION_SECONDS) : null,
-    };
-  }
+  // One reading of every location form, shared with the playlist readers (locations.ts).
   const location = classifyLocation(uri);
-  return location.kind === 'provider' ? { kind: 'provider', provider: location.provider, uri: location.uri } : { kind: 'other', uri };
+  if (location.kind === 'local_file') {
+    const { artist, album, title, seconds } = location;
+    return { kind: 'local_file', uri, artist, album, title, seconds };
+  }
+  // A link to an album, a playlist, an artist… names no track: kept as a reference, never a provider URI.
+  const names = location.kind === 'provider' && (location.item === 'track' || location.item === 'episode');
+  return names ? { kind: 'provider', provider: location.provider, uri: location.uri } : { kind: 'other', uri };
 }

@@ -5,15 +5,22 @@ import { providerOfUri } from './source-uri.ts';
  * opened or fetched, whatever it names.
  *
  * Reading (`classifyLocation`):
- * - `https://open.spotify.com/[intl-xx/]track/<id>` ⇒ `spotify:track:<id>`;
- *   `https://[www.|listen.]tidal.com/[browse/][album/<id>/]track/<id>` ⇒ `tidal:track:<id>` (query
- *   strings ignored);
+ * - `https://{open|play}.spotify.com/[intl-xx/][embed/]track/<id>` ⇒ `spotify:track:<id>`;
+ *   `https://[www.|listen.]tidal.com/[browse/][album/<id>/]track/<id>[/u]` ⇒ `tidal:track:<id>`
+ *   (TIDAL's "Copy link" adds `/u`; query strings and fragments ignored);
+ * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`, form-encoded
+ *   parts) is `local_file`: a file on the device that added it, named by the URI (decoded names,
+ *   empty when absent), not a catalogue entry;
  * - `file:` URLs (percent-decoded), Windows drive paths (`C:\…`, `C:/…`) and UNC paths (`\\server\…`)
  *   are local files, as is any text without a colon (an absolute or relative path);
  * - any other `scheme://` URL is a remote location (a stream, a web page, a file on a server);
  * - a provider URI written as the location names its provider: a provider-style URI (see
  *   `providerOfUri`) in the `<provider>:<type>:<id>` shape every provider uses (`spotify:track:…`,
- *   `deezer:track:1`, `applemusic:song:…`) that does not end like a media file name;
+ *   `deezer:track:1`, `applemusic:song:…`) that does not end like a media file name; its `item`
+ *   says what it names, from its type: `episode`, a collection that is not a song (`album`,
+ *   `playlist`, `artist`, `show`, `user`, …; `library-` prefixes ignored), else `track`
+ *   (`track`, `song`, `video`, any type not known to name something else). `providerItemReason`
+ *   says why an item that is not a track is not migrated;
  * - anything else (`urn:…`, `tag:…`, `C:file.mp3`, `intro:demo.mp3`) is `other`: each format
  *   decides (a line of an M3U names a path; an XSPF location is a URI).
  *
@@ -30,8 +37,16 @@ import { providerOfUri } from './source-uri.ts';
  * rule 1), the form other players open.
  */
 
+/** Provider URI types that name a collection (or a person), not a song: such a location is no track. */
+export const PROVIDER_COLLECTIONS = ['album', 'playlist', 'artist', 'show', 'user', 'podcast', 'mix', 'station', 'radio', 'channel', 'genre', 'label'] as const;
+export type ProviderCollection = (typeof PROVIDER_COLLECTIONS)[number];
+/** What a provider URI names: a track (the default), an episode, or a collection. */
+export type ProviderItem = 'track' | 'episode' | ProviderCollection;
+
 export type LocationKind =
-  | { readonly kind: 'provider'; readonly provider: string; readonly uri: string }
+  | { readonly kind: 'provider'; readonly provider: string; readonly uri: string; readonly item: ProviderItem }
+  /** A Spotify local-file URI: names and seconds decoded from it (empty / null when absent). Never opened. */
+  | { readonly kind: 'local_file'; readonly provider: string; readonly uri: string; readonly artist: string; readonly album: string; readonly title: string; readonly seconds: number | null }
   | { readonly kind: 'remote'; readonly url: string }
   | { readonly kind: 'local'; readonly path: string }
   | { readonly kind: 'other'; readonly text: string };
@@ -44,8 +59,11 @@ export interface ClassifyOptions {
   readonly fileUrls?: 'uri' | 'as-written';
 }
 
-const SPOTIFY_WEB = /^https?:\/\/open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?track\/([A-Za-z0-9]{1,64})\/?(?:[?#].*)?$/i;
-const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(?:album\/\d{1,20}\/)?track\/(\d{1,20})\/?(?:[?#].*)?$/i;
+const SPOTIFY_WEB = /^https?:\/\/(?:open|play)\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?(?:embed\/)?track\/([A-Za-z0-9]{1,64})\/?(?:[?#].*)?$/is;
+const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(?:album\/\d{1,20}\/)?track\/(\d{1,20})(?:\/u)?\/?(?:[?#].*)?$/is;
+/** The model's longest duration (`duration_s`). */
+const MAX_SECONDS = 1_000_000;
+const SPOTIFY_LOCAL = /^spotify:local:([^:]*):([^:]*):([^:]*):(\d*)$/;
 const SPOTIFY_TRACK = /^spotify:track:([A-Za-z0-9]{1,64})$/;
 const TIDAL_TRACK = /^tidal:track:(\d{1,20})$/;
 /** A scheme of two or more characters (one letter and a colon is a drive) followed by `//`, and the authority. */
@@ -78,6 +96,33 @@ export function fileUrlPath(url: string, options: ClassifyOptions = {}): string 
   return /^\/[A-Za-z]:[\\/]/.test(path) ? path.slice(1) : path;
 }
 
+/** One `+`/percent-encoded part of a Spotify local-file URI, trimmed; undecodable text is kept as it is. */
+function localPart(part: string): string {
+  return percentDecoded(part.replaceAll('+', ' ')).trim();
+}
+
+/** `spotify:local:<artist>:<album>:<title>:<seconds>`; a malformed one names nothing but is still a local file. */
+function spotifyLocalFile(uri: string): LocationKind {
+  const parts = SPOTIFY_LOCAL.exec(uri);
+  const seconds = parts?.[4] ?? '';
+  return {
+    kind: 'local_file',
+    provider: 'spotify',
+    uri,
+    artist: localPart(parts?.[1] ?? ''),
+    album: localPart(parts?.[2] ?? ''),
+    title: localPart(parts?.[3] ?? ''),
+    seconds: /^\d{1,7}$/.test(seconds) ? Math.min(Number(seconds), MAX_SECONDS) : null,
+  };
+}
+
+/** What a `<provider>:<type>:<id>` URI names, by its type (`library-album` is an album). */
+export function providerItemOf(uri: string): ProviderItem {
+  const type = (uri.split(':')[1] ?? '').toLowerCase().replace(/^library-/, '');
+  if (type === 'episode') return 'episode';
+  return (PROVIDER_COLLECTIONS as readonly string[]).includes(type) ? (type as ProviderCollection) : 'track';
+}
+
 /** The provider a location written as a provider URI names, or null. */
 function providerOfLocation(location: string): string | null {
   if (!PROVIDER_URI_SHAPE.test(location) || MEDIA_FILE.test(location)) return null;
@@ -86,14 +131,15 @@ function providerOfLocation(location: string): string | null {
 
 export function classifyLocation(location: string, options: ClassifyOptions = {}): LocationKind {
   const spotify = SPOTIFY_WEB.exec(location)?.[1];
-  if (spotify !== undefined) return { kind: 'provider', provider: 'spotify', uri: `spotify:track:${spotify}` };
+  if (spotify !== undefined) return { kind: 'provider', provider: 'spotify', uri: `spotify:track:${spotify}`, item: 'track' };
   const tidal = TIDAL_WEB.exec(location)?.[1];
-  if (tidal !== undefined) return { kind: 'provider', provider: 'tidal', uri: `tidal:track:${tidal}` };
+  if (tidal !== undefined) return { kind: 'provider', provider: 'tidal', uri: `tidal:track:${tidal}`, item: 'track' };
+  if (location.startsWith('spotify:local:')) return spotifyLocalFile(location);
   if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location, options) };
   if (DRIVE_PATH.test(location) || location.startsWith('\\\\')) return { kind: 'local', path: location };
   if (URL_WITH_AUTHORITY.test(location)) return { kind: 'remote', url: location };
   const provider = providerOfLocation(location);
-  if (provider !== null) return { kind: 'provider', provider, uri: location };
+  if (provider !== null) return { kind: 'provider', provider, uri: location, item: providerItemOf(location) };
   return location.includes(':') ? { kind: 'other', text: location } : { kind: 'local', path: location };
 }
 
@@ -122,6 +168,33 @@ export function fileStem(pathOrUrl: string): string {
   const base = CONTROL.test(decoded) ? segment : decoded;
   const dot = base.lastIndexOf('.');
   return (dot > 0 ? base.slice(0, dot) : base).trim();
+}
+
+/** Why a provider URI that names no track is not migrated, as `providerItemReason` returns it. */
+export const PROVIDER_ITEM_REASONS: Readonly<Record<Exclude<ProviderItem, 'track'>, string>> = {
+  episode: 'podcast episode: only music tracks are migrated',
+  album: 'album link: the location names an album, not a song',
+  playlist: 'playlist link: the location names another playlist, not a song',
+  artist: 'artist link: the location names an artist, not a song',
+  show: 'show link: the location names a podcast or show, not a song',
+  user: 'user link: the location names a user profile, not a song',
+  podcast: 'podcast link: the location names a podcast, not a song',
+  mix: 'mix link: the location names a mix (a playlist), not a song',
+  station: 'station link: the location names a radio station, not a song',
+  radio: 'radio link: the location names a radio station, not a song',
+  channel: 'channel link: the location names a channel, not a song',
+  genre: 'genre link: the location names a genre, not a song',
+  label: 'label link: the location names a record label, not a song',
+};
+
+/**
+ * Why an entry whose location is a provider URI is not migrated, or null for a track. Readers
+ * then read an `episode` as `media_type: episode` (its URI kept in `provider_uris`), and any
+ * other item (a collection) as `media_type: unknown` whose URI is kept as `metadata.location`,
+ * not as a provider URI of a track; neither is migratable.
+ */
+export function providerItemReason(item: ProviderItem): string | null {
+  return item === 'track' ? null : PROVIDER_ITEM_REASONS[item];
 }
 
 /** A remote location's reason not to be a song, as `remoteItemReason` returns it. */

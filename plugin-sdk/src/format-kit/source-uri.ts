@@ -13,7 +13,9 @@ import { LIMITS } from './model-limits.ts';
  *
  * A track without any provider URI keeps the URI a reader could not file under a provider
  * (`metadata.source_uri`: a web page, a stream, a Spotify local file), so reading and writing the
- * column again keeps it (`trackSourceUri`).
+ * column again keeps it (`trackSourceUri`); without one, the location a playlist reader (M3U, PLS,
+ * WPL, XSPF) kept (`metadata.location`: a web address, a stream, a local path) is its source
+ * reference too, so converting such a playlist to CSV or TXT keeps the address.
  *
  * Reading (`sourceReference` in field-values.ts): a provider-style URI (`spotify:track:…`: a
  * lowercase scheme, not followed by `//`, that is not a standard one such as `https`, `file`,
@@ -44,12 +46,18 @@ export function pickSourceUri(providerUris: Readonly<Record<string, string>>, pr
   return null;
 }
 
-/** The `source_uri` cell of a track: `pickSourceUri` of its provider URIs, else its `metadata.source_uri`, else null. */
+/**
+ * The `source_uri` cell of a track: `pickSourceUri` of its provider URIs, else its
+ * `metadata.source_uri`, else its `metadata.location` (what M3U, PLS, WPL and XSPF readers keep), else null.
+ */
 export function trackSourceUri(track: { readonly provider_uris: Readonly<Record<string, string>>; readonly metadata: Readonly<Record<string, unknown>> }, preferredProvider: string | null): string | null {
   const picked = pickSourceUri(track.provider_uris, preferredProvider);
   if (picked !== null) return picked;
-  const kept = track.metadata.source_uri;
-  return typeof kept === 'string' && kept !== '' ? kept : null;
+  for (const key of ['source_uri', 'location']) {
+    const kept = track.metadata[key];
+    if (typeof kept === 'string' && kept !== '') return kept;
+  }
+  return null;
 }
 
 /** The provider key a URI belongs to, or null when it is not a provider-style URI. */

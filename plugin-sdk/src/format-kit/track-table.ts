@@ -8,16 +8,20 @@ import { LIMITS } from './model-limits.ts';
  * then one track per row). Both read through this one column mapping and row reader.
  *
  * Columns are found by header name, case-insensitively with spaces collapsed; the first column of
- * a name wins. A title column is required; artist, album, ISRC, duration and link columns are
- * optional. The artist cell is kept as written: separators between several artists differ from
+ * a name wins. A title column or a link column is required (a list of links, such as
+ * `Artist, Album, URL` or `Spotify URI, Artist Name`, gives tracks by link, their titles unknown);
+ * artist, album, ISRC, duration and link columns are optional. The artist cell is kept as written: separators between several artists differ from
  * tool to tool.
  *
  * Durations: a milliseconds column (`Duration (ms)`, …) is milliseconds; a duration column holds
  * `225`, `225.5`, `3:45` or `1:02:03`. Its plain numbers are seconds, unless the column shows it
- * holds milliseconds: one of them is above 36,000 (over 10 hours as seconds) and none is below
- * 1,000 (under a second as milliseconds). Then all of its plain numbers are read as milliseconds,
- * with one `duration_in_milliseconds` warning. The decision is made once for the whole column, so
- * a 25-second intro (`25000`) in a milliseconds column is read right too.
+ * holds milliseconds: the median of its non-zero plain numbers is above 36,000 (over 10 hours as
+ * seconds: no real list has a typical track that long, while millisecond lists of songs have
+ * medians around 200,000). Zeros never decide (an unknown length is often written `0`), and one
+ * odd value cannot flip the column either way: a 500 ms jingle in a millisecond list, or a few
+ * 10-hour mixes in a list of seconds. Then all of its plain numbers are read as milliseconds, with
+ * one `duration_in_milliseconds` warning. The decision is made once for the whole column, so a
+ * 25-second intro (`25000`) in a milliseconds column is read right too.
  */
 const TABLE_COLUMNS = {
   title: ['title', 'titel', 'titre', 'título', 'titolo', 'track', 'track name', 'track title', 'song', 'song name', 'song title', 'name'],
@@ -29,15 +33,21 @@ const TABLE_COLUMNS = {
   link: ['uri', 'url', 'link', 'spotify uri', 'track uri', 'source_uri', 'location'],
 } as const;
 
-/** Above this many seconds (10 hours) a plain number is implausible as seconds… */
+/** A column whose typical (median) plain number is above this many seconds (10 hours) holds milliseconds. */
 const IMPLAUSIBLE_SECONDS = 36_000;
-/** …and below this many milliseconds (1 second) implausible as milliseconds. */
-const IMPLAUSIBLE_MILLISECONDS = 1_000;
+
+/** The median of the non-zero values, or null when there are none. */
+function nonZeroMedian(values: readonly number[]): number | null {
+  const sorted = values.filter((value) => value !== 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 export interface TrackTableColumns {
   /** Cells the header names. */
   readonly width: number;
-  readonly title: number;
+  readonly title: number | undefined;
   readonly artist: number | undefined;
   readonly album: number | undefined;
   readonly isrc: number | undefined;
@@ -46,11 +56,22 @@ export interface TrackTableColumns {
   readonly link: number | undefined;
 }
 
-/** The columns of a track table from its header row, or null when no column holds titles. */
+function columnKey(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+const KNOWN_NAMES: ReadonlySet<string> = new Set(Object.values(TABLE_COLUMNS).flat());
+
+/** How many of the header's cells name a column the mapping knows (any field): how a line shows it is a header. */
+export function knownTrackTableColumns(names: readonly string[]): number {
+  return names.filter((name) => KNOWN_NAMES.has(columnKey(name))).length;
+}
+
+/** The columns of a track table from its header row, or null when no column holds titles or track links. */
 export function trackTableColumns(names: readonly string[]): TrackTableColumns | null {
   const positions = new Map<string, number>();
   for (const [position, name] of names.entries()) {
-    const key = name.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = columnKey(name);
     if (key !== '' && !positions.has(key)) positions.set(key, position);
   }
   const find = (candidates: readonly string[]): number | undefined => {
@@ -61,7 +82,8 @@ export function trackTableColumns(names: readonly string[]): TrackTableColumns |
     return undefined;
   };
   const title = find(TABLE_COLUMNS.title);
-  if (title === undefined) return null;
+  const link = find(TABLE_COLUMNS.link);
+  if (title === undefined && link === undefined) return null;
   const durationMs = find(TABLE_COLUMNS.durationMs);
   return {
     width: names.length,
@@ -71,7 +93,7 @@ export function trackTableColumns(names: readonly string[]): TrackTableColumns |
     isrc: find(TABLE_COLUMNS.isrc),
     durationMs,
     duration: durationMs === undefined ? find(TABLE_COLUMNS.duration) : undefined,
-    link: find(TABLE_COLUMNS.link),
+    link,
   };
 }
 
@@ -165,13 +187,15 @@ export class TrackTableReader {
   /** The tracks read, in row order, with the duration column's unit applied. */
   finish(): TrackInput[] {
     const plain = this.#plain;
-    const first = plain.find((entry) => entry.value > IMPLAUSIBLE_SECONDS);
-    const milliseconds = first !== undefined && plain.every((entry) => entry.value >= IMPLAUSIBLE_MILLISECONDS);
+    const median = nonZeroMedian(plain.map((entry) => entry.value));
+    const milliseconds = median !== null && median > IMPLAUSIBLE_SECONDS;
     if (milliseconds) {
+      // Reported at the column's first value above the threshold, the first that cannot be seconds.
+      const first = plain.find((entry) => entry.value > IMPLAUSIBLE_SECONDS)!;
       this.#issues.warn(
         first.line,
         'duration_in_milliseconds',
-        `the duration column holds milliseconds (${first.value} seconds would be over 10 hours), so its plain numbers were read as milliseconds`,
+        `the duration column holds milliseconds (its typical value, ${median}, would be over 10 hours as seconds), so its plain numbers were read as milliseconds`,
         this.#columns.duration === undefined ? null : this.#columns.duration + 1,
       );
     }

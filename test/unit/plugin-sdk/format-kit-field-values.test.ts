@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockDuration, isrcCode, millisecondsDuration, sourceReference } from '../../../plugin-sdk/src/format-kit/field-values.ts';
-import { trackTableColumns, TrackTableReader } from '../../../plugin-sdk/src/format-kit/track-table.ts';
+import { knownTrackTableColumns, trackTableColumns, TrackTableReader } from '../../../plugin-sdk/src/format-kit/track-table.ts';
 import { IssueCollector } from '../../../plugin-sdk/src/format-kit/issue-collector.ts';
 import { trackSourceUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
 
@@ -49,8 +49,11 @@ describe('TrackTableReader', () => {
     return { tracks: table.finish(), issues: issues.issues() };
   };
 
-  it('needs a title column', () => {
+  it('needs a title or a link column, and counts the column names it knows', () => {
     expect(trackTableColumns(['Artist', 'Album'])).toBeNull();
+    expect(trackTableColumns(['Artist', 'Album', 'URL'])).toMatchObject({ title: undefined, artist: 0, link: 2, width: 3 });
+    expect(knownTrackTableColumns(['#', 'Track Title', ' artist ', 'BPM', 'Time'])).toBe(3);
+    expect(knownTrackTableColumns(['Queen - Bohemian Rhapsody', 'Live'])).toBe(0);
     expect(trackTableColumns(['  Track   Name ', 'Artist'])).toMatchObject({ title: 0, artist: 1, width: 2 });
   });
 
@@ -60,9 +63,43 @@ describe('TrackTableReader', () => {
     const beyond = read(['Title', 'Duration'], [['a', '2000000000000']]);
     expect(beyond.tracks[0]!.duration_s).toBeNull();
     expect(beyond.issues).toMatchObject([{ line: 2, code: 'invalid_value', column: 2 }]);
-    const seconds = read(['Title', 'Duration'], [['a', '10'], ['b', '5000000']]);
-    expect(seconds.tracks.map((track) => track.duration_s)).toEqual([10, null]);
-    expect(seconds.issues).toMatchObject([{ line: 3, code: 'invalid_value', column: 2 }]);
+    const seconds = read(['Title', 'Duration'], [['a', '10'], ['b', '200'], ['c', '5000000']]);
+    expect(seconds.tracks.map((track) => track.duration_s)).toEqual([10, 200, null]);
+    expect(seconds.issues).toMatchObject([{ line: 4, code: 'invalid_value', column: 2 }]);
+  });
+
+  describe('reads a plain-number duration column as milliseconds when the median of its non-zero numbers is above 36,000', () => {
+    const durations = (rows: string[], header = 'Duration') => {
+      const result = read(['Title', header], rows.map((value, index) => [`t${index}`, value]));
+      return { seconds: result.tracks.map((track) => track.duration_s), codes: result.issues.map((issue) => issue.code) };
+    };
+
+    it('a milliseconds column with a 0 (zeros never decide)', () => {
+      expect(durations(['213000', '0', '185000'])).toEqual({ seconds: [213, 0, 185], codes: ['duration_in_milliseconds'] });
+      expect(durations(['0', '0'])).toEqual({ seconds: [0, 0], codes: [] });
+    });
+
+    it('a seconds column of long mixes stays seconds', () => {
+      expect(durations(['3600', '5400', '39600'])).toEqual({ seconds: [3600, 5400, 39600], codes: [] });
+      expect(durations(['200', '39600'])).toEqual({ seconds: [200, 39600], codes: [] });
+    });
+
+    it('one short value (a 500 ms jingle) does not flip a milliseconds column', () => {
+      expect(durations(['213000', '3:20', '500'])).toEqual({ seconds: [213, 200, 0.5], codes: ['duration_in_milliseconds'] });
+      expect(durations(['25000', '320357', '198000'])).toEqual({ seconds: [25, 320.357, 198], codes: ['duration_in_milliseconds'] });
+    });
+
+    it('one warning, at the first value that cannot be seconds, in the duration column', () => {
+      const result = read(['Title', 'Artist', 'Duration'], [['a', 'x', '3000'], ['b', 'y', '213000'], ['c', 'z', '185000']]);
+      expect(result.issues).toMatchObject([{ line: 3, column: 3, code: 'duration_in_milliseconds', severity: 'warning' }]);
+      expect(result.tracks.map((track) => track.duration_s)).toEqual([3, 213, 185]);
+    });
+
+    it('a column whose typical value is 36,000 or less is seconds, even if it was meant as milliseconds (name it `Duration (ms)`)', () => {
+      expect(durations(['30000', '12000'])).toEqual({ seconds: [30000, 12000], codes: [] });
+      expect(durations(['30000', '12000'], 'Duration (ms)')).toEqual({ seconds: [30, 12], codes: [] });
+      expect(durations(['213000', '0'], 'Duration (ms)')).toEqual({ seconds: [213, 0], codes: [] });
+    });
   });
 
   it('skips rows with neither title, artist nor a track link', () => {
@@ -78,5 +115,14 @@ describe('trackSourceUri', () => {
     expect(trackSourceUri({ provider_uris: {}, metadata: { source_uri: 'https://x' } }, null)).toBe('https://x');
     expect(trackSourceUri({ provider_uris: {}, metadata: { source_uri: '' } }, null)).toBeNull();
     expect(trackSourceUri({ provider_uris: {}, metadata: {} }, null)).toBeNull();
+  });
+});
+
+describe('sourceReference and the playlist readers agree', () => {
+  it('reads a local-file URI, a track, an episode and collection links as classifyLocation does', () => {
+    expect(sourceReference('spotify:local:Daft+Punk:Discovery:One+More+Time:320')).toEqual({ kind: 'local_file', uri: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320', artist: 'Daft Punk', album: 'Discovery', title: 'One More Time', seconds: 320 });
+    expect(sourceReference('https://tidal.com/track/53796003/u')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:53796003' });
+    expect(sourceReference('spotify:episode:512ojhOuo1ktJprKbVcKyQ')).toMatchObject({ kind: 'provider', provider: 'spotify' });
+    for (const uri of ['spotify:album:2noRn2Aes5aoNVsU6iWThc', 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M', 'tidal:album:1']) expect(sourceReference(uri)).toEqual({ kind: 'other', uri });
   });
 });

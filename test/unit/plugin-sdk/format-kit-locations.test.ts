@@ -1,29 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLocation, fileStem, fileUrlPath, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf } from '../../../plugin-sdk/src/format-kit/locations.ts';
-import { orderedProviders, pickSourceUri, providerOfUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
+import { classifyLocation, fileStem, fileUrlPath, PROVIDER_ITEM_REASONS, providerItemOf, providerItemReason, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf } from '../../../plugin-sdk/src/format-kit/locations.ts';
+import { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
 
 describe('classifyLocation', () => {
   it('classifies what a location line names', () => {
-    expect(classifyLocation('https://open.spotify.com/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
-    expect(classifyLocation('https://open.spotify.com/intl-de/track/abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc' });
+    expect(classifyLocation('https://open.spotify.com/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc', item: 'track' });
+    expect(classifyLocation('https://open.spotify.com/intl-de/track/abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc', item: 'track' });
     expect(classifyLocation('https://open.spotify.com/album/abc')).toEqual({ kind: 'remote', url: 'https://open.spotify.com/album/abc' });
-    expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5' });
-    expect(classifyLocation('https://listen.tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77' });
+    expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5', item: 'track' });
+    expect(classifyLocation('https://listen.tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77', item: 'track' });
     expect(classifyLocation('rtsp://radio.example/live')).toEqual({ kind: 'remote', url: 'rtsp://radio.example/live' });
     expect(classifyLocation('C:\\a.mp3')).toEqual({ kind: 'local', path: 'C:\\a.mp3' });
     expect(classifyLocation('c:/a.mp3')).toEqual({ kind: 'local', path: 'c:/a.mp3' });
     expect(classifyLocation('file://localhost/etc/a%2.mp3')).toEqual({ kind: 'local', path: '/etc/a%2.mp3' });
     expect(classifyLocation('file://nas/share/a.mp3')).toEqual({ kind: 'local', path: '//nas/share/a.mp3' });
-    expect(classifyLocation('deezer:track:1')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:1' });
-    expect(classifyLocation('https://listen.tidal.com/album/111/track/22222')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:22222' });
-    expect(classifyLocation('applemusic:library-song:i.abc123')).toEqual({ kind: 'provider', provider: 'applemusic', uri: 'applemusic:library-song:i.abc123' });
+    expect(classifyLocation('deezer:track:1')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:1', item: 'track' });
+    expect(classifyLocation('https://listen.tidal.com/album/111/track/22222')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:22222', item: 'track' });
+    expect(classifyLocation('applemusic:library-song:i.abc123')).toEqual({ kind: 'provider', provider: 'applemusic', uri: 'applemusic:library-song:i.abc123', item: 'track' });
   });
 
   it('names a provider only for a <provider>:<type>:<id> URI, never for a file name with a colon', () => {
     expect(classifyLocation('intro:demo.mp3')).toEqual({ kind: 'other', text: 'intro:demo.mp3' });
     expect(classifyLocation('mix:part:2.mp3')).toEqual({ kind: 'other', text: 'mix:part:2.mp3' });
     expect(classifyLocation('live:paris')).toEqual({ kind: 'other', text: 'live:paris' });
-    expect(classifyLocation('youtube:video:dQw4w9WgXcQ')).toEqual({ kind: 'provider', provider: 'youtube', uri: 'youtube:video:dQw4w9WgXcQ' });
+    expect(classifyLocation('youtube:video:dQw4w9WgXcQ')).toEqual({ kind: 'provider', provider: 'youtube', uri: 'youtube:video:dQw4w9WgXcQ', item: 'track' });
   });
 
   it("keeps an unescaped # and ? in a file: URL's file name when asked (playlist lines)", () => {
@@ -53,6 +53,67 @@ describe('classifyLocation', () => {
 
   it('never throws on a malformed percent escape', () => {
     expect(fileUrlPath('file:///a%zz.mp3')).toBe('/a%zz.mp3');
+  });
+});
+
+describe('classifyLocation: web links players and apps copy', () => {
+  const track = (provider: string, uri: string) => ({ kind: 'provider', provider, uri, item: 'track' });
+
+  it("reads TIDAL's \"Copy link\" form (a trailing /u) as the track", () => {
+    expect(classifyLocation('https://tidal.com/track/53796003/u')).toEqual(track('tidal', 'tidal:track:53796003'));
+    expect(classifyLocation('https://tidal.com/browse/track/53796003/u')).toEqual(track('tidal', 'tidal:track:53796003'));
+    expect(classifyLocation('https://listen.tidal.com/track/53796003/u?x=1')).toEqual(track('tidal', 'tidal:track:53796003'));
+    expect(classifyLocation('https://tidal.com/track/53796003/u/')).toEqual(track('tidal', 'tidal:track:53796003'));
+    // Not a TIDAL track: any other trailing segment.
+    expect(classifyLocation('https://tidal.com/track/53796003/v')).toEqual({ kind: 'remote', url: 'https://tidal.com/track/53796003/v' });
+  });
+
+  it("reads Spotify's embed and play.spotify.com links as the track", () => {
+    expect(classifyLocation('https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
+    expect(classifyLocation('https://open.spotify.com/intl-fr/embed/track/4uLU6hMCjMI75M1A2tKUQC?utm_source=x')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
+    expect(classifyLocation('https://play.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
+    expect(classifyLocation('https://play.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC')).toEqual({ kind: 'remote', url: 'https://play.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC' });
+    expect(classifyLocation('https://evil.example/open.spotify.com/track/abc')).toEqual({ kind: 'remote', url: 'https://evil.example/open.spotify.com/track/abc' });
+  });
+});
+
+describe('classifyLocation: what a provider URI names', () => {
+  it('reads a Spotify local-file URI as a local file named by it', () => {
+    expect(classifyLocation('spotify:local:Daft+Punk:Discovery:One+More+Time:320')).toEqual({
+      kind: 'local_file',
+      provider: 'spotify',
+      uri: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320',
+      artist: 'Daft Punk',
+      album: 'Discovery',
+      title: 'One More Time',
+      seconds: 320,
+    });
+    expect(classifyLocation('spotify:local:::Caf%C3%A9+Song:')).toMatchObject({ kind: 'local_file', artist: '', album: '', title: 'Café Song', seconds: null });
+    // Malformed: still a file on another device, naming nothing.
+    expect(classifyLocation('spotify:local:broken')).toMatchObject({ kind: 'local_file', artist: '', title: '', seconds: null });
+    expect(classifyLocation('spotify:local:A:B:C:99999999')).toMatchObject({ kind: 'local_file', seconds: null });
+  });
+
+  it('says whether a provider URI names a track, an episode or a collection', () => {
+    expect(classifyLocation('spotify:album:1ATL5GLyefJaxhQzSPVrLX')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:album:1ATL5GLyefJaxhQzSPVrLX', item: 'album' });
+    expect(classifyLocation('spotify:playlist:37i9dQZF1DXcBWIGoYBM5M')).toMatchObject({ kind: 'provider', item: 'playlist' });
+    expect(classifyLocation('spotify:artist:4tZwfgrHOc3mvqYlEYSvVi')).toMatchObject({ kind: 'provider', item: 'artist' });
+    expect(classifyLocation('spotify:show:abc')).toMatchObject({ kind: 'provider', item: 'show' });
+    expect(classifyLocation('spotify:user:someone')).toMatchObject({ kind: 'provider', item: 'user' });
+    expect(classifyLocation('tidal:album:123')).toMatchObject({ kind: 'provider', provider: 'tidal', item: 'album' });
+    expect(classifyLocation('spotify:episode:512ojhOuo1ktJprKbVcKyQ')).toMatchObject({ kind: 'provider', item: 'episode' });
+    expect(providerItemOf('applemusic:library-playlist:p.1')).toBe('playlist');
+    expect(providerItemOf('applemusic:song:1')).toBe('track');
+    expect(providerItemOf('youtube:video:x')).toBe('track');
+    expect(providerItemOf('deezer:whatever:1')).toBe('track');
+  });
+
+  it('gives the reason an item that is no track is not migrated', () => {
+    expect(providerItemReason('track')).toBeNull();
+    expect(providerItemReason('album')).toBe(PROVIDER_ITEM_REASONS.album);
+    expect(providerItemReason('album')).toMatch(/^album link: .*not a song$/);
+    expect(providerItemReason('playlist')).toMatch(/^playlist link: /);
+    expect(providerItemReason('episode')).toMatch(/^podcast episode: /);
   });
 });
 
@@ -130,5 +191,17 @@ describe('provider URIs', () => {
     expect(pickSourceUri({ tidal: 't', spotify: 's' }, 'spotify')).toBe('s');
     expect(pickSourceUri({ tidal: 't', spotify: '' }, 'spotify')).toBe('t');
     expect(pickSourceUri({}, 'spotify')).toBeNull();
+  });
+});
+
+describe('trackSourceUri', () => {
+  it('falls back to the location a playlist reader kept (a web address or a path is a source reference too)', () => {
+    expect(trackSourceUri({ provider_uris: {}, metadata: { location: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } }, null)).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(trackSourceUri({ provider_uris: {}, metadata: { location: 'C:\\Music\\a.mp3', local_path: 'C:\\Music\\a.mp3' } }, null)).toBe('C:\\Music\\a.mp3');
+    // A provider URI, then `metadata.source_uri`, come first.
+    expect(trackSourceUri({ provider_uris: { spotify: 'spotify:track:1' }, metadata: { location: 'https://x' } }, null)).toBe('spotify:track:1');
+    expect(trackSourceUri({ provider_uris: {}, metadata: { source_uri: 'https://a', location: 'https://b' } }, null)).toBe('https://a');
+    expect(trackSourceUri({ provider_uris: {}, metadata: { location: '' } }, null)).toBeNull();
+    expect(trackSourceUri({ provider_uris: {}, metadata: { location: 42 } }, null)).toBeNull();
   });
 });

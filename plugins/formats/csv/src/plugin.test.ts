@@ -224,6 +224,15 @@ describe('opl.format.csv plugin', () => {
     expect(issues).toMatchObject([{ line: 3, code: 'too_few_cells', severity: 'warning' }]);
   });
 
+  it('reads a list of links without a title column as tracks by link, titles unknown', async () => {
+    const { playlists, issues } = await parse(encoder.encode('Artist,Album,URL\nDaft Punk,Discovery,https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\n'), 'links.csv');
+    expect(issues).toEqual([]);
+    expect(playlists).toMatchObject([{ name: 'links', tracks: [{ title: '', artist: 'Daft Punk', album: 'Discovery', provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' } }] }]);
+    const refused = await parse(encoder.encode('Artist,Album\nDaft Punk,Discovery\n'));
+    expect(refused.playlists).toEqual([]);
+    expect(refused.issues).toMatchObject([{ line: 1, code: 'unrecognized_columns', severity: 'error' }]);
+  });
+
   it('refuses a file whose columns it does not know with unrecognized_columns', async () => {
     const { playlists, issues } = await parse(encoder.encode('date,amount,account\n2024-01-01,3.50,cash\n'));
     expect(playlists).toEqual([]);

@@ -64,14 +64,24 @@ function cut(value: string, max: number, what: string, line: number, issues: for
  */
 const HLS_TAGS = new Set(['EXT-X-TARGETDURATION', 'EXT-X-MEDIA-SEQUENCE', 'EXT-X-STREAM-INF', 'EXT-X-I-FRAME-STREAM-INF']);
 
-/** What a location line says about a track read without `#OPL-*` directives. */
+/**
+ * What a location line says about a track read without `#OPL-*` directives: a provider's track
+ * (or episode, not migrated) goes to `provider_uris`; a provider URI naming no song (an album, a
+ * playlist, an artist…) is `unknown` media kept as `metadata.location`, not migrated; a Spotify
+ * local-file URI and a path are local files (`metadata.location`, and `metadata.local_path` for a path).
+ */
 function fromLocation(location: string, kind: LocationKind, track: TrackInput, metadata: Record<string, unknown>): void {
   if (kind.kind === 'provider') {
-    track.provider_uris = { [kind.provider]: kind.uri };
+    const reason = formatKit.providerItemReason(kind.item);
+    if (kind.item === 'track' || kind.item === 'episode') track.provider_uris = { [kind.provider]: kind.uri };
+    else metadata.location = location;
+    if (reason !== null) Object.assign(track, { media_type: kind.item === 'episode' ? 'episode' : 'unknown', is_migratable: false, unsupported_reason: reason });
     return;
   }
   metadata.location = location;
-  if (kind.kind === 'local') {
+  if (kind.kind === 'local_file') {
+    Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON });
+  } else if (kind.kind === 'local') {
     metadata.local_path = kind.path;
     Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON });
   }
@@ -236,7 +246,10 @@ export class M3uReader {
     // Our own files join `artist - title` exactly; anything else may number its entries (`01 - Title`).
     let names: formatKit.ArtistTitle = { artist: '', title: '', trackNumber: null };
     if (extinf !== null) names = formatKit.splitArtistTitle(extinf.display, { exact: this.#oplFile || entry.hasOpl });
-    if (names.title === '' && names.artist === '' && kind !== null && kind.kind !== 'provider') {
+    if (kind?.kind === 'local_file') {
+      // A Spotify local file names itself: what `#EXTINF` leaves out is taken from its URI.
+      names = { artist: names.artist === '' ? kind.artist : names.artist, title: names.title === '' ? kind.title : names.title, trackNumber: names.trackNumber };
+    } else if (names.title === '' && names.artist === '' && (kind?.kind === 'local' || kind?.kind === 'remote')) {
       names = formatKit.splitArtistTitle(formatKit.fileStem(kind.kind === 'local' ? kind.path : kind.url), { fileName: true });
     }
     const artist = names.artist === '' && !entry.hasOpl && entry.albumArtist !== null ? entry.albumArtist : names.artist;
@@ -258,6 +271,10 @@ export class M3uReader {
     if (!entry.hasOpl) {
       if (names.trackNumber !== null) track.track_number = names.trackNumber;
       if (entry.album !== null && entry.album !== '') track.album = cut(entry.album, 10_000, 'album', entry.line, issues);
+      if (kind?.kind === 'local_file') {
+        if (kind.album !== '' && (entry.album === null || entry.album === '')) track.album = cut(kind.album, 10_000, 'album', entry.line, issues);
+        if (track.duration_s === undefined || track.duration_s === null) track.duration_s = kind.seconds;
+      }
       if (kind?.kind === 'remote') {
         const reason = formatKit.remoteItemReason(kind.url, { artist: track.artist, title: track.title, lengthUnknown: extinf?.lengthUnknown === true });
         if (reason !== null) Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: reason });

@@ -481,3 +481,77 @@ describe('parse: hostile input', () => {
     expect(result.issues[200]).toMatchObject({ code: 'too_many_issues' });
   });
 });
+
+describe('provider URIs that are not tracks, and Spotify local files', () => {
+  it('reads a spotify:local URI as a local file named by it, unless #EXTINF names it', async () => {
+    const result = await parseText(
+      '#EXTM3U\nspotify:local:Daft+Punk:Discovery:One+More+Time:320\n#EXTINF:200,Own Title\n#EXTALB:Own Album\nspotify:local:Daft+Punk:Discovery:One+More+Time:320\n',
+    );
+    const [first, second] = result.playlists[0]!.tracks;
+    expect(first).toMatchObject({ artist: 'Daft Punk', title: 'One More Time', album: 'Discovery', duration_s: 320, provider_uris: {}, is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON, metadata: { location: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320' } });
+    expect(first!.metadata).not.toHaveProperty('local_path');
+    expect(second).toMatchObject({ artist: 'Daft Punk', title: 'Own Title', album: 'Own Album', duration_s: 200, media_type: 'local_file', is_migratable: false });
+  });
+
+  it('reads albums, playlists and artists as links that are not songs, and an episode as an episode', async () => {
+    const result = await parseText(
+      '#EXTM3U\n#EXTINF:-1,Discovery\nspotify:album:2noRn2Aes5aoNVsU6iWThc\nspotify:playlist:37i9dQZF1DXcBWIGoYBM5M\ntidal:album:17927863\nspotify:artist:4tZwfgrHOc3mvqYlEYSvVi\n#EXTINF:3600,Some Show - Episode 1\nspotify:episode:512ojhOuo1ktJprKbVcKyQ\n',
+    );
+    const tracks = result.playlists[0]!.tracks;
+    expect(tracks[0]).toMatchObject({ title: 'Discovery', provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album, metadata: { location: 'spotify:album:2noRn2Aes5aoNVsU6iWThc' } });
+    expect(tracks[1]).toMatchObject({ provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.playlist });
+    expect(tracks[2]).toMatchObject({ provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album, metadata: { location: 'tidal:album:17927863' } });
+    expect(tracks[3]).toMatchObject({ media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.artist });
+    expect(tracks[4]).toMatchObject({ title: 'Episode 1', provider_uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media_type: 'episode', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.episode });
+    // Written back, an album link keeps its location line.
+    const { text } = await runSerialize(plugin, result.playlists);
+    expect(text).toContain('\nspotify:album:2noRn2Aes5aoNVsU6iWThc\n');
+  });
+
+  it('reads TIDAL "Copy link" and Spotify embed / play links as tracks', async () => {
+    const result = await parseText(
+      '#EXTM3U\nhttps://tidal.com/track/53796003/u\nhttps://listen.tidal.com/track/53796003/u\nhttps://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC\nhttps://play.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\n',
+    );
+    expect(result.playlists[0]!.tracks.map((track) => [track.title, track.provider_uris, track.media_type, track.is_migratable])).toEqual([
+      ['', { tidal: 'tidal:track:53796003' }, 'track', true],
+      ['', { tidal: 'tidal:track:53796003' }, 'track', true],
+      ['', { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, 'track', true],
+      ['', { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, 'track', true],
+    ]);
+  });
+});
+
+describe('source references of CSV and TXT imports', () => {
+  it('writes metadata.source_uri as the location line when the track has no provider URI and no location', async () => {
+    const { text } = await runSerialize(plugin, [
+      {
+        name: 'Links',
+        tracks: [
+          { title: 'Never Gonna Give You Up', artist: 'Rick Astley', metadata: { source_uri: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+          { title: 'Both', artist: 'A', metadata: { source_uri: 'https://a.example/x.mp3', location: 'https://b.example/y.mp3' } },
+          { title: 'Provider', artist: 'B', provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, metadata: { source_uri: 'https://a.example/x.mp3' } },
+          { title: 'Unsafe', artist: 'C', metadata: { source_uri: '#not a line' } },
+        ],
+      },
+    ]);
+    const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    expect(lines).toEqual(['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://b.example/y.mp3', 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC']);
+  });
+
+  it('keeps web addresses and paths through M3U → CSV → M3U, and a YouTube link through CSV → M3U → CSV', async () => {
+    const csv = (await import('../../csv/src/index.ts')).default;
+    const m3u = '#EXTM3U\n#EXTINF:213,Rick Astley - Never Gonna Give You Up\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n#EXTINF:320,Daft Punk - One More Time\nC:\\Music\\Daft Punk - One More Time.mp3\n';
+    const fromM3u = (await parseText(m3u)).playlists;
+    const asCsv = (await runSerialize(csv, fromM3u)).text;
+    expect(asCsv).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(asCsv).toContain('C:\\Music\\Daft Punk - One More Time.mp3');
+    const back = (await runSerialize(plugin, (await runParse(csv, encoder.encode(asCsv), { filename: 'list.csv' })).playlists)).text;
+    const locations = back.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    expect(locations).toEqual(['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'C:\\Music\\Daft Punk - One More Time.mp3']);
+
+    const source = (await runParse(csv, encoder.encode(asCsv), { filename: 'list.csv' })).playlists;
+    const again = (await runSerialize(csv, (await parseText(back)).playlists)).text;
+    expect(again).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(source[0]!.tracks[0]).toMatchObject({ title: 'Never Gonna Give You Up', metadata: { source_uri: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } });
+  });
+});

@@ -39,9 +39,9 @@ describe('locations', () => {
   it('reads what the SDK leaves to the format as a path', () => {
     expect(classifyLocation('urn:x:y')).toEqual({ kind: 'local', path: 'urn:x:y' });
     expect(classifyLocation('C:song.mp3')).toEqual({ kind: 'local', path: 'C:song.mp3' });
-    expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5' });
+    expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5', item: 'track' });
     expect(classifyLocation('intro:demo.mp3')).toEqual({ kind: 'local', path: 'intro:demo.mp3' });
-    expect(classifyLocation('deezer:track:3')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:3' });
+    expect(classifyLocation('deezer:track:3')).toEqual({ kind: 'provider', provider: 'deezer', uri: 'deezer:track:3', item: 'track' });
   });
 
   it('keeps an unescaped # in a file: URL as part of the file name', () => {

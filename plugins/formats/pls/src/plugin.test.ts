@@ -132,3 +132,34 @@ describe('PLS', () => {
     expect(gap.issues).toMatchObject([{ code: 'missing_entry', message: expect.stringContaining('2–999999998') as unknown }]);
   });
 });
+
+describe('provider URIs that are not tracks, Spotify local files and copied links', () => {
+  it('reads each for what it names', async () => {
+    const result = await parseText(
+      [
+        '[playlist]',
+        'File1=spotify:local:Daft+Punk:Discovery:One+More+Time:320',
+        'File2=spotify:local:Daft+Punk:Discovery:One+More+Time:320',
+        'Title2=Own Title',
+        'Length2=200',
+        'File3=spotify:album:2noRn2Aes5aoNVsU6iWThc',
+        'Title3=Discovery',
+        'File4=spotify:playlist:37i9dQZF1DXcBWIGoYBM5M',
+        'File5=spotify:episode:512ojhOuo1ktJprKbVcKyQ',
+        'File6=https://tidal.com/track/53796003/u',
+        'File7=https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC',
+        'NumberOfEntries=7',
+        'Version=2',
+        '',
+      ].join('\n'),
+    );
+    const tracks = result.playlists[0]!.tracks;
+    expect(tracks[0]).toMatchObject({ artist: 'Daft Punk', title: 'One More Time', album: 'Discovery', duration_s: 320, provider_uris: {}, is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON, metadata: { location: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320' } });
+    expect(tracks[1]).toMatchObject({ artist: 'Daft Punk', title: 'Own Title', duration_s: 200, media_type: 'local_file' });
+    expect(tracks[2]).toMatchObject({ title: 'Discovery', provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album, metadata: { location: 'spotify:album:2noRn2Aes5aoNVsU6iWThc' } });
+    expect(tracks[3]).toMatchObject({ provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.playlist });
+    expect(tracks[4]).toMatchObject({ provider_uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media_type: 'episode', is_migratable: false });
+    expect(tracks[5]).toMatchObject({ title: '', provider_uris: { tidal: 'tidal:track:53796003' }, media_type: 'track', is_migratable: true });
+    expect(tracks[6]).toMatchObject({ provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, media_type: 'track', is_migratable: true });
+  });
+});

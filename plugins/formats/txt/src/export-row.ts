@@ -1,5 +1,6 @@
 import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import { sanitizeCell } from './cell-sanitizer.ts';
+import { wrapCell } from './tab-cells.ts';
 import { LINE_END } from './txt-columns.ts';
 
 /**
@@ -9,10 +10,14 @@ import { LINE_END } from './txt-columns.ts';
  * for each of its rows: a 10,000-character description must not be sanitized again for every track.
  */
 
-/** Sanitizes (delimiter, line breaks) and guards formulas; `null` is an empty cell. */
+/**
+ * Sanitizes (delimiter, line breaks), guards formulas and wraps a cell starting with a quote the
+ * way Excel does (tab-cells.ts), so the reader never mistakes a value for an Excel-wrapped cell;
+ * `null` is an empty cell.
+ */
 function cell(value: formatKit.CellValue): string {
   if (value === null) return '';
-  return formatKit.guardFormula(sanitizeCell(String(value)));
+  return wrapCell(formatKit.guardFormula(sanitizeCell(String(value))));
 }
 
 /** `schema_version` and the playlist columns, joined, without a trailing tab. */

@@ -5,10 +5,17 @@
  * a cell holding a quote or a comma in quotes and doubles the quotes inside (`'=Road trip, "best"`
  * comes back as `"'=Road trip, ""best"""`). Such a cell is unwrapped: it starts and ends with a
  * quote, every quote inside is doubled, and it holds a doubled quote or a comma (what made Excel
- * wrap it). A cell that is merely a value in quotes (`"Heroes"`, as the TXT writer writes that
- * title) is kept as written. The formula guard's apostrophe, which Excel keeps, is removed later
+ * wrap it). A cell that is merely a value in quotes (`"Heroes"`, no comma and no doubled quote
+ * inside) is kept as written. The formula guard's apostrophe, which Excel keeps, is removed later
  * by the v1 reader as usual. Excel's line breaks inside a wrapped cell are not joined: such a cell
  * spans lines, and its pieces are reported as malformed rows.
+ *
+ * The writer's side (`wrapCell`) keeps that unwrapping from ever touching our own values: a cell
+ * that starts with a quote is written the way Excel writes it, wrapped in quotes with its quotes
+ * doubled (`"Summer, baby"` ⇒ `"""Summer, baby"""`). Every other cell is written as it is and
+ * cannot look wrapped (it does not start with a quote). So for every value v,
+ * `unwrapCell(wrapCell(v)) === v`: TXT v1 round-trips exactly, and Excel, which reads a leading
+ * quote as the start of a quoted cell, opens such a cell as the value too.
  */
 
 const QUOTE = 0x22;
@@ -18,6 +25,23 @@ export function unwrapCell(cell: string): string {
   const inside = cell.slice(1, -1);
   if (!inside.includes('""') && !inside.includes(',')) return cell;
   // Every quote inside is doubled: no quote is left once the pairs are taken out.
+  return inside.replaceAll('""', '').includes('"') ? cell : inside.replaceAll('""', '"');
+}
+
+/** A cell as the TXT writer writes it (after sanitizing and the formula guard): see above. */
+export function wrapCell(cell: string): string {
+  return cell.charCodeAt(0) === QUOTE ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+/**
+ * A cell of a fully quoted track table (`"Title"<TAB>"Artist"`, as tools that quote every field
+ * write TSV): any cell wrapped in quotes with every inner quote doubled is unwrapped, whatever it
+ * holds. Used for header cells (a column name is never meant in quotes) and for the rows of a
+ * table whose header was quoted; never for TXT v1, whose values may be in quotes.
+ */
+export function unquoteCell(cell: string): string {
+  if (cell.length < 2 || cell.charCodeAt(0) !== QUOTE || cell.charCodeAt(cell.length - 1) !== QUOTE) return cell;
+  const inside = cell.slice(1, -1);
   return inside.replaceAll('""', '').includes('"') ? cell : inside.replaceAll('""', '"');
 }
 

@@ -146,6 +146,55 @@ describe('tabular text (a header row of column names, tab-separated)', () => {
     expect(withV1Header.playlists[0]).toMatchObject({ name: 'P', tracks: [{ title: 'T', artist: 'A' }] });
   });
 
+  it('reads a header without a title column by its link column: tracks by link, like CSV', () => {
+    const links = parse('Artist\tAlbum\tURL\nDaft Punk\tDiscovery\thttps://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\nQueen\tA Night at the Opera\thttps://tidal.com/browse/track/12345678\n', 'links.txt');
+    expect(links.issues).toEqual([]);
+    expect(links.playlists).toMatchObject([
+      {
+        name: 'links',
+        tracks: [
+          { title: '', artist: 'Daft Punk', album: 'Discovery', provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' } },
+          { title: '', artist: 'Queen', album: 'A Night at the Opera', provider_uris: { tidal: 'tidal:track:12345678' } },
+        ],
+      },
+    ]);
+    const uris = parse('Spotify URI\tArtist Name\nspotify:track:4uLU6hMCjMI75M1A2tKUQC\tDaft Punk\n');
+    expect(uris.playlists[0]!.tracks).toMatchObject([{ title: '', artist: 'Daft Punk', provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' } }]);
+  });
+
+  it('reads a header whose first cell is # (Rekordbox) and a fully quoted header', () => {
+    const rekordbox = parse('#\tArtwork\tTrack Title\tArtist\tAlbum\tBPM\tTime\tKey\r\n1\t\tOne More Time\tDaft Punk\tDiscovery\t123.00\t05:20\t4A\r\n2\t\tAmber\t311\tTransistor\t90.00\t03:28\t5A\r\n');
+    expect(rekordbox.issues).toEqual([]);
+    expect(rekordbox.playlists[0]!.tracks.map((track) => [track.title, track.artist, track.album, track.duration_s])).toEqual([
+      ['One More Time', 'Daft Punk', 'Discovery', 320],
+      ['Amber', '311', 'Transistor', 208],
+    ]);
+    const commented = parse('# exported from my app\n#\tTitle\tArtist\n1\tAmber\t311\n');
+    expect(commented.playlists[0]!.tracks).toMatchObject([{ title: 'Amber', artist: '311' }]);
+    const quoted = parse('"Title"\t"Artist"\t"Album"\n"One More Time"\t"Daft Punk"\t"Say ""hi"""\nAmber\t"311"\t\n');
+    expect(quoted.issues).toEqual([]);
+    expect(quoted.playlists[0]!.tracks.map((track) => [track.title, track.artist, track.album])).toEqual([
+      ['One More Time', 'Daft Punk', 'Say "hi"'],
+      ['Amber', '311', null],
+    ]);
+  });
+
+  it('refuses a header naming known columns but neither a title nor a link column, as CSV does', () => {
+    const { playlists, issues } = parse('Artist\tAlbum\nDaft Punk\tDiscovery\n');
+    expect(playlists).toEqual([]);
+    expect(issues).toMatchObject([{ line: 1, code: 'unrecognized_columns', severity: 'error' }]);
+  });
+
+  it('keeps a plain list whose first line holds a tab but names no columns', () => {
+    const { playlists, issues } = parse('Daft Punk - One More Time\t(Live)\nQueen - Bohemian Rhapsody\nABBA - Waterloo\n');
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['Daft Punk', 'One More Time\t(Live)'],
+      ['Queen', 'Bohemian Rhapsody'],
+      ['ABBA', 'Waterloo'],
+    ]);
+  });
+
   it('warns about a header without track rows', () => {
     const { playlists, issues } = parse('Title\tArtist\n\n', 'empty.txt');
     expect(playlists).toEqual([expect.objectContaining({ name: 'empty', tracks: [] })]);

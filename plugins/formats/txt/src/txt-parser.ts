@@ -12,7 +12,7 @@ export interface ParsedTxt {
 /**
  * Decoded text → playlists. A file that starts like TXT v1 (its comment line or its header row) is
  * read as v1, with every playlist it holds; a file whose first line is a tab-separated header
- * naming a title column is a track table; anything else is a plain list of tracks. Tables and
+ * of column names (txt-layout.ts) is a track table; anything else is a plain list of tracks. Tables and
  * lists become one playlist named after the file. The choice is made once per file, never per
  * line (see txt-layout.ts). A binary file is refused with one issue.
  */

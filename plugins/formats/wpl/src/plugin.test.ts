@@ -118,3 +118,28 @@ describe('WPL', () => {
     expect(empty.issues).toMatchObject([{ code: 'no_tracks' }]);
   });
 });
+
+describe('provider URIs that are not tracks, Spotify local files and copied links', () => {
+  it('reads each for what it names', async () => {
+    const result = await parseText(
+      wpl(
+        '<media src="spotify:local:Daft+Punk:Discovery:One+More+Time:320"/>' +
+          '<media src="spotify:local:Daft+Punk:Discovery:One+More+Time:320" trackTitle="Own Title" albumTitle="Own Album" duration="200000"/>' +
+          '<media src="spotify:album:2noRn2Aes5aoNVsU6iWThc" trackTitle="Discovery"/>' +
+          '<media src="spotify:artist:4tZwfgrHOc3mvqYlEYSvVi"/>' +
+          '<media src="spotify:episode:512ojhOuo1ktJprKbVcKyQ"/>' +
+          '<media src="https://tidal.com/browse/track/53796003/u"/>' +
+          '<media src="https://play.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC"/>',
+      ),
+    );
+    const tracks = result.playlists[0]!.tracks;
+    expect(tracks[0]).toMatchObject({ artist: 'Daft Punk', title: 'One More Time', album: 'Discovery', duration_s: 320, provider_uris: {}, is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON, metadata: { location: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320' } });
+    expect(tracks[0]!.metadata).not.toHaveProperty('local_path');
+    expect(tracks[1]).toMatchObject({ title: 'Own Title', album: 'Own Album', duration_s: 200, media_type: 'local_file' });
+    expect(tracks[2]).toMatchObject({ title: 'Discovery', provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album, metadata: { location: 'spotify:album:2noRn2Aes5aoNVsU6iWThc' } });
+    expect(tracks[3]).toMatchObject({ media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.artist });
+    expect(tracks[4]).toMatchObject({ provider_uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media_type: 'episode', is_migratable: false });
+    expect(tracks[5]).toMatchObject({ provider_uris: { tidal: 'tidal:track:53796003' }, media_type: 'track', is_migratable: true });
+    expect(tracks[6]).toMatchObject({ provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, media_type: 'track', is_migratable: true });
+  });
+});

@@ -3,7 +3,13 @@ import { formatKit, type TrackInput } from '@opl/plugin-sdk';
 /**
  * What a `<media src="…">` says about a track, by the SDK's `formatKit.classifyLocation` (the
  * rules of the M3U and PLS plugins). A location is data, never opened or fetched:
- * - Spotify / TIDAL track web links and provider URIs ⇒ `provider_uris`;
+ * - Spotify / TIDAL track web links and provider URIs ⇒ `provider_uris`; a provider episode is
+ *   `episode` media, a provider URI naming no song (`spotify:album:…`, `tidal:playlist:…`,
+ *   `spotify:artist:…`) `unknown` media kept as `metadata.location`, neither migrated
+ *   (`formatKit.providerItemReason`);
+ * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`) ⇒ a local-file
+ *   track with `metadata.location`, whose names, album and length fill what the entry leaves
+ *   empty (`localFileNames`);
  * - other `scheme://` URLs (streams, web pages, files on a server) ⇒ `metadata.location`; whether
  *   the entry is a song is decided once its artist and title are known (`remoteItem`);
  * - `file://` URLs (percent-decoded; `#` and `?` are part of the file name), Windows drive, UNC,
@@ -18,7 +24,16 @@ export const LOCAL_FILE_REASON = 'local file: the playlist names a file on the d
 export function applyLocation(location: string, track: TrackInput, metadata: Record<string, unknown>): formatKit.LocationKind {
   const kind = formatKit.classifyLocation(location, { fileUrls: 'as-written' });
   if (kind.kind === 'provider') {
-    track.provider_uris = { [kind.provider]: kind.uri };
+    // A track or an episode is the provider's item; an album, a playlist, an artist… is no song.
+    const reason = formatKit.providerItemReason(kind.item);
+    if (kind.item === 'track' || kind.item === 'episode') track.provider_uris = { [kind.provider]: kind.uri };
+    else metadata.location = location;
+    if (reason !== null) Object.assign(track, { media_type: kind.item === 'episode' ? 'episode' : 'unknown', is_migratable: false, unsupported_reason: reason });
+    return kind;
+  }
+  if (kind.kind === 'local_file') {
+    metadata.location = location;
+    Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON });
     return kind;
   }
   metadata.location = location;
@@ -47,4 +62,14 @@ export function remoteItem(kind: formatKit.LocationKind, track: TrackInput): voi
  */
 export function namesFromFile(pathOrUrl: string): formatKit.ArtistTitle {
   return formatKit.splitArtistTitle(formatKit.fileStem(pathOrUrl), { fileName: true });
+}
+
+/** A Spotify local-file location (`kind` is `local_file`) names its track: its names, album and seconds fill what the entry left empty. */
+export function localFileNames(kind: formatKit.LocationKind, track: TrackInput): void {
+  if (kind.kind !== 'local_file') return;
+  const bounded = (text: string): string => formatKit.boundedText(text, formatKit.LIMITS.title).value;
+  if (track.title === '') track.title = bounded(kind.title);
+  if (track.artist === '') track.artist = bounded(kind.artist);
+  if (kind.album !== '' && (track.album ?? '') === '') track.album = formatKit.boundedText(kind.album, formatKit.LIMITS.text).value;
+  if (track.duration_s === undefined || track.duration_s === null) track.duration_s = kind.seconds;
 }

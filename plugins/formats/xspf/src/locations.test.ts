@@ -81,9 +81,9 @@ describe('classifyLocation: an XSPF <location> URI read into the path of a local
     expect(classifyLocation('http://radio.example/a%20b.mp3')).toEqual({ kind: 'remote', url: 'http://radio.example/a%20b.mp3' });
     expect(classifyLocation('https://example.org/x?y=%20')).toEqual({ kind: 'remote', url: 'https://example.org/x?y=%20' });
     expect(classifyLocation('urn:isrc:USAAA0000001')).toEqual({ kind: 'other' });
-    expect(classifyLocation('spotify:track:4uLU6hMCjMI75M1A2tKUQC')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' });
-    expect(classifyLocation('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=x')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' });
-    expect(classifyLocation('https://tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77' });
+    expect(classifyLocation('spotify:track:4uLU6hMCjMI75M1A2tKUQC')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC', item: 'track' });
+    expect(classifyLocation('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=x')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC', item: 'track' });
+    expect(classifyLocation('https://tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77', item: 'track' });
   });
 
   it('reads back every path our writer turns into a URI (property)', () => {

@@ -6,6 +6,9 @@ import { formatKit } from '@opl/plugin-sdk';
  * TIDAL track URI becomes its web URL (SPEC "Export formats", rule 1) and the URI itself an
  * `<identifier>`; an imported file path becomes a `file:` or relative URI (location-uri.ts).
  *
+ * A Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`) is `local_file`; a
+ * provider URI says what it names (`item`), so that an album or playlist is not taken for a track.
+ *
  * In XSPF a location is a URI: `scheme://` URLs that name no provider's track are `remote` (kept
  * as written), other URIs (`urn:…`, `tag:…`) `other`; `file:` URLs, drive-letter, UNC and
  * colon-free relative paths are local files. A local file's location
@@ -29,7 +32,10 @@ import { formatKit } from '@opl/plugin-sdk';
  */
 
 export type Classified =
-  | { readonly kind: 'provider'; readonly provider: string; readonly uri: string }
+  /** A provider URI, with what it names (`item`: a track, an episode, or a collection such as an album). */
+  | { readonly kind: 'provider'; readonly provider: string; readonly uri: string; readonly item: formatKit.ProviderItem }
+  /** A Spotify local-file URI, with the names it carries (a file on another device; never opened). */
+  | Extract<formatKit.LocationKind, { readonly kind: 'local_file' }>
   /** A `scheme://` URL that names no provider's track (a stream, a file on a server, a web page). */
   | { readonly kind: 'remote'; readonly url: string }
   /** `location`: what `metadata.location` keeps (the decoded path, or the text as written); `path`: `metadata.local_path`. */
@@ -68,7 +74,7 @@ function decodedLocal(location: string, decoded: string | null, fallbackPath: st
 
 export function classifyLocation(location: string): Classified {
   const found = formatKit.classifyLocation(location);
-  if (found.kind === 'provider' || found.kind === 'remote') return found;
+  if (found.kind === 'provider' || found.kind === 'remote' || found.kind === 'local_file') return found;
   if (found.kind !== 'local') return { kind: 'other' };
   if (FILE_URI.test(location)) {
     // The SDK decodes as `decodeURIComponent` does, keeping the text undecoded when that fails: checked here the same way.

@@ -196,7 +196,7 @@ describe('texts longer than the reader accepts in one element (1,000,000 charact
     return longest;
   }
 
-  it('writes metadata of any size (the model does not bound it) in parts, and reads it back exactly', async () => {
+  it('writes metadata of any size (the model does not bound it) in parts, and reads it back exactly', { timeout: 60_000 }, async () => {
     // The JSON text starts {"blob":" (9 characters), so the emoji's surrogate pair straddles the first cut at 1,000,000.
     const blob = `${'a'.repeat(LIMIT - 10)}😀${'<&>"\\\r\n\u0007\uFFFE\uFFFF\uD800 é 宇 🎵'.repeat(150_000)}`;
     const huge: PlaylistInput = {
@@ -796,5 +796,48 @@ describe('hostile files', () => {
     expect((await parse(bytes)).playlists[0]!.name).toBe('Ünï 😀');
     const latin1 = Uint8Array.from(`<?xml version="1.0" encoding="ISO-8859-1"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Caf\u00e9</title><trackList/></playlist>`, (char) => char.charCodeAt(0));
     expect((await parse(latin1)).playlists[0]!.name).toBe('Café');
+  });
+});
+
+describe('provider URIs that are not tracks, Spotify local files and copied links', () => {
+  const list = (tracks: string) => `<?xml version="1.0" encoding="UTF-8"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList>${tracks}</trackList></playlist>`;
+
+  it('reads each for what it names', async () => {
+    const result = await parse(
+      list(
+        '<track><location>spotify:local:Daft+Punk:Discovery:One+More+Time:320</location></track>' +
+          '<track><location>spotify:local:Daft+Punk:Discovery:One+More+Time:320</location><title>Own Title</title><album>Own Album</album><duration>200000</duration></track>' +
+          '<track><location>spotify:album:2noRn2Aes5aoNVsU6iWThc</location><title>Discovery</title></track>' +
+          '<track><location>tidal:album:17927863</location></track>' +
+          '<track><location>spotify:episode:512ojhOuo1ktJprKbVcKyQ</location></track>' +
+          '<track><location>https://tidal.com/track/53796003/u</location></track>' +
+          '<track><location>https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC</location></track>' +
+          '<track><location>spotify:playlist:37i9dQZF1DXcBWIGoYBM5M</location><location>spotify:track:4uLU6hMCjMI75M1A2tKUQC</location></track>',
+      ),
+    );
+    const tracks = result.playlists[0]!.tracks;
+    expect(tracks[0]).toMatchObject({ artist: 'Daft Punk', title: 'One More Time', album: 'Discovery', duration_s: 320, provider_uris: {}, is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON, metadata: { location: 'spotify:local:Daft+Punk:Discovery:One+More+Time:320' } });
+    expect(tracks[0]!.metadata).not.toHaveProperty('local_path');
+    expect(tracks[1]).toMatchObject({ artist: 'Daft Punk', title: 'Own Title', album: 'Own Album', duration_s: 200, media_type: 'local_file' });
+    expect(tracks[2]).toMatchObject({ title: 'Discovery', provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album, metadata: { location: 'spotify:album:2noRn2Aes5aoNVsU6iWThc' } });
+    expect(tracks[3]).toMatchObject({ provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.album });
+    expect(tracks[4]).toMatchObject({ provider_uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media_type: 'episode', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.episode });
+    expect(tracks[5]).toMatchObject({ provider_uris: { tidal: 'tidal:track:53796003' }, media_type: 'track', is_migratable: true });
+    expect(tracks[6]).toMatchObject({ provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, media_type: 'track', is_migratable: true });
+    // A track location next to a playlist link: the track, with the link kept as a location.
+    expect(tracks[7]).toMatchObject({ provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, media_type: 'track', is_migratable: true, metadata: { location: 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M' } });
+  });
+
+  it('writes metadata.source_uri (a CSV or TXT import) as the location when the track has no other', async () => {
+    const text = await exported({
+      name: 'Links',
+      tracks: [
+        { title: 'Never Gonna Give You Up', artist: 'Rick Astley', metadata: { source_uri: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+        { title: 'Path', artist: 'A', metadata: { source_uri: 'C:\\Music\\a b.mp3' } },
+        { title: 'Provider', artist: 'B', provider_uris: { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, metadata: { source_uri: 'https://a.example/x.mp3' } },
+      ],
+    });
+    const locations = [...text.matchAll(/<location>([^<]*)<\/location>/g)].map((match) => match[1]);
+    expect(locations).toEqual(['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'file:///C:/Music/a%20b.mp3', 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC']);
   });
 });

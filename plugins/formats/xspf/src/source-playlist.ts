@@ -82,6 +82,8 @@ interface NamingLocations {
   readonly fileName: string | null;
   /** The first remote URL, when the track has no provider URI and no local file. */
   readonly remoteUrl: string | null;
+  /** The first Spotify local-file URI, when the track has no provider URI and no local path: it names the track. */
+  readonly localFile: Extract<formatKit.LocationKind, { readonly kind: 'local_file' }> | null;
 }
 
 /**
@@ -97,9 +99,13 @@ interface NamingLocations {
  */
 function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warnings): NamingLocations {
   const providerUris: Record<string, string> = {};
+  const items = new Set<formatKit.ProviderItem>();
+  /** A provider's track or episode (an album, a playlist… is no track: it stays a location or identifier). */
   const provider = (uri: string): boolean => {
     const found = classifyLocation(uri);
-    if (found.kind !== 'provider' || uri.length > LIMITS.providerUri || found.provider.length > LIMITS.providerKey) return false;
+    if (found.kind !== 'provider' || (found.item !== 'track' && found.item !== 'episode')) return false;
+    if (uri.length > LIMITS.providerUri || found.provider.length > LIMITS.providerKey) return false;
+    if (providerUris[found.provider] === undefined) items.add(found.item);
     providerUris[found.provider] ??= found.uri;
     return true;
   };
@@ -114,6 +120,8 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
   let localPath: string | null = null;
   let fileName: string | null = null;
   let remoteUrl: string | null = null;
+  let localFile: Extract<formatKit.LocationKind, { readonly kind: 'local_file' }> | null = null;
+  let collection: formatKit.ProviderItem | null = null;
   for (const written of new Set(source.locations.filter((location) => !provider(location)))) {
     const found = classifyLocation(written);
     if (found.kind !== 'local') {
@@ -121,7 +129,8 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
       if (found.kind === 'remote') {
         fileName ??= found.url;
         remoteUrl ??= found.url;
-      }
+      } else if (found.kind === 'local_file') localFile ??= found;
+      else if (found.kind === 'provider') collection ??= found.item;
       continue;
     }
     if (found.malformed) issues.warn(source.line, 'invalid_value', `the location ${shown(written)} has a malformed percent-encoding (a % that does not begin an escape, or escapes that are not UTF-8); it was kept as written`);
@@ -146,8 +155,17 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
     track.media_type = 'local_file';
     track.is_migratable = false;
     track.unsupported_reason = LOCAL_FILE_REASON;
+  } else if (localFile !== null && !hasProvider) {
+    // A Spotify local file: a file on the device that added it, named by its URI.
+    Object.assign(track, { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: formatKit.LOCAL_FILE_REASON });
+  } else if (hasProvider && items.has('episode') && !items.has('track')) {
+    Object.assign(track, { media_type: 'episode', is_migratable: false, unsupported_reason: formatKit.PROVIDER_ITEM_REASONS.episode });
+  } else if (!hasProvider && collection !== null) {
+    // An album, a playlist, an artist…: a link to something that is not a song.
+    Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.providerItemReason(collection) });
   }
-  return { fileName: hasProvider ? null : fileName, remoteUrl: hasProvider || localPath !== null ? null : remoteUrl };
+  const named = hasProvider || localPath !== null;
+  return { fileName: hasProvider ? null : fileName, remoteUrl: named || localFile !== null || collection !== null ? null : remoteUrl, localFile: named ? null : localFile };
 }
 
 const blank = (text: string | null): boolean => text === null || text.trim() === '';
@@ -165,6 +183,17 @@ function nameFromFile(track: TrackInput, source: SourceTrack, pathOrUrl: string,
   track.title = text(names.title, LIMITS.title, source.line, 'the title from the file name', issues) ?? '';
   if (blank(source.creator)) track.artist = text(names.artist, LIMITS.title, source.line, 'the artist from the file name', issues) ?? '';
   if (source.trackNum === null && names.trackNumber !== null) track.track_number = names.trackNumber;
+}
+
+/**
+ * A track whose location is a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`)
+ * takes what `<title>`, `<creator>`, `<album>` and `<duration>` leave out from the URI.
+ */
+function nameFromLocalFile(track: TrackInput, source: SourceTrack, localFile: Extract<formatKit.LocationKind, { readonly kind: 'local_file' }>, issues: Warnings): void {
+  if (blank(source.title)) track.title = text(localFile.title, LIMITS.title, source.line, 'the title from the local-file URI', issues) ?? '';
+  if (blank(source.creator)) track.artist = text(localFile.artist, LIMITS.title, source.line, 'the artist from the local-file URI', issues) ?? '';
+  if (blank(source.album) && localFile.album !== '') track.album = text(localFile.album, LIMITS.text, source.line, 'the album from the local-file URI', issues);
+  if (source.duration === null && localFile.seconds !== null) track.duration_s = localFile.seconds;
 }
 
 export function trackFromSource(source: SourceTrack, position: number, issues: Warnings): TrackInput {
@@ -185,8 +214,9 @@ export function trackFromSource(source: SourceTrack, position: number, issues: W
     applyExtension(track, TRACK_FIELDS, source.extension, line, issues);
     return track;
   }
-  const { fileName, remoteUrl } = guessFromLocations(track, source, issues);
-  if (fileName !== null) nameFromFile(track, source, fileName, issues);
+  const { fileName, remoteUrl, localFile } = guessFromLocations(track, source, issues);
+  if (localFile !== null) nameFromLocalFile(track, source, localFile, issues);
+  else if (fileName !== null) nameFromFile(track, source, fileName, issues);
   // An address that is not a song (a radio stream, a link to a playlist, one naming no artist and
   // title) is `unknown` media that is not migrated, with the SDK's reason, as in M3U, PLS and WPL.
   const reason = remoteUrl === null ? null : formatKit.remoteItemReason(remoteUrl, { artist: track.artist, title: track.title });

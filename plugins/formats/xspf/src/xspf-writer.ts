@@ -14,7 +14,7 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  *
  * Track: `<location>` = the web URL of each Spotify/TIDAL track URI (preferred source provider
  * first), other http(s) provider URIs as they are, then the locations the track was imported
- * with (`metadata.location(s)`), file paths as `file:` or relative URIs (XSPF wants a URI);
+ * with (`metadata.location(s)`, else a CSV/TXT import's `metadata.source_uri`), file paths as `file:` or relative URIs (XSPF wants a URI);
  * `<identifier>` = each provider URI (the original stays there and in the extension); `<title>`,
  * `<creator>` (artist), `<image>`, `<album>`, `<trackNum>` (when ≥ 1), `<duration>` in
  * milliseconds; then the Open Playlist extension with everything else (see extension-fields.ts).
@@ -38,14 +38,17 @@ function element(indent: string, name: string, value: string | null): string {
 }
 
 /**
- * The locations a track was imported with (`metadata.location(s)`) as URIs (see location-uri.ts:
+ * The locations a track was imported with (`metadata.location(s)`; for a track without them and
+ * without a provider URI, the source reference of a CSV or TXT import, `metadata.source_uri`) as URIs (see location-uri.ts:
  * an M3U's `C:\Music\a.mp3` is `file:///C:/Music/a.mp3` here). The original text stays in the
  * extension's `metadata`, which our reader restores instead of reading `<location>`. A URI longer
  * than a text our reader accepts is left out: it would make the whole document unreadable (no
  * real path comes near; only an absurd one, percent-encoded, can).
  */
-function importedLocations(metadata: Readonly<Record<string, unknown>>): string[] {
-  const list: unknown[] = Array.isArray(metadata.locations) ? metadata.locations : [metadata.location];
+function importedLocations(metadata: Readonly<Record<string, unknown>>, hasProvider: boolean): string[] {
+  // A CSV or TXT import keeps its web address, stream or path as `metadata.source_uri`: the location when there is no other.
+  const fallback = hasProvider || metadata.location !== undefined || metadata.locations !== undefined ? [] : [metadata.source_uri];
+  const list: unknown[] = Array.isArray(metadata.locations) ? metadata.locations : metadata.location !== undefined ? [metadata.location] : fallback;
   return list
     .filter((value): value is string => typeof value === 'string' && value !== '')
     .map(locationUri)
@@ -78,7 +81,7 @@ export function trackXml(track: Track, options: WriterOptions): string {
   const indent = '      ';
   const providers = formatKit.orderedProviders(track.provider_uris, options.sourceProvider);
   const uris = providers.map((key) => track.provider_uris[key]!).filter((uri) => uri !== '');
-  const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata)])];
+  const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata, uris.length > 0)])];
   const milliseconds = track.duration_s === null ? null : Math.round(track.duration_s * 1_000);
   return (
     '    <track>\n' +
