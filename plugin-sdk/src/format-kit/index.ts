@@ -26,10 +26,11 @@ export {
   type Conversion,
   type SourceReference,
 } from './field-values.ts';
-export { knownTrackTableColumns, trackTableColumns, TrackTableReader, type TrackTableColumns } from './track-table.ts';
+export { knownTrackTableColumns, shownHeaderCells, trackTableColumns, TrackTableReader, type TrackTableColumns } from './track-table.ts';
 export { guardFormula, needsFormulaGuard, unguardFormula } from './formula-guard.ts';
 export { IssueCollector, MAX_LISTED_ISSUES, type IssueSeverity, type ParseIssue } from './issue-collector.ts';
 export { classifyLocation, fileStem, fileUrlPath, PROVIDER_COLLECTIONS, PROVIDER_ITEM_REASONS, providerItemOf, providerItemReason, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf, type ClassifyOptions, type LocationKind, type ProviderCollection, type ProviderItem, type RemoteEntry } from './locations.ts';
+export { fillFromLocalFile } from './local-file-track.ts';
 export { LIMITS } from './model-limits.ts';
 export { FALLBACK_PLAYLIST_NAME, playlistNameFromFilename } from './playlist-name.ts';
 export { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from './source-uri.ts';

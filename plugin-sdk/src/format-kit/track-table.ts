@@ -208,3 +208,12 @@ export class TrackTableReader {
     return this.#tracks;
   }
 }
+
+/** A header row as messages quote it: its first 8 cells, each cut at 40 characters, `, …` when there are more. */
+export function shownHeaderCells(cells: readonly string[]): string {
+  const shown = cells
+    .slice(0, 8)
+    .map((cell) => `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`)
+    .join(', ');
+  return cells.length > 8 ? `${shown}, …` : shown;
+}

@@ -40,14 +40,10 @@ export function parseCsv(text: string, filename: string | null, encoding: string
   } else if (isGenericHeader(header.cells)) {
     playlists = readGeneric(header.cells, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else {
-    const shown = header.cells
-      .slice(0, 8)
-      .map((cell) => `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`)
-      .join(', ');
     issues.add(
       header.line,
       'unrecognized_columns',
-      `the first row (${delimiterName(dialect.delimiter)}-separated: ${shown}${header.cells.length > 8 ? ', …' : ''}) names no columns this reader knows: expected the CSV v1 export columns, an Exportify export (Track Name, Artist Name(s), …) or at least a title column; nothing was imported`,
+      `the first row (${delimiterName(dialect.delimiter)}-separated: ${formatKit.shownHeaderCells(header.cells)}) names no columns this reader knows: expected the CSV v1 export columns, an Exportify export (Track Name, Artist Name(s), …) or at least a title column; nothing was imported`,
     );
     playlists = [];
   }

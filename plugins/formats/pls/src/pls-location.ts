@@ -9,7 +9,7 @@ import { formatKit, type TrackInput } from '@opl/plugin-sdk';
  *   (`formatKit.providerItemReason`);
  * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`) ⇒ a local-file
  *   track with `metadata.location`, whose names, album and length fill what the entry leaves
- *   empty (`localFileNames`);
+ *   empty (`formatKit.fillFromLocalFile`);
  * - other `scheme://` URLs (radio streams, files on a server) ⇒ `metadata.location`; whether the
  *   entry is a song is decided once its title is known (`remoteItem`);
  * - `file://` URLs (percent-decoded; `#` and `?` are part of the file name, as players write
@@ -55,14 +55,4 @@ export function remoteItem(kind: formatKit.LocationKind, track: TrackInput, leng
   if (kind.kind !== 'remote') return;
   const reason = formatKit.remoteItemReason(kind.url, { artist: track.artist, title: track.title, lengthUnknown });
   if (reason !== null) Object.assign(track, { media_type: 'unknown', is_migratable: false, unsupported_reason: reason });
-}
-
-/** A Spotify local-file location (`kind` is `local_file`) names its track: its names, album and seconds fill what the entry left empty. */
-export function localFileNames(kind: formatKit.LocationKind, track: TrackInput): void {
-  if (kind.kind !== 'local_file') return;
-  const bounded = (text: string): string => formatKit.boundedText(text, formatKit.LIMITS.title).value;
-  if (track.title === '') track.title = bounded(kind.title);
-  if (track.artist === '') track.artist = bounded(kind.artist);
-  if (kind.album !== '' && (track.album ?? '') === '') track.album = formatKit.boundedText(kind.album, formatKit.LIMITS.text).value;
-  if (track.duration_s === undefined || track.duration_s === null) track.duration_s = kind.seconds;
 }

@@ -1,5 +1,5 @@
 import { formatKit, type OperationReturn, type TrackInput } from '@opl/plugin-sdk';
-import { applyLocation, localFileNames, remoteItem } from './pls-location.ts';
+import { applyLocation, remoteItem } from './pls-location.ts';
 
 /**
  * PLS (`[playlist]`, `FileN=`, `TitleN=`, `LengthN=`, `NumberOfEntries=`, `Version=2`): one
@@ -61,7 +61,7 @@ function toTrack(entry: Entry & { file: { value: string; line: number } }, issue
       track.duration_s = lengthUnknown ? null : Number(text);
     }
   }
-  localFileNames(kind, track);
+  formatKit.fillFromLocalFile(kind, track);
   remoteItem(kind, track, lengthUnknown);
   return track;
 }

@@ -36,14 +36,10 @@ export function readTable(lines: Iterator<formatKit.TextLine>, filename: string 
   if (header === undefined) return [{ name, tracks: [] }];
   const columns = formatKit.trackTableColumns(header.cells);
   if (columns === null) {
-    const shown = header.cells
-      .slice(0, 8)
-      .map((cell) => `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`)
-      .join(', ');
     issues.add(
       header.line,
       'unrecognized_columns',
-      `the first row (tab-separated: ${shown}${header.cells.length > 8 ? ', …' : ''}) names no title or link column this reader knows (Title, Track, Song, Name, URL, Spotify URI, …); nothing was imported`,
+      `the first row (tab-separated: ${formatKit.shownHeaderCells(header.cells)}) names no title or link column this reader knows (Title, Track, Song, Name, URL, Spotify URI, …); nothing was imported`,
     );
     return [];
   }

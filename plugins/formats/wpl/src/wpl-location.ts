@@ -9,7 +9,7 @@ import { formatKit, type TrackInput } from '@opl/plugin-sdk';
  *   (`formatKit.providerItemReason`);
  * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`) ⇒ a local-file
  *   track with `metadata.location`, whose names, album and length fill what the entry leaves
- *   empty (`localFileNames`);
+ *   empty (`formatKit.fillFromLocalFile`);
  * - other `scheme://` URLs (streams, web pages, files on a server) ⇒ `metadata.location`; whether
  *   the entry is a song is decided once its artist and title are known (`remoteItem`);
  * - `file://` URLs (percent-decoded; `#` and `?` are part of the file name), Windows drive, UNC,
@@ -62,14 +62,4 @@ export function remoteItem(kind: formatKit.LocationKind, track: TrackInput): voi
  */
 export function namesFromFile(pathOrUrl: string): formatKit.ArtistTitle {
   return formatKit.splitArtistTitle(formatKit.fileStem(pathOrUrl), { fileName: true });
-}
-
-/** A Spotify local-file location (`kind` is `local_file`) names its track: its names, album and seconds fill what the entry left empty. */
-export function localFileNames(kind: formatKit.LocationKind, track: TrackInput): void {
-  if (kind.kind !== 'local_file') return;
-  const bounded = (text: string): string => formatKit.boundedText(text, formatKit.LIMITS.title).value;
-  if (track.title === '') track.title = bounded(kind.title);
-  if (track.artist === '') track.artist = bounded(kind.artist);
-  if (kind.album !== '' && (track.album ?? '') === '') track.album = formatKit.boundedText(kind.album, formatKit.LIMITS.text).value;
-  if (track.duration_s === undefined || track.duration_s === null) track.duration_s = kind.seconds;
 }

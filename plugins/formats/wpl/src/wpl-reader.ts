@@ -1,5 +1,5 @@
 import { formatKit, InvalidInput, parseXml, xmlChild, xmlChildren, type OperationReturn, type TrackInput, type XmlElement } from '@opl/plugin-sdk';
-import { applyLocation, localFileNames, namesFromFile, remoteItem } from './wpl-location.ts';
+import { applyLocation, namesFromFile, remoteItem } from './wpl-location.ts';
 
 /**
  * WPL (Windows Media Player playlist): `<?wms version="1.0"?>` then SMIL —
@@ -60,7 +60,7 @@ function mediaTrack(media: XmlElement, issues: formatKit.IssueCollector): TrackI
     if (/^\d{1,12}$/.test(duration) && Number(duration) / 1_000 <= 1_000_000) track.duration_s = Number(duration) / 1_000;
     else issues.warn(media.line, 'invalid_value', `duration ${shown(duration)} is not a number of milliseconds; left empty`);
   }
-  localFileNames(kind, track);
+  formatKit.fillFromLocalFile(kind, track);
   remoteItem(kind, track);
   // WMP's library ids of the track and its content (GUIDs): kept so a round trip can name them.
   for (const [name, key] of [['tid', 'wpl_tid'], ['cid', 'wpl_cid']] as const) {
