@@ -10,6 +10,7 @@ import { EXIT, exitCodeOf, FINISHED, type ItemSnapshot, type JobSnapshot } from 
 import { ProgressBar } from './migrate/progress-bar.ts';
 import { followJob } from './migrate/progress-stream.ts';
 import { reviewInTerminal } from './migrate/review-session.ts';
+import { terminalLines } from './terminal-text.ts';
 
 /**
  * `opl migrate`: a playlist migration from the terminal, through a running engine's HTTP API —
@@ -62,12 +63,13 @@ class Session {
     this.#prompter?.close();
   }
 
+  // Messages carry playlist names, titles and errors from providers: escaped for the terminal.
   out(text: string): void {
-    this.#term.stdout.write(text);
+    this.#term.stdout.write(terminalLines(text));
   }
 
   err(text: string): void {
-    this.#term.stderr.write(text);
+    this.#term.stderr.write(terminalLines(text));
   }
 
   async start(options: StartOptions): Promise<number> {

@@ -14,3 +14,12 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-
 export function terminalText(text: string): string {
   return text.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// The same, but a line break stays one: for whole messages of several lines.
+// eslint-disable-next-line no-control-regex -- control characters are what is escaped here
+const UNPRINTABLE_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `terminalText` for a message of several lines: every line break is kept, everything else escaped alike. */
+export function terminalLines(text: string): string {
+  return text.replace(UNPRINTABLE_IN_LINES, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,4 +1,5 @@
 import type { JobSnapshot } from './migration-views.ts';
+import { terminalLines } from '../terminal-text.ts';
 
 /**
  * The live progress line of `opl migrate`. In a terminal it redraws one line in place; in a pipe
@@ -48,7 +49,8 @@ export class ProgressBar {
   }
 
   update(job: JobSnapshot): void {
-    const line = progressLine(job);
+    // Collection names come from the provider: escaped, so only our own sequence drives the terminal.
+    const line = terminalLines(progressLine(job));
     if (line === this.#lastLine) return;
     this.#lastLine = line;
     if (this.#tty) {
@@ -67,7 +69,7 @@ export class ProgressBar {
   /** A message between redraws (reconnects, review prompts) on a line of its own. */
   note(text: string): void {
     this.finish();
-    this.#out.write(`${text}\n`);
+    this.#out.write(`${terminalLines(text)}\n`);
   }
 
   /** Ends the redrawn line so what follows starts on a fresh one. */

@@ -2,6 +2,7 @@ import type { EngineClient } from './engine-client.ts';
 import type { LinePrompter } from './line-prompter.ts';
 import type { ItemSnapshot } from './migration-views.ts';
 import type { Output } from './progress-bar.ts';
+import { terminalLines } from '../terminal-text.ts';
 
 /**
  * The review gate in the terminal: every item waiting for review is shown with its ranked
@@ -62,9 +63,10 @@ export async function reviewInTerminal(client: EngineClient, jobId: string, prom
   };
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
-    out.write(describe(item, index, items.length));
+    // Titles, artists and reasons come from the providers: escaped for the terminal.
+    out.write(terminalLines(describe(item, index, items.length)));
     for (;;) {
-      const answer = await prompter.ask(choices(item));
+      const answer = await prompter.ask(terminalLines(choices(item)));
       if (answer === null || /^\s*l(ater)?\s*$/.test(answer)) {
         out.write(`Left ${items.length - index} item(s) waiting for review.\n`);
         return { decided, left: items.length - index };

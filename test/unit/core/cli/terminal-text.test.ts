@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalText } from '../../../../core/cli/terminal-text.ts';
+import { terminalLines, terminalText } from '../../../../core/cli/terminal-text.ts';
 
 describe('terminalText', () => {
   it('escapes what a terminal would act on: C0 and C1 controls, DEL, line separators, bidi controls', () => {
@@ -12,5 +12,11 @@ describe('terminalText', () => {
   it('leaves printable text, Unicode and emoji as they are', () => {
     const text = 'Sigur Rós – Hoppípolla 東京の夜 😀 "quoted" \\u001b (already escaped)';
     expect(terminalText(text)).toBe(text);
+  });
+});
+
+describe('terminalLines', () => {
+  it('keeps line breaks and escapes everything terminalText escapes', () => {
+    expect(terminalLines('Plan: "Mix\u001b[2J" (3 of 5 songs)\n  ! a\rb\tc\u202e\n')).toBe('Plan: "Mix\\u001b[2J" (3 of 5 songs)\n  ! a\\u000db\\u0009c\\u202e\n');
   });
 });
