@@ -37,5 +37,5 @@ export { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from '
 export { decodeFile, detectEncoding, LEGACY_ENCODING_WARNING, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
 export { textLines, type TextLine } from './text-lines.ts';
 export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';
-export { isValidUtf8 } from './utf8-validator.ts';
+export { isValidUtf8, utf8SequenceAt } from './utf8-validator.ts';
 export { readV1Header, unsupportedVersion, V1RowGrouper, type V1Header, type V1HeaderOptions } from './v1-rows.ts';

@@ -8,6 +8,39 @@ function isContinuation(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
 }
 
+/**
+ * The UTF-8 sequence starting at `index` (RFC 3629): its length in bytes when it is well formed
+ * (1 for ASCII), else minus the length of its maximal ill-formed part — the bytes a WHATWG
+ * decoder turns into one U+FFFD (at least 1). One reading of the byte rules for the strict check
+ * below and for readers that locate every bad sequence (the iTunes library reader).
+ */
+export function utf8SequenceAt(bytes: Uint8Array, index: number): number {
+  const lead = bytes[index] as number;
+  if (lead < 0x80) return 1;
+  let length: number;
+  // The allowed range of the second byte narrows for leads where it decides validity.
+  let low = 0x80;
+  let high = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead === 0xe0) low = 0xa0; // overlong below U+0800
+    if (lead === 0xed) high = 0x9f; // U+D800–U+DFFF surrogates
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead === 0xf0) low = 0x90; // overlong below U+10000
+    if (lead === 0xf4) high = 0x8f; // above U+10FFFF
+  } else {
+    return -1; // stray continuation byte, overlong 0xC0/0xC1 lead, or 0xF5–0xFF
+  }
+  const second = bytes[index + 1];
+  if (second === undefined || second < low || second > high) return -1;
+  let read = 2;
+  while (read < length && isContinuation(bytes[index + read])) read += 1;
+  return read < length ? -read : length;
+}
+
 /** Bytes 0–3 of a word: set high bits mean a non-ASCII byte among the four. */
 const HIGH_BITS = 0x80808080;
 
@@ -30,29 +63,9 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
       }
       continue;
     }
-    let length: number;
-    // The allowed range of the second byte narrows for leads where it decides validity.
-    let low = 0x80;
-    let high = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead === 0xe0) low = 0xa0; // overlong below U+0800
-      if (lead === 0xed) high = 0x9f; // U+D800–U+DFFF surrogates
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead === 0xf0) low = 0x90; // overlong below U+10000
-      if (lead === 0xf4) high = 0x8f; // above U+10FFFF
-    } else {
-      return false; // stray continuation byte, overlong 0xC0/0xC1 lead, or 0xF5–0xFF
-    }
-    const second = bytes[index + 1];
-    if (second === undefined || second < low || second > high) return false;
-    for (let offset = 2; offset < length; offset++) {
-      if (!isContinuation(bytes[index + offset])) return false;
-    }
-    index += length;
+    const sequence = utf8SequenceAt(bytes, index);
+    if (sequence < 0) return false;
+    index += sequence;
   }
   return true;
 }

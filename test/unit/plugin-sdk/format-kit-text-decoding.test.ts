@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeFile, detectEncoding } from '../../../plugin-sdk/src/format-kit/text-decoding.ts';
-import { isValidUtf8 } from '../../../plugin-sdk/src/format-kit/utf8-validator.ts';
+import { isValidUtf8, utf8SequenceAt } from '../../../plugin-sdk/src/format-kit/utf8-validator.ts';
 
 const decode = (bytes: Uint8Array, encoding = 'utf-8'): string => new TextDecoder(encoding).decode(bytes);
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -106,5 +106,15 @@ describe('decodeFile', () => {
     };
     decodeFile(new Uint8Array([0xff, 0xfe, 0x78, 0x00]), spy);
     expect(calls).toEqual([{ bytes: [0x78, 0x00], encoding: 'utf-16le' }]);
+  });
+});
+
+describe('utf8SequenceAt', () => {
+  it('gives a well-formed sequence its length and an ill-formed one minus the bytes a decoder replaces with one U+FFFD', () => {
+    const bytes = Uint8Array.from([0x41, 0xc3, 0xa9, 0xe6, 0x9d, 0xb1, 0xf0, 0x9f, 0x98, 0x80, 0x80, 0xe6, 0x9d, 0x41, 0xed, 0xa0, 0x80, 0xc3]);
+    expect([0, 1, 3, 6, 10, 11, 14, 17].map((index) => utf8SequenceAt(bytes, index))).toEqual([1, 2, 3, 4, -1, -2, -1, -1]);
+    // The same count of replacements as the host's decoder.
+    const replaced = [...new TextDecoder().decode(bytes)].filter((char) => char === '\ufffd').length;
+    expect(replaced).toBe(6);
   });
 });

@@ -132,33 +132,9 @@ function findInvalidUtf8(bytes: Uint8Array, start: number, decode: FormatContext
       index += 1;
       continue;
     }
-    let length: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
-    else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead === 0xe0) low = 0xa0; // overlong below U+0800
-      if (lead === 0xed) high = 0x9f; // U+D800–U+DFFF surrogates
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead === 0xf0) low = 0x90; // overlong below U+10000
-      if (lead === 0xf4) high = 0x8f; // above U+10FFFF
-    } else {
-      bad(index); // a stray continuation byte, 0xC0/0xC1, 0xF5–0xFF
-      index += 1;
-      continue;
-    }
-    const second = bytes[index + 1];
-    if (second === undefined || second < low || second > high) {
-      bad(index);
-      index += 1;
-      continue;
-    }
-    let read = 2;
-    while (read < length && ((bytes[index + read] ?? 0) & 0xc0) === 0x80) read += 1;
-    if (read < length) bad(index);
-    index += read;
+    const sequence = formatKit.utf8SequenceAt(bytes, index);
+    if (sequence < 0) bad(index);
+    index += Math.abs(sequence);
   }
   return damage;
 }
