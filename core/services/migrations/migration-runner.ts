@@ -78,13 +78,30 @@ class LeaseLost extends Error {}
 
 export class MigrationRunner {
   readonly #o: RunnerOptions;
+  /**
+   * Jobs a run of this runner is working on. The lease cannot tell two runs of one worker apart
+   * (it names the worker), and a second queue entry for a running job is normal: the recovery
+   * sweep queues a job whose lease renewal came late (the process was busy). Without this, that
+   * entry would claim the lease this worker already holds and run the job twice side by side.
+   */
+  readonly #running = new Set<string>();
 
   constructor(options: RunnerOptions) {
     this.#o = options;
   }
 
-  /** One run of a job. Returns quietly when another worker holds it or it is finished. */
+  /** One run of a job. Returns quietly when another run (in any worker) holds it or it is finished. */
   async run(jobId: string, signal: AbortSignal): Promise<void> {
+    if (this.#running.has(jobId)) return;
+    this.#running.add(jobId);
+    try {
+      await this.#runClaimed(jobId, signal);
+    } finally {
+      this.#running.delete(jobId);
+    }
+  }
+
+  async #runClaimed(jobId: string, signal: AbortSignal): Promise<void> {
     const [claimed] = await this.#o.store.change(jobId, claimLease(jobId, this.#o.workerId, this.#o.leaseSeconds));
     if (!claimed) return;
     const job = jobRow(claimed);

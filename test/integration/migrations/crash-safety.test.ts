@@ -137,7 +137,16 @@ describe('a worker killed at random points', () => {
         }
       });
     });
-    await written;
+    // A worker that never writes fails here with its log, instead of as the test's time-out.
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the worker did not write within 90 s:\n${worker.output().slice(-6000)}`)), 90_000);
+    });
+    try {
+      await Promise.race([written, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
     await worker.kill();
     expect(await unfinished([jobId])).toBe(1);
     const uncertain = await h.app.app.services.migrations.store.execute({ text: `select count(*)::int as n from operation_ledger where job_id = ? and state = 'intended'`, values: [jobId] });
@@ -159,5 +168,5 @@ describe('a worker killed at random points', () => {
     const ledger = await h.app.app.services.migrations.store.execute({ text: `select state, count(*)::int as n from operation_ledger where job_id = ? and operation = 'add_tracks' group by state`, values: [jobId] });
     expect(ledger).toEqual([{ state: 'observed', n: lostAnswer.tracks.length }]);
     await expectCleanMigrations((path) => h.api(path), h.app, h.tidal, h.tidalUser.userId, [{ jobId, name: lostAnswer.name, trackIds: lostAnswer.tracks.map((track) => h.tidal.trackId(track.key)!) }]);
-  }, 180_000);
+  }, 300_000);
 });

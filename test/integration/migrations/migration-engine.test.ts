@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cleanUpMigrationHistory } from '../../../core/services/migrations/migration-retention.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type JobJson, type MigrationHarness } from './migration-harness.ts';
@@ -21,6 +22,7 @@ const ambiguous = onBoth.slice(100, 130);
 const paused = onBoth.slice(140, 150);
 const other = onBoth.slice(200, 205);
 const tidalLiked = onBoth.slice(210, 214);
+const held = onBoth.slice(230, 236);
 
 let h: MigrationHarness;
 let playlistIds: Record<string, string> = {};
@@ -44,6 +46,7 @@ beforeAll(async () => {
         { name: 'Big Set', trackKeys: keys(big) },
         { name: 'Shaky Network', trackKeys: keys(ambiguous) },
         { name: 'Paused Set', trackKeys: keys(paused) },
+        { name: 'Held Set', trackKeys: keys(held) },
       ],
       likedTrackKeys: keys(onBoth.slice(160, 166)),
     },
@@ -280,6 +283,40 @@ describe('retention', () => {
     const stats = await h.api('/api/migrations/stats');
     expect((stats.json as { total_migrations: number }).total_migrations).toBe(6);
   });
+});
+
+describe('one worker', () => {
+  it('runs a job once when its queue entry comes again while the job runs', async () => {
+    // A request that never answers holds the run in the middle of the job, as a busy process
+    // would; then a second queue entry for the job reaches the same worker (the recovery sweep
+    // queues a job whose lease renewal came late). The lease names the worker, so only the worker
+    // itself can tell that the job is already running here.
+    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
+    const requestsNow = () => h.tidal.requests.length + h.spotify.requests.length;
+    const started = await create({ selection: { playlist_ids: [playlistIds['Held Set']] } });
+    expect(started.status).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    for (let waited = 0; !h.tidal.requests.some((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Held Set')); waited += 50) {
+      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
+      await sleep(50);
+    }
+    const store = h.app.app.services.migrations.store;
+    const leaseOf = async () => (await store.execute({ text: `select lease_owner, status from migration_job where id = ?`, values: [jobId] }))[0];
+    const holder = await leaseOf();
+    expect(holder).toMatchObject({ status: 'running' });
+    expect(holder!['lease_owner']).toBeTruthy();
+    const before = requestsNow();
+
+    await h.app.app.services.migrations.runner.run(jobId, new AbortController().signal);
+    expect(requestsNow()).toBe(before);
+    expect(await leaseOf()).toEqual(holder);
+
+    // The held request times out; the first run carries on and finishes the job alone.
+    const job = await h.waitForJob(jobId, finished, 120_000);
+    expect(job).toMatchObject({ status: 'completed', outcome: 'completed' });
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Held Set')).toHaveLength(1);
+    expect(tidalEntries('Held Set')).toEqual(keys(held).map((key) => h.tidal.trackId(key)));
+  }, 180_000);
 });
 
 describe('shutdown', () => {
