@@ -128,7 +128,8 @@ describe('migrating a playlist in the browser', () => {
     expect(await board.locator('[data-testid="items-table"] tbody tr').count()).toBe(playlistTracks);
     // The chart's numbers are there as text too.
     expect(await board.locator('opl-status-chart table th').allTextContents()).toContain('Written');
-  });
+    // A whole migration runs inside this test: its own waits (up to 180 s for the job) need room.
+  }, 300_000);
 
   it('lists the migration in History with its items, statistics and a CSV report', async () => {
     await page.goto(`${baseUrl}/#/history`);
