@@ -16,8 +16,9 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * The Export page's refusals in real Chromium against a real engine (HTTP, embedded PostgreSQL, the
  * Spotify and CSV plugins in the sandbox) whose Spotify is this test's own stateful fake: the fake
  * answers a rate limit, then an expired sign-in, and the engine (limited to one playlist per
- * export) refuses two playlists. Each refusal is the engine's own answer, put into words with its
- * next action. No route is stubbed.
+ * export) refuses two playlists; then format plugins are quarantined, before the page loads (the
+ * format is offered as not available) and after (the export is refused). Each refusal is the
+ * engine's own answer, put into words with its next action. No route is stubbed.
  */
 
 const catalog = seedCatalog();
@@ -131,5 +132,37 @@ describe('Export page refusals (the engine’s own answers)', () => {
     expect(normalise(await failure().textContent())).toContain('Select at most 1 playlists and export the rest in another download.');
     // The browser logged nothing but the refused requests themselves.
     expect(session.errors.filter((error) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(error))).toEqual([]);
+  });
+
+  it('a format whose plugin is quarantined: offered as not available, and refused in words when it went away after the page loaded', async () => {
+    const release = async (pluginId: string) => expect((await fetch(`${baseUrl}/api/admin/plugins/${pluginId}/release`, { method: 'POST' })).status).toBe(200);
+    const formatRadio = (name: string) => exportPage().getByRole('group', { name: 'File format' }).getByRole('radio', { name: new RegExp(`^${name} `) });
+    await app.services.plugins.catalogue.quarantine('opl.format.csv', 'e2e: broke its limits');
+    try {
+      // A fresh page asks the engine which formats it can write now.
+      await page.goto(`${baseUrl}/#/connections`);
+      await page.getByRole('heading', { level: 1, name: 'Connections', exact: true }).waitFor();
+      await page.goto(`${baseUrl}/#/export`);
+      await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
+      await collection('Late Night Focus').getByRole('checkbox').first().check();
+      await expect.poll(() => formatRadio('CSV').isDisabled()).toBe(true);
+      expect(await formatRadio('TXT').isChecked()).toBe(true);
+      expect(normalise(await exportPage().locator('.format[data-available="false"]').textContent())).toContain('Not available now: its plugin is not loaded');
+      expect(await exportPage().locator('.format[data-available="false"] input').getAttribute('id')).toBe('format-csv');
+
+      // JSON goes away after the page loaded: the engine refuses, and the page says what to choose instead.
+      await formatRadio('Open Playlist JSON').check();
+      await app.services.plugins.catalogue.quarantine('opl.format.json', 'e2e: broke its limits');
+      const { response, body } = await answerTo(exportPage().getByRole('button', { name: 'Download', exact: true }));
+      expect(response.status()).toBe(503);
+      expect(body).toMatchObject({ reason: 'format_unavailable', writable_formats: ['txt', 'm3u8', 'xspf'] });
+      await expect.poll(async () => failure().getAttribute('data-reason')).toBe('format_unavailable');
+      expect(normalise(await announcement().textContent())).toBe('Not exported: This format is not available on this engine right now.');
+      expect(normalise(await failure().textContent())).toContain('Choose one of: txt, m3u8, xspf.');
+    } finally {
+      await release('opl.format.csv');
+      await release('opl.format.json');
+    }
+    expect(session.errors.filter((error) => !/Failed to load resource: the server responded with a status of (4\d\d|503)/.test(error))).toEqual([]);
   });
 });

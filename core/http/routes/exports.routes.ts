@@ -10,7 +10,7 @@ import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /** What the export routes use; `createApp` wires the real service. */
-export type ExportsApi = Pick<ExportService, 'export' | 'exportMigration'>;
+export type ExportsApi = Pick<ExportService, 'export' | 'exportMigration' | 'writableFormats' | 'maxPlaylists'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORMATS = `Output format: ${EXPORT_FORMATS.join(', ')} (those a loaded format plugin writes)`;
@@ -135,7 +135,37 @@ async function download(request: FastifyRequest, reply: FastifyReply, build: (si
     .send(stream);
 }
 
+const formatsResponseSchema = z
+  .object({
+    formats: z
+      .array(
+        z.object({
+          format: z.enum(EXPORT_FORMATS).describe('An export format of the spec'),
+          available: z.boolean().describe('A loaded format plugin writes it now; false while its plugin is refused or quarantined (the Plugins page says why)'),
+        }),
+      )
+      .describe('Every export format, in the spec\'s order'),
+    max_playlists: z.number().int().describe('Most playlists one export may hold (OPL_EXPORT_MAX_PLAYLISTS)'),
+  })
+  .meta({ id: 'ExportFormats' });
+
 export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = async (app, { exports }) => {
+  app.get(
+    '/api/exports/formats',
+    {
+      schema: {
+        tags: ['exports'],
+        summary: 'The export formats and whether this engine can write each one now, so a client offers only those',
+        response: { 200: formatsResponseSchema },
+      },
+    },
+    async (request) => {
+      requireOwner(request, 'export playlists');
+      const writable = new Set<string>(exports.writableFormats());
+      return { formats: EXPORT_FORMATS.map((format) => ({ format, available: writable.has(format) })), max_playlists: exports.maxPlaylists };
+    },
+  );
+
   app.post(
     '/api/exports',
     {
@@ -206,5 +236,5 @@ export function unavailableExports(): ExportsApi {
   const refuse = async (): Promise<never> => {
     throw new Error('exports are not wired in this server');
   };
-  return { export: refuse, exportMigration: refuse };
+  return { export: refuse, exportMigration: refuse, writableFormats: () => [], maxPlaylists: 0 };
 }

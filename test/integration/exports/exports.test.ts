@@ -381,9 +381,18 @@ describe('POST /api/exports from import records, with the real format plugins in
   });
 
   it('a format whose plugin is quarantined ⇒ 503 format_unavailable saying so, and fine again once released', async () => {
+    const formats = async () => {
+      const answer = await t.app.http!.inject({ method: 'GET', url: '/api/exports/formats' });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json<{ formats: { format: string; available: boolean }[]; max_playlists: number }>();
+    };
+    const everyFormat = ['csv', 'txt', 'm3u8', 'xspf', 'json'];
+    expect(await formats()).toEqual({ formats: everyFormat.map((format) => ({ format, available: true })), max_playlists: t.app.services.config.exportMaxPlaylists });
     const id = await record([roadTrip()]);
     await t.app.services.plugins.catalogue.quarantine('opl.format.csv', 'test: broke its limits');
     try {
+      // The list says so before anyone tries.
+      expect((await formats()).formats).toEqual(everyFormat.map((format) => ({ format, available: format !== 'csv' })));
       const refused = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
       expect(refused.statusCode, refused.body).toBe(503);
       expect(refused.json<Problem>()).toMatchObject({ code: 'service_unavailable', reason: 'format_unavailable' });
@@ -393,6 +402,7 @@ describe('POST /api/exports from import records, with the real format plugins in
       expect((await t.app.http!.inject({ method: 'POST', url: '/api/admin/plugins/opl.format.csv/release' })).statusCode).toBe(200);
     }
     expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' })).statusCode).toBe(200);
+    expect((await formats()).formats.every((format) => format.available)).toBe(true);
     await eventuallyEmpty();
   });
 

@@ -35,6 +35,7 @@ describe('/openapi.json', () => {
       '/api/auth/{provider}/callback',
       '/api/auth/{provider}/complete',
       '/api/exports',
+      '/api/exports/formats',
       '/api/exports/migrations/{job_id}',
       '/api/imports',
       '/api/imports/preview',

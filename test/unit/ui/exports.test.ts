@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  availableFormat,
   describeExportFailure,
   entryResultLabel,
   EXPORT_FORMATS,
@@ -8,6 +9,7 @@ import {
   historyExportPath,
   parseExportManifest,
   parseWarningCodes,
+  unavailableFormats,
   WARNING_CODES,
   warningLabel,
   warningSentence,
@@ -137,6 +139,28 @@ describe('refused exports in words, with the next action', () => {
   it('unknown format lists what the engine writes; a network failure offers to try again', () => {
     expect(describeExportFailure('live', 422, problem(422), { reason: 'unknown_format', writable_formats: ['csv', 'json'] }).nextSteps[0]).toBe('Choose one of: csv, json.');
     expect(describeExportFailure('live', 0, problem(0, 'network_error'), undefined).action).toEqual({ kind: 'retry', afterSeconds: null });
+  });
+
+  it('a format whose plugin is not loaded, or stopped while writing: another format, or a retry', () => {
+    const unloaded = describeExportFailure('live', 503, problem(503, 'service_unavailable'), { reason: 'format_unavailable', writable_formats: ['csv', 'json'] });
+    expect(unloaded.problem.title).toBe('This format is not available on this engine right now');
+    expect(unloaded.nextSteps).toEqual(['Choose one of: csv, json.', 'Its plugin was refused or quarantined; an administrator can see why on the Plugins page.']);
+    expect(unloaded.action).toEqual({ kind: 'none' });
+    expect(describeExportFailure('history', 503, problem(503, 'service_unavailable'), { reason: 'format_unavailable', writable_formats: [] }).nextSteps[0]).toBe('No export format plugin is loaded at the moment.');
+    const stopped = describeExportFailure('live', 503, problem(503, 'service_unavailable'), { reason: 'format_unavailable', failure: 'memory_limit' });
+    expect(stopped.problem.title).toBe('The format plugin stopped while writing the file');
+    expect(stopped.action).toEqual({ kind: 'retry', afterSeconds: null });
+  });
+
+  it('reads which formats the engine cannot write now, and moves the choice off one of them', () => {
+    const answer = { formats: [{ format: 'csv', available: false }, { format: 'txt', available: true }, { format: 'json', available: false }, { format: 'future', available: false }], max_playlists: 100 };
+    const unavailable = unavailableFormats(answer);
+    expect(unavailable && [...unavailable]).toEqual(['csv', 'json']);
+    expect(availableFormat('csv', unavailable!)).toBe('txt');
+    expect(availableFormat('m3u8', unavailable!)).toBe('m3u8');
+    expect(availableFormat('csv', new Set(['csv', 'txt', 'm3u8', 'xspf', 'json']))).toBe('csv');
+    // Anything but the documented shape: no list, so every format stays offered.
+    for (const bad of [null, {}, { formats: 'csv' }, { formats: [{ format: 'csv' }] }, { formats: [{ format: 1, available: true }] }]) expect(unavailableFormats(bad)).toBeNull();
   });
 
   it('keeps the engine’s own detail and code', () => {

@@ -42,6 +42,33 @@ export function exportFormatOption(value: string): ExportFormatOption | undefine
   return EXPORT_FORMATS.find((option) => option.value === value);
 }
 
+/** Which formats the engine can write now (a format's plugin may be refused or quarantined). */
+export const EXPORT_FORMATS_PATH = `${EXPORTS_PATH}/formats`;
+
+/** Said beside a format the engine cannot write now. */
+export const FORMAT_UNAVAILABLE_TEXT = 'Not available now: its plugin is not loaded (an administrator can see why on the Plugins page).';
+
+/**
+ * The formats `GET /api/exports/formats` says are not available now, or null when the answer does
+ * not have the documented shape (then every format stays offered and an export's refusal explains).
+ */
+export function unavailableFormats(data: unknown): ReadonlySet<ExportFormatValue> | null {
+  if (!isRecord(data) || !Array.isArray(data['formats'])) return null;
+  const unavailable = new Set<ExportFormatValue>();
+  for (const entry of data['formats']) {
+    if (!isRecord(entry) || !isString(entry['format']) || typeof entry['available'] !== 'boolean') return null;
+    const option = exportFormatOption(entry['format']);
+    if (option && !entry['available']) unavailable.add(option.value);
+  }
+  return unavailable;
+}
+
+/** The chosen format, or the first available one when the chosen one is not (the chosen one when none is). */
+export function availableFormat(chosen: ExportFormatValue, unavailable: ReadonlySet<ExportFormatValue>): ExportFormatValue {
+  if (!unavailable.has(chosen)) return chosen;
+  return EXPORT_FORMATS.find((option) => !unavailable.has(option.value))?.value ?? chosen;
+}
+
 /**
  * The body of `POST /api/exports` in the API's snake_case. Every chosen playlist is in
  * `playlist_ids` (their order is the archive's order); those with only some tracks chosen are
@@ -270,6 +297,21 @@ export function describeExportFailure(kind: ExportKind, status: number, problem:
       return fail('This migration has no playlists to export', ['It moved albums or artists only; download its report instead.']);
     case 'migration_not_finished':
       return fail('This migration has not ended yet', ['Only a completed or failed migration can be exported. Wait until it ends, then try again.']);
+    case 'format_unavailable': {
+      // Two causes: the format's plugin is not loaded now (the engine lists what it can write), or
+      // its sandbox stopped while writing (`failure`), which a retry may get past.
+      if (isString(extensions['failure'])) {
+        return fail('The format plugin stopped while writing the file', ['Nothing was downloaded. Try again; if it keeps failing, choose another format, and an administrator can check the plugin on the Plugins page.'], {
+          kind: 'retry',
+          afterSeconds: null,
+        });
+      }
+      const formats = Array.isArray(extensions['writable_formats']) ? extensions['writable_formats'].filter(isString) : [];
+      return fail('This format is not available on this engine right now', [
+        formats.length > 0 ? `Choose one of: ${formats.join(', ')}.` : 'No export format plugin is loaded at the moment.',
+        'Its plugin was refused or quarantined; an administrator can see why on the Plugins page.',
+      ]);
+    }
     default:
       break;
   }

@@ -1,12 +1,16 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
+  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
+  EXPORT_FORMATS_PATH,
   EXPORT_HANDOVER_KEY,
   exportBody,
   exportFormatOption,
   EXPORTS_PATH,
+  FORMAT_UNAVAILABLE_TEXT,
+  unavailableFormats,
   type ExportFailure,
   type ExportFormatValue,
 } from '../../api/exports.ts';
@@ -57,6 +61,7 @@ export class OplExportPage extends LitElement {
     _source: { state: true },
     _selection: { state: true },
     _format: { state: true },
+    _unavailable: { state: true },
     _busy: { state: true },
     _result: { state: true },
     _href: { state: true },
@@ -71,6 +76,8 @@ export class OplExportPage extends LitElement {
   declare _source: MigrationSource | undefined;
   declare _selection: SelectionDraft;
   declare _format: ExportFormatValue;
+  /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
+  declare _unavailable: ReadonlySet<ExportFormatValue>;
   declare _busy: boolean;
   declare _result: ExportResult | undefined;
   /** Object URL of the last file, offered again as a link; revoked when replaced or when the page goes. */
@@ -87,6 +94,7 @@ export class OplExportPage extends LitElement {
     this._source = undefined;
     this._selection = EMPTY_SELECTION;
     this._format = 'csv';
+    this._unavailable = new Set();
     this._busy = false;
     this._result = undefined;
     this._href = '';
@@ -103,6 +111,7 @@ export class OplExportPage extends LitElement {
       this._handedImportId = handed;
     }
     void this.#loadAccounts();
+    void this.#loadFormats();
   }
 
   override disconnectedCallback(): void {
@@ -120,6 +129,15 @@ export class OplExportPage extends LitElement {
     this._accounts = accounts
       ? { kind: 'loaded', accounts: accounts.filter((account) => account.status === 'connected') }
       : { kind: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status, detail: 'The list of accounts did not have the documented fields.' } };
+  }
+
+  async #loadFormats(): Promise<void> {
+    const result = await apiRequest(EXPORT_FORMATS_PATH);
+    // Without the list every format stays offered; an export the engine cannot write explains itself.
+    const unavailable = result.ok ? unavailableFormats(result.data) : null;
+    if (!unavailable) return;
+    this._unavailable = unavailable;
+    this._format = availableFormat(this._format, unavailable);
   }
 
   #forgetFile(): void {
@@ -206,15 +224,19 @@ export class OplExportPage extends LitElement {
         <legend>File format</legend>
         ${EXPORT_FORMATS.map(
           // The explanation describes the radio rather than naming it, so it is read once, after the name.
-          (option) => html`<div class="format">
-            <input type="radio" name="format" id=${`format-${option.value}`} .value=${option.value} .checked=${this._format === option.value} aria-describedby=${`format-${option.value}-explain`}
-              @change=${() => {
-                this._format = option.value;
-                this.#clearOutcome();
-              }} />
-            <label class="format-name" for=${`format-${option.value}`}>${option.label} <span class="extension">.${option.value}</span></label>
-            <span class="explain" id=${`format-${option.value}-explain`}>${option.explanation}</span>
-          </div>`,
+          (option) => {
+            const unavailable = this._unavailable.has(option.value);
+            return html`<div class="format" data-available=${unavailable ? 'false' : 'true'}>
+              <input type="radio" name="format" id=${`format-${option.value}`} .value=${option.value} .checked=${this._format === option.value} ?disabled=${unavailable}
+                aria-describedby=${`format-${option.value}-explain`}
+                @change=${() => {
+                  this._format = option.value;
+                  this.#clearOutcome();
+                }} />
+              <label class="format-name" for=${`format-${option.value}`}>${option.label} <span class="extension">.${option.value}</span></label>
+              <span class="explain" id=${`format-${option.value}-explain`}>${unavailable ? html`<strong>${FORMAT_UNAVAILABLE_TEXT}</strong> ` : nothing}${option.explanation}</span>
+            </div>`;
+          },
         )}
       </fieldset>
     </section>`;

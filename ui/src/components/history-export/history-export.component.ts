@@ -1,6 +1,17 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { describeExportFailure, EXPORT_FORMATS, exportFormatOption, historyExportPath, type ExportFailure, type ExportFormatValue } from '../../api/exports.ts';
-import { downloadRequest } from '../../api/http.ts';
+import {
+  availableFormat,
+  describeExportFailure,
+  EXPORT_FORMATS,
+  EXPORT_FORMATS_PATH,
+  exportFormatOption,
+  FORMAT_UNAVAILABLE_TEXT,
+  historyExportPath,
+  unavailableFormats,
+  type ExportFailure,
+  type ExportFormatValue,
+} from '../../api/exports.ts';
+import { apiRequest, downloadRequest } from '../../api/http.ts';
 import { isFinished, type MigrationJob } from '../../api/migrations.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
@@ -26,6 +37,7 @@ export class OplHistoryExport extends LitElement {
   static override properties = {
     job: { attribute: false },
     _format: { state: true },
+    _unavailable: { state: true },
     _busy: { state: true },
     _result: { state: true },
     _href: { state: true },
@@ -35,6 +47,8 @@ export class OplHistoryExport extends LitElement {
 
   declare job: MigrationJob | undefined;
   declare _format: ExportFormatValue;
+  /** Formats the engine cannot write now (their plugin is refused or quarantined): listed, not selectable. */
+  declare _unavailable: ReadonlySet<ExportFormatValue>;
   declare _busy: boolean;
   declare _result: ExportResult | undefined;
   declare _href: string;
@@ -45,6 +59,7 @@ export class OplHistoryExport extends LitElement {
     super();
     this.job = undefined;
     this._format = 'csv';
+    this._unavailable = new Set();
     this._busy = false;
     this._result = undefined;
     this._href = '';
@@ -62,9 +77,23 @@ export class OplHistoryExport extends LitElement {
     }
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#loadFormats();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#forgetFile();
+  }
+
+  async #loadFormats(): Promise<void> {
+    const result = await apiRequest(EXPORT_FORMATS_PATH);
+    // Without the list every format stays offered; an export the engine cannot write explains itself.
+    const unavailable = result.ok ? unavailableFormats(result.data) : null;
+    if (!unavailable) return;
+    this._unavailable = unavailable;
+    this._format = availableFormat(this._format, unavailable);
   }
 
   #forgetFile(): void {
@@ -118,12 +147,19 @@ export class OplHistoryExport extends LitElement {
               <label for="history-export-format">Format</label>
               <select id="history-export-format" aria-describedby="history-export-explain"
                 @change=${(event: Event) => (this._format = (event.currentTarget as HTMLSelectElement).value as ExportFormatValue)}>
-                ${EXPORT_FORMATS.map((option) => html`<option value=${option.value} ?selected=${option.value === this._format}>${option.label}</option>`)}
+                ${EXPORT_FORMATS.map((option) => {
+                  const unavailable = this._unavailable.has(option.value);
+                  return html`<option value=${option.value} ?selected=${option.value === this._format} ?disabled=${unavailable}>${option.label}${unavailable ? ' (not available now)' : ''}</option>`;
+                })}
               </select>
               <button type="button" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => void this.#download()}>
                 ${this._busy ? 'Exporting…' : 'Download playlists'}
               </button>
-              <p class="hint" id="history-export-explain">${exportFormatOption(this._format)?.explanation ?? ''} Several playlists come as one ZIP archive with a manifest.json.</p>
+              <p class="hint" id="history-export-explain">
+                ${exportFormatOption(this._format)?.explanation ?? ''} Several playlists come as one ZIP archive with a manifest.json.${this._unavailable.size > 0
+                  ? html` <span data-testid="unavailable-formats">${[...this._unavailable].map((format) => exportFormatOption(format)?.label ?? format).join(', ')}: ${FORMAT_UNAVAILABLE_TEXT}</span>`
+                  : nothing}
+              </p>
             </div>`}
       ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
       <opl-export-result .result=${this._result} href=${this._href} heading="history-export-result-heading"></opl-export-result>
