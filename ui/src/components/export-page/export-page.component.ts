@@ -1,16 +1,13 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
-  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
-  EXPORT_FORMATS_PATH,
   EXPORT_HANDOVER_KEY,
   exportBody,
   exportFormatOption,
   EXPORTS_PATH,
   FORMAT_UNAVAILABLE_TEXT,
-  unavailableFormats,
   type ExportFailure,
   type ExportFormatValue,
 } from '../../api/exports.ts';
@@ -27,6 +24,7 @@ import '../problem-notice/index.ts';
 import '../source-picker/index.ts';
 import { exportFailureNotice } from './export-failure.template.ts';
 import { exportPageStyles } from './export-page.styles.ts';
+import { loadFormatAvailability } from './format-availability.ts';
 import { readExportResult, type ExportResult } from './export-result.ts';
 import './export-result/index.ts';
 import { saveBlob } from './save-blob.ts';
@@ -132,12 +130,10 @@ export class OplExportPage extends LitElement {
   }
 
   async #loadFormats(): Promise<void> {
-    const result = await apiRequest(EXPORT_FORMATS_PATH);
-    // Without the list every format stays offered; an export the engine cannot write explains itself.
-    const unavailable = result.ok ? unavailableFormats(result.data) : null;
-    if (!unavailable) return;
-    this._unavailable = unavailable;
-    this._format = availableFormat(this._format, unavailable);
+    const availability = await loadFormatAvailability(this._format);
+    if (!availability) return;
+    this._unavailable = availability.unavailable;
+    this._format = availability.format;
   }
 
   #forgetFile(): void {

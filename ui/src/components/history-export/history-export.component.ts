@@ -1,17 +1,14 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
-  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
-  EXPORT_FORMATS_PATH,
   exportFormatOption,
   FORMAT_UNAVAILABLE_TEXT,
   historyExportPath,
-  unavailableFormats,
   type ExportFailure,
   type ExportFormatValue,
 } from '../../api/exports.ts';
-import { apiRequest, downloadRequest } from '../../api/http.ts';
+import { downloadRequest } from '../../api/http.ts';
 import { isFinished, type MigrationJob } from '../../api/migrations.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
@@ -19,6 +16,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { exportFailureNotice } from '../export-page/export-failure.template.ts';
 import { readExportResult, type ExportResult } from '../export-page/export-result.ts';
 import '../export-page/export-result/index.ts';
+import { loadFormatAvailability } from '../export-page/format-availability.ts';
 import { saveBlob } from '../export-page/save-blob.ts';
 import { historyExportStyles } from './history-export.styles.ts';
 
@@ -88,12 +86,10 @@ export class OplHistoryExport extends LitElement {
   }
 
   async #loadFormats(): Promise<void> {
-    const result = await apiRequest(EXPORT_FORMATS_PATH);
-    // Without the list every format stays offered; an export the engine cannot write explains itself.
-    const unavailable = result.ok ? unavailableFormats(result.data) : null;
-    if (!unavailable) return;
-    this._unavailable = unavailable;
-    this._format = availableFormat(this._format, unavailable);
+    const availability = await loadFormatAvailability(this._format);
+    if (!availability) return;
+    this._unavailable = availability.unavailable;
+    this._format = availability.format;
   }
 
   #forgetFile(): void {
