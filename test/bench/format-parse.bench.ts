@@ -20,6 +20,8 @@ import { measure, round } from './bench-stats.ts';
  */
 
 const TRACKS = 100_000;
+/** The issue's goal: a format parses its file in at most twice the time `JSON.parse` takes for the same tracks. */
+const GOAL_RATIO = 2;
 const FORMATS_DIR = fileURLToPath(new URL('../../plugins/formats/', import.meta.url));
 const WRITERS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
 
@@ -131,6 +133,7 @@ export async function run(): Promise<object> {
         tracks_parsed: parsedTracks,
         parse: timing,
         ratio_vs_json_parse: round(timing.median_ms / baseline.median_ms, 2),
+        meets_goal: timing.median_ms / baseline.median_ms <= GOAL_RATIO,
         ratio_vs_sandbox_floor: round(timing.median_ms / floorTiming.median_ms, 2),
         // The same tracks take very different room per format (XSPF about 2.7 times the JSON's):
         // bytes read per second tells a slow parser from a long file.
@@ -143,7 +146,7 @@ export async function run(): Promise<object> {
       tracks: TRACKS,
       json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline, mb_per_s: megabytesPerSecond(Buffer.byteLength(tracksJson), baseline.median_ms) },
       sandbox_floor: { parse: floorTiming, ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2) },
-      goal_ratio: 2,
+      goal_ratio: GOAL_RATIO,
       formats: results,
     };
   } finally {
