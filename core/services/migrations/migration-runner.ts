@@ -94,16 +94,21 @@ export class MigrationRunner {
   async run(jobId: string, signal: AbortSignal): Promise<void> {
     if (this.#running.has(jobId)) return;
     this.#running.add(jobId);
+    let sliced: boolean;
     try {
-      await this.#runClaimed(jobId, signal);
+      sliced = await this.#runClaimed(jobId, signal);
     } finally {
       this.#running.delete(jobId);
     }
+    // Queued for its next slice only now: an entry queued while this run was still on the books
+    // could reach this worker's other slot at once, find the job running here and be dropped.
+    if (sliced) await this.#o.enqueue(jobId);
   }
 
-  async #runClaimed(jobId: string, signal: AbortSignal): Promise<void> {
+  /** Runs the job if its lease can be had; true when the slice ended with work left (the lease is released). */
+  async #runClaimed(jobId: string, signal: AbortSignal): Promise<boolean> {
     const [claimed] = await this.#o.store.change(jobId, claimLease(jobId, this.#o.workerId, this.#o.leaseSeconds));
-    if (!claimed) return;
+    if (!claimed) return false;
     const job = jobRow(claimed);
     const logger = this.#o.logger.child({ migration: jobId });
     let leaseLost = false;
@@ -123,11 +128,9 @@ export class MigrationRunner {
     try {
       for (let inlineRetries = 0; ; inlineRetries++) {
         try {
-          const done = await this.#advance(job, checkpoint, logger);
-          if (done === 'sliced') await this.#requeue(job.id);
-          return;
+          return (await this.#advance(job, checkpoint, logger)) === 'sliced';
         } catch (error) {
-          if (error instanceof LeaseLost) return;
+          if (error instanceof LeaseLost) return false;
           const failure = error instanceof StopRun ? error.failure : classifyFailure(error);
           const waitS = failure.kind === 'retry' ? retryDelaySeconds(failure.retryAfterS, inlineRetries) : null;
           if (waitS !== null && waitS <= INLINE_WAIT_LIMIT_S && inlineRetries < MAX_INLINE_RETRIES && !signal.aborted) {
@@ -136,18 +139,13 @@ export class MigrationRunner {
             continue;
           }
           await this.#stop(job, failure, logger);
-          return;
+          return false;
         }
       }
     } finally {
       clearInterval(renew);
       await this.#o.store.execute(releaseLease(jobId, this.#o.workerId)).catch(() => undefined);
     }
-  }
-
-  async #requeue(jobId: string): Promise<void> {
-    await this.#o.store.execute(releaseLease(jobId, this.#o.workerId));
-    await this.#o.enqueue(jobId);
   }
 
   async #stop(job: JobRow, failure: FailureClass, logger: Logger): Promise<void> {
