@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
+  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
   EXPORT_HANDOVER_KEY,
@@ -24,7 +25,7 @@ import '../problem-notice/index.ts';
 import '../source-picker/index.ts';
 import { exportFailureNotice } from './export-failure.template.ts';
 import { exportPageStyles } from './export-page.styles.ts';
-import { loadFormatAvailability } from './format-availability.ts';
+import { loadUnavailableFormats } from './format-availability.ts';
 import { readExportResult, type ExportResult } from './export-result.ts';
 import './export-result/index.ts';
 import { saveBlob } from './save-blob.ts';
@@ -130,10 +131,11 @@ export class OplExportPage extends LitElement {
   }
 
   async #loadFormats(): Promise<void> {
-    const availability = await loadFormatAvailability(this._format);
-    if (!availability) return;
-    this._unavailable = availability.unavailable;
-    this._format = availability.format;
+    const unavailable = await loadUnavailableFormats();
+    if (!unavailable) return;
+    this._unavailable = unavailable;
+    // The format chosen by then (the user may have picked one while the list was on its way).
+    this._format = availableFormat(this._format, unavailable);
   }
 
   #forgetFile(): void {

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
+  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
   exportFormatOption,
@@ -16,7 +17,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { exportFailureNotice } from '../export-page/export-failure.template.ts';
 import { readExportResult, type ExportResult } from '../export-page/export-result.ts';
 import '../export-page/export-result/index.ts';
-import { loadFormatAvailability } from '../export-page/format-availability.ts';
+import { loadUnavailableFormats } from '../export-page/format-availability.ts';
 import { saveBlob } from '../export-page/save-blob.ts';
 import { historyExportStyles } from './history-export.styles.ts';
 
@@ -86,10 +87,11 @@ export class OplHistoryExport extends LitElement {
   }
 
   async #loadFormats(): Promise<void> {
-    const availability = await loadFormatAvailability(this._format);
-    if (!availability) return;
-    this._unavailable = availability.unavailable;
-    this._format = availability.format;
+    const unavailable = await loadUnavailableFormats();
+    if (!unavailable) return;
+    this._unavailable = unavailable;
+    // The format chosen by then (the user may have picked one while the list was on its way).
+    this._format = availableFormat(this._format, unavailable);
   }
 
   #forgetFile(): void {
