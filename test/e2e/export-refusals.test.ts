@@ -18,7 +18,8 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * answers a rate limit, then an expired sign-in, and the engine (limited to one playlist per
  * export) refuses two playlists; then format plugins are quarantined, before the page loads (the
  * format is offered as not available) and after (the export is refused). Each refusal is the
- * engine's own answer, put into words with its next action. No route is stubbed.
+ * engine's own answer, put into words with its next action; the browser's requests all reach the
+ * engine, none is intercepted.
  */
 
 const catalog = seedCatalog();
