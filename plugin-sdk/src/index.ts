@@ -31,5 +31,5 @@ export type { AuthMethod, Manifest, ManifestSource, NetworkGrant, Pacing, Provid
 export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
 export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';
 export { retryAfterSeconds } from './retry-after.ts';
-export { decodeXmlDocument, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions } from './xml/index.ts';
+export { decodeXmlDocument, xmlEncoding, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions, type XmlEncoding } from './xml/index.ts';
 export * as formatKit from './format-kit/index.ts';

@@ -6,7 +6,7 @@
  * (saxes, pure JavaScript, runs inside the sandbox) and drops out of plugins that do not use it.
  *
  * Decoding — `decodeXmlDocument(bytes, ctx.decodeText)`: BOM, then the XML declaration's encoding,
- * then strict UTF-8 (invalid UTF-8 refused).
+ * then strict UTF-8 (invalid UTF-8 refused); `xmlEncoding(bytes)` is that decision alone.
  *
  * Reading — `parseXml(text, { maxDepth, maxNodes, maxTextLength })`:
  * - takes a string: decode the file first (`ctx.decodeText`; honour a BOM / the declared encoding);
@@ -28,7 +28,7 @@
  * Writing — `escapeXmlText` (element content) and `escapeXmlAttribute` (either quote style) strip
  * what XML 1.0 cannot carry (`stripXmlIllegalChars`) and escape the rest so it reads back equal.
  */
-export { decodeXmlDocument } from './decode-xml.ts';
+export { decodeXmlDocument, xmlEncoding, type XmlEncoding } from './decode-xml.ts';
 export { escapeXmlAttribute, escapeXmlText, stripXmlIllegalChars } from './escape-xml.ts';
 export { parseXml, XML_PARSE_DEFAULTS, XmlParseError, type XmlAllowedDoctype, type XmlParseOptions } from './parse-xml.ts';
 export { xmlAttributeKey, xmlChild, xmlChildren, type XmlElement, type XmlElementStart } from './xml-element.ts';

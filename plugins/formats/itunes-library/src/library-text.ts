@@ -1,4 +1,4 @@
-import { decodeXmlDocument, formatKit, InvalidInput, type FormatContext } from '@opl/plugin-sdk';
+import { decodeXmlDocument, formatKit, InvalidInput, xmlEncoding, type FormatContext } from '@opl/plugin-sdk';
 
 /**
  * Bytes → the text of a library, forgiving the two kinds of damage real libraries carry, so that a
@@ -30,7 +30,6 @@ export const LISTED_LINES = 50;
 /** Characters of context shown on each side of the first damaged place of a line. */
 const CONTEXT = 30;
 
-const DECLARED_ENCODING = /^<\?xml[^>]{0,200}?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']/;
 /** What XML 1.0's Char production excludes and a decoded text can hold (decoding leaves no lone surrogate). */
 // eslint-disable-next-line no-control-regex -- control characters are what is detected here
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
@@ -139,13 +138,10 @@ function findInvalidUtf8(bytes: Uint8Array, start: number, decode: FormatContext
   return damage;
 }
 
-/** Whether the document is read as UTF-8 (as `decodeXmlDocument` decides), and where its text starts. */
+/** Where the text of a document read as UTF-8 (the SDK's `xmlEncoding` decides) starts; null for another encoding. */
 function utf8Body(bytes: Uint8Array): number | null {
-  const [b0, b1, b2] = bytes;
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return 3;
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff) || (b0 === 0x3c && b1 === 0x00) || (b0 === 0x00 && b1 === 0x3c)) return null;
-  const declared = DECLARED_ENCODING.exec(String.fromCharCode(...bytes.subarray(0, 256)))?.[1]?.toLowerCase();
-  return declared === undefined || declared === 'utf-8' || declared === 'utf8' ? 0 : null;
+  const { encoding, start } = xmlEncoding(bytes);
+  return encoding === 'utf-8' ? start : null;
 }
 
 /** Refuses a file that is not text at all, naming what it probably is. */
