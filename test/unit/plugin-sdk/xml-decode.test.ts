@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../../plugin-sdk/src/errors.ts';
-import { decodeXmlDocument } from '../../../plugin-sdk/src/xml/index.ts';
+import { decodeXmlDocument, xmlEncoding } from '../../../plugin-sdk/src/xml/index.ts';
 
 /** `decodeXmlDocument`: how every XML format plugin turns its upload into text. */
 
@@ -22,5 +22,16 @@ describe('decodeXmlDocument', () => {
     expect(() => decodeXmlDocument(Uint8Array.from([0x3c, 0x61, 0x3e, 0xff, 0xfe, 0x3c]), decode)).toThrow(/not valid UTF-8/);
     expect(() => decodeXmlDocument(utf8('<?xml version="1.0" encoding="UTF-16"?><a/>'), decode)).toThrow(/no UTF-16 byte order mark/);
     expect(() => decodeXmlDocument(utf8('<?xml version="1.0" encoding="x-made-up"?><a/>'), decode)).toThrow(InvalidInput);
+  });
+});
+
+describe('xmlEncoding', () => {
+  it('says what decodeXmlDocument decodes with, where the text starts and what decided', () => {
+    expect(xmlEncoding(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('<a/>')]))).toEqual({ encoding: 'utf-8', start: 3, source: 'bytes' });
+    expect(xmlEncoding(Uint8Array.from([0xfe, 0xff, 0x00, 0x3c]))).toEqual({ encoding: 'utf-16be', start: 2, source: 'bytes' });
+    expect(xmlEncoding(utf16le('<a/>'))).toEqual({ encoding: 'utf-16le', start: 0, source: 'bytes' });
+    expect(xmlEncoding(utf8('<?xml version="1.0" encoding="UTF8"?><a/>'))).toEqual({ encoding: 'utf-8', start: 0, source: 'declaration' });
+    expect(xmlEncoding(utf8("<?xml version='1.0' encoding='Windows-1252'?><a/>"))).toEqual({ encoding: 'windows-1252', start: 0, source: 'declaration' });
+    expect(xmlEncoding(utf8('<a/>'))).toEqual({ encoding: 'utf-8', start: 0, source: 'default' });
   });
 });
