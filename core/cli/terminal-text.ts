@@ -11,8 +11,10 @@
 // eslint-disable-next-line no-control-regex -- control characters are what is escaped here
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+const escaped = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 export function terminalText(text: string): string {
-  return text.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNPRINTABLE, escaped);
 }
 
 // The same, but a line break stays one: for whole messages of several lines.
@@ -21,5 +23,5 @@ const UNPRINTABLE_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u20
 
 /** `terminalText` for a message of several lines: every line break is kept, everything else escaped alike. */
 export function terminalLines(text: string): string {
-  return text.replace(UNPRINTABLE_IN_LINES, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNPRINTABLE_IN_LINES, escaped);
 }
