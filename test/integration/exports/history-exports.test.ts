@@ -157,7 +157,7 @@ describe('POST /api/exports/migrations/{job_id}', () => {
   });
 
   it('corrupted item JSON: the track is rebuilt from the item columns, with historical_track_metadata_partial', async () => {
-    const [item] = await sql(`select id, title from job_item where job_id = ? and entity_type = 'track' and position = 1`, [jobId]);
+    const [item] = await sql(`select id, title from job_item where job_id = ? and source_playlist_id = ? and entity_type = 'track' and position = 1`, [jobId, ids['Evening Set']]);
     await sql(`update job_item set source_metadata = '{"title": 42, "broken": true}'::jsonb where id = ?`, [item!['id']]);
     const response = await historyExport(jobId, 'json');
     expect(response.status, response.bytes.toString()).toBe(200);
