@@ -16,9 +16,20 @@ export function linkableId(track: Track): string | null {
   return track.is_local || !track.id ? null : track.id;
 }
 
+/** The URI of the provider key first in code-unit order (stable whatever order the file had), or null. */
+function firstProviderUri(track: Track): string | null {
+  const keys = Object.keys(track.provider_uris).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) {
+    const uri = track.provider_uris[key];
+    if (typeof uri === 'string' && uri !== '') return uri;
+  }
+  return null;
+}
+
 /**
  * The key a source track is remembered by in the no-match cache and in denials: its provider id,
- * else its ISRC, else its normalised title, artist and duration.
+ * else its ISRC, else its normalised title, artist and duration; a track with neither title nor
+ * artist, by its first provider URI.
  */
 export function sourceKeyOf(track: Track): string {
   const id = linkableId(track);
@@ -26,8 +37,16 @@ export function sourceKeyOf(track: Track): string {
   const isrc = normalizeIsrc(track.isrc);
   if (isrc) return `isrc:${isrc}`;
   const words = (text: string | null) => (text ? normalizeText(text).tokens.join(' ') : '');
+  const title = words(track.title);
+  const artist = words(track.artist);
+  // A pasted link alone on its line has no words: each link is its own song, not one shared
+  // empty key (a skip or a denial for one would otherwise apply to every such entry).
+  if (title === '' && artist === '') {
+    const uri = firstProviderUri(track);
+    if (uri !== null) return `uri:${uri}`.slice(0, 1_000);
+  }
   const duration = track.duration_s === null ? '' : String(Math.round(track.duration_s));
-  return `text:${words(track.title)}|${words(track.artist)}|${duration}`.slice(0, 1_000);
+  return `text:${title}|${artist}|${duration}`.slice(0, 1_000);
 }
 
 export function accountScope(accountId: string): string {

@@ -35,7 +35,9 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  *
  * Rules
  * - A read of a track with an ISRC and a provider id records a global `isrc_exact` edge (1.0).
- * - `resolve` asks the graph first — the account's overlay, then global edges — reached through the
+ * - A source track that names a track of the target itself (`provider_uris[target]`, taken by the
+ *   adapter's `validateUri` as a track) is the answer before anything else (`#namedBySource`).
+ * - `resolve` then asks the graph — the account's overlay, then global edges — reached through the
  *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
  *   only if its confidence clears the requested strictness's accept bar. Under `exact_release` only
  *   a person's confirmation of this very source track answers: an identity is a recording, and any
@@ -51,7 +53,8 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
  *   run). What a URI check cannot see — a track the catalogue removed — surfaces as NotFound when
  *   writing; the writer then calls `forgetTarget`, which removes the edge everywhere.
  * - Otherwise it searches the target: by ISRC first when the target declares the `isrc` search mode
- *   and the source has one, then by text; it scores locally and, on accept, records a global edge
+ *   and the source has one, then by text (never with no text: a source with nothing to search by
+ *   is rejected as `unsearchable`, not searched for nothing and not cached as a miss); it scores locally and, on accept, records a global edge
  *   for the chosen track (`isrc_exact` when its ISRC is the identity's, else `fuzzy`) and links the
  *   source track to the same identity, so the reverse direction resolves from the graph too.
  * - A search failure (rate limit, expired auth, any provider error) is `retry`: nothing is
@@ -73,7 +76,7 @@ import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-ke
 export type GraphTransaction = <T>(work: (execute: SqlExecutor) => Promise<T>) => Promise<T>;
 
 /** What the target adapter says of a URI (its `validateUri`); null when it cannot tell. */
-export type ValidateTarget = (uri: string) => Promise<{ valid: boolean; entity?: string | null; id?: string | null } | null>;
+export type ValidateTarget = (uri: string) => Promise<{ valid: boolean; entity?: string | null; id?: string | null; normalizedUri?: string | null } | null>;
 
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
@@ -141,7 +144,8 @@ export interface Resolution {
   candidates: RankedCandidate[];
   /** Target searches this resolution made. */
   searches: number;
-  from: 'graph' | 'search' | 'miss_cache';
+  /** `source_uri`: the source itself names a track of the target (see `#namedBySource`); `unsearchable`: nothing to search by. */
+  from: 'source_uri' | 'graph' | 'search' | 'miss_cache' | 'unsearchable';
   /** On a graph hit: which edge answered. */
   edge?: { source: EdgeSource; scope: string };
   /** Graph edges the target adapter refused during this resolution (removed from the graph). */
@@ -252,6 +256,9 @@ export class MatchService {
     const sourceKey = sourceKeyOf(source);
     const isrc = normalizeIsrc(source.isrc);
 
+    const named = await this.#namedBySource(request, scope, sourceKey);
+    if (named) return named;
+
     const dropped: string[] = [];
     for (;;) {
       const [hit] = await this.#execute(
@@ -296,9 +303,44 @@ export class MatchService {
     return dropped.length > 0 ? { ...searched, droppedEdges: dropped } : searched;
   }
 
+  /**
+   * The source already names a track of the target: its `provider_uris` has the target's key (a
+   * pasted link, a file exported from that service, a migration between two accounts of one
+   * service). When the target adapter takes that URI as a track, it is the answer at every
+   * strictness, before the graph and without a search: it is the very track the listener had.
+   * Nothing is recorded in the graph (a file's link is one listener's word, not evidence for
+   * everyone), and a track this account denied for this source is not chosen again.
+   */
+  async #namedBySource(request: ResolveRequest, scope: string, sourceKey: string): Promise<Resolution | null> {
+    const { source, sourceProvider, target, validate } = request;
+    const uri = uriOf(source, target.provider);
+    if (uri === null || uri === '' || !validate) return null;
+    const answer = await validate(uri).catch(() => null);
+    if (!answer?.valid || answer.entity !== 'track' || !answer.id) return null;
+    const denied = await this.#execute(selectDenied({ scope, sourceProvider, sourceKey, targetProvider: target.provider }));
+    if (denied.some((row) => String(row.target_track_id) === answer.id)) return null;
+    return {
+      decision: 'accept',
+      chosen: { id: answer.id, uri: answer.normalizedUri ?? uri, track: null },
+      confidence: 1,
+      reason: `The source names this very ${target.provider} track (${uri.slice(0, 200)}); no search needed.`,
+      breakdown: [],
+      penalties: [],
+      candidates: [],
+      searches: 0,
+      from: 'source_uri',
+    };
+  }
+
   /** No usable graph edge: the no-match cache, then the target's search, local scoring and recording. */
   async #resolveBySearch(request: ResolveRequest, strictness: Strictness, scope: string, sourceKey: string, isrc: string | null): Promise<Resolution> {
     const { source, sourceProvider, target } = request;
+    const attributes = this.#catalogue.providerPlugin(target.provider)?.provider?.attributes;
+    const searchesIsrc = isrc !== null && (attributes?.search_modes.includes('isrc') ?? false);
+    const hasText = hasSearchText(source);
+    // A pasted link of another service, alone on its line, has nothing a search could use; asking
+    // anyway would search for nothing (a provider refuses an empty query).
+    if (!hasText && !searchesIsrc) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
     const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
     const [miss] = await this.#execute(selectMiss(missKey));
     const now = this.#now();
@@ -313,7 +355,6 @@ export class MatchService {
 
     const denialKey: DenialKey = { scope, sourceProvider, sourceKey, targetProvider: target.provider };
     const denied = new Set((await this.#execute(selectDenied(denialKey))).map((row) => String(row.target_track_id)));
-    const attributes = this.#catalogue.providerPlugin(target.provider)?.provider?.attributes;
     const matchOptions = { targetProvider: target.provider, strictness, targetIsVideoProvider: attributes?.video ?? false };
 
     let searches = 0;
@@ -330,7 +371,7 @@ export class MatchService {
       }
     };
     try {
-      if (isrc && attributes?.search_modes.includes('isrc')) {
+      if (searchesIsrc) {
         searches += 1;
         const found = await this.#search(target, { isrc, title: null, artist: null, album: null, duration_s: null }, 'isrc', request.context, true);
         add(found);
@@ -339,8 +380,10 @@ export class MatchService {
           if (decision.decision === 'accept') return await this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
         }
       }
-      searches += 1;
-      add(await this.#search(target, { isrc: null, title: source.title, artist: source.artist || null, album: source.album, duration_s: source.duration_s }, 'text', request.context, false));
+      if (hasText) {
+        searches += 1;
+        add(await this.#search(target, { isrc: null, title: source.title, artist: source.artist || null, album: source.album, duration_s: source.duration_s }, 'text', request.context, false));
+      }
     } catch (error) {
       if (!(error instanceof SearchFailed)) throw error;
       return {
@@ -611,6 +654,18 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
     if (track) out.push({ track, score: candidate.score, reason: candidate.reason, breakdown: candidate.breakdown, penalties: candidate.penalties });
   }
   return out;
+}
+
+/** Whether a text search has anything to go by: a title, an artist or an album. */
+function hasSearchText(track: Track): boolean {
+  return [track.title, track.artist, track.album].some((value) => typeof value === 'string' && value.trim() !== '');
+}
+
+/** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
+function unsearchableReason(track: Track, targetProvider: string): string {
+  const [provider, uri] = Object.entries(track.provider_uris)[0] ?? [];
+  const only = provider === undefined || uri === undefined ? 'it has no title, artist or album' : `it is only a ${provider} link (${uri.slice(0, 200)}), with no title, artist or album`;
+  return `${only} to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${provider ?? 'the service it links to'}.`;
 }
 
 function uriOf(track: Track, provider: string): string | null {

@@ -298,7 +298,7 @@ export class MigrationRunner {
         validateUri: async (uri) => {
           try {
             const answer = await call('validateUri', { uri });
-            return { valid: answer.valid, id: answer.id ?? null, entity: answer.entity ?? null };
+            return { valid: answer.valid, id: answer.id ?? null, entity: answer.entity ?? null, normalizedUri: answer.normalized_uri ?? null };
           } catch {
             return null;
           }

@@ -1,7 +1,7 @@
 import type { Track } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MatchService, type GraphTransaction, type MatchTarget } from '../../../core/services/matching/index.ts';
+import { MatchService, sourceKeyOf, type GraphTransaction, type MatchTarget } from '../../../core/services/matching/index.ts';
 import { createPublisher, createTestRegistry, providerManifestSource, publishTestPlugin, type TestRegistry } from '../support/plugin-registry.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -375,6 +375,73 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
         chosen: { id: 'g-hyper-album' },
         edge: { source: 'user_confirmed' },
       });
+    });
+  });
+
+  describe('a source that already names a target track (a pasted link, a file exported from that service)', () => {
+    /** What a real adapter's validateUri says: shape only, `gamma:<entity>:<id>`. */
+    const shapeCheck = async (uri: string) => {
+      const [provider, entity, id] = uri.split(':');
+      return provider === 'gamma' && entity && id ? { valid: true, entity, id, normalizedUri: `gamma:${entity}:${id}` } : { valid: false };
+    };
+
+    it('is the answer at every strictness: no graph, no search, nothing recorded', async () => {
+      // Its title says nothing gamma could find: only the link can answer.
+      const source = track({ title: 'Teardrop (live, bootleg)', artist: 'Massive Attack', provider_uris: { gamma: 'gamma:track:g-teardrop' } });
+      const before = await totalSearches('gamma');
+      const edges = async () => (await execute({ text: `select count(*)::int as n from track_edge`, values: [] }))[0]!['n'];
+      const edgesBefore = await edges();
+      for (const strictness of ['exact_release', 'same_recording', 'best_effort'] as const) {
+        const result = await matching.resolve({ source, sourceProvider: 'import', target: target('gamma'), strictness, validate: shapeCheck });
+        expect(result).toMatchObject({ decision: 'accept', from: 'source_uri', searches: 0, confidence: 1, chosen: { id: 'g-teardrop', uri: 'gamma:track:g-teardrop' } });
+        expect(result.reason).toContain('gamma:track:g-teardrop');
+      }
+      expect(await totalSearches('gamma')).toBe(before);
+      expect(await edges()).toBe(edgesBefore);
+    });
+
+    it('a link the target does not take as a track, a denied one, or no validator: the usual graph and search answer', async () => {
+      const album = track({ title: 'Teardrop', artist: 'Massive Attack', provider_uris: { gamma: 'gamma:album:mezzanine' } });
+      expect(await matching.resolve({ source: album, sourceProvider: 'import', target: target('gamma', 'acct-L'), validate: shapeCheck })).toMatchObject({ from: 'search', chosen: { id: 'g-teardrop' } });
+      const broken = track({ title: 'Midnight City', artist: 'M83', provider_uris: { gamma: 'not a gamma uri' } });
+      expect(await matching.resolve({ source: broken, sourceProvider: 'import', target: target('gamma', 'acct-L'), validate: shapeCheck })).toMatchObject({ decision: 'accept', chosen: { id: 'g-midnight' } });
+      expect((await matching.resolve({ source: broken, sourceProvider: 'import', target: target('gamma', 'acct-L'), validate: shapeCheck })).from).not.toBe('source_uri');
+
+      const linked = track({ title: 'Unfinished Sympathy', artist: 'Massive Attack', provider_uris: { gamma: 'gamma:track:g-other-version' } });
+      expect(await matching.resolve({ source: linked, sourceProvider: 'import', target: target('gamma', 'acct-L'), validate: shapeCheck })).toMatchObject({ from: 'source_uri', chosen: { id: 'g-other-version' } });
+      await matching.deny({ accountId: 'acct-L', source: linked, sourceProvider: 'import', targetProvider: 'gamma', targetTrackId: 'g-other-version' });
+      const afterDenial = await matching.resolve({ source: linked, sourceProvider: 'import', target: target('gamma', 'acct-L'), validate: shapeCheck });
+      expect(afterDenial.from).not.toBe('source_uri');
+      expect(afterDenial.chosen?.id).toBe('g-unfinished');
+      // Another account did not deny it.
+      expect(await matching.resolve({ source: linked, sourceProvider: 'import', target: target('gamma', 'acct-M'), validate: shapeCheck })).toMatchObject({ from: 'source_uri', chosen: { id: 'g-other-version' } });
+      // Without a validator nothing vouches for the link: it is not taken.
+      expect((await matching.resolve({ source: linked, sourceProvider: 'import', target: target('gamma', 'acct-M') })).from).not.toBe('source_uri');
+    });
+
+    it('a link of another service alone (no title, artist, album or ISRC) is not searched for, and says why', async () => {
+      const before = await totalSearches('beta');
+      const onlyLink = track({ title: '', artist: '', provider_uris: { gamma: 'gamma:track:g-teardrop' } });
+      const result = await matching.resolve({ source: onlyLink, sourceProvider: 'import', target: target('beta'), validate: shapeCheck });
+      expect(result).toMatchObject({ decision: 'reject', from: 'unsearchable', searches: 0, candidates: [] });
+      expect(result.reason).toBe('it is only a gamma link (gamma:track:g-teardrop), with no title, artist or album to search beta by. Add the song\'s title and artist to the file, or migrate it to gamma.');
+      expect(await totalSearches('beta')).toBe(before);
+      // Not a no-match: nothing is cached, so a later file with the words is searched at once.
+      expect(await execute({ text: `select source_key from match_miss where source_key like 'uri:%'`, values: [] })).toEqual([]);
+
+      // With an ISRC it is found by that (here from the graph, which earlier reads filled); never by an empty text search.
+      const gammaBefore = await searchCounts('gamma');
+      const withIsrc = track({ title: '', artist: '', isrc: 'GBUM71200002', provider_uris: { beta: 'beta:track:b-unknown' } });
+      expect(await matching.resolve({ source: withIsrc, sourceProvider: 'import', target: target('gamma') })).toMatchObject({ decision: 'accept', chosen: { id: 'g-weightless' } });
+      expect((await searchCounts('gamma')).text).toBe(gammaBefore.text);
+    });
+
+    it('link-only entries are remembered by their link, not by one shared empty key', () => {
+      const first = track({ title: '', artist: '', provider_uris: { tidal: 'tidal:track:1', spotify: 'spotify:track:a' } });
+      const second = track({ title: '', artist: '', provider_uris: { tidal: 'tidal:track:2' } });
+      expect(sourceKeyOf(first)).toBe('uri:spotify:track:a');
+      expect(sourceKeyOf(second)).toBe('uri:tidal:track:2');
+      expect(sourceKeyOf(track({ title: 'Song', artist: '', provider_uris: { tidal: 'tidal:track:3' } }))).toBe('text:song||');
     });
   });
 

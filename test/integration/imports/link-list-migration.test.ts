@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+
+/**
+ * A pasted list of track links (what people copy out of a music app) migrated like any import
+ * (HTTP + worker, Spotify and TIDAL fakes). To the service the links name, each link is the
+ * song itself: written as it is, with no search. To another service a link alone has nothing to
+ * search by: the entry is skipped with a reason that says so, and no empty search is sent (a real
+ * provider refuses one, which would leave the job retrying instead of finishing).
+ */
+
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null).slice(0, 3);
+const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled'].includes(job.status);
+const artistOf = (track: (typeof onBoth)[number]) => catalog.artists.get(track.artistKeys[0]!)!.name;
+
+interface Item {
+  status: string;
+  reason: string | null;
+  target_uri: string | null;
+  match_detail: { from?: string; searches?: number } | null;
+}
+
+describe('a pasted list of track links as a migration source', () => {
+  let h: MigrationHarness;
+
+  beforeAll(async () => {
+    h = await startMigrationHarness({ spotifyLibrary: { playlists: [] }, tidalLibrary: {} });
+  }, 300_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function importText(text: string, name: string): Promise<string> {
+    const preview = await h.api('/api/imports/text-preview', { method: 'POST', body: JSON.stringify({ text, name }) });
+    expect(preview.status, preview.text).toBe(201);
+    return (preview.json as { id: string }).id;
+  }
+
+  async function migrate(importId: string, target: 'tidal' | 'spotify'): Promise<{ job: { status: string; counts: Record<string, number> }; items: Item[] }> {
+    const started = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: target === 'tidal' ? h.tidalAccount : h.spotifyAccount, selection: { playlist_ids: ['0'] }, acknowledge_warnings: true }),
+    });
+    expect(started.status, started.text).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    const job = (await h.waitForJob(jobId, finished)) as { status: string; counts: Record<string, number> };
+    const items = await h.api(`/api/migrations/${jobId}/items`);
+    return { job, items: (items.json as Item[]).filter((item) => 'status' in item) };
+  }
+
+  const tidalLinks = () => onBoth.map((track) => `https://tidal.com/browse/track/${h.tidal.trackId(track.key)!}/u`).join('\n');
+  const searchesOf = (fake: { requests: Array<{ path: string }> }) => fake.requests.filter((request) => request.path.includes('search')).length;
+
+  it('TIDAL links to TIDAL: each song is written as linked, in order, without a search', async () => {
+    const searchesBefore = searchesOf(h.tidal);
+    const { job, items } = await migrate(await importText(`${tidalLinks()}\n`, 'TIDAL links'), 'tidal');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length, skipped: 0 });
+    expect(items.map((item) => item.match_detail?.from)).toEqual(onBoth.map(() => 'source_uri'));
+    expect(items.map((item) => item.target_uri)).toEqual(onBoth.map((track) => `tidal:track:${h.tidal.trackId(track.key)!}`));
+    expect(searchesOf(h.tidal)).toBe(searchesBefore);
+    const written = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === 'TIDAL links')!;
+    expect(h.tidal.playlistEntries(written.id)!.map((entry) => entry.id)).toEqual(onBoth.map((track) => h.tidal.trackId(track.key)));
+  });
+
+  it('TIDAL links to Spotify: skipped with the reason, never an empty search; a line with words beside them is matched', async () => {
+    const searchesBefore = searchesOf(h.spotify);
+    const named = onBoth[0]!;
+    const text = `${tidalLinks()}\n${artistOf(named)} - ${named.title}\n`;
+    const { job, items } = await migrate(await importText(text, 'Mixed list'), 'spotify');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: 1, skipped: onBoth.length });
+    const links = items.filter((item) => item.match_detail?.from === 'unsearchable');
+    expect(links).toHaveLength(onBoth.length);
+    for (const item of links) {
+      expect(item.status).toBe('skipped');
+      expect(item.reason).toMatch(/^No match found on spotify: it is only a tidal link \(tidal:track:\d+\), with no title, artist or album to search spotify by\. Add the song's title and artist to the file, or migrate it to tidal\.$/);
+    }
+    // One search, for the line with words: the links asked Spotify nothing.
+    expect(searchesOf(h.spotify) - searchesBefore).toBeGreaterThanOrEqual(1);
+    expect(h.spotify.requests.filter((request) => request.path.includes('search') && (request.query['q'] ?? '').trim() === '')).toEqual([]);
+    expect(items.filter((item) => item.status === 'written')).toHaveLength(1);
+  });
+});
