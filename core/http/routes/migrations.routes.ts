@@ -86,15 +86,16 @@ const itemViewSchema = z
 const templateParameter = (what: string) => z.string().optional().describe(`${what}. A message parameter, so a string (a number is written in decimal, e.g. "120")`);
 export const migrationWarningSchema = z
   .object({
-    code: z.string().describe('too_many_playlists, too_many_tracks, daily_target_limit, jobs_too_close, same_name_different_songs or quota_limited'),
+    code: z.string().describe('too_many_playlists, too_many_tracks, daily_target_limit, jobs_too_close, same_name_different_songs, quota_limited or links_for_another_service'),
     message: z.string().describe('The warning in words, its parameters filled in'),
-    count: templateParameter('too_many_playlists, too_many_tracks, daily_target_limit: how many playlists or tracks'),
+    count: templateParameter('too_many_playlists, too_many_tracks, daily_target_limit, links_for_another_service: how many playlists or tracks'),
     limit: templateParameter('too_many_playlists, too_many_tracks, daily_target_limit, jobs_too_close: the safe default exceeded (per job, per day, or seconds between jobs)'),
     seconds: templateParameter('jobs_too_close: whole seconds since the previous migration started'),
     playlist: z.string().optional().describe('same_name_different_songs: the playlist name'),
     target_playlist_id: z.string().optional().describe('same_name_different_songs: the existing target playlist'),
     fit_today: templateParameter("quota_limited: about how many more songs the provider's daily quota allows today"),
     resets_at: z.string().optional().describe('quota_limited: when the quota resets (ISO 8601), when the provider says'),
+    providers: z.string().optional().describe('links_for_another_service: the services the links name, comma-separated without spaces (the target cannot be searched for songs that are only such links)'),
   })
   .catchall(z.string())
   .meta({
@@ -183,7 +184,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         tags: ['migrations'],
         summary: 'Start a migration (source account or import → target account)',
         description:
-          'Runs the preflight first. Exceeding the safe defaults (1 playlist, 50 selected tracks per job, 250 target tracks per day, 120 s between jobs), a same-name target playlist with completely different songs, or a provider quota too small for today answer 409 `migration_warnings` with `summary` and `warnings`; resubmit with `acknowledge_warnings: true` to start anyway (the acknowledged warnings are stored with the job). A target that cannot receive a selected entity type answers 422 `unsupported_target_type`. Hosted instances without user authentication answer 403.',
+          'Runs the preflight first. Exceeding the safe defaults (1 playlist, 50 selected tracks per job, 250 target tracks per day, 120 s between jobs), a same-name target playlist with completely different songs, a provider quota too small for today, or selected songs that are only links to another service (nothing to search the target by) answer 409 `migration_warnings` with `summary` and `warnings`; resubmit with `acknowledge_warnings: true` to start anyway (the acknowledged warnings are stored with the job). A target that cannot receive a selected entity type answers 422 `unsupported_target_type`. Hosted instances without user authentication answer 403.',
         body: createMigrationSchema,
         response: {
           202: jobViewSchema,

@@ -1,2 +1,2 @@
 export * from './match.service.ts';
-export { normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+export { hasSearchText, normalizeIsrc, sourceKeyOf } from './match-keys.ts';

@@ -53,3 +53,8 @@ export function accountScope(accountId: string): string {
   if (!accountId) throw new Error('an account id is required for an overlay scope');
   return `account:${accountId}`;
 }
+
+/** Whether a text search has anything to go by: a title, an artist or an album. */
+export function hasSearchText(track: Pick<Track, 'title' | 'artist' | 'album'>): boolean {
+  return [track.title, track.artist, track.album].some((value) => typeof value === 'string' && value.trim() !== '');
+}

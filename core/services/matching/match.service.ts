@@ -25,7 +25,7 @@ import {
   type MissKey,
   type SqlStatement,
 } from './match-graph.sql.ts';
-import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+import { accountScope, hasSearchText, linkableId, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
 
 /**
  * The match service: the one place that caches, scores and promotes. Adapters only return
@@ -654,11 +654,6 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
     if (track) out.push({ track, score: candidate.score, reason: candidate.reason, breakdown: candidate.breakdown, penalties: candidate.penalties });
   }
   return out;
-}
-
-/** Whether a text search has anything to go by: a title, an artist or an album. */
-function hasSearchText(track: Track): boolean {
-  return [track.title, track.artist, track.album].some((value) => typeof value === 'string' && value.trim() !== '');
 }
 
 /** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */

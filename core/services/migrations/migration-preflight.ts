@@ -1,5 +1,6 @@
 import type { Capability, Track } from '@opl/plugin-sdk';
 import { normalizeText } from '../../matching/index.ts';
+import { hasSearchText, normalizeIsrc } from '../matching/index.ts';
 import type { LoadedSource, SourceCollection } from './migration-source.ts';
 
 /**
@@ -17,7 +18,7 @@ export const SAFE_DEFAULTS = {
 } as const;
 
 export interface MigrationWarning {
-  code: 'too_many_playlists' | 'too_many_tracks' | 'daily_target_limit' | 'jobs_too_close' | 'same_name_different_songs' | 'quota_limited';
+  code: 'too_many_playlists' | 'too_many_tracks' | 'daily_target_limit' | 'jobs_too_close' | 'same_name_different_songs' | 'quota_limited' | 'links_for_another_service';
   message: string;
   [detail: string]: string;
 }
@@ -77,6 +78,32 @@ export interface PreflightFacts {
   /** How many more songs the target's provider quota allows today, when it has a daily quota. */
   quotaTracksFitToday: number | null;
   quotaResetsAt: string | null;
+  /** Selected songs that are only links to other services (see `linksForAnotherService`), with the target's display name. */
+  linksElsewhere?: LinksElsewhere & { targetName: string };
+}
+
+export interface LinksElsewhere {
+  count: number;
+  /** The services the links name, in code-unit order. */
+  providers: string[];
+}
+
+/**
+ * Migratable songs that are nothing but a link to a service other than the target: no title,
+ * artist, album or ISRC, and no link of the target's own. The match service cannot search the
+ * target for them (they end skipped), so the user hears it before starting.
+ */
+export function linksForAnotherService(tracks: readonly Track[], targetProvider: string): LinksElsewhere {
+  const providers = new Set<string>();
+  let count = 0;
+  for (const track of tracks) {
+    if (!track.is_migratable || hasSearchText(track) || normalizeIsrc(track.isrc) !== null) continue;
+    const keys = Object.keys(track.provider_uris).filter((key) => track.provider_uris[key] !== '');
+    if (keys.length === 0 || keys.includes(targetProvider)) continue;
+    count += 1;
+    for (const key of keys) providers.add(key);
+  }
+  return { count, providers: [...providers].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
 export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {
@@ -110,6 +137,17 @@ export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {
       message: `The target provider's daily quota allows about ${facts.quotaTracksFitToday} more songs today; the rest wait for the quota to reset${facts.quotaResetsAt ? ` at ${facts.quotaResetsAt}` : ''}.`,
       fit_today: String(facts.quotaTracksFitToday),
       ...(facts.quotaResetsAt ? { resets_at: facts.quotaResetsAt } : {}),
+    });
+  }
+  const links = facts.linksElsewhere;
+  if (links !== undefined && links.count > 0) {
+    const one = links.count === 1;
+    const either = links.providers.join(' or ');
+    warnings.push({
+      code: 'links_for_another_service',
+      message: `${links.count} of the selected songs ${one ? 'is only a link' : 'are only links'} to ${either}, with no title or artist: ${links.targetName} cannot be searched for ${one ? 'it' : 'them'}, so ${one ? 'it' : 'they'} will be skipped. Migrate ${one ? 'it' : 'them'} to ${either} instead, or add titles and artists to the file.`,
+      count: String(links.count),
+      providers: links.providers.join(','),
     });
   }
   return warnings;

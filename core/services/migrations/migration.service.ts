@@ -23,7 +23,7 @@ import {
   selectTargetTracksToday,
   upsertDecision,
 } from './migration-jobs.sql.ts';
-import { preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
+import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
 import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
 import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
@@ -181,6 +181,7 @@ export class MigrationService {
       conflictingTargets: await this.#conflictingTargets(ownerId, request.target_account_id, source),
       quotaTracksFitToday: quota?.tracksFitToday ?? null,
       quotaResetsAt: quota?.resetsAt ?? null,
+      linksElsewhere: { ...linksForAnotherService(source.collections.flatMap((collection) => collection.tracks), target.provider), targetName: targetManifest.provider.display_name },
     });
     const view: PreflightView = {
       code: warnings.length > 0 ? 'migration_warnings' : 'ok',

@@ -66,11 +66,30 @@ describe('a pasted list of track links as a migration source', () => {
     expect(h.tidal.playlistEntries(written.id)!.map((entry) => entry.id)).toEqual(onBoth.map((track) => h.tidal.trackId(track.key)));
   });
 
-  it('TIDAL links to Spotify: skipped with the reason, never an empty search; a line with words beside them is matched', async () => {
+  /** The preflight's warnings for this import toward `target` (nothing is started). */
+  async function preflightCodes(importId: string, target: 'tidal' | 'spotify'): Promise<Array<Record<string, string>>> {
+    const answer = await h.api('/api/migrations/preflight', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: target === 'tidal' ? h.tidalAccount : h.spotifyAccount, selection: { playlist_ids: ['0'] } }),
+    });
+    expect(answer.status, answer.text).toBe(200);
+    return (answer.json as { warnings: Array<Record<string, string>> }).warnings;
+  }
+
+  it('TIDAL links to Spotify: warned before starting, skipped with the reason, never an empty search; a line with words beside them is matched', async () => {
     const searchesBefore = searchesOf(h.spotify);
     const named = onBoth[0]!;
     const text = `${tidalLinks()}\n${artistOf(named)} - ${named.title}\n`;
-    const { job, items } = await migrate(await importText(text, 'Mixed list'), 'spotify');
+    const importId = await importText(text, 'Mixed list');
+    // Toward TIDAL the links are fine; toward Spotify the user hears it before anything starts.
+    expect((await preflightCodes(importId, 'tidal')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
+    expect((await preflightCodes(importId, 'spotify')).find((warning) => warning['code'] === 'links_for_another_service')).toEqual({
+      code: 'links_for_another_service',
+      message: `${onBoth.length} of the selected songs are only links to tidal, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to tidal instead, or add titles and artists to the file.`,
+      count: String(onBoth.length),
+      providers: 'tidal',
+    });
+    const { job, items } = await migrate(importId, 'spotify');
     expect(job.status, JSON.stringify(job)).toBe('completed');
     expect(job.counts).toMatchObject({ written: 1, skipped: onBoth.length });
     const links = items.filter((item) => item.match_detail?.from === 'unsearchable');

@@ -415,6 +415,7 @@ const WARNING_TITLES: Readonly<Record<string, string>> = {
   jobs_too_close: 'Another migration started moments ago',
   same_name_different_songs: 'A playlist of the same name already exists on the target',
   quota_limited: 'The target service’s daily quota is nearly used up',
+  links_for_another_service: 'Songs that are only links to another service',
 };
 
 export function warningTitle(code: string): string {

@@ -3,7 +3,7 @@ import type { Track } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
 import { filterWhere } from '../../../../core/services/migrations/item-filters.ts';
 import { outcomeOf } from '../../../../core/services/migrations/migration-outcome.ts';
-import { preflightWarnings, sameName, songsOverlap, unsupportedTargets } from '../../../../core/services/migrations/migration-preflight.ts';
+import { linksForAnotherService, preflightWarnings, sameName, songsOverlap, unsupportedTargets } from '../../../../core/services/migrations/migration-preflight.ts';
 import { csvField, csvLine } from '../../../../core/services/migrations/migration-report.ts';
 import { classifyFailure } from '../../../../core/services/migrations/migration-errors.ts';
 import { emptyCounts } from '../../../../core/services/migrations/migration-views.ts';
@@ -29,6 +29,43 @@ describe('preflight warnings', () => {
     expect(warnings.map((warning) => warning.code)).toEqual(['same_name_different_songs', 'quota_limited']);
     expect(warnings[1]).toMatchObject({ fit_today: '4', resets_at: '2026-11-22T08:00:00.000Z' });
     expect(warnings.every((warning) => Object.values(warning).every((value) => typeof value === 'string'))).toBe(true);
+  });
+});
+
+describe('songs that are only links to another service', () => {
+  const link = (uris: Record<string, string>, fields: Partial<Track> = {}): Track => trackSchema.parse({ title: '', artist: '', provider_uris: uris, ...fields });
+
+  it('counts migratable songs with nothing to search by and no link of the target, naming the services', () => {
+    const tracks = [
+      link({ tidal: 'tidal:track:1' }),
+      link({ tidal: 'tidal:track:2', deezer: 'deezer:track:9' }),
+      // The target's own link: written as linked.
+      link({ spotify: 'spotify:track:a' }),
+      // Something to search by: a title, an album, an ISRC.
+      link({ tidal: 'tidal:track:3' }, { title: 'Song' }),
+      link({ tidal: 'tidal:track:4' }, { album: 'Record' }),
+      link({ tidal: 'tidal:track:5' }, { isrc: 'USAAA0000001' }),
+      // Not migrated at all: reported as such, not warned about here.
+      link({ tidal: 'tidal:track:6' }, { is_migratable: false, unsupported_reason: 'podcast episode' }),
+      link({}),
+    ];
+    expect(linksForAnotherService(tracks, 'spotify')).toEqual({ count: 2, providers: ['deezer', 'tidal'] });
+    // Toward TIDAL only the Spotify link is one of another service.
+    expect(linksForAnotherService(tracks, 'tidal')).toEqual({ count: 1, providers: ['spotify'] });
+  });
+
+  it('warn in words with the count and the services, one or many', () => {
+    const [many] = preflightWarnings({ ...facts, summary: summary(1, 3), linksElsewhere: { count: 3, providers: ['tidal'], targetName: 'Spotify' } });
+    expect(many).toEqual({
+      code: 'links_for_another_service',
+      message: '3 of the selected songs are only links to tidal, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to tidal instead, or add titles and artists to the file.',
+      count: '3',
+      providers: 'tidal',
+    });
+    const [one] = preflightWarnings({ ...facts, summary: summary(1, 3), linksElsewhere: { count: 1, providers: ['deezer', 'tidal'], targetName: 'Spotify' } });
+    expect(one).toMatchObject({ count: '1', providers: 'deezer,tidal' });
+    expect(one!.message).toBe('1 of the selected songs is only a link to deezer or tidal, with no title or artist: Spotify cannot be searched for it, so it will be skipped. Migrate it to deezer or tidal instead, or add titles and artists to the file.');
+    expect(preflightWarnings({ ...facts, summary: summary(1, 3), linksElsewhere: { count: 0, providers: [], targetName: 'Spotify' } })).toEqual([]);
   });
 });
 
