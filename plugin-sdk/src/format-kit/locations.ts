@@ -7,7 +7,10 @@ import { providerOfUri } from './source-uri.ts';
  * Reading (`classifyLocation`):
  * - `https://{open|play}.spotify.com/[intl-xx/][embed/]track/<id>` ⇒ `spotify:track:<id>`;
  *   `https://[www.|listen.]tidal.com/[browse/][album/<id>/]track/<id>[/u]` ⇒ `tidal:track:<id>`
- *   (TIDAL's "Copy link" adds `/u`; query strings and fragments ignored);
+ *   (TIDAL's "Copy link" adds `/u`; query strings and fragments ignored). Their links to what is
+ *   not a song — Spotify `album`, `playlist`, `artist`, `show`, `episode`, `user`; TIDAL `album`,
+ *   `playlist`, `artist`, `mix` — are those provider URIs too (`spotify:album:<id>`), so a reader
+ *   says "album link" instead of searching for a song the entry does not name;
  * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`, form-encoded
  *   parts) is `local_file`: a file on the device that added it, named by the URI (decoded names,
  *   empty when absent), not a catalogue entry;
@@ -59,8 +62,12 @@ export interface ClassifyOptions {
   readonly fileUrls?: 'uri' | 'as-written';
 }
 
-const SPOTIFY_WEB = /^https?:\/\/(?:open|play)\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?(?:embed\/)?track\/([A-Za-z0-9]{1,64})\/?(?:[?#].*)?$/is;
-const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(?:album\/\d{1,20}\/)?track\/(\d{1,20})(?:\/u)?\/?(?:[?#].*)?$/is;
+const SPOTIFY_WEB = /^https?:\/\/(?:open|play)\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?(?:embed\/)?(track|album|playlist|artist|show|episode)\/([A-Za-z0-9]{1,64})\/?(?:[?#].*)?$/is;
+/** Spotify user ids are older usernames too: letters, digits, `.`, `_` and `-`. */
+const SPOTIFY_USER_WEB = /^https?:\/\/(?:open|play)\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-z]{2})?\/)?user\/([A-Za-z0-9._-]{1,64})\/?(?:[?#].*)?$/is;
+const TIDAL_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(?:album\/\d{1,20}\/)?(track|album|artist)\/(\d{1,20})(?:\/u)?\/?(?:[?#].*)?$/is;
+/** TIDAL playlists are UUIDs, mixes hexadecimal ids. */
+const TIDAL_LIST_WEB = /^https?:\/\/(?:www\.|listen\.)?tidal\.com\/(?:browse\/)?(playlist|mix)\/([0-9A-Fa-f-]{1,64})(?:\/u)?\/?(?:[?#].*)?$/is;
 /** The model's longest duration (`duration_s`). */
 const MAX_SECONDS = 1_000_000;
 const SPOTIFY_LOCAL = /^spotify:local:([^:]*):([^:]*):([^:]*):(\d*)$/;
@@ -129,11 +136,22 @@ function providerOfLocation(location: string): string | null {
   return providerOfUri(location);
 }
 
+/** A Spotify or TIDAL web link as that provider's URI (`spotify:album:<id>`), or null. */
+function providerWebLink(location: string): LocationKind | null {
+  const spotify = SPOTIFY_WEB.exec(location) ?? SPOTIFY_USER_WEB.exec(location);
+  if (spotify !== null) return providerLink('spotify', spotify[2] === undefined ? 'user' : spotify[1]!.toLowerCase(), spotify[2] ?? spotify[1]!);
+  const tidal = TIDAL_WEB.exec(location) ?? TIDAL_LIST_WEB.exec(location);
+  return tidal === null ? null : providerLink('tidal', tidal[1]!.toLowerCase(), tidal[2]!);
+}
+
+function providerLink(provider: string, type: string, id: string): LocationKind {
+  const uri = `${provider}:${type}:${id}`;
+  return { kind: 'provider', provider, uri, item: providerItemOf(uri) };
+}
+
 export function classifyLocation(location: string, options: ClassifyOptions = {}): LocationKind {
-  const spotify = SPOTIFY_WEB.exec(location)?.[1];
-  if (spotify !== undefined) return { kind: 'provider', provider: 'spotify', uri: `spotify:track:${spotify}`, item: 'track' };
-  const tidal = TIDAL_WEB.exec(location)?.[1];
-  if (tidal !== undefined) return { kind: 'provider', provider: 'tidal', uri: `tidal:track:${tidal}`, item: 'track' };
+  const link = providerWebLink(location);
+  if (link !== null) return link;
   if (location.startsWith('spotify:local:')) return spotifyLocalFile(location);
   if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location, options) };
   if (DRIVE_PATH.test(location) || location.startsWith('\\\\')) return { kind: 'local', path: location };

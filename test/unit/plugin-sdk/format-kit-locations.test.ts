@@ -6,7 +6,7 @@ describe('classifyLocation', () => {
   it('classifies what a location line names', () => {
     expect(classifyLocation('https://open.spotify.com/track/abc?si=1')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc', item: 'track' });
     expect(classifyLocation('https://open.spotify.com/intl-de/track/abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:track:abc', item: 'track' });
-    expect(classifyLocation('https://open.spotify.com/album/abc')).toEqual({ kind: 'remote', url: 'https://open.spotify.com/album/abc' });
+    expect(classifyLocation('https://open.spotify.com/album/abc')).toEqual({ kind: 'provider', provider: 'spotify', uri: 'spotify:album:abc', item: 'album' });
     expect(classifyLocation('https://tidal.com/track/5/')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:5', item: 'track' });
     expect(classifyLocation('https://listen.tidal.com/browse/track/77')).toEqual({ kind: 'provider', provider: 'tidal', uri: 'tidal:track:77', item: 'track' });
     expect(classifyLocation('rtsp://radio.example/live')).toEqual({ kind: 'remote', url: 'rtsp://radio.example/live' });
@@ -72,8 +72,27 @@ describe('classifyLocation: web links players and apps copy', () => {
     expect(classifyLocation('https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
     expect(classifyLocation('https://open.spotify.com/intl-fr/embed/track/4uLU6hMCjMI75M1A2tKUQC?utm_source=x')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
     expect(classifyLocation('https://play.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC')).toEqual(track('spotify', 'spotify:track:4uLU6hMCjMI75M1A2tKUQC'));
-    expect(classifyLocation('https://play.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC')).toEqual({ kind: 'remote', url: 'https://play.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC' });
     expect(classifyLocation('https://evil.example/open.spotify.com/track/abc')).toEqual({ kind: 'remote', url: 'https://evil.example/open.spotify.com/track/abc' });
+  });
+
+  it('reads Spotify and TIDAL links to what is not a song as those URIs, so readers say what they name', () => {
+    const link = (provider: string, uri: string, item: string) => ({ kind: 'provider', provider, uri, item });
+    expect(classifyLocation('https://play.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC')).toEqual(link('spotify', 'spotify:album:4uLU6hMCjMI75M1A2tKUQC', 'album'));
+    expect(classifyLocation('https://open.spotify.com/intl-de/playlist/37i9dQZF1DXcBWIGoYBM5M?si=x')).toEqual(link('spotify', 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M', 'playlist'));
+    expect(classifyLocation('https://open.spotify.com/artist/4tZwfgrHOc3mvqYlEYSvVi')).toEqual(link('spotify', 'spotify:artist:4tZwfgrHOc3mvqYlEYSvVi', 'artist'));
+    expect(classifyLocation('https://open.spotify.com/episode/512ojhOuo1ktJprKbVcKyQ')).toEqual(link('spotify', 'spotify:episode:512ojhOuo1ktJprKbVcKyQ', 'episode'));
+    expect(classifyLocation('https://open.spotify.com/show/5CfCWKI5pZ28U0uOzXkDHe')).toEqual(link('spotify', 'spotify:show:5CfCWKI5pZ28U0uOzXkDHe', 'show'));
+    expect(classifyLocation('https://open.spotify.com/user/some.user_name-1')).toEqual(link('spotify', 'spotify:user:some.user_name-1', 'user'));
+    expect(classifyLocation('https://tidal.com/browse/album/77646169/u')).toEqual(link('tidal', 'tidal:album:77646169', 'album'));
+    expect(classifyLocation('https://listen.tidal.com/artist/3346')).toEqual(link('tidal', 'tidal:artist:3346', 'artist'));
+    expect(classifyLocation('https://tidal.com/browse/playlist/0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a')).toEqual(link('tidal', 'tidal:playlist:0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a', 'playlist'));
+    expect(classifyLocation('https://tidal.com/browse/mix/0016a7d6a1e4c2f0b0e1cf3a2bd1e5')).toEqual(link('tidal', 'tidal:mix:0016a7d6a1e4c2f0b0e1cf3a2bd1e5', 'mix'));
+    // Only the services' own hosts and shapes: anything else stays an address.
+    expect(classifyLocation('https://open.spotify.com/genre/pop')).toEqual({ kind: 'remote', url: 'https://open.spotify.com/genre/pop' });
+    expect(classifyLocation('https://tidal.com/browse/video/12345')).toEqual({ kind: 'remote', url: 'https://tidal.com/browse/video/12345' });
+    expect(classifyLocation('https://tidal.com.evil.example/browse/album/1')).toEqual({ kind: 'remote', url: 'https://tidal.com.evil.example/browse/album/1' });
+    // The writers' web URLs stay track-only (SPEC: track URIs become web URLs).
+    expect(webUrlOf('spotify:album:4uLU6hMCjMI75M1A2tKUQC')).toBeNull();
   });
 });
 

@@ -365,6 +365,14 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it('reads a Spotify or TIDAL album or playlist link as what it names, not as a song to search for, even with a title', async () => {
+    const result = await parseText('#EXTM3U\n#EXTINF:2400,Daft Punk - Discovery\nhttps://open.spotify.com/album/2noRn2Aes5aoNVsU6iWThc?si=1\n#EXTINF:-1,Friday mix\nhttps://tidal.com/browse/playlist/0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a\n');
+    expect(result.playlists[0]?.tracks).toMatchObject([
+      { title: 'Discovery', provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: 'album link: the location names an album, not a song', metadata: { location: 'https://open.spotify.com/album/2noRn2Aes5aoNVsU6iWThc?si=1' } },
+      { provider_uris: {}, media_type: 'unknown', is_migratable: false, unsupported_reason: 'playlist link: the location names another playlist, not a song', metadata: { location: 'https://tidal.com/browse/playlist/0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a' } },
+    ]);
+  });
+
   it('refuses an HLS media or master playlist: segments of one stream, not songs', async () => {
     const media = await parseText('#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\nsegment000.ts\n#EXTINF:9.5,\nsegment001.ts\n#EXT-X-ENDLIST\n', 'video.m3u8');
     expect(media).toEqual({ playlists: [], issues: [expect.objectContaining({ line: 3, code: 'hls_playlist', severity: 'error' })] });

@@ -7,7 +7,11 @@ import { isSkippable } from './text-lines.ts';
  * "Title - Live"); `#` comments and blank lines are ignored. A line that is just a track link — a
  * Spotify or TIDAL track web link, or a provider track URI such as `spotify:track:…` (read by the
  * SDK's `sourceReference`, as every format reads them) — is that track: its provider URI, title
- * and artist unknown (empty), for matching to find.
+ * and artist unknown (empty), for matching to find. A line that is just a link naming no song is
+ * kept, not migrated, with the reason, the link in `metadata.location` (what a CSV export writes as
+ * `source_uri`): a provider's album, playlist, artist or episode (`spotify:album:…`, an
+ * open.spotify.com album link), or any other web address (a video page, a stream, a shop): there
+ * is no title or artist to search for, and the address is no song's name.
  * Duplicates stay, in file order. No formula-guard stripping here: a list typed by hand means its
  * leading apostrophes ("'Til Tuesday - Voices Carry").
  */
@@ -15,12 +19,32 @@ import { isSkippable } from './text-lines.ts';
 /** A provider's track URI: `<provider>:track:<id>`. */
 const TRACK_URI = /^[a-z][a-z0-9_]*:track:\S+$/;
 
-/** The provider URI of a line that is just a track link, or null. */
-function trackLink(text: string): { readonly provider: string; readonly uri: string } | null {
+/** A URL with a scheme of two or more characters and an authority (`https://…`, `rtsp://…`). */
+const WEB_ADDRESS = /^[A-Za-z][A-Za-z0-9+.-]+:\/\/\S+$/;
+
+type LineLink =
+  | { readonly kind: 'track'; readonly provider: string; readonly uri: string }
+  /** A podcast episode: its URI kept, as every format keeps one, but not migrated. */
+  | { readonly kind: 'episode'; readonly provider: string; readonly uri: string; readonly reason: string }
+  /** A link naming no song: kept as the entry's location, not migrated. */
+  | { readonly kind: 'no_song'; readonly location: string; readonly reason: string };
+
+/** What a line that is a single link says, or null for any other line (a title, `Artist - Title`). */
+function lineLink(text: string): LineLink | null {
   const trimmed = text.trim();
-  if (/\s/.test(trimmed)) return null;
+  if (trimmed === '' || /\s/.test(trimmed)) return null;
   const reference = formatKit.sourceReference(trimmed);
-  return reference.kind === 'provider' && TRACK_URI.test(reference.uri) ? reference : null;
+  if (reference.kind === 'provider' && TRACK_URI.test(reference.uri)) return { kind: 'track', provider: reference.provider, uri: reference.uri };
+  const location = formatKit.classifyLocation(trimmed);
+  if (location.kind === 'provider') {
+    const reason = formatKit.providerItemReason(location.item);
+    if (reason === null) return null;
+    return location.item === 'episode' ? { kind: 'episode', provider: location.provider, uri: location.uri, reason } : { kind: 'no_song', location: trimmed, reason };
+  }
+  if (location.kind === 'remote' && WEB_ADDRESS.test(trimmed)) {
+    return { kind: 'no_song', location: trimmed, reason: formatKit.remoteItemReason(location.url, { artist: '', title: '' }) ?? formatKit.REMOTE_ITEM_REASONS.unnamed };
+  }
+  return null;
 }
 
 function bounded(value: string, max: number, field: string, line: formatKit.TextLine, issues: formatKit.IssueCollector): string {
@@ -33,9 +57,18 @@ export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: str
   const tracks: TrackInput[] = [];
   for (const line of lines) {
     if (isSkippable(line.text)) continue;
-    const link = trackLink(line.text);
-    if (link !== null) {
+    const link = lineLink(line.text);
+    if (link?.kind === 'track') {
       tracks.push({ title: '', artist: '', provider_uris: { [link.provider]: link.uri }, position: tracks.length });
+      continue;
+    }
+    if (link?.kind === 'episode') {
+      tracks.push({ title: '', artist: '', provider_uris: { [link.provider]: link.uri }, media_type: 'episode', is_migratable: false, unsupported_reason: link.reason, position: tracks.length });
+      continue;
+    }
+    if (link?.kind === 'no_song') {
+      const location = bounded(link.location, formatKit.LIMITS.text, 'link', line, issues);
+      tracks.push({ title: '', artist: '', metadata: { location }, media_type: 'unknown', is_migratable: false, unsupported_reason: link.reason, position: tracks.length });
       continue;
     }
     const { artist, title } = formatKit.splitArtistTitle(line.text);

@@ -74,9 +74,37 @@ describe('plain lists', () => {
       ['', '', { tidal: 'tidal:track:1234' }, 3],
       ['', '', { tidal: 'tidal:track:9012' }, 4],
       ['', '', { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, 5],
-      // Any other link names no track: the line stays a title, as typed.
-      ['', 'https://www.youtube.com/watch?v=u7K72X4eo_s', {}, 6],
+      // Any other link names no song to search for: kept, not migrated (see below).
+      ['', '', {}, 6],
+      // Not a link: a title, as typed.
       ['', 'intro:outro', {}, 7],
+    ]);
+  });
+
+  it('keeps a line that is a link naming no song, not migrated, with why: albums, playlists, episodes, other addresses', () => {
+    const text = [
+      'https://open.spotify.com/album/4m2880jivSbbyEGAKfITCa?si=x',
+      'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M',
+      'https://tidal.com/browse/artist/3346/u',
+      'https://open.spotify.com/episode/512ojhOuo1ktJprKbVcKyQ',
+      'https://www.youtube.com/watch?v=u7K72X4eo_s',
+      'http://radio.example:8000/stream.m3u',
+      'rtsp://radio.example/live',
+      'Daft Punk - One More Time',
+    ].join('\n');
+    const { playlists, issues } = parse(text, 'links.txt');
+    expect(issues).toEqual([]);
+    const shown = playlists[0]!.tracks.map((track) => ({ title: track.title, location: track.metadata?.['location'] ?? null, uris: track.provider_uris ?? {}, media: track.media_type, migratable: track.is_migratable, reason: track.unsupported_reason }));
+    expect(shown).toEqual([
+      { title: '', location: 'https://open.spotify.com/album/4m2880jivSbbyEGAKfITCa?si=x', uris: {}, media: 'unknown', migratable: false, reason: 'album link: the location names an album, not a song' },
+      { title: '', location: 'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M', uris: {}, media: 'unknown', migratable: false, reason: 'playlist link: the location names another playlist, not a song' },
+      { title: '', location: 'https://tidal.com/browse/artist/3346/u', uris: {}, media: 'unknown', migratable: false, reason: 'artist link: the location names an artist, not a song' },
+      // An episode keeps its URI, as every format keeps one.
+      { title: '', location: null, uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media: 'episode', migratable: false, reason: 'podcast episode: only music tracks are migrated' },
+      { title: '', location: 'https://www.youtube.com/watch?v=u7K72X4eo_s', uris: {}, media: 'unknown', migratable: false, reason: 'web address: the entry names no artist and title, so there is no song to search for' },
+      { title: '', location: 'http://radio.example:8000/stream.m3u', uris: {}, media: 'unknown', migratable: false, reason: 'playlist link: the address names another playlist or a stream, not a song' },
+      { title: '', location: 'rtsp://radio.example/live', uris: {}, media: 'unknown', migratable: false, reason: 'internet stream: a radio or stream address, not a song' },
+      { title: 'One More Time', location: null, uris: {}, media: 'track', migratable: true, reason: null },
     ]);
   });
 });
