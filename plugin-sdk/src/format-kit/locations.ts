@@ -14,8 +14,9 @@ import { providerOfUri } from './source-uri.ts';
  * - a Spotify local-file URI (`spotify:local:<artist>:<album>:<title>:<seconds>`, form-encoded
  *   parts) is `local_file`: a file on the device that added it, named by the URI (decoded names,
  *   empty when absent), not a catalogue entry;
- * - `file:` URLs (percent-decoded), Windows drive paths (`C:\…`, `C:/…`) and UNC paths (`\\server\…`)
- *   are local files, as is any text without a colon (an absolute or relative path);
+ * - `file:` URLs (percent-decoded), Windows drive paths (`C:\…`, `C:/…`), UNC paths (`\\server\…`)
+ *   and network-share URLs (`smb://`, `cifs://`, `nfs://`, `afp://`: a UNC path written as a URL,
+ *   kept as written) are local files, as is any text without a colon (an absolute or relative path);
  * - any other `scheme://` URL is a remote location (a stream, a web page, a file on a server);
  * - a provider URI written as the location names its provider: a provider-style URI (see
  *   `providerOfUri`) in the `<provider>:<type>:<id>` shape every provider uses (`spotify:track:…`,
@@ -76,6 +77,8 @@ const TIDAL_TRACK = /^tidal:track:(\d{1,20})$/;
 /** A scheme of two or more characters (one letter and a colon is a drive) followed by `//`, and the authority. */
 const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]+:\/\/([^/?#]*)/;
 const DRIVE_PATH = /^[A-Za-z]:[\\/]/;
+/** File-sharing protocols: the listener's own files on a NAS or another computer, not web addresses. */
+const NETWORK_SHARE = /^(?:smb|cifs|nfs|afp):\/\//i;
 /** `<provider>:<type>:<id>`, the shape of every provider's URIs. */
 const PROVIDER_URI_SHAPE = /^[a-z][a-z0-9_]*:[a-z][a-z0-9-]*:\S+$/;
 /** Audio and video file extensions: text ending in one names a file, not a provider's item. */
@@ -154,7 +157,7 @@ export function classifyLocation(location: string, options: ClassifyOptions = {}
   if (link !== null) return link;
   if (location.startsWith('spotify:local:')) return spotifyLocalFile(location);
   if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location, options) };
-  if (DRIVE_PATH.test(location) || location.startsWith('\\\\')) return { kind: 'local', path: location };
+  if (DRIVE_PATH.test(location) || location.startsWith('\\\\') || NETWORK_SHARE.test(location)) return { kind: 'local', path: location };
   if (URL_WITH_AUTHORITY.test(location)) return { kind: 'remote', url: location };
   const provider = providerOfLocation(location);
   if (provider !== null) return { kind: 'provider', provider, uri: location, item: providerItemOf(location) };

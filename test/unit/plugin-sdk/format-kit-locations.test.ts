@@ -44,6 +44,16 @@ describe('classifyLocation', () => {
     expect(classifyLocation('FILE:///home/x.mp3#t=1')).toEqual({ kind: 'local', path: '/home/x.mp3' });
   });
 
+  it('reads network-share URLs as local files (a UNC path written as a URL), kept as written and named by their file', () => {
+    for (const url of ['smb://nas/Music/Daft%20Punk%20-%20Aerodynamic.mp3', 'SMB://nas/a.mp3', 'cifs://nas/a.mp3', 'nfs://nas/export/a.flac', 'afp://mac.local/Music/a.m4a']) {
+      expect(classifyLocation(url)).toEqual({ kind: 'local', path: url });
+    }
+    expect(fileStem('smb://nas/Music/Daft%20Punk%20-%20Aerodynamic.mp3')).toBe('Daft Punk - Aerodynamic');
+    // A file server reached over the web or FTP is still a remote address.
+    expect(classifyLocation('ftp://files.example/a.mp3')).toEqual({ kind: 'remote', url: 'ftp://files.example/a.mp3' });
+    expect(classifyLocation('smbx://nas/a.mp3')).toEqual({ kind: 'remote', url: 'smbx://nas/a.mp3' });
+  });
+
   it('leaves other URIs to the format', () => {
     expect(classifyLocation('urn:isbn:123')).toEqual({ kind: 'other', text: 'urn:isbn:123' });
     expect(classifyLocation('tag:example.com,2024:x')).toEqual({ kind: 'other', text: 'tag:example.com,2024:x' });

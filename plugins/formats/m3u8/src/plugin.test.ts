@@ -365,6 +365,13 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it('reads a file on a network share (smb://) as a local file, like its UNC path', async () => {
+    const result = await parseText('#EXTM3U\n#EXTINF:320,Daft Punk - One More Time\nsmb://nas/Music/Daft%20Punk%20-%20One%20More%20Time.mp3\n');
+    expect(result.playlists[0]?.tracks).toMatchObject([
+      { artist: 'Daft Punk', title: 'One More Time', is_local: true, media_type: 'local_file', is_migratable: false, metadata: { location: 'smb://nas/Music/Daft%20Punk%20-%20One%20More%20Time.mp3', local_path: 'smb://nas/Music/Daft%20Punk%20-%20One%20More%20Time.mp3' } },
+    ]);
+  });
+
   it('reads a Spotify or TIDAL album or playlist link as what it names, not as a song to search for, even with a title', async () => {
     const result = await parseText('#EXTM3U\n#EXTINF:2400,Daft Punk - Discovery\nhttps://open.spotify.com/album/2noRn2Aes5aoNVsU6iWThc?si=1\n#EXTINF:-1,Friday mix\nhttps://tidal.com/browse/playlist/0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a\n');
     expect(result.playlists[0]?.tracks).toMatchObject([
