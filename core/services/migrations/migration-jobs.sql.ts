@@ -1,4 +1,5 @@
 import { MIGRATION_PROGRESS_LOCK } from '../../storage/entities/migration-job.entity.ts';
+import type { LeaseFence } from './lease-lost.ts';
 
 /**
  * SQL of migration jobs, their items and the operation ledger. Pure functions returning
@@ -156,28 +157,35 @@ export function requeueDuePausedJobs(limit: number): SqlStatement {
   };
 }
 
-export function updateJobPhase(jobId: string, phase: string): SqlStatement {
-  return { text: `update migration_job set phase = ?, updated_at = now() where id = ?`, values: [phase, jobId] };
+/**
+ * The runner's changes of a job's phase, status and end are fenced like its writes (`insertLedger`):
+ * they apply only while `worker` holds the lease, and return the job's id when they did. A run that
+ * lost the lease (another worker took the job, or the user cancelled it) changes nothing, so it
+ * can neither undo a cancellation nor overwrite the new holder's progress.
+ */
+export function updateJobPhase(jobId: string, phase: string, worker: string): SqlStatement {
+  return { text: `update migration_job set phase = ?, updated_at = now() where id = ? and lease_owner = ? returning id`, values: [phase, jobId, worker] };
 }
 
 export function updateJobSelection(jobId: string, selection: Record<string, unknown>): SqlStatement {
   return { text: `update migration_job set selection = ?::jsonb, updated_at = now() where id = ?`, values: [JSON.stringify(selection), jobId] };
 }
 
-export function updateJobStatus(jobId: string, fields: { status: string; outcome: string; errorCode: string | null; error: string | null; resumeAt?: Date | null }): SqlStatement {
+export function updateJobStatus(jobId: string, fields: { status: string; outcome: string; errorCode: string | null; error: string | null; resumeAt?: Date | null }, worker: string): SqlStatement {
   return {
-    text: `update migration_job set status = ?, outcome = ?, error_code = ?, error = ?, resume_at = ?, lease_owner = null, lease_expires_at = null, updated_at = now() where id = ?`,
-    values: [fields.status, fields.outcome, fields.errorCode, fields.error, fields.resumeAt ?? null, jobId],
+    text: `update migration_job set status = ?, outcome = ?, error_code = ?, error = ?, resume_at = ?, lease_owner = null, lease_expires_at = null, updated_at = now()
+           where id = ? and lease_owner = ? returning id`,
+    values: [fields.status, fields.outcome, fields.errorCode, fields.error, fields.resumeAt ?? null, jobId, worker],
   };
 }
 
-export function finishJob(jobId: string, fields: { outcome: string; status: string; summary: Record<string, unknown>; error: string | null; retentionDays: number }): SqlStatement {
+export function finishJob(jobId: string, fields: { outcome: string; status: string; summary: Record<string, unknown>; error: string | null; retentionDays: number }, worker: string): SqlStatement {
   return {
     text: `update migration_job set status = ?, outcome = ?, summary = ?::jsonb, error = ?, error_code = null, phase = 'written',
              completed_at = now(), lease_owner = null, lease_expires_at = null, updated_at = now(),
              detail_expires_at = case when ? > 0 then now() + make_interval(days => ?) else null end
-           where id = ?`,
-    values: [fields.status, fields.outcome, JSON.stringify(fields.summary), fields.error, fields.retentionDays, fields.retentionDays, jobId],
+           where id = ? and lease_owner = ? returning id`,
+    values: [fields.status, fields.outcome, JSON.stringify(fields.summary), fields.error, fields.retentionDays, fields.retentionDays, jobId, worker],
   };
 }
 
@@ -374,14 +382,24 @@ export interface LedgerIntent {
   idempotencyKey: string;
 }
 
-export function insertLedger(jobId: string, ownerId: string, entries: readonly LedgerIntent[]): SqlStatement {
+/**
+ * Records the intent of writes, fenced by the job's lease: only while `lease.worker` still holds it
+ * (extending it, in the same statement, so that no other worker can take the job between this
+ * record and the call it announces). No row comes back when the worker lost the lease — another
+ * worker took the job, or the user cancelled it — and the writer must then not call the provider.
+ */
+export function insertLedger(jobId: string, ownerId: string, entries: readonly LedgerIntent[], lease: LeaseFence): SqlStatement {
   const rows = entries.map((entry) => ({ item_id: entry.itemId, operation: entry.operation, intent: entry.intent, idempotency_key: entry.idempotencyKey }));
   return {
-    text: `insert into operation_ledger (job_id, owner_id, item_id, operation, intent, idempotency_key)
+    text: `with held as (
+             update migration_job set lease_expires_at = now() + make_interval(secs => ?)
+             where id = ? and lease_owner = ? and status = 'running' returning id)
+           insert into operation_ledger (job_id, owner_id, item_id, operation, intent, idempotency_key)
            select ?, ?, r.item_id, r.operation, r.intent, r.idempotency_key
            from jsonb_to_recordset(?::jsonb) as r(item_id uuid, operation text, intent jsonb, idempotency_key text)
+           where exists (select 1 from held)
            returning id, item_id, idempotency_key`,
-    values: [jobId, ownerId, JSON.stringify(rows)],
+    values: [lease.seconds, jobId, lease.worker, jobId, ownerId, JSON.stringify(rows)],
   };
 }
 

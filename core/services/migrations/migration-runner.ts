@@ -7,6 +7,7 @@ import { ConnectionError, type ConnectionService } from '../connections/connecti
 import type { ImportRecordService } from '../imports/index.ts';
 import { MatchService, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
+import { LeaseLost } from './lease-lost.ts';
 import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
 import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
 import { retryDelaySeconds } from './retry-backoff.ts';
@@ -74,8 +75,6 @@ const MAX_INLINE_RETRIES = 4;
 /** Transient provider failures in a row (across runs, without any item moving) before the job fails. */
 const MAX_TRANSIENT_FAILURES = 8;
 
-class LeaseLost extends Error {}
-
 export class MigrationRunner {
   readonly #o: RunnerOptions;
   /**
@@ -88,6 +87,11 @@ export class MigrationRunner {
 
   constructor(options: RunnerOptions) {
     this.#o = options;
+  }
+
+  /** Whether a run of this worker is working on the job now. */
+  isRunning(jobId: string): boolean {
+    return this.#running.has(jobId);
   }
 
   /** One run of a job. Returns quietly when another run (in any worker) holds it or it is finished. */
@@ -130,7 +134,7 @@ export class MigrationRunner {
         try {
           return (await this.#advance(job, checkpoint, logger)) === 'sliced';
         } catch (error) {
-          if (error instanceof LeaseLost) return false;
+          if (error instanceof LeaseLost) return this.#leaseLost(logger);
           const failure = error instanceof StopRun ? error.failure : classifyFailure(error);
           const waitS = failure.kind === 'retry' ? retryDelaySeconds(failure.retryAfterS, inlineRetries) : null;
           if (waitS !== null && waitS <= INLINE_WAIT_LIMIT_S && inlineRetries < MAX_INLINE_RETRIES && !signal.aborted) {
@@ -138,7 +142,12 @@ export class MigrationRunner {
             await sleep(waitS * 1000, undefined, { signal }).catch(() => undefined);
             continue;
           }
-          await this.#stop(job, failure, logger);
+          try {
+            await this.#stop(job, failure, logger);
+          } catch (stopError) {
+            if (stopError instanceof LeaseLost) return this.#leaseLost(logger);
+            throw stopError;
+          }
           return false;
         }
       }
@@ -148,10 +157,20 @@ export class MigrationRunner {
     }
   }
 
+  #leaseLost(logger: Logger): false {
+    logger.warn('the migration lease is held elsewhere now (another worker, or the job was cancelled); this run stops without changing more');
+    return false;
+  }
+
+  /** A fenced change (see `updateJobPhase`) that changed nothing: this run no longer holds the job. */
+  #held(job: JobRow, rows: readonly unknown[]): void {
+    if (rows.length === 0) throw new LeaseLost(`migration ${job.id} is no longer held by this worker`);
+  }
+
   async #stop(job: JobRow, failure: FailureClass, logger: Logger): Promise<void> {
     if (failure.kind === 'pause') {
       logger.warn({ code: failure.code, resumeAt: failure.resumeAt }, 'migration paused');
-      await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'paused', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: failure.resumeAt }));
+      this.#held(job, await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'paused', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: failure.resumeAt }, this.#o.workerId)));
       return;
     }
     if (failure.kind === 'retry') {
@@ -166,7 +185,7 @@ export class MigrationRunner {
         const startAfter = new Date(Date.now() + retryDelaySeconds(failure.retryAfterS, MAX_INLINE_RETRIES + transient - 1) * 1000);
         logger.warn({ code: failure.code, startAfter, transient }, 'migration retries later');
         await this.#o.store.inJob(job.id, async (execute) => {
-          await execute(updateJobStatus(job.id, { status: 'queued', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: startAfter }));
+          this.#held(job, await execute(updateJobStatus(job.id, { status: 'queued', outcome: 'running', errorCode: failure.code, error: failure.message, resumeAt: startAfter }, this.#o.workerId)));
           await execute({ text: `update migration_job set summary = coalesce(summary, '{}'::jsonb) || jsonb_build_object('transient_failures', ?::int, 'transient_progress', ?::bigint) where id = ?`, values: [transient, seq, job.id] });
         });
         await this.#o.enqueue(job.id, startAfter);
@@ -191,17 +210,18 @@ export class MigrationRunner {
       if (matched === 'sliced') return 'sliced';
       const [review] = await this.#o.store.execute(countItemsWithStatus(job.id, 'needs_review'));
       if (Number(review?.['n'] ?? 0) > 0) {
-        await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'awaiting_review', outcome: 'running', errorCode: null, error: null }));
+        this.#held(job, await this.#o.store.change(job.id, updateJobStatus(job.id, { status: 'awaiting_review', outcome: 'running', errorCode: null, error: null }, this.#o.workerId)));
         logger.info({ needsReview: Number(review!['n']) }, 'migration waits for review');
         return 'review';
       }
-      await this.#o.store.change(job.id, updateJobPhase(job.id, 'matched'));
+      this.#held(job, await this.#o.store.change(job.id, updateJobPhase(job.id, 'matched', this.#o.workerId)));
       job.phase = 'matched';
     }
     if (job.phase === 'matched') {
       // A target track the provider no longer has leaves the identity graph, for every account.
       const forgetTarget = (trackId: string) => this.#matchService(job, call).forgetTarget(job.targetProvider, trackId);
-      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, forgetTarget, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
+      const lease = { worker: this.#o.workerId, seconds: this.#o.leaseSeconds };
+      const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, lease, forgetTarget, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
       for (const collection of this.#writeCollections(job)) {
         if (checkpoint()) return 'sliced';
         const entityType = collection.kind === 'ALBUMS' ? 'album' : collection.kind === 'ARTISTS' ? 'artist' : 'track';
@@ -217,7 +237,7 @@ export class MigrationRunner {
         const written = collection.kind === 'PLAYLIST' ? writer.recordedTarget(collection.id) : null;
         if (written) await writer.confirmPositions(collection, written);
       }
-      await this.#o.store.change(job.id, updateJobPhase(job.id, 'written'));
+      this.#held(job, await this.#o.store.change(job.id, updateJobPhase(job.id, 'written', this.#o.workerId)));
       job.phase = 'written';
     }
     await this.#finish(job, null);
@@ -255,7 +275,7 @@ export class MigrationRunner {
       if (existing) return;
       for (let start = 0; start < items.length; start += IMPORT_INSERT_BATCH) await execute(insertItems(job.id, job.ownerId, items.slice(start, start + IMPORT_INSERT_BATCH)));
       await execute(updateJobSelection(job.id, job.selection));
-      await execute(updateJobPhase(job.id, 'items_ready'));
+      this.#held(job, await execute(updateJobPhase(job.id, 'items_ready', this.#o.workerId)));
     });
   }
 
@@ -361,7 +381,7 @@ export class MigrationRunner {
       target_playlist_id: collection.target_playlist_id ?? null,
     }));
     const summary = { ...(job.summary ?? {}), transient_failures: 0, counts, entity_counts, collections };
-    await this.#o.store.change(job.id, finishJob(job.id, { status: finalOutcome === 'failed' ? 'failed' : 'completed', outcome: finalOutcome, summary, error, retentionDays: this.#o.retentionDays() }));
+    this.#held(job, await this.#o.store.change(job.id, finishJob(job.id, { status: finalOutcome === 'failed' ? 'failed' : 'completed', outcome: finalOutcome, summary, error, retentionDays: this.#o.retentionDays() }, this.#o.workerId)));
     if (job.sourceKind === 'import') {
       if (finalOutcome === 'failed') await this.#o.imports.releaseFailedJob(job.id, this.#o.importGraceHours);
       else await this.#o.imports.completeJob(job.id);

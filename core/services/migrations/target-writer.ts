@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFound, RateLimited, type Manifest, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
 import { eachPage } from '../playlists/playlist-read.service.ts';
+import { LeaseLost, type LeaseFence } from './lease-lost.ts';
 import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB } from './migration-outcome.ts';
 import { classifyFailure, StopRun, uncertainWrite } from './migration-errors.ts';
 import {
@@ -78,14 +79,29 @@ export class TargetWriter {
   /** Removes a target track the provider answered NotFound for from the identity graph. */
   readonly #forgetTarget: ((trackId: string) => Promise<unknown>) | null;
 
-  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow; visibilityWaitMs?: number; forgetTarget?: (trackId: string) => Promise<unknown> }) {
+  /** Every write is recorded only while this worker holds the job's lease (see `#intend`). */
+  readonly #lease: LeaseFence;
+
+  constructor(options: { store: MigrationStore; call: TargetCall; manifest: Manifest; job: JobRow; lease: LeaseFence; visibilityWaitMs?: number; forgetTarget?: (trackId: string) => Promise<unknown> }) {
     this.#forgetTarget = options.forgetTarget ?? null;
+    this.#lease = options.lease;
     this.#store = options.store;
     this.#visibilityWaitMs = options.visibilityWaitMs ?? 1_000;
     this.#call = options.call;
     this.#manifest = options.manifest;
     this.#job = options.job;
     this.#provider = options.manifest.provider!.name;
+  }
+
+  /**
+   * Records the intent of writes before their call, fenced by the lease: a run that stalled past
+   * its lease while another worker took the job (or whose job was cancelled) gets no rows and
+   * stops here, before calling the provider, instead of writing beside the new holder.
+   */
+  async #intend(intents: readonly LedgerIntent[]): Promise<Record<string, unknown>[]> {
+    const rows = await this.#store.execute(insertLedger(this.#job.id, this.#job.ownerId, intents, this.#lease));
+    if (rows.length === 0) throw new LeaseLost(`migration ${this.#job.id} is no longer held by this worker; its writes stop here`);
+    return rows;
   }
 
   get #constraints() {
@@ -176,11 +192,9 @@ export class TargetWriter {
       // counts only the attempts still uncertain, so after a settled one (a create refused because
       // the connection expired, or one found absent after a crash) the count repeats an earlier
       // key, and the unique key turned a resumable job into a failed one.
-      const [ledger] = await this.#store.execute(
-        insertLedger(this.#job.id, this.#job.ownerId, [
-          { itemId: null, operation: 'create_playlist', intent: { collection: collection.id, name: collection.name }, idempotencyKey: `${this.#job.id}:create:${collection.id}:${attempt}:${randomUUID()}` },
-        ]),
-      );
+      const [ledger] = await this.#intend([
+        { itemId: null, operation: 'create_playlist', intent: { collection: collection.id, name: collection.name }, idempotencyKey: `${this.#job.id}:create:${collection.id}:${attempt}:${randomUUID()}` },
+      ]);
       const ledgerId = String(ledger!['id']);
       try {
         const maxDescription = this.#constraints.description_max_len;
@@ -322,7 +336,7 @@ export class TargetWriter {
         intent: { collection: collection.id, target_playlist_id: targetId, uri: item.targetUri, position: item.position },
         idempotencyKey: `${this.#job.id}:${item.id}:${operation}:${randomUUID()}`,
       }));
-      const ledger = await this.#store.execute(insertLedger(this.#job.id, this.#job.ownerId, intents));
+      const ledger = await this.#intend(intents);
       const ledgerByItem = new Map(ledger.map((row) => [String(row['item_id']), String(row['id'])]));
       let results: OperationResult<'addTracks'>['results'];
       try {

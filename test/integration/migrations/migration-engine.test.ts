@@ -23,6 +23,8 @@ const paused = onBoth.slice(140, 150);
 const other = onBoth.slice(200, 205);
 const tidalLiked = onBoth.slice(210, 214);
 const held = onBoth.slice(230, 236);
+const fenced = onBoth.slice(240, 246);
+const cancelledSongs = onBoth.slice(250, 256);
 
 let h: MigrationHarness;
 let playlistIds: Record<string, string> = {};
@@ -47,6 +49,8 @@ beforeAll(async () => {
         { name: 'Shaky Network', trackKeys: keys(ambiguous) },
         { name: 'Paused Set', trackKeys: keys(paused) },
         { name: 'Held Set', trackKeys: keys(held) },
+        { name: 'Fenced Set', trackKeys: keys(fenced) },
+        { name: 'Cancelled Set', trackKeys: keys(cancelledSongs) },
       ],
       likedTrackKeys: keys(onBoth.slice(160, 166)),
     },
@@ -317,6 +321,69 @@ describe('one worker', () => {
     expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Held Set')).toHaveLength(1);
     expect(tidalEntries('Held Set')).toEqual(keys(held).map((key) => h.tidal.trackId(key)));
   }, 180_000);
+});
+
+describe('lease fencing', () => {
+  it('a run whose lease another worker took while a request hung writes nothing more; the holder finishes the job once', async () => {
+    // The create request never answers, as if this worker stalled; meanwhile another worker takes
+    // the job (its lease ran out). When the request gives up, the stalled run must not carry on
+    // writing beside the new holder: its next write is refused by the lease, before the provider is called.
+    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
+    const creates = () => h.tidal.requests.filter((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Fenced Set')).length;
+    const started = await create({ selection: { playlist_ids: [playlistIds['Fenced Set']] } });
+    expect(started.status).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    for (let waited = 0; creates() === 0; waited += 50) {
+      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
+      await sleep(50);
+    }
+    const { store, runner } = h.app.app.services.migrations;
+    await store.execute({ text: `update migration_job set lease_owner = 'another-worker', lease_expires_at = now() + interval '1 hour' where id = ?`, values: [jobId] });
+
+    // The held request times out; the run settles it (the target has no such playlist: not
+    // created) and stops at its next write, the create's retry, before calling TIDAL.
+    for (let waited = 0; runner.isRunning(jobId); waited += 100) {
+      if (waited > 150_000) throw new Error('the stalled run never ended');
+      await sleep(100);
+    }
+    expect(await store.execute({ text: `select operation, state, error from operation_ledger where job_id = ?`, values: [jobId] })).toEqual([
+      { operation: 'create_playlist', state: 'failed', error: 'not created: the target has no playlist of this name' },
+    ]);
+    expect(creates()).toBe(1);
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Fenced Set')).toHaveLength(0);
+    // The lease is the other worker's still: the stopped run did not release it.
+    expect((await store.execute({ text: `select lease_owner, status from migration_job where id = ?`, values: [jobId] }))[0]).toEqual({ lease_owner: 'another-worker', status: 'running' });
+
+    // The holder (here: this worker again, once the other one let go) finishes the job, each song once.
+    await store.execute({ text: `update migration_job set lease_owner = null, lease_expires_at = null where id = ?`, values: [jobId] });
+    await runner.run(jobId, new AbortController().signal);
+    const job = await h.waitForJob(jobId, finished, 120_000);
+    expect(job).toMatchObject({ status: 'completed', outcome: 'completed' });
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Fenced Set')).toHaveLength(1);
+    expect(tidalEntries('Fenced Set')).toEqual(keys(fenced).map((key) => h.tidal.trackId(key)));
+  }, 300_000);
+
+  it('cancelling a job while a write hangs: the run writes nothing more, and the job stays cancelled', async () => {
+    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
+    const creates = () => h.tidal.requests.filter((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Cancelled Set')).length;
+    const started = await create({ selection: { playlist_ids: [playlistIds['Cancelled Set']] } });
+    expect(started.status).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    for (let waited = 0; creates() === 0; waited += 50) {
+      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
+      await sleep(50);
+    }
+    const cancelled = await h.api(`/api/migrations/${jobId}/cancel`, { method: 'POST' });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const { runner } = h.app.app.services.migrations;
+    for (let waited = 0; runner.isRunning(jobId); waited += 100) {
+      if (waited > 150_000) throw new Error('the cancelled run never ended');
+      await sleep(100);
+    }
+    expect(creates()).toBe(1);
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Cancelled Set')).toHaveLength(0);
+    expect((await h.api(`/api/migrations/${jobId}`)).json).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
+  }, 300_000);
 });
 
 describe('shutdown', () => {
