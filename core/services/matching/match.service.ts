@@ -54,9 +54,10 @@ import { accountScope, hasSearchText, linkableId, normalizeIsrc, sourceKeyOf } f
  *   writing; the writer then calls `forgetTarget`, which removes the edge everywhere.
  * - Otherwise it searches the target: by ISRC first when the target declares the `isrc` search mode
  *   and the source has one, then by text (never with no text: a source with nothing to search by
- *   is rejected as `unsearchable`, not searched for nothing and not cached as a miss); it scores locally and, on accept, records a global edge
- *   for the chosen track (`isrc_exact` when its ISRC is the identity's, else `fuzzy`) and links the
- *   source track to the same identity, so the reverse direction resolves from the graph too.
+ *   is rejected as `unsearchable`, not searched for nothing and not cached as a miss); it scores
+ *   locally and, on accept, records a global edge for the chosen track (`isrc_exact` when its ISRC
+ *   is the identity's, else `fuzzy`) and links the source track to the same identity, so the
+ *   reverse direction resolves from the graph too.
  * - A search failure (rate limit, expired auth, any provider error) is `retry`: nothing is
  *   recorded. A real no-match is cached for 1 day, doubling with each further miss (max 30 days).
  * - A confirmation writes `user_confirmed` edges in the account's overlay (applies at once to that
