@@ -659,9 +659,12 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
 
 /** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
 function unsearchableReason(track: Track, targetProvider: string): string {
-  const [provider, uri] = Object.entries(track.provider_uris)[0] ?? [];
-  const only = provider === undefined || uri === undefined ? 'it has no title, artist or album' : `it is only a ${provider} link (${uri.slice(0, 200)}), with no title, artist or album`;
-  return `${only} to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${provider ?? 'the service it links to'}.`;
+  const provider = Object.keys(track.provider_uris).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0];
+  const uri = provider === undefined ? undefined : track.provider_uris[provider];
+  if (provider === undefined || uri === undefined) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
+  // The target's own link, which its plugin did not take as a song (a video, an album, a malformed id).
+  if (provider === targetProvider) return `it is only a ${provider} link (${uri.slice(0, 200)}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
+  return `it is only a ${provider} link (${uri.slice(0, 200)}), with no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${provider}.`;
 }
 
 function uriOf(track: Track, provider: string): string | null {

@@ -426,6 +426,11 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
       expect(result).toMatchObject({ decision: 'reject', from: 'unsearchable', searches: 0, candidates: [] });
       expect(result.reason).toBe('it is only a gamma link (gamma:track:g-teardrop), with no title, artist or album to search beta by. Add the song\'s title and artist to the file, or migrate it to gamma.');
       expect(await totalSearches('beta')).toBe(before);
+      // The target's own link that its plugin does not take as a song: the reason says so, not "migrate it to gamma".
+      const albumOnly = track({ title: '', artist: '', provider_uris: { gamma: 'gamma:album:mezzanine' } });
+      expect((await matching.resolve({ source: albumOnly, sourceProvider: 'import', target: target('gamma'), validate: shapeCheck })).reason).toBe(
+        'it is only a gamma link (gamma:album:mezzanine) that gamma does not take as a song, with no title, artist or album to search by. Add the song\'s title and artist to the file.',
+      );
       // Not a no-match: nothing is cached, so a later file with the words is searched at once.
       expect(await execute({ text: `select source_key from match_miss where source_key like 'uri:%'`, values: [] })).toEqual([]);
 
