@@ -307,30 +307,33 @@ export class MatchService {
   /**
    * The source already names a track of the target: its `provider_uris` has the target's key (a
    * pasted link, a file exported from that service, a migration between two accounts of one
-   * service). When the target adapter takes that URI as a track, it is the answer at every
+   * service), or a file kept a web link the target's plugin knows as one of its tracks (see
+   * `linksOf`). When the target adapter takes the link as a track, it is the answer at every
    * strictness, before the graph and without a search: it is the very track the listener had.
    * Nothing is recorded in the graph (a file's link is one listener's word, not evidence for
    * everyone), and a track this account denied for this source is not chosen again.
    */
   async #namedBySource(request: ResolveRequest, scope: string, sourceKey: string): Promise<Resolution | null> {
     const { source, sourceProvider, target, validate } = request;
-    const uri = uriOf(source, target.provider);
-    if (uri === null || uri === '' || !validate) return null;
-    const answer = await validate(uri).catch(() => null);
-    if (!answer?.valid || answer.entity !== 'track' || !answer.id) return null;
-    const denied = await this.#execute(selectDenied({ scope, sourceProvider, sourceKey, targetProvider: target.provider }));
-    if (denied.some((row) => String(row.target_track_id) === answer.id)) return null;
-    return {
-      decision: 'accept',
-      chosen: { id: answer.id, uri: answer.normalizedUri ?? uri, track: null },
-      confidence: 1,
-      reason: `The source names this very ${target.provider} track (${uri.slice(0, 200)}); no search needed.`,
-      breakdown: [],
-      penalties: [],
-      candidates: [],
-      searches: 0,
-      from: 'source_uri',
-    };
+    if (!validate) return null;
+    for (const uri of linksOf(source, target.provider)) {
+      const answer = await validate(uri).catch(() => null);
+      if (!answer?.valid || answer.entity !== 'track' || !answer.id) continue;
+      const denied = await this.#execute(selectDenied({ scope, sourceProvider, sourceKey, targetProvider: target.provider }));
+      if (denied.some((row) => String(row.target_track_id) === answer.id)) return null;
+      return {
+        decision: 'accept',
+        chosen: { id: answer.id, uri: answer.normalizedUri ?? uri, track: null },
+        confidence: 1,
+        reason: `The source names this very ${target.provider} track (${uri.slice(0, 200)}); no search needed.`,
+        breakdown: [],
+        penalties: [],
+        candidates: [],
+        searches: 0,
+        from: 'source_uri',
+      };
+    }
+    return null;
   }
 
   /** No usable graph edge: the no-match cache, then the target's search, local scoring and recording. */
@@ -665,6 +668,28 @@ function unsearchableReason(track: Track, targetProvider: string): string {
   // The target's own link, which its plugin did not take as a song (a video, an album, a malformed id).
   if (provider === targetProvider) return `it is only a ${provider} link (${uri.slice(0, 200)}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
   return `it is only a ${provider} link (${uri.slice(0, 200)}), with no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${provider}.`;
+}
+
+/** Longest web link offered to a target's `validateUri` (the operation's own bound). */
+const MAX_LINK_LENGTH = 2_000;
+
+/**
+ * The links a source track names itself by, for the target to recognise as one of its tracks: its
+ * URI under the target's key first, then a web link a file kept for it (`metadata.source_uri`, a
+ * CSV's source column; `metadata.location`, a playlist entry's address). Only the target's plugin
+ * knows its own links (a YouTube Music song is `https://music.youtube.com/watch?v=…`, a Deezer
+ * one `https://www.deezer.com/track/…`), so readers keep such links as addresses and the target
+ * decides here. Paths and other addresses are never offered.
+ */
+function linksOf(track: Track, targetProvider: string): string[] {
+  const links: string[] = [];
+  const own = uriOf(track, targetProvider);
+  if (own !== null && own !== '') links.push(own);
+  for (const key of ['source_uri', 'location']) {
+    const kept = (track.metadata as Readonly<Record<string, unknown>> | undefined)?.[key];
+    if (typeof kept === 'string' && kept.length <= MAX_LINK_LENGTH && /^https?:\/\/\S+$/i.test(kept) && !links.includes(kept)) links.push(kept);
+  }
+  return links;
 }
 
 function uriOf(track: Track, provider: string): string | null {

@@ -379,8 +379,12 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
   });
 
   describe('a source that already names a target track (a pasted link, a file exported from that service)', () => {
-    /** What a real adapter's validateUri says: shape only, `gamma:<entity>:<id>`. */
+    /** What a real adapter's validateUri says: shape only, `gamma:<entity>:<id>` or its web link `https://gamma.example/<entity>/<id>`. */
+    const offered: string[] = [];
     const shapeCheck = async (uri: string) => {
+      offered.push(uri);
+      const web = /^https:\/\/gamma\.example\/([a-z]+)\/([\w-]+)$/.exec(uri);
+      if (web) return { valid: true, entity: web[1]!, id: web[2]!, normalizedUri: `gamma:${web[1]!}:${web[2]!}` };
       const [provider, entity, id] = uri.split(':');
       return provider === 'gamma' && entity && id ? { valid: true, entity, id, normalizedUri: `gamma:${entity}:${id}` } : { valid: false };
     };
@@ -439,6 +443,27 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
       const withIsrc = track({ title: '', artist: '', isrc: 'GBUM71200002', provider_uris: { beta: 'beta:track:b-unknown' } });
       expect(await matching.resolve({ source: withIsrc, sourceProvider: 'import', target: target('gamma') })).toMatchObject({ decision: 'accept', chosen: { id: 'g-weightless' } });
       expect((await searchCounts('gamma')).text).toBe(gammaBefore.text);
+    });
+
+    it("a web link a file kept (CSV source column, playlist location) answers when the target's plugin knows it as its track", async () => {
+      const before = await totalSearches('gamma');
+      const fromCsv = track({ title: 'Teardrop', artist: 'Massive Attack', metadata: { source_uri: 'https://gamma.example/track/g-teardrop' } });
+      expect(await matching.resolve({ source: fromCsv, sourceProvider: 'import', target: target('gamma'), validate: shapeCheck })).toMatchObject({
+        from: 'source_uri',
+        searches: 0,
+        chosen: { id: 'g-teardrop', uri: 'gamma:track:g-teardrop' },
+        reason: 'The source names this very gamma track (https://gamma.example/track/g-teardrop); no search needed.',
+      });
+      const fromM3u = track({ title: 'Midnight City', artist: 'M83', metadata: { location: 'https://gamma.example/track/g-midnight' } });
+      expect(await matching.resolve({ source: fromM3u, sourceProvider: 'import', target: target('gamma'), validate: shapeCheck })).toMatchObject({ from: 'source_uri', chosen: { id: 'g-midnight' } });
+      expect(await totalSearches('gamma')).toBe(before);
+      // Someone else's link, or a link to an album, is not the song: the usual search answers.
+      const elsewhere = track({ title: 'Teardrop', artist: 'Massive Attack', metadata: { source_uri: 'https://video.example/watch?v=1', location: 'https://gamma.example/album/mezzanine' } });
+      expect((await matching.resolve({ source: elsewhere, sourceProvider: 'import', target: target('gamma'), validate: shapeCheck })).from).not.toBe('source_uri');
+      // A path or another kind of address is never offered to the plugin.
+      offered.length = 0;
+      await matching.resolve({ source: track({ title: 'Teardrop', artist: 'Massive Attack', metadata: { location: 'C:\\Music\\Teardrop.mp3', source_uri: 'spotify:local:a:b:c:1' } }), sourceProvider: 'import', target: target('gamma'), validate: shapeCheck });
+      expect(offered).toEqual([]);
     });
 
     it('link-only entries are remembered by their link, not by one shared empty key', () => {
