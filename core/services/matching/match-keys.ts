@@ -1,4 +1,4 @@
-import type { Track } from '@opl/plugin-sdk';
+import { formatKit, type Track } from '@opl/plugin-sdk';
 import { normalizeText } from '../../matching/index.ts';
 
 /** ISRCs compare without case, spaces or hyphens; anything that is not 12 characters is not one. */
@@ -14,16 +14,6 @@ export function normalizeIsrc(isrc: string | null | undefined): string | null {
  */
 export function linkableId(track: Track): string | null {
   return track.is_local || !track.id ? null : track.id;
-}
-
-/** The URI of the provider key first in code-unit order (stable whatever order the file had), or null. */
-function firstProviderUri(track: Track): string | null {
-  const keys = Object.keys(track.provider_uris).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const key of keys) {
-    const uri = track.provider_uris[key];
-    if (typeof uri === 'string' && uri !== '') return uri;
-  }
-  return null;
 }
 
 /**
@@ -42,7 +32,8 @@ export function sourceKeyOf(track: Track): string {
   // A pasted link alone on its line has no words: each link is its own song, not one shared
   // empty key (a skip or a denial for one would otherwise apply to every such entry).
   if (title === '' && artist === '') {
-    const uri = firstProviderUri(track);
+    // The first provider key in code-unit order: stable whatever order the file had.
+    const uri = formatKit.pickSourceUri(track.provider_uris, null);
     if (uri !== null) return `uri:${uri}`.slice(0, 1_000);
   }
   const duration = track.duration_s === null ? '' : String(Math.round(track.duration_s));

@@ -1,4 +1,4 @@
-import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
+import { formatKit, PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
 import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
 import type { PluginCallContext } from '../../plugin-host/index.ts';
 import {
@@ -662,7 +662,7 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
 
 /** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
 function unsearchableReason(track: Track, targetProvider: string): string {
-  const provider = Object.keys(track.provider_uris).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0];
+  const provider = formatKit.orderedProviders(track.provider_uris, null)[0];
   const uri = provider === undefined ? undefined : track.provider_uris[provider];
   if (provider === undefined || uri === undefined) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
   // The target's own link, which its plugin did not take as a song (a video, an album, a malformed id).

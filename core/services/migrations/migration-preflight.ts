@@ -103,7 +103,7 @@ export function linksForAnotherService(tracks: readonly Track[], targetProvider:
     count += 1;
     for (const key of keys) providers.add(key);
   }
-  return { count, providers: [...providers].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+  return { count, providers: [...providers].sort() };
 }
 
 export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {

@@ -40,6 +40,35 @@ function tidalEntries(name: string): string[] {
 
 const finished = (job: JobJson) => ['completed', 'failed', 'cancelled'].includes(job.status);
 
+/** How often the run asked TIDAL to create the playlist named `name`. */
+function creates(name: string): number {
+  return h.tidal.requests.filter((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes(name)).length;
+}
+
+/**
+ * Starts a migration of the source playlist `name` whose target-playlist create never answers (the
+ * request hangs until the plugin gives up), and returns once the run has sent it: the run is then
+ * held in the middle of the job, as a stalled process would be.
+ */
+async function startHeldAtCreate(name: string): Promise<string> {
+  h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
+  const started = await create({ selection: { playlist_ids: [playlistIds[name]] } });
+  expect(started.status).toBe(202);
+  for (let waited = 0; creates(name) === 0; waited += 50) {
+    if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
+    await sleep(50);
+  }
+  return (started.json as { id: string }).id;
+}
+
+/** Waits until this worker's run of the job has ended. */
+async function runEnded(jobId: string): Promise<void> {
+  for (let waited = 0; h.app.app.services.migrations.runner.isRunning(jobId); waited += 100) {
+    if (waited > 150_000) throw new Error('the run never ended');
+    await sleep(100);
+  }
+}
+
 beforeAll(async () => {
   h = await startMigrationHarness({
     spotifyLibrary: {
@@ -295,15 +324,8 @@ describe('one worker', () => {
     // would; then a second queue entry for the job reaches the same worker (the recovery sweep
     // queues a job whose lease renewal came late). The lease names the worker, so only the worker
     // itself can tell that the job is already running here.
-    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
     const requestsNow = () => h.tidal.requests.length + h.spotify.requests.length;
-    const started = await create({ selection: { playlist_ids: [playlistIds['Held Set']] } });
-    expect(started.status).toBe(202);
-    const jobId = (started.json as { id: string }).id;
-    for (let waited = 0; !h.tidal.requests.some((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Held Set')); waited += 50) {
-      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
-      await sleep(50);
-    }
+    const jobId = await startHeldAtCreate('Held Set');
     const store = h.app.app.services.migrations.store;
     const leaseOf = async () => (await store.execute({ text: `select lease_owner, status from migration_job where id = ?`, values: [jobId] }))[0];
     const holder = await leaseOf();
@@ -328,28 +350,17 @@ describe('lease fencing', () => {
     // The create request never answers, as if this worker stalled; meanwhile another worker takes
     // the job (its lease ran out). When the request gives up, the stalled run must not carry on
     // writing beside the new holder: its next write is refused by the lease, before the provider is called.
-    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
-    const creates = () => h.tidal.requests.filter((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Fenced Set')).length;
-    const started = await create({ selection: { playlist_ids: [playlistIds['Fenced Set']] } });
-    expect(started.status).toBe(202);
-    const jobId = (started.json as { id: string }).id;
-    for (let waited = 0; creates() === 0; waited += 50) {
-      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
-      await sleep(50);
-    }
+    const jobId = await startHeldAtCreate('Fenced Set');
     const { store, runner } = h.app.app.services.migrations;
     await store.execute({ text: `update migration_job set lease_owner = 'another-worker', lease_expires_at = now() + interval '1 hour' where id = ?`, values: [jobId] });
 
     // The held request times out; the run settles it (the target has no such playlist: not
     // created) and stops at its next write, the create's retry, before calling TIDAL.
-    for (let waited = 0; runner.isRunning(jobId); waited += 100) {
-      if (waited > 150_000) throw new Error('the stalled run never ended');
-      await sleep(100);
-    }
+    await runEnded(jobId);
     expect(await store.execute({ text: `select operation, state, error from operation_ledger where job_id = ?`, values: [jobId] })).toEqual([
       { operation: 'create_playlist', state: 'failed', error: 'not created: the target has no playlist of this name' },
     ]);
-    expect(creates()).toBe(1);
+    expect(creates('Fenced Set')).toBe(1);
     expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Fenced Set')).toHaveLength(0);
     // The lease is the other worker's still: the stopped run did not release it.
     expect((await store.execute({ text: `select lease_owner, status from migration_job where id = ?`, values: [jobId] }))[0]).toEqual({ lease_owner: 'another-worker', status: 'running' });
@@ -364,23 +375,11 @@ describe('lease fencing', () => {
   }, 300_000);
 
   it('cancelling a job while a write hangs: the run writes nothing more, and the job stays cancelled', async () => {
-    h.tidal.failNext({ kind: 'timeout', method: 'POST', pathPrefix: '/v2/playlists' });
-    const creates = () => h.tidal.requests.filter((request) => request.method === 'POST' && request.path === '/v2/playlists' && request.body.includes('Cancelled Set')).length;
-    const started = await create({ selection: { playlist_ids: [playlistIds['Cancelled Set']] } });
-    expect(started.status).toBe(202);
-    const jobId = (started.json as { id: string }).id;
-    for (let waited = 0; creates() === 0; waited += 50) {
-      if (waited > 60_000) throw new Error('the run never tried to create the target playlist');
-      await sleep(50);
-    }
+    const jobId = await startHeldAtCreate('Cancelled Set');
     const cancelled = await h.api(`/api/migrations/${jobId}/cancel`, { method: 'POST' });
     expect(cancelled.status, cancelled.text).toBe(200);
-    const { runner } = h.app.app.services.migrations;
-    for (let waited = 0; runner.isRunning(jobId); waited += 100) {
-      if (waited > 150_000) throw new Error('the cancelled run never ended');
-      await sleep(100);
-    }
-    expect(creates()).toBe(1);
+    await runEnded(jobId);
+    expect(creates('Cancelled Set')).toBe(1);
     expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Cancelled Set')).toHaveLength(0);
     expect((await h.api(`/api/migrations/${jobId}`)).json).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
   }, 300_000);
