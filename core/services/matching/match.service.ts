@@ -35,8 +35,9 @@ import { accountScope, hasSearchText, linkableId, normalizeIsrc, sourceKeyOf } f
  *
  * Rules
  * - A read of a track with an ISRC and a provider id records a global `isrc_exact` edge (1.0).
- * - A source track that names a track of the target itself (`provider_uris[target]`, taken by the
- *   adapter's `validateUri` as a track) is the answer before anything else (`#namedBySource`).
+ * - A source track that names a track of the target itself (`provider_uris[target]`, or a web link
+ *   a file kept for it, taken by the adapter's `validateUri` as a track) is the answer before
+ *   anything else (`#namedBySource`).
  * - `resolve` then asks the graph — the account's overlay, then global edges — reached through the
  *   source track's own edge or its ISRC; a hit costs zero searches. A global `fuzzy` edge counts
  *   only if its confidence clears the requested strictness's accept bar. Under `exact_release` only

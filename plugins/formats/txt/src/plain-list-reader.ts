@@ -6,7 +6,7 @@ import { isSkippable } from './text-lines.ts';
  * SDK's `splitArtistTitle`: "AC-DC" or "Jay-Z" never split, "Artist - Title - Live" keeps
  * "Title - Live"); `#` comments and blank lines are ignored. A line that is just a track link — a
  * Spotify or TIDAL track web link, or a provider track URI such as `spotify:track:…` (read by the
- * SDK's `sourceReference`, as every format reads them) — is that track: its provider URI, title
+ * SDK's `classifyLocation`, as every format reads them) — is that track: its provider URI, title
  * and artist unknown (empty), for matching to find. A line that is just a link naming no song is
  * kept, not migrated, with the reason, the link in `metadata.location` (what a CSV export writes as
  * `source_uri`): a provider's album, playlist, artist or episode (`spotify:album:…`, an
@@ -19,9 +19,6 @@ import { isSkippable } from './text-lines.ts';
 /** A provider's track URI: `<provider>:track:<id>`. */
 const TRACK_URI = /^[a-z][a-z0-9_]*:track:\S+$/;
 
-/** A URL with a scheme of two or more characters and an authority (`https://…`, `rtsp://…`). */
-const WEB_ADDRESS = /^[A-Za-z][A-Za-z0-9+.-]+:\/\/\S+$/;
-
 type LineLink =
   | { readonly kind: 'track'; readonly provider: string; readonly uri: string }
   /** A podcast episode: its URI kept, as every format keeps one, but not migrated. */
@@ -29,19 +26,21 @@ type LineLink =
   /** A link naming no song: kept as the entry's location, not migrated. */
   | { readonly kind: 'no_song'; readonly location: string; readonly reason: string };
 
-/** What a line that is a single link says, or null for any other line (a title, `Artist - Title`). */
+/**
+ * What a line that is a single link says (the SDK's one reading of locations, `classifyLocation`),
+ * or null for any other line: a title, `Artist - Title`, or text with a colon that is no link.
+ */
 function lineLink(text: string): LineLink | null {
   const trimmed = text.trim();
   if (trimmed === '' || /\s/.test(trimmed)) return null;
-  const reference = formatKit.sourceReference(trimmed);
-  if (reference.kind === 'provider' && TRACK_URI.test(reference.uri)) return { kind: 'track', provider: reference.provider, uri: reference.uri };
   const location = formatKit.classifyLocation(trimmed);
   if (location.kind === 'provider') {
     const reason = formatKit.providerItemReason(location.item);
-    if (reason === null) return null;
+    if (reason === null) return TRACK_URI.test(location.uri) ? { kind: 'track', provider: location.provider, uri: location.uri } : null;
     return location.item === 'episode' ? { kind: 'episode', provider: location.provider, uri: location.uri, reason } : { kind: 'no_song', location: trimmed, reason };
   }
-  if (location.kind === 'remote' && WEB_ADDRESS.test(trimmed)) {
+  // A remote location is a `scheme://` address (a web page, a stream): no song's name.
+  if (location.kind === 'remote') {
     return { kind: 'no_song', location: trimmed, reason: formatKit.remoteItemReason(location.url, { artist: '', title: '' }) ?? formatKit.REMOTE_ITEM_REASONS.unnamed };
   }
   return null;
