@@ -1,3 +1,4 @@
+import { songLinkService } from './song-links.ts';
 import { providerOfUri } from './source-uri.ts';
 
 /**
@@ -33,9 +34,10 @@ import { providerOfUri } from './source-uri.ts';
  * WPL lines do not (`file:///C:/Music/Track #1.mp3`), and a file URL has no use for a query or a
  * fragment there: with `{ fileUrls: 'as-written' }` they are part of the file name.
  *
- * Remote locations (`remoteItemReason`): a web address that is not a provider's track link is a
- * song to search for only when the entry names its artist and title and nothing marks it as a
- * stream; see there.
+ * Remote locations (`remoteItemReason`): a song page of another music service (`songLinkService`:
+ * Deezer, YouTube, YouTube Music, Apple Music) is a song even when the entry names nothing else;
+ * any other web address that is not a provider's track link is a song to search for only when the
+ * entry names its artist and title and nothing marks it as a stream; see there.
  *
  * Writing: `webUrlOf` turns a Spotify or TIDAL track URI into its web URL (SPEC "Export formats",
  * rule 1), the form other players open.
@@ -178,9 +180,11 @@ export function webUrlOf(uri: string): string | null {
  * percent-decoded (`http://h/Daft%20Punk%20-%20Aerodynamic.mp3?x=1` ⇒ `Daft Punk - Aerodynamic`); a
  * URL without a path gives its host (`http://radio.example:8000/` ⇒ `radio.example:8000`); a
  * decoded segment holding a control character or line break is kept as written. In a
- * path, `#` and `?` are file name characters (`Track #1.mp3` ⇒ `Track #1`).
+ * path, `#` and `?` are file name characters (`Track #1.mp3` ⇒ `Track #1`). A music service's song
+ * page (`songLinkService`) gives `''`: its path is an id (`/track/3135556`, `/watch`), not a name.
  */
 export function fileStem(pathOrUrl: string): string {
+  if (songLinkService(pathOrUrl) !== null) return '';
   const url = URL_WITH_AUTHORITY.exec(pathOrUrl);
   const path = (url === null ? pathOrUrl : pathOrUrl.slice(url[0].length).replace(/[?#].*$/s, '')).replace(/[\\/]+$/, '');
   if (url !== null && path === '') return (url[1] as string).replace(/^.*@/s, '').trim();
@@ -239,18 +243,24 @@ export interface RemoteEntry {
 
 /**
  * Whether an entry at a remote location (a `remote` `LocationKind`: not a provider's track link)
- * is a song to migrate: null when it is, else why not (one of `REMOTE_ITEM_REASONS`). Such an
- * entry is a remote copy of a song only when it names both its artist and its title (from the
- * entry's text or the URL's file name) — that is what a migration searches for — and nothing
- * marks it as a stream:
- * 1. a streaming protocol (`rtsp:`, `mms:`, `rtmp:`, `icy:`, …), or a length given as unknown
- *    (`#EXTINF:-1`, `LengthN=-1`) ⇒ `stream`;
- * 2. a link to a playlist or stream descriptor (`.m3u`, `.m3u8`, `.pls`, `.asx`, `.xspf`, …) ⇒ `playlist`;
- * 3. no artist or no title ⇒ `unnamed` (`http://radio.example:8000/live`, `#EXTINF:215,One More Time`).
+ * is a song to migrate: null when it is, else why not (one of `REMOTE_ITEM_REASONS`).
+ * 1. a streaming protocol (`rtsp:`, `mms:`, `rtmp:`, `icy:`, …) ⇒ `stream`;
+ * 2. a song page of a music service (`songLinkService`: `https://www.deezer.com/track/3135556`,
+ *    `https://music.youtube.com/watch?v=…`) is a song, named or not, whatever length the entry
+ *    gives (tools that write such lists put `-1` when they do not know it): a migration to that
+ *    service takes the link itself, and one to another service searches by the entry's names,
+ *    or says there are none;
+ * 3. a length given as unknown (`#EXTINF:-1`, `LengthN=-1`) ⇒ `stream`;
+ * 4. a link to a playlist or stream descriptor (`.m3u`, `.m3u8`, `.pls`, `.asx`, `.xspf`, …) ⇒ `playlist`;
+ * 5. any other address is a remote copy of a song only when the entry names both its artist and
+ *    its title (from the entry's text or the URL's file name), what a migration searches for;
+ *    else ⇒ `unnamed` (`http://radio.example:8000/live`, `#EXTINF:215,One More Time`).
  * The formats then read the entry as `media_type: unknown`, `is_migratable: false`, with the reason.
  */
 export function remoteItemReason(url: string, entry: RemoteEntry): string | null {
-  if (STREAM_SCHEME.test(url) || entry.lengthUnknown === true) return REMOTE_ITEM_REASONS.stream;
+  if (STREAM_SCHEME.test(url)) return REMOTE_ITEM_REASONS.stream;
+  if (songLinkService(url) !== null) return null;
+  if (entry.lengthUnknown === true) return REMOTE_ITEM_REASONS.stream;
   const authority = URL_WITH_AUTHORITY.exec(url)?.[0].length ?? 0;
   if (PLAYLIST_FILE.test(url.slice(authority).replace(/[?#].*$/s, '').replace(/\/+$/, ''))) return REMOTE_ITEM_REASONS.playlist;
   if (entry.artist.trim() === '' || entry.title.trim() === '') return REMOTE_ITEM_REASONS.unnamed;

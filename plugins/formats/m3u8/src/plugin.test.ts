@@ -365,6 +365,16 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it('keeps another service\'s song page as a song, named or not, whatever its length, and takes no name from its path', async () => {
+    const result = await parseText('#EXTM3U\nhttps://www.deezer.com/track/3135556\n#EXTINF:-1,\nhttps://music.youtube.com/watch?v=FGBhQbmPwH8\n#EXTINF:320,Daft Punk - One More Time\nhttps://youtu.be/FGBhQbmPwH8\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks).toMatchObject([
+      { artist: '', title: '', provider_uris: {}, metadata: { location: 'https://www.deezer.com/track/3135556' }, ...song },
+      { artist: '', title: '', provider_uris: {}, metadata: { location: 'https://music.youtube.com/watch?v=FGBhQbmPwH8' }, ...song },
+      { artist: 'Daft Punk', title: 'One More Time', duration_s: 320, metadata: { location: 'https://youtu.be/FGBhQbmPwH8' }, ...song },
+    ]);
+  });
+
   it('reads a file on a network share (smb://) as a local file, like its UNC path', async () => {
     const result = await parseText('#EXTM3U\n#EXTINF:320,Daft Punk - One More Time\nsmb://nas/Music/Daft%20Punk%20-%20One%20More%20Time.mp3\n');
     expect(result.playlists[0]?.tracks).toMatchObject([

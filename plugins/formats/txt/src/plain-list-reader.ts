@@ -7,11 +7,15 @@ import { isSkippable } from './text-lines.ts';
  * "Title - Live"); `#` comments and blank lines are ignored. A line that is just a track link — a
  * Spotify or TIDAL track web link, or a provider track URI such as `spotify:track:…` (read by the
  * SDK's `classifyLocation`, as every format reads them) — is that track: its provider URI, title
- * and artist unknown (empty), for matching to find. A line that is just a link naming no song is
- * kept, not migrated, with the reason, the link in `metadata.location` (what a CSV export writes as
- * `source_uri`): a provider's album, playlist, artist or episode (`spotify:album:…`, an
- * open.spotify.com album link), or any other web address (a video page, a stream, a shop): there
- * is no title or artist to search for, and the address is no song's name.
+ * and artist unknown (empty), for matching to find. A line that is just a song page of another
+ * music service (`formatKit.songLinkService`: a Deezer, YouTube, YouTube Music or Apple Music song
+ * link) is that song too, kept as written in `metadata.location` (what a CSV export writes as
+ * `source_uri`): a migration to that service takes the link as the song, one to another service
+ * says the line has nothing to search by. A line that is just a link naming no song is kept, not
+ * migrated, with the reason, the link in `metadata.location`: a provider's album, playlist, artist
+ * or episode (`spotify:album:…`, an open.spotify.com album link), or any other web address (a
+ * channel, a stream, a shop): there is no title or artist to search for, and the address is no
+ * song's name.
  * Duplicates stay, in file order. No formula-guard stripping here: a list typed by hand means its
  * leading apostrophes ("'Til Tuesday - Voices Carry").
  */
@@ -23,6 +27,8 @@ type LineLink =
   | { readonly kind: 'track'; readonly provider: string; readonly uri: string }
   /** A podcast episode: its URI kept, as every format keeps one, but not migrated. */
   | { readonly kind: 'episode'; readonly provider: string; readonly uri: string; readonly reason: string }
+  /** A song page of another service: the song, by its link alone. */
+  | { readonly kind: 'song_page'; readonly location: string }
   /** A link naming no song: kept as the entry's location, not migrated. */
   | { readonly kind: 'no_song'; readonly location: string; readonly reason: string };
 
@@ -39,9 +45,11 @@ function lineLink(text: string): LineLink | null {
     if (reason === null) return TRACK_URI.test(location.uri) ? { kind: 'track', provider: location.provider, uri: location.uri } : null;
     return location.item === 'episode' ? { kind: 'episode', provider: location.provider, uri: location.uri, reason } : { kind: 'no_song', location: trimmed, reason };
   }
-  // A remote location is a `scheme://` address (a web page, a stream): no song's name.
+  // A remote location is a `scheme://` address (a web page, a stream): a song only when it is a
+  // music service's song page, and then with no name of its own.
   if (location.kind === 'remote') {
-    return { kind: 'no_song', location: trimmed, reason: formatKit.remoteItemReason(location.url, { artist: '', title: '' }) ?? formatKit.REMOTE_ITEM_REASONS.unnamed };
+    const reason = formatKit.remoteItemReason(location.url, { artist: '', title: '' });
+    return reason === null ? { kind: 'song_page', location: trimmed } : { kind: 'no_song', location: trimmed, reason };
   }
   return null;
 }
@@ -63,6 +71,10 @@ export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: str
     }
     if (link?.kind === 'episode') {
       tracks.push({ title: '', artist: '', provider_uris: { [link.provider]: link.uri }, media_type: 'episode', is_migratable: false, unsupported_reason: link.reason, position: tracks.length });
+      continue;
+    }
+    if (link?.kind === 'song_page') {
+      tracks.push({ title: '', artist: '', metadata: { location: link.location }, position: tracks.length });
       continue;
     }
     if (link?.kind === 'no_song') {

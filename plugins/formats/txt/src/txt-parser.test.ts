@@ -74,7 +74,7 @@ describe('plain lists', () => {
       ['', '', { tidal: 'tidal:track:1234' }, 3],
       ['', '', { tidal: 'tidal:track:9012' }, 4],
       ['', '', { spotify: 'spotify:track:4uLU6hMCjMI75M1A2tKUQC' }, 5],
-      // Any other link names no song to search for: kept, not migrated (see below).
+      // Another service's song page: the song by its link (see below).
       ['', '', {}, 6],
       // Not a link: a title, as typed.
       ['', 'intro:outro', {}, 7],
@@ -87,7 +87,7 @@ describe('plain lists', () => {
       'spotify:playlist:37i9dQZF1DXcBWIGoYBM5M',
       'https://tidal.com/browse/artist/3346/u',
       'https://open.spotify.com/episode/512ojhOuo1ktJprKbVcKyQ',
-      'https://www.youtube.com/watch?v=u7K72X4eo_s',
+      'https://www.youtube.com/channel/UCmXp4zzSkYHqnyq1QXu5gUw',
       'http://radio.example:8000/stream.m3u',
       'rtsp://radio.example/live',
       'Daft Punk - One More Time',
@@ -101,10 +101,29 @@ describe('plain lists', () => {
       { title: '', location: 'https://tidal.com/browse/artist/3346/u', uris: {}, media: 'unknown', migratable: false, reason: 'artist link: the location names an artist, not a song' },
       // An episode keeps its URI, as every format keeps one.
       { title: '', location: null, uris: { spotify: 'spotify:episode:512ojhOuo1ktJprKbVcKyQ' }, media: 'episode', migratable: false, reason: 'podcast episode: only music tracks are migrated' },
-      { title: '', location: 'https://www.youtube.com/watch?v=u7K72X4eo_s', uris: {}, media: 'unknown', migratable: false, reason: 'web address: the entry names no artist and title, so there is no song to search for' },
+      { title: '', location: 'https://www.youtube.com/channel/UCmXp4zzSkYHqnyq1QXu5gUw', uris: {}, media: 'unknown', migratable: false, reason: 'web address: the entry names no artist and title, so there is no song to search for' },
       { title: '', location: 'http://radio.example:8000/stream.m3u', uris: {}, media: 'unknown', migratable: false, reason: 'playlist link: the address names another playlist or a stream, not a song' },
       { title: '', location: 'rtsp://radio.example/live', uris: {}, media: 'unknown', migratable: false, reason: 'internet stream: a radio or stream address, not a song' },
       { title: 'One More Time', location: null, uris: {}, media: 'track', migratable: true, reason: null },
+    ]);
+  });
+});
+
+describe('song pages of other services', () => {
+  it('reads a line that is a Deezer, YouTube, YouTube Music or Apple Music song link as that song, by its link, migratable', () => {
+    const links = [
+      'https://www.deezer.com/fr/track/3135556',
+      'https://music.youtube.com/watch?v=FGBhQbmPwH8&si=Ab',
+      'https://youtu.be/u7K72X4eo_s',
+      'https://music.apple.com/us/album/discovery/697194953?i=697195462',
+    ];
+    const { playlists, issues } = parse(['# pasted from four apps', ...links, 'https://www.deezer.com/album/302127'].join('\n'), 'links.txt');
+    expect(issues).toEqual([]);
+    const shown = playlists[0]!.tracks.map((track) => ({ title: track.title, artist: track.artist, location: track.metadata?.['location'], uris: track.provider_uris ?? {}, migratable: track.is_migratable ?? true, position: track.position }));
+    expect(shown).toEqual([
+      ...links.map((location, position) => ({ title: '', artist: '', location, uris: {}, migratable: true, position })),
+      // The same service's album page names no song.
+      { title: '', artist: '', location: 'https://www.deezer.com/album/302127', uris: {}, migratable: false, position: 4 },
     ]);
   });
 });
