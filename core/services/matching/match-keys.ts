@@ -19,7 +19,7 @@ export function linkableId(track: Track): string | null {
 /**
  * The key a source track is remembered by in the no-match cache and in denials: its provider id,
  * else its ISRC, else its normalised title, artist and duration; a track with neither title nor
- * artist, by its first provider URI.
+ * artist, by its first provider URI, else by the web link a file kept for it (`keptLinks`).
  */
 export function sourceKeyOf(track: Track): string {
   const id = linkableId(track);
@@ -33,7 +33,7 @@ export function sourceKeyOf(track: Track): string {
   // empty key (a skip or a denial for one would otherwise apply to every such entry).
   if (title === '' && artist === '') {
     // The first provider key in code-unit order: stable whatever order the file had.
-    const uri = formatKit.pickSourceUri(track.provider_uris, null);
+    const uri = formatKit.pickSourceUri(track.provider_uris, null) ?? keptLinks(track)[0] ?? null;
     if (uri !== null) return `uri:${uri}`.slice(0, 1_000);
   }
   const duration = track.duration_s === null ? '' : String(Math.round(track.duration_s));
@@ -48,4 +48,57 @@ export function accountScope(accountId: string): string {
 /** Whether a text search has anything to go by: a title, an artist or an album. */
 export function hasSearchText(track: Pick<Track, 'title' | 'artist' | 'album'>): boolean {
   return [track.title, track.artist, track.album].some((value) => typeof value === 'string' && value.trim() !== '');
+}
+
+/** Longest web link offered to a target's `validateUri` (the operation's own bound). */
+const MAX_LINK_LENGTH = 2_000;
+
+/**
+ * The web links a file kept for a source track: `metadata.source_uri` (a CSV's source column),
+ * then `metadata.location` (a playlist entry's address), each only when it is an `http(s)` link
+ * the operation bounds allow. Paths and other addresses are never links.
+ */
+export function keptLinks(track: Pick<Track, 'metadata'>): string[] {
+  const links: string[] = [];
+  for (const key of ['source_uri', 'location']) {
+    const kept = (track.metadata as Readonly<Record<string, unknown>> | undefined)?.[key];
+    if (typeof kept === 'string' && kept.length <= MAX_LINK_LENGTH && /^https?:\/\/\S+$/i.test(kept) && !links.includes(kept)) links.push(kept);
+  }
+  return links;
+}
+
+/**
+ * The links a source track names itself by, for the target to recognise as one of its tracks: its
+ * URI under the target's key first, then the web links a file kept for it (`keptLinks`). Only the
+ * target's plugin knows its own links (a YouTube Music song is `https://music.youtube.com/watch?v=…`,
+ * a Deezer one `https://www.deezer.com/track/…`), so readers keep such links as addresses and the
+ * target's `validateUri` decides.
+ */
+export function linksOf(track: Pick<Track, 'provider_uris' | 'metadata'>, targetProvider: string): string[] {
+  const own = track.provider_uris[targetProvider];
+  const links = typeof own === 'string' && own !== '' ? [own] : [];
+  for (const link of keptLinks(track)) if (!links.includes(link)) links.push(link);
+  return links;
+}
+
+/**
+ * A source track with nothing a search could use: no title, artist or album, and no ISRC the
+ * target searches by. Only a link the target takes as its own track can migrate it.
+ */
+export function isLinkOnly(track: Pick<Track, 'title' | 'artist' | 'album' | 'isrc'>, targetSearchesIsrc: boolean): boolean {
+  return !hasSearchText(track) && !(targetSearchesIsrc && normalizeIsrc(track.isrc) !== null);
+}
+
+/**
+ * The link a track names itself by, with the service it belongs to: its first provider URI (in
+ * `formatKit.orderedProviders` order, by its key), else the first web link a file kept for it (by
+ * `formatKit.songLinkService`; null for an address of no known service); null without either.
+ */
+export function firstLink(track: Pick<Track, 'provider_uris' | 'metadata'>): { service: string | null; link: string } | null {
+  for (const key of formatKit.orderedProviders(track.provider_uris, null)) {
+    const uri = track.provider_uris[key];
+    if (uri !== undefined && uri !== '') return { service: key, link: uri };
+  }
+  const kept = keptLinks(track)[0];
+  return kept === undefined ? null : { service: formatKit.songLinkService(kept), link: kept };
 }

@@ -1,4 +1,4 @@
-import { formatKit, PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
+import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
 import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
 import type { PluginCallContext } from '../../plugin-host/index.ts';
 import {
@@ -25,7 +25,7 @@ import {
   type MissKey,
   type SqlStatement,
 } from './match-graph.sql.ts';
-import { accountScope, hasSearchText, linkableId, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+import { accountScope, firstLink, hasSearchText, isLinkOnly, linkableId, linksOf, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
 
 /**
  * The match service: the one place that caches, scores and promotes. Adapters only return
@@ -345,7 +345,7 @@ export class MatchService {
     const hasText = hasSearchText(source);
     // A pasted link of another service, alone on its line, has nothing a search could use; asking
     // anyway would search for nothing (a provider refuses an empty query).
-    if (!hasText && !searchesIsrc) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
+    if (isLinkOnly(source, attributes?.search_modes.includes('isrc') ?? false)) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
     const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
     const [miss] = await this.#execute(selectMiss(missKey));
     const now = this.#now();
@@ -663,34 +663,15 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
 
 /** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
 function unsearchableReason(track: Track, targetProvider: string): string {
-  const provider = formatKit.orderedProviders(track.provider_uris, null)[0];
-  const uri = provider === undefined ? undefined : track.provider_uris[provider];
-  if (provider === undefined || uri === undefined) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
+  const named = firstLink(track);
+  if (named === null) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
+  const { service, link } = named;
+  const shown = link.slice(0, 200);
+  const a = /^[aeiou]/i.test(service ?? '') ? 'an' : 'a';
   // The target's own link, which its plugin did not take as a song (a video, an album, a malformed id).
-  if (provider === targetProvider) return `it is only a ${provider} link (${uri.slice(0, 200)}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
-  return `it is only a ${provider} link (${uri.slice(0, 200)}), with no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${provider}.`;
-}
-
-/** Longest web link offered to a target's `validateUri` (the operation's own bound). */
-const MAX_LINK_LENGTH = 2_000;
-
-/**
- * The links a source track names itself by, for the target to recognise as one of its tracks: its
- * URI under the target's key first, then a web link a file kept for it (`metadata.source_uri`, a
- * CSV's source column; `metadata.location`, a playlist entry's address). Only the target's plugin
- * knows its own links (a YouTube Music song is `https://music.youtube.com/watch?v=…`, a Deezer
- * one `https://www.deezer.com/track/…`), so readers keep such links as addresses and the target
- * decides here. Paths and other addresses are never offered.
- */
-function linksOf(track: Track, targetProvider: string): string[] {
-  const links: string[] = [];
-  const own = uriOf(track, targetProvider);
-  if (own !== null && own !== '') links.push(own);
-  for (const key of ['source_uri', 'location']) {
-    const kept = (track.metadata as Readonly<Record<string, unknown>> | undefined)?.[key];
-    if (typeof kept === 'string' && kept.length <= MAX_LINK_LENGTH && /^https?:\/\/\S+$/i.test(kept) && !links.includes(kept)) links.push(kept);
-  }
-  return links;
+  if (service === targetProvider) return `it is only ${a} ${service} link (${shown}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
+  if (service === null) return `it is only a web link (${shown}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
+  return `it is only ${a} ${service} link (${shown}), with no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${service}.`;
 }
 
 function uriOf(track: Track, provider: string): string | null {

@@ -1,6 +1,6 @@
-import type { Capability, Track } from '@opl/plugin-sdk';
+import { formatKit, type Capability, type Track } from '@opl/plugin-sdk';
 import { normalizeText } from '../../matching/index.ts';
-import { hasSearchText, normalizeIsrc } from '../matching/index.ts';
+import { isLinkOnly, keptLinks, linksOf } from '../matching/index.ts';
 import type { LoadedSource, SourceCollection } from './migration-source.ts';
 
 /**
@@ -88,22 +88,42 @@ export interface LinksElsewhere {
   providers: string[];
 }
 
+/** What the target's plugin can do with a link-only song (see `linksForAnotherService`). */
+export interface TargetLinkFacts {
+  provider: string;
+  /** The target searches by ISRC: a song with only an ISRC is still searchable. */
+  searchesIsrc: boolean;
+  /** The links (`linksOf`) its `validateUri` takes as one of its tracks. */
+  takes: ReadonlySet<string>;
+}
+
 /**
- * Migratable songs that are nothing but a link to a service other than the target: no title,
- * artist, album or ISRC, and no link of the target's own. The match service cannot search the
- * target for them (they end skipped), so the user hears it before starting.
+ * Migratable songs that are nothing but a link the target does not take: no title, artist, album
+ * or ISRC the target searches by (`isLinkOnly`), and none of their links (`linksOf`) taken by the
+ * target's `validateUri` as a track. The match service can neither name nor search them (they
+ * end skipped, as it decides the same way), so the user hears it before starting. The services
+ * are the links' provider keys, or for a web link a file kept its service
+ * (`formatKit.songLinkService`), `web` when it has none. A song without any link is not counted:
+ * it is not a link to anything.
  */
-export function linksForAnotherService(tracks: readonly Track[], targetProvider: string): LinksElsewhere {
+export function linksForAnotherService(tracks: readonly Track[], target: TargetLinkFacts): LinksElsewhere {
   const providers = new Set<string>();
   let count = 0;
   for (const track of tracks) {
-    if (!track.is_migratable || hasSearchText(track) || normalizeIsrc(track.isrc) !== null) continue;
-    const keys = Object.keys(track.provider_uris).filter((key) => track.provider_uris[key] !== '');
-    if (keys.length === 0 || keys.includes(targetProvider)) continue;
+    if (!track.is_migratable || !isLinkOnly(track, target.searchesIsrc)) continue;
+    const services = linkServices(track);
+    if (services.length === 0 || linksOf(track, target.provider).some((link) => target.takes.has(link))) continue;
     count += 1;
-    for (const key of keys) providers.add(key);
+    for (const service of services) providers.add(service);
   }
   return { count, providers: [...providers].sort() };
+}
+
+/** The services a track's links belong to: its provider keys, then its kept web links' services. */
+function linkServices(track: Track): string[] {
+  const services = Object.keys(track.provider_uris).filter((key) => track.provider_uris[key] !== '');
+  for (const link of keptLinks(track)) services.push(formatKit.songLinkService(link) ?? 'web');
+  return services;
 }
 
 export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {
@@ -142,10 +162,12 @@ export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {
   const links = facts.linksElsewhere;
   if (links !== undefined && links.count > 0) {
     const one = links.count === 1;
-    const either = links.providers.join(' or ');
+    const services = links.providers.filter((provider) => provider !== 'web');
+    const named = [...services, ...(links.providers.includes('web') ? [one ? 'a web page' : 'web pages'] : [])].join(' or ');
+    const instead = services.length > 0 ? `Migrate ${one ? 'it' : 'them'} to ${services.join(' or ')} instead, or add titles and artists to the file.` : 'Add titles and artists to the file.';
     warnings.push({
       code: 'links_for_another_service',
-      message: `${links.count} of the selected songs ${one ? 'is only a link' : 'are only links'} to ${either}, with no title or artist: ${links.targetName} cannot be searched for ${one ? 'it' : 'them'}, so ${one ? 'it' : 'they'} will be skipped. Migrate ${one ? 'it' : 'them'} to ${either} instead, or add titles and artists to the file.`,
+      message: `${links.count} of the selected songs ${one ? 'is only a link' : 'are only links'} to ${named}, with no title or artist: ${links.targetName} cannot be searched for ${one ? 'it' : 'them'}, so ${one ? 'it' : 'they'} will be skipped. ${instead}`,
       count: String(links.count),
       providers: links.providers.join(','),
     });

@@ -3,7 +3,7 @@ import type { Manifest, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { ImportRecordService } from '../imports/index.ts';
 import { claimImportRecord } from '../imports/import-record.sql.ts';
-import type { MatchService } from '../matching/index.ts';
+import { isLinkOnly, linksOf, type MatchService } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { decisionKey, decisionScopes, type CandidateView } from './item-matcher.ts';
 import { countFilteredItems, selectFilteredItems, type ItemFilter } from './item-filters.ts';
@@ -23,7 +23,7 @@ import {
   selectTargetTracksToday,
   upsertDecision,
 } from './migration-jobs.sql.ts';
-import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
+import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type LinksElsewhere, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
 import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
 import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
@@ -65,6 +65,8 @@ export type SearchCandidate = Omit<CandidateView, 'score' | 'reason' | 'entity'>
 
 /** Results of a reviewer's search on the target. */
 const SEARCH_LIMIT = 10;
+/** Distinct links of link-only songs a preflight puts to the target's `validateUri` (see `#linksElsewhere`). */
+const LINKS_CHECKED = 1_000;
 
 export interface QuotaForecaster {
   /** How many more songs the target's provider quota allows today, or null when it has no quota. */
@@ -181,7 +183,7 @@ export class MigrationService {
       conflictingTargets: await this.#conflictingTargets(ownerId, request.target_account_id, source),
       quotaTracksFitToday: quota?.tracksFitToday ?? null,
       quotaResetsAt: quota?.resetsAt ?? null,
-      linksElsewhere: { ...linksForAnotherService(source.collections.flatMap((collection) => collection.tracks), target.provider), targetName: targetManifest.provider.display_name },
+      linksElsewhere: { ...(await this.#linksElsewhere(ownerId, target, targetManifest.provider.attributes.search_modes.includes('isrc'), source)), targetName: targetManifest.provider.display_name },
     });
     const view: PreflightView = {
       code: warnings.length > 0 ? 'migration_warnings' : 'ok',
@@ -191,6 +193,28 @@ export class MigrationService {
       collections: source.collections.map((collection) => ({ id: collection.id, name: collection.name, kind: collection.kind, tracks: collection.totalTracks, selected_tracks: collection.tracks.length })),
     };
     return { view, source, sourceKind, sourceProvider };
+  }
+
+  /**
+   * Selected songs that are only links the target does not take (`linksForAnotherService`). Their
+   * links are put to the target's own `validateUri`, as the match service will put them: a
+   * YouTube link is a YouTube Music song too, a Deezer album link is no Deezer song. At most
+   * `LINKS_CHECKED` distinct links are asked about; past that, a link counts as taken when it is
+   * under the target's own key.
+   */
+  async #linksElsewhere(ownerId: string, target: { id: string; provider: string }, searchesIsrc: boolean, source: LoadedSource): Promise<LinksElsewhere> {
+    const tracks = source.collections.flatMap((collection) => collection.tracks).filter((track) => track.is_migratable && isLinkOnly(track, searchesIsrc));
+    const asked = [...new Set(tracks.flatMap((track) => linksOf(track, target.provider)))];
+    const takes = new Set<string>();
+    for (const [index, link] of asked.entries()) {
+      if (index >= LINKS_CHECKED) {
+        if (tracks.some((track) => track.provider_uris[target.provider] === link)) takes.add(link);
+        continue;
+      }
+      const answer = await this.#o.connections.call(ownerId, target.id, 'validateUri', { uri: link }).catch(() => null);
+      if (answer?.valid === true && answer.entity === 'track' && answer.id) takes.add(link);
+    }
+    return linksForAnotherService(tracks, { provider: target.provider, searchesIsrc, takes });
   }
 
   /** Same-name playlists on the target that share no song with the selection. */

@@ -4,10 +4,11 @@ import { startMigrationHarness, type MigrationHarness } from '../migrations/migr
 
 /**
  * A pasted list of track links (what people copy out of a music app) migrated like any import
- * (HTTP + worker, Spotify and TIDAL fakes). To the service the links name, each link is the
- * song itself: written as it is, with no search. To another service a link alone has nothing to
- * search by: the entry is skipped with a reason that says so, and no empty search is sent (a real
- * provider refuses one, which would leave the job retrying instead of finishing).
+ * (HTTP + worker, Spotify, TIDAL and Deezer fakes). To the service the links name, each link is
+ * the song itself: written as it is, with no search — a Spotify or TIDAL link read as its URI, a
+ * Deezer song page kept as written and taken by the Deezer plugin. To another service a link alone
+ * has nothing to search by: the entry is skipped with a reason that says so, and no empty search is
+ * sent (a real provider refuses one, which would leave the job retrying instead of finishing).
  */
 
 const catalog = seedCatalog();
@@ -26,7 +27,7 @@ describe('a pasted list of track links as a migration source', () => {
   let h: MigrationHarness;
 
   beforeAll(async () => {
-    h = await startMigrationHarness({ spotifyLibrary: { playlists: [] }, tidalLibrary: {} });
+    h = await startMigrationHarness({ spotifyLibrary: { playlists: [] }, tidalLibrary: {}, deezerLibrary: {} });
   }, 300_000);
 
   afterAll(async () => {
@@ -39,10 +40,13 @@ describe('a pasted list of track links as a migration source', () => {
     return (preview.json as { id: string }).id;
   }
 
-  async function migrate(importId: string, target: 'tidal' | 'spotify'): Promise<{ job: { status: string; counts: Record<string, number> }; items: Item[] }> {
+  type Target = 'tidal' | 'spotify' | 'deezer';
+  const accountOf = (target: Target) => ({ tidal: h.tidalAccount, spotify: h.spotifyAccount, deezer: h.deezerAccount! })[target];
+
+  async function migrate(importId: string, target: Target): Promise<{ job: { status: string; counts: Record<string, number> }; items: Item[] }> {
     const started = await h.api('/api/migrations', {
       method: 'POST',
-      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: target === 'tidal' ? h.tidalAccount : h.spotifyAccount, selection: { playlist_ids: ['0'] }, acknowledge_warnings: true }),
+      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: accountOf(target), selection: { playlist_ids: ['0'] }, acknowledge_warnings: true }),
     });
     expect(started.status, started.text).toBe(202);
     const jobId = (started.json as { id: string }).id;
@@ -67,10 +71,10 @@ describe('a pasted list of track links as a migration source', () => {
   });
 
   /** The preflight's warnings for this import toward `target` (nothing is started). */
-  async function preflightCodes(importId: string, target: 'tidal' | 'spotify'): Promise<Array<Record<string, string>>> {
+  async function preflightCodes(importId: string, target: Target): Promise<Array<Record<string, string>>> {
     const answer = await h.api('/api/migrations/preflight', {
       method: 'POST',
-      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: target === 'tidal' ? h.tidalAccount : h.spotifyAccount, selection: { playlist_ids: ['0'] } }),
+      body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: accountOf(target), selection: { playlist_ids: ['0'] } }),
     });
     expect(answer.status, answer.text).toBe(200);
     return (answer.json as { warnings: Array<Record<string, string>> }).warnings;
@@ -102,5 +106,45 @@ describe('a pasted list of track links as a migration source', () => {
     expect(searchesOf(h.spotify) - searchesBefore).toBeGreaterThanOrEqual(1);
     expect(h.spotify.requests.filter((request) => request.path.includes('search') && (request.query['q'] ?? '').trim() === '')).toEqual([]);
     expect(items.filter((item) => item.status === 'written')).toHaveLength(1);
+  });
+
+  const deezerLinks = () => onBoth.map((track) => `https://www.deezer.com/fr/track/${h.deezer!.trackIdOf(track.key)!}`);
+
+  it('Deezer song pages to Deezer: each taken by the Deezer plugin as the song, in order, without a search or a warning', async () => {
+    const searchesBefore = searchesOf(h.deezer!);
+    const importId = await importText(`${deezerLinks().join('\n')}\n`, 'Deezer links');
+    expect((await preflightCodes(importId, 'deezer')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
+    const { job, items } = await migrate(importId, 'deezer');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length, skipped: 0 });
+    expect(items.map((item) => item.match_detail?.from)).toEqual(onBoth.map(() => 'source_uri'));
+    expect(items.map((item) => item.target_uri)).toEqual(onBoth.map((track) => `deezer:track:${h.deezer!.trackIdOf(track.key)!}`));
+    expect(searchesOf(h.deezer!)).toBe(searchesBefore);
+    const written = h.deezer!.playlistByTitle(h.deezerUser!.userId, 'Deezer links')!;
+    expect(written.trackIds).toEqual(onBoth.map((track) => h.deezer!.trackIdOf(track.key)));
+  });
+
+  it('song pages of other services to Spotify: warned naming each service, skipped with the link in the reason, no search', async () => {
+    const searchesBefore = searchesOf(h.spotify);
+    const others = [deezerLinks()[0]!, 'https://youtu.be/FGBhQbmPwH8', 'https://music.apple.com/us/album/discovery/697194953?i=697195462'];
+    const importId = await importText(`${others.join('\n')}\n`, 'Other services');
+    expect((await preflightCodes(importId, 'spotify')).find((warning) => warning['code'] === 'links_for_another_service')).toEqual({
+      code: 'links_for_another_service',
+      message: '3 of the selected songs are only links to applemusic or deezer or youtube, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to applemusic or deezer or youtube instead, or add titles and artists to the file.',
+      count: '3',
+      providers: 'applemusic,deezer,youtube',
+    });
+    // Toward Deezer only the two other services' links are warned about.
+    expect((await preflightCodes(importId, 'deezer')).find((warning) => warning['code'] === 'links_for_another_service')).toMatchObject({ count: '2', providers: 'applemusic,youtube' });
+    const { job, items } = await migrate(importId, 'spotify');
+    // Nothing arrived: the job ends failed, each song with its reason.
+    expect(job.status, JSON.stringify(job)).toBe('failed');
+    expect(job.counts).toMatchObject({ written: 0, skipped: 3, failed: 0 });
+    expect(items.map((item) => [item.status, item.match_detail?.from, item.reason])).toEqual([
+      ['skipped', 'unsearchable', `No match found on spotify: it is only a deezer link (${others[0]!}), with no title, artist or album to search spotify by. Add the song's title and artist to the file, or migrate it to deezer.`],
+      ['skipped', 'unsearchable', `No match found on spotify: it is only a youtube link (${others[1]!}), with no title, artist or album to search spotify by. Add the song's title and artist to the file, or migrate it to youtube.`],
+      ['skipped', 'unsearchable', `No match found on spotify: it is only an applemusic link (${others[2]!}), with no title, artist or album to search spotify by. Add the song's title and artist to the file, or migrate it to applemusic.`],
+    ]);
+    expect(searchesOf(h.spotify)).toBe(searchesBefore);
   });
 });

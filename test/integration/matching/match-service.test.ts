@@ -472,6 +472,10 @@ describe('match service (real engine, real PostgreSQL, signed test providers)', 
       expect(sourceKeyOf(first)).toBe('uri:spotify:track:a');
       expect(sourceKeyOf(second)).toBe('uri:tidal:track:2');
       expect(sourceKeyOf(track({ title: 'Song', artist: '', provider_uris: { tidal: 'tidal:track:3' } }))).toBe('text:song||');
+      // A song page a file kept (a pasted Deezer link), when there is no provider URI; a path is no link.
+      expect(sourceKeyOf(track({ title: '', artist: '', metadata: { location: 'https://www.deezer.com/track/1' } }))).toBe('uri:https://www.deezer.com/track/1');
+      expect(sourceKeyOf(track({ title: '', artist: '', metadata: { location: 'https://www.deezer.com/track/2' } }))).toBe('uri:https://www.deezer.com/track/2');
+      expect(sourceKeyOf(track({ title: '', artist: '', metadata: { location: 'C:\\Music\\a.mp3' } }))).toBe('text:||');
     });
   });
 

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AppOverrides } from '../../../core/app/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
+import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { startFakeTidal, type FakeTidal } from '../../fakes/tidal/index.ts';
 import type { SeedLibrary } from '../../fakes/seed-catalog.ts';
@@ -10,6 +11,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 /**
  * A real engine (HTTP + worker) with the Spotify and TIDAL plugins in the sandbox, each talking to
  * its stateful fake, and one connected account on each — the setting of the migration tests.
+ * With `deezerLibrary`, a Deezer fake and account too (`deezer`, `deezerAccount`).
  */
 
 export interface MigrationHarness {
@@ -19,6 +21,10 @@ export interface MigrationHarness {
   tidalUser: FakeAccountTokens;
   spotifyAccount: string;
   tidalAccount: string;
+  /** Only with `deezerLibrary`. */
+  deezer?: FakeDeezerServer;
+  deezerUser?: FakeAccountTokens;
+  deezerAccount?: string;
   app: TestApp;
   baseUrl: string;
   api(path: string, init?: RequestInit): Promise<{ status: number; json: unknown; text: string; headers: Headers }>;
@@ -50,23 +56,27 @@ export async function connectByRedirect(baseUrl: string, provider: string): Prom
   return match![1]!;
 }
 
-export async function startMigrationHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary: SeedLibrary; overrides?: Omit<AppOverrides, 'logger'>; env?: Record<string, string> }): Promise<MigrationHarness> {
+export async function startMigrationHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary: SeedLibrary; deezerLibrary?: SeedLibrary; overrides?: Omit<AppOverrides, 'logger'>; env?: Record<string, string> }): Promise<MigrationHarness> {
   const spotify = await startFakeSpotify();
   const tidal = await startFakeTidal();
+  const deezer = options.deezerLibrary === undefined ? undefined : await startFakeDeezer();
   const spotifyUser = spotify.createAccount({ displayName: 'Source Listener', library: options.spotifyLibrary });
   const tidalUser = tidal.createAccount({ displayName: 'Target Listener', library: options.tidalLibrary });
+  const deezerUser = deezer?.createAccount({ displayName: 'Deezer Listener', library: options.deezerLibrary });
   spotify.setAuthorizeUser(spotifyUser.userId);
   tidal.setAuthorizeUser(tidalUser.userId);
+  if (deezer && deezerUser) deezer.setAuthorizeUser(deezerUser.userId);
   const plugins = await firstPartyPlugins();
   const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: true }, {
-    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides },
-    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' } },
+    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides },
+    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}) },
     ...options.overrides,
   });
   const address = app.app.http!.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const spotifyAccount = await connectByRedirect(baseUrl, 'spotify');
   const tidalAccount = await connectByRedirect(baseUrl, 'tidal');
+  const deezerAccount = deezer === undefined ? undefined : await connectByRedirect(baseUrl, 'deezer');
   const api: MigrationHarness['api'] = async (path, init = {}) => {
     const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const text = await response.text();
@@ -85,6 +95,7 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
     tidalUser,
     spotifyAccount,
     tidalAccount,
+    ...(deezer ? { deezer, deezerUser, deezerAccount } : {}),
     app,
     baseUrl,
     api,
@@ -104,6 +115,7 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
       await plugins.remove();
       await spotify.close();
       await tidal.close();
+      await deezer?.close();
     },
   };
 }

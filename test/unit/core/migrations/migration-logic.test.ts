@@ -35,11 +35,13 @@ describe('preflight warnings', () => {
 describe('songs that are only links to another service', () => {
   const link = (uris: Record<string, string>, fields: Partial<Track> = {}): Track => trackSchema.parse({ title: '', artist: '', provider_uris: uris, ...fields });
 
-  it('counts migratable songs with nothing to search by and no link of the target, naming the services', () => {
+  const toward = (provider: string, takes: string[] = [], searchesIsrc = true) => ({ provider, searchesIsrc, takes: new Set(takes) });
+
+  it('counts migratable songs with nothing to search by and no link the target takes, naming the services', () => {
     const tracks = [
       link({ tidal: 'tidal:track:1' }),
       link({ tidal: 'tidal:track:2', deezer: 'deezer:track:9' }),
-      // The target's own link: written as linked.
+      // The target's own link, taken by its plugin: written as linked.
       link({ spotify: 'spotify:track:a' }),
       // Something to search by: a title, an album, an ISRC.
       link({ tidal: 'tidal:track:3' }, { title: 'Song' }),
@@ -49,9 +51,26 @@ describe('songs that are only links to another service', () => {
       link({ tidal: 'tidal:track:6' }, { is_migratable: false, unsupported_reason: 'podcast episode' }),
       link({}),
     ];
-    expect(linksForAnotherService(tracks, 'spotify')).toEqual({ count: 2, providers: ['deezer', 'tidal'] });
+    expect(linksForAnotherService(tracks, toward('spotify', ['spotify:track:a']))).toEqual({ count: 2, providers: ['deezer', 'tidal'] });
     // Toward TIDAL only the Spotify link is one of another service.
-    expect(linksForAnotherService(tracks, 'tidal')).toEqual({ count: 1, providers: ['spotify'] });
+    expect(linksForAnotherService(tracks, toward('tidal', ['tidal:track:1', 'tidal:track:2']))).toEqual({ count: 1, providers: ['spotify'] });
+    // A link under the target's key that its plugin does not take (a malformed id) is warned about too.
+    expect(linksForAnotherService(tracks, toward('tidal', ['tidal:track:1']))).toEqual({ count: 2, providers: ['deezer', 'spotify', 'tidal'] });
+    // A target that cannot search by ISRC cannot search for the song that has only one.
+    expect(linksForAnotherService(tracks, toward('spotify', ['spotify:track:a'], false))).toEqual({ count: 3, providers: ['deezer', 'tidal'] });
+  });
+
+  it('asks about the web links a file kept, naming their service, and "web" for an address of none', () => {
+    const tracks = [
+      link({}, { metadata: { location: 'https://www.deezer.com/track/3135556' } }),
+      link({}, { metadata: { location: 'https://youtu.be/FGBhQbmPwH8' } }),
+      link({}, { metadata: { source_uri: 'https://shop.example/song/1' } }),
+      // A path is no link: a local file, not counted here.
+      link({}, { metadata: { location: 'C:\\Music\\a.mp3' } }),
+    ];
+    expect(linksForAnotherService(tracks, toward('spotify'))).toEqual({ count: 3, providers: ['deezer', 'web', 'youtube'] });
+    // The YouTube Music plugin takes a YouTube link as its own song.
+    expect(linksForAnotherService(tracks, toward('ytmusic', ['https://youtu.be/FGBhQbmPwH8']))).toEqual({ count: 2, providers: ['deezer', 'web'] });
   });
 
   it('warn in words with the count and the services, one or many', () => {
@@ -66,6 +85,10 @@ describe('songs that are only links to another service', () => {
     expect(one).toMatchObject({ count: '1', providers: 'deezer,tidal' });
     expect(one!.message).toBe('1 of the selected songs is only a link to deezer or tidal, with no title or artist: Spotify cannot be searched for it, so it will be skipped. Migrate it to deezer or tidal instead, or add titles and artists to the file.');
     expect(preflightWarnings({ ...facts, summary: summary(1, 3), linksElsewhere: { count: 0, providers: [], targetName: 'Spotify' } })).toEqual([]);
+    const [web] = preflightWarnings({ ...facts, summary: summary(1, 3), linksElsewhere: { count: 2, providers: ['deezer', 'web'], targetName: 'Spotify' } });
+    expect(web!.message).toBe('2 of the selected songs are only links to deezer or web pages, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to deezer instead, or add titles and artists to the file.');
+    const [onlyWeb] = preflightWarnings({ ...facts, summary: summary(1, 1), linksElsewhere: { count: 1, providers: ['web'], targetName: 'Spotify' } });
+    expect(onlyWeb!.message).toBe('1 of the selected songs is only a link to a web page, with no title or artist: Spotify cannot be searched for it, so it will be skipped. Add titles and artists to the file.');
   });
 });
 
