@@ -67,6 +67,7 @@ export type SearchCandidate = Omit<CandidateView, 'score' | 'reason' | 'entity'>
 const SEARCH_LIMIT = 10;
 /** Distinct links of link-only songs a preflight puts to the target's `validateUri` (see `#linksElsewhere`). */
 const LINKS_CHECKED = 1_000;
+const LINKS_IN_FLIGHT = 8;
 
 export interface QuotaForecaster {
   /** How many more songs the target's provider quota allows today, or null when it has no quota. */
@@ -206,13 +207,15 @@ export class MigrationService {
     const tracks = source.collections.flatMap((collection) => collection.tracks).filter((track) => track.is_migratable && isLinkOnly(track, searchesIsrc));
     const asked = [...new Set(tracks.flatMap((track) => linksOf(track, target.provider)))];
     const takes = new Set<string>();
-    for (const [index, link] of asked.entries()) {
-      if (index >= LINKS_CHECKED) {
-        if (tracks.some((track) => track.provider_uris[target.provider] === link)) takes.add(link);
-        continue;
-      }
-      const answer = await this.#o.connections.call(ownerId, target.id, 'validateUri', { uri: link }).catch(() => null);
-      if (answer?.valid === true && answer.entity === 'track' && answer.id) takes.add(link);
+    const owned = new Set(tracks.map((track) => track.provider_uris[target.provider]));
+    for (const link of asked.slice(LINKS_CHECKED)) if (owned.has(link)) takes.add(link);
+    const checked = asked.slice(0, LINKS_CHECKED);
+    // A few questions in flight at once: each is a short round trip to the plugin host.
+    for (let start = 0; start < checked.length; start += LINKS_IN_FLIGHT) {
+      const answers = await Promise.all(checked.slice(start, start + LINKS_IN_FLIGHT).map((link) => this.#o.connections.call(ownerId, target.id, 'validateUri', { uri: link }).catch(() => null)));
+      answers.forEach((answer, index) => {
+        if (answer?.valid === true && answer.entity === 'track' && answer.id) takes.add(checked[start + index]!);
+      });
     }
     return linksForAnotherService(tracks, { provider: target.provider, searchesIsrc, takes });
   }
