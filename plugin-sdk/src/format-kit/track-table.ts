@@ -1,4 +1,5 @@
 import type { TrackInput } from '../model.schema.ts';
+import { songLinkService } from './song-links.ts';
 import { boundedText, clockDuration, type Conversion, isrcCode, LOCAL_FILE_REASON, MAX_DURATION_SECONDS, millisecondsDuration, PLAIN_NUMBER, quotedCell, sourceReference } from './field-values.ts';
 import type { IssueCollector } from './issue-collector.ts';
 import { LIMITS } from './model-limits.ts';
@@ -109,7 +110,9 @@ interface PlainDuration {
  * without title, artist or a track link is skipped with an `empty_row` warning.
  * A link cell is read with `sourceReference`: a provider URI or Spotify/TIDAL link goes to
  * `provider_uris` (a row holding only a link is kept, its title unknown), a Spotify local-file
- * URI makes the row a local file, anything else is kept as `metadata.source_uri`.
+ * URI makes the row a local file, anything else is kept as `metadata.source_uri` — and a row
+ * holding only a song page of another service (`songLinkService`: a Deezer, YouTube, YouTube
+ * Music or Apple Music song link) is kept too, as the TXT plain list keeps such a line.
  */
 export class TrackTableReader {
   readonly #columns: TrackTableColumns;
@@ -176,7 +179,7 @@ export class TrackTableReader {
     } else if (reference !== null) {
       track.metadata = { source_uri: reference.uri };
     }
-    if (track.title === '' && track.artist === '' && (reference === null || reference.kind === 'other')) {
+    if (track.title === '' && track.artist === '' && (reference === null || (reference.kind === 'other' && songLinkService(reference.uri) === null))) {
       issues.warn(line, 'empty_row', 'the row has neither a title, an artist nor a track link; the row was skipped');
       return;
     }

@@ -102,10 +102,16 @@ describe('TrackTableReader', () => {
     });
   });
 
-  it('skips rows with neither title, artist nor a track link', () => {
-    const { tracks, issues } = read(['Title', 'Artist', 'URL'], [['', '', 'https://example.com/x'], ['', '', 'https://open.spotify.com/track/abc']]);
-    expect(tracks).toMatchObject([{ title: '', provider_uris: { spotify: 'spotify:track:abc' }, position: 0 }]);
-    expect(issues).toMatchObject([{ line: 2, code: 'empty_row', severity: 'warning' }]);
+  it('skips rows with neither title, artist nor a track link (a song page of another service is one)', () => {
+    const { tracks, issues } = read(['Title', 'Artist', 'URL'], [['', '', 'https://example.com/x'], ['', '', 'https://open.spotify.com/track/abc'], ['', '', 'https://www.deezer.com/track/3135556'], ['', '', 'https://www.deezer.com/album/302127']]);
+    expect(tracks).toMatchObject([
+      { title: '', provider_uris: { spotify: 'spotify:track:abc' }, position: 0 },
+      { title: '', metadata: { source_uri: 'https://www.deezer.com/track/3135556' }, position: 1 },
+    ]);
+    expect(issues).toMatchObject([
+      { line: 2, code: 'empty_row', severity: 'warning' },
+      { line: 5, code: 'empty_row', severity: 'warning' },
+    ]);
   });
 });
 
