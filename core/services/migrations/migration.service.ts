@@ -212,9 +212,11 @@ export class MigrationService {
     const checked = asked.slice(0, LINKS_CHECKED);
     // A few questions in flight at once: each is a short round trip to the plugin host.
     for (let start = 0; start < checked.length; start += LINKS_IN_FLIGHT) {
-      const answers = await Promise.all(checked.slice(start, start + LINKS_IN_FLIGHT).map((link) => this.#o.connections.call(ownerId, target.id, 'validateUri', { uri: link }).catch(() => null)));
+      // A question that fails (the plugin host is restarting) is no answer: such a link is not
+      // warned about, and the run decides.
+      const answers = await Promise.all(checked.slice(start, start + LINKS_IN_FLIGHT).map((link) => this.#o.connections.call(ownerId, target.id, 'validateUri', { uri: link }).catch(() => 'unknown' as const)));
       answers.forEach((answer, index) => {
-        if (answer?.valid === true && answer.entity === 'track' && answer.id) takes.add(checked[start + index]!);
+        if (answer === 'unknown' || (answer.valid && answer.entity === 'track' && answer.id)) takes.add(checked[start + index]!);
       });
     }
     return linksForAnotherService(tracks, { provider: target.provider, searchesIsrc, takes });
