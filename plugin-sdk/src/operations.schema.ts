@@ -108,6 +108,19 @@ export const PROVIDER_OPERATIONS = {
     requires: [],
     writes: false,
   }),
+  /**
+   * The catalogue's own listing of tracks named by URI (a pasted link, a file's `source_uri`), in
+   * the order asked, null where the catalogue has none (removed, unknown, or a URI of another
+   * kind). The engine asks it of a connected account of the link's service when a song is only
+   * that link, to learn what to search the target for. At most 50 URIs per call.
+   */
+  lookupTracks: op({
+    plugin: 'provider',
+    input: z.object({ uris: z.array(uri).min(1).max(50) }),
+    output: z.object({ tracks: z.array(trackSchema.nullable()).max(50) }),
+    requires: [],
+    writes: false,
+  }),
   createPlaylist: op({
     plugin: 'provider',
     input: z.object({ name: z.string().min(1).max(1_000), description: z.string().max(10_000).nullable().default(null), public: z.boolean().default(false) }),
