@@ -9,7 +9,8 @@ import type { FakePlaylist, FakeUser, SpotifyState } from './spotify-state.ts';
  * The Web API routes under `/v1` that the current (February 2026) API offers for playlists and the
  * library: profile, `/me/playlists` (list, create), `/playlists/{id}` and its `/items` (read, add at
  * a position, replace or reorder, remove by URI), liked tracks, saved albums, followed artists, the
- * generic `/me/library` save/remove/contains, and search. Deprecated endpoints are not served.
+ * generic `/me/library` save/remove/contains, search, and one catalogue track by id (`/tracks/{id}`).
+ * Deprecated endpoints (among them the several-tracks `/tracks?ids=`) are not served.
  */
 
 const MAX_ITEMS_PER_WRITE = 100;
@@ -18,6 +19,9 @@ const MAX_SEARCH_LIMIT = 10;
 const MAX_SEARCH_OFFSET = 1000;
 const ITEM_URI = /^spotify:(track|episode):[0-9A-Za-z]{22}$/;
 const LIBRARY_URI = /^spotify:(track|album|episode|show|audiobook|user|playlist):([0-9A-Za-z]{1,64})$/;
+const BASE62_ID = /^[0-9A-Za-z]{22}$/;
+/** An ISO 3166-1 alpha-2 code, or `from_token` (the account's country). */
+const MARKET = /^(?:[A-Z]{2}|from_token)$/;
 
 interface Caller {
   readonly user: FakeUser;
@@ -84,6 +88,7 @@ export class SpotifyApi {
     const { method } = request;
     const path = request.path.replace(/\/+$/, '');
     const playlistMatch = /^\/v1\/playlists\/([^/]+)(\/items)?$/.exec(path);
+    const trackMatch = /^\/v1\/tracks\/([^/]+)$/.exec(path);
 
     if (path === '/v1/me' && method === 'GET') return this.#me(caller);
     if (path === '/v1/me/playlists' && method === 'GET') return this.#myPlaylists(request, caller);
@@ -94,6 +99,7 @@ export class SpotifyApi {
     if (path === '/v1/me/library' && (method === 'PUT' || method === 'DELETE')) return this.#library(request, caller, method);
     if (path === '/v1/me/library/contains' && method === 'GET') return this.#libraryContains(request, caller);
     if (path === '/v1/search' && method === 'GET') return this.#search(request);
+    if (trackMatch && method === 'GET') return this.#track(request, trackMatch[1]!);
     if (playlistMatch) {
       const playlist = this.#state.playlists.get(playlistMatch[1]!);
       if (!playlist) return apiError(404, MESSAGES.notFound);
@@ -427,6 +433,19 @@ export class SpotifyApi {
         return false;
       }),
     );
+  }
+
+  /**
+   * Get Track: the full TrackObject, as search hits and playlist items show it. `market` is checked
+   * but, as everywhere in this fake, every track is available in every market.
+   */
+  #track(request: FakeRequest, id: string): Reply {
+    const market = request.url.searchParams.get('market');
+    if (market !== null && !MARKET.test(market)) return apiError(400, 'Invalid market code');
+    if (!BASE62_ID.test(id)) return apiError(400, 'invalid id');
+    const entry = this.#state.catalog.entryForUri(`spotify:track:${id}`);
+    if (!entry) return apiError(404, MESSAGES.notFound);
+    return json(200, this.#state.catalog.trackObject(entry));
   }
 
   #search(request: FakeRequest): Reply {

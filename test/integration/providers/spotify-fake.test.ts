@@ -174,6 +174,35 @@ describe('fake Spotify: Web API behaviour', () => {
     expect(none.tracks.items).toEqual([]);
   });
 
+  it('serves Get Track: the full track object, 404 for an unknown id, 400 for a malformed id or market, and only with a valid token', async () => {
+    const account = fake.createAccount({});
+    const target = music.find((track) => track.isrc)!;
+    const uri = fake.uriOf(target.key)!;
+    const id = uri.split(':')[2]!;
+    const found = await api(`/v1/tracks/${id}`, account.accessToken);
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ type: 'track', id, uri, name: target.title, duration_ms: target.durationMs, external_ids: { isrc: target.isrc }, href: `https://api.spotify.com/v1/tracks/${id}`, album: { type: 'album' } });
+    // The same object a search hit carries.
+    const hit = (await api(`/v1/search?q=${encodeURIComponent(`isrc:${target.isrc}`)}&type=track`, account.accessToken)).body as { tracks: { items: unknown[] } };
+    expect(found.body).toEqual(hit.tracks.items[0]);
+    expect((await api(`/v1/tracks/${id}?market=from_token`, account.accessToken)).body).toEqual(found.body);
+    expect((await api(`/v1/tracks/${id}?market=DE`, account.accessToken)).status).toBe(200);
+    expect(await api(`/v1/tracks/${id}?market=germany`, account.accessToken)).toMatchObject({ status: 400, body: { error: { status: 400, message: 'Invalid market code' } } });
+    expect(await api('/v1/tracks/0000000000000000000000', account.accessToken)).toMatchObject({ status: 404, body: { error: { status: 404, message: 'Resource not found' } } });
+    expect(await api('/v1/tracks/not-an-id', account.accessToken)).toMatchObject({ status: 400, body: { error: { status: 400, message: 'invalid id' } } });
+    // An episode id is not a track id.
+    const episode = [...seedCatalog().tracks.values()].find((track) => track.mediaType === 'episode' && isAvailableOn(track, 'spotify'))!;
+    expect((await api(`/v1/tracks/${fake.uriOf(episode.key)!.split(':')[2]!}`, account.accessToken)).status).toBe(404);
+    // The several-tracks endpoint is deprecated and not served.
+    expect((await api(`/v1/tracks?ids=${id}`, account.accessToken)).status).toBe(404);
+    expect((await api(`/v1/tracks/${id}`, 'BQunknown')).status).toBe(401);
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 3, pathPrefix: '/v1/tracks/' });
+    const limited = await api(`/v1/tracks/${id}`, account.accessToken);
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '3']);
+    fake.expireAccessToken(account.accessToken);
+    expect(await api(`/v1/tracks/${id}`, account.accessToken)).toMatchObject({ status: 401, body: { error: { message: 'The access token expired' } } });
+  });
+
   it('answers failures as the API does: 429 with Retry-After, quota with its reason, 5xx, and drops ambiguous writes after applying them', async () => {
     const account = fake.createAccount({});
     fake.failNext({ kind: 'rate_limit', retryAfterS: 4 });

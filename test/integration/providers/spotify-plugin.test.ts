@@ -3,7 +3,7 @@ import { PluginError, type OperationName, type OperationResult, type Track } fro
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginBundle } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
-import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import { demoLibrary, isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
 
@@ -87,7 +87,8 @@ describe('Spotify plugin: manifest', () => {
     expect(provider.auth[0]!.kind).toBe('OAUTH_PKCE');
     expect(provider.auth[0]!.credential_origins).toEqual([API]);
     expect(manifest.network.every((grant) => grant.origin === API)).toBe(true);
-    expect(manifest.network.some((grant) => grant.path_prefix.includes('/tracks'))).toBe(false);
+    // The one `/tracks` grant is Get Track (`/v1/tracks/{id}`): never `/playlists/{id}/tracks` nor the several-tracks `/v1/tracks?ids=`.
+    expect(manifest.network.filter((grant) => grant.path_prefix.includes('/tracks')).map((grant) => [grant.path_prefix, grant.methods])).toEqual([['/v1/tracks/', ['GET']]]);
     expect(provider.can_unfollow_playlist).toBe(true);
     expect(provider.can_delete_playlist).toBe(false);
     expect(provider.can_mirror).toBe(true);
@@ -236,6 +237,93 @@ describe('Spotify plugin: search', () => {
     const found = await call('searchAlbums', { query: { title: 'ignored', upc: album.upc }, limit: 5 });
     expect(found.candidates[0]).toMatchObject({ title: album.title, upc: null });
     expect(found.candidates[0]!.provider_uris['spotify']).toBe(`spotify:album:${fake.albumIdOf(album.key)}`);
+  });
+});
+
+describe('Spotify plugin: track lookup', () => {
+  const [first, second, third] = music.filter((track) => track.isrc !== null);
+  const idOf = (uri: string) => uri.split(':')[2]!;
+  const uriOf = (track: SeedTrack | undefined) => fake.uriOf(track!.key)!;
+
+  function expected(track: SeedTrack) {
+    const { albums, artists } = seedCatalog();
+    return {
+      title: track.title,
+      artist: track.artistKeys.map((key) => artists.get(key)!.name).join(', '),
+      album: albums.get(track.albumKey)!.title,
+      isrc: track.isrc!.toUpperCase(),
+      duration_s: track.durationMs / 1000,
+      media_type: 'track',
+      provider_uris: { spotify: fake.uriOf(track.key) },
+    };
+  }
+
+  it('answers one entry per URI in input order, null for unknown ids and non-track URIs, asking once per distinct id', async () => {
+    const [a, b, c] = [uriOf(first), uriOf(second), uriOf(third)];
+    const uris = [
+      a,
+      'spotify:track:0000000000000000000000',
+      `https://open.spotify.com/intl-de/track/${idOf(c)}?si=abc123`,
+      'https://www.deezer.com/track/3135556',
+      b,
+      `spotify:album:${fake.albumIdOf(first!.albumKey)}`,
+      'spotify:local:Artist:Album:Title:200',
+      a,
+    ];
+    // The link is read inside the sandbox (which has no URL global) as validateUri reads it.
+    expect(await call('validateUri', { uri: uris[2]! })).toMatchObject({ valid: true, entity: 'track', normalized_uri: c });
+    const before = fake.requests.length;
+    const { tracks } = await call('lookupTracks', { uris });
+    expect(tracks).toHaveLength(uris.length);
+    expect(tracks[0]).toMatchObject(expected(first!));
+    expect(tracks[1]).toBeNull();
+    expect(tracks[2]).toMatchObject(expected(third!));
+    expect(tracks[3]).toBeNull();
+    expect(tracks[4]).toMatchObject(expected(second!));
+    expect(tracks[5]).toBeNull();
+    expect(tracks[6]).toBeNull();
+    expect(tracks[7]).toEqual(tracks[0]);
+    expect(tracks[0]!.is_migratable).toBe(true);
+    const asked = fake.requests.slice(before);
+    expect(asked.map((request) => [request.method, request.path, request.status])).toEqual([
+      ['GET', `/v1/tracks/${idOf(a)}`, 200],
+      ['GET', '/v1/tracks/0000000000000000000000', 404],
+      ['GET', `/v1/tracks/${idOf(c)}`, 200],
+      ['GET', `/v1/tracks/${idOf(b)}`, 200],
+    ]);
+  });
+
+  it('sends nothing when no URI names a Spotify track', async () => {
+    const before = fake.requests.length;
+    expect(await call('lookupTracks', { uris: ['https://tidal.com/browse/track/77646168', 'spotify:track:short'] })).toEqual({ tracks: [null, null] });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('surfaces a 429 as RateLimited with Retry-After, even after earlier ids were answered', async () => {
+    const [a, b] = [uriOf(first), uriOf(second)];
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 90, pathPrefix: `/v1/tracks/${idOf(b)}` });
+    const before = fake.requests.length;
+    const limited = await failure(call('lookupTracks', { uris: [a, b] }));
+    expect(limited.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 90 });
+    expect(limited.message).not.toMatch(/quota/);
+    expect(fake.requests.slice(before).map((request) => request.status)).toEqual([200, 429]);
+
+    fake.failNext({ kind: 'quota', retryAfterS: 7200, pathPrefix: '/v1/tracks/' });
+    const quota = await failure(call('lookupTracks', { uris: [a] }));
+    expect(quota.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 7200 });
+    expect(quota.message).toMatch(/quota is exhausted/);
+
+    fake.failNext({ kind: 'server_error', status: 503, pathPrefix: '/v1/tracks/' });
+    expect((await failure(call('lookupTracks', { uris: [a] }))).type).toBe('ProviderError');
+  });
+
+  it('turns an expired token into AuthExpired like every other read', async () => {
+    const uri = uriOf(first);
+    fake.failNext({ kind: 'expired_token', pathPrefix: '/v1/tracks/' });
+    expect((await failure(call('lookupTracks', { uris: [uri] }))).type).toBe('AuthExpired');
+    const stale = fake.createAccount({ displayName: 'Stale Lookup' });
+    fake.expireAccessToken(stale.accessToken);
+    expect((await failure(call('lookupTracks', { uris: [uri] }, stale))).type).toBe('AuthExpired');
   });
 });
 

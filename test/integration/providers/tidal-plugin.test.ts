@@ -182,6 +182,82 @@ describe('reads', () => {
   });
 });
 
+describe('lookupTracks', () => {
+  const lookups = () => fake.requests.filter((request) => request.method === 'GET' && request.path === '/v2/tracks');
+
+  function expectSeedTrack(track: Track | null, seed: (typeof music)[number]) {
+    const album = seedAlbums.get(seed.albumKey)!;
+    const artists = seed.artistKeys.map((key) => seedArtists.get(key)!.name);
+    expect(track, seed.key).toMatchObject({
+      id: fake.trackId(seed.key),
+      title: seed.title,
+      artist: artists.join(', '),
+      artists,
+      album: album.title,
+      isrc: seed.isrc,
+      duration_s: Math.round(seed.durationMs / 1000),
+      media_type: 'track',
+      provider_uris: { tidal: trackUri(seed.key) },
+    });
+    expect(track!.artwork_uri).toMatch(/^https:\/\/resources\.tidal\.com\/images\//);
+  }
+
+  it('answers every URI in order: tracks, links, duplicates, and null for unknown ids and other URIs', async () => {
+    const [a, b, c] = [music[3]!, versions[0]!, music[5]!];
+    const video = [...fake.state.catalog.videos.keys()][0]!;
+    const before = lookups().length;
+    const { tracks } = await call('lookupTracks', {
+      uris: [
+        trackUri(a.key),
+        `https://tidal.com/browse/track/${fake.trackId(b.key)!}`,
+        'tidal:track:1',
+        'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
+        `https://listen.tidal.com/track/${fake.trackId(c.key)!}/u`,
+        `tidal:video:${video}`,
+        trackUri(a.key),
+      ],
+    });
+    expect(tracks).toHaveLength(7);
+    expectSeedTrack(tracks[0]!, a);
+    expectSeedTrack(tracks[1]!, b);
+    expect(tracks[1]!.provider_metadata['version']).toBeTruthy();
+    expect(tracks[2]).toBeNull();
+    expect(tracks[3]).toBeNull();
+    expectSeedTrack(tracks[4]!, c);
+    expect(tracks[5]).toBeNull();
+    expect(tracks[6]).toEqual(tracks[0]);
+    // One request for the four distinct track ids; the others were never sent.
+    const sent = lookups().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.query['include']).toBe('artists,albums.coverArt');
+  });
+
+  it('asks for at most 20 ids a request', async () => {
+    const seeds = music.slice(200, 245);
+    expect(seeds).toHaveLength(45);
+    const before = lookups().length;
+    const { tracks } = await call('lookupTracks', { uris: [...seeds.map((seed) => trackUri(seed.key)), 'not a uri'] });
+    expect(tracks).toHaveLength(46);
+    seeds.forEach((seed, index) => expectSeedTrack(tracks[index]!, seed));
+    expect(tracks[45]).toBeNull();
+    const sent = lookups().slice(before);
+    expect(sent).toHaveLength(3);
+    // Ids go as repeated filter[id] parameters; the recorded query keeps the last of each batch.
+    expect(sent.map((request) => request.query['filter[id]'])).toEqual([seeds[19]!, seeds[39]!, seeds[44]!].map((seed) => fake.trackId(seed.key)));
+  });
+
+  it('surfaces rate limiting and server errors as typed errors', async () => {
+    const uris = [trackUri(music[7]!.key)];
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 60, method: 'GET', pathPrefix: '/v2/tracks' });
+    const limited = await failureOf(call('lookupTracks', { uris }));
+    expect(limited.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 60 });
+    fake.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/v2/tracks' });
+    expect((await failureOf(call('lookupTracks', { uris }))).type).toBe('ProviderError');
+    const { tracks } = await call('lookupTracks', { uris });
+    expectSeedTrack(tracks[0]!, music[7]!);
+  });
+});
+
 describe('writes', () => {
   it('retries a write whose answer was lost under the same Idempotency-Key, so it applies once', async () => {
     const target = playlistNamed('Target');

@@ -3,6 +3,7 @@ import { listFollowedArtists, listLikedTracks, listSavedAlbums, removeSavedAlbum
 import { listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
 import { addTracks, createPlaylist, removeTracks, replacePlaylistTracks, unfollowPlaylist } from './playlist-writes.ts';
 import { searchTracks, validateUri } from './search-ops.ts';
+import { lookupTracks } from './track-lookup.ts';
 
 /**
  * Spotify (official provider A) on the current Web API: playlist contents under
@@ -19,6 +20,7 @@ export default defineProviderPlugin({
   saveTracks,
   searchTracks,
   validateUri,
+  lookupTracks,
   createPlaylist,
   addTracks,
   removeTracks,

@@ -17,6 +17,8 @@ export interface SpotifyRef {
 const BASE62_ID = /^[0-9A-Za-z]{22}$/;
 const ENTITIES: readonly SpotifyEntity[] = ['track', 'episode', 'album', 'artist', 'playlist', 'show', 'user'];
 const OPEN_HOSTS = new Set(['open.spotify.com', 'play.spotify.com']);
+/** `http(s)://<host><path>?<query>#<fragment>`: host and path captured, query and fragment ignored. */
+const WEB_LINK = /^https?:\/\/([A-Za-z0-9.-]+)(\/[^?#\s]*)?(?:\?[^#\s]*)?(?:#\S*)?$/i;
 
 function isEntity(value: string): value is SpotifyEntity {
   return (ENTITIES as readonly string[]).includes(value);
@@ -42,15 +44,11 @@ export function parseSpotifyRef(value: string): SpotifyRef | null {
     if (parts.length === 5 && parts[1] === 'user' && parts[3] === 'playlist') return ref('playlist', parts[4]!);
     return null;
   }
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (!OPEN_HOSTS.has(url.hostname.toLowerCase()) || url.username !== '' || url.password !== '' || url.port !== '') return null;
-  const segments = url.pathname.split('/').filter(Boolean);
+  // Read with a pattern, not `new URL`: the sandbox's isolate has no URL global (the other
+  // provider plugins read links the same way). The authority is the bare host: no userinfo, no port.
+  const link = WEB_LINK.exec(input);
+  if (!link || !OPEN_HOSTS.has(link[1]!.toLowerCase())) return null;
+  const segments = (link[2] ?? '').split('/').filter(Boolean);
   if (segments[0] && /^intl-[a-z]{2}(?:-[a-z]{2})?$/i.test(segments[0])) segments.shift();
   if (segments[0] === 'embed') segments.shift();
   if (segments.length === 4 && segments[0] === 'user' && segments[2] === 'playlist') return ref('playlist', segments[3]!);

@@ -4,11 +4,13 @@ import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist } from 
 import { addTracks, createPlaylist, deletePlaylist, removeTracks } from './playlist-write.operations.ts';
 import { searchAlbums, searchArtists, searchTracks, validateUri } from './search.operations.ts';
 import { currentUser } from './tidal-client.ts';
+import { lookupTracks } from './track-lookup.operations.ts';
 
 /**
  * TIDAL (official provider B) on its JSON:API: the account's own playlists (owner-filtered),
- * entries with per-entry item ids, favourites, ISRC and text search, and writes in batches of 50
- * with idempotency keys. The engine does OAuth; the host attaches the token to API requests.
+ * entries with per-entry item ids, favourites, ISRC and text search, tracks looked up by link, and
+ * writes in batches of 50 with idempotency keys. The engine does OAuth; the host attaches the token
+ * to API requests.
  */
 export default defineProviderPlugin({
   async testConnection(_input, ctx) {
@@ -21,6 +23,7 @@ export default defineProviderPlugin({
   listLikedTracks,
   searchTracks,
   validateUri,
+  lookupTracks,
   createPlaylist,
   addTracks,
   removeTracks,

@@ -66,6 +66,11 @@ export function readDocument(body: unknown): Document | null {
   return { data, included, nextCursor };
 }
 
+/** The primary resources of `type`, in document order (other types and malformed entries are left out). */
+export function primary(document: Document, type: string): Resource[] {
+  return document.data.map(asResource).filter((resource): resource is Resource => resource !== null && resource.type === type);
+}
+
 /** The identifiers of `resource`'s relationship `name` (empty when absent). */
 export function relationshipIdentifiers(resource: Resource, name: string): Identifier[] {
   const data = record(resource.relationships[name])?.['data'];

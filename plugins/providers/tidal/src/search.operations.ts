@@ -1,5 +1,5 @@
 import type { OperationInput, OperationReturn, ProviderContext } from '@opl/plugin-sdk';
-import { asResource, related, type Document, type Resource } from './json-api-document.ts';
+import { primary, related, type Document, type Resource } from './json-api-document.ts';
 import { getDocument, query } from './tidal-client.ts';
 import { mapAlbum, mapArtist, mapTrack } from './tidal-mapping.ts';
 import { parseTidalUri, tidalUri } from './tidal-uris.ts';
@@ -13,6 +13,9 @@ import { parseTidalUri, tidalUri } from './tidal-uris.ts';
 const MAX_QUERY = 256;
 const ISRC = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
 
+/** A catalogue track's artists, album and album cover, in the same answer: what `mapTrack` reads. */
+export const TRACK_INCLUDES = ['artists', 'albums.coverArt'];
+
 /** The text TIDAL searches for: free text, else "artist title album" from the structured fields. */
 export function searchText(parts: readonly (string | null | undefined)[]): string {
   return parts
@@ -21,10 +24,6 @@ export function searchText(parts: readonly (string | null | undefined)[]): strin
     .join(' ')
     .replace(/\s+/g, ' ')
     .slice(0, MAX_QUERY);
-}
-
-function primary(document: Document, type: string): Resource[] {
-  return document.data.map(asResource).filter((resource): resource is Resource => resource !== null && resource.type === type);
 }
 
 /** The searchResults resource's `member` relationship, resolved through `included`. */
@@ -39,7 +38,7 @@ export async function searchTracks(input: OperationInput<'searchTracks'>, ctx: P
   if (input.mode === 'isrc') {
     const isrc = wanted.isrc?.trim().toUpperCase().replace(/-/g, '') ?? '';
     if (!ISRC.test(isrc)) return { candidates: [] };
-    const document = await getDocument(ctx, `/tracks${query({ 'filter[isrc]': isrc, include: ['artists', 'albums.coverArt'] })}`, 'looking a recording up by ISRC');
+    const document = await getDocument(ctx, `/tracks${query({ 'filter[isrc]': isrc, include: TRACK_INCLUDES })}`, 'looking a recording up by ISRC');
     return { candidates: primary(document, 'tracks').slice(0, limit).map((resource) => mapTrack(document, resource)) };
   }
   const text = wanted.text?.trim() ? searchText([wanted.text]) : searchText([wanted.artist, wanted.title]);

@@ -13,13 +13,22 @@ import { errorForResponse } from './tidal-errors.ts';
 export const API_BASE = 'https://openapi.tidal.com/v2';
 const MEDIA_TYPE = 'application/vnd.api+json';
 
-export type QueryValue = string | readonly string[] | null | undefined;
+/** A list sent as the parameter repeated (`filter[id]=1&filter[id]=2`), the form of TIDAL's exploded array filters. */
+export interface Repeated {
+  readonly each: readonly string[];
+}
 
-/** `?name=value&…` with JSON:API's bracketed names kept readable and values encoded. */
+export type QueryValue = string | readonly string[] | Repeated | null | undefined;
+
+/** `?name=value&…` with JSON:API's bracketed names kept readable and values encoded; a plain list is comma-joined. */
 export function query(params: Readonly<Record<string, QueryValue>>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === null || value === undefined) continue;
+    if (typeof value !== 'string' && 'each' in value) {
+      for (const each of value.each) if (each !== '') parts.push(`${name}=${encodeURIComponent(each)}`);
+      continue;
+    }
     const joined = typeof value === 'string' ? value : value.join(',');
     if (joined === '') continue;
     parts.push(`${name}=${encodeURIComponent(joined)}`);
