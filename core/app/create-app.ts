@@ -209,6 +209,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       imports: importRecords,
       matching,
       catalogue,
+      pluginOperations: (pluginId) => pluginHost.loadedPlugins().find((plugin) => plugin.id === pluginId)?.operations ?? [],
       quotaForecast: async (pluginId, accountId) => {
         const forecast = await rateLimiter.forecast(pluginId, accountId, { tracksPerInsert: catalogue.manifest(pluginId)?.provider?.write_constraints.max_add_batch ?? 1 });
         if (!forecast.limited) return null;

@@ -12,6 +12,7 @@ import { MigrationRecovery } from './migration-recovery.ts';
 import { MigrationRunner } from './migration-runner.ts';
 import { MigrationService, type QuotaForecaster } from './migration.service.ts';
 import { MigrationStore, type Execute, type Transaction } from './migration-store.ts';
+import { SourceLookup } from './source-lookup.ts';
 
 export { MigrationError, MigrationService } from './migration.service.ts';
 export type { PreflightView, ReviewInput } from './migration.service.ts';
@@ -48,6 +49,8 @@ export interface MigrationEngineOptions {
   imports: ImportRecordService;
   matching: MatchService;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
+  /** The operations a loaded plugin implements (empty when it is not loaded). */
+  pluginOperations(pluginId: string): readonly string[];
   quotaForecast?: QuotaForecaster;
   /** Tests: shorter leases and slices so crash recovery is quick. */
   leaseSeconds?: number;
@@ -61,7 +64,9 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
   const store = new MigrationStore(options.execute, options.transaction);
   const leaseSeconds = options.leaseSeconds ?? 60;
   const enqueue = (jobId: string, startAfter?: Date) => options.enqueue(jobId, startAfter);
+  const lookups = new SourceLookup({ connections: options.connections, catalogue: options.catalogue, pluginOperations: (pluginId) => options.pluginOperations(pluginId) });
   const service = new MigrationService({
+    lookups,
     store,
     connections: options.connections,
     playlists: options.playlists,
@@ -73,6 +78,7 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
   });
   const runner = new MigrationRunner({
     store,
+    lookups,
     sources: service.sources,
     connections: options.connections,
     catalogue: options.catalogue,

@@ -1,16 +1,19 @@
-import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
+import { AuthExpired, formatKit, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
 import { normalizeText, parseStrictness, titleSimilarity, type Strictness } from '../../matching/index.ts';
-import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
+import { keptLinks, sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
 import { selectDecisions } from './migration-jobs.sql.ts';
 import type { Execute } from './migration-store.ts';
+import type { LinkLookup } from './source-lookup.ts';
 
 /**
  * Phase 3.5 of a migration: find each item's target. Tracks go through the match service (graph
  * first, then search and local scoring); albums and artists are searched and compared by name.
  * A remembered review decision for the same source entity answers first, after the target
  * adapter confirmed that the chosen URI is still one of its own. Provider trouble during a search
- * is thrown as the typed error, never recorded as "no match".
+ * is thrown as the typed error, never recorded as "no match". A song that is only a link of
+ * another service, with nothing to search by, is first read from that service with the owner's
+ * account when one can (`lookup`, see `SourceLookup`), and searched for as it is listed there.
  */
 
 
@@ -31,6 +34,8 @@ export interface MatchContext {
   execute: Execute;
   matching: Pick<MatchService, 'resolve'>;
   target: TargetCalls;
+  /** Reads what a link-only song is from its own service (`SourceLookup`), when the owner can. */
+  lookup?: LinkLookup;
 }
 
 /** A source entity's key in remembered review decisions: provider-qualified. */
@@ -108,18 +113,77 @@ function retryError(reason: string, type: string | undefined, retryAfterSeconds:
   return new ProviderError(reason);
 }
 
-export async function matchTrack(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
-  const remembered = await rememberedDecision(context, 'track', metadata);
-  if (remembered) return remembered;
-  const source = metadata as unknown as Track;
-  const resolution = await context.matching.resolve({
+function resolveTrack(context: MatchContext, source: Track) {
+  return context.matching.resolve({
     source,
     sourceProvider: context.sourceProvider,
     target: { provider: context.targetProvider, pluginId: context.targetPluginId, accountId: context.targetAccountId },
     strictness: parseStrictness(context.strictness),
     validate: (uri) => context.target.validateUri(uri),
   });
-  const detail = { from: resolution.from, searches: resolution.searches, breakdown: resolution.breakdown, penalties: resolution.penalties, ...(resolution.edge ? { edge: resolution.edge } : {}) };
+}
+
+/** What the link's own service said a link-only song is (see `SourceLookup`), recorded in `match_detail.looked_up`. */
+interface LookedUp {
+  provider: string;
+  uri: string;
+  title: string;
+  artist: string;
+  album: string | null;
+  isrc: string | null;
+}
+
+/**
+ * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
+ * track, the source's own links kept (and the service's URI added). Its provider URIs are asked
+ * first (code-unit order of their keys), then the song pages a file kept (`keptLinks`, by their
+ * service); the first answer wins. Null when no service knows the song.
+ */
+async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | null> {
+  const asks: { provider: string; uri: string }[] = [];
+  for (const provider of formatKit.orderedProviders(source.provider_uris, null)) {
+    const uri = source.provider_uris[provider];
+    if (provider !== targetProvider && uri) asks.push({ provider, uri });
+  }
+  for (const link of keptLinks(source)) {
+    const provider = formatKit.songLinkService(link);
+    if (provider !== null && provider !== targetProvider) asks.push({ provider, uri: link });
+  }
+  for (const { provider, uri } of asks) {
+    const found = await lookup(provider, uri);
+    if (found === null || (found.title.trim() === '' && found.artist.trim() === '')) continue;
+    const track: Track = {
+      ...source,
+      title: found.title,
+      artist: found.artist,
+      album: found.album,
+      isrc: found.isrc ?? source.isrc,
+      duration_s: found.duration_s ?? source.duration_s,
+      explicit: found.explicit,
+      provider_uris: { ...found.provider_uris, ...source.provider_uris },
+    };
+    return { track, lookedUp: { provider, uri, title: found.title, artist: found.artist, album: found.album, isrc: found.isrc } };
+  }
+  return null;
+}
+
+export async function matchTrack(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
+  const remembered = await rememberedDecision(context, 'track', metadata);
+  if (remembered) return remembered;
+  const source = metadata as unknown as Track;
+  let resolution = await resolveTrack(context, source);
+  let lookedUp: LookedUp | null = null;
+  // Nothing to search by: the link's own service may say what the song is.
+  if (resolution.from === 'unsearchable' && context.lookup) {
+    const found = await lookedUpSource(context.lookup, source, context.targetProvider);
+    if (found !== null) {
+      lookedUp = found.lookedUp;
+      const shown = `${found.lookedUp.artist} – ${found.lookedUp.title}`.slice(0, 300);
+      const searched = await resolveTrack(context, found.track);
+      resolution = { ...searched, reason: `Read from ${found.lookedUp.provider} as "${shown}": ${searched.reason}` };
+    }
+  }
+  const detail = { from: resolution.from, searches: resolution.searches, breakdown: resolution.breakdown, penalties: resolution.penalties, ...(resolution.edge ? { edge: resolution.edge } : {}), ...(lookedUp ? { looked_up: lookedUp } : {}) };
   switch (resolution.decision) {
     case 'retry':
       throw retryError(resolution.reason, resolution.error, resolution.retryAfterSeconds);

@@ -95,6 +95,8 @@ export interface TargetLinkFacts {
   searchesIsrc: boolean;
   /** The links (`linksOf`) its `validateUri` takes as one of its tracks. */
   takes: ReadonlySet<string>;
+  /** Services whose links the owner's connected accounts can look up (`SourceLookup`): the run learns what such a song is there. */
+  readable?: ReadonlySet<string>;
 }
 
 /**
@@ -104,7 +106,8 @@ export interface TargetLinkFacts {
  * end skipped, as it decides the same way), so the user hears it before starting. The services
  * are the links' provider keys, or for a web link a file kept its service
  * (`formatKit.songLinkService`), `web` when it has none. A song without any link is not counted:
- * it is not a link to anything.
+ * it is not a link to anything; nor is one with a link of a service the owner's accounts can read
+ * (`readable`), as the run looks it up there first.
  */
 export function linksForAnotherService(tracks: readonly Track[], target: TargetLinkFacts): LinksElsewhere {
   const providers = new Set<string>();
@@ -113,6 +116,7 @@ export function linksForAnotherService(tracks: readonly Track[], target: TargetL
     if (!track.is_migratable || !isLinkOnly(track, target.searchesIsrc)) continue;
     const services = linkServices(track);
     if (services.length === 0 || linksOf(track, target.provider).some((link) => target.takes.has(link))) continue;
+    if (services.some((service) => service !== target.provider && target.readable?.has(service) === true)) continue;
     count += 1;
     for (const service of services) providers.add(service);
   }

@@ -9,6 +9,7 @@ import { MatchService, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { LeaseLost } from './lease-lost.ts';
 import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
+import type { SourceLookup } from './source-lookup.ts';
 import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
 import { retryDelaySeconds } from './retry-backoff.ts';
 import {
@@ -62,6 +63,8 @@ export interface RunnerOptions {
   workerId: string;
   /** First wait before reading a target again for writes not visible yet (doubles per read). */
   visibilityWaitMs?: number;
+  /** Reads link-only songs from their own service, with the owner's accounts (see `SourceLookup`). */
+  lookups?: SourceLookup;
 }
 
 const MATCH_BATCH = 100;
@@ -312,6 +315,7 @@ export class MigrationRunner {
       strictness: job.strictness as Strictness,
       execute: this.#o.store.execute,
       matching,
+      ...(this.#o.lookups ? { lookup: this.#o.lookups.forOwner(job.ownerId) } : {}),
       target: {
         searchAlbums: async (query) => (await call('searchAlbums', { query, limit: 10 })).candidates,
         searchArtists: async (name) => (await call('searchArtists', { query: { name }, limit: 10 })).candidates,

@@ -26,6 +26,7 @@ import {
 import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type LinksElsewhere, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
 import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
 import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
+import type { SourceLookup } from './source-lookup.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
 import type { MigrationStore } from './migration-store.ts';
 import { countsFrom, detailExpired, itemView, jobRow, jobView, type ItemView, type JobRow, type JobView } from './migration-views.ts';
@@ -83,6 +84,8 @@ export interface MigrationServiceOptions {
   matching: Pick<MatchService, 'confirm' | 'deny'>;
   enqueue(jobId: string): Promise<void>;
   quotaForecast?: QuotaForecaster;
+  /** The services whose links the owner's accounts can read (`SourceLookup`): such link-only songs are not warned about. */
+  lookups?: Pick<SourceLookup, 'providers'>;
 }
 
 /** A job's counts: from its items while they are kept, from the summary once they are gone. */
@@ -199,7 +202,8 @@ export class MigrationService {
   /**
    * Selected songs that are only links the target does not take (`linksForAnotherService`). Their
    * links are put to the target's own `validateUri`, as the match service will put them: a
-   * YouTube link is a YouTube Music song too, a Deezer album link is no Deezer song. At most
+   * YouTube link is a YouTube Music song too, a Deezer album link is no Deezer song. Links of a
+   * service the owner's accounts can read (`SourceLookup`) are not warned about: the run asks. At most
    * `LINKS_CHECKED` distinct links are asked about; past that, a link counts as taken when it is
    * under the target's own key.
    */
@@ -219,7 +223,8 @@ export class MigrationService {
         if (answer === 'unknown' || (answer.valid && answer.entity === 'track' && answer.id)) takes.add(checked[start + index]!);
       });
     }
-    return linksForAnotherService(tracks, { provider: target.provider, searchesIsrc, takes });
+    const readable = tracks.length > 0 && this.#o.lookups ? await this.#o.lookups.providers(ownerId) : new Set<string>();
+    return linksForAnotherService(tracks, { provider: target.provider, searchesIsrc, takes, readable });
   }
 
   /** Same-name playlists on the target that share no song with the selection. */

@@ -7,12 +7,15 @@ import { startMigrationHarness, type MigrationHarness } from '../migrations/migr
  * (HTTP + worker, Spotify, TIDAL and Deezer fakes). To the service the links name, each link is
  * the song itself: written as it is, with no search — a Spotify or TIDAL link read as its URI, a
  * Deezer song page kept as written and taken by the Deezer plugin. To another service a link alone
- * has nothing to search by: the entry is skipped with a reason that says so, and no empty search is
- * sent (a real provider refuses one, which would leave the job retrying instead of finishing).
+ * has nothing to search by: when the owner has an account of the link's service whose plugin can
+ * look it up (Spotify, TIDAL), the song is read from there and searched for by what it is; else
+ * the entry is skipped with a reason that says so, and no empty search is sent (a real provider
+ * refuses one, which would leave the job retrying instead of finishing).
  */
 
 const catalog = seedCatalog();
-const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null).slice(0, 3);
+const everywhere = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && track.availableOn === undefined && track.isrc !== null);
+const onBoth = everywhere.slice(0, 3);
 const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled'].includes(job.status);
 const artistOf = (track: (typeof onBoth)[number]) => catalog.artists.get(track.artistKeys[0]!)!.name;
 
@@ -80,32 +83,43 @@ describe('a pasted list of track links as a migration source', () => {
     return (answer.json as { warnings: Array<Record<string, string>> }).warnings;
   }
 
-  it('TIDAL links to Spotify: warned before starting, skipped with the reason, never an empty search; a line with words beside them is matched', async () => {
-    const searchesBefore = searchesOf(h.spotify);
-    const named = onBoth[0]!;
+  it('TIDAL links to Spotify, with a TIDAL account connected: each read from TIDAL, then searched for on Spotify and written, no warning', async () => {
+    const lookupsBefore = h.tidal.requests.filter((request) => request.path.endsWith('/tracks') && request.method === 'GET').length;
+    // Another song, by its words (the same song twice would be written once).
+    const named = everywhere[3]!;
     const text = `${tidalLinks()}\n${artistOf(named)} - ${named.title}\n`;
     const importId = await importText(text, 'Mixed list');
-    // Toward TIDAL the links are fine; toward Spotify the user hears it before anything starts.
+    // The owner's TIDAL account can say what the links are: nothing to warn about.
     expect((await preflightCodes(importId, 'tidal')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
-    expect((await preflightCodes(importId, 'spotify')).find((warning) => warning['code'] === 'links_for_another_service')).toEqual({
-      code: 'links_for_another_service',
-      message: `${onBoth.length} of the selected songs are only links to tidal, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to tidal instead, or add titles and artists to the file.`,
-      count: String(onBoth.length),
-      providers: 'tidal',
-    });
+    expect((await preflightCodes(importId, 'spotify')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
     const { job, items } = await migrate(importId, 'spotify');
     expect(job.status, JSON.stringify(job)).toBe('completed');
-    expect(job.counts).toMatchObject({ written: 1, skipped: onBoth.length });
-    const links = items.filter((item) => item.match_detail?.from === 'unsearchable');
-    expect(links).toHaveLength(onBoth.length);
-    for (const item of links) {
-      expect(item.status).toBe('skipped');
-      expect(item.reason).toMatch(/^No match found on spotify: it is only a tidal link \(tidal:track:\d+\), with no title, artist or album to search spotify by\. Add the song's title and artist to the file, or migrate it to tidal\.$/);
-    }
-    // One search, for the line with words: the links asked Spotify nothing.
-    expect(searchesOf(h.spotify) - searchesBefore).toBeGreaterThanOrEqual(1);
+    expect(job.counts).toMatchObject({ written: onBoth.length + 1, skipped: 0 });
+    const links = items.slice(0, onBoth.length);
+    expect(links.map((item) => item.target_uri)).toEqual(onBoth.map((track) => h.spotify.uriOf(track.key)));
+    links.forEach((item, index) => {
+      const track = onBoth[index]!;
+      expect(item.status).toBe('written');
+      expect(item.match_detail).toMatchObject({ looked_up: { provider: 'tidal', uri: `tidal:track:${h.tidal.trackId(track.key)!}`, title: expect.stringContaining(track.title) as string, isrc: track.isrc } });
+      expect(item.reason).toMatch(/^Read from tidal as "/);
+    });
+    // The links were read from TIDAL's catalogue, and no empty search reached Spotify.
+    expect(h.tidal.requests.filter((request) => request.path.endsWith('/tracks') && request.method === 'GET').length).toBeGreaterThan(lookupsBefore);
     expect(h.spotify.requests.filter((request) => request.path.includes('search') && (request.query['q'] ?? '').trim() === '')).toEqual([]);
-    expect(items.filter((item) => item.status === 'written')).toHaveLength(1);
+  });
+
+  it('Spotify links to TIDAL, with a Spotify account connected: each read from Spotify (one Get Track each), then found on TIDAL', async () => {
+    const reads = () => h.spotify.requests.filter((request) => request.method === 'GET' && /^\/v1\/tracks\/[^/]+$/.test(request.path)).length;
+    const readsBefore = reads();
+    const links = onBoth.map((track) => `https://open.spotify.com/track/${h.spotify.uriOf(track.key)!.split(':')[2]!}?si=x`).join('\n');
+    const importId = await importText(`${links}\n`, 'Spotify links');
+    expect((await preflightCodes(importId, 'tidal')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
+    const { job, items } = await migrate(importId, 'tidal');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length, skipped: 0 });
+    expect(items.map((item) => item.target_uri)).toEqual(onBoth.map((track) => `tidal:track:${h.tidal.trackId(track.key)!}`));
+    expect(items.map((item) => (item.match_detail as { looked_up?: { provider: string } } | null)?.looked_up?.provider)).toEqual(onBoth.map(() => 'spotify'));
+    expect(reads() - readsBefore).toBe(onBoth.length);
   });
 
   const deezerLinks = () => onBoth.map((track) => `https://www.deezer.com/fr/track/${h.deezer!.trackIdOf(track.key)!}`);
@@ -145,6 +159,27 @@ describe('a pasted list of track links as a migration source', () => {
       ['skipped', 'unsearchable', `No match found on spotify: it is only a youtube link (${others[1]!}), with no title, artist or album to search spotify by. Add the song's title and artist to the file, or migrate it to youtube.`],
       ['skipped', 'unsearchable', `No match found on spotify: it is only an applemusic link (${others[2]!}), with no title, artist or album to search spotify by. Add the song's title and artist to the file, or migrate it to applemusic.`],
     ]);
+    expect(searchesOf(h.spotify)).toBe(searchesBefore);
+  });
+
+  // Last: it disconnects the TIDAL account.
+  it('TIDAL links to Spotify without a TIDAL account: warned before starting, skipped with the reason, never an empty search', async () => {
+    expect((await h.api(`/api/auth/accounts/${h.tidalAccount}`, { method: 'DELETE' })).status).toBe(204);
+    const searchesBefore = searchesOf(h.spotify);
+    const importId = await importText(`${tidalLinks()}\n`, 'TIDAL links, no TIDAL');
+    expect((await preflightCodes(importId, 'spotify')).find((warning) => warning['code'] === 'links_for_another_service')).toEqual({
+      code: 'links_for_another_service',
+      message: `${onBoth.length} of the selected songs are only links to tidal, with no title or artist: Spotify cannot be searched for them, so they will be skipped. Migrate them to tidal instead, or add titles and artists to the file.`,
+      count: String(onBoth.length),
+      providers: 'tidal',
+    });
+    const { job, items } = await migrate(importId, 'spotify');
+    expect(job.status, JSON.stringify(job)).toBe('failed');
+    expect(job.counts).toMatchObject({ written: 0, skipped: onBoth.length });
+    for (const item of items) {
+      expect(item.match_detail?.from).toBe('unsearchable');
+      expect(item.reason).toMatch(/^No match found on spotify: it is only a tidal link \(tidal:track:\d+\), with no title, artist or album to search spotify by\. Add the song's title and artist to the file, or migrate it to tidal\.$/);
+    }
     expect(searchesOf(h.spotify)).toBe(searchesBefore);
   });
 });
