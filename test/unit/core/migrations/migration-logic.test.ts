@@ -58,6 +58,9 @@ describe('songs that are only links to another service', () => {
     expect(linksForAnotherService(tracks, toward('tidal', ['tidal:track:1']))).toEqual({ count: 2, providers: ['deezer', 'spotify', 'tidal'] });
     // A target that cannot search by ISRC cannot search for the song that has only one.
     expect(linksForAnotherService(tracks, toward('spotify', ['spotify:track:a'], false))).toEqual({ count: 3, providers: ['deezer', 'tidal'] });
+    // With a TIDAL account that can look its links up, a TIDAL link says what to search for.
+    expect(linksForAnotherService(tracks, { ...toward('spotify', ['spotify:track:a']), readable: new Set(['tidal']) })).toEqual({ count: 0, providers: [] });
+    expect(linksForAnotherService(tracks, { ...toward('spotify', ['spotify:track:a']), readable: new Set(['deezer']) })).toEqual({ count: 1, providers: ['tidal'] });
   });
 
   it('asks about the web links a file kept, naming their service, and "web" for an address of none', () => {
