@@ -66,6 +66,33 @@ function portOf(server: Server): number {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
+const trap: Handler = (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"reached":"forbidden"}');
+/** Ports tried before giving up: another process may hold the public listener's port on a forbidden address. */
+const PORT_ATTEMPTS = 20;
+
+/**
+ * The public listener on a free port of 127.0.0.2, and the forbidden ones on the same port of the
+ * other addresses. The port is free on 127.0.0.2 only: under a parallel test run another socket
+ * may already hold it on 127.0.0.1 or ::1 (EADDRINUSE), so such a port is given up and another tried.
+ */
+async function onOnePort(routes: Handler): Promise<{ port: number; publicHttps: CountingListener; forbidden: CountingListener[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const publicServer = createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, routes);
+    const publicHttps = await counting('public https 127.0.0.2', publicServer, PUBLIC_ADDRESS, 0);
+    const port = portOf(publicServer);
+    const forbidden: CountingListener[] = [];
+    try {
+      forbidden.push(await counting('forbidden https 127.0.0.1', createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, trap), '127.0.0.1', port));
+      forbidden.push(await counting('forbidden https ::1', createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, trap), '::1', port));
+      forbidden.push(await counting('forbidden http 127.0.0.3', createHttpServer(trap), '127.0.0.3', port));
+      return { port, publicHttps, forbidden };
+    } catch (error) {
+      await Promise.all([publicHttps, ...forbidden].map((listener) => listener.close()));
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
 export async function startLocalListeners(): Promise<LocalListeners> {
   const streamed = { bytes: 0, closed: false };
   const routes: Handler = (request, response) => {
@@ -119,15 +146,7 @@ export async function startLocalListeners(): Promise<LocalListeners> {
     json(404, { error: 'not found' });
   };
 
-  const publicServer = createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, routes);
-  const publicHttps = await counting('public https 127.0.0.2', publicServer, PUBLIC_ADDRESS, 0);
-  const port = portOf(publicServer);
-  const trap: Handler = (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"reached":"forbidden"}');
-  const forbidden = [
-    await counting('forbidden https 127.0.0.1', createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, trap), '127.0.0.1', port),
-    await counting('forbidden https ::1', createHttpsServer({ cert: TEST_CA, key: TEST_KEY }, trap), '::1', port),
-    await counting('forbidden http 127.0.0.3', createHttpServer(trap), '127.0.0.3', port),
-  ];
+  const { port, publicHttps, forbidden } = await onOnePort(routes);
   const all = [publicHttps, ...forbidden];
   return {
     port,
