@@ -184,6 +184,12 @@ export async function matchTrack(context: MatchContext, metadata: Record<string,
     }
   }
   const detail = { from: resolution.from, searches: resolution.searches, breakdown: resolution.breakdown, penalties: resolution.penalties, ...(resolution.edge ? { edge: resolution.edge } : {}), ...(lookedUp ? { looked_up: lookedUp } : {}) };
+  const match = itemMatchOf(context, resolution, detail);
+  return lookedUp === null ? match : { ...match, listed: { title: lookedUp.title, artist: lookedUp.artist, album: lookedUp.album, isrc: lookedUp.isrc } };
+}
+
+/** The item's match from the match service's resolution. */
+function itemMatchOf(context: MatchContext, resolution: Awaited<ReturnType<typeof resolveTrack>>, detail: Record<string, unknown>): ItemMatch {
   switch (resolution.decision) {
     case 'retry':
       throw retryError(resolution.reason, resolution.error, resolution.retryAfterSeconds);

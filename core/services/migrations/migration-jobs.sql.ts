@@ -294,24 +294,12 @@ export interface ItemMatch {
   reason: string | null;
   candidates: unknown[] | null;
   matchDetail: Record<string, unknown> | null;
-}
-
-export function updateItemMatch(itemId: string, match: ItemMatch): SqlStatement {
-  return {
-    text: `update job_item set status = ?, target_uri = ?, target_id = ?, target_entity_id = ?, confidence = ?, reason = ?,
-             candidates = ?::jsonb, match_detail = ?::jsonb, updated_at = now() where id = ?`,
-    values: [
-      match.status,
-      match.targetUri,
-      match.targetId,
-      match.targetId,
-      match.confidence,
-      match.reason,
-      match.candidates === null ? null : JSON.stringify(match.candidates),
-      match.matchDetail === null ? null : JSON.stringify(match.matchDetail),
-      itemId,
-    ],
-  };
+  /**
+   * What the song's own service listed it as, for a song that was only a link (see
+   * `SourceLookup`): shown as the item's title, artist, album and ISRC where the source had none.
+   * The source itself (`source_metadata`, the key of review decisions) is left as it was.
+   */
+  listed?: { title: string; artist: string; album: string | null; isrc: string | null };
 }
 
 /** Many items' match results in one statement (the matcher persists them in small batches). */
@@ -325,11 +313,21 @@ export function updateItemMatches(rows: readonly { itemId: string; match: ItemMa
     reason: match.reason,
     candidates: match.candidates,
     match_detail: match.matchDetail,
+    listed_title: match.listed?.title ?? null,
+    listed_artist: match.listed?.artist ?? null,
+    listed_album: match.listed?.album ?? null,
+    listed_isrc: match.listed?.isrc ?? null,
   }));
   return {
     text: `update job_item i set status = r.status, target_uri = r.target_uri, target_id = r.target_id, target_entity_id = r.target_id, confidence = r.confidence, reason = r.reason,
-             candidates = r.candidates, match_detail = r.match_detail, updated_at = now()
-           from jsonb_to_recordset(?::jsonb) as r(id uuid, status text, target_uri text, target_id text, confidence double precision, reason text, candidates jsonb, match_detail jsonb)
+             candidates = r.candidates, match_detail = r.match_detail, updated_at = now(),
+             title = case when coalesce(i.title, '') = '' then coalesce(r.listed_title, i.title) else i.title end,
+             source_entity_name = case when coalesce(i.source_entity_name, '') = '' then coalesce(r.listed_title, i.source_entity_name) else i.source_entity_name end,
+             artist = case when coalesce(i.artist, '') = '' then coalesce(r.listed_artist, i.artist) else i.artist end,
+             album = case when coalesce(i.album, '') = '' then coalesce(r.listed_album, i.album) else i.album end,
+             isrc = coalesce(i.isrc, r.listed_isrc)
+           from jsonb_to_recordset(?::jsonb) as r(id uuid, status text, target_uri text, target_id text, confidence double precision, reason text, candidates jsonb, match_detail jsonb,
+             listed_title text, listed_artist text, listed_album text, listed_isrc text)
            where i.id = r.id`,
     values: [JSON.stringify(records)],
   };

@@ -20,6 +20,9 @@ const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled
 const artistOf = (track: (typeof onBoth)[number]) => catalog.artists.get(track.artistKeys[0]!)!.name;
 
 interface Item {
+  title: string;
+  artist: string;
+  isrc: string | null;
   status: string;
   reason: string | null;
   target_uri: string | null;
@@ -102,6 +105,8 @@ describe('a pasted list of track links as a migration source', () => {
       expect(item.status).toBe('written');
       expect(item.match_detail).toMatchObject({ looked_up: { provider: 'tidal', uri: `tidal:track:${h.tidal.trackId(track.key)!}`, title: expect.stringContaining(track.title) as string, isrc: track.isrc } });
       expect(item.reason).toMatch(/^Read from tidal as "/);
+      // The item shows the song as TIDAL lists it (the pasted line named nothing).
+      expect(item).toMatchObject({ title: expect.stringContaining(track.title) as string, artist: expect.stringContaining(artistOf(track)) as string, isrc: track.isrc });
     });
     // The links were read from TIDAL's catalogue, and no empty search reached Spotify.
     expect(h.tidal.requests.filter((request) => request.path.endsWith('/tracks') && request.method === 'GET').length).toBeGreaterThan(lookupsBefore);
