@@ -137,9 +137,9 @@ interface LookedUp {
  * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
  * track, the source's own links kept (and the service's URI added). Its provider URIs are asked
  * first (code-unit order of their keys), then the song pages a file kept (`keptLinks`, by their
- * service); the first answer wins. Null when no service knows the song.
+ * service); the first answer wins. Else the reasons services could not be asked, if any.
  */
-async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | null> {
+async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | { failures: string[] }> {
   const asks: { provider: string; uri: string }[] = [];
   for (const provider of formatKit.orderedProviders(source.provider_uris, null)) {
     const uri = source.provider_uris[provider];
@@ -149,8 +149,11 @@ async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider:
     const provider = formatKit.songLinkService(link);
     if (provider !== null && provider !== targetProvider) asks.push({ provider, uri: link });
   }
+  const failures: string[] = [];
   for (const { provider, uri } of asks) {
-    const found = await lookup(provider, uri);
+    const answer = await lookup(provider, uri);
+    if (answer.failure !== null) failures.push(answer.failure);
+    const found = answer.track;
     if (found === null || (found.title.trim() === '' && found.artist.trim() === '')) continue;
     const track: Track = {
       ...source,
@@ -164,7 +167,7 @@ async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider:
     };
     return { track, lookedUp: { provider, uri, title: found.title, artist: found.artist, album: found.album, isrc: found.isrc } };
   }
-  return null;
+  return { failures };
 }
 
 export async function matchTrack(context: MatchContext, metadata: Record<string, unknown>): Promise<ItemMatch> {
@@ -176,7 +179,9 @@ export async function matchTrack(context: MatchContext, metadata: Record<string,
   // Nothing to search by: the link's own service may say what the song is.
   if (resolution.from === 'unsearchable' && context.lookup) {
     const found = await lookedUpSource(context.lookup, source, context.targetProvider);
-    if (found !== null) {
+    if ('failures' in found) {
+      if (found.failures.length > 0) resolution = { ...resolution, reason: `${resolution.reason} ${found.failures.join(' ')}` };
+    } else {
       lookedUp = found.lookedUp;
       const shown = `${found.lookedUp.artist} – ${found.lookedUp.title}`.slice(0, 300);
       const searched = await resolveTrack(context, found.track);

@@ -17,8 +17,20 @@ export interface SourceLookupOptions {
   pluginOperations(pluginId: string): readonly string[];
 }
 
+/**
+ * What a service said of one link: its track (null when it has none, or nobody could be asked),
+ * or why it could not be asked (`failure`, in words: the service was down, rate limited, the
+ * account needs reconnecting).
+ */
+export interface LookupAnswer {
+  track: Track | null;
+  failure: string | null;
+}
+
 /** One run's lookups: each URI is asked at most once, each service's account chosen once. */
-export type LinkLookup = (provider: string, uri: string) => Promise<Track | null>;
+export type LinkLookup = (provider: string, uri: string) => Promise<LookupAnswer>;
+
+const NONE: LookupAnswer = { track: null, failure: null };
 
 export class SourceLookup {
   readonly #o: SourceLookupOptions;
@@ -42,26 +54,27 @@ export class SourceLookup {
   /**
    * A lookup for one migration run of `ownerId`. The account of a service is its first usable
    * connected account (oldest first, as listed). A failure to look up (the service is down, the
-   * account needs reconnecting) answers null for that URI: the song then stays unsearchable, with
-   * its reason, and the migration goes on.
+   * account needs reconnecting) is answered as such for that URI, not thrown: the song then stays
+   * unsearchable, its reason saying why the service could not tell, and the migration goes on.
    */
   forOwner(ownerId: string): LinkLookup {
     let accounts: Promise<AccountView[]> | null = null;
-    const answers = new Map<string, Promise<Track | null>>();
+    const answers = new Map<string, Promise<LookupAnswer>>();
     return (provider, uri) => {
-      if (!this.supports(provider)) return Promise.resolve(null);
+      if (!this.supports(provider)) return Promise.resolve(NONE);
       const key = `${provider}\u0000${uri}`;
       let answer = answers.get(key);
       if (answer === undefined) {
         answer = (async () => {
           accounts ??= this.#o.connections.list(ownerId);
           const account = (await accounts).find((candidate) => candidate.provider === provider && usable(candidate));
-          if (!account) return null;
+          if (!account) return NONE;
           try {
             const { tracks } = await this.#o.connections.call(ownerId, account.id, 'lookupTracks', { uris: [uri] });
-            return tracks[0] ?? null;
-          } catch {
-            return null;
+            return { track: tracks[0] ?? null, failure: null };
+          } catch (error) {
+            const said = (error instanceof Error ? error.message.slice(0, 300) : 'failed').replace(/[.\s]+$/, '');
+            return { track: null, failure: `${provider} could not be asked what it is right now: ${said}.` };
           }
         })();
         answers.set(key, answer);

@@ -167,6 +167,17 @@ describe('a pasted list of track links as a migration source', () => {
     expect(searchesOf(h.spotify)).toBe(searchesBefore);
   });
 
+  it('a link TIDAL cannot be asked about right now (503): skipped, and the reason says why, the other links go on', async () => {
+    const importId = await importText(`${tidalLinks()}\n`, 'TIDAL down');
+    h.tidal.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/v2/tracks' });
+    const { job, items } = await migrate(importId, 'spotify');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length - 1, skipped: 1 });
+    const [skipped] = items.filter((item) => item.status === 'skipped');
+    expect(skipped!.match_detail?.from).toBe('unsearchable');
+    expect(skipped!.reason).toMatch(/^No match found on spotify: it is only a tidal link \(tidal:track:\d+\), .* or migrate it to tidal\. tidal could not be asked what it is right now: .+\.$/);
+  });
+
   // Last: it disconnects the TIDAL account.
   it('TIDAL links to Spotify without a TIDAL account: warned before starting, skipped with the reason, never an empty search', async () => {
     expect((await h.api(`/api/auth/accounts/${h.tidalAccount}`, { method: 'DELETE' })).status).toBe(204);

@@ -40,17 +40,18 @@ describe('SourceLookup', () => {
     expect(lookups.supports('applemusic')).toBe(false);
   });
 
-  it('asks the first usable account of the service, once per link, and answers null on failure or without an account', async () => {
+  it('asks the first usable account of the service, once per link, and says why when it could not ask', async () => {
     const { lookups, calls, listed } = lookupWith([account('old', 'tidal', 'reauth_required'), account('t1', 'tidal'), account('t2', 'tidal'), account('s1', 'spotify')], (_, uri) => (uri === 'tidal:track:1' ? song : uri === 'spotify:track:x' ? new Error('503 from Spotify') : null));
     const lookup = lookups.forOwner('owner');
-    expect(await lookup('tidal', 'tidal:track:1')).toEqual(song);
-    expect(await lookup('tidal', 'tidal:track:1')).toEqual(song);
-    expect(await lookup('tidal', 'tidal:track:404')).toBeNull();
-    // The service failed: no answer, the song stays as it was.
-    expect(await lookup('spotify', 'spotify:track:x')).toBeNull();
+    const none = { track: null, failure: null };
+    expect(await lookup('tidal', 'tidal:track:1')).toEqual({ track: song, failure: null });
+    expect(await lookup('tidal', 'tidal:track:1')).toEqual({ track: song, failure: null });
+    expect(await lookup('tidal', 'tidal:track:404')).toEqual(none);
+    // The service failed: no track, and why, in words; the song stays as it was.
+    expect(await lookup('spotify', 'spotify:track:x')).toEqual({ track: null, failure: 'spotify could not be asked what it is right now: 503 from Spotify.' });
     // No plugin support, or no account: nothing is asked.
-    expect(await lookup('deezer', 'https://www.deezer.com/track/1')).toBeNull();
-    expect(await lookup('applemusic', 'applemusic:song:1')).toBeNull();
+    expect(await lookup('deezer', 'https://www.deezer.com/track/1')).toEqual(none);
+    expect(await lookup('applemusic', 'applemusic:song:1')).toEqual(none);
     expect(calls).toEqual([
       { accountId: 't1', uris: ['tidal:track:1'] },
       { accountId: 't1', uris: ['tidal:track:404'] },
