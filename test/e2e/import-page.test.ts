@@ -151,6 +151,18 @@ describe('Import page', () => {
       expect((await fetch(`${baseUrl}/api/imports/${id}`, { method: 'DELETE' })).status).toBe(204);
     });
 
+    it('shows a pasted link that names no title by its link', async () => {
+      const links = ['https://tidal.com/browse/track/1234/u', 'https://www.deezer.com/track/3135556', 'Air - Sexy Boy'];
+      await importPage().getByRole('textbox', { name: 'Playlist text' }).fill(links.join('\n'));
+      await importPage().getByRole('textbox', { name: 'Playlist name (optional)' }).fill('Links');
+      await importPage().getByRole('button', { name: 'Preview text' }).click();
+      await expect.poll(() => preview().isVisible(), { timeout: 15_000 }).toBe(true);
+      const titles = await preview().locator('[data-testid="tracks-table"] tbody th').allTextContents();
+      expect(titles.map(normalise)).toEqual(['Only a link: tidal:track:1234', 'Only a link: https://www.deezer.com/track/3135556', 'Sexy Boy']);
+      const id = await preview().getAttribute('data-import-id');
+      expect((await fetch(`${baseUrl}/api/imports/${id}`, { method: 'DELETE' })).status).toBe(204);
+    });
+
     it('uploads a file dropped on the drop zone', async () => {
       const zone = importPage().locator('[data-testid="drop-zone"]');
       const dataTransfer = await page.evaluateHandle((text) => {

@@ -226,7 +226,18 @@ describe('parseImportPreview', () => {
 
   it('treats absent optional track fields as unknown', () => {
     const preview = parseImportPreview({ ...body, playlists: [{ name: 'P', description: null, track_count: 1, tracks: [{ title: 'T', artist: 'A' }] }] });
-    expect(preview?.playlists[0]?.tracks[0]).toEqual({ title: 'T', artist: 'A', album: null, durationS: null, isrc: null });
+    expect(preview?.playlists[0]?.tracks[0]).toEqual({ title: 'T', artist: 'A', album: null, durationS: null, isrc: null, link: null });
+  });
+
+  it('names a song by its link: the first provider URI, else an http(s) link a file kept, never a path', () => {
+    const tracks = [
+      { title: '', artist: '', provider_uris: { tidal: 'tidal:track:2', spotify: 'spotify:track:1' } },
+      { title: '', artist: '', metadata: { location: 'https://www.deezer.com/track/3135556' } },
+      { title: '', artist: '', metadata: { source_uri: 'https://youtu.be/FGBhQbmPwH8', location: 'https://other.example/' } },
+      { title: 'Local', artist: '', metadata: { location: 'C:\\Music\\a.mp3' } },
+    ];
+    const preview = parseImportPreview({ ...body, playlists: [{ name: 'P', description: null, track_count: 4, tracks }] });
+    expect(preview?.playlists[0]?.tracks.map((track) => track.link)).toEqual(['spotify:track:1', 'https://www.deezer.com/track/3135556', 'https://youtu.be/FGBhQbmPwH8', null]);
   });
 
   it('refuses a body that is not an import preview', () => {

@@ -35,6 +35,26 @@ export interface PreviewTrack {
   readonly album: string | null;
   readonly durationS: number | null;
   readonly isrc: string | null;
+  /** The link the entry names the song by (a provider URI, else a web link the file kept), or null. */
+  readonly link: string | null;
+}
+
+/** The first provider URI (keys in code-unit order), else the web link a file kept (`source_uri`, `location`). */
+function linkOf(value: Record<string, unknown>): string | null {
+  const uris = value['provider_uris'];
+  if (isRecord(uris)) {
+    for (const key of Object.keys(uris).sort()) {
+      const uri = uris[key];
+      if (isString(uri) && uri !== '') return uri;
+    }
+  }
+  const metadata = value['metadata'];
+  if (!isRecord(metadata)) return null;
+  for (const key of ['source_uri', 'location']) {
+    const kept = metadata[key];
+    if (isString(kept) && /^https?:\/\//i.test(kept)) return kept;
+  }
+  return null;
 }
 
 export interface PreviewPlaylist {
@@ -102,7 +122,7 @@ function parseTrack(value: unknown): PreviewTrack | undefined {
   const album = nullableString(value['album']);
   const isrc = nullableString(value['isrc']);
   if (!isString(title) || !isString(artist) || album === undefined || isrc === undefined) return undefined;
-  return { title, artist, album, durationS: nullableNumber(value['duration_s']), isrc };
+  return { title, artist, album, durationS: nullableNumber(value['duration_s']), isrc, link: linkOf(value) };
 }
 
 function parsePlaylist(value: unknown, key: string): PreviewPlaylist | undefined {

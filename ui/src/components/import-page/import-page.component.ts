@@ -559,7 +559,7 @@ export class OplImportPage extends LitElement {
                     const duration = formatDuration(track.durationS);
                     return html`<tr>
                       <td class="number">${position + 1}</td>
-                      <th scope="row">${track.title || html`<span class="empty">No title</span>`}</th>
+                      <th scope="row">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
                       <td>${track.artist}</td>
                       <td>${track.album ?? ''}</td>
                       <td class="number" data-field="duration">

@@ -260,4 +260,11 @@ export const importPageStyles = css`
   .share opl-problem-notice {
     margin-top: var(--opl-space-4);
   }
+
+  /* A song named only by a link: long URLs wrap instead of widening the table. */
+  td .link,
+  th .link {
+    overflow-wrap: anywhere;
+    font-weight: 400;
+  }
 `;
