@@ -31,6 +31,8 @@ export const MAX_APPEND = 100;
 const LIBRARY_LIMIT = { fallback: 25, max: 100 };
 const SEARCH_LIMIT = { fallback: 5, max: 25 };
 const ISRC_FILTER_MAX = 25;
+/** "The maximum fetch limit is 300" (Get Multiple Catalog Songs by ID). */
+const IDS_MAX = 300;
 
 interface Call {
   readonly state: AppleMusicState;
@@ -188,8 +190,10 @@ function route(call: Call): ApiResult {
         return { status: 200, body: { data: found.map((song) => catalogSong(song, sf)), meta: { filters: { isrc: filters } } } };
       }
       if (idsFilter !== null) {
-        const found = idsFilter
-          .split(',')
+        const wanted = idsFilter.split(',').filter(Boolean);
+        if (wanted.length === 0 || wanted.length > IDS_MAX) throw errors.invalidParameter('ids', `Between 1 and ${IDS_MAX} ids are required`);
+        // Unknown ids (and songs not sold in the storefront) are left out of `data`.
+        const found = wanted
           .map((id) => state.catalog.songs.get(id))
           .filter((song): song is CatalogSong => song !== undefined && state.catalog.inStorefront(song, sf));
         return { status: 200, body: { data: found.map((song) => catalogSong(song, sf)) } };

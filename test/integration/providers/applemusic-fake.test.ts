@@ -162,6 +162,17 @@ describe('catalogue', () => {
     expect((await api('/v1/catalog/zz/songs?ids=1')).status).toBe(404);
   });
 
+  it('finds songs by id in the order asked, leaving out unknown ids, at most 300 a request', async () => {
+    const [a, b] = [...fake.state.catalog.songs.keys()];
+    const found = await api(`/v1/catalog/us/songs?ids=${b!},1,${a!}`);
+    expect((found.json!['data'] as { id: string; type: string }[]).map((song) => [song.id, song.type])).toEqual([
+      [b, 'songs'],
+      [a, 'songs'],
+    ]);
+    expect((await api(`/v1/catalog/us/songs?ids=${Array.from({ length: 301 }, (_, index) => index + 1).join(',')}`)).status).toBe(400);
+    expect((await api('/v1/catalog/us/songs?ids=')).status).toBe(400);
+  });
+
   it('leaves out recordings Apple does not carry', () => {
     const missing = [...seedCatalog().tracks.values()].filter((track) => !isAvailableOn(track, 'applemusic'));
     expect(missing.length).toBeGreaterThan(0);

@@ -14,9 +14,10 @@ import { buildPluginBundle } from '../support/build-plugin.ts';
 /**
  * The built Apple Music plugin in the real sandbox against the fake, for what the shared adapter
  * contract does not cover: the mapping of library and catalog resources (videos, uploads, explicit
- * ratings, artwork templates, year-only release dates), storefront detection, ISRC lookup, the
- * append delay (confirmation by reading back, no re-sent request, pending and skipped tracks),
- * append-only positions, the operations Apple does not have, and every error kind.
+ * ratings, artwork templates, year-only release dates), storefront detection, ISRC lookup, songs
+ * looked up by URI or link, the append delay (confirmation by reading back, no re-sent request,
+ * pending and skipped tracks), append-only positions, the operations Apple does not have, and
+ * every error kind.
  */
 
 const { tracks: seedTracks } = seedCatalog();
@@ -241,6 +242,92 @@ describe('storefront and search', () => {
     expect(await call('validateUri', { uri: 'https://music.apple.com/gb/playlist/road-trip/pl.u-AbCdEf123' })).toMatchObject({ valid: true, entity: 'playlist', normalized_uri: 'applemusic:playlist:pl.u-AbCdEf123' });
     expect(await call('validateUri', { uri: 'https://music.apple.com/us/music-video/x/1234' })).toMatchObject({ valid: true, entity: null });
     expect(await call('validateUri', { uri: 'https://open.spotify.com/track/abc' })).toMatchObject({ valid: false });
+  });
+});
+
+describe('lookupTracks', () => {
+  const lookups = (from: number) => fake.requests.slice(from).filter((request) => request.method === 'GET' && /^\/v1\/catalog\/[a-z]{2}\/songs$/.test(request.path));
+  const catalogSongOf = (seed: (typeof music)[number]) => fake.state.catalog.songs.get(fake.songId(seed.key)!)!;
+
+  function expectSeedSong(track: Track | null, seed: (typeof music)[number]) {
+    const song = catalogSongOf(seed);
+    expect(track, seed.key).toMatchObject({
+      id: song.id,
+      title: seed.title,
+      artist: song.artistName,
+      album: song.albumName,
+      isrc: seed.isrc,
+      duration_s: seed.durationMs / 1000,
+      media_type: 'track',
+      is_migratable: true,
+      provider_uris: { applemusic: `applemusic:song:${song.id}` },
+    });
+    expect(track!.artists.length).toBeGreaterThan(0);
+  }
+
+  it('answers every URI in order — URIs, song links, album links with ?i=, duplicates — with one catalogue request, null for the rest', async () => {
+    const [a, b, c] = [music[3]!, music[8]!, music[5]!];
+    const albumOfC = catalogSongOf(c).albumId;
+    const video = [...fake.state.catalog.musicVideos.keys()][0]!;
+    const before = fake.requests.length;
+    const { tracks } = await call('lookupTracks', {
+      uris: [
+        songUri(a.key),
+        `https://music.apple.com/us/song/some-song/${fake.songId(b.key)!}`,
+        `https://music.apple.com/fr/album/some-album/${albumOfC}?i=${fake.songId(c.key)!}`,
+        'applemusic:song:1',
+        'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
+        `https://music.apple.com/us/album/some-album/${albumOfC}`,
+        `applemusic:music-video:${video}`,
+        'applemusic:library-song:i.AbCdEf0123456',
+        songUri(a.key),
+      ],
+    });
+    expect(tracks).toHaveLength(9);
+    expectSeedSong(tracks[0]!, a);
+    expectSeedSong(tracks[1]!, b);
+    expectSeedSong(tracks[2]!, c);
+    expect(tracks.slice(3, 8)).toEqual([null, null, null, null, null]);
+    expect(tracks[8]).toEqual(tracks[0]);
+    // The storefront, then one request for the four distinct song ids; nothing for the others.
+    const sent = fake.requests.slice(before);
+    expect(sent.map((request) => request.path)).toEqual(['/v1/me/storefront', '/v1/catalog/us/songs']);
+    expect(sent[1]!.query['ids']).toBe([a, b, c].map((seed) => fake.songId(seed.key)).concat('1').join(','));
+  });
+
+  it('sends nothing when no URI names an Apple Music song', async () => {
+    const before = fake.requests.length;
+    expect(await call('lookupTracks', { uris: ['https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC', 'https://music.apple.com/us/album/x/1234567890', 'not a uri'] })).toEqual({ tracks: [null, null, null] });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('looks songs up in the account’s storefront: a US-only song is null for a British account', async () => {
+    const usOnly = [...fake.state.catalog.songs.values()].find((song) => song.storefronts?.join() === 'us')!;
+    const british = fake.createAccountIn('gb', { displayName: 'British Looker' });
+    const before = fake.requests.length;
+    const uris = [`applemusic:song:${usOnly.id}`, songUri(music[3]!.key)];
+    const { tracks } = await call('lookupTracks', { uris }, british);
+    expect(tracks[0]).toBeNull();
+    expectSeedSong(tracks[1]!, music[3]!);
+    expect(tracks[1]!.metadata['url']).toMatch(/^https:\/\/music\.apple\.com\/gb\//);
+    expect(lookups(before).map((request) => request.path)).toEqual(['/v1/catalog/gb/songs']);
+    expect((await call('lookupTracks', { uris })).tracks[0]).toMatchObject({ id: usOnly.id, title: usOnly.name });
+  });
+
+  it('surfaces rate limiting, server errors and an expired token as the usual typed errors', async () => {
+    const uris = [songUri(music[7]!.key)];
+    fake.failNext({ kind: 'rate_limit', retryAfterS: 60, method: 'GET', pathPrefix: '/v1/catalog/us/songs', times: 3 });
+    const limited = await failureOf(call('lookupTracks', { uris }));
+    expect(limited.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 60 });
+    fake.clearFailures();
+    fake.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/v1/catalog/us/songs' });
+    const failed = await failureOf(call('lookupTracks', { uris }));
+    expect(failed.type).toBe('ProviderError');
+    expect(failed.message).toContain('HTTP 503');
+    fake.failNext({ kind: 'expired_token', method: 'GET', pathPrefix: '/v1/catalog/us/songs' });
+    expect((await failureOf(call('lookupTracks', { uris }))).type).toBe('AuthExpired');
+    const { tracks } = await call('lookupTracks', { uris });
+    expectSeedSong(tracks[0]!, music[7]!);
   });
 });
 

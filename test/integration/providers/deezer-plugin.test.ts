@@ -179,6 +179,95 @@ describe('reading', () => {
   });
 });
 
+describe('lookupTracks', () => {
+  const trackId = (seedKey: string) => fake.trackIdOf(seedKey)!;
+  // Deezer ids here are 9 digits: an 11-digit id is a well-formed id Deezer has no track for.
+  const UNKNOWN_ID = '99999999999';
+
+  function expected(seed: (typeof music)[number]) {
+    const artists = seed.artistKeys.map((key) => seedCatalog().artists.get(key)!.name);
+    return {
+      id: trackId(seed.key),
+      title: seed.title,
+      artist: artists.join(', '),
+      artists,
+      album: seedCatalog().albums.get(seed.albumKey)!.title,
+      isrc: seed.isrc,
+      duration_s: Math.round(seed.durationMs / 1000),
+      track_number: seed.trackNumber,
+      release_date: seedCatalog().albums.get(seed.albumKey)!.releaseDate,
+      media_type: 'track',
+      is_migratable: true,
+      provider_uris: { deezer: uri(seed.key) },
+    };
+  }
+
+  it('answers one entry per URI in input order, null for unknown ids and non-track URIs, asking once per distinct id', async () => {
+    const a = music.find((track) => track.isrc && track.artistKeys.length > 1)!;
+    const [b, c] = music.filter((track) => track.isrc && track.key !== a.key).slice(5, 7);
+    const album = `https://www.deezer.com/en/album/${fake.albumIdOf(a.albumKey)}`;
+    const uris = [
+      uri(a.key),
+      `https://www.deezer.com/fr/track/${trackId(b!.key)}`,
+      `deezer:track:${UNKNOWN_ID}`,
+      'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
+      album,
+      uri(c!.key),
+      uri(a.key),
+      `https://deezer.com/track/${trackId(a.key)}?utm_source=share`,
+    ];
+    const before = fake.requests.length;
+    const { tracks } = await call('lookupTracks', { uris });
+    expect(tracks).toHaveLength(uris.length);
+    expect(tracks[0]).toMatchObject(expected(a));
+    // A full track object: every contributor, not only the main artist.
+    expect(tracks[0]!.artists.length).toBeGreaterThan(1);
+    expect(tracks[1]).toMatchObject(expected(b!));
+    expect(tracks[2]).toBeNull();
+    expect(tracks[3]).toBeNull();
+    expect(tracks[4]).toBeNull();
+    expect(tracks[5]).toMatchObject(expected(c!));
+    expect(tracks[6]).toEqual(tracks[0]);
+    expect(tracks[7]).toEqual(tracks[0]);
+    // Deezer answers an unknown id with HTTP 200 and its "no data" error body.
+    const asked = fake.requests.slice(before);
+    expect(asked.map((request) => [request.method, request.path, request.status])).toEqual([
+      ['GET', `/track/${trackId(a.key)}`, 200],
+      ['GET', `/track/${trackId(b!.key)}`, 200],
+      ['GET', `/track/${UNKNOWN_ID}`, 200],
+      ['GET', `/track/${trackId(c!.key)}`, 200],
+    ]);
+  });
+
+  it('sends nothing when no URI names a Deezer track', async () => {
+    const before = fake.requests.length;
+    const uris = ['https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC', 'deezer:track:abc', 'deezer:playlist:908622995', 'https://deezer.page.link/abc'];
+    expect(await call('lookupTracks', { uris })).toEqual({ tracks: [null, null, null, null] });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it("surfaces Deezer's quota answer, a busy answer, a gateway 5xx and an expired token as typed errors", async () => {
+    const [a, b] = [music[20]!, music[21]!];
+    fake.failNext({ kind: 'quota', pathPrefix: `/track/${trackId(b.key)}` });
+    const before = fake.requests.length;
+    const limited = await failure(call('lookupTracks', { uris: [uri(a.key), uri(b.key)] }));
+    expect(limited.toData()).toMatchObject({ type: 'RateLimited', retry_after_s: 5 });
+    // The first id was answered; the quota answer on the second fails the whole lookup.
+    expect(fake.requests.slice(before).map((request) => request.path)).toEqual([`/track/${trackId(a.key)}`, `/track/${trackId(b.key)}`]);
+
+    fake.failNextWithError('busy', { method: 'GET', pathPrefix: '/track/' });
+    expect((await failure(call('lookupTracks', { uris: [uri(a.key)] }))).type).toBe('ProviderError');
+    fake.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/track/' });
+    expect((await failure(call('lookupTracks', { uris: [uri(a.key)] }))).type).toBe('ProviderError');
+    fake.failNext({ kind: 'expired_token', method: 'GET', pathPrefix: '/track/' });
+    expect((await failure(call('lookupTracks', { uris: [uri(a.key)] }))).type).toBe('AuthExpired');
+
+    const { tracks } = await call('lookupTracks', { uris: [uri(a.key), uri(b.key)] });
+    expect(tracks[0]).toMatchObject(expected(a));
+    expect(tracks[1]).toMatchObject(expected(b));
+  });
+});
+
 describe("Deezer's 200-with-error answers", () => {
   it('turns each error code into its typed error, never into a result', async () => {
     const cases = [

@@ -15,7 +15,7 @@ import { buildPluginBundle } from '../support/build-plugin.ts';
  * without an entry id, every error kind, the Music-category search and that no token leaks.
  */
 
-const { tracks: seedTracks, artists: seedArtists } = seedCatalog();
+const { tracks: seedTracks, artists: seedArtists, albums: seedAlbums } = seedCatalog();
 const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube'));
 
 let fake: FakeYoutube;
@@ -224,6 +224,107 @@ describe('YouTube plugin', () => {
     const quota = await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited');
     expect(quota.toData().quota).toEqual({ bucket: 'default', resets_at: null });
     await failureOf(call('listPlaylistItems', { playlist_id: 'PLnosuchplaylist', cursor: null, limit: 5 }), 'NotFound');
+  });
+
+  describe('lookupTracks', () => {
+    const videoLookups = () => fake.requests.filter((request) => request.method === 'GET' && request.path === '/youtube/v3/videos');
+    const idOf = (track: SeedTrack) => fake.trackId(track.key)!;
+
+    function expectArtTrack(track: Track | null, seed: SeedTrack) {
+      const artists = seed.artistKeys.map((key) => seedArtists.get(key)!.name);
+      const album = seedAlbums.get(seed.albumKey)!;
+      expect(track, seed.key).toMatchObject({
+        id: idOf(seed),
+        title: seed.title,
+        artist: artists.join(', '),
+        artists,
+        album: album.title,
+        release_date: album.releaseDate,
+        duration_s: Math.round(seed.durationMs / 1000),
+        isrc: null,
+        media_type: 'track',
+        is_migratable: true,
+        provider_uris: { youtube: uri(seed) },
+        metadata: { url: `https://www.youtube.com/watch?v=${idOf(seed)}` },
+        source_item_id: null,
+        position: null,
+      });
+      expect(track!.artwork_uri).toMatch(/^https:\/\/i\.ytimg\.com\/vi\//);
+    }
+
+    it('answers every URI in order: video URIs and pasted links, duplicates, and null for unknown ids, other services and playlists, in one videos.list', async () => {
+      // Art tracks whose album the generated description names (a title with ":" is not read as one), one with several artists.
+      const plain = music.filter((track) => !seedAlbums.get(track.albumKey)!.title.includes(':'));
+      const a = plain.find((track) => track.artistKeys.length > 1)!;
+      const [b, c] = plain.filter((track) => track !== a).slice(120, 122);
+      const clipSeed = music.find((track) => fake.musicVideoId(track.key))!;
+      const clip = fake.musicVideoId(clipSeed.key)!;
+      const vlog = fake.uploadIds()[1]!;
+      const uris = [
+        uri(a),
+        `https://www.youtube.com/watch?v=${clip}&list=${playlistNamed('Long').id}&index=3&t=42s`,
+        `https://youtu.be/${idOf(b!)}?si=Sh4r3dL1nk`,
+        `https://music.youtube.com/watch?v=${idOf(c!)}&feature=share`,
+        'youtube:video:ZZZZZZZZZZZ',
+        'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
+        `https://www.youtube.com/playlist?list=${playlistNamed('Long').id}`,
+        `https://www.youtube.com/shorts/${vlog}`,
+        uri(a),
+      ];
+      const before = fake.requests.length;
+      const { tracks } = await call('lookupTracks', { uris });
+      expect(tracks).toHaveLength(uris.length);
+      expectArtTrack(tracks[0]!, a);
+      // The official video keeps its song title and artist, and its own (longer) duration.
+      expect(tracks[1]).toMatchObject({
+        id: clip,
+        title: clipSeed.title,
+        artist: seedArtists.get(clipSeed.artistKeys[0]!)!.name,
+        duration_s: Math.round(clipSeed.durationMs / 1000) + 12,
+        media_type: 'video',
+        is_migratable: true,
+        provider_uris: { youtube: `youtube:video:${clip}` },
+        provider_metadata: { video_kind: 'music_video', category_id: '10', licensed_content: true },
+      });
+      expectArtTrack(tracks[2]!, b!);
+      expectArtTrack(tracks[3]!, c!);
+      expect(tracks.slice(4, 7)).toEqual([null, null, null]);
+      // An upload that is not a song is still found, marked not migratable.
+      expect(tracks[7]).toMatchObject({ id: vlog, title: 'How I set up my home studio', artist: 'Bedroom Producer', duration_s: 1_265, media_type: 'video', is_migratable: false });
+      expect(tracks[7]!.unsupported_reason).toContain('category 22');
+      expect(tracks[8]).toEqual(tracks[0]);
+      // One videos.list for the six distinct video ids, in first-seen order; nothing else was sent.
+      const sent = fake.requests.slice(before);
+      expect(sent.map((request) => [request.method, request.path, request.status])).toEqual([['GET', '/youtube/v3/videos', 200]]);
+      expect(sent[0]!.query).toMatchObject({ part: 'snippet,contentDetails', id: [idOf(a), clip, idOf(b!), idOf(c!), 'ZZZZZZZZZZZ', vlog].join(',') });
+    });
+
+    it('asks for 50 videos in one request, and sends nothing when no URI names a YouTube video', async () => {
+      const seeds = music.slice(100, 150);
+      expect(seeds).toHaveLength(50);
+      const before = videoLookups().length;
+      const { tracks } = await call('lookupTracks', { uris: seeds.map((seed) => `https://www.youtube.com/watch?v=${idOf(seed)}`) });
+      expect(tracks.map((track) => track?.provider_uris['youtube'])).toEqual(seeds.map(uri));
+      expect(videoLookups().slice(before).map((request) => request.query['id']!.split(',').length)).toEqual([50]);
+      const quiet = fake.requests.length;
+      expect(await call('lookupTracks', { uris: ['https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC', 'https://www.youtube.com/playlist?list=PLnosuchplaylist', 'youtube:video:short'] })).toEqual({
+        tracks: [null, null, null],
+      });
+      expect(fake.requests.length).toBe(quiet);
+    });
+
+    it('turns a quota stop, a 5xx and an expired token into the usual typed errors', async () => {
+      const uris = [uri(music[3]!)];
+      fake.failNext({ kind: 'quota', method: 'GET', pathPrefix: '/youtube/v3/videos' });
+      const quota = await failureOf(call('lookupTracks', { uris }), 'RateLimited');
+      expect(quota.toData().quota).toEqual({ bucket: 'default', resets_at: null });
+      expect(quota.message).toContain('looking videos up by id');
+      fake.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/youtube/v3/videos' });
+      await failureOf(call('lookupTracks', { uris }), 'ProviderError');
+      fake.failNext({ kind: 'expired_token', method: 'GET', pathPrefix: '/youtube/v3/videos' });
+      await failureOf(call('lookupTracks', { uris }), 'AuthExpired');
+      expectArtTrack((await call('lookupTracks', { uris })).tracks[0]!, music[3]!);
+    });
   });
 
   it('only reaches the API origin’s granted paths, and never hands a credential back', () => {

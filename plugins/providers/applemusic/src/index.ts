@@ -3,13 +3,15 @@ import { currentStorefront } from './apple-client.ts';
 import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist } from './playlist-read.operations.ts';
 import { addTracks, createPlaylist } from './playlist-write.operations.ts';
 import { searchTracks, validateUri } from './search.operations.ts';
+import { lookupTracks } from './track-lookup.operations.ts';
 
 /**
  * Apple Music (the catalog provider with a user-token flow) on the Apple Music API: library
  * playlists and their tracks (with catalog ISRCs), library songs, ISRC and text search in the
- * account's storefront, playlist creation and appends confirmed by reading back. The engine signs
- * the developer token and the host attaches it with the music user token; the plugin sees neither.
- * Apple offers no removal, reordering or deletion, so none is declared.
+ * account's storefront, catalog songs looked up by link, playlist creation and appends confirmed
+ * by reading back. The engine signs the developer token and the host attaches it with the music
+ * user token; the plugin sees neither. Apple offers no removal, reordering or deletion, so none is
+ * declared.
  */
 
 /**
@@ -30,6 +32,7 @@ export default defineProviderPlugin({
   listLikedTracks,
   searchTracks,
   validateUri,
+  lookupTracks,
   createPlaylist,
   addTracks,
 });

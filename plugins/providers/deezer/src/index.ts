@@ -3,6 +3,7 @@ import { followArtists, listFollowedArtists, listLikedTracks, listSavedAlbums, r
 import { listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
 import { addTracks, createPlaylist, deletePlaylist, removeTracks, replacePlaylistTracks, unfollowPlaylist } from './playlist-writes.ts';
 import { searchTracks, validateUri } from './search-ops.ts';
+import { lookupTracks } from './track-lookup.ts';
 
 /**
  * Deezer on its public API. The engine does OAuth (Deezer Connect: `app_id`, `secret`, `perms`)
@@ -17,6 +18,7 @@ export default defineProviderPlugin({
   listLikedTracks,
   saveTracks,
   searchTracks,
+  lookupTracks,
   validateUri,
   createPlaylist,
   addTracks,

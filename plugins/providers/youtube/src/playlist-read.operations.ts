@@ -71,13 +71,13 @@ export async function readPlaylist(input: OperationInput<'readPlaylist'>, ctx: P
   return playlistFromResource(resource, channel.id);
 }
 
-/** Videos by id (50 per request), as a map; missing ids are deleted or private videos. */
-export async function videosById(ctx: ProviderContext, ids: readonly string[]): Promise<Map<string, VideoResource>> {
+/** Videos by id (50 per request), as a map; missing ids are deleted or private videos. `what` names the request in error messages. */
+export async function videosById(ctx: ProviderContext, ids: readonly string[], what = 'reading video details'): Promise<Map<string, VideoResource>> {
   const found = new Map<string, VideoResource>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += 50) {
     const batch = unique.slice(start, start + 50);
-    const answer = await list<VideoResource>(ctx, `/videos${query({ part: 'snippet,contentDetails', id: batch.join(','), maxResults: 50 })}`, 'reading video details');
+    const answer = await list<VideoResource>(ctx, `/videos${query({ part: 'snippet,contentDetails', id: batch.join(','), maxResults: 50 })}`, what);
     for (const video of answer.items) if (typeof video.id === 'string') found.set(video.id, video);
   }
   return found;
