@@ -5,8 +5,8 @@ import type { AccountView } from '../../../../core/services/connections/connecti
 import { SourceLookup } from '../../../../core/services/migrations/source-lookup.ts';
 
 const account = (id: string, provider: string, status: AccountView['status'] = 'connected') => ({ id, provider, status }) as AccountView;
-const manifests: Record<string, string> = { tidal: 'opl.provider.tidal', spotify: 'opl.provider.spotify', deezer: 'opl.provider.deezer' };
-const operations: Record<string, string[]> = { 'opl.provider.tidal': ['lookupTracks', 'searchTracks'], 'opl.provider.spotify': ['lookupTracks'], 'opl.provider.deezer': ['searchTracks'] };
+const manifests: Record<string, string> = { tidal: 'opl.provider.tidal', spotify: 'opl.provider.spotify', bandcamp: 'opl.provider.bandcamp' };
+const operations: Record<string, string[]> = { 'opl.provider.tidal': ['lookupTracks', 'searchTracks'], 'opl.provider.spotify': ['lookupTracks'], 'opl.provider.bandcamp': ['searchTracks'] };
 
 function lookupWith(accounts: AccountView[], answer: (accountId: string, uri: string) => unknown) {
   const calls: Array<{ accountId: string; uris: string[] }> = [];
@@ -34,9 +34,9 @@ const song = trackSchema.parse({ title: 'One More Time', artist: 'Daft Punk', is
 
 describe('SourceLookup', () => {
   it('names the services the owner can read: a connected account and a plugin that implements lookupTracks', async () => {
-    const { lookups } = lookupWith([account('a1', 'tidal'), account('a2', 'deezer'), account('a3', 'spotify', 'reauth_required')], () => null);
+    const { lookups } = lookupWith([account('a1', 'tidal'), account('a2', 'bandcamp'), account('a3', 'spotify', 'reauth_required')], () => null);
     expect([...(await lookups.providers('owner'))]).toEqual(['tidal']);
-    expect(lookups.supports('deezer')).toBe(false);
+    expect(lookups.supports('bandcamp')).toBe(false);
     expect(lookups.supports('applemusic')).toBe(false);
   });
 
@@ -50,7 +50,7 @@ describe('SourceLookup', () => {
     // The service failed: no track, and why, in words; the song stays as it was.
     expect(await lookup('spotify', 'spotify:track:x')).toEqual({ track: null, failure: 'spotify could not be asked what it is right now: 503 from Spotify.' });
     // No plugin support, or no account: nothing is asked.
-    expect(await lookup('deezer', 'https://www.deezer.com/track/1')).toEqual(none);
+    expect(await lookup('bandcamp', 'https://artist.bandcamp.com/track/song')).toEqual(none);
     expect(await lookup('applemusic', 'applemusic:song:1')).toEqual(none);
     expect(calls).toEqual([
       { accountId: 't1', uris: ['tidal:track:1'] },
