@@ -1,4 +1,4 @@
-import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput } from '@opl/plugin-sdk';
+import { lookupEach, PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput } from '@opl/plugin-sdk';
 import { record } from './json-read.ts';
 import { spotifyRequest } from './spotify-client.ts';
 import { parseSpotifyRef } from './spotify-uri.ts';
@@ -7,7 +7,8 @@ import { mapItem } from './track-mapper.ts';
 /**
  * Tracks named by URI (`spotify:track:…` or an open.spotify.com link), looked up one by one with
  * "Get Track" (`GET /v1/tracks/{id}`): the several-tracks endpoint is deprecated. Each distinct id
- * is asked once, in input order, one request at a time; the answer has one entry per input URI.
+ * is asked once, in input order, one request at a time (the SDK's `lookupEach`); the answer has
+ * one entry per input URI.
  * A track the catalogue does not have (404, or 400 for an id it refuses) and a URI that names no
  * Spotify track are null; any other failure (rate limit, expired token, 5xx) is thrown as a typed
  * error like every other read, since a partial answer cannot be returned.
@@ -29,19 +30,13 @@ async function getTrack(ctx: ProviderContext, id: string): Promise<TrackInput | 
     answer = await spotifyRequest(ctx, { path: `/tracks/${id}`, what: 'looking up a track', missing: 'track' });
   } catch (error) {
     // The id went through the parser and nothing else is sent, so a 400 can only be Spotify refusing the id.
-    if (error instanceof PluginError && (error.type === 'NotFound' || error.type === 'InvalidInput')) return null;
+    if (error instanceof PluginError && error.type === 'InvalidInput') return null;
     throw error;
   }
   if (!record(answer)) throw new ProviderError('Spotify sent no track while looking up a track.');
   return mapItem(answer);
 }
 
-export async function lookupTracks(input: OperationInput<'lookupTracks'>, ctx: ProviderContext): Promise<LookupResult> {
-  const ids = input.uris.map(trackIdOf);
-  const found = new Map<string, TrackInput | null>();
-  for (const id of ids) {
-    if (id === null || found.has(id)) continue;
-    found.set(id, await getTrack(ctx, id));
-  }
-  return { tracks: ids.map((id) => (id === null ? null : (found.get(id) ?? null))) };
+export function lookupTracks(input: OperationInput<'lookupTracks'>, ctx: ProviderContext): Promise<LookupResult> {
+  return lookupEach(input.uris, trackIdOf, (id) => getTrack(ctx, id));
 }
