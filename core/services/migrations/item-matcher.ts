@@ -137,7 +137,8 @@ interface LookedUp {
  * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
  * track, the source's own links kept (and the service's URI added). Its provider URIs are asked
  * first (code-unit order of their keys), then the song pages a file kept (`keptLinks`, by their
- * service); the first answer wins. Else the reasons services could not be asked, if any.
+ * service); the first answer wins. Else why the services did not help, if any said: they could
+ * not be asked, or they list the link as no song to migrate.
  */
 async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | { failures: string[] }> {
   const asks: { provider: string; uri: string }[] = [];
@@ -155,6 +156,12 @@ async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider:
     if (answer.failure !== null) failures.push(answer.failure);
     const found = answer.track;
     if (found === null || (found.title.trim() === '' && found.artist.trim() === '')) continue;
+    // The service says what it is, and it is no song to migrate (a non-music video, an episode):
+    // nothing is searched for it.
+    if (!found.is_migratable) {
+      failures.push(`${provider} lists it as no song to migrate${found.unsupported_reason ? ` (${found.unsupported_reason.slice(0, 200)})` : ''}.`);
+      continue;
+    }
     const track: Track = {
       ...source,
       title: found.title,
