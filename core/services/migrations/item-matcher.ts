@@ -1,10 +1,10 @@
-import { AuthExpired, formatKit, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
+import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
 import { normalizeText, parseStrictness, titleSimilarity, type Strictness } from '../../matching/index.ts';
-import { keptLinks, sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
+import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
 import { selectDecisions } from './migration-jobs.sql.ts';
 import type { Execute } from './migration-store.ts';
-import type { LinkLookup } from './source-lookup.ts';
+import { linkAsks, type LinkLookup } from './source-lookup.ts';
 
 /**
  * Phase 3.5 of a migration: find each item's target. Tracks go through the match service (graph
@@ -135,24 +135,15 @@ interface LookedUp {
 
 /**
  * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
- * track, the source's own links kept (and the service's URI added). Its provider URIs are asked
- * first (code-unit order of their keys), then the song pages a file kept (`keptLinks`, by their
- * service); the first answer wins. Else why the services did not help, if any said: they could
+ * track, the source's own links kept (and the service's URI added). Its links are asked in
+ * `linkAsks` order; the first answer wins. Else why the services did not help, if any said: they could
  * not be asked, or they list the link as no song to migrate.
  */
 async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | { failures: string[] }> {
-  const asks: { provider: string; uri: string }[] = [];
-  for (const provider of formatKit.orderedProviders(source.provider_uris, null)) {
-    const uri = source.provider_uris[provider];
-    if (provider !== targetProvider && uri) asks.push({ provider, uri });
-  }
-  for (const link of keptLinks(source)) {
-    const provider = formatKit.songLinkService(link);
-    if (provider !== null && provider !== targetProvider) asks.push({ provider, uri: link });
-  }
+  const asks = linkAsks(source, targetProvider);
   const failures: string[] = [];
   for (const { provider, uri } of asks) {
-    const answer = await lookup(provider, uri);
+    const answer = await lookup.lookup(provider, uri);
     if (answer.failure !== null) failures.push(answer.failure);
     const found = answer.track;
     if (found === null || (found.title.trim() === '' && found.artist.trim() === '')) continue;

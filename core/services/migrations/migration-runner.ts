@@ -5,11 +5,11 @@ import type { Logger } from '../../logging/logger.ts';
 import type { Strictness } from '../../matching/index.ts';
 import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
 import type { ImportRecordService } from '../imports/index.ts';
-import { MatchService, type MatchCatalogue } from '../matching/index.ts';
+import { isLinkOnly, MatchService, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { LeaseLost } from './lease-lost.ts';
 import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
-import type { SourceLookup } from './source-lookup.ts';
+import { linkAsks, type LinkAsk, type SourceLookup } from './source-lookup.ts';
 import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
 import { retryDelaySeconds } from './retry-backoff.ts';
 import {
@@ -344,6 +344,8 @@ export class MigrationRunner {
     for (;;) {
       const pending = await this.#o.store.execute(selectItemsByStatus(job.id, ['pending'], MATCH_BATCH));
       if (pending.length === 0) return 'done';
+      // Songs that are only links of another service are read from it in batches, before matching.
+      if (context.lookup) await context.lookup.prefetch(pending.flatMap((row) => (String(row['entity_type']) === 'track' ? linkOnlyAsks(row['source_metadata'] as Track, job.targetProvider) : [])));
       let next = 0;
       let sliced = false;
       let failure: { error: unknown } | null = null;
@@ -478,4 +480,9 @@ function itemsOf(source: LoadedSource): NewItem[] {
     });
   });
   return items;
+}
+
+/** The links to read a migratable song from when it has nothing to search by (no title, artist, album or ISRC). */
+function linkOnlyAsks(track: Track, targetProvider: string): LinkAsk[] {
+  return track.is_migratable !== false && isLinkOnly(track, true) ? linkAsks(track, targetProvider) : [];
 }

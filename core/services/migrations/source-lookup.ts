@@ -1,5 +1,6 @@
-import type { Manifest, Track } from '@opl/plugin-sdk';
+import { formatKit, type Manifest, type Track } from '@opl/plugin-sdk';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
+import { keptLinks } from '../matching/index.ts';
 
 /**
  * Songs that are only a link of another service (a pasted TIDAL link migrated to Spotify) have
@@ -27,10 +28,44 @@ export interface LookupAnswer {
   failure: string | null;
 }
 
-/** One run's lookups: each URI is asked at most once, each service's account chosen once. */
-export type LinkLookup = (provider: string, uri: string) => Promise<LookupAnswer>;
+/** A link to ask its service about. */
+export interface LinkAsk {
+  provider: string;
+  uri: string;
+}
 
+/**
+ * One run's lookups: each URI is asked at most once, each service's account chosen once.
+ * `prefetch` asks about many links at once, up to `LOOKUP_BATCH` a call per service, so that a
+ * pasted list of 500 TIDAL links costs 10 calls rather than 500; `lookup` then answers from what
+ * was fetched, and asks on its own for a link no prefetch covered or whose batch failed.
+ */
+export interface LinkLookup {
+  lookup: (provider: string, uri: string) => Promise<LookupAnswer>;
+  prefetch: (asks: readonly LinkAsk[]) => Promise<void>;
+}
+
+/** URIs per `lookupTracks` call: the operation's bound. */
+const LOOKUP_BATCH = 50;
 const NONE: LookupAnswer = { track: null, failure: null };
+
+/**
+ * The links a link-only source can be asked about, first to last: its provider URIs (keys in
+ * code-unit order), then the song pages a file kept (`keptLinks`, by their service), none of the
+ * target's own service (the target itself takes or refuses those).
+ */
+export function linkAsks(source: Pick<Track, 'provider_uris' | 'metadata'>, targetProvider: string): LinkAsk[] {
+  const asks: LinkAsk[] = [];
+  for (const provider of formatKit.orderedProviders(source.provider_uris, null)) {
+    const uri = source.provider_uris[provider];
+    if (provider !== targetProvider && uri) asks.push({ provider, uri });
+  }
+  for (const link of keptLinks(source)) {
+    const provider = formatKit.songLinkService(link);
+    if (provider !== null && provider !== targetProvider) asks.push({ provider, uri: link });
+  }
+  return asks;
+}
 
 export class SourceLookup {
   readonly #o: SourceLookupOptions;
@@ -52,34 +87,63 @@ export class SourceLookup {
   }
 
   /**
-   * A lookup for one migration run of `ownerId`. The account of a service is its first usable
+   * The lookups of one migration run of `ownerId`. The account of a service is its first usable
    * connected account (oldest first, as listed). A failure to look up (the service is down, the
-   * account needs reconnecting) is answered as such for that URI, not thrown: the song then stays
-   * unsearchable, its reason saying why the service could not tell, and the migration goes on.
+   * account needs reconnecting) is answered as such for those URIs, not thrown: such a song then
+   * stays unsearchable, its reason saying why the service could not tell, and the migration goes on.
    */
   forOwner(ownerId: string): LinkLookup {
     let accounts: Promise<AccountView[]> | null = null;
     const answers = new Map<string, Promise<LookupAnswer>>();
-    return (provider, uri) => {
-      if (!this.supports(provider)) return Promise.resolve(NONE);
-      const key = `${provider}\u0000${uri}`;
-      let answer = answers.get(key);
-      if (answer === undefined) {
-        answer = (async () => {
-          accounts ??= this.#o.connections.list(ownerId);
-          const account = (await accounts).find((candidate) => candidate.provider === provider && usable(candidate));
-          if (!account) return NONE;
-          try {
-            const { tracks } = await this.#o.connections.call(ownerId, account.id, 'lookupTracks', { uris: [uri] });
-            return { track: tracks[0] ?? null, failure: null };
-          } catch (error) {
-            const said = (error instanceof Error ? error.message.slice(0, 300) : 'failed').replace(/[.\s]+$/, '');
-            return { track: null, failure: `${provider} could not be asked what it is right now: ${said}.` };
-          }
-        })();
-        answers.set(key, answer);
+    const keyOf = (provider: string, uri: string) => `${provider}\u0000${uri}`;
+    const ask = async (provider: string, uris: readonly string[]): Promise<LookupAnswer[]> => {
+      accounts ??= this.#o.connections.list(ownerId);
+      const account = (await accounts).find((candidate) => candidate.provider === provider && usable(candidate));
+      if (!account) return uris.map(() => NONE);
+      try {
+        const { tracks } = await this.#o.connections.call(ownerId, account.id, 'lookupTracks', { uris: [...uris] });
+        return uris.map((_, index) => ({ track: tracks[index] ?? null, failure: null }));
+      } catch (error) {
+        const said = (error instanceof Error ? error.message.slice(0, 300) : 'failed').replace(/[.\s]+$/, '');
+        return uris.map(() => ({ track: null, failure: `${provider} could not be asked what it is right now: ${said}.` }));
       }
-      return answer;
+    };
+    return {
+      lookup: (provider, uri) => {
+        if (!this.supports(provider)) return Promise.resolve(NONE);
+        const key = keyOf(provider, uri);
+        let answer = answers.get(key);
+        if (answer === undefined) {
+          answer = ask(provider, [uri]).then((answered) => answered[0]!);
+          answers.set(key, answer);
+        }
+        return answer;
+      },
+      prefetch: async (asks) => {
+        const byProvider = new Map<string, string[]>();
+        for (const { provider, uri } of asks) {
+          const key = keyOf(provider, uri);
+          if (answers.has(key) || !this.supports(provider)) continue;
+          const uris = byProvider.get(provider) ?? [];
+          if (!uris.includes(uri)) uris.push(uri);
+          byProvider.set(provider, uris);
+        }
+        const calls: Promise<LookupAnswer[]>[] = [];
+        for (const [provider, uris] of byProvider) {
+          for (let start = 0; start < uris.length; start += LOOKUP_BATCH) {
+            const batch = uris.slice(start, start + LOOKUP_BATCH);
+            const answered = ask(provider, batch);
+            batch.forEach((uri, index) => answers.set(keyOf(provider, uri), answered.then((list) => list[index]!)));
+            // A batch that failed is forgotten: each of its links is asked on its own when its
+            // song is matched, so one bad answer (a 503) costs one song, not fifty.
+            calls.push(answered.then((list) => {
+              if (list[0]?.failure) for (const uri of batch) answers.delete(keyOf(provider, uri));
+              return list;
+            }));
+          }
+        }
+        await Promise.all(calls);
+      },
     };
   }
 }

@@ -108,8 +108,8 @@ describe('a pasted list of track links as a migration source', () => {
       // The item shows the song as TIDAL lists it (the pasted line named nothing).
       expect(item).toMatchObject({ title: expect.stringContaining(track.title) as string, artist: expect.stringContaining(artistOf(track)) as string, isrc: track.isrc });
     });
-    // The links were read from TIDAL's catalogue, and no empty search reached Spotify.
-    expect(h.tidal.requests.filter((request) => request.path.endsWith('/tracks') && request.method === 'GET').length).toBeGreaterThan(lookupsBefore);
+    // The links were read from TIDAL's catalogue in one batched request, and no empty search reached Spotify.
+    expect(h.tidal.requests.filter((request) => request.path.endsWith('/tracks') && request.method === 'GET').length).toBe(lookupsBefore + 1);
     expect(h.spotify.requests.filter((request) => request.path.includes('search') && (request.query['q'] ?? '').trim() === '')).toEqual([]);
   });
 
@@ -170,7 +170,8 @@ describe('a pasted list of track links as a migration source', () => {
 
   it('a link TIDAL cannot be asked about right now (503): skipped, and the reason says why, the other links go on', async () => {
     const importId = await importText(`${tidalLinks()}\n`, 'TIDAL down');
-    h.tidal.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/v2/tracks' });
+    // The batched lookup fails, and so does the first link asked again on its own.
+    h.tidal.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/v2/tracks', times: 2 });
     const { job, items } = await migrate(importId, 'spotify');
     expect(job.status, JSON.stringify(job)).toBe('completed');
     expect(job.counts).toMatchObject({ written: onBoth.length - 1, skipped: 1 });

@@ -15,7 +15,7 @@ const unsearchable: Resolution = { decision: 'reject', chosen: null, confidence:
 const accepted: Resolution = { decision: 'accept', chosen: { id: 'sp1', uri: 'spotify:track:sp1', track: null }, confidence: 0.99, reason: 'Same ISRC.', breakdown: [], penalties: [], candidates: [], searches: 1, from: 'search' };
 const linkOnly = trackSchema.parse({ title: '', artist: '', provider_uris: { tidal: 'tidal:track:7' } });
 
-function contextWith(lookup: LinkLookup) {
+function contextWith(lookup: LinkLookup['lookup']) {
   const resolved: Track[] = [];
   const context: MatchContext = {
     ownerId: 'owner',
@@ -32,7 +32,7 @@ function contextWith(lookup: LinkLookup) {
       },
     },
     target: { searchAlbums: async () => [], searchArtists: async () => [], validateUri: async () => null },
-    lookup,
+    lookup: { lookup, prefetch: async () => {} },
   };
   return { context, resolved };
 }

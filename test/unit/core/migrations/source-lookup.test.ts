@@ -19,9 +19,10 @@ function lookupWith(accounts: AccountView[], answer: (accountId: string, uri: st
       },
       call: (async (_owner: string, accountId: string, _op: string, input: { uris: string[] }) => {
         calls.push({ accountId, uris: input.uris });
-        const value = answer(accountId, input.uris[0]!);
-        if (value instanceof Error) throw value;
-        return { tracks: [value] };
+        const values = input.uris.map((uri) => answer(accountId, uri));
+        const failed = values.find((value) => value instanceof Error);
+        if (failed) throw failed;
+        return { tracks: values };
       }) as never,
     },
     catalogue: { providerPlugin: (provider) => (manifests[provider] ? ({ id: manifests[provider] } as Manifest) : undefined) },
@@ -42,7 +43,7 @@ describe('SourceLookup', () => {
 
   it('asks the first usable account of the service, once per link, and says why when it could not ask', async () => {
     const { lookups, calls, listed } = lookupWith([account('old', 'tidal', 'reauth_required'), account('t1', 'tidal'), account('t2', 'tidal'), account('s1', 'spotify')], (_, uri) => (uri === 'tidal:track:1' ? song : uri === 'spotify:track:x' ? new Error('503 from Spotify') : null));
-    const lookup = lookups.forOwner('owner');
+    const { lookup } = lookups.forOwner('owner');
     const none = { track: null, failure: null };
     expect(await lookup('tidal', 'tidal:track:1')).toEqual({ track: song, failure: null });
     expect(await lookup('tidal', 'tidal:track:1')).toEqual({ track: song, failure: null });
@@ -58,5 +59,21 @@ describe('SourceLookup', () => {
       { accountId: 's1', uris: ['spotify:track:x'] },
     ]);
     expect(listed()).toBe(1);
+  });
+
+  it('prefetches many links in calls of at most 50 per service, then answers from them; a failed batch is asked again link by link', async () => {
+    const { lookups, calls } = lookupWith([account('t1', 'tidal'), account('s1', 'spotify')], (_, uri) => (uri.startsWith('spotify') ? new Error('HTTP 503') : song));
+    const run = lookups.forOwner('owner');
+    const tidal = Array.from({ length: 120 }, (_, index) => ({ provider: 'tidal', uri: `tidal:track:${index}` }));
+    await run.prefetch([...tidal, tidal[0]!, { provider: 'spotify', uri: 'spotify:track:a' }, { provider: 'bandcamp', uri: 'https://x.bandcamp.com/track/y' }]);
+    expect(calls.map((call) => [call.accountId, call.uris.length])).toEqual([['t1', 50], ['t1', 50], ['t1', 20], ['s1', 1]]);
+    expect(await run.lookup('tidal', 'tidal:track:119')).toEqual({ track: song, failure: null });
+    // Already asked: no second call, and a second prefetch asks nothing again.
+    await run.prefetch(tidal);
+    expect(calls).toHaveLength(4);
+    // The failed Spotify batch is asked again, on its own, when its song is matched.
+    expect(await run.lookup('spotify', 'spotify:track:a')).toEqual({ track: null, failure: 'spotify could not be asked what it is right now: HTTP 503.' });
+    expect(calls.map((call) => [call.accountId, call.uris])).toContainEqual(['s1', ['spotify:track:a']]);
+    expect(calls).toHaveLength(5);
   });
 });
