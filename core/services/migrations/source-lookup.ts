@@ -1,4 +1,4 @@
-import { formatKit, type Manifest, type Track } from '@opl/plugin-sdk';
+import { formatKit, RateLimited, type Manifest, type Track } from '@opl/plugin-sdk';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
 import { keptLinks } from '../matching/index.ts';
 
@@ -96,16 +96,17 @@ export class SourceLookup {
     let accounts: Promise<AccountView[]> | null = null;
     const answers = new Map<string, Promise<LookupAnswer>>();
     const keyOf = (provider: string, uri: string) => `${provider}\u0000${uri}`;
-    const ask = async (provider: string, uris: readonly string[]): Promise<LookupAnswer[]> => {
+    /** One `lookupTracks` call; `rateLimited` when the service asked to slow down. */
+    const ask = async (provider: string, uris: readonly string[]): Promise<{ answers: LookupAnswer[]; rateLimited: boolean }> => {
       accounts ??= this.#o.connections.list(ownerId);
       const account = (await accounts).find((candidate) => candidate.provider === provider && usable(candidate));
-      if (!account) return uris.map(() => NONE);
+      if (!account) return { answers: uris.map(() => NONE), rateLimited: false };
       try {
         const { tracks } = await this.#o.connections.call(ownerId, account.id, 'lookupTracks', { uris: [...uris] });
-        return uris.map((_, index) => ({ track: tracks[index] ?? null, failure: null }));
+        return { answers: uris.map((_, index) => ({ track: tracks[index] ?? null, failure: null })), rateLimited: false };
       } catch (error) {
         const said = (error instanceof Error ? error.message.slice(0, 300) : 'failed').replace(/[.\s]+$/, '');
-        return uris.map(() => ({ track: null, failure: `${provider} could not be asked what it is right now: ${said}.` }));
+        return { answers: uris.map(() => ({ track: null, failure: `${provider} could not be asked what it is right now: ${said}.` })), rateLimited: error instanceof RateLimited };
       }
     };
     return {
@@ -114,7 +115,7 @@ export class SourceLookup {
         const key = keyOf(provider, uri);
         let answer = answers.get(key);
         if (answer === undefined) {
-          answer = ask(provider, [uri]).then((answered) => answered[0]!);
+          answer = ask(provider, [uri]).then((asked) => asked.answers[0]!);
           answers.set(key, answer);
         }
         return answer;
@@ -128,17 +129,17 @@ export class SourceLookup {
           if (!uris.includes(uri)) uris.push(uri);
           byProvider.set(provider, uris);
         }
-        const calls: Promise<LookupAnswer[]>[] = [];
+        const calls: Promise<unknown>[] = [];
         for (const [provider, uris] of byProvider) {
           for (let start = 0; start < uris.length; start += LOOKUP_BATCH) {
             const batch = uris.slice(start, start + LOOKUP_BATCH);
             const answered = ask(provider, batch);
-            batch.forEach((uri, index) => answers.set(keyOf(provider, uri), answered.then((list) => list[index]!)));
+            batch.forEach((uri, index) => answers.set(keyOf(provider, uri), answered.then((asked) => asked.answers[index]!)));
             // A batch that failed is forgotten: each of its links is asked on its own when its
-            // song is matched, so one bad answer (a 503) costs one song, not fifty.
-            calls.push(answered.then((list) => {
-              if (list[0]?.failure) for (const uri of batch) answers.delete(keyOf(provider, uri));
-              return list;
+            // song is matched, so one bad answer (a 503) costs one song, not fifty. Not when the
+            // service asked to slow down: fifty more calls would not help it.
+            calls.push(answered.then((asked) => {
+              if (asked.answers[0]?.failure && !asked.rateLimited) for (const uri of batch) answers.delete(keyOf(provider, uri));
             }));
           }
         }

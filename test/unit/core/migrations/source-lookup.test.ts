@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '@opl/plugin-sdk';
+import { RateLimited, type Manifest } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
 import type { AccountView } from '../../../../core/services/connections/connection.service.ts';
 import { SourceLookup } from '../../../../core/services/migrations/source-lookup.ts';
@@ -75,5 +75,13 @@ describe('SourceLookup', () => {
     expect(await run.lookup('spotify', 'spotify:track:a')).toEqual({ track: null, failure: 'spotify could not be asked what it is right now: HTTP 503.' });
     expect(calls.map((call) => [call.accountId, call.uris])).toContainEqual(['s1', ['spotify:track:a']]);
     expect(calls).toHaveLength(5);
+  });
+
+  it('does not ask a rate-limited batch again link by link', async () => {
+    const { lookups, calls } = lookupWith([account('t1', 'tidal')], () => new RateLimited('slow down', 30, null));
+    const run = lookups.forOwner('owner');
+    await run.prefetch([{ provider: 'tidal', uri: 'tidal:track:1' }, { provider: 'tidal', uri: 'tidal:track:2' }]);
+    expect(await run.lookup('tidal', 'tidal:track:2')).toEqual({ track: null, failure: 'tidal could not be asked what it is right now: slow down.' });
+    expect(calls).toHaveLength(1);
   });
 });
