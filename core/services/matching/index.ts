@@ -1,2 +1,2 @@
 export * from './match.service.ts';
-export { firstLink, hasSearchText, isLinkOnly, keptLinks, linksOf, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+export { hasSearchText, isLinkOnly, keptLinks, linksOf, namedLinks, normalizeIsrc, sourceKeyOf } from './match-keys.ts';

@@ -90,15 +90,16 @@ export function isLinkOnly(track: Pick<Track, 'title' | 'artist' | 'album' | 'is
 }
 
 /**
- * The link a track names itself by, with the service it belongs to: its first provider URI (in
- * `formatKit.orderedProviders` order, by its key), else the first web link a file kept for it (by
- * `formatKit.songLinkService`; null for an address of no known service); null without either.
+ * Every link a track names itself by, with the service each belongs to: its provider URIs (in
+ * `formatKit.orderedProviders` order, by their key), then the web links a file kept for it
+ * (`keptLinks`, by `formatKit.songLinkService`; null for an address of no known service).
  */
-export function firstLink(track: Pick<Track, 'provider_uris' | 'metadata'>): { service: string | null; link: string } | null {
+export function namedLinks(track: Pick<Track, 'provider_uris' | 'metadata'>): { service: string | null; link: string }[] {
+  const links: { service: string | null; link: string }[] = [];
   for (const key of formatKit.orderedProviders(track.provider_uris, null)) {
     const uri = track.provider_uris[key];
-    if (uri !== undefined && uri !== '') return { service: key, link: uri };
+    if (uri !== undefined && uri !== '') links.push({ service: key, link: uri });
   }
-  const kept = keptLinks(track)[0];
-  return kept === undefined ? null : { service: formatKit.songLinkService(kept), link: kept };
+  for (const kept of keptLinks(track)) links.push({ service: formatKit.songLinkService(kept), link: kept });
+  return links;
 }

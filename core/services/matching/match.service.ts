@@ -25,7 +25,7 @@ import {
   type MissKey,
   type SqlStatement,
 } from './match-graph.sql.ts';
-import { accountScope, firstLink, hasSearchText, isLinkOnly, linkableId, linksOf, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+import { accountScope, hasSearchText, isLinkOnly, linkableId, linksOf, namedLinks, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
 
 /**
  * The match service: the one place that caches, scores and promotes. Adapters only return
@@ -341,11 +341,13 @@ export class MatchService {
   async #resolveBySearch(request: ResolveRequest, strictness: Strictness, scope: string, sourceKey: string, isrc: string | null): Promise<Resolution> {
     const { source, sourceProvider, target } = request;
     const attributes = this.#catalogue.providerPlugin(target.provider)?.provider?.attributes;
-    const searchesIsrc = isrc !== null && (attributes?.search_modes.includes('isrc') ?? false);
+    const targetSearchesIsrc = attributes?.search_modes.includes('isrc') ?? false;
+    const searchesIsrc = isrc !== null && targetSearchesIsrc;
     const hasText = hasSearchText(source);
     // A pasted link of another service, alone on its line, has nothing a search could use; asking
-    // anyway would search for nothing (a provider refuses an empty query).
-    if (isLinkOnly(source, attributes?.search_modes.includes('isrc') ?? false)) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
+    // anyway would search for nothing (a provider refuses an empty query). The preflight warns by
+    // the same rule (`isLinkOnly`).
+    if (isLinkOnly(source, targetSearchesIsrc)) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
     const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
     const [miss] = await this.#execute(selectMiss(missKey));
     const now = this.#now();
@@ -663,8 +665,8 @@ function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): R
 
 /** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
 function unsearchableReason(track: Track, targetProvider: string): string {
-  const named = firstLink(track);
-  if (named === null) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
+  const named = namedLinks(track)[0];
+  if (named === undefined) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
   const { service, link } = named;
   const shown = link.slice(0, 200);
   const a = /^[aeiou]/i.test(service ?? '') ? 'an' : 'a';

@@ -136,8 +136,8 @@ interface LookedUp {
 /**
  * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
  * track, the source's own links kept (and the service's URI added). Its links are asked in
- * `linkAsks` order; the first answer wins. Else why the services did not help, if any said: they could
- * not be asked, or they list the link as no song to migrate.
+ * `linkAsks` order; the first answer wins. Else why the services did not help, if any said:
+ * they could not be asked, or they list the link as no song to migrate.
  */
 async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | { failures: string[] }> {
   const asks = linkAsks(source, targetProvider);

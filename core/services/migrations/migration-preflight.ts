@@ -1,6 +1,6 @@
-import { formatKit, type Capability, type Track } from '@opl/plugin-sdk';
+import type { Capability, Track } from '@opl/plugin-sdk';
 import { normalizeText } from '../../matching/index.ts';
-import { isLinkOnly, keptLinks, linksOf } from '../matching/index.ts';
+import { isLinkOnly, linksOf, namedLinks } from '../matching/index.ts';
 import type { LoadedSource, SourceCollection } from './migration-source.ts';
 
 /**
@@ -125,9 +125,7 @@ export function linksForAnotherService(tracks: readonly Track[], target: TargetL
 
 /** The services a track's links belong to: its provider keys, then its kept web links' services. */
 function linkServices(track: Track): string[] {
-  const services = Object.keys(track.provider_uris).filter((key) => track.provider_uris[key] !== '');
-  for (const link of keptLinks(track)) services.push(formatKit.songLinkService(link) ?? 'web');
-  return services;
+  return namedLinks(track).map(({ service }) => service ?? 'web');
 }
 
 export function preflightWarnings(facts: PreflightFacts): MigrationWarning[] {

@@ -1,6 +1,6 @@
-import { formatKit, RateLimited, type Manifest, type Track } from '@opl/plugin-sdk';
+import { RateLimited, type Manifest, type Track } from '@opl/plugin-sdk';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
-import { keptLinks } from '../matching/index.ts';
+import { namedLinks } from '../matching/index.ts';
 
 /**
  * Songs that are only a link of another service (a pasted TIDAL link migrated to Spotify) have
@@ -50,21 +50,11 @@ const LOOKUP_BATCH = 50;
 const NONE: LookupAnswer = { track: null, failure: null };
 
 /**
- * The links a link-only source can be asked about, first to last: its provider URIs (keys in
- * code-unit order), then the song pages a file kept (`keptLinks`, by their service), none of the
- * target's own service (the target itself takes or refuses those).
+ * The links a link-only source can be asked about, first to last (`namedLinks`): those of a known
+ * service other than the target's own (the target itself takes or refuses those).
  */
 export function linkAsks(source: Pick<Track, 'provider_uris' | 'metadata'>, targetProvider: string): LinkAsk[] {
-  const asks: LinkAsk[] = [];
-  for (const provider of formatKit.orderedProviders(source.provider_uris, null)) {
-    const uri = source.provider_uris[provider];
-    if (provider !== targetProvider && uri) asks.push({ provider, uri });
-  }
-  for (const link of keptLinks(source)) {
-    const provider = formatKit.songLinkService(link);
-    if (provider !== null && provider !== targetProvider) asks.push({ provider, uri: link });
-  }
-  return asks;
+  return namedLinks(source).flatMap(({ service, link }) => (service !== null && service !== targetProvider ? [{ provider: service, uri: link }] : []));
 }
 
 export class SourceLookup {
@@ -121,16 +111,14 @@ export class SourceLookup {
         return answer;
       },
       prefetch: async (asks) => {
-        const byProvider = new Map<string, string[]>();
+        const byProvider = new Map<string, Set<string>>();
         for (const { provider, uri } of asks) {
-          const key = keyOf(provider, uri);
-          if (answers.has(key) || !this.supports(provider)) continue;
-          const uris = byProvider.get(provider) ?? [];
-          if (!uris.includes(uri)) uris.push(uri);
-          byProvider.set(provider, uris);
+          if (answers.has(keyOf(provider, uri)) || !this.supports(provider)) continue;
+          byProvider.set(provider, (byProvider.get(provider) ?? new Set()).add(uri));
         }
         const calls: Promise<unknown>[] = [];
-        for (const [provider, uris] of byProvider) {
+        for (const [provider, distinct] of byProvider) {
+          const uris = [...distinct];
           for (let start = 0; start < uris.length; start += LOOKUP_BATCH) {
             const batch = uris.slice(start, start + LOOKUP_BATCH);
             const answered = ask(provider, batch);
