@@ -137,13 +137,16 @@ interface LookedUp {
  * A link-only source as its own service lists it: the names, ISRC and length of the catalogue's
  * track, the source's own links kept (and the service's URI added). Its links are asked in
  * `linkAsks` order; the first answer wins. Else why the services did not help, if any said:
- * they could not be asked, or they list the link as no song to migrate.
+ * they could not be asked, or they list the link as no song to migrate. Throws the `RateLimited`
+ * of a service that only asked to slow down, when no link was answered otherwise.
  */
 async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider: string): Promise<{ track: Track; lookedUp: LookedUp } | { failures: string[] }> {
   const asks = linkAsks(source, targetProvider);
   const failures: string[] = [];
+  let slowDown: RateLimited | null = null;
   for (const { provider, uri } of asks) {
     const answer = await lookup.lookup(provider, uri);
+    if (answer.retry) slowDown ??= answer.retry;
     if (answer.failure !== null) failures.push(answer.failure);
     const found = answer.track;
     if (found === null || (found.title.trim() === '' && found.artist.trim() === '')) continue;
@@ -165,6 +168,9 @@ async function lookedUpSource(lookup: LinkLookup, source: Track, targetProvider:
     };
     return { track, lookedUp: { provider, uri, title: found.title, artist: found.artist, album: found.album, isrc: found.isrc } };
   }
+  // No other link told what the song is, and a service only asked to slow down: the item stays
+  // pending and the runner waits (Retry-After) and matches it again, as for the target's own 429.
+  if (slowDown !== null) throw slowDown;
   return { failures };
 }
 

@@ -20,12 +20,14 @@ export interface SourceLookupOptions {
 
 /**
  * What a service said of one link: its track (null when it has none, or nobody could be asked),
- * or why it could not be asked (`failure`, in words: the service was down, rate limited, the
- * account needs reconnecting).
+ * or why it could not be asked (`failure`, in words: the service was down, its daily quota is
+ * used up, the account needs reconnecting). `retry` when the service only asked to slow down: the
+ * song is then not given up but matched again once the wait is over (see `matchTrack`).
  */
 export interface LookupAnswer {
   track: Track | null;
   failure: string | null;
+  retry?: RateLimited;
 }
 
 /** A link to ask its service about. */
@@ -81,12 +83,14 @@ export class SourceLookup {
    * connected account (oldest first, as listed). A failure to look up (the service is down, the
    * account needs reconnecting) is answered as such for those URIs, not thrown: such a song then
    * stays unsearchable, its reason saying why the service could not tell, and the migration goes on.
+   * A rate limit is answered with `retry` (the matcher makes the run wait it out); the answers
+   * last one run of the matcher, so the next run asks again.
    */
   forOwner(ownerId: string): LinkLookup {
     let accounts: Promise<AccountView[]> | null = null;
     const answers = new Map<string, Promise<LookupAnswer>>();
     const keyOf = (provider: string, uri: string) => `${provider}\u0000${uri}`;
-    /** One `lookupTracks` call; `rateLimited` when the service asked to slow down. */
+    /** One `lookupTracks` call; `rateLimited` when the service asked to slow down (or its quota is used up). */
     const ask = async (provider: string, uris: readonly string[]): Promise<{ answers: LookupAnswer[]; rateLimited: boolean }> => {
       accounts ??= this.#o.connections.list(ownerId);
       const account = (await accounts).find((candidate) => candidate.provider === provider && usable(candidate));
@@ -96,7 +100,10 @@ export class SourceLookup {
         return { answers: uris.map((_, index) => ({ track: tracks[index] ?? null, failure: null })), rateLimited: false };
       } catch (error) {
         const said = (error instanceof Error ? error.message.slice(0, 300) : 'failed').replace(/[.\s]+$/, '');
-        return { answers: uris.map(() => ({ track: null, failure: `${provider} could not be asked what it is right now: ${said}.` })), rateLimited: error instanceof RateLimited };
+        const failure = `${provider} could not be asked what it is right now: ${said}.`;
+        // A short pacing limit is waited out; a used-up daily quota is not (it resets hours later).
+        const retry = error instanceof RateLimited && error.quota === null ? new RateLimited(`Reading the pasted ${provider} links: ${said}.`, error.retryAfterSeconds) : undefined;
+        return { answers: uris.map(() => (retry ? { track: null, failure, retry } : { track: null, failure })), rateLimited: error instanceof RateLimited };
       }
     };
     return {

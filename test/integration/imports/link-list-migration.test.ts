@@ -180,6 +180,21 @@ describe('a pasted list of track links as a migration source', () => {
     expect(skipped!.reason).toMatch(/^No match found on spotify: it is only a tidal link \(tidal:track:\d+\), .* or migrate it to tidal\. tidal could not be asked what it is right now: .+\.$/);
   });
 
+  it('TIDAL keeps asking to slow down (429) while the links are read: the migration waits it out and every song is written', async () => {
+    const importId = await importText(`${tidalLinks()}\n`, 'TIDAL busy');
+    const lookups = () => h.tidal.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/v2/tracks'));
+    const before = lookups().length;
+    // The host retries a short 429 twice by itself; the third reaches the plugin, and the lookup fails as RateLimited.
+    h.tidal.failNext({ kind: 'rate_limit', retryAfterS: 1, method: 'GET', pathPrefix: '/v2/tracks', times: 3 });
+    const { job, items } = await migrate(importId, 'spotify');
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(job.counts).toMatchObject({ written: onBoth.length, skipped: 0 });
+    expect(items.map((item) => item.target_uri)).toEqual(onBoth.map((track) => h.spotify.uriOf(track.key)));
+    for (const item of items) expect(item.reason).toMatch(/^Read from tidal as "/);
+    // The batch TIDAL refused (three times) was asked again, whole, after the wait (not link by link).
+    expect(lookups().length - before).toBe(4);
+  });
+
   // Last: it disconnects the TIDAL account.
   it('TIDAL links to Spotify without a TIDAL account: warned before starting, skipped with the reason, never an empty search', async () => {
     expect((await h.api(`/api/auth/accounts/${h.tidalAccount}`, { method: 'DELETE' })).status).toBe(204);

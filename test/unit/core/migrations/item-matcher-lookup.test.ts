@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
-import type { Track } from '@opl/plugin-sdk';
+import { RateLimited, type Track } from '@opl/plugin-sdk';
 import type { Resolution } from '../../../../core/services/matching/index.ts';
 import { matchTrack, type MatchContext } from '../../../../core/services/migrations/item-matcher.ts';
 import type { LinkLookup } from '../../../../core/services/migrations/source-lookup.ts';
@@ -66,5 +66,27 @@ describe('a link-only song read from its own service', () => {
     expect(down).toMatchObject({ status: 'skipped', reason: `No match found on spotify: ${unsearchable.reason} tidal could not be asked what it is right now: HTTP 503.` });
     const unknown = await matchTrack(contextWith(async () => ({ track: null, failure: null })).context, linkOnly);
     expect(unknown).toMatchObject({ status: 'skipped', reason: `No match found on spotify: ${unsearchable.reason}` });
+  });
+
+  it('waits when the service only asked to slow down: the matcher throws its RateLimited, so the item stays pending', async () => {
+    const slowDown = new RateLimited('Reading the pasted tidal links: rate limit reached.', 7);
+    const failure = 'tidal could not be asked what it is right now: rate limit reached.';
+    const { context, resolved } = contextWith(async () => ({ track: null, failure, retry: slowDown }));
+    await expect(matchTrack(context, linkOnly)).rejects.toBe(slowDown);
+    expect(resolved).toHaveLength(1);
+  });
+
+  it('does not wait for a rate-limited link when another link of the song was read', async () => {
+    const listed = trackSchema.parse({ title: 'Teardrop', artist: 'Massive Attack', provider_uris: { tidal: 'tidal:track:7' } });
+    const twoLinks = trackSchema.parse({ title: '', artist: '', provider_uris: { tidal: 'tidal:track:7', deezer: 'deezer:track:3' } });
+    const asked: string[] = [];
+    const { context } = contextWith(async (provider) => {
+      asked.push(provider);
+      return provider === 'deezer' ? { track: null, failure: 'deezer could not be asked what it is right now: slow down.', retry: new RateLimited('slow down', 7) } : { track: listed, failure: null };
+    });
+    const match = await matchTrack(context, twoLinks);
+    // Deezer, asked first, asked to slow down; TIDAL said what the song is.
+    expect(asked).toEqual(['deezer', 'tidal']);
+    expect(match).toMatchObject({ status: 'matched', reason: 'Read from tidal as "Massive Attack – Teardrop": Same ISRC.' });
   });
 });

@@ -77,11 +77,30 @@ describe('SourceLookup', () => {
     expect(calls).toHaveLength(5);
   });
 
-  it('does not ask a rate-limited batch again link by link', async () => {
-    const { lookups, calls } = lookupWith([account('t1', 'tidal')], () => new RateLimited('slow down', 30, null));
+  it('does not ask a rate-limited batch again link by link: its answers say to wait, and the next run asks again', async () => {
+    let limited = true;
+    const { lookups, calls } = lookupWith([account('t1', 'tidal')], () => (limited ? new RateLimited('slow down', 30, null) : song));
     const run = lookups.forOwner('owner');
-    await run.prefetch([{ provider: 'tidal', uri: 'tidal:track:1' }, { provider: 'tidal', uri: 'tidal:track:2' }]);
-    expect(await run.lookup('tidal', 'tidal:track:2')).toEqual({ track: null, failure: 'tidal could not be asked what it is right now: slow down.' });
+    const asks = [{ provider: 'tidal', uri: 'tidal:track:1' }, { provider: 'tidal', uri: 'tidal:track:2' }];
+    await run.prefetch(asks);
+    const answer = await run.lookup('tidal', 'tidal:track:2');
+    expect(answer).toMatchObject({ track: null, failure: 'tidal could not be asked what it is right now: slow down.' });
+    expect(answer.retry).toBeInstanceOf(RateLimited);
+    expect(answer.retry).toMatchObject({ message: 'Reading the pasted tidal links: slow down.', retryAfterSeconds: 30, quota: null });
     expect(calls).toHaveLength(1);
+    // The wait is over: the matcher's next run asks again, in one batch.
+    limited = false;
+    const next = lookups.forOwner('owner');
+    await next.prefetch(asks);
+    expect(await next.lookup('tidal', 'tidal:track:2')).toEqual({ track: song, failure: null });
+    expect(calls.map((call) => call.uris)).toEqual([['tidal:track:1', 'tidal:track:2'], ['tidal:track:1', 'tidal:track:2']]);
+  });
+
+  it('does not wait for a used-up daily quota: the song is answered as not askable, with why', async () => {
+    const quota = { bucket: 'default', resets_at: '2026-11-23T00:00:00.000Z' };
+    const { lookups } = lookupWith([account('t1', 'tidal')], () => new RateLimited('the daily quota is used up', null, quota));
+    const answer = await lookups.forOwner('owner').lookup('tidal', 'tidal:track:1');
+    expect(answer.retry).toBeUndefined();
+    expect(answer).toMatchObject({ track: null, failure: expect.stringMatching(/^tidal could not be asked what it is right now: .*the daily quota is used up\.$/) });
   });
 });
