@@ -16,7 +16,8 @@ import { measure, round } from './bench-stats.ts';
  * Beside it, the sandbox floor: a plugin that does nothing but decode the same tracks' JSON and
  * `JSON.parse` it, called the same way. What it costs is the boundary every parse crosses (the
  * file's bytes copied in and decoded, the result serialized out, parsed and checked on the host),
- * so `ratio_vs_sandbox_floor` is what a format's own parser adds on top of that boundary.
+ * so `ratio_vs_sandbox_floor` is what a format's own parser adds on top of that boundary. The
+ * floor's `steps` say which part of that boundary costs what.
  */
 
 const TRACKS = 100_000;
@@ -57,21 +58,63 @@ async function loadPlugin(name: string, buildRoot: string): Promise<Sandbox> {
   });
 }
 
-/** The sandbox floor's plugin: the file is the tracks as JSON; parsing is decoding and `JSON.parse`. */
-const FLOOR_CODE = `export default {
+/** A format plugin whose `parse` is `body` (its arguments are `input` and `ctx`). */
+const floorCode = (body: string) => `export default {
   mark: 'opl.plugin/v1',
   kind: 'format',
   operations: {
     parse(input, ctx) {
-      return { playlists: [{ id: 'bench', name: 'Benchmark playlist', tracks: JSON.parse(ctx.decodeText(input.bytes, 'utf-8')) }], issues: [] };
+      ${body}
     },
     *serialize() {},
   },
 };`;
 
-async function floorSandbox(formatManifestDir: string): Promise<Sandbox> {
+/** The sandbox floor's plugin: the file is the tracks as JSON; parsing is decoding and `JSON.parse`. */
+const FLOOR_BODY = `return { playlists: [{ id: 'bench', name: 'Benchmark playlist', tracks: JSON.parse(ctx.decodeText(input.bytes, 'utf-8')) }], issues: [] };`;
+
+/**
+ * The floor cut short after each of its steps, so that each step's cost is the difference between
+ * two neighbours: the file's bytes copied in, their decoding (on the host: the isolate has no
+ * TextDecoder), `JSON.parse` inside the isolate, and the result made JSON text there.
+ */
+const FLOOR_STEPS = [
+  ['bytes_in', `return { playlists: [], issues: [] };`],
+  ['decode', `ctx.decodeText(input.bytes, 'utf-8'); return { playlists: [], issues: [] };`],
+  ['isolate_json_parse', `JSON.parse(ctx.decodeText(input.bytes, 'utf-8')); return { playlists: [], issues: [] };`],
+  ['isolate_stringify', `JSON.stringify({ playlists: [{ id: 'bench', name: 'Benchmark playlist', tracks: JSON.parse(ctx.decodeText(input.bytes, 'utf-8')) }], issues: [] }); return { playlists: [], issues: [] };`],
+] as const;
+
+async function floorSandbox(formatManifestDir: string, body = FLOOR_BODY): Promise<Sandbox> {
   const manifest = manifestSchema.parse(JSON.parse(await readFile(join(formatManifestDir, 'manifest.json'), 'utf8')));
-  return createSandbox({ manifest, code: FLOOR_CODE, limits: { memoryMb: 1024, callTimeoutMs: 600_000, cpuTimeMs: 600_000 }, log: () => undefined });
+  return createSandbox({ manifest, code: floorCode(body), limits: { memoryMb: 1024, callTimeoutMs: 600_000, cpuTimeMs: 600_000 }, log: () => undefined });
+}
+
+/**
+ * Where the floor's time goes, step by step (medians of separate runs, so the steps only roughly
+ * add up to the floor): what any sandboxed parser pays on top of its own work, each also as a
+ * ratio to `JSON.parse` on the host. `result_out` is the result's text copied out of the isolate;
+ * `host_check` is the host parsing that text and checking it against the parse contract.
+ */
+async function floorSteps(formatManifestDir: string, input: { bytes: Uint8Array; filename: string }, floor: Sandbox, baselineMs: number): Promise<Record<string, { ms: number; ratio_vs_json_parse: number }>> {
+  const cumulative: number[] = [];
+  for (const [, body] of FLOOR_STEPS) {
+    const sandbox = await floorSandbox(formatManifestDir, body);
+    try {
+      cumulative.push((await measure(3, () => sandbox.callJson('parse', input, {}))).median_ms);
+    } finally {
+      sandbox.dispose();
+    }
+  }
+  cumulative.push((await measure(3, () => floor.callJson('parse', input, {}))).median_ms);
+  cumulative.push((await measure(3, () => floor.call('parse', input, {}))).median_ms);
+  const names = [...FLOOR_STEPS.map(([name]) => name), 'result_out', 'host_check'];
+  const steps: Record<string, { ms: number; ratio_vs_json_parse: number }> = {};
+  names.forEach((name, index) => {
+    const ms = round(Math.max(0, cumulative[index]! - (index === 0 ? 0 : cumulative[index - 1]!)), 1);
+    steps[name] = { ms, ratio_vs_json_parse: round(ms / baselineMs, 2) };
+  });
+  return steps;
 }
 
 /** Throughput in megabytes (10^6 bytes) per second. */
@@ -114,6 +157,7 @@ export async function run(): Promise<object> {
     const floorTracks = (await floorParse()).playlists[0]?.tracks.length ?? 0;
     if (floorTracks !== TRACKS) throw new Error(`the sandbox floor read ${floorTracks} tracks`);
     const floorTiming = await measure(3, floorParse);
+    const floorStepTimes = await floorSteps(join(buildRoot, 'json'), { bytes: tracksBytes, filename: 'bench.json' }, floor, baseline.median_ms);
     floor.dispose();
 
     for (const name of WRITERS) {
@@ -145,7 +189,7 @@ export async function run(): Promise<object> {
     return {
       tracks: TRACKS,
       json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline, mb_per_s: megabytesPerSecond(Buffer.byteLength(tracksJson), baseline.median_ms) },
-      sandbox_floor: { parse: floorTiming, ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2) },
+      sandbox_floor: { parse: floorTiming, ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2), steps: floorStepTimes },
       goal_ratio: GOAL_RATIO,
       formats: results,
     };
