@@ -6,14 +6,23 @@
  * one NUL decides alone, for formats whose writers never put one in a file (a TXT export keeps a
  * NUL that is inside a title, so there it counts like the others).
  */
+
+/** The C0 controls text does not use: all but tab, line feed, vertical tab, form feed and carriage return (0x09–0x0D). */
+// eslint-disable-next-line no-control-regex -- control characters are what is counted here
+const UNUSUAL_CONTROL = /[\x00-\x08\x0e-\x1f]/g;
+
 export function looksBinary(text: string, options: { readonly nulIsBinary: boolean }): boolean {
+  if (options.nulIsBinary && text.includes('\0')) return true;
   const allowed = Math.max(8, text.length / 100);
   let controls = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 0x20) continue;
-    if (code === 0 && options.nulIsBinary) return true;
-    if (code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0b && code !== 0x0c && ++controls > allowed) return true;
+  // A global regular expression jumps from one control to the next: a playlist of tens of
+  // megabytes has almost none, and this scan takes a fraction of a code-unit loop's time.
+  UNUSUAL_CONTROL.lastIndex = 0;
+  while (UNUSUAL_CONTROL.exec(text) !== null) {
+    if (++controls > allowed) {
+      UNUSUAL_CONTROL.lastIndex = 0;
+      return true;
+    }
   }
   return false;
 }
