@@ -1,16 +1,17 @@
 import { bearerToken, type FakeRequest } from '../fake-provider.ts';
 import type { YtVideo } from './ytmusic-catalog.ts';
 import { albumTile, artistRow, continuationItem, newPlaylistTile, nextContinuation, playlistHeader, playlistItem, playlistTile, searchItem } from './ytmusic-renderers.ts';
-import { googleError, json, MESSAGES, type Reply } from './ytmusic-responses.ts';
+import { playerAnswer } from './ytmusic-player.ts';
+import { googleError, json, MESSAGES, responseContext, type Reply } from './ytmusic-responses.ts';
 import { LIKED_MUSIC_ID, sapisidHash, setVideoId, YOUTUBE_SCOPE, type YtPlaylist, type YtState, type YtUser } from './ytmusic-state.ts';
 
 /**
  * The InnerTube endpoints of `https://music.youtube.com/youtubei/v1/` the plugin uses: `browse`
  * (playlist pages, the library grids and shelves, continuations), `search` (songs or videos by
- * `params`), `playlist/create`, `browse/edit_playlist` (add, remove by `setVideoId`, move, rename),
- * `playlist/delete` and `account/account_menu`. Every call is a POST of JSON carrying
- * `context.client` = WEB_REMIX, authenticated by an OAuth bearer token (TV device flow) or by a
- * browser cookie with its `SAPISIDHASH` authorization.
+ * `params`), `player` (one video's details), `playlist/create`, `browse/edit_playlist` (add,
+ * remove by `setVideoId`, move, rename), `playlist/delete` and `account/account_menu`. Every call
+ * is a POST of JSON carrying `context.client` = WEB_REMIX, authenticated by an OAuth bearer token
+ * (TV device flow) or by a browser cookie with its `SAPISIDHASH` authorization.
  */
 
 export const API_PREFIX = '/youtubei/v1/';
@@ -85,6 +86,8 @@ export class InnerTube {
         return this.#browse(user, body, request.url.searchParams);
       case 'search':
         return this.#search(body);
+      case 'player':
+        return playerAnswer(this.#state.catalog, this.#state.unavailable, body);
       case 'playlist/create':
         return this.#create(user, body);
       case 'browse/edit_playlist':
@@ -352,10 +355,6 @@ export class InnerTube {
       ],
     });
   }
-}
-
-function responseContext(): unknown {
-  return { serviceTrackingParams: [{ service: 'CSI', params: [{ key: 'c', value: 'WEB_REMIX' }] }] };
 }
 
 function toast(message: string): unknown {

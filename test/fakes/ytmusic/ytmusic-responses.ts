@@ -19,6 +19,11 @@ export function send(response: ServerResponse, reply: Reply): void {
   else sendJson(response, reply.status, reply.body, reply.headers ?? {});
 }
 
+/** The `responseContext` every InnerTube answer starts with (tracking only). */
+export function responseContext(): unknown {
+  return { serviceTrackingParams: [{ service: 'CSI', params: [{ key: 'c', value: 'WEB_REMIX' }] }] };
+}
+
 const GOOGLE_STATUS: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',

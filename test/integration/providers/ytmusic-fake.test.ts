@@ -6,8 +6,9 @@ import { DEMO_CLIENT_ID, MAX_EDIT_ACTIONS, sapisidHash, startFakeYtmusic, YOUTUB
 /**
  * The YouTube Music fake on its own: the InnerTube rules the plugin relies on (client context,
  * bearer or SAPISIDHASH-signed cookie, atomic edits, the duplicate prompt without
- * DEDUPE_OPTION_SKIP, the edit size limit, owner-only writes) and Google's device flow with its
- * pending / slow_down / denied / expired answers, refresh, and the demo's automatic approval.
+ * DEDUPE_OPTION_SKIP, the edit size limit, owner-only writes, the player's ERROR status for an
+ * unknown video) and Google's device flow with its pending / slow_down / denied / expired answers,
+ * refresh, and the demo's automatic approval.
  */
 
 let fake: FakeYtmusicServer;
@@ -104,6 +105,19 @@ describe('InnerTube', () => {
     const videos = await innertube('search', { query: 'cover', params: 'EgWKAQIQAWoMEA4QChADEAQQCRAF' });
     expect(JSON.stringify(videos.json)).toContain('MUSIC_VIDEO_TYPE_UGC');
     expect(JSON.stringify(videos.json)).not.toContain('MUSIC_VIDEO_TYPE_ATV');
+  });
+
+  it('describes one video on the player endpoint, and an unknown id as an ERROR status, not an HTTP error', async () => {
+    const video = fake.videoIdOf('tr0')!;
+    const found = await innertube('player', { videoId: video });
+    expect(found.status).toBe(200);
+    expect(found.json).toMatchObject({ playabilityStatus: { status: 'OK' }, videoDetails: { videoId: video, musicVideoType: 'MUSIC_VIDEO_TYPE_ATV', lengthSeconds: expect.stringMatching(/^\d+$/) as unknown, author: expect.stringMatching(/ - Topic$/) as unknown } });
+    const unknown = await innertube('player', { videoId: 'ZZZZZZZZZZZ' });
+    expect(unknown.status).toBe(200);
+    expect(unknown.json).toMatchObject({ playabilityStatus: { status: 'ERROR', reason: 'Video unavailable' } });
+    expect(unknown.json['videoDetails']).toBeUndefined();
+    expect((await innertube('player', {})).status).toBe(400);
+    expect((await innertube('player', { videoId: video }, {})).status).toBe(401);
   });
 });
 

@@ -3,6 +3,7 @@ import { listFollowedArtists, listSavedAlbums } from './library-ops.ts';
 import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
 import { addTracks, createPlaylist, deletePlaylist, removeTracks } from './playlist-writes.ts';
 import { searchTracks, validateUri } from './search-ops.ts';
+import { lookupTracks } from './track-lookup.ts';
 
 /**
  * YouTube Music (the unofficial video-music provider) through the InnerTube API the web app uses.
@@ -19,6 +20,7 @@ export default defineProviderPlugin({
   listLikedTracks,
   searchTracks,
   validateUri,
+  lookupTracks,
   createPlaylist,
   addTracks,
   removeTracks,

@@ -18,7 +18,7 @@ export const API_BASE = `${MUSIC_ORIGIN}/youtubei/v1/`;
 /** The web client's version the requests claim (as recorded in December 2025). */
 export const CLIENT_VERSION = '1.20251206.01.00';
 
-export type Endpoint = 'browse' | 'search' | 'playlist/create' | 'browse/edit_playlist' | 'playlist/delete' | 'account/account_menu';
+export type Endpoint = 'browse' | 'search' | 'player' | 'playlist/create' | 'browse/edit_playlist' | 'playlist/delete' | 'account/account_menu';
 
 export interface InnerTubeCall extends RequestPurpose {
   readonly endpoint: Endpoint;
