@@ -4,11 +4,11 @@ import { startMigrationHarness, type MigrationHarness } from '../migrations/migr
 
 /**
  * A pasted list of track links (what people copy out of a music app) migrated like any import
- * (HTTP + worker, Spotify, TIDAL and Deezer fakes). To the service the links name, each link is
+ * (HTTP + worker, Spotify, TIDAL, Deezer and YouTube Music fakes). To the service the links name, each link is
  * the song itself: written as it is, with no search — a Spotify or TIDAL link read as its URI, a
  * Deezer song page kept as written and taken by the Deezer plugin. To another service a link alone
  * has nothing to search by: when the owner has an account of the link's service whose plugin can
- * look it up (Spotify, TIDAL), the song is read from there and searched for by what it is; else
+ * look it up (Spotify, TIDAL, Deezer, YouTube Music), the song is read from there and searched for by what it is; else
  * the entry is skipped with a reason that says so, and no empty search is sent (a real provider
  * refuses one, which would leave the job retrying instead of finishing).
  */
@@ -20,6 +20,7 @@ const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled
 const artistOf = (track: (typeof onBoth)[number]) => catalog.artists.get(track.artistKeys[0]!)!.name;
 
 interface Item {
+  id: string;
   title: string;
   artist: string;
   isrc: string | null;
@@ -33,7 +34,7 @@ describe('a pasted list of track links as a migration source', () => {
   let h: MigrationHarness;
 
   beforeAll(async () => {
-    h = await startMigrationHarness({ spotifyLibrary: { playlists: [] }, tidalLibrary: {}, deezerLibrary: {} });
+    h = await startMigrationHarness({ spotifyLibrary: { playlists: [] }, tidalLibrary: {}, deezerLibrary: {}, ytmusicLibrary: {} });
   }, 300_000);
 
   afterAll(async () => {
@@ -49,16 +50,16 @@ describe('a pasted list of track links as a migration source', () => {
   type Target = 'tidal' | 'spotify' | 'deezer';
   const accountOf = (target: Target) => ({ tidal: h.tidalAccount, spotify: h.spotifyAccount, deezer: h.deezerAccount! })[target];
 
-  async function migrate(importId: string, target: Target): Promise<{ job: { status: string; counts: Record<string, number> }; items: Item[] }> {
+  async function migrate(importId: string, target: Target): Promise<{ jobId: string; job: { status: string; counts: Record<string, number> }; items: Item[] }> {
     const started = await h.api('/api/migrations', {
       method: 'POST',
       body: JSON.stringify({ source_provider: 'import', source_account_id: importId, target_provider: target, target_account_id: accountOf(target), selection: { playlist_ids: ['0'] }, acknowledge_warnings: true }),
     });
     expect(started.status, started.text).toBe(202);
     const jobId = (started.json as { id: string }).id;
-    const job = (await h.waitForJob(jobId, finished)) as { status: string; counts: Record<string, number> };
+    const job = (await h.waitForJob(jobId, (state) => finished(state) || state.status === 'awaiting_review')) as { status: string; counts: Record<string, number> };
     const items = await h.api(`/api/migrations/${jobId}/items`);
-    return { job, items: (items.json as Item[]).filter((item) => 'status' in item) };
+    return { jobId, job, items: (items.json as Item[]).filter((item) => 'status' in item) };
   }
 
   const tidalLinks = () => onBoth.map((track) => `https://tidal.com/browse/track/${h.tidal.trackId(track.key)!}/u`).join('\n');
@@ -166,6 +167,34 @@ describe('a pasted list of track links as a migration source', () => {
     // The song read from Deezer was found by its ISRC (the identity graph may know it already); no empty search.
     expect(searchesOf(h.spotify) - searchesBefore).toBeLessThanOrEqual(1);
     expect(h.spotify.requests.filter((request) => request.path.includes('search') && (request.query['q'] ?? '').trim() === '')).toEqual([]);
+  });
+
+  it('YouTube Music song links to Spotify, with a YouTube Music account connected: each read from YouTube Music (its player answer), then found on Spotify', async () => {
+    const links = onBoth.map((track) => `https://music.youtube.com/watch?v=${h.ytmusic!.videoIdOf(track.key)!}`);
+    const importId = await importText(`${links.join('\n')}\n`, 'YouTube Music links');
+    expect((await preflightCodes(importId, 'spotify')).map((warning) => warning['code'])).not.toContain('links_for_another_service');
+    const playersBefore = h.ytmusic!.requests.filter((request) => request.path.endsWith('/player')).length;
+    const { jobId, job, items } = await migrate(importId, 'spotify');
+    // YouTube Music names no ISRC: a song Spotify also has as a same-length remaster is left for
+    // review rather than guessed, with the right song chosen; the reviewer approves it.
+    expect(['completed', 'awaiting_review'], JSON.stringify(job)).toContain(job.status);
+    expect(job.counts).toMatchObject({ skipped: 0, failed: 0 });
+    expect(items.map((item) => item.target_uri)).toEqual(onBoth.map((track) => h.spotify.uriOf(track.key)));
+    items.forEach((item, index) => {
+      const track = onBoth[index]!;
+      expect(item.reason).toMatch(/^Read from ytmusic as "/);
+      expect(item.match_detail).toMatchObject({ looked_up: { provider: 'ytmusic', uri: links[index]!, title: expect.stringContaining(track.title) as string } });
+      expect(item).toMatchObject({ title: expect.stringContaining(track.title) as string, artist: expect.stringContaining(artistOf(track)) as string });
+    });
+    for (const item of items.filter((candidate) => candidate.status === 'needs_review')) {
+      const reviewed = await h.api(`/api/migrations/${jobId}/items/${item.id}/review`, { method: 'POST', body: JSON.stringify({ action: 'approve', target_uri: item.target_uri }) });
+      expect(reviewed.status, reviewed.text).toBe(200);
+    }
+    const done = await h.waitForJob(jobId, finished);
+    expect(done).toMatchObject({ status: 'completed', counts: { written: onBoth.length, skipped: 0 } });
+    expect(h.spotify.playlistByName(h.spotifyUser.userId, 'YouTube Music links')?.uris).toEqual(onBoth.map((track) => h.spotify.uriOf(track.key)));
+    // One player request per link: YouTube Music has no batch read.
+    expect(h.ytmusic!.requests.filter((request) => request.path.endsWith('/player')).length - playersBefore).toBe(onBoth.length);
   });
 
   it('a link TIDAL cannot be asked about right now (503): skipped, and the reason says why, the other links go on', async () => {

@@ -4,6 +4,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { startFakeTidal, type FakeTidal } from '../../fakes/tidal/index.ts';
+import { startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import type { SeedLibrary } from '../../fakes/seed-catalog.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -11,7 +12,8 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 /**
  * A real engine (HTTP + worker) with the Spotify and TIDAL plugins in the sandbox, each talking to
  * its stateful fake, and one connected account on each — the setting of the migration tests.
- * With `deezerLibrary`, a Deezer fake and account too (`deezer`, `deezerAccount`).
+ * With `deezerLibrary`, a Deezer fake and account too (`deezer`, `deezerAccount`); with
+ * `ytmusicLibrary`, a YouTube Music fake and account (`ytmusic`, `ytmusicAccount`).
  */
 
 export interface MigrationHarness {
@@ -25,6 +27,10 @@ export interface MigrationHarness {
   deezer?: FakeDeezerServer;
   deezerUser?: FakeAccountTokens;
   deezerAccount?: string;
+  /** Only with `ytmusicLibrary`. */
+  ytmusic?: FakeYtmusicServer;
+  ytmusicUser?: FakeAccountTokens;
+  ytmusicAccount?: string;
   app: TestApp;
   baseUrl: string;
   api(path: string, init?: RequestInit): Promise<{ status: number; json: unknown; text: string; headers: Headers }>;
@@ -56,19 +62,47 @@ export async function connectByRedirect(baseUrl: string, provider: string): Prom
   return match![1]!;
 }
 
-export async function startMigrationHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary: SeedLibrary; deezerLibrary?: SeedLibrary; overrides?: Omit<AppOverrides, 'logger'>; env?: Record<string, string> }): Promise<MigrationHarness> {
+/**
+ * Connects a YouTube Music account through Google's device flow with the user's own client (the
+ * fake approves the code as its authorize user at the first poll); returns its id.
+ */
+async function connectByDevice(baseUrl: string): Promise<string> {
+  const post = (path: string, body: unknown) => fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const begin = await post('/api/auth/ytmusic/begin', { auth_kind: 'OAUTH_DEVICE', client: { client_id: 'opl-demo-client', client_secret: 'any' } });
+  expect(begin.status).toBe(200);
+  const { state, poll_interval_s: interval } = (await begin.json()) as { state: string; poll_interval_s: number };
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const outcome = await post('/api/auth/ytmusic/complete', { state });
+    if (outcome.status === 200) return ((await outcome.json()) as { account: { id: string } }).account.id;
+    expect(outcome.status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, interval * 1000 + 100));
+  }
+  throw new Error('the YouTube Music device flow never settled');
+}
+
+export async function startMigrationHarness(options: {
+  spotifyLibrary: SeedLibrary;
+  tidalLibrary: SeedLibrary;
+  deezerLibrary?: SeedLibrary;
+  ytmusicLibrary?: SeedLibrary;
+  overrides?: Omit<AppOverrides, 'logger'>;
+  env?: Record<string, string>;
+}): Promise<MigrationHarness> {
   const spotify = await startFakeSpotify();
   const tidal = await startFakeTidal();
   const deezer = options.deezerLibrary === undefined ? undefined : await startFakeDeezer();
+  const ytmusic = options.ytmusicLibrary === undefined ? undefined : await startFakeYtmusic({ deviceIntervalS: 1 });
   const spotifyUser = spotify.createAccount({ displayName: 'Source Listener', library: options.spotifyLibrary });
   const tidalUser = tidal.createAccount({ displayName: 'Target Listener', library: options.tidalLibrary });
   const deezerUser = deezer?.createAccount({ displayName: 'Deezer Listener', library: options.deezerLibrary });
   spotify.setAuthorizeUser(spotifyUser.userId);
   tidal.setAuthorizeUser(tidalUser.userId);
   if (deezer && deezerUser) deezer.setAuthorizeUser(deezerUser.userId);
+  const ytmusicUser = ytmusic?.createAccount({ displayName: 'YouTube Music Listener', library: options.ytmusicLibrary });
+  if (ytmusic && ytmusicUser) ytmusic.setAuthorizeUser(ytmusicUser.userId);
   const plugins = await firstPartyPlugins();
   const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: true }, {
-    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides },
+    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides, ...ytmusic?.originOverrides },
     providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}) },
     ...options.overrides,
   });
@@ -77,6 +111,7 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
   const spotifyAccount = await connectByRedirect(baseUrl, 'spotify');
   const tidalAccount = await connectByRedirect(baseUrl, 'tidal');
   const deezerAccount = deezer === undefined ? undefined : await connectByRedirect(baseUrl, 'deezer');
+  const ytmusicAccount = ytmusic === undefined ? undefined : await connectByDevice(baseUrl);
   const api: MigrationHarness['api'] = async (path, init = {}) => {
     const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const text = await response.text();
@@ -96,6 +131,7 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
     spotifyAccount,
     tidalAccount,
     ...(deezer ? { deezer, deezerUser, deezerAccount } : {}),
+    ...(ytmusic ? { ytmusic, ytmusicUser, ytmusicAccount } : {}),
     app,
     baseUrl,
     api,
@@ -116,6 +152,7 @@ export async function startMigrationHarness(options: { spotifyLibrary: SeedLibra
       await spotify.close();
       await tidal.close();
       await deezer?.close();
+      await ytmusic?.close();
     },
   };
 }
