@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
 import type { FakeAccountTokens, FakeProviderServer } from '../../fakes/fake-provider.ts';
 import { isAvailableOn, seedCatalog, type SeedLibrary, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
+import { expectPluginError } from '../support/plugin-errors.ts';
 
 /**
  * The adapter contract every provider plugin must pass against its fake, through the real sandbox:
@@ -90,16 +91,6 @@ function contractLibrary(provider: string): ContractLibrary {
 function artistNames(track: SeedTrack): string[] {
   const { artists } = seedCatalog();
   return track.artistKeys.map((key) => artists.get(key)!.name);
-}
-
-async function expectPluginError(promise: Promise<unknown>, type: PluginError['type']): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error, `expected a ${type} error`).toBeInstanceOf(PluginError);
-  expect((error as PluginError).type).toBe(type);
-  return error as PluginError;
 }
 
 export function describeAdapterContract<F extends FakeProviderServer>(subject: ContractSubject<F>): void {

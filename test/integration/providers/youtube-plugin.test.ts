@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
@@ -7,6 +7,7 @@ import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-cat
 import { SCOPE_READONLY, startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
+import { expectPluginError } from '../support/plugin-errors.ts';
 
 /**
  * The built YouTube plugin in the real sandbox against the fake, for what the shared adapter
@@ -39,16 +40,6 @@ async function call<N extends OperationName>(op: N, input: OperationCallInput<N>
     seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     throw error;
   }
-}
-
-async function failureOf(promise: Promise<unknown>, type: PluginError['type']): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  expect((error as PluginError).type).toBe(type);
-  return error as PluginError;
 }
 
 function playlistNamed(name: string, userId = account.userId) {
@@ -122,7 +113,7 @@ describe('YouTube plugin', () => {
     expect(read.map((track) => track.source_item_id)).toEqual(long.items.map((item) => item.id));
     expect(read.every((track) => track.duration_s !== null && track.media_type === 'track')).toBe(true);
     expect(read[0]).toMatchObject({ isrc: null, provider_uris: { youtube: uri(music[0]!) }, album: expect.any(String) as string, metadata: { url: `https://www.youtube.com/watch?v=${fake.trackId(music[0]!.key)!}` } });
-    await failureOf(call('listPlaylistItems', { playlist_id: long.id, cursor: 'not-ours', limit: 5 }), 'InvalidInput');
+    await expectPluginError(call('listPlaylistItems', { playlist_id: long.id, cursor: 'not-ours', limit: 5 }), 'InvalidInput');
   });
 
   it('reads music videos as migratable videos, other uploads and deleted videos as not migratable, in order', async () => {
@@ -142,7 +133,7 @@ describe('YouTube plugin', () => {
     expect(await call('readPlaylist', { playlist_id: playlistNamed('Theirs', other.userId).id })).toMatchObject({ is_owned: false, owner_name: 'Someone Else' });
     const mine = await call('createPlaylist', { name: 'Secret', description: 'shh', public: false }, other);
     expect(fake.state.playlists.get(mine.playlist_id)!.privacyStatus).toBe('private');
-    await failureOf(call('readPlaylist', { playlist_id: mine.playlist_id }), 'NotFound');
+    await expectPluginError(call('readPlaylist', { playlist_id: mine.playlist_id }), 'NotFound');
   });
 
   it('pages liked videos', async () => {
@@ -189,12 +180,12 @@ describe('YouTube plugin', () => {
 
   it('refuses writes to playlists of other channels, and writes with a read-only connection', async () => {
     const theirs = playlistNamed('Theirs', other.userId);
-    await failureOf(call('addTracks', { playlist_id: theirs.id, items: [{ uri: uri(music[1]!) }] }), 'Unsupported');
-    await failureOf(call('deletePlaylist', { playlist_id: theirs.id }), 'Unsupported');
-    await failureOf(call('deletePlaylist', { playlist_id: 'PLnosuchplaylist' }), 'NotFound');
+    await expectPluginError(call('addTracks', { playlist_id: theirs.id, items: [{ uri: uri(music[1]!) }] }), 'Unsupported');
+    await expectPluginError(call('deletePlaylist', { playlist_id: theirs.id }), 'Unsupported');
+    await expectPluginError(call('deletePlaylist', { playlist_id: 'PLnosuchplaylist' }), 'NotFound');
     const readOnly = fake.createAccount({ displayName: 'Read Only', scopes: [SCOPE_READONLY] });
     expect((await call('listPlaylists', { cursor: null, limit: 5 }, readOnly)).items).toEqual([]);
-    await failureOf(call('createPlaylist', { name: 'Nope', description: null, public: false }, readOnly), 'AuthExpired');
+    await expectPluginError(call('createPlaylist', { name: 'Nope', description: null, public: false }, readOnly), 'AuthExpired');
   });
 
   it('searches the Music category by artist and title, and has no ISRC search', async () => {
@@ -207,23 +198,23 @@ describe('YouTube plugin', () => {
     expect(found.candidates[0]!.provider_metadata).toMatchObject({ video_kind: 'music_video' });
     const art = found.candidates.find((candidate) => candidate.provider_uris['youtube'] === uri(target))!;
     expect(art).toMatchObject({ title: target.title, media_type: 'track', duration_s: Math.round(target.durationMs / 1000) });
-    await failureOf(call('searchTracks', { query: { isrc: 'GBAYE0000001' }, mode: 'isrc', limit: 5 }), 'Unsupported');
+    await expectPluginError(call('searchTracks', { query: { isrc: 'GBAYE0000001' }, mode: 'isrc', limit: 5 }), 'Unsupported');
     expect(await call('validateUri', { uri: `https://youtu.be/${fake.trackId(target.key)!}` })).toEqual({ valid: true, entity: 'track', id: fake.trackId(target.key), normalized_uri: uri(target) });
   });
 
   it('turns each failure into its typed error', async () => {
     fake.failNext({ kind: 'rate_limit', status: 403 });
-    expect((await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: null });
+    expect((await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: null });
     fake.failNext({ kind: 'rate_limit', retryAfterS: 120 });
-    expect((await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: 120 });
+    expect((await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData()).toMatchObject({ retry_after_s: 120 });
     fake.failNext({ kind: 'server_error', status: 500 });
-    await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'ProviderError');
+    await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'ProviderError');
     fake.failNext({ kind: 'expired_token' });
-    await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'AuthExpired');
+    await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'AuthExpired');
     fake.failNext({ kind: 'quota' });
-    const quota = await failureOf(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited');
+    const quota = await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited');
     expect(quota.toData().quota).toEqual({ bucket: 'default', resets_at: null });
-    await failureOf(call('listPlaylistItems', { playlist_id: 'PLnosuchplaylist', cursor: null, limit: 5 }), 'NotFound');
+    await expectPluginError(call('listPlaylistItems', { playlist_id: 'PLnosuchplaylist', cursor: null, limit: 5 }), 'NotFound');
   });
 
   describe('lookupTracks', () => {
@@ -316,13 +307,13 @@ describe('YouTube plugin', () => {
     it('turns a quota stop, a 5xx and an expired token into the usual typed errors', async () => {
       const uris = [uri(music[3]!)];
       fake.failNext({ kind: 'quota', method: 'GET', pathPrefix: '/youtube/v3/videos' });
-      const quota = await failureOf(call('lookupTracks', { uris }), 'RateLimited');
+      const quota = await expectPluginError(call('lookupTracks', { uris }), 'RateLimited');
       expect(quota.toData().quota).toEqual({ bucket: 'default', resets_at: null });
       expect(quota.message).toContain('looking videos up by id');
       fake.failNext({ kind: 'server_error', status: 503, method: 'GET', pathPrefix: '/youtube/v3/videos' });
-      await failureOf(call('lookupTracks', { uris }), 'ProviderError');
+      await expectPluginError(call('lookupTracks', { uris }), 'ProviderError');
       fake.failNext({ kind: 'expired_token', method: 'GET', pathPrefix: '/youtube/v3/videos' });
-      await failureOf(call('lookupTracks', { uris }), 'AuthExpired');
+      await expectPluginError(call('lookupTracks', { uris }), 'AuthExpired');
       expectArtTrack((await call('lookupTracks', { uris })).tracks[0]!, music[3]!);
     });
   });

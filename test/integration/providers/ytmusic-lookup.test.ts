@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
+import { type Manifest, type Track } from '@opl/plugin-sdk';
 import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
@@ -7,6 +7,7 @@ import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-cat
 import { startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { channelIdOf } from '../../fakes/ytmusic/ytmusic-catalog.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
+import { expectPluginError } from '../support/plugin-errors.ts';
 
 /**
  * `lookupTracks` of the built YouTube Music plugin in the real sandbox against the fake's `player`
@@ -32,16 +33,6 @@ function context(tokens: FakeAccountTokens): PluginCallContext {
 }
 
 const lookup = (uris: string[], tokens: FakeAccountTokens = listener) => host.call(PLUGIN_ID, 'lookupTracks', { uris }, context(tokens));
-
-async function failure(promise: Promise<unknown>, type: PluginError['type']): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  expect((error as PluginError).type).toBe(type);
-  return error as PluginError;
-}
 
 /** The videoIds the player was asked for since `from`, in order. */
 function playerReadsSince(from: number): string[] {
@@ -155,16 +146,16 @@ describe('lookupTracks', () => {
     const uris = [watch(audioOf(music[3]!))];
     // A wait longer than the host's own 429 retries cover comes back to the plugin at once.
     fake.failNext({ kind: 'rate_limit', retryAfterS: 120, method: 'POST', pathPrefix: PLAYER_PATH });
-    const limited = await failure(lookup(uris), 'RateLimited');
+    const limited = await expectPluginError(lookup(uris), 'RateLimited');
     expect(limited.toData().retry_after_s).toBe(120);
     expect(limited.message).toContain('looking up a song');
     fake.failNext({ kind: 'expired_token', method: 'POST', pathPrefix: PLAYER_PATH });
-    await failure(lookup(uris), 'AuthExpired');
+    await expectPluginError(lookup(uris), 'AuthExpired');
     fake.failNext({ kind: 'server_error', status: 503, method: 'POST', pathPrefix: PLAYER_PATH });
-    await failure(lookup(uris), 'ProviderError');
+    await expectPluginError(lookup(uris), 'ProviderError');
     const expired = fake.createAccount({ displayName: 'Expired' });
     fake.expireAccessToken(expired.accessToken);
-    await failure(lookup(uris, expired), 'AuthExpired');
+    await expectPluginError(lookup(uris, expired), 'AuthExpired');
     expectArtTrack((await lookup(uris)).tracks[0]!, music[3]!);
   });
 
@@ -173,7 +164,7 @@ describe('lookupTracks', () => {
     fake.failNext({ kind: 'server_error', status: 503, method: 'POST', pathPrefix: PLAYER_PATH });
     // The first read takes the failure; the second is never asked.
     const before = fake.requests.length;
-    await failure(lookup([watch(first), watch(second)]), 'ProviderError');
+    await expectPluginError(lookup([watch(first), watch(second)]), 'ProviderError');
     expect(playerReadsSince(before)).toEqual([first]);
   });
 });

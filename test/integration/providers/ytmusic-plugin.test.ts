@@ -7,6 +7,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { SEARCH_PARAMS, startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
+import { expectPluginError } from '../support/plugin-errors.ts';
 
 /**
  * The built YouTube Music plugin in the real sandbox against the fake: what the shared contract
@@ -45,16 +46,6 @@ async function callWith<N extends OperationName>(ctx: PluginCallContext, op: N, 
 }
 
 const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = demo) => callWith(context(tokens), op, input);
-
-async function failure(promise: Promise<unknown>, type?: PluginError['type']): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  if (type) expect((error as PluginError).type).toBe(type);
-  return error as PluginError;
-}
 
 async function allItems(playlistId: string, limit = 100, tokens: FakeAccountTokens = demo): Promise<Track[]> {
   const items: Track[] = [];
@@ -176,10 +167,10 @@ describe('reads', () => {
   });
 
   it('answers an unknown or private foreign playlist with NotFound', async () => {
-    await failure(call('readPlaylist', { playlist_id: 'PLdoesnotexist000000' }), 'NotFound');
+    await expectPluginError(call('readPlaylist', { playlist_id: 'PLdoesnotexist000000' }), 'NotFound');
     const stranger = fake.createAccount({ displayName: 'Stranger' });
     const hidden = fake.createPlaylist(stranger.userId, 'Secret', [], { privacy: 'PRIVATE' });
-    await failure(call('listPlaylistItems', { playlist_id: hidden, cursor: null, limit: 10 }), 'NotFound');
+    await expectPluginError(call('listPlaylistItems', { playlist_id: hidden, cursor: null, limit: 10 }), 'NotFound');
   });
 });
 
@@ -206,7 +197,7 @@ describe('search', () => {
   });
 
   it('refuses ISRC searches: YouTube Music has no ISRCs', async () => {
-    await failure(call('searchTracks', { query: { isrc: 'GBAAA0000001' }, mode: 'isrc', limit: 5 }), 'InvalidInput');
+    await expectPluginError(call('searchTracks', { query: { isrc: 'GBAAA0000001' }, mode: 'isrc', limit: 5 }), 'InvalidInput');
   });
 });
 
@@ -264,7 +255,7 @@ describe('writes', () => {
     const asInput = (track: Track) => ({ uri: track.provider_uris['ytmusic']!, target_item_id: track.source_item_id, position: track.position });
 
     fake.failNext({ kind: 'ambiguous_write', method: 'POST', pathPrefix: EDIT_PATH });
-    const lost = await failure(call('removeTracks', { playlist_id: id, items: [asInput(duplicated)] }), 'ProviderError');
+    const lost = await expectPluginError(call('removeTracks', { playlist_id: id, items: [asInput(duplicated)] }), 'ProviderError');
     expect(lost.message).toMatch(/may or may not have been applied/);
     expect(fake.playlist(id)!.setVideoIds).not.toContain(duplicated.source_item_id);
 
@@ -306,9 +297,9 @@ describe('writes', () => {
   it('refuses to write to or delete a playlist the account does not own', async () => {
     const id = playlistId('Friends Weekly');
     const [track] = await allItems(id, 5);
-    await failure(call('addTracks', { playlist_id: id, items: [{ uri: track!.provider_uris['ytmusic']! }] }), 'Unsupported');
+    await expectPluginError(call('addTracks', { playlist_id: id, items: [{ uri: track!.provider_uris['ytmusic']! }] }), 'Unsupported');
     const before = fake.requests.length;
-    const refused = await failure(call('deletePlaylist', { playlist_id: id }), 'Unsupported');
+    const refused = await expectPluginError(call('deletePlaylist', { playlist_id: id }), 'Unsupported');
     expect(refused.message).toMatch(/owns/);
     expect(fake.playlist(id)).not.toBeNull();
     expect(fake.requests.slice(before).some((request) => request.path === '/youtubei/v1/playlist/delete')).toBe(false);
@@ -318,8 +309,8 @@ describe('writes', () => {
     const created = await call('createPlaylist', { name: 'Doomed', description: null, public: true });
     await call('deletePlaylist', { playlist_id: created.playlist_id });
     expect(fake.playlist(created.playlist_id)).toBeNull();
-    await failure(call('deletePlaylist', { playlist_id: created.playlist_id }), 'NotFound');
-    await failure(call('deletePlaylist', { playlist_id: 'LM' }), 'Unsupported');
+    await expectPluginError(call('deletePlaylist', { playlist_id: created.playlist_id }), 'NotFound');
+    await expectPluginError(call('deletePlaylist', { playlist_id: 'LM' }), 'Unsupported');
   });
 });
 
@@ -343,36 +334,36 @@ describe('cookie sessions', () => {
   it('is refused (AuthExpired) when the cookie cannot be signed', async () => {
     const cookie = fake.createCookieSession(demo.userId);
     const ctx: PluginCallContext = { account: { id: 'acct-cookie', label: null }, credentials: [{ origin: MUSIC, headers: { cookie }, token: null }] };
-    await failure(callWith(ctx, 'testConnection', {}), 'AuthExpired');
+    await expectPluginError(callWith(ctx, 'testConnection', {}), 'AuthExpired');
   });
 });
 
 describe('failures', () => {
   it('reports a lasting 429 and a quota answer as RateLimited with the wait', async () => {
     fake.failNext({ kind: 'rate_limit', retryAfterS: 2, times: 5 });
-    expect((await failure(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData().retry_after_s).toBe(2);
+    expect((await expectPluginError(call('listPlaylists', { cursor: null, limit: 5 }), 'RateLimited')).toData().retry_after_s).toBe(2);
     fake.clearFailures();
     fake.failNext({ kind: 'quota', retryAfterS: 3600 });
-    expect((await failure(call('testConnection', {}), 'RateLimited')).toData().retry_after_s).toBe(3600);
+    expect((await expectPluginError(call('testConnection', {}), 'RateLimited')).toData().retry_after_s).toBe(3600);
   });
 
   it('reports 5xx as ProviderError, an expired token and a missing scope as AuthExpired', async () => {
     fake.failNext({ kind: 'server_error', status: 500 });
-    await failure(call('readPlaylist', { playlist_id: playlistId('Big Mix') }), 'ProviderError');
+    await expectPluginError(call('readPlaylist', { playlist_id: playlistId('Big Mix') }), 'ProviderError');
     fake.failNext({ kind: 'expired_token' });
-    await failure(call('listLikedTracks', { cursor: null, limit: 5 }), 'AuthExpired');
+    await expectPluginError(call('listLikedTracks', { cursor: null, limit: 5 }), 'AuthExpired');
     const narrow = fake.createAccount({ displayName: 'Narrow', scopes: ['https://www.googleapis.com/auth/youtube.readonly'] });
-    await failure(call('testConnection', {}, narrow), 'AuthExpired');
+    await expectPluginError(call('testConnection', {}, narrow), 'AuthExpired');
     const expired = fake.createAccount({ displayName: 'Expired' });
     fake.expireAccessToken(expired.accessToken);
-    await failure(call('testConnection', {}, expired), 'AuthExpired');
+    await expectPluginError(call('testConnection', {}, expired), 'AuthExpired');
   });
 
   it('fails a lost add loudly, saying it may have been applied', async () => {
     const id = playlistId('Versions');
     const before = fake.playlist(id)!.videoIds.length;
     fake.failNext({ kind: 'ambiguous_write', method: 'POST', pathPrefix: EDIT_PATH });
-    const error = await failure(call('addTracks', { playlist_id: id, items: [{ uri: `https://music.youtube.com/watch?v=${fake.playlist(id)!.videoIds[0]!}` }] }), 'ProviderError');
+    const error = await expectPluginError(call('addTracks', { playlist_id: id, items: [{ uri: `https://music.youtube.com/watch?v=${fake.playlist(id)!.videoIds[0]!}` }] }), 'ProviderError');
     expect(error.message).toMatch(/may or may not have been applied/);
     expect(fake.playlist(id)!.videoIds).toHaveLength(before + 1);
   });
