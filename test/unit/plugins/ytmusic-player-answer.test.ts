@@ -9,6 +9,8 @@ import { artistOfAuthor, parsePlayerAnswer } from '../../../plugins/providers/yt
  */
 
 const VIDEO = 'dQw4w9WgXcQ';
+/** Another video's id: an answer about it is not an answer about VIDEO. */
+const OTHER_VIDEO = 'jNQXAC9IVRw';
 
 function details(extra: Record<string, unknown> = {}) {
   return { videoId: VIDEO, title: 'Song', lengthSeconds: '213', channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa', author: 'Band - Topic', musicVideoType: 'MUSIC_VIDEO_TYPE_ATV', thumbnail: { thumbnails: [{ url: 'small' }, { url: 'large' }] }, ...extra };
@@ -54,6 +56,6 @@ describe('parsePlayerAnswer', () => {
   it('fails as ProviderError on an answer it cannot trust', () => {
     expect(thrown(() => parsePlayerAnswer({ playabilityStatus: { status: 'OK' } }, VIDEO)).type).toBe('ProviderError');
     expect(thrown(() => parsePlayerAnswer({}, VIDEO)).type).toBe('ProviderError');
-    expect(thrown(() => parsePlayerAnswer({ playabilityStatus: { status: 'OK' }, videoDetails: details({ videoId: 'xxxxxxxxxxx' }) }, VIDEO)).type).toBe('ProviderError');
+    expect(thrown(() => parsePlayerAnswer({ playabilityStatus: { status: 'OK' }, videoDetails: details({ videoId: OTHER_VIDEO }) }, VIDEO)).type).toBe('ProviderError');
   });
 });
