@@ -1,5 +1,5 @@
 import type { FormatContext } from '../context.ts';
-import { isValidUtf8 } from './utf8-validator.ts';
+import { decodeWellFormedUtf8, isValidUtf8 } from './utf8-validator.ts';
 
 /**
  * Picks the encoding of an uploaded text file. Exports are UTF-8, but hand-made lists come from
@@ -16,12 +16,17 @@ export interface Detection {
   readonly bomLength: number;
 }
 
-export function detectEncoding(bytes: Uint8Array): Detection {
+/** The encoding a byte order mark names, or null without one. */
+function bomEncoding(bytes: Uint8Array): Detection | null {
   const [b0, b1, b2] = bytes;
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { encoding: 'utf-8', bomLength: 3 };
   if (b0 === 0xff && b1 === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
   if (b0 === 0xfe && b1 === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
-  return { encoding: isValidUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
+  return null;
+}
+
+export function detectEncoding(bytes: Uint8Array): Detection {
+  return bomEncoding(bytes) ?? { encoding: isValidUtf8(bytes) ? 'utf-8' : 'windows-1252', bomLength: 0 };
 }
 
 /** The `legacy_encoding` warning's message, for a file read as windows-1252 because it was not UTF-8. */
@@ -32,11 +37,21 @@ export interface DecodedText {
   readonly encoding: DetectedEncoding;
 }
 
+/** Decides as `detectEncoding` does, but a file without a byte order mark is decoded as UTF-8 before it is checked (see `decodeWellFormedUtf8`). */
 export function decodeFile(bytes: Uint8Array, decodeText: FormatContext['decodeText']): DecodedText {
-  const { encoding, bomLength } = detectEncoding(bytes);
-  // A copy rather than a view: the sandbox copies arguments to the host, and a plain array is
-  // what every transfer path handles the same way.
-  const text = decodeText(bomLength === 0 ? bytes : bytes.slice(bomLength), encoding);
+  const marked = bomEncoding(bytes);
+  let encoding: DetectedEncoding;
+  let text: string;
+  if (marked !== null) {
+    encoding = marked.encoding;
+    // A copy rather than a view: the sandbox copies arguments to the host, and a plain array is
+    // what every transfer path handles the same way.
+    text = decodeText(bytes.slice(marked.bomLength), encoding);
+  } else {
+    const utf8 = decodeWellFormedUtf8(bytes, decodeText);
+    encoding = utf8 === null ? 'windows-1252' : 'utf-8';
+    text = utf8 ?? decodeText(bytes, encoding);
+  }
   // A second mark (a file saved twice by a BOM-adding editor) is not content either.
   return { text: text.startsWith('\uFEFF') ? text.slice(1) : text, encoding };
 }

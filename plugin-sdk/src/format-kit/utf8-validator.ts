@@ -69,3 +69,14 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
   }
   return true;
 }
+
+/**
+ * The bytes decoded as UTF-8 when they are well-formed UTF-8, else null. The host's decoder turns
+ * every ill-formed sequence into U+FFFD, so text without one came from well-formed bytes: only a
+ * text that holds U+FFFD (a damaged file, or one that really contains the character) pays for the
+ * byte-by-byte check. Decoding first saves that pass over every good file.
+ */
+export function decodeWellFormedUtf8(bytes: Uint8Array, decode: (bytes: Uint8Array, encoding: 'utf-8') => string): string | null {
+  const text = decode(bytes, 'utf-8');
+  return !text.includes('\uFFFD') || isValidUtf8(bytes) ? text : null;
+}

@@ -1,6 +1,6 @@
 import type { FormatContext } from '../context.ts';
 import { InvalidInput } from '../errors.ts';
-import { isValidUtf8 } from '../format-kit/utf8-validator.ts';
+import { decodeWellFormedUtf8 } from '../format-kit/utf8-validator.ts';
 
 /**
  * Bytes → text for an XML document, as XML 1.0 (appendix F) says to find its encoding: a byte
@@ -13,10 +13,11 @@ import { isValidUtf8 } from '../format-kit/utf8-validator.ts';
 const DECLARED_ENCODING = /^<\?xml[^>]{0,200}?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']/;
 
 function strictUtf8(bytes: Uint8Array, decode: FormatContext['decodeText']): string {
-  if (!isValidUtf8(bytes)) {
+  const text = decodeWellFormedUtf8(bytes, decode);
+  if (text === null) {
     throw new InvalidInput('the file is not valid UTF-8 text (and declares no other encoding); it may be a binary file or saved in another encoding');
   }
-  return decode(bytes, 'utf-8');
+  return text;
 }
 
 /** The encoding of an XML document's bytes, found as `decodeXmlDocument` finds it. */

@@ -107,6 +107,30 @@ describe('decodeFile', () => {
     decodeFile(new Uint8Array([0xff, 0xfe, 0x78, 0x00]), spy);
     expect(calls).toEqual([{ bytes: [0x78, 0x00], encoding: 'utf-16le' }]);
   });
+
+  it('keeps a U+FFFD the file really contains, and decodes a well-formed file once', () => {
+    const encodings: (string | undefined)[] = [];
+    const counting = (bytes: Uint8Array, encoding?: string): string => {
+      encodings.push(encoding);
+      return decode(bytes, encoding);
+    };
+    expect(decodeFile(utf8('Sigur Rós - � (untitled)'), counting)).toEqual({ text: 'Sigur Rós - � (untitled)', encoding: 'utf-8' });
+    expect(decodeFile(utf8('Sigur Rós - Hoppípolla'), counting)).toEqual({ text: 'Sigur Rós - Hoppípolla', encoding: 'utf-8' });
+    expect(encodings).toEqual(['utf-8', 'utf-8']);
+  });
+
+  it('chooses what detectEncoding chooses and decodes with it, for any bytes', () => {
+    const mostlyAscii = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0x00, max: 0x7f }) }, { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0xff }) });
+    const replacement = [0xef, 0xbf, 0xbd];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(mostlyAscii.map((byte) => [byte]), fc.string({ unit: 'grapheme', maxLength: 4 }).map((text) => [...utf8(text)]), fc.constant(replacement))), (pieces) => {
+        const bytes = new Uint8Array(pieces.flat());
+        const detected = detectEncoding(bytes);
+        expect(decodeFile(bytes, decode)).toEqual({ text: decode(bytes.subarray(detected.bomLength), detected.encoding).replace(/^\uFEFF/, ''), encoding: detected.encoding });
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
 
 describe('utf8SequenceAt', () => {

@@ -16,6 +16,8 @@ describe('decodeXmlDocument', () => {
     const latin1 = Uint8Array.from([...'<?xml version="1.0" encoding="ISO-8859-1"?><a>\xfc</a>'].map((char) => char.charCodeAt(0)));
     expect(decodeXmlDocument(latin1, decode)).toBe('<?xml version="1.0" encoding="ISO-8859-1"?><a>ü</a>');
     expect(decodeXmlDocument(utf8('<a>宇多田</a>'), decode)).toBe('<a>宇多田</a>');
+    // A replacement character the file really holds is text, not a sign of damage.
+    expect(decodeXmlDocument(utf8('<a>\uFFFD</a>'), decode)).toBe('<a>\uFFFD</a>');
   });
 
   it('refuses invalid UTF-8, a UTF-16 declaration without a mark and an unknown encoding', () => {
