@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
@@ -99,11 +100,26 @@ function isFsError(error: unknown): boolean {
 }
 
 /**
- * Streams serialized chunks into a temporary file beside `path` that takes its name only on
- * success (`publishPartialFile`: without `force` an existing file is never replaced).
- * File-system failures become UsageErrors.
+ * Ctrl-C while `path` is being written: its temporary file is removed and the command ends with
+ * exit code 130, as `opl export` does. A signal's default action would end the process at once
+ * and leave the hidden temporary file behind. Returns the function that stops listening.
  */
-async function writeAtomically(path: string, force: boolean, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
+function removeOnInterrupt(temporary: string, path: string, stderr: Io['stderr']): () => void {
+  const onInterrupt = () => {
+    rmSync(temporary, { force: true });
+    stderr.write(`\nopl convert: interrupted; ${terminalText(path)} was not written.\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onInterrupt);
+  return () => process.off('SIGINT', onInterrupt);
+}
+
+/**
+ * Streams serialized chunks into a temporary file beside `path` that takes its name only on
+ * success (`publishPartialFile`: without `force` an existing file is never replaced), or not at
+ * all when the conversion is interrupted. File-system failures become UsageErrors.
+ */
+async function writeAtomically(path: string, force: boolean, stderr: Io['stderr'], produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
   try {
     await makeDirectories(dirname(path));
   } catch (error) {
@@ -113,10 +129,13 @@ async function writeAtomically(path: string, force: boolean, produce: (sink: (ch
     throw new UsageError(`cannot create the output directory ${dirname(path)}: ${reason}.`);
   }
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  // Listening before the file exists: it is never there without someone to remove it.
+  const stopListening = removeOnInterrupt(temporary, path, stderr);
   let handle;
   try {
     handle = await open(temporary, 'wx', 0o644);
   } catch (error) {
+    stopListening();
     if (!isFsError(error)) throw error;
     throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
   }
@@ -149,6 +168,8 @@ async function writeAtomically(path: string, force: boolean, produce: (sink: (ch
     const cause = writeError ?? error;
     if (isFsError(cause)) throw new UsageError(`cannot write ${path}: ${fsReason(cause)}.`);
     throw error;
+  } finally {
+    stopListening();
   }
 }
 
@@ -297,12 +318,12 @@ export async function convertCommand(args: readonly string[], config: Config, io
       const paths = exportFileNames(playlists, extension).map((name) => join(output, name));
       await refuseExisting(paths, force);
       for (const [index, playlist] of playlists.entries()) {
-        await writeAtomically(paths[index]!, force, (sink) => serialize([playlist], sink));
+        await writeAtomically(paths[index]!, force, io.stderr, (sink) => serialize([playlist], sink));
       }
       if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${playlists.length} file(s) (${tracks} tracks) into ${output}\n`);
     } else if (output !== undefined) {
-      await writeAtomically(output, force, (sink) => serialize(playlists, sink));
+      await writeAtomically(output, force, io.stderr, (sink) => serialize(playlists, sink));
       if (showProgress) progress.finish();
       io.stderr.write(`Wrote ${output}: ${playlists.length} playlist(s), ${tracks} track(s), ${written} bytes\n`);
     } else {

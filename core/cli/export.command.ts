@@ -209,10 +209,12 @@ export async function exportCommand(args: readonly string[], config: Config, io:
     io.stderr.write(`opl export: ${error.message}\n\n${EXPORT_USAGE}`);
     return EXPORT_EXIT.usage;
   }
-  // Ctrl-C stops the download and removes the partial file.
+  // Ctrl-C stops the download and removes the partial file. `on`, not `once`: a terminal's Ctrl-C
+  // also arrives forwarded by the `opl` launcher, and a copy finding no listener would kill the
+  // process before the partial file is removed.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
   try {
     return await run(options, config, io, interrupt.signal);
   } catch (error) {

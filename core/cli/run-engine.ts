@@ -3,22 +3,34 @@ import { createLogger } from '../logging/logger.ts';
 import type { Config } from '../config/index.ts';
 import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 
+/** How long a repeat of the first stop signal counts as a copy of it rather than a second request. */
+const SAME_SIGNAL_WINDOW_MS = 2_000;
+
 /**
  * Runs an engine process until SIGINT/SIGTERM, then stops it gracefully (HTTP, jobs, plugin host,
  * database, embedded server). The handlers are installed before anything starts: a signal that
  * arrives while the engine is still starting (a supervisor restarting it, Ctrl-C during a slow
  * start) lets the start finish and then stops cleanly, instead of killing the process half-built.
- * A second signal exits at once.
+ * A second signal exits at once. Copies of the first that arrive within two seconds are the same
+ * request, not a second one: Ctrl-C in a terminal signals the whole process group, so the engine
+ * hears it once from the terminal and once more from each launcher that forwards it (`npm start`
+ * runs the engine under two), and counting those as a second signal skipped the graceful stop.
  */
 export async function runEngine(config: Config, roles: AppRoles): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
   let stopRequested = false;
+  let firstSignal: { signal: NodeJS.Signals; at: number } | null = null;
   let requestStop: (() => void) | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopRequested) {
+    if (firstSignal !== null) {
+      if (signal === firstSignal.signal && performance.now() - firstSignal.at < SAME_SIGNAL_WINDOW_MS) {
+        logger.debug({ signal }, 'the same signal again (forwarded by a launcher): still stopping');
+        return;
+      }
       logger.warn({ signal }, 'second signal: exiting without a graceful stop');
       process.exit(130);
     }
+    firstSignal = { signal, at: performance.now() };
     stopRequested = true;
     logger.info({ signal }, 'stopping');
     requestStop?.();

@@ -90,6 +90,29 @@ describe('opl CLI', () => {
     }
   });
 
+  it('stops gracefully when Ctrl-C reaches it twice, from the terminal and again through the launcher', async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const env = { OPL_DATABASE_URL: database.url, OPL_DATA_DIR: dataDir, OPL_PORT: String(port), OPL_LOG_LEVEL: 'debug' };
+    const engine = runOpl(['start'], env);
+    try {
+      await waitForStatus(engine, `http://127.0.0.1:${port}/readyz`);
+      // A terminal signals the whole process group: the engine hears Ctrl-C itself, then the copy
+      // `npm start`'s launchers forward to it. The copy is sent once the first is being handled,
+      // so the two cannot merge into one delivery.
+      engine.child.kill('SIGINT');
+      const deadline = Date.now() + 10_000;
+      while (!engine.output().includes('"msg":"stopping"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      engine.child.kill('SIGINT');
+      expect(await engine.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await database.drop();
+    }
+    expect(engine.output()).toMatch(/the same signal again \(forwarded by a launcher\): still stopping/);
+    expect(engine.output()).toMatch(/"msg":"stopped"/);
+    expect(engine.output()).not.toMatch(/second signal/);
+  });
+
   it('`start` on the embedded database keeps data across a restart and stops it cleanly', async () => {
     const port = await freePort();
     const env = {

@@ -247,3 +247,45 @@ describe('opl export against a hostile Content-Disposition', () => {
     expect((await readdir(root)).sort()).toEqual(['inside']);
   });
 });
+
+describe('opl export interrupted by Ctrl-C', () => {
+  let server: Server;
+  let url = '';
+
+  beforeAll(async () => {
+    // An engine that sends the head of a large file and then nothing more: the download stays open.
+    server = createServer((request, response) => {
+      if (request.url === '/api/me') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ owner_id: 'local', session: { required: false, authenticated: false } }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(10_000_000), 'content-disposition': 'attachment; filename="big.csv"', 'x-open-playlist-warning-count': '0' });
+      response.write('"schema_version"\n'.repeat(1_000));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('removes the partial file and exits 130 when Ctrl-C arrives twice (from the terminal and through the launcher)', async () => {
+    const dir = await freshDir('interrupted');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+    const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'export', '--url', url, '--source', 'import:00000000-0000-4000-8000-000000000000', '--format', 'csv', '-o', dir], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const deadline = Date.now() + 30_000;
+    while ((await readdir(dir)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await readdir(dir)).toHaveLength(1);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    child.kill('SIGINT');
+    expect(await exited, stderr).toEqual({ code: 130, signal: null });
+    expect(stderr).toContain('interrupted; nothing was written');
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

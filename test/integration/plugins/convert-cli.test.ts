@@ -129,6 +129,22 @@ describe('opl convert', () => {
     expect(result.output).toMatch(/converting txt → m3u8: 1\/1 playlist\(s\), 3000 track\(s\), [\d.]+ MiB written/);
   });
 
+  it('leaves nothing behind when Ctrl-C interrupts the writing of a file', { timeout: 120_000 }, async () => {
+    const input = join(root, 'long.txt');
+    await writeFile(input, Array.from({ length: 150_000 }, (_, i) => `Artist ${i % 97} - Song ${i}`).join('\n'));
+    const out = join(root, 'interrupted');
+    await mkdir(out);
+    const run = runOpl(['convert', input, '--to', 'xspf', '-o', join(out, 'long.xspf')], env);
+    // The hidden temporary file appears once the parse is done and the writing has begun.
+    const deadline = Date.now() + 100_000;
+    while ((await readdir(out)).length === 0 && run.child.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await readdir(out)).toEqual([expect.stringMatching(/^\.long\.xspf\.\d+\.partial$/)]);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toEqual({ code: 130, signal: null });
+    expect(run.output()).toContain(`opl convert: interrupted; ${join(out, 'long.xspf')} was not written.`);
+    expect(await readdir(out)).toEqual([]);
+  });
+
   describe('bad input and output paths: a sentence, exit 1, no stack trace, nothing left behind', () => {
     const noTrace = (output: string) => expect(output).not.toMatch(/\n\s+at |node:internal|Unhandled 'error' event/);
     let dir: string;
