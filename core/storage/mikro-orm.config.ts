@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logging/logger.ts';
 import { ENTITIES } from './entities/index.ts';
 import { createOrmLoggerFactory } from './orm-logger.ts';
+import { OplPostgreSqlDriver } from './postgres-driver.ts';
 
 /** Checked-in migrations: `<timestamp>-<name>.migration.ts`, loaded by Node's type stripping. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -18,6 +19,8 @@ export interface OrmConfigOptions {
 
 export function createOrmConfig(options: OrmConfigOptions): Options {
   return defineConfig({
+    // Quotes large parameters in linear time (see postgres-driver.ts).
+    driver: OplPostgreSqlDriver,
     clientUrl: options.connectionString,
     entities: [...ENTITIES],
     extensions: [Migrator],

@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TrackInput } from '@opl/plugin-sdk';
-import { runPluginCli } from '@opl/plugin-sdk/cli';
 import { createSandbox, type Sandbox } from '@opl/plugin-sdk/sandbox';
 import { manifestSchema } from '@opl/plugin-sdk/schemas';
 import { measure, round } from './bench-stats.ts';
+import { loadFormatPlugin } from './format-plugin-sandbox.ts';
 
 /**
  * Parse throughput of every first-party format plugin on a generated 100,000-track playlist, each
@@ -23,7 +22,6 @@ import { measure, round } from './bench-stats.ts';
 const TRACKS = 100_000;
 /** The issue's goal: a format parses its file in at most twice the time `JSON.parse` takes for the same tracks. */
 const GOAL_RATIO = 2;
-const FORMATS_DIR = fileURLToPath(new URL('../../plugins/formats/', import.meta.url));
 const WRITERS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
 
 function track(index: number): TrackInput {
@@ -42,20 +40,6 @@ function track(index: number): TrackInput {
     position: index,
     provider_uris: { spotify: `spotify:track:${index.toString(36).padStart(22, '0')}` },
   };
-}
-
-async function loadPlugin(name: string, buildRoot: string): Promise<Sandbox> {
-  const out = join(buildRoot, name);
-  const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: buildRoot };
-  const code = await runPluginCli(['build', join(FORMATS_DIR, name), '--out', out], quiet);
-  if (code !== 0) throw new Error(`building the ${name} plugin failed`);
-  const manifest = manifestSchema.parse(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')));
-  return createSandbox({
-    manifest,
-    code: await readFile(join(out, manifest.entry), 'utf8'),
-    limits: { memoryMb: 1024, callTimeoutMs: 600_000, cpuTimeMs: 600_000 },
-    log: () => undefined,
-  });
 }
 
 /** A format plugin whose `parse` is `body` (its arguments are `input` and `ctx`). */
@@ -149,7 +133,7 @@ export async function run(): Promise<object> {
     const results: Record<string, unknown> = {};
 
     // Built first: the floor borrows the json plugin's manifest (a format plugin's grants) for its own code.
-    await loadPlugin('json', buildRoot).then((sandbox) => sandbox.dispose());
+    await loadFormatPlugin('json', buildRoot).then((sandbox) => sandbox.dispose());
     const floor = await floorSandbox(join(buildRoot, 'json'));
     sandboxes.push(floor);
     const tracksBytes = new TextEncoder().encode(tracksJson);
@@ -161,7 +145,7 @@ export async function run(): Promise<object> {
     floor.dispose();
 
     for (const name of WRITERS) {
-      const sandbox = await loadPlugin(name, buildRoot);
+      const sandbox = await loadFormatPlugin(name, buildRoot);
       sandboxes.push(sandbox);
       const chunks: Uint8Array[] = [];
       await sandbox.serialize({ playlists: [playlist], options: {} }, (chunk) => {

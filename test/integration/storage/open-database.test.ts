@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logging/logger.ts';
+import { LinearQuotingPostgreSqlPlatform } from '../../../core/storage/postgres-driver.ts';
 import { DatabaseError, MIGRATIONS_DIR, openDatabase, ProviderAccount, ProviderCredential } from '../../../core/storage/index.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/test-database.ts';
 import { capturingLogger } from './helpers.ts';
@@ -113,6 +114,20 @@ describe('openDatabase with OPL_DATABASE_URL', () => {
       await expect(
         connection.execute(`insert into provider_account (owner_id, provider, status) values ('local', 'tidal', 'bogus')`),
       ).rejects.toThrow(/provider_account_status_check/);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('quotes parameters with the linear-time platform, and they reach the database intact', async () => {
+    const database = await openDatabase(testConfig(), silent);
+    try {
+      expect(database.orm.config.getPlatform()).toBeInstanceOf(LinearQuotingPostgreSqlPlatform);
+      // Quotes, backslashes, question marks and non-Latin text, inline and inside JSON.
+      const text = `it's C:\\Music\\?\\ "quoted" — 東京の夜 ${'x'.repeat(100_000)}`;
+      const [row] = await database.orm.em.getConnection().execute<Array<{ text: string; json: { text: string } }>>('select ?::text as text, ?::jsonb as json', [text, JSON.stringify({ text })]);
+      expect(row!.text).toBe(text);
+      expect(row!.json).toEqual({ text });
     } finally {
       await database.close();
     }
