@@ -8,7 +8,16 @@ import { basename, dirname, resolve, sep } from 'node:path';
  */
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-const MAX_NAME = 200;
+/**
+ * Most UTF-8 bytes of a name. File systems take 255 (ext4, APFS, NTFS in UTF-16 units), and the
+ * download first lands in `.<name>.<pid>.partial` beside it: 200 leaves room for that. The engine's
+ * `filename*` may hold 150 characters, which is 450 bytes of CJK or 600 of emoji.
+ */
+const MAX_NAME_BYTES = 200;
+/** A short extension, kept whole when a long name is cut. */
+const EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
+/** Bidirectional embeddings, overrides, isolates and marks: U+202E shows "gnp.exe.csv" as "vsc.exe.png". */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The `filename*` (RFC 5987, UTF-8) or else the `filename` parameter; null when there is none. */
 export function dispositionFileName(header: string | null): string | null {
@@ -27,17 +36,35 @@ export function dispositionFileName(header: string | null): string | null {
   return bare?.[1] ?? null;
 }
 
+/** `name` in at most `max` UTF-8 bytes, cut between characters before a short extension, which stays. */
+function fitBytes(name: string, max: number): string {
+  if (Buffer.byteLength(name) <= max) return name;
+  const extension = EXTENSION.exec(name)?.[0] ?? '';
+  let bytes = Buffer.byteLength(extension);
+  let stem = '';
+  for (const character of name.slice(0, name.length - extension.length)) {
+    bytes += Buffer.byteLength(character);
+    if (bytes > max) break;
+    stem += character;
+  }
+  return `${stem.replace(/[.\s]+$/, '')}${extension}`;
+}
+
 /** A safe base name, or `fallback` when nothing usable is left. */
 export function safeDownloadName(raw: string | null, fallback: string): string {
   if (raw === null) return fallback;
-  const last = raw.split(/[/\\]/).pop() ?? '';
-  const cleaned = last
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '')
-    .slice(0, MAX_NAME);
-  if (cleaned === '' || cleaned === '.' || cleaned === '..') return fallback;
+  const last = raw.toWellFormed().split(/[/\\]/).pop() ?? '';
+  const cleaned = fitBytes(
+    last
+      .replace(BIDI_CONTROLS, '')
+      // C0 and C1 controls (U+009B is a terminal's CSI), the Unicode line separators, and what Windows reserves.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029<>:"|?*]/g, '_')
+      .replace(/^[.\s]+/, '')
+      .replace(/[.\s]+$/, ''),
+    MAX_NAME_BYTES,
+  );
+  if (cleaned === '' || cleaned === '.' || cleaned === '..' || cleaned.startsWith('.')) return fallback;
   return WINDOWS_RESERVED.test(cleaned) ? `_${cleaned}` : cleaned;
 }
 

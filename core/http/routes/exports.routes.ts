@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '@opl/plugin-sdk/schemas';
-import { ExportError, IMPORT_SOURCE_PROVIDER, type ExportArtifact, type ExportService } from '../../services/exports/index.ts';
+import { clip, EXPORT_CONTENT_TYPES, ExportError, IMPORT_SOURCE_PROVIDER, type ExportArtifact, type ExportService } from '../../services/exports/index.ts';
 import { ImportRecordError, MAX_COLLECTION_ID_LENGTH } from '../../services/imports/index.ts';
 import { MigrationError } from '../../services/migrations/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
@@ -44,6 +44,22 @@ const historyBodySchema = z.object({ format: z.string().min(1).max(50).describe(
 
 const DESCRIPTION =
   'Formats: csv (text/csv), txt (text/plain), m3u8 (application/vnd.apple.mpegurl), xspf (application/xspf+xml), json (application/vnd.open-playlist+json). Several playlists always give application/zip holding one file per playlist (for json: `open-playlist-bundle.json`) and `manifest.json` (export manifest v1). Headers: Content-Disposition (ASCII `filename` and UTF-8 `filename*`), Content-Length, `X-Open-Playlist-Schema-Version: 1`, `X-Open-Playlist-Warning-Count`. The file is built one playlist at a time in a private temporary file, streamed in 64 KiB chunks and removed afterwards.';
+
+/**
+ * The 200 answer of both download routes, by content type: a file is not JSON, and a client
+ * generated from the OpenAPI document must not parse it as such.
+ */
+function fileResponse(description: string) {
+  const file = z.string().meta({ format: 'binary' });
+  const types = [...new Set(Object.values(EXPORT_CONTENT_TYPES).map((type) => type.split(';')[0]!))];
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema: file }])) };
+}
+
+/** Refusals of the body itself, before any route code runs. */
+const bodyRefusals = {
+  413: problemResponse('`payload_too_large`: the body is larger than 1 MiB'),
+  415: problemResponse('`unsupported_media_type`: the body is not JSON'),
+};
 
 const FORMAT_UNAVAILABLE =
   '`reason` format_unavailable: the format is one of the five but its plugin is not loaded now (refused or quarantined: see the Plugins page; `writable_formats`), or its sandbox stopped while writing (`failure`); worth a retry';
@@ -175,12 +191,13 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
         description: `${DESCRIPTION} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
         body: exportBodySchema,
         response: {
-          200: z.any().describe('The file (see the description for content types), or application/zip for several playlists'),
+          200: fileResponse('The file (its content type is the format\'s, see the description), or application/zip for several playlists'),
           400: problemResponse('Invalid body'),
           403: problemResponse('`playlist_access_denied`: the one requested playlist (or every one of several) is not readable by this account'),
           404: problemResponse('No such account or import for this owner; or the one requested playlist (or every one of several: `reason` all_playlists_failed) does not exist'),
           409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account); nothing was kept'),
           410: problemResponse('The import expired; preview the source again'),
+          ...bodyRefusals,
           422: problemResponse(
             '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed',
           ),
@@ -194,7 +211,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
       const owner = requireOwner(request, 'export playlists');
       const body = request.body;
       if (!UUID.test(body.source_account_id)) {
-        throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${body.source_account_id.slice(0, 100)} exists for this owner.`);
+        throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${clip(body.source_account_id, 100)} exists for this owner.`);
       }
       return download(request, reply, (signal) =>
         exports.export(owner.id, { source_provider: body.source_provider, source_account_id: body.source_account_id, format: body.format, selection: body.selection }, { signal }),
@@ -212,11 +229,12 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
         params: z.object({ job_id: z.string().min(1).max(100) }),
         body: historyBodySchema,
         response: {
-          200: z.any().describe('The file, or application/zip for several playlists'),
+          200: fileResponse('The file (its content type is the format\'s), or application/zip for several playlists'),
           400: problemResponse('Invalid body'),
           404: problemResponse('No such migration for this owner'),
           409: problemResponse('`migration_state_conflict`: the migration has not finished yet'),
           410: problemResponse('`migration_detail_expired`: the item detail passed its retention deadline'),
+          ...bodyRefusals,
           422: problemResponse('`reason`: no_playlist_portion (albums or artists only: use the report), unknown_format, too_many_playlists, write_failed'),
           503: problemResponse(FORMAT_UNAVAILABLE),
         },
@@ -225,7 +243,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
     async (request, reply) => {
       const owner = requireOwner(request, 'export migration history');
       const jobId = request.params.job_id;
-      if (!UUID.test(jobId)) throw new AppError('not_found', `No migration ${jobId.slice(0, 100)} exists for this owner.`);
+      if (!UUID.test(jobId)) throw new AppError('not_found', `No migration ${clip(jobId, 100)} exists for this owner.`);
       return download(request, reply, (signal) => exports.exportMigration(owner.id, jobId, request.body.format, { signal }));
     },
   );

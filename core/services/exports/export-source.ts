@@ -1,4 +1,4 @@
-import type { Playlist, Track } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { ExportWarning } from '@opl/plugin-sdk/schemas';
 import { ExportError } from './export-error.ts';
 
@@ -54,6 +54,14 @@ export class PlaylistUnavailableError extends Error {
 }
 
 /**
+ * `text` cut to at most `max` UTF-16 units between two characters, never inside a surrogate pair:
+ * a half emoji in a message or a manifest would make its JSON invalid Unicode.
+ */
+export function clip(text: string, max: number): string {
+  return formatKit.boundedText(text, max).value;
+}
+
+/**
  * A track's selection keys, as `POST /api/migrations` takes them: its track id, its entry id
  * (`source_item_id`), or `pos:<n>` for the entry at 0-based position n.
  */
@@ -79,7 +87,7 @@ export function selectTracks(id: string, playlist: Playlist, keys: readonly stri
   if (missing.length > 0) {
     throw new ExportError(
       'invalid_selection',
-      `selection.tracks[${JSON.stringify(id.slice(0, 100))}]: playlist "${playlist.name.slice(0, 80)}" has no track ${missing
+      `selection.tracks[${JSON.stringify(id.slice(0, 100))}]: playlist "${clip(playlist.name, 80)}" has no track ${missing
         .slice(0, 5)
         .map((key) => JSON.stringify(key.slice(0, 100)))
         .join(', ')}${missing.length > 5 ? ` or ${missing.length - 5} more` : ''} (select tracks by track id, entry id or pos:<n>).`,

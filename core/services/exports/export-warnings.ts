@@ -1,5 +1,6 @@
 import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { ExportFormat, ExportWarning } from '@opl/plugin-sdk/schemas';
+import { clip } from './export-source.ts';
 
 /** A playlist chosen for an export, with only its selected tracks. */
 export interface SelectedPlaylist {
@@ -47,7 +48,7 @@ function plural(count: number, word: string): string {
 export function exportWarnings(selected: readonly SelectedPlaylist[], format: ExportFormat): ExportWarning[] {
   const warnings: ExportWarning[] = [];
   for (const { id, playlist, partial } of selected) {
-    const name = `"${playlist.name.slice(0, 200)}"`;
+    const name = `"${clip(playlist.name, 200)}"`;
     if (partial) {
       warnings.push({ code: 'partial_selection', playlist_id: id, count: partial.selected, message: `Only ${partial.selected} of the ${plural(partial.total, 'track')} of ${name} were selected and exported.` });
     }

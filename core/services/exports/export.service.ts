@@ -23,7 +23,7 @@ import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
 import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
 import { ExportError } from './export-error.ts';
-import { IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { clip, IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 import { exportWarnings } from './export-warnings.ts';
 import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
 import { importExportSource } from './import-export-source.ts';
@@ -110,13 +110,17 @@ const MAX_UNICODE_NAME = 150;
 /**
  * A name for `filename*`: the original Unicode text without anything a file system would read as
  * a path, and with the same Windows rules as the ASCII `filename` (browsers prefer `filename*`).
+ * Nor may it hide what the file is: bidirectional embeddings, overrides, isolates and marks go
+ * (U+202E shows "gnp.exe.csv" as "vsc.exe.png"), and C1 controls and the Unicode line separators
+ * are replaced like the C0 ones (U+009B is a terminal's CSI).
  */
 export function unicodeName(name: string, fallback: string): string {
   const cleaned = Array.from(
     name
       .toWellFormed() // an unpaired surrogate cannot be percent-encoded as UTF-8
+      .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, '')
       // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029/\\:*?"<>|]+/g, '_')
       .replace(/\.{2,}/g, '.')
       .replace(/^[.\s]+/, ''),
   )
@@ -258,7 +262,7 @@ export class ExportService {
           { writable_formats: writable },
         );
       }
-      throw new ExportError('unknown_format', `No loaded format plugin writes "${name.slice(0, 50)}". Writable formats: ${writable.join(', ') || 'none (no export format plugin is loaded)'}.`, {
+      throw new ExportError('unknown_format', `No loaded format plugin writes "${clip(name, 50)}". Writable formats: ${writable.join(', ') || 'none (no export format plugin is loaded)'}.`, {
         writable_formats: writable,
       });
     }
@@ -272,7 +276,7 @@ export class ExportService {
         await handle.write(chunk);
       });
     } catch (error) {
-      const names = playlists.map((playlist) => `"${playlist.name.slice(0, 80)}"`).join(', ');
+      const names = playlists.map((playlist) => `"${clip(playlist.name, 80)}"`).join(', ');
       if (error instanceof SandboxError) {
         // The sandbox or its process stopped (a limit, a crash, a quarantine): the engine's trouble, worth a retry.
         throw new ExportError(
@@ -281,7 +285,7 @@ export class ExportService {
           { failure: error.failure },
         );
       }
-      throw new ExportError('write_failed', `The ${format} format plugin could not write ${names}: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
+      throw new ExportError('write_failed', `The ${format} format plugin could not write ${names}: ${error instanceof Error ? clip(error.message, 500) : clip(String(error), 500)}`);
     } finally {
       await handle.close();
     }
@@ -364,10 +368,10 @@ export class ExportService {
         } catch (error) {
           if (!(error instanceof PlaylistUnavailableError)) throw error;
           const name = error.playlistName ?? wanted.name;
-          const message = `"${name.slice(0, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${error.message.slice(0, 500)}`;
-          warnings.push({ code: 'playlist_read_failed', playlist_id: wanted.id, message: message.slice(0, 2_000) });
+          const message = `"${clip(name, 200)}" could not be read (${error.reason === 'denied' ? 'access denied' : 'not found'}) and is left out: ${clip(error.message, 500)}`;
+          warnings.push({ code: 'playlist_read_failed', playlist_id: wanted.id, message: clip(message, 2_000) });
           failures.push({ playlist_id: wanted.id, reason: error.reason });
-          entries.push({ playlist_id: wanted.id, playlist_name: name.slice(0, 1_000), filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] });
+          entries.push({ playlist_id: wanted.id, playlist_name: clip(name, 1_000), filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] });
           continue;
         }
         const own = warningsOf(item, format);
@@ -384,7 +388,7 @@ export class ExportService {
           await appendFile(file, entryName);
         }
         const codes = [...new Set(own.map((warning) => warning.code))];
-        const common = { playlist_id: item.id, playlist_name: item.playlist.name.slice(0, 1_000), filename: entryName, track_count: item.playlist.tracks.length };
+        const common = { playlist_id: item.id, playlist_name: clip(item.playlist.name, 1_000), filename: entryName, track_count: item.playlist.tracks.length };
         entries.push(codes.length > 0 ? { ...common, status: 'warning', warning_codes: codes } : { ...common, status: 'ok', warning_codes: [] });
       }
       if (failures.length === entries.length) {

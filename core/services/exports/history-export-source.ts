@@ -5,7 +5,7 @@ import type { JobRow } from '../migrations/migration-views.ts';
 import { detailExpired } from '../migrations/migration-views.ts';
 import { PLAYLIST_SNAPSHOTS_KEY } from '../migrations/playlist-snapshot.ts';
 import { ExportError } from './export-error.ts';
-import { IMPORT_SOURCE_PROVIDER, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { clip, IMPORT_SOURCE_PROVIDER, type ExportSource, type SourcePlaylist } from './export-source.ts';
 import { selectHistoryTracks } from './history-export.sql.ts';
 
 export interface HistoryExportDependencies {
@@ -110,7 +110,7 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
       const collection = collections.find((entry) => entry.id === id)!;
       const warnings: ExportWarning[] = [];
       const { playlist: base, complete } = playlistOf(collection, snapshots[id]);
-      const label = `"${base.name.slice(0, 200)}"`;
+      const label = `"${clip(base.name, 200)}"`;
       if (!complete) {
         warnings.push({ code: 'historical_playlist_metadata_partial', playlist_id: id, message: `Migration ${jobId} kept only part of ${label}'s details (an older job, or an unreadable snapshot); the export has its name and tracks but may lack its description, owner, artwork or dates.` });
       }
@@ -142,8 +142,8 @@ function playlistOf(collection: StoredCollection, snapshot: unknown): { playlist
   const kind = collection.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST';
   const fallback = playlistSchema.parse({
     id: collection.id,
-    name: typeof collection.name === 'string' ? collection.name.slice(0, 1_000) : collection.id.slice(0, 1_000),
-    description: typeof collection.description === 'string' ? collection.description.slice(0, 10_000) : null,
+    name: clip(typeof collection.name === 'string' ? collection.name : collection.id, 1_000),
+    description: typeof collection.description === 'string' ? clip(collection.description, 10_000) : null,
     kind,
   });
   if (!isRecord(snapshot) || !SNAPSHOT_FIELDS.every((field) => field in snapshot)) return { playlist: fallback, complete: false };

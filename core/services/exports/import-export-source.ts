@@ -3,6 +3,13 @@ import { ExportError } from './export-error.ts';
 import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 /**
+ * The extension of a playlist file an import record may be named after (a file upload, a URL's
+ * file): only that goes from the archive's name, not any dot (a record of posted JSON or pasted
+ * text is named after its first playlist, e.g. "Now 2024.Vol2").
+ */
+const PLAYLIST_FILE_EXTENSION = /\.(txt|csv|tsv|m3u8?|pls|wpl|zpl|xspf|jspf|json|xml)$/i;
+
+/**
  * An import record as an export source. Its playlists are named as `POST /api/migrations` names
  * them: by their collection ids (`importCollectionIds`: the playlist's own id, else its 0-based
  * index in the record, made unique when two playlists would share one). The record is already the
@@ -36,7 +43,7 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
     : record.playlists.map((playlist, index) => ({ id: collectionIds[index]!, picked: { playlist, partial: null } }));
   return {
     sourceProvider: IMPORT_SOURCE_PROVIDER,
-    archiveName: (record.name ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, ''),
+    archiveName: (record.name ?? '').replace(PLAYLIST_FILE_EXTENSION, ''),
     // Read by position in `chosen`: ids alone may repeat.
     playlists: chosen.map((entry, index) => ({ id: String(index), name: entry.picked.playlist.name })),
     async read(key): Promise<SourcePlaylist> {

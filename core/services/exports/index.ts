@@ -1,6 +1,6 @@
 export { exportWarnings, type SelectedPlaylist } from './export-warnings.ts';
 export { ExportError, type ExportErrorReason } from './export-error.ts';
-export { IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+export { clip, IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 export type { AccountExportDependencies } from './account-export-source.ts';
 export type { HistoryExportDependencies } from './history-export-source.ts';
 export {

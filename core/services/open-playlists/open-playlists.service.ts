@@ -1,4 +1,4 @@
-import type { Manifest, Playlist } from '@opl/plugin-sdk';
+import { formatKit, type Manifest, type Playlist } from '@opl/plugin-sdk';
 import { declaredBundleVersion, OPEN_PLAYLIST_SCHEMA_VERSION, openPlaylistBundleReaderSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import { ConnectionError, type AccountView, type ConnectionService } from '../connections/connection.service.ts';
@@ -95,8 +95,9 @@ const providerImportSchema = z
   })
   .strict();
 
+/** A path segment or field quoted in a message, cut between characters (never inside a surrogate pair). */
 function quoted(raw: string): string {
-  return `"${raw.slice(0, 120)}"`;
+  return `"${formatKit.boundedText(raw, 120).value}"`;
 }
 
 /** A segment that is neither the owner nor a reference, with what is wrong with it. */

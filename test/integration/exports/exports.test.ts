@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import type { Playlist, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
 import { exportManifestSchema, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER_ID } from '../../../core/services/owner/owner.ts';
+import { CLI } from '../support/engine-process.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -378,6 +379,110 @@ describe('POST /api/exports from import records, with the real format plugins in
         expect(response.json<Problem>().detail).toMatch(detail);
       }
     });
+  });
+
+  describe('names from the source in file names and messages', () => {
+    const unicodeFileName = (disposition: unknown) => decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(String(disposition))![1]!);
+
+    it('filename* keeps no bidirectional override, C1 control or line separator (a name cannot disguise its file)', async () => {
+      // U+202E shows "gnp.exe.csv" as "vsc.exe.png"; U+009B is the one-character CSI of C1.
+      const spoof = await record([playlist('\u202egnp.exe', [track('A')], { id: 'spoof' })]);
+      const spoofed = await exportOf({ source_provider: 'import', source_account_id: spoof, format: 'csv' });
+      expect(spoofed.statusCode, spoofed.body).toBe(200);
+      expect(unicodeFileName(spoofed.headers['content-disposition'])).toBe('gnp.exe.csv');
+      const c1 = await record([playlist('\u009b31mRed\u0085x\u2028y\u2066z\u2069', [track('A')], { id: 'c1' })]);
+      const controls = await exportOf({ source_provider: 'import', source_account_id: c1, format: 'csv' });
+      expect(controls.statusCode, controls.body).toBe(200);
+      expect(unicodeFileName(controls.headers['content-disposition'])).toBe('_31mRed_x_yz.csv');
+      // An archive takes its name from the import record, by the same rules.
+      const archive = await record([playlist('One', [track('A')]), playlist('Two', [track('B')])], 'Mix\u202e3pm.m3u8');
+      const zipped = await exportOf({ source_provider: 'import', source_account_id: archive, format: 'csv' });
+      expect(zipped.statusCode, zipped.body).toBe(200);
+      expect(unicodeFileName(zipped.headers['content-disposition'])).toBe('Mix3pm.zip');
+      await eventuallyEmpty();
+    });
+
+    it('an archive is named after its import record without a file extension, but keeps a dot that is none', async () => {
+      const two = [playlist('A', [track('A')]), playlist('B', [track('B')])];
+      // A record of posted Open Playlist JSON or pasted text is named after its first playlist.
+      const posted = (await t.app.services.imports.records.create({ ownerId: LOCAL_OWNER_ID, kind: 'text', name: 'Now 2024.Vol2', format: 'json', playlists: two, issues: [] })).id;
+      const named = await exportOf({ source_provider: 'import', source_account_id: posted, format: 'csv' });
+      expect(named.statusCode, named.body).toBe(200);
+      expect(named.headers['content-disposition']).toBe(`attachment; filename="Now 2024.Vol2.zip"; filename*=UTF-8''Now%202024.Vol2.zip`);
+      const file = await record(two, 'Summer Mix.M3U8');
+      const fromFile = await exportOf({ source_provider: 'import', source_account_id: file, format: 'csv' });
+      expect(fromFile.headers['content-disposition']).toBe(`attachment; filename="Summer Mix.zip"; filename*=UTF-8''Summer%20Mix.zip`);
+      await eventuallyEmpty();
+    });
+
+    it('messages and manifest entries cut a long name between characters, never inside one', async () => {
+      // An emoji (two UTF-16 units) right across the 200-unit cut of warning messages.
+      const long = `${'c'.repeat(199)}😀 and more`;
+      const id = await record([playlist(long, [], { id: 'long' }), playlist('Other', [track('A')], { id: 'other' })]);
+      const archive = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
+      expect(archive.statusCode, archive.body).toBe(200);
+      const manifest = exportManifestSchema.parse((await unzip(archive.rawPayload)).manifest);
+      expect(manifest.warnings.map((warning) => warning.code)).toEqual(['empty_playlist']);
+      expect(manifest.warnings[0]!.message.isWellFormed(), manifest.warnings[0]!.message).toBe(true);
+      expect(manifest.warnings[0]!.message).toContain(`"${'c'.repeat(199)}"`);
+      const single = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: ['long'] } });
+      expect(single.statusCode, single.body).toBe(200);
+      const bundle = openPlaylistBundleSchema.parse(single.json());
+      expect(bundle.warnings[0]!.message.isWellFormed(), bundle.warnings[0]!.message).toBe(true);
+      // The same for a refusal's detail (80 units of the name there).
+      const named = await record([playlist(`${'d'.repeat(79)}😀`, [track('A')], { id: 'named' })]);
+      const refused = await exportOf({ source_provider: 'import', source_account_id: named, format: 'csv', selection: { playlist_ids: [], tracks: { named: ['nope'] } } });
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json<Problem>().detail.isWellFormed(), refused.json<Problem>().detail).toBe(true);
+      // And for an id that is no id (cut at 100 units).
+      const unknown = await exportOf({ source_provider: 'import', source_account_id: `${'e'.repeat(99)}😀`, format: 'csv' });
+      expect(unknown.statusCode, unknown.body).toBe(404);
+      expect(unknown.json<Problem>().detail.isWellFormed(), unknown.json<Problem>().detail).toBe(true);
+      await eventuallyEmpty();
+    });
+  });
+
+  it('opl export saves a playlist with a long or disguising name under a name a file system takes, extension kept', async () => {
+    const port = (t.app.http!.server.address() as AddressInfo).port;
+    const dir = await mkdtemp(join(scratch, 'cli-names-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+    const opl = async (args: string[]) => {
+      const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'export', '--url', `http://127.0.0.1:${port}`, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stdout, stderr };
+    };
+    // The engine's filename* holds up to 150 characters: 450 bytes of CJK, 600 of emoji; a file
+    // name (and the CLI's `.<name>.<pid>.partial` beside it) has 255 bytes on Linux and macOS.
+    const names: [string, string][] = [
+      ['夜'.repeat(150), `${'夜'.repeat(65)}.csv`],
+      ['😀'.repeat(150), `${'😀'.repeat(49)}.csv`],
+      ['\u202egnp.exe', 'gnp.exe.csv'],
+      ['\u009b31mRed', '_31mRed.csv'],
+    ];
+    for (const [name, expected] of names) {
+      const id = await record([playlist(name, [track('A')], { id: 'p' })]);
+      const result = await opl(['--source', `import:${id}`, '--format', 'csv', '-o', `${dir}/`]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toBe(join(dir, expected));
+    }
+    const files = await readdir(dir);
+    expect(files.sort()).toEqual(names.map(([, expected]) => expected).sort());
+    for (const file of files) expect(Buffer.byteLength(file), file).toBeLessThanOrEqual(200);
+    await eventuallyEmpty();
+  }, 120_000);
+
+  it('the OpenAPI document gives the file downloads their real content types (and the 413 / 415 refusals)', async () => {
+    const doc = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> }>();
+    const files = ['text/csv', 'text/plain', 'application/vnd.apple.mpegurl', 'application/xspf+xml', 'application/vnd.open-playlist+json', 'application/zip'];
+    for (const path of ['/api/exports', '/api/exports/migrations/{job_id}']) {
+      const responses = doc.paths[path]!['post']!.responses;
+      expect(Object.keys(responses['200']!.content ?? {}).sort(), path).toEqual([...files].sort());
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['413', '415']));
+    }
   });
 
   it('a format whose plugin is quarantined ⇒ 503 format_unavailable saying so, and fine again once released', async () => {

@@ -169,6 +169,13 @@ describe('GET /open-playlists/{userId}', () => {
     expect((wellFormed.json as ProblemJson).detail).not.toContain('is neither');
   });
 
+  it('cuts a long reference in its detail between characters, never inside one', async () => {
+    // An emoji (two UTF-16 units) right across the 120-unit cut of the quoted reference.
+    const problem = await expectProblem(await h.api(`/open-playlists/${encodeURIComponent(`${'a'.repeat(119)}😀`)}`), 'get', READ, 404, 'not_found');
+    expect(problem.detail.isWellFormed(), problem.detail).toBe(true);
+    expect(problem.detail).toMatch(/^"a{119}" is not this owner/);
+  });
+
   it('lists every error it answers in the OpenAPI document', async () => {
     await expectProblem(await h.api('/open-playlists/me?refresh=maybe'), 'get', READ, 400, 'validation_failed');
     await expectProblem(await h.api('/open-playlists/me?provider='), 'get', READ, 400, 'validation_failed');
