@@ -1,13 +1,14 @@
 import { formatKit, InvalidInput, parseXml, type OperationReturn, type PlaylistInput, type TrackInput, type XmlElement } from '@opl/plugin-sdk';
 import { libraryTrack } from './library-track.ts';
-import { booleanValue, dictEntries, integerValue, isArray, isDict, PLIST_DOCTYPE, stringValue } from './plist-values.ts';
+import { booleanValue, dictEntries, integerValue, isArray, isDict, LEGACY_PLIST_DOCTYPE, PLIST_DOCTYPE, stringValue } from './plist-values.ts';
 
 /**
  * iTunes / Apple Music `Library.xml` (File › Library › Export Library…): an XML property list whose
  * root dict has `Tracks` (track id ⇒ track dict) and `Playlists` (an array of playlist dicts whose
  * `Playlist Items` name tracks by `Track ID`). Every user playlist becomes a playlist:
  * - the master list ("Library": `Master`) and Apple's built-in lists (`Distinguished Kind`: Music,
- *   Movies, Podcasts, Purchased, …) are not the user's playlists: skipped, one warning each;
+ *   Movies, Podcasts, Purchased, …; in older libraries only a flag such as `Party Shuffle`) are not
+ *   the user's playlists: skipped, one warning each;
  * - folders (`Folder`) hold playlists, not tracks: skipped with a warning, and each playlist in one
  *   carries its folder path (`metadata.folder`, "Parent / Child");
  * - smart playlists are read as the snapshot of items the file lists (`metadata.smart`);
@@ -18,9 +19,20 @@ import { booleanValue, dictEntries, integerValue, isArray, isDict, PLIST_DOCTYPE
 
 type ParseResult = OperationReturn<'parse'>;
 
-/** Elements read at most: a 60,000-song library is about 3,000,000. */
-const MAX_NODES = 4_000_000;
+/**
+ * Elements read at most. A song is about 60 (30 keys and their values), and the whole-library and
+ * Music lists hold it again: a 60,000-song library is over 4,000,000. This bounds the parse's time
+ * (a library of 20,000,000 is about 500 MB); its memory is the sandbox's limit, which says what to raise.
+ */
+const MAX_NODES = 20_000_000;
+/** The DOCTYPE under Apple's former name, as a library's prolog writes it (either quote). */
+const LEGACY_DOCTYPE = /<!DOCTYPE\s+plist\s+PUBLIC\s+["']-\/\/Apple Computer\/\//;
 const UNTITLED = 'Untitled playlist';
+/**
+ * The flags of Apple's built-in lists. Libraries of iTunes versions before `Distinguished Kind`
+ * mark them only so; later ones write both.
+ */
+const BUILT_IN_FLAGS = ['Music', 'Movies', 'TV Shows', 'Podcasts', 'Audiobooks', 'Books', 'Purchased Music', 'Party Shuffle', 'Videos', 'iTunesU'] as const;
 const FOLDER_SEPARATOR = ' / ';
 
 const shown = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
@@ -62,6 +74,15 @@ class TrackTable {
   }
 }
 
+/**
+ * The Apple DOCTYPE this library may carry: the current one, or the one iTunes 11 and older wrote
+ * (`-//Apple Computer//…`). Only the prolog is looked at; the parser still accepts exactly that
+ * DOCTYPE, without an internal subset, and refuses every other.
+ */
+function plistDoctype(text: string): typeof PLIST_DOCTYPE | typeof LEGACY_PLIST_DOCTYPE {
+  return LEGACY_DOCTYPE.test(text.slice(0, 4_096)) ? LEGACY_PLIST_DOCTYPE : PLIST_DOCTYPE;
+}
+
 /** The root dict's entries; the `Tracks` entries go into `table` as they are read. */
 function libraryRoot(text: string, table: TrackTable): Map<string, XmlElement> {
   // The key of the root dict entry being read, and the key of the `Tracks` entry being read.
@@ -69,7 +90,7 @@ function libraryRoot(text: string, table: TrackTable): Map<string, XmlElement> {
   let trackKey: string | null = null;
   const root = parseXml(text, {
     maxNodes: MAX_NODES,
-    allowedDoctype: PLIST_DOCTYPE,
+    allowedDoctype: plistDoctype(text),
     onElement: (element, path) => {
       if (path.length === 2 && path[0]!.name === 'plist' && path[1]!.name === 'dict' && element.name === 'key') rootKey = element.text;
       if (path.length !== 3 || rootKey !== 'Tracks' || path[1]!.name !== 'dict' || path[2]!.name !== 'dict') return true;
@@ -142,10 +163,12 @@ export function parseLibraryText(text: string, issues: formatKit.IssueCollector 
     const entries = dictEntries(dict);
     const name = formatKit.boundedText(stringValue(entries.get('Name'))?.trim() || UNTITLED, formatKit.LIMITS.playlistName).value;
     const distinguished = entries.get('Distinguished Kind');
+    const flag = BUILT_IN_FLAGS.find((key) => booleanValue(entries.get(key)) === true);
     if (booleanValue(entries.get('Master')) === true) {
       issues.warn(dict.line, 'library_list_skipped', `${shown(name)} is the whole library, not a playlist; skipped (its songs are in the playlists that hold them)`);
-    } else if (distinguished !== undefined) {
-      issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a built-in list of the app (Distinguished Kind ${distinguished.text.trim().slice(0, 20)}), not a playlist of yours; skipped`);
+    } else if (distinguished !== undefined || flag !== undefined) {
+      const kind = distinguished === undefined ? `marked ${flag}` : `Distinguished Kind ${distinguished.text.trim().slice(0, 20)}`;
+      issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a built-in list of the app (${kind}), not a playlist of yours; skipped`);
     } else if (booleanValue(entries.get('Folder')) === true) {
       const id = stringValue(entries.get('Playlist Persistent ID'));
       if (id !== null) folders.set(id, { name, parent: stringValue(entries.get('Parent Persistent ID')) });

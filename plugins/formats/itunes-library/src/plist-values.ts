@@ -8,6 +8,8 @@ import { InvalidInput, type XmlElement } from '@opl/plugin-sdk';
  */
 
 export const PLIST_DOCTYPE = { name: 'plist', publicId: '-//Apple//DTD PLIST 1.0//EN', systemId: 'http://www.apple.com/DTDs/PropertyList-1.0.dtd' } as const;
+/** The same DOCTYPE under Apple's former name: iTunes 11 and older wrote it, so older libraries carry it. */
+export const LEGACY_PLIST_DOCTYPE = { ...PLIST_DOCTYPE, publicId: '-//Apple Computer//DTD PLIST 1.0//EN' } as const;
 
 /** A dict's values by key, in document order; a repeated key keeps its first value (plist readers disagree; first is stable). */
 export function dictEntries(dict: XmlElement): Map<string, XmlElement> {

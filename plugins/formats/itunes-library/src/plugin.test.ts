@@ -122,6 +122,36 @@ describe('iTunes / Apple Music Library.xml', () => {
     expect(result.playlists[0]?.tracks[0]).toMatchObject({ title: 'Long', provider_uris: {}, metadata: { location } });
   });
 
+  it('reads libraries of iTunes 11 and older, whose DOCTYPE names "Apple Computer"', async () => {
+    const legacy = DOCTYPE.replace('-//Apple//', '-//Apple Computer//');
+    const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Old</string>${items([1])}</dict>`).replace(DOCTYPE, legacy));
+    expect(result.playlists.map((playlist) => [playlist.name, playlist.tracks.map((track) => track.title)])).toEqual([['Old', ['Harbour Lights']]]);
+    // Still exactly that DOCTYPE: an internal subset or another system id is refused as before.
+    await expect(parseText(library(TRACKS, '').replace(DOCTYPE, `${legacy.slice(0, -1)} [<!ENTITY a "aa">]>`))).rejects.toThrow(/DOCTYPE other than/);
+    await expect(parseText(library(TRACKS, '').replace(DOCTYPE, legacy.replace('http://www.apple.com/', 'file:///etc/')))).rejects.toThrow(/DOCTYPE other than/);
+  });
+
+  it('skips the built-in lists of old libraries, which iTunes marked with a flag before it wrote Distinguished Kind', async () => {
+    const builtIn = (flag: string, name: string) => `<dict><key>Name</key><string>${name}</string><key>${flag}</key><true/>${items([1, 2])}</dict>`;
+    const playlists = [builtIn('Music', 'Music'), builtIn('Party Shuffle', 'Party Shuffle'), builtIn('Purchased Music', 'Purchased'), builtIn('Podcasts', 'Podcasts'), `<dict><key>Name</key><string>Mine</string><key>Music</key><false/>${items([2])}</dict>`].join('');
+    const result = await parseText(library(TRACKS, playlists).replace(DOCTYPE, DOCTYPE.replace('-//Apple//', '-//Apple Computer//')));
+    expect(result.playlists.map((playlist) => playlist.name)).toEqual(['Mine']);
+    expect(result.issues.map((issue) => [issue.code, issue.message])).toEqual([
+      ['system_playlist_skipped', '"Music" is a built-in list of the app (marked Music), not a playlist of yours; skipped'],
+      ['system_playlist_skipped', '"Party Shuffle" is a built-in list of the app (marked Party Shuffle), not a playlist of yours; skipped'],
+      ['system_playlist_skipped', '"Purchased" is a built-in list of the app (marked Purchased Music), not a playlist of yours; skipped'],
+      ['system_playlist_skipped', '"Podcasts" is a built-in list of the app (marked Podcasts), not a playlist of yours; skipped'],
+    ]);
+  });
+
+  it('reads a library of more than 4,000,000 elements (a 60,000-song library with its playlists has about that many)', { timeout: 60_000 }, async () => {
+    // 20,000 tracks of 100 extra keys each: 4,040,000 elements, in 40 MB rather than the 100 MB of real tracks.
+    const extra = '<key>Play Count</key><integer>1</integer>'.repeat(100);
+    const tracks = Array.from({ length: 20_000 }, (_, index) => trackDict(index + 1, `<key>Name</key><string>Song ${index + 1}</string>${extra}`)).join('');
+    const result = await parseText(library(tracks, `<dict><key>Name</key><string>Big</string>${items([1, 20_000])}</dict>`));
+    expect(result.playlists[0]!.tracks.map((track) => track.title)).toEqual(['Song 1', 'Song 20000']);
+  });
+
   it('accepts only the Apple plist DOCTYPE: internal subsets, entities, other DOCTYPEs and other documents are refused', async () => {
     const body = '<plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>';
     await expect(parseText(`${DOCTYPE.slice(0, -1)} [<!ENTITY a "aa"><!ENTITY b "&a;&a;">]>${body.replace('<dict/>', '<dict><key>&b;</key><dict/></dict>')}`)).rejects.toThrow(/DOCTYPE other than/);

@@ -102,6 +102,16 @@ describe('reading bundles', () => {
     expect(manifest.issues[0]?.message).toContain('manifest.json');
   });
 
+  it('refuses a JSPF playlist (XSPF as JSON, as ListenBrainz writes it) by what it is, not for a missing name', async () => {
+    const jspf = { playlist: { title: 'Weekly Jams', creator: 'listenbrainz', track: [{ identifier: ['https://musicbrainz.org/recording/8f3471b5-7e6a-48da-86a9-c1c07a0f47ae'], title: 'Strangers', creator: 'Portishead' }] } };
+    const parsed = await runParse(plugin, JSON.stringify(jspf, null, 2), { filename: 'weekly-jams.json' });
+    expect(parsed.playlists).toEqual([]);
+    expect(parsed.issues).toEqual([expect.objectContaining({ code: 'not_a_playlist_bundle', severity: 'error' })]);
+    expect(parsed.issues[0]?.message).toMatch(/JSPF.*XSPF/);
+    // A playlist of our own that merely has a field called "playlist" is still read as one.
+    expect((await runParse(plugin, JSON.stringify({ name: 'Mine', playlist: {}, tracks: [] }))).playlists.map((playlist) => playlist.name)).toEqual(['Mine']);
+  });
+
   it('reports a syntax error with its line and column', async () => {
     const parsed = await runParse(plugin, '{\n  "schema_version": 1,\n  "playlists": [,]\n}');
     expect(parsed.playlists).toEqual([]);

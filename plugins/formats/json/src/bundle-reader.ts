@@ -82,6 +82,10 @@ export function parseBundle(text: string): ParsedBundle {
         issues.add(null, 'export_warning', `the export recorded ${warning.code.slice(0, 100)}${about}${detail}`, 'warning');
       }
     }
+  } else if (isRecord(document) && isRecord(document.playlist) && !Object.hasOwn(document, 'name')) {
+    // JSPF (`{"playlist": {"title", "track": […]}}`) is often saved as .json (ListenBrainz's API
+    // answers with it): read as a playlist of ours it would only say "name is required".
+    return refused(issues, 'not_a_playlist_bundle', 'this is a JSPF playlist (XSPF written as JSON), not an Open Playlist bundle: read it with the XSPF / JSPF format (name the file .jspf, or choose the format xspf)');
   } else if (isRecord(document)) {
     rawPlaylists = [document];
     base = null;

@@ -1,6 +1,7 @@
 import { formatKit } from '@opl/plugin-sdk';
 import { runParse } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
+import manifest from '../plugin.json' with { type: 'json' };
 import plugin from './index.ts';
 import { LOCAL_FILE_REASON } from './wpl-location.ts';
 
@@ -37,6 +38,16 @@ describe('WPL', () => {
     // A web address without artist and title: no song to search for.
     expect(playlist.tracks[5]).toMatchObject({ is_local: false, media_type: 'unknown', is_migratable: false, unsupported_reason: formatKit.REMOTE_ITEM_REASONS.unnamed, metadata: { location: 'http://radio.example:8000/live.mp3' } });
     expect(await parseText(ROAD_TRIP, 'road-trip.wpl')).toEqual(result);
+  });
+
+  it('reads the .zpl playlists of Zune and Groove Music (the same SMIL, with a <?zpl?> instruction and a <guid>) by their extension', async () => {
+    expect(manifest.format.extensions).toEqual(['.wpl', '.zpl']);
+    const zpl =
+      '<?zpl version="2.0"?>\r\n<smil>\r\n  <head>\r\n    <guid>{6C1B0F5E-2E4D-4C6A-9B1A-3D5E7F9A1B2C}</guid>\r\n    <meta name="Generator" content="Zune -- 4.8.2345.0" />\r\n    <meta name="ItemCount" content="1" />\r\n    <title>Läufe</title>\r\n  </head>\r\n' +
+      '  <body>\r\n    <seq>\r\n      <media src="C:\\Users\\ole\\Music\\Röyksopp\\Melody A.M\\03 Eple.wma" serviceId="{A2B3C4D5-0600-11DB-89CA-0019B92A3933}" albumTitle="Melody A.M." albumArtist="Röyksopp" trackTitle="Eple" trackArtist="Röyksopp" duration="220000" />\r\n    </seq>\r\n  </body>\r\n</smil>\r\n';
+    const result = await parseText(zpl, 'Läufe.zpl');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]).toMatchObject({ name: 'Läufe', tracks: [{ title: 'Eple', artist: 'Röyksopp', album: 'Melody A.M.', duration_s: 220, is_local: true }] });
   });
 
   it('titles entries from WMP file names with a track number and falls back to the file name for the playlist', async () => {

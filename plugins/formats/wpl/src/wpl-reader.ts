@@ -2,10 +2,10 @@ import { formatKit, InvalidInput, parseXml, xmlChild, xmlChildren, type Operatio
 import { applyLocation, namesFromFile, remoteItem } from './wpl-location.ts';
 
 /**
- * WPL (Windows Media Player playlist): `<?wms version="1.0"?>` then SMIL —
+ * WPL (Windows Media Player playlist): `<?wpl version="1.0"?>` (Zune and Groove Music's `.zpl`: `<?zpl version="2.0"?>`) then SMIL —
  * `<smil><head><title/><author/><meta name content/></head><body><seq><media src tid …/></seq></body></smil>`.
  * One playlist per file. XML goes through the SDK's safe parser (any DOCTYPE and entity
- * declarations refused); the `<?wms?>` processing instruction is ignored like any other.
+ * declarations refused); the `<?wpl?>` processing instruction is ignored like any other.
  * Problems with one `<media>` are item-level issues that never cost its neighbours.
  */
 

@@ -52,6 +52,14 @@ describe('classifyLocation: an XSPF <location> URI read into the path of a local
   });
 
   it.each([
+    ['a # in a file name', 'file:///home/u/Music/Track #1 - Intro.mp3', '/home/u/Music/Track #1 - Intro.mp3'],
+    ['a ? in a file name, on a drive', 'file:///C:/Users/u/Music/Artist - Why? (Live).mp3', 'C:/Users/u/Music/Artist - Why? (Live).mp3'],
+    ['both, with escapes too', 'file:///home/u/M%C3%BCsik/C# Minor ?.flac', '/home/u/Müsik/C# Minor ?.flac'],
+  ])('keeps %s of a file: URL written unescaped (a space: no URI), as a player reads an M3U line', (_name, location, path) => {
+    expect(localOf(location)).toEqual(decoded(path));
+  });
+
+  it.each([
     ['a lone non-UTF-8 byte in a file: URI', 'file:///home/u/%E9t%E9.mp3', '/home/u/%E9t%E9.mp3'],
     ['a non-hexadecimal escape in a file: URI', 'file:///home/u/%zz.mp3', '/home/u/%zz.mp3'],
     ['a truncated UTF-8 sequence in a relative reference', 'Music/%C3.mp3', 'Music/%C3.mp3'],

@@ -25,6 +25,9 @@ import { formatKit } from '@opl/plugin-sdk';
  *   that no URI reference can hold (white space, `\`, `"`, `<`, `>`, `^`, `` ` ``, `{`, `|`,
  *   `}`) is a path some software wrote as it is (`My Music\a b.mp3`): kept as written, as are
  *   drive and UNC paths (`C:\Music\a.mp3`, `\\server\share\a.mp3`), which are no URIs at all.
+ * - A `file:` URL that holds what no URI can (white space, `\`, …) was written unescaped, as a
+ *   path: its `#` and `?` are part of the file name (`file:///home/u/Track #1.mp3` ⇒
+ *   `/home/u/Track #1.mp3`), as the M3U, PLS and WPL readers read such a line.
  * - A malformed escape (`%zz`, a `%` at the end, `%E9` alone — not UTF-8) cannot be decoded: the
  *   location is kept as written and flagged `malformed` (the reader warns). A decoded path that
  *   would hold a control character or line break (`%0A`), or nothing at all, is kept as written
@@ -73,12 +76,16 @@ function decodedLocal(location: string, decoded: string | null, fallbackPath: st
 }
 
 export function classifyLocation(location: string): Classified {
-  const found = formatKit.classifyLocation(location);
+  // A `file:` URL holding what no URI can (a space, a backslash) was written as a path is, unescaped,
+  // so its `#` and `?` are part of the file name (`Track #1.mp3`), as in an M3U line: not a fragment.
+  const asWritten = FILE_URI.test(location) && NOT_IN_URI.test(location);
+  const found = formatKit.classifyLocation(location, { fileUrls: asWritten ? 'as-written' : 'uri' });
   if (found.kind === 'provider' || found.kind === 'remote' || found.kind === 'local_file') return found;
   if (found.kind !== 'local') return { kind: 'other' };
   if (FILE_URI.test(location)) {
     // The SDK decodes as `decodeURIComponent` does, keeping the text undecoded when that fails: checked here the same way.
-    const decodes = percentDecoded(location.slice('file:'.length).replace(QUERY_OR_FRAGMENT, '')) !== null;
+    const path = location.slice('file:'.length);
+    const decodes = percentDecoded(asWritten ? path : path.replace(QUERY_OR_FRAGMENT, '')) !== null;
     return decodedLocal(location, decodes ? found.path : null, found.path);
   }
   // Drive and UNC paths (a colon or a backslash), and paths written with spaces: no URI reference.

@@ -450,6 +450,27 @@ describe('locations written by other software', () => {
     ]);
   });
 
+  it('writes back what the standard elements of another program said: identifiers, annotations, info, the playlist location and license', async () => {
+    const { playlists } = await parse(
+      `${XSPF_HEAD}  <title>Mix</title>\n  <info>http://e.example/mix</info>\n  <location>http://e.example/mix.xspf</location>\n  <identifier>urn:uuid:5c2d1d2a-4a3e-4b5c-9d8e-1f2a3b4c5d6e</identifier>\n  <license>http://creativecommons.org/licenses/by/4.0/</license>\n  <trackList>\n` +
+        '    <track><location>http://e.example/a.mp3</location><identifier>https://musicbrainz.org/recording/8f3471b5-7e6a-48da-86a9-c1c07a0f47ae</identifier><identifier>amarok-sqltrackuid://6f2c0ad9</identifier><title>Strangers</title><creator>Portishead</creator><annotation>B-side &amp; more</annotation><info>http://e.example/strangers</info></track>\n' +
+        '    <track><identifier>deezer:track:5</identifier><identifier>urn:x:2</identifier><title>T</title></track>\n' +
+        '  </trackList>\n</playlist>\n',
+    );
+    const again = withoutOurExtension(await exported(playlists[0]!));
+    expect(again).toContain('<title>Mix</title>\n  <info>http://e.example/mix</info>\n  <location>http://e.example/mix.xspf</location>\n  <identifier>urn:uuid:5c2d1d2a-4a3e-4b5c-9d8e-1f2a3b4c5d6e</identifier>\n  <license>http://creativecommons.org/licenses/by/4.0/</license>\n');
+    expect(again).toContain(
+      '<location>http://e.example/a.mp3</location>\n      <identifier>https://musicbrainz.org/recording/8f3471b5-7e6a-48da-86a9-c1c07a0f47ae</identifier>\n      <identifier>amarok-sqltrackuid://6f2c0ad9</identifier>\n' +
+        '      <title>Strangers</title>\n      <creator>Portishead</creator>\n      <annotation>B-side &amp; more</annotation>\n      <info>http://e.example/strangers</info>\n',
+    );
+    // After the provider URI, which comes first.
+    expect(again).toContain('<identifier>deezer:track:5</identifier>\n      <identifier>urn:x:2</identifier>\n');
+    // Read back without our extension, as another program reads it, the same values come out.
+    const back = await parse(again);
+    expect(back.playlists[0]!.metadata).toEqual(playlists[0]!.metadata);
+    expect(back.playlists[0]!.tracks.map((track) => track.metadata)).toEqual(playlists[0]!.tracks.map((track) => track.metadata));
+  });
+
   it('decodes the locations of a track with several, once each, and JSPF locations too', async () => {
     const result = await parse(`${XSPF_HEAD}<trackList><track><location>http://radio.example/a</location><location>file:///m/a%20b.mp3</location><location>file://localhost/m/a%20b.mp3</location><location>m/c%20d.mp3</location></track></trackList></playlist>`);
     expect(result.playlists[0]!.tracks[0]).toMatchObject({ is_local: true, metadata: { location: 'http://radio.example/a', local_path: '/m/a b.mp3', locations: ['http://radio.example/a', '/m/a b.mp3', 'm/c d.mp3'] } });
@@ -485,6 +506,20 @@ describe('reading XSPF written elsewhere', () => {
   it('accepts version 0, a prefixed XSPF namespace, and names the playlist after the file when it has no title', async () => {
     const result = await parse('<x:playlist version="0" xmlns:x="http://xspf.org/ns/0/"><x:trackList/></x:playlist>', 'folder/My List.xspf');
     expect(result.playlists[0]).toMatchObject({ name: 'My List', tracks: [] });
+  });
+
+  it('drops the line breaks and indentation a pretty-printer puts around a text, and keeps spaces that are part of it', async () => {
+    // As Python's minidom.toprettyxml (before 3.8) and XML formatters write every text on its own line.
+    const result = await parse(
+      `${XSPF_HEAD}  <title>\n    Road trip\n  </title>\n  <creator>\r\n\tLéa\r\n  </creator>\n  <trackList>\n    <track>\n      <location>\n        http://example.org/a.mp3\n      </location>\n` +
+        '      <title>\n        Hunter\n      </title>\n      <creator>\n        Björk\n      </creator>\n      <album>\n        Homogenic\n      </album>\n      <annotation>\n        line one\n        line two\n      </annotation>\n    </track>\n' +
+        '    <track><title>  Spaced  </title><creator> A </creator><album>B\n</album></track>\n  </trackList>\n</playlist>',
+    );
+    expect(result.playlists[0]).toMatchObject({ name: 'Road trip', owner_name: 'Léa' });
+    expect(result.playlists[0]!.tracks.map((track) => [track.title, track.artist, track.album, track.metadata.annotation])).toEqual([
+      ['Hunter', 'Björk', 'Homogenic', 'line one\n        line two'],
+      ['  Spaced  ', ' A ', 'B', undefined],
+    ]);
   });
 
   it('ignores foreign elements outside <extension> with a warning', async () => {

@@ -96,9 +96,22 @@ function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issu
   return found;
 }
 
-/** Text as written (titles and names may begin or end with spaces). */
+const LINE_BREAK = /[\r\n]/;
+
+/**
+ * Text as written (titles and names may begin or end with spaces), but for white space holding a
+ * line break at its start or end: that is a pretty-printer's layout (`<title>\n    Hunter\n  </title>`,
+ * as Python's minidom wrote it), never part of a name. Line breaks inside the text stay.
+ */
 function textOf(found: Map<string, XmlElement[]>, name: string): string | null {
-  return found.get(name)?.[0]?.text ?? null;
+  let text = found.get(name)?.[0]?.text;
+  if (text === undefined) return null;
+  // trimStart/trimEnd and a test of what they cut: linear, where a regular expression on a long run of spaces is not.
+  const start = text.length - text.trimStart().length;
+  if (LINE_BREAK.test(text.slice(0, start))) text = text.slice(start);
+  const end = text.trimEnd().length;
+  if (LINE_BREAK.test(text.slice(end))) text = text.slice(0, end);
+  return text;
 }
 
 /** A URI or date: surrounding whitespace is layout, not content. */

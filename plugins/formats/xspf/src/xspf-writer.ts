@@ -15,11 +15,13 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  * Track: `<location>` = the web URL of each Spotify/TIDAL track URI (preferred source provider
  * first), other http(s) provider URIs as they are, then the locations the track was imported
  * with (`metadata.location(s)`, else a CSV/TXT import's `metadata.source_uri`), file paths as `file:` or relative URIs (XSPF wants a URI);
- * `<identifier>` = each provider URI (the original stays there and in the extension); `<title>`,
- * `<creator>` (artist), `<image>`, `<album>`, `<trackNum>` (when ≥ 1), `<duration>` in
- * milliseconds; then the Open Playlist extension with everything else (see extension-fields.ts).
- * Playlist: `<title>`, `<creator>` (owner name), `<annotation>` (description), `<identifier>`,
- * `<image>` (artwork), `<date>` (created), the extension, `<trackList>`.
+ * `<identifier>` = each provider URI (the original stays there and in the extension), then the
+ * other identifiers an XSPF import kept (`metadata.identifiers`); `<title>`, `<creator>` (artist),
+ * `<annotation>` and `<info>` (kept in `metadata` by an XSPF import), `<image>`, `<album>`,
+ * `<trackNum>` (when ≥ 1), `<duration>` in milliseconds; then the Open Playlist extension with
+ * everything else (see extension-fields.ts). Playlist: `<title>`, `<creator>` (owner name),
+ * `<annotation>` (description), `<info>`, `<location>`, `<identifier>` (else the one an XSPF import
+ * kept), `<image>` (artwork), `<date>` (created), `<license>`, the extension, `<trackList>`.
  *
  * No element gets a text longer than the reader accepts (xml-limits.ts): a longer extension field
  * is written in `<opl:part>` pieces, a `created_at` too long for `<date>` goes to the extension,
@@ -55,6 +57,23 @@ function importedLocations(metadata: Readonly<Record<string, unknown>>, hasProvi
     .filter((uri) => uri.length <= XML_LIMITS.maxTextLength);
 }
 
+/**
+ * What our reader keeps in `metadata` from the standard elements of another program's XSPF (an
+ * `annotation`, `info`, a playlist's `location`, `license`, `identifier`): written back as those
+ * elements, so that other software reading our export finds them where it wrote them. Only text
+ * the reader would accept again.
+ */
+function metadataText(metadata: Readonly<Record<string, unknown>>, key: string): string | null {
+  const value = metadata[key];
+  return typeof value === 'string' && value.trim() !== '' && value.length <= XML_LIMITS.maxTextLength ? value : null;
+}
+
+/** `metadata.identifiers` (a track's `<identifier>`s that name no provider's track: MusicBrainz, ISRC…), as `metadataText` keeps one. */
+function metadataTexts(metadata: Readonly<Record<string, unknown>>, key: string): string[] {
+  const value = metadata[key];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '' && item.length <= XML_LIMITS.maxTextLength) : [];
+}
+
 function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, unknown>>, indent: string, skip: ReadonlySet<string>): string {
   const body = fields
     .filter((spec) => !skip.has(spec.field))
@@ -82,13 +101,16 @@ export function trackXml(track: Track, options: WriterOptions): string {
   const providers = formatKit.orderedProviders(track.provider_uris, options.sourceProvider);
   const uris = providers.map((key) => track.provider_uris[key]!).filter((uri) => uri !== '');
   const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata, uris.length > 0)])];
+  const identifiers = [...new Set([...uris, ...metadataTexts(track.metadata, 'identifiers')])];
   const milliseconds = track.duration_s === null ? null : Math.round(track.duration_s * 1_000);
   return (
     '    <track>\n' +
     locations.map((location) => element(indent, 'location', location)).join('') +
-    uris.map((uri) => element(indent, 'identifier', uri)).join('') +
+    identifiers.map((uri) => element(indent, 'identifier', uri)).join('') +
     element(indent, 'title', track.title) +
     element(indent, 'creator', track.artist === '' ? null : track.artist) +
+    element(indent, 'annotation', metadataText(track.metadata, 'annotation')) +
+    element(indent, 'info', metadataText(track.metadata, 'info')) +
     element(indent, 'image', track.artwork_uri) +
     element(indent, 'album', track.album) +
     element(indent, 'trackNum', track.track_number !== null && track.track_number >= 1 ? String(track.track_number) : null) +
@@ -111,9 +133,12 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
   yield element(indent, 'title', playlist.name) +
     element(indent, 'creator', playlist.owner_name) +
     element(indent, 'annotation', playlist.description) +
-    element(indent, 'identifier', identifier ?? null) +
+    element(indent, 'info', metadataText(playlist.metadata, 'info')) +
+    element(indent, 'location', metadataText(playlist.metadata, 'location')) +
+    element(indent, 'identifier', identifier ?? metadataText(playlist.metadata, 'identifier')) +
     element(indent, 'image', playlist.artwork_uri) +
     element(indent, 'date', dateFits ? playlist.created_at : null) +
+    element(indent, 'license', metadataText(playlist.metadata, 'license')) +
     extension(PLAYLIST_FIELDS, playlist, indent, dateFits ? new Set(['created_at']) : new Set());
   if (playlist.tracks.length === 0) {
     yield '  <trackList/>\n</playlist>\n';
