@@ -74,12 +74,12 @@ function controlRatio(text: string): number {
 }
 
 /**
- * XML playlists by their root: WPL (`<?wms …?>` then `<smil>`), an iTunes / Apple Music library
+ * XML playlists by their root: WPL (`<?wpl …?>` — Zune and Groove Music: `<?zpl …?>` — then `<smil>`), an iTunes / Apple Music library
  * (a `<plist>` whose top dict has `Tracks` or `Playlists`; both keys come before any track, well
  * inside the sniffed head), XSPF (`<playlist>` or its namespace).
  */
 function sniffXml(text: string): string | undefined {
-  if (/^<\?wms[\s?]/.test(text) || /<smil[\s>]/.test(text)) return 'wpl';
+  if (/^<\?[wz]pl[\s?]/.test(text) || /<smil[\s>]/.test(text)) return 'wpl';
   if (/<plist[\s>]/.test(text) && /<key>\s*(?:Tracks|Playlists)\s*<\/key>/.test(text)) return 'itunes-library';
   if (/<playlist[\s>]/.test(text) || text.includes('xspf.org')) return 'xspf';
   return undefined;

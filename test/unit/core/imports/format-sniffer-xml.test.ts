@@ -7,8 +7,9 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const PLIST_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n\t<key>Major Version</key><integer>1</integer>\n';
 
 describe('sniffFormat for XML', () => {
-  it('recognises WPL by its <?wms?> instruction or its <smil> root', () => {
-    expect(sniffFormat(bytes('<?wms version="1.0"?>\r\n<smil><head/></smil>'))).toBe('wpl');
+  it('recognises WPL by its <?wpl?> instruction (<?zpl?> from Zune) or its <smil> root', () => {
+    expect(sniffFormat(bytes('<?wpl version="1.0"?>\r\n<smil><head/></smil>'))).toBe('wpl');
+    expect(sniffFormat(bytes(`<?zpl version="2.0"?>\r\n${' '.repeat(70_000)}<smil><head/></smil>`))).toBe('wpl');
     expect(sniffFormat(bytes('<?xml version="1.0"?><smil><body><seq/></body></smil>'))).toBe('wpl');
   });
 
