@@ -173,7 +173,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
       ['{"schema_version":1,"playlists":[{"name":"B","tracks":[{"title":"T","artist":"A"}]}]}', 'json'],
       ['Title;Artist\nT;A\n', 'csv'],
       ['Daft Punk - One More Time\n', 'txt'],
-      ['<?wms version="1.0"?>\r\n<smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', 'wpl'],
+      ['<?wpl version="1.0"?>\r\n<smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', 'wpl'],
       ['<smil><body><seq><media src="file:///D:/Music/A%20-%20T.mp3"/></seq></body></smil>', 'wpl'],
       [
         '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>Tracks</key><dict><key>1</key><dict><key>Track ID</key><integer>1</integer><key>Name</key><string>T</string></dict></dict><key>Playlists</key><array><dict><key>Name</key><string>P</string><key>Playlist Items</key><array><dict><key>Track ID</key><integer>1</integer></dict></array></dict></array></dict></plist>',
@@ -233,7 +233,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
     const xspf = await upload(t, '<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Saved as XML</title><trackList><track><title>T</title><creator>C</creator></track></trackList></playlist>', { filename: 'mix.xml' });
     expect(xspf.statusCode, xspf.body).toBe(201);
     expect(xspf.json()).toMatchObject({ format: 'xspf', playlists: [{ name: 'Saved as XML' }] });
-    const wpl = await upload(t, '<?wms version="1.0"?><smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', { filename: 'list.xml' });
+    const wpl = await upload(t, '<?wpl version="1.0"?><smil><head><title>W</title></head><body><seq><media src="C:\\Music\\A - T.mp3"/></seq></body></smil>', { filename: 'list.xml' });
     expect(wpl.statusCode, wpl.body).toBe(201);
     expect(wpl.json()).toMatchObject({ format: 'wpl' });
   });
@@ -244,7 +244,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
       [`${plist} [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><plist version="1.0"><dict><key>&b;</key><dict/></dict></plist>`, 'Library.xml', /DOCTYPE other than <!DOCTYPE plist PUBLIC/],
       ['<!DOCTYPE plist SYSTEM "file:///etc/passwd"><plist version="1.0"><dict><key>Tracks</key><dict/></dict></plist>', 'Library.xml', /DOCTYPE other than/],
       ['<?xml version="1.0"?><plist version="1.0"><array><string>not a library</string></array></plist>', 'Library.xml', /not an iTunes \/ Apple Music library/],
-      ['<?wms version="1.0"?><!DOCTYPE smil [<!ENTITY x SYSTEM "file:///etc/passwd">]><smil><head><title>&x;</title></head></smil>', 'x.wpl', /DOCTYPE is not accepted/],
+      ['<?wpl version="1.0"?><!DOCTYPE smil [<!ENTITY x SYSTEM "file:///etc/passwd">]><smil><head><title>&x;</title></head></smil>', 'x.wpl', /DOCTYPE is not accepted/],
     ];
     for (const [body, filename, detail] of cases) {
       const response = await upload(t, body, { filename });

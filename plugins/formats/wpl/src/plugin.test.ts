@@ -7,11 +7,11 @@ import { LOCAL_FILE_REASON } from './wpl-location.ts';
 
 const encoder = new TextEncoder();
 // The same text as fixtures/road-trip.wpl and fixtures/malformed.wpl (plugins may import only the SDK, so no file reads here).
-const ROAD_TRIP = "<?wms version=\"1.0\"?>\n<smil>\n    <head>\n        <meta name=\"Generator\" content=\"Microsoft Windows Media Player -- 12.0.19041.3636\"/>\n        <meta name=\"ItemCount\" content=\"7\"/>\n        <author>Léa</author>\n        <title>Route du Sud — été</title>\n    </head>\n    <body>\n        <seq>\n            <media src=\"..\\Music\\The Quiet Tide\\Harbour Lights\\01 Harbour Lights.mp3\" albumTitle=\"Harbour Lights\" albumArtist=\"The Quiet Tide\" trackTitle=\"Harbour Lights\" trackArtist=\"The Quiet Tide\" duration=\"215000\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3301}\" cid=\"{8A1B2C3D-0000-1111-2222-333344445555}\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n            <media src=\"file:///D:/Musique/Zaz%20-%20Je%20veux.mp3\"/>\n            <media src=\"\\\\nas\\share\\宇多田ヒカル - First Love.m4a\"/>\n            <media src=\"https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV\" trackTitle=\"One More Time\" trackArtist=\"Daft Punk\"/>\n            <media src=\"http://radio.example:8000/live.mp3\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n        </seq>\n    </body>\n</smil>\n";
-const MALFORMED = "<?wms version=\"1.0\"?>\n<smil>\n  <head>\n    <meta name=\"ItemCount\" content=\"6\"/>\n    <title>Half broken</title>\n  </head>\n  <body>\n    <seq>\n      <media src=\"Alpha - First.mp3\"/>\n      <media tid=\"{no-src}\"/>\n      <media src=\"Beta - Second.mp3\" duration=\"three minutes\"/>\n      <smartPlaylist version=\"1.0.0.0\"/>\n      <media src=\"\"/>\n      <media src=\"Gamma - Third.mp3\"/>\n    </seq>\n  </body>\n</smil>\n";
+const ROAD_TRIP = "<?wpl version=\"1.0\"?>\n<smil>\n    <head>\n        <meta name=\"Generator\" content=\"Microsoft Windows Media Player -- 12.0.19041.3636\"/>\n        <meta name=\"ItemCount\" content=\"7\"/>\n        <author>Léa</author>\n        <title>Route du Sud — été</title>\n    </head>\n    <body>\n        <seq>\n            <media src=\"..\\Music\\The Quiet Tide\\Harbour Lights\\01 Harbour Lights.mp3\" albumTitle=\"Harbour Lights\" albumArtist=\"The Quiet Tide\" trackTitle=\"Harbour Lights\" trackArtist=\"The Quiet Tide\" duration=\"215000\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3301}\" cid=\"{8A1B2C3D-0000-1111-2222-333344445555}\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n            <media src=\"file:///D:/Musique/Zaz%20-%20Je%20veux.mp3\"/>\n            <media src=\"\\\\nas\\share\\宇多田ヒカル - First Love.m4a\"/>\n            <media src=\"https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV\" trackTitle=\"One More Time\" trackArtist=\"Daft Punk\"/>\n            <media src=\"http://radio.example:8000/live.mp3\"/>\n            <media src=\"C:\\Users\\Léa\\Music\\Mara Voss - Ünder Glass.flac\" tid=\"{3F2504E0-4F89-11D3-9A0C-0305E82C3302}\"/>\n        </seq>\n    </body>\n</smil>\n";
+const MALFORMED = "<?wpl version=\"1.0\"?>\n<smil>\n  <head>\n    <meta name=\"ItemCount\" content=\"6\"/>\n    <title>Half broken</title>\n  </head>\n  <body>\n    <seq>\n      <media src=\"Alpha - First.mp3\"/>\n      <media tid=\"{no-src}\"/>\n      <media src=\"Beta - Second.mp3\" duration=\"three minutes\"/>\n      <smartPlaylist version=\"1.0.0.0\"/>\n      <media src=\"\"/>\n      <media src=\"Gamma - Third.mp3\"/>\n    </seq>\n  </body>\n</smil>\n";
 const parse = (bytes: Uint8Array, filename: string | null = 'list.wpl') => runParse(plugin, bytes, { filename, mediaType: 'application/vnd.ms-wpl' });
 const parseText = (text: string, filename?: string | null) => parse(encoder.encode(text), filename);
-const wpl = (media: string, head = '') => `<?wms version="1.0"?><smil><head>${head}</head><body><seq>${media}</seq></body></smil>`;
+const wpl = (media: string, head = '') => `<?wpl version="1.0"?><smil><head>${head}</head><body><seq>${media}</seq></body></smil>`;
 
 describe('WPL', () => {
   it('has no serializer', () => {
@@ -112,7 +112,7 @@ describe('WPL', () => {
   });
 
   it('refuses entity bombs, external entities, other XML and non-XML with a clear reason', async () => {
-    await expect(parseText('<?wms version="1.0"?><!DOCTYPE smil [<!ENTITY a "aa"><!ENTITY b "&a;&a;&a;">]><smil><head><title>&b;</title></head></smil>')).rejects.toThrow(/DOCTYPE is not accepted/);
+    await expect(parseText('<?wpl version="1.0"?><!DOCTYPE smil [<!ENTITY a "aa"><!ENTITY b "&a;&a;&a;">]><smil><head><title>&b;</title></head></smil>')).rejects.toThrow(/DOCTYPE is not accepted/);
     await expect(parseText('<!DOCTYPE smil [<!ENTITY s SYSTEM "file:///etc/passwd">]><smil><head><title>&s;</title></head></smil>')).rejects.toThrow(/DOCTYPE is not accepted/);
     await expect(parseText('<smil><head><title>&nbsp;</title></head></smil>')).rejects.toThrow(/undefined entity/);
     await expect(parseText('<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>')).rejects.toThrow(/not <smil>/);
@@ -124,7 +124,7 @@ describe('WPL', () => {
     const text = wpl('<media src="Björk - Jóga.mp3"/>');
     const le = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8])]);
     expect((await parse(le)).playlists[0]!.tracks[0]).toMatchObject({ artist: 'Björk', title: 'Jóga' });
-    const empty = await parseText('<?wms version="1.0"?><smil><head><title>Nothing</title></head><body><seq/></body></smil>');
+    const empty = await parseText('<?wpl version="1.0"?><smil><head><title>Nothing</title></head><body><seq/></body></smil>');
     expect(empty.playlists).toMatchObject([{ name: 'Nothing', tracks: [] }]);
     expect(empty.issues).toMatchObject([{ code: 'no_tracks' }]);
   });
