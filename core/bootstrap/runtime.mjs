@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, readdirSync, statSync, mkdirSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { heapProfileEnv, heapProfileFlags, heapProfileOf } from './heap-profile.mjs';
 
 export const REQUIRED_NODE_MAJOR = 24;
 /** The exact Node 24 release fetched from the npm registry's `node` package when the machine lacks one. */
@@ -177,4 +178,20 @@ export function execAndExit(command, args, env) {
     if (signal) process.kill(process.pid, signal);
     process.exit(code ?? 1);
   });
+}
+
+/** The `opl` commands that load the first-party plugins from the local registry. */
+const PLUGIN_COMMANDS = new Set(['start', 'serve', 'worker', 'dev', 'convert']);
+
+/**
+ * Runs `opl <args>` on `nodeBinary` with the setup every launcher does first (`npm start`, `npm run
+ * opl`, `npx opl`): the web UI built, and the first-party plugins built, signed and published when
+ * a command loads them and their sources changed (an engine would otherwise load none on a fresh
+ * clone, and `opl convert` would keep running the builds of an older checkout).
+ */
+export function launchOpl(nodeBinary, args) {
+  ensureUiBuilt(nodeBinary);
+  if (PLUGIN_COMMANDS.has(args[0])) ensureFirstPartyPlugins(nodeBinary);
+  const profile = heapProfileOf(process.env);
+  execAndExit(nodeBinary, ['--no-node-snapshot', ...heapProfileFlags(profile), join(projectRoot, 'core', 'cli', 'main.ts'), ...args], runtimeEnv(nodeBinary, heapProfileEnv(profile)));
 }
