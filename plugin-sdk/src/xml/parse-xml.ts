@@ -124,6 +124,33 @@ function refuseDoctypeInProlog(text: string, allowed: XmlAllowedDoctype | undefi
   }
 }
 
+/**
+ * Where an ampersand breaks the document, when one does. saxes reads everything from a `&` to the
+ * next `;` as one entity name, so a bare `&` (`Simon & Garfunkel`, the most common mistake in a
+ * hand-written file) is reported lines later as an unclosed tag or a bad character in an entity
+ * name. Comments, CDATA sections and processing instructions may hold any `&`; elsewhere only the
+ * five predefined entities and character references may follow one (a DOCTYPE could declare no
+ * others: it is refused). Only asked after saxes has refused the document.
+ */
+// An unclosed comment, CDATA section or instruction runs to the end (`$`): one pass, never a rescan per `<!--`.
+const AMPERSAND_SCAN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<\?[\s\S]*?(?:\?>|$)|&(?!(?:amp|lt|gt|quot|apos);|#[0-9]+;|#x[0-9A-Fa-f]+;)/g;
+const ENTITY_REFERENCE = /^&([A-Za-z_:][\w.:-]{0,99});/;
+
+function ampersandProblem(text: string): XmlParseError | null {
+  AMPERSAND_SCAN.lastIndex = 0;
+  for (let match = AMPERSAND_SCAN.exec(text); match !== null; match = AMPERSAND_SCAN.exec(text)) {
+    if (match[0] !== '&') continue;
+    const { line, column } = positionOf(text, match.index);
+    const entity = ENTITY_REFERENCE.exec(text.slice(match.index, match.index + 102))?.[1];
+    if (entity !== undefined) {
+      return new XmlParseError(`undefined entity "&${entity};": XML knows only &amp; &lt; &gt; &quot; &apos; and character references such as &#233; (for the text itself write &amp;${entity};)`, line, column);
+    }
+    if (text[match.index + 1] === '#') return null; // a malformed character reference: saxes says so, at the right place
+    return new XmlParseError('a bare "&": in XML an ampersand in text or in an attribute value is written &amp;', line, column);
+  }
+  return null;
+}
+
 function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number): Readonly<Record<string, string>> {
   let attributes: Record<string, string> | null = null;
   // for-in, not Object.values: no array per tag, and a tag without attributes (most elements of a
@@ -178,7 +205,12 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   // dictionary-mode object once a seventh is added, and the whole parse then takes about three
   // times as long: these six handlers are all it may get.
   // saxes starts its message with "line:column: " (no file name is set); ours says where already.
-  parser.on('error', (error) => fail(error.message.replace(/^\d+:\d+: /, '')));
+  parser.on('error', (error) => {
+    // An ampersand at or before the place saxes stopped is the cause, wherever saxes noticed it.
+    const ampersand = ampersandProblem(text);
+    if (ampersand !== null && ampersand.line !== null && (ampersand.line < parser.line || (ampersand.line === parser.line && (ampersand.column ?? 0) <= parser.column + 1))) throw ampersand;
+    fail(error.message.replace(/^\d+:\d+: /, ''));
+  });
   parser.on('doctype', () => {
     // The prolog walk has already matched this one DOCTYPE exactly; a second is never accepted.
     if (doctypePending) {

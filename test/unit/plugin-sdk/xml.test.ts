@@ -137,6 +137,23 @@ describe('parseXml', () => {
     expect(refusal('<a>&#1;</a>')).toBeInstanceOf(XmlParseError);
   });
 
+  it('names a bare ampersand where it stands, not where saxes noticed it lines later', () => {
+    const title = refusal('<playlist>\n <trackList>\n  <track><title>Simon & Garfunkel</title></track>\n  <track><title>B</title></track>\n </trackList>\n</playlist>\n');
+    expect([title.line, title.column]).toEqual([3, 23]);
+    expect(title.message).toMatch(/a bare "&": .* written &amp;$/);
+    const path = refusal('<smil>\n<seq>\n<media src="C:\\Music\\Simon & Garfunkel.mp3"/>\n<media src="a"/>\n<media src="Tom &amp; Jerry"/>\n</seq></smil>');
+    expect([path.line, path.column, /bare "&"/.test(path.message)]).toEqual([3, 28, true]);
+    const unknown = refusal('<a>\n&nbsp;</a>');
+    expect([unknown.line, unknown.message]).toEqual([2, 'XML refused at line 2, column 1: undefined entity "&nbsp;": XML knows only &amp; &lt; &gt; &quot; &apos; and character references such as &#233; (for the text itself write &amp;nbsp;)']);
+    // An ampersand in a comment, CDATA or a processing instruction is no mistake; the real one is named.
+    const later = refusal('<!-- Tom & Jerry --><a><![CDATA[R&B]]><?pi a & b?>\n<b>AT&T</b></a>');
+    expect([later.line, later.column]).toEqual([2, 6]);
+    // A document broken before any ampersand keeps saxes' own reason; a malformed character reference too.
+    expect(refusal('<a>\n<b></a> & more').message).toMatch(/^XML refused at line 2, column \d+: (?!a bare)/);
+    expect(refusal('<a>&#xZZ;</a>').message).toMatch(/character entity/);
+    expect(parseXml('<a t="x &amp; y &#38; &#x26; &lt;&gt;&quot;&apos;"><!-- & --><![CDATA[&]]></a>').attributes.t).toBe('x & y & & <>"\'');
+  });
+
   it('refuses binary garbage quickly', () => {
     const garbage = Array.from({ length: 100_000 }, (_, index) => String.fromCharCode((index * 7919) % 256)).join('');
     expect(refusal(garbage)).toBeInstanceOf(XmlParseError);
