@@ -8,6 +8,7 @@ import type { ReadinessCheck } from '../services/health/readiness.ts';
 import type { OwnerPolicy } from '../services/owner/owner.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdminApi } from '../services/plugins/plugin-admin.service.ts';
+import { registerJsonBodyParser } from './json-body-parser.ts';
 import { AppError, registerErrorHandling } from './errors/index.ts';
 import { findUnstorableText } from './unstorable-text.ts';
 import { openApiDocument, registerOpenApi } from './openapi.ts';
@@ -101,6 +102,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   // fastify's default text/plain parser, a text/plain body is a 415 rather than a string the
   // schema refuses — and no cross-site "simple" request can carry a body any route reads.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   app.addHook('preValidation', async (request) => {
     const found = request.body === undefined ? null : findUnstorableText(request.body);
     if (found) throw new AppError('malformed_body', `${found.path} contains ${found.what}, which cannot be stored; remove it or replace it (U+FFFD is the usual replacement).`, { extensions: { path: found.path } });

@@ -29,7 +29,17 @@ describe('problem+json errors', () => {
   it('refuses malformed JSON, a wrong content type and an oversized body with clear codes', async () => {
     const malformed = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '{"secret":' });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json<{ code: string }>().code).toBe('malformed_body');
+    expect(malformed.json<{ code: string; detail: string }>()).toMatchObject({ code: 'malformed_body', detail: 'The request body is not valid JSON: it ends before the value is complete.' });
+    const misplaced = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '{"secret" 1}' });
+    expect(misplaced.json<{ code: string; detail: string }>()).toMatchObject({ code: 'malformed_body', detail: 'The request body is not valid JSON (at character 10).' });
+    // Valid JSON with a prototype-reaching key is refused for what it is, not as a syntax error; the body is never quoted back.
+    for (const payload of ['{"__proto__":{"admin":true},"secret":"x"}', '{"constructor":{"prototype":{"admin":true}}}']) {
+      const polluting = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload });
+      expect(polluting.statusCode).toBe(400);
+      expect(polluting.json<{ code: string; detail: string }>()).toMatchObject({ code: 'malformed_body', detail: expect.stringMatching(/"__proto__" key or a "constructor" with a "prototype"/) });
+    }
+    const quoted = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '{"secret": tok_very_secret}' });
+    expect(quoted.json<{ detail: string }>().detail).not.toContain('tok_very');
 
     const wrongType = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'text/csv' }, payload: 'a,b' });
     expect(wrongType.statusCode).toBe(415);
