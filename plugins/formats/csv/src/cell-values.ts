@@ -8,6 +8,15 @@ import { formatKit } from '@opl/plugin-sdk';
  */
 
 const RELEASE_DATE = /^(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
+/**
+ * A date as Excel writes it back in locales that put the day first with dots (German, Russian,
+ * Polish, …: `14.04.2017`): a file opened and saved there. Slashes are not read: `03/12/2001` may
+ * be either day or month first.
+ */
+const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
+/** TRUE and FALSE as Excel writes them back in German, French, Spanish, Italian, Portuguese and Dutch. */
+const EXCEL_TRUE = new Set(['wahr', 'vrai', 'verdadero', 'vero', 'verdadeiro', 'waar']);
+const EXCEL_FALSE = new Set(['falsch', 'faux', 'falso', 'onwaar']);
 
 function shown(cell: string): string {
   return `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}"`;
@@ -68,17 +77,19 @@ export class CellReader {
   boolean(position: number | undefined, column: string): boolean | null {
     const value = this.raw(position).trim().toLowerCase();
     if (value === '') return null;
-    if (value === 'true' || value === 'yes' || value === '1') return true;
-    if (value === 'false' || value === 'no' || value === '0') return false;
+    if (value === 'true' || value === 'yes' || value === '1' || EXCEL_TRUE.has(value)) return true;
+    if (value === 'false' || value === 'no' || value === '0' || EXCEL_FALSE.has(value)) return false;
     return this.invalid(position, column, `${shown(value)} is neither true nor false`);
   }
 
-  /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, as the model's release_date holds it. */
+  /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, as the model's release_date holds it (`DD.MM.YYYY`, Excel's, read as such). */
   releaseDate(position: number | undefined, column: string): { readonly date: string; readonly year: number } | null {
-    const value = this.raw(position).trim();
-    if (value === '') return null;
+    const cell = this.raw(position).trim();
+    if (cell === '') return null;
+    const dotted = DOTTED_DATE.exec(cell);
+    const value = dotted === null ? cell : `${dotted[3]}-${dotted[2]!.padStart(2, '0')}-${dotted[1]!.padStart(2, '0')}`;
     const match = RELEASE_DATE.exec(value);
-    if (match === null) return this.invalid(position, column, `${shown(value)} is not a date such as 2024, 2024-05 or 2024-05-01`);
+    if (match === null) return this.invalid(position, column, `${shown(cell)} is not a date such as 2024, 2024-05 or 2024-05-01`);
     return { date: value, year: Number(match[1]) };
   }
 

@@ -4,6 +4,13 @@ import { isV1Header, readCsvV1 } from './csv-v1-reader.ts';
 import { isExportifyHeader, readExportify } from './exportify-reader.ts';
 import { isGenericHeader, readGeneric } from './generic-reader.ts';
 import { HeaderIndex } from './header-index.ts';
+import { isTakeoutPlaylistHeader, readTakeoutPlaylist } from './takeout-reader.ts';
+
+/**
+ * The first bytes of an .xlsx (a ZIP archive) and of an .xls (an OLE2 compound file), as windows-1252
+ * decodes them: what a spreadsheet saved in its own format and renamed to .csv starts with.
+ */
+const WORKBOOK_SIGNATURES = ['PK\u0003\u0004', '\u00d0\u00cf\u0011\u00e0'];
 
 export interface ParsedCsv {
   readonly playlists: PlaylistInput[];
@@ -13,11 +20,25 @@ export interface ParsedCsv {
 /**
  * Decoded text → playlists. The delimiter comes from the header line, and the header decides the
  * layout once for the whole file: our CSV v1 (it names `schema_version`), an Exportify export
- * (`Track Name` with a Spotify URI or ID column, or `Artist Name(s)`), or a generic track list
- * with a recognizable title column. Anything else is refused with `unrecognized_columns`.
+ * (`Track Name` with a Spotify URI or ID column, or `Artist Name(s)`), a Google Takeout YouTube
+ * playlist (`Playlist Id`, `Channel Id`, …, then `Video Id` rows), or a generic track list with a
+ * recognizable title, link or ID column. Anything else is refused with `unrecognized_columns`, and a
+ * binary file (an Excel workbook renamed to .csv) with `binary_content`.
  */
 export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
   const issues = new formatKit.IssueCollector();
+  // A workbook saved with a .csv name (or any binary file) would otherwise be "read" as a header of noise.
+  if (formatKit.looksBinary(text, { nulIsBinary: false })) {
+    const workbook = WORKBOOK_SIGNATURES.some((signature) => text.startsWith(signature));
+    issues.error(
+      null,
+      'binary_content',
+      workbook
+        ? 'the file is an Excel workbook, not CSV text: save it from Excel as "CSV UTF-8" and import that file'
+        : 'the file is not a CSV text file (it contains binary data; UTF-16 files need a byte order mark)',
+    );
+    return { playlists: [], issues: issues.issues() };
+  }
   if (encoding === 'windows-1252') {
     issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
   }
@@ -37,6 +58,8 @@ export function parseCsv(text: string, filename: string | null, encoding: string
     playlists = readCsvV1(header, rest, issues);
   } else if (isExportifyHeader(index)) {
     playlists = readExportify(index, rest, formatKit.playlistNameFromFilename(filename), issues);
+  } else if (isTakeoutPlaylistHeader(index)) {
+    playlists = readTakeoutPlaylist(index, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else if (isGenericHeader(header.cells)) {
     playlists = readGeneric(header.cells, rest, formatKit.playlistNameFromFilename(filename), issues);
   } else {

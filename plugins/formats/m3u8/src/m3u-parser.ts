@@ -65,6 +65,26 @@ function cut(value: string, max: number, what: string, line: number, issues: for
 const HLS_TAGS = new Set(['EXT-X-TARGETDURATION', 'EXT-X-MEDIA-SEQUENCE', 'EXT-X-STREAM-INF', 'EXT-X-I-FRAME-STREAM-INF']);
 
 /**
+ * Why a file is no M3U at all, judged by its first line that is not blank, or null: a web page or
+ * an XML playlist (XSPF, WPL, ASX) — what a playlist link that answered with an error or login
+ * page saves —, a PLS file (radio sites serve both kinds under either name), or JSON. Read as M3U,
+ * each of their lines would become a local file named by markup. No path starts like that:
+ * Windows forbids `<` in names, and a path starting with another bracket (`[2019] Live/01.mp3`)
+ * stays a path.
+ */
+function foreignFormat(text: string): { line: number; message: string } | null {
+  for (const { number, text: raw } of formatKit.textLines(text)) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (line.startsWith('<')) return { line: number, message: 'the file is an HTML or XML document (a web page, or an XSPF, WPL or ASX playlist), not an M3U playlist; nothing was imported' };
+    if (line.length === 10 && line.toLowerCase() === '[playlist]') return { line: number, message: 'the file is a PLS playlist ([playlist]), not M3U; nothing was imported: read it as PLS (a .pls file)' };
+    if (/^[[{]$|^\{\s*"|^\[\s*\{/.test(line)) return { line: number, message: 'the file is a JSON document, not an M3U playlist; nothing was imported' };
+    return null;
+  }
+  return null;
+}
+
+/**
  * What a location line says about a track read without `#OPL-*` directives: a provider's track
  * (or episode, not migrated) goes to `provider_uris`; a provider URI naming no song (an album, a
  * playlist, an artist…) is `unknown` media kept as `metadata.location`, not migrated; a Spotify
@@ -103,6 +123,11 @@ export class M3uReader {
   read(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
     if (formatKit.looksBinary(text, { nulIsBinary: true })) {
       this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
+      return { playlists: [], issues: this.#issues.issues() };
+    }
+    const foreign = foreignFormat(text);
+    if (foreign !== null) {
+      this.#issues.error(foreign.line, 'not_m3u', foreign.message);
       return { playlists: [], issues: this.#issues.issues() };
     }
     // A `.m3u` written by an older player is often Latin-1: read as such, but said, since a file in another code page would be misread.

@@ -399,6 +399,27 @@ describe('parse: remote locations', () => {
   });
 });
 
+describe('parse: files that are not M3U', () => {
+  it('refuses a web page, an XML playlist, a PLS file and JSON saved as .m3u instead of reading their lines as paths', async () => {
+    const page = await parseText('\n  <!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body><h1>Not Found</h1></body></html>\n', 'radio.m3u');
+    expect(page).toEqual({ playlists: [], issues: [expect.objectContaining({ line: 2, code: 'not_m3u', severity: 'error' })] });
+    expect(page.issues[0]?.message).toMatch(/HTML or XML/);
+    const xspf = await parseText('<?xml version="1.0" encoding="UTF-8"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>\n');
+    expect(xspf).toMatchObject({ playlists: [], issues: [{ line: 1, code: 'not_m3u' }] });
+    const pls = await parseText('[playlist]\r\nFile1=http://radio.example/stream\r\nTitle1=Radio\r\nNumberOfEntries=1\r\nVersion=2\r\n', 'listen.m3u');
+    expect(pls).toMatchObject({ playlists: [], issues: [{ line: 1, code: 'not_m3u', severity: 'error' }] });
+    expect(pls.issues[0]?.message).toMatch(/PLS/);
+    const json = await parseText('{"playlists":[]}');
+    expect(json).toMatchObject({ playlists: [], issues: [{ line: 1, code: 'not_m3u' }] });
+  });
+
+  it('still reads paths that merely start with a bracket or a brace, and markup after the first entry', async () => {
+    const result = await parseText('[2019] Live/01 Intro.mp3\n{Bootleg}/02 Song.mp3\n<b>.mp3\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks.map((track) => track.metadata?.location)).toEqual(['[2019] Live/01 Intro.mp3', '{Bootleg}/02 Song.mp3', '<b>.mp3']);
+  });
+});
+
 describe('parse: numbered entries', () => {
   it('reads a leading track number from #EXTINF and file names as track_number, never as the artist', async () => {
     const result = await parseText(

@@ -4,7 +4,9 @@ import { applyLocation, remoteItem } from './pls-location.ts';
 /**
  * PLS (`[playlist]`, `FileN=`, `TitleN=`, `LengthN=`, `NumberOfEntries=`, `Version=2`): one
  * playlist named after the uploaded file, entries ordered by their number N. Deterministic and
- * linear; problems are line-level issues that never cost the other entries.
+ * linear; problems are line-level issues that never cost the other entries. A file with content
+ * but no PLS line at all (an M3U playlist or a web page saved as .pls) is refused with one
+ * `not_pls` error.
  */
 
 type ParseResult = OperationReturn<'parse'>;
@@ -13,6 +15,11 @@ export const MAX_LINE_LENGTH = 1_000_000;
 export const FALLBACK_PLAYLIST_NAME = 'Imported playlist';
 const TEXT_MAX = 2_000;
 const KEY = /^(file|title|length)(\d+)$/;
+/**
+ * The SHOUTcast directory titles the stations of the PLS files it serves `(#1 - 15/2000) Station`
+ * (the stream's number, its listeners and slots): no artist, and not part of the name.
+ */
+const SHOUTCAST_PREFIX = /^\(#\d+ - \d+\/\d+\)\s*/;
 // eslint-disable-next-line no-control-regex -- control characters are what is refused here
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -45,7 +52,8 @@ function toTrack(entry: Entry & { file: { value: string; line: number } }, issue
   const track: TrackInput = { title: '', artist: '' };
   const kind = applyLocation(entry.file.value, track);
   const fromFile = kind.kind === 'local' ? kind.path : kind.kind === 'remote' ? kind.url : null;
-  const source = entry.title !== undefined && entry.title.value !== '' ? { ...entry.title, fileName: false } : fromFile === null ? null : { value: formatKit.fileStem(fromFile), line: entry.file.line, fileName: true };
+  const named = entry.title === undefined ? '' : entry.title.value.replace(SHOUTCAST_PREFIX, '') || entry.title.value;
+  const source = entry.title !== undefined && named !== '' ? { value: named, line: entry.title.line, fileName: false } : fromFile === null ? null : { value: formatKit.fileStem(fromFile), line: entry.file.line, fileName: true };
   if (source !== null) {
     const { artist, title, trackNumber } = formatKit.splitArtistTitle(source.value, { fileName: source.fileName });
     track.artist = cut(artist, 'artist', source.line, issues);
@@ -66,6 +74,13 @@ function toTrack(entry: Entry & { file: { value: string; line: number } }, issue
   return track;
 }
 
+/** Why a file with content but no PLS line is refused, from its first line (radio sites serve M3U and PLS under either name). */
+function notPlsMessage(firstLine: string): string {
+  if (/^#EXT(?:M3U|INF)/i.test(firstLine)) return 'the file is an M3U playlist (#EXTM3U), not PLS; nothing was imported: read it as M3U (a .m3u file)';
+  if (firstLine.startsWith('<')) return 'the file is an HTML or XML document (a web page, or an XSPF, WPL or ASX playlist), not a PLS playlist; nothing was imported';
+  return 'the file has no [playlist] section and no File1=… entries, so it is not a PLS playlist; nothing was imported (a plain list of paths or addresses is an M3U playlist: read it as a .m3u file)';
+}
+
 export function parsePls(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
   const issues = new formatKit.IssueCollector();
   if (isBinary(text)) {
@@ -77,15 +92,20 @@ export function parsePls(text: string, filename: string | null, encoding: format
   const entries = new Map<number, Entry>();
   let section: 'none' | 'playlist' | 'other' = 'none';
   let declaredCount: { value: number; line: number } | null = null;
+  // The first line that is not blank, and whether any line was PLS: a file with content but no PLS line is no PLS file.
+  let firstContent: string | null = null;
+  let plsSeen = false;
   for (const { number, text: raw } of formatKit.textLines(text)) {
     if (raw.length > MAX_LINE_LENGTH) {
       issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped`);
       continue;
     }
     const line = raw.trim();
+    if (line !== '') firstContent ??= line.slice(0, 20);
     if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
     if (line.startsWith('[') && line.endsWith(']')) {
       section = line.toLowerCase() === '[playlist]' ? 'playlist' : 'other';
+      if (section === 'playlist') plsSeen = true;
       if (section === 'other') issues.warn(number, 'unknown_section', `the section ${shown(line)} is not [playlist]; its lines were ignored`);
       continue;
     }
@@ -102,6 +122,7 @@ export function parsePls(text: string, filename: string | null, encoding: format
     const key = line.slice(0, equals).trim().toLowerCase();
     const value = line.slice(equals + 1).trim();
     const match = KEY.exec(key);
+    if (match !== null || key === 'numberofentries' || key === 'version') plsSeen = true;
     if (match !== null) {
       const field = match[1] as 'file' | 'title' | 'length';
       const digits = match[2] as string;
@@ -124,6 +145,12 @@ export function parsePls(text: string, filename: string | null, encoding: format
     } else if (key === 'version' && value !== '2') {
       issues.warn(number, 'unsupported_version', `Version ${shown(value)} is not 2; read as version 2`);
     }
+  }
+  if (!plsSeen && firstContent !== null) {
+    // Its lines' warnings would only say, line by line, that it is something else.
+    const refused = new formatKit.IssueCollector();
+    refused.error(null, 'not_pls', notPlsMessage(firstContent));
+    return { playlists: [], issues: refused.issues() };
   }
   const ordered = [...entries.values()].sort((a, b) => a.number - b.number);
   const tracks: TrackInput[] = [];

@@ -66,6 +66,31 @@ describe('PLS', () => {
     expect(result.issues).toMatchObject([{ line: 1, code: 'missing_header' }]);
   });
 
+  it('reads station names from SHOUTcast directory titles without their "(#N - listeners/slots)" prefix', async () => {
+    const result = await parseText(
+      '[playlist]\r\nnumberofentries=3\r\nFile1=http://ice1.somafm.com/groovesalad-128-mp3\r\nTitle1=(#1 - 1/2000) SomaFM: Groove Salad\r\nLength1=-1\r\nFile2=http://ice2.somafm.com/groovesalad-128-mp3\r\nTitle2=(#2 - 15/2000) SomaFM: Groove Salad\r\nLength2=-1\r\nFile3=http://radio.example/a.mp3\r\nTitle3=(#1 Hits) - Best Of\r\nVersion=2\r\n',
+    );
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['', 'SomaFM: Groove Salad'],
+      ['', 'SomaFM: Groove Salad'],
+      // Only the directory's exact prefix is dropped.
+      ['(#1 Hits)', 'Best Of'],
+    ]);
+  });
+
+  it('refuses an M3U playlist, a web page or a list of addresses saved as .pls with one clear issue', async () => {
+    const m3u = await parseText('#EXTM3U\n#EXTINF:354,Queen - Bohemian Rhapsody\nC:\\Music\\Queen\\Bohemian Rhapsody.mp3\n#EXTINF:-1,FIP\nhttps://icecast.radiofrance.fr/fip-hifi.aac\n', 'radio.pls');
+    expect(m3u).toEqual({ playlists: [], issues: [expect.objectContaining({ line: null, code: 'not_pls', severity: 'error' })] });
+    expect(m3u.issues[0]?.message).toMatch(/M3U/);
+    const page = await parseText('<!DOCTYPE html>\n<html><body><h1>Not Found</h1></body></html>\n');
+    expect(page).toMatchObject({ playlists: [], issues: [{ code: 'not_pls', severity: 'error', message: expect.stringMatching(/HTML or XML/) as unknown }] });
+    const urls = await parseText('http://radio.example.com:8000/stream\n');
+    expect(urls).toMatchObject({ playlists: [], issues: [{ code: 'not_pls', severity: 'error' }] });
+    // An empty file is an empty playlist, as before.
+    expect(await parseText('\n')).toMatchObject({ playlists: [{ tracks: [] }], issues: [{ code: 'no_tracks' }] });
+  });
+
   it('decodes UTF-16 with BOM and windows-1252', async () => {
     const text = '[playlist]\nFile1=Björk - Jóga.mp3\n';
     const le = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8])]);
@@ -88,7 +113,8 @@ describe('PLS', () => {
     const tracks = result.playlists[0]?.tracks ?? [];
     expect(tracks.map((track) => [track.artist, track.title, track.media_type, track.is_migratable, track.unsupported_reason])).toEqual([
       ['Daft Punk', 'One More Time', 'track', true, null],
-      ['(#1', '12/500) Groove - Salad', 'unknown', false, stream],
+      // The SHOUTcast directory's "(#1 - 12/500)" (stream number, listeners / slots) names no artist.
+      ['Groove', 'Salad', 'unknown', false, stream],
       ['Station', 'Live', 'unknown', false, playlist],
       ['Zaz', 'Je veux', 'track', true, null],
       ['A', 'B', 'unknown', false, stream],

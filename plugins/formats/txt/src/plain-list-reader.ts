@@ -18,7 +18,63 @@ import { isSkippable } from './text-lines.ts';
  * song's name.
  * Duplicates stay, in file order. No formula-guard stripping here: a list typed by hand means its
  * leading apostrophes ("'Til Tuesday - Voices Carry").
+ *
+ * Lists copied from web pages often name their songs `Title by Artist` instead. A title may hold
+ * " by " too ("Stand by Me"), so the whole list decides, never a line alone (`isTitleByArtistList`);
+ * in such a list every line holding " by " splits at the last one.
  */
+
+/** A list of at least this many `Title by Artist` lines can be told from titles that hold " by ". */
+const MIN_BY_LINES = 3;
+/** A list number or a bullet before the title of a `Title by Artist` line (`1. `, `2) `, `• `). */
+const BY_LINE_NUMBERING = /^(?:[-*\u2022\u00b7]\s+)?(?:\d{1,4}[.)]\s+)?/;
+/** An `Artist - Title` separator: a hyphen, en dash or em dash with whitespace on both sides. */
+const DASH_SEPARATOR = /\s[-\u2013\u2014]\s/;
+
+/** Where the last " by " (any case, whitespace on both sides) of a line starts and ends, or null. */
+function lastBy(text: string): { start: number; end: number } | null {
+  for (let index = text.length - 3; index >= 1; index--) {
+    const b = text.charCodeAt(index) | 0x20;
+    const y = text.charCodeAt(index + 1) | 0x20;
+    if (b === 0x62 && y === 0x79 && /\s/.test(text.charAt(index - 1)) && /\s/.test(text.charAt(index + 2))) return { start: index - 1, end: index + 3 };
+  }
+  return null;
+}
+
+/** Longer lines hold more than a title and an artist the model allows: never scanned for " by ". */
+const MAX_BY_LINE = formatKit.LIMITS.title + formatKit.LIMITS.artist + 100;
+
+/** `Title by Artist` split at the last " by ", or null when a side would be empty. */
+function splitTitleByArtist(text: string): { artist: string; title: string } | null {
+  if (text.length > MAX_BY_LINE) return null;
+  const line = text.trim();
+  const by = lastBy(line);
+  if (by === null) return null;
+  const title = line.slice(0, by.start).replace(BY_LINE_NUMBERING, '').trim();
+  const artist = line.slice(by.end).trim();
+  return title === '' || artist === '' ? null : { artist, title };
+}
+
+/**
+ * Whether the list names its songs `Title by Artist`: at least MIN_BY_LINES of its text lines (not
+ * blank, comments or links) split so, they are at least four in five of its text lines (a page
+ * title copied above the songs is allowed), and at most half of them also hold an `Artist - Title`
+ * dash (a song's " - Remastered 2011" is allowed; an `Artist - Title` list whose titles hold " by "
+ * is no such list).
+ */
+export function isTitleByArtistList(lines: Iterable<formatKit.TextLine>): boolean {
+  let text = 0;
+  let by = 0;
+  let dashed = 0;
+  for (const line of lines) {
+    if (isSkippable(line.text) || lineLink(line.text) !== null) continue;
+    text += 1;
+    if (splitTitleByArtist(line.text) === null) continue;
+    by += 1;
+    if (DASH_SEPARATOR.test(line.text)) dashed += 1;
+  }
+  return by >= MIN_BY_LINES && by * 5 >= text * 4 && dashed * 2 <= by;
+}
 
 /** A provider's track URI: `<provider>:track:<id>`. */
 const TRACK_URI = /^[a-z][a-z0-9_]*:track:\S+$/;
@@ -60,7 +116,7 @@ function bounded(value: string, max: number, field: string, line: formatKit.Text
   return result.value;
 }
 
-export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: string | null, issues: formatKit.IssueCollector): PlaylistInput[] {
+export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: string | null, issues: formatKit.IssueCollector, titleByArtist = false): PlaylistInput[] {
   const tracks: TrackInput[] = [];
   for (const line of lines) {
     if (isSkippable(line.text)) continue;
@@ -82,7 +138,7 @@ export function readPlainList(lines: Iterable<formatKit.TextLine>, filename: str
       tracks.push({ title: '', artist: '', metadata: { location }, media_type: 'unknown', is_migratable: false, unsupported_reason: link.reason, position: tracks.length });
       continue;
     }
-    const { artist, title } = formatKit.splitArtistTitle(line.text);
+    const { artist, title } = (titleByArtist ? splitTitleByArtist(line.text) : null) ?? formatKit.splitArtistTitle(line.text);
     tracks.push({
       title: bounded(title, formatKit.LIMITS.title, 'title', line, issues),
       artist: bounded(artist, formatKit.LIMITS.artist, 'artist', line, issues),

@@ -4,11 +4,11 @@
  * TXT never quotes a cell, but a file re-saved by Excel as "Text (Tab delimited)" does: Excel wraps
  * a cell holding a quote or a comma in quotes and doubles the quotes inside (`'=Road trip, "best"`
  * comes back as `"'=Road trip, ""best"""`). Such a cell is unwrapped: it starts and ends with a
- * quote, every quote inside is doubled, and it holds a doubled quote or a comma (what made Excel
- * wrap it). A cell that is merely a value in quotes (`"Heroes"`, no comma and no doubled quote
- * inside) is kept as written. The formula guard's apostrophe, which Excel keeps, is removed later
- * by the v1 reader as usual. Excel's line breaks inside a wrapped cell are not joined: such a cell
- * spans lines, and its pieces are reported as malformed rows.
+ * quote, every quote inside is doubled, and it holds a doubled quote, a comma or a line break
+ * (what made Excel wrap it). A cell that is merely a value in quotes (`"Heroes"`, no comma and no
+ * doubled quote inside) is kept as written. The formula guard's apostrophe, which Excel keeps, is
+ * removed later by the v1 reader as usual. A wrapped cell holding a line break spans lines: the
+ * track table's reader joins them into its row first (table-reader.ts); TXT v1 values never hold one.
  *
  * The writer's side (`wrapCell`) keeps that unwrapping from ever touching our own values: a cell
  * that starts with a quote is written the way Excel writes it, wrapped in quotes with its quotes
@@ -23,7 +23,7 @@ const QUOTE = 0x22;
 export function unwrapCell(cell: string): string {
   if (cell.length < 2 || cell.charCodeAt(0) !== QUOTE || cell.charCodeAt(cell.length - 1) !== QUOTE) return cell;
   const inside = cell.slice(1, -1);
-  if (!inside.includes('""') && !inside.includes(',')) return cell;
+  if (!inside.includes('""') && !inside.includes(',') && !inside.includes('\n')) return cell;
   // Every quote inside is doubled: no quote is left once the pairs are taken out.
   return inside.replaceAll('""', '').includes('"') ? cell : inside.replaceAll('""', '"');
 }

@@ -38,6 +38,45 @@ describe('plain lists', () => {
     ]);
   });
 
+  it('reads a list copied from a web page as "Title by Artist", split at the last " by "', () => {
+    const text = ['My road trip', '1. Bohemian Rhapsody - Remastered 2011 by Queen', '2. Stand by Me by Ben E. King', 'Halo by Beyoncé', '• Jóga BY Björk', 'Halo by Beyoncé', ''].join('\n');
+    const { playlists, issues } = parse(text);
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([
+      // A page title copied above the songs stays a line of its own.
+      ['', 'My road trip'],
+      ['Queen', 'Bohemian Rhapsody - Remastered 2011'],
+      ['Ben E. King', 'Stand by Me'],
+      ['Beyoncé', 'Halo'],
+      ['Björk', 'Jóga'],
+      ['Beyoncé', 'Halo'],
+    ]);
+  });
+
+  it('never splits titles at " by " in an Artist - Title list or a short list of titles', () => {
+    const dashed = parse('Ben E. King - Stand by Me\nMotörhead - Killed by Death\nGorillaz - Stylo by Night\n');
+    expect(dashed.playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['Ben E. King', 'Stand by Me'],
+      ['Motörhead', 'Killed by Death'],
+      ['Gorillaz', 'Stylo by Night'],
+    ]);
+    const titles = parse('Stand by Me\nKilled by Death\n');
+    expect(titles.playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['', 'Stand by Me'],
+      ['', 'Killed by Death'],
+    ]);
+  });
+
+  it('refuses a web page or an XML document saved as .txt instead of reading its markup as titles', () => {
+    for (const text of ['\n<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body><h1>Not Found</h1></body></html>\n', '<?xml version="1.0"?>\n<playlist version="1"/>\n', '<HTML>\n<BODY>x</BODY>\n']) {
+      const { playlists, issues } = parse(text, 'list.txt');
+      expect(playlists).toEqual([]);
+      expect(issues).toMatchObject([{ code: 'not_txt', severity: 'error' }]);
+    }
+    // A title may start with "<".
+    expect(parse('<3 - Love Song\n').playlists[0]!.tracks).toMatchObject([{ artist: '<3', title: 'Love Song' }]);
+  });
+
   it('keeps a leading apostrophe typed by hand', () => {
     expect(parse("'Til Tuesday - Voices Carry").playlists[0]!.tracks[0]).toMatchObject({ artist: "'Til Tuesday", title: 'Voices Carry' });
   });
@@ -240,6 +279,50 @@ describe('tabular text (a header row of column names, tab-separated)', () => {
       ['Queen', 'Bohemian Rhapsody'],
       ['ABBA', 'Waterloo'],
     ]);
+  });
+
+  it('joins a cell Excel wrapped around line breaks (Alt+Enter) back into its row instead of reading its pieces as tracks', () => {
+    const text = [
+      'Track name\tArtist name\tAlbum\tDuration',
+      'Halo\tBeyoncé\tI Am... Sasha Fierce\t4:21',
+      '"Bohemian Rhapsody',
+      '(Remastered ""2011"")"\tQueen\t"A Night at the Opera',
+      '',
+      'Deluxe"\t5:55',
+      'Jóga\tBjörk\tHomogenic\t5:05',
+      '',
+    ].join('\r\n');
+    const { playlists, issues } = parse(text, 'sheet.txt');
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.position, track.title, track.artist, track.album, track.duration_s])).toEqual([
+      [0, 'Halo', 'Beyoncé', 'I Am... Sasha Fierce', 261],
+      [1, 'Bohemian Rhapsody\n(Remastered "2011")', 'Queen', 'A Night at the Opera\n\nDeluxe', 355],
+      [2, 'Jóga', 'Björk', 'Homogenic', 305],
+    ]);
+  });
+
+  it('reads a quote typed by hand that never closes as text, without swallowing the rows after it', () => {
+    const { playlists, issues } = parse('Title\tArtist\n"Heroes\tDavid Bowie\nFame\tDavid Bowie\n"Heroes" (Live)\tDavid Bowie\n"Changes\tDavid Bowie\n"Life on Mars?"\tDavid Bowie\n');
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist])).toEqual([
+      ['"Heroes', 'David Bowie'],
+      ['Fame', 'David Bowie'],
+      ['"Heroes" (Live)', 'David Bowie'],
+      ['"Changes', 'David Bowie'],
+      ['"Life on Mars?"', 'David Bowie'],
+    ]);
+  });
+
+  it('keeps rows that end in empty cells after the last column (trailing tabs): nothing is shifted', () => {
+    const { playlists, issues } = parse('Title\tArtist\nHalo\tBeyoncé\t\nJóga\tBjörk\t \t\nShifted\tRow\textra\n');
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist])).toEqual([
+      ['Halo', 'Beyoncé'],
+      ['Jóga', 'Björk'],
+    ]);
+    expect(issues).toMatchObject([{ line: 4, code: 'too_many_cells', severity: 'error' }]);
+    const v1Rows = parse(v1(`${row({ schema_version: '1', playlist_name: 'P', order: '1', title: 'T', artist: 'A' })}\t\t`));
+    expect(v1Rows.issues).toEqual([]);
+    expect(v1Rows.playlists[0]!.tracks).toMatchObject([{ title: 'T', artist: 'A' }]);
   });
 
   it('warns about a header without track rows', () => {

@@ -52,7 +52,8 @@ export function readTxtV1(lines: Iterator<formatKit.TextLine>, issues: formatKit
     const line = next.value;
     if (isSkippable(line.text)) continue;
     const cells = tabCells(line.text);
-    if (cells.length > header.width) {
+    // Empty cells after the last column (trailing tabs) shift nothing.
+    if (cells.length > header.width && cells.slice(header.width).some((cell) => cell.trim() !== '')) {
       issues.add(line.number, 'too_many_cells', `the row has ${cells.length} tab-separated cells but the header names ${header.width}; the row was skipped`);
       continue;
     }
