@@ -74,7 +74,8 @@ function acceptBlockers(source: Track, best: ScoredCandidate, candidate: Track, 
     if (explicit) blockers.push(`${explicit.note}, and this migration asks for the exact release`);
   }
   const max = settings.maxDurationDeltaS;
-  if (max !== null && source.duration_s !== null && candidate.duration_s !== null && Math.abs(source.duration_s - candidate.duration_s) > max) {
+  // A length of 0 is unknown (`#EXTINF:0,`, a PLS `Length1=0`), as the scorer takes it: not a length that differs.
+  if (max !== null && source.duration_s !== null && candidate.duration_s !== null && source.duration_s > 0 && candidate.duration_s > 0 && Math.abs(source.duration_s - candidate.duration_s) > max) {
     blockers.push(`its length differs by ${Math.round(Math.abs(source.duration_s - candidate.duration_s))} s, more than the ${max} s an exact release allows`);
   }
   return blockers;

@@ -35,6 +35,12 @@ describe('exact_release: the same release', () => {
     expect(decide('exact_release', cand('same', { isrc: 'USAAA7200001', duration_s: 182 })).decision).toBe('accept');
   });
 
+  it('takes a length of 0 for unknown, as the scorer does (`#EXTINF:0,`, `Length1=0`), not for a length that differs', () => {
+    const zero = track({ ...source, duration_s: 0 });
+    expect(decideMatch(zero, [cand('same', { isrc: 'USAAA7200001' })], { targetProvider: 'deezer', strictness: 'exact_release' }).decision).toBe('accept');
+    expect(decide('exact_release', cand('same', { isrc: 'USAAA7200001', duration_s: 0 })).decision).toBe('accept');
+  });
+
   it.each([
     ['another album (a compilation)', { album: 'Greatest Hits of the 70s' }, /another album|different release|the album is/u],
     ['a different ISRC', { isrc: 'USBBB9900009' }, /recording code/u],
