@@ -27,10 +27,12 @@ import { LIMITS } from './model-limits.ts';
 const TABLE_COLUMNS = {
   title: ['title', 'titel', 'titre', 'título', 'titolo', 'track', 'track name', 'track title', 'song', 'song name', 'song title', 'name'],
   artist: ['artist', 'künstler', 'interpret', 'artiste', 'artista', 'artists', 'artist name', 'artist name(s)', 'artist names', 'performer', 'band'],
-  album: ['album', 'album name', 'album title'],
+  album: ['album', 'álbum', 'album name', 'album title'],
   isrc: ['isrc'],
   durationMs: ['duration (ms)', 'duration_ms', 'duration ms', 'length (ms)', 'milliseconds', 'track duration (ms)'],
-  duration: ['duration', 'duration (s)', 'duration_s', 'duration_seconds', 'length', 'time', 'seconds'],
+  // The localized names are those a spreadsheet in that language heads the column with, as for
+  // title and artist above (German, French, Spanish, Portuguese, Italian, Dutch).
+  duration: ['duration', 'duration (s)', 'duration_s', 'duration_seconds', 'length', 'time', 'seconds', 'dauer', 'länge', 'spieldauer', 'durée', 'duración', 'duração', 'durata', 'duur'],
   link: ['uri', 'url', 'link', 'spotify uri', 'track uri', 'source_uri', 'location'],
 } as const;
 

@@ -57,6 +57,13 @@ describe('TrackTableReader', () => {
     expect(trackTableColumns(['  Track   Name ', 'Artist'])).toMatchObject({ title: 0, artist: 1, width: 2 });
   });
 
+  it('knows the duration and album columns of spreadsheets in other languages, as it knows their title and artist', () => {
+    expect(trackTableColumns(['Titel', 'Künstler', 'Album', 'Dauer'])).toMatchObject({ title: 0, artist: 1, album: 2, duration: 3 });
+    expect(trackTableColumns(['Título', 'Artista', 'Álbum', 'Duración'])).toMatchObject({ title: 0, artist: 1, album: 2, duration: 3 });
+    for (const name of ['Länge', 'Spieldauer', 'Durée', 'Duração', 'Durata', 'Duur']) expect(trackTableColumns(['Titre', name])?.duration).toBe(1);
+    expect(read(['Titel', 'Künstler', 'Dauer'], [['Halo', 'Beyoncé', '4:21']]).tracks[0]).toMatchObject({ title: 'Halo', duration_s: 261 });
+  });
+
   it('decides the unit of a plain-number duration column once, for the whole column', () => {
     expect(read(['Title', 'Duration'], [['a', '25000'], ['b', '320357']]).tracks.map((track) => track.duration_s)).toEqual([25, 320.357]);
     expect(read(['Title', 'Duration'], [['a', '900'], ['b', '40000']]).tracks.map((track) => track.duration_s)).toEqual([900, 40000]);
