@@ -35,7 +35,7 @@ export { fillFromLocalFile } from './local-file-track.ts';
 export { LIMITS } from './model-limits.ts';
 export { FALLBACK_PLAYLIST_NAME, playlistNameFromFilename } from './playlist-name.ts';
 export { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from './source-uri.ts';
-export { decodeFile, detectEncoding, LEGACY_ENCODING_WARNING, type DecodedText, type DetectedEncoding, type Detection } from './text-decoding.ts';
+export { decodeFile, decodingWarning, detectEncoding, LEGACY_ENCODING_WARNING, PLAIN_UTF8, type DecodedText, type DetectedEncoding, type Decoding, type Detection } from './text-decoding.ts';
 export { textLines, type TextLine } from './text-lines.ts';
 export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';
 export { isValidUtf8, utf8SequenceAt } from './utf8-validator.ts';

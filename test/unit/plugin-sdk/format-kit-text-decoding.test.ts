@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeFile, detectEncoding } from '../../../plugin-sdk/src/format-kit/text-decoding.ts';
+import { decodeFile, decodingWarning, detectEncoding } from '../../../plugin-sdk/src/format-kit/text-decoding.ts';
 import { isValidUtf8, utf8SequenceAt } from '../../../plugin-sdk/src/format-kit/utf8-validator.ts';
 
 const decode = (bytes: Uint8Array, encoding = 'utf-8'): string => new TextDecoder(encoding).decode(bytes);
@@ -77,18 +77,18 @@ describe('isValidUtf8', () => {
 
 describe('decodeFile', () => {
   it('reads UTF-8 without a BOM', () => {
-    expect(decodeFile(utf8('Кино - Группа крови'), decode)).toEqual({ text: 'Кино - Группа крови', encoding: 'utf-8' });
+    expect(decodeFile(utf8('Кино - Группа крови'), decode)).toEqual({ text: 'Кино - Группа крови', encoding: 'utf-8', repaired: null });
   });
 
   it('drops a UTF-8 BOM', () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('宇多田ヒカル - First Love')]);
-    expect(decodeFile(bytes, decode)).toEqual({ text: '宇多田ヒカル - First Love', encoding: 'utf-8' });
+    expect(decodeFile(bytes, decode)).toEqual({ text: '宇多田ヒカル - First Love', encoding: 'utf-8', repaired: null });
   });
 
   it('reads UTF-16 LE and BE with a BOM', () => {
     const text = 'Björk - Jóga\n宇多田ヒカル - 花束を君に';
-    expect(decodeFile(utf16(text, true), decode)).toEqual({ text, encoding: 'utf-16le' });
-    expect(decodeFile(utf16(text, false), decode)).toEqual({ text, encoding: 'utf-16be' });
+    expect(decodeFile(utf16(text, true), decode)).toEqual({ text, encoding: 'utf-16le', repaired: null });
+    expect(decodeFile(utf16(text, false), decode)).toEqual({ text, encoding: 'utf-16be', repaired: null });
   });
 
   it('falls back to windows-1252 when the bytes are not UTF-8', () => {
@@ -108,14 +108,36 @@ describe('decodeFile', () => {
     expect(calls).toEqual([{ bytes: [0x78, 0x00], encoding: 'utf-16le' }]);
   });
 
+  it('keeps a UTF-8 file with a few windows-1252 bytes in UTF-8, reading only those bytes as windows-1252, and says where', () => {
+    // "Björk" in UTF-8 and "Beyoncé" in windows-1252 (0xE9), as a tool still on windows-1252 appends a line.
+    const bytes = new Uint8Array([...utf8('#EXTM3U\n#EXTINF:200,Björk - Jóga\n'), ...utf8('#EXTINF:261,Beyonc'), 0xe9, ...utf8(' – Halo\n'), 0x93, ...utf8('Quoted'), 0x94, 0x0a]);
+    expect(decodeFile(bytes, decode)).toEqual({ text: '#EXTM3U\n#EXTINF:200,Björk - Jóga\n#EXTINF:261,Beyoncé – Halo\n“Quoted”\n', encoding: 'utf-8', repaired: { bytes: 3, line: 3 } });
+    expect(decodingWarning(decodeFile(bytes, decode))).toEqual({ line: 3, code: 'mixed_encoding', message: 'the file is UTF-8 but 3 bytes are not (the first on this line): they were read as windows-1252; check the accented letters there' });
+  });
+
+  it('reads every stray byte as the windows-1252 decoder does', () => {
+    for (let byte = 0x80; byte <= 0xff; byte++) {
+      const bytes = new Uint8Array([...utf8('Sigur Rós: '), byte, 0x2e]);
+      expect(decodeFile(bytes, decode).text).toBe(`Sigur Rós: ${decode(new Uint8Array([byte]), 'windows-1252')}.`);
+    }
+  });
+
+  it('reads a windows-1252 file as windows-1252 even when two of its characters happen to spell a UTF-8 sequence', () => {
+    // "CAFÉ’s" (C9 92 is also the UTF-8 of "ɒ") among other accented letters of windows-1252.
+    const bytes = new Uint8Array([0x43, 0x41, 0x46, 0xc9, 0x92, 0x73, 0x0a, 0x4d, 0x6f, 0x74, 0xf6, 0x72, 0x68, 0x65, 0x61, 0x64, 0x0a, 0x4e, 0x61, 0xef, 0x76, 0x65]);
+    expect(decodeFile(bytes, decode)).toEqual({ text: 'CAFÉ’s\nMotörhead\nNaïve', encoding: 'windows-1252', repaired: null });
+    expect(decodingWarning(decodeFile(bytes, decode))?.code).toBe('legacy_encoding');
+    expect(decodingWarning(decodeFile(utf8('Björk'), decode))).toBeNull();
+  });
+
   it('keeps a U+FFFD the file really contains, and decodes a well-formed file once', () => {
     const encodings: (string | undefined)[] = [];
     const counting = (bytes: Uint8Array, encoding?: string): string => {
       encodings.push(encoding);
       return decode(bytes, encoding);
     };
-    expect(decodeFile(utf8('Sigur Rós - � (untitled)'), counting)).toEqual({ text: 'Sigur Rós - � (untitled)', encoding: 'utf-8' });
-    expect(decodeFile(utf8('Sigur Rós - Hoppípolla'), counting)).toEqual({ text: 'Sigur Rós - Hoppípolla', encoding: 'utf-8' });
+    expect(decodeFile(utf8('Sigur Rós - � (untitled)'), counting)).toEqual({ text: 'Sigur Rós - � (untitled)', encoding: 'utf-8', repaired: null });
+    expect(decodeFile(utf8('Sigur Rós - Hoppípolla'), counting)).toEqual({ text: 'Sigur Rós - Hoppípolla', encoding: 'utf-8', repaired: null });
     expect(encodings).toEqual(['utf-8', 'utf-8']);
   });
 
@@ -126,7 +148,22 @@ describe('decodeFile', () => {
       fc.property(fc.array(fc.oneof(mostlyAscii.map((byte) => [byte]), fc.string({ unit: 'grapheme', maxLength: 4 }).map((text) => [...utf8(text)]), fc.constant(replacement))), (pieces) => {
         const bytes = new Uint8Array(pieces.flat());
         const detected = detectEncoding(bytes);
-        expect(decodeFile(bytes, decode)).toEqual({ text: decode(bytes.subarray(detected.bomLength), detected.encoding).replace(/^\uFEFF/, ''), encoding: detected.encoding });
+        const decoded = decodeFile(bytes, decode);
+        if (decoded.repaired !== null) {
+          // A UTF-8 file with stray bytes: each well-formed sequence is its UTF-8 character, each other byte its windows-1252 one.
+          expect(detected.encoding).toBe('windows-1252');
+          expect(decoded.encoding).toBe('utf-8');
+          let expected = '';
+          for (let index = 0; index < bytes.length; ) {
+            const length = utf8SequenceAt(bytes, index);
+            const piece = bytes.subarray(index, index + Math.max(length, 1));
+            expected += length > 0 ? decode(piece) : decode(piece, 'windows-1252');
+            index += piece.length;
+          }
+          expect(decoded.text).toBe(expected.replace(/^\uFEFF/, ''));
+        } else {
+          expect(decoded).toEqual({ text: decode(bytes.subarray(detected.bomLength), detected.encoding).replace(/^\uFEFF/, ''), encoding: detected.encoding, repaired: null });
+        }
       }),
       { numRuns: 2_000 },
     );

@@ -25,7 +25,7 @@ export interface ParsedCsv {
  * recognizable title, link or ID column. Anything else is refused with `unrecognized_columns`, and a
  * binary file (an Excel workbook renamed to .csv) with `binary_content`.
  */
-export function parseCsv(text: string, filename: string | null, encoding: string = 'utf-8'): ParsedCsv {
+export function parseCsv(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParsedCsv {
   const issues = new formatKit.IssueCollector();
   // A workbook saved with a .csv name (or any binary file) would otherwise be "read" as a header of noise.
   if (formatKit.looksBinary(text, { nulIsBinary: false })) {
@@ -39,9 +39,8 @@ export function parseCsv(text: string, filename: string | null, encoding: string
     );
     return { playlists: [], issues: issues.issues() };
   }
-  if (encoding === 'windows-1252') {
-    issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
-  }
+  const decodingWarning = formatKit.decodingWarning(decoding);
+  if (decodingWarning !== null) issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
   const dialect = detectDialect(text);
   const records = readRecords(text, dialect, issues);
   const first = records.next();

@@ -8,8 +8,8 @@ import { serializeCsv, serializeOptions } from './csv-writer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text, encoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
-    return parseCsv(text, input.filename, encoding);
+    const { text, ...decoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseCsv(text, input.filename, decoding);
   },
   serialize(input) {
     return serializeCsv(input.playlists, serializeOptions(input.options));

@@ -9,8 +9,8 @@ import { serializeM3u, serializeOptions } from './m3u-serializer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text, encoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
-    return parseM3u(text, input.filename, encoding);
+    const { text, ...decoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseM3u(text, input.filename, decoding);
   },
   serialize(input) {
     return serializeM3u(input.playlists, serializeOptions(input.options));

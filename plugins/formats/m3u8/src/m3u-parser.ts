@@ -120,7 +120,7 @@ export class M3uReader {
   /** The line of the first HLS tag, when the file is an HLS playlist (nothing is imported). */
   #hlsLine: number | null = null;
 
-  read(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
+  read(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
     if (formatKit.looksBinary(text, { nulIsBinary: true })) {
       this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
       return { playlists: [], issues: this.#issues.issues() };
@@ -131,7 +131,8 @@ export class M3uReader {
       return { playlists: [], issues: this.#issues.issues() };
     }
     // A `.m3u` written by an older player is often Latin-1: read as such, but said, since a file in another code page would be misread.
-    if (encoding === 'windows-1252') this.#issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
+    const decodingWarning = formatKit.decodingWarning(decoding);
+    if (decodingWarning !== null) this.#issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
     for (const line of formatKit.textLines(text)) {
       if (this.#stopped) break;
       this.#line(line.text, line.number);
@@ -332,6 +333,6 @@ export class M3uReader {
   }
 }
 
-export function parseM3u(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
-  return new M3uReader().read(text, filename, encoding);
+export function parseM3u(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
+  return new M3uReader().read(text, filename, decoding);
 }

@@ -194,6 +194,14 @@ describe('parse: encodings', () => {
     expect((await parse(new TextEncoder().encode(text), 'new.m3u8')).issues).toEqual([]);
   });
 
+  it('keeps a UTF-8 playlist UTF-8 when a line of windows-1252 was added to it, and says on which line', async () => {
+    const utf8 = (value: string) => [...new TextEncoder().encode(value)];
+    const bytes = new Uint8Array([...utf8('#EXTM3U\n#EXTINF:200,Björk - Jóga\nBjörk/Joga.mp3\n#EXTINF:261,Motörhead - Ace of Spades\nace.mp3\n#EXTINF:261,Beyonc'), 0xe9, ...utf8(' - Halo\nhalo.mp3\n')]);
+    const result = await parse(bytes, 'mixed.m3u');
+    expect(result.playlists[0]!.tracks.map((track) => [track.artist, track.title])).toEqual([['Björk', 'Jóga'], ['Motörhead', 'Ace of Spades'], ['Beyoncé', 'Halo']]);
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'mixed_encoding', severity: 'warning', line: 6 })]);
+  });
+
   it('keeps a real U+FFFD in UTF-8 as UTF-8', async () => {
     const result = await parseText('#EXTINF:1,A - B\uFFFDé\nb.mp3\n');
     expect(result.playlists[0]?.tracks[0]?.title).toBe('B\uFFFDé');

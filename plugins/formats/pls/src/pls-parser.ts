@@ -81,14 +81,15 @@ function notPlsMessage(firstLine: string): string {
   return 'the file has no [playlist] section and no File1=… entries, so it is not a PLS playlist; nothing was imported (a plain list of paths or addresses is an M3U playlist: read it as a .m3u file)';
 }
 
-export function parsePls(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParseResult {
+export function parsePls(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
   const issues = new formatKit.IssueCollector();
   if (isBinary(text)) {
     issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
     return { playlists: [], issues: issues.issues() };
   }
-  // Read as windows-1252 because the bytes are not UTF-8: said, as a file in another code page would be misread.
-  if (encoding === 'windows-1252') issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
+  // Bytes read as windows-1252 because they are not UTF-8: said, as a file in another code page would be misread.
+  const decodingWarning = formatKit.decodingWarning(decoding);
+  if (decodingWarning !== null) issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
   const entries = new Map<number, Entry>();
   let section: 'none' | 'playlist' | 'other' = 'none';
   let declaredCount: { value: number; line: number } | null = null;

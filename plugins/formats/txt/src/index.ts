@@ -9,8 +9,8 @@ import { serializeOptions, serializeTxt } from './txt-serializer.ts';
  */
 export default defineFormatPlugin({
   parse(input, ctx) {
-    const { text, encoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
-    return parseTxt(text, input.filename, encoding);
+    const { text, ...decoding } = formatKit.decodeFile(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding));
+    return parseTxt(text, input.filename, decoding);
   },
   serialize(input) {
     return serializeTxt(input.playlists, serializeOptions(input.options));

@@ -29,7 +29,7 @@ function firstLine(text: string): formatKit.TextLine | null {
   return null;
 }
 
-export function parseTxt(text: string, filename: string | null, encoding: formatKit.DetectedEncoding = 'utf-8'): ParsedTxt {
+export function parseTxt(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParsedTxt {
   const issues = new formatKit.IssueCollector();
   if (formatKit.looksBinary(text, { nulIsBinary: false })) {
     issues.error(null, 'binary_content', 'the file is not a text list (it contains binary data; UTF-16 files need a byte order mark)');
@@ -40,7 +40,8 @@ export function parseTxt(text: string, filename: string | null, encoding: format
     issues.error(markup.number, 'not_txt', 'the file is an HTML or XML document (a web page, or an XML playlist), not a text list of tracks; nothing was imported');
     return { playlists: [], issues: issues.issues() };
   }
-  if (encoding === 'windows-1252') issues.warn(null, 'legacy_encoding', formatKit.LEGACY_ENCODING_WARNING);
+  const decodingWarning = formatKit.decodingWarning(decoding);
+  if (decodingWarning !== null) issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
   // Lines are read as they are needed: the choice looks at the first few, the reader then starts again.
   const layout = detectLayout(formatKit.textLines(text));
   const lines = formatKit.textLines(text);
