@@ -17,9 +17,13 @@ import { utf8SequenceAt } from './utf8-validator.ts';
 /** windows-1252's characters for the bytes 0x80–0x9F (WHATWG: the five it leaves undefined are the C1 controls of the same number). */
 const WINDOWS_1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 
-/** The character windows-1252 gives a byte of 0x80 or above (from 0xA0 on, Latin-1's). */
-function windows1252(byte: number): string {
-  return byte < 0xa0 ? WINDOWS_1252_C1[byte - 0x80]! : String.fromCharCode(byte);
+/**
+ * The UTF-8 bytes of the character windows-1252 gives a byte of 0x80 or above (from 0xA0 on,
+ * Latin-1's). Written out by hand: the sandbox has no TextEncoder, and these are all in the BMP.
+ */
+function windows1252Utf8(byte: number): number[] {
+  const code = byte < 0xa0 ? WINDOWS_1252_C1.charCodeAt(byte - 0x80) : byte;
+  return code < 0x800 ? [0xc0 | (code >> 6), 0x80 | (code & 0x3f)] : [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
 }
 
 export interface MixedRepair {
@@ -33,7 +37,6 @@ export interface MixedRepair {
 
 /** The repair of bytes that are mostly UTF-8 (see above), or null when they are no such file. */
 export function repairMixedUtf8(bytes: Uint8Array): MixedRepair | null {
-  const encoder = new TextEncoder();
   const pieces: Uint8Array[] = [];
   let sequences = 0;
   let stray = 0;
@@ -54,7 +57,7 @@ export function repairMixedUtf8(bytes: Uint8Array): MixedRepair | null {
     // Each byte of an ill-formed sequence is a character of its own in windows-1252.
     if (firstStray === -1) firstStray = index;
     stray += 1;
-    pieces.push(bytes.subarray(runStart, index), encoder.encode(windows1252(bytes[index] as number)));
+    pieces.push(bytes.subarray(runStart, index), Uint8Array.from(windows1252Utf8(bytes[index] as number)));
     index += 1;
     runStart = index;
   }
