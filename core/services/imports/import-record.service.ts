@@ -12,6 +12,7 @@ import {
   selectOpenImportRecords,
   type SqlStatement,
 } from './import-record.sql.ts';
+import { compactPlaylists, expandPlaylists } from './stored-playlists.ts';
 
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
@@ -120,7 +121,9 @@ export class ImportRecordService {
         kind: record.kind,
         sourceLabel: record.name,
         format: record.format,
-        playlists: [...record.playlists],
+        playlists: compactPlaylists(record.playlists),
+        playlistCount: record.playlists.length,
+        trackCount: record.playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0),
         issues,
         expiresAt: new Date(Date.now() + this.#ttlMs),
       }),
@@ -136,7 +139,7 @@ export class ImportRecordService {
     if (row.expired === true && row.state !== 'queued') {
       throw new ImportRecordError('expired', `Import ${id} expired at ${toDate(row.expires_at).toISOString()}; preview the source again.`);
     }
-    return { ...summaryOf(row), playlists: jsonArray<Playlist>(row.playlists), issues: jsonArray<ImportIssue>(row.issues) };
+    return { ...summaryOf(row), playlists: expandPlaylists(jsonArray<unknown>(row.playlists)), issues: jsonArray<ImportIssue>(row.issues) };
   }
 
   /** The owner's records a migration can still start from (newest first, at most `limit`). */

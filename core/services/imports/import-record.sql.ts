@@ -10,7 +10,10 @@ export interface NewImportRecordRow {
   kind: 'file' | 'text' | 'url';
   sourceLabel: string | null;
   format: string | null;
+  /** The playlists as stored (compactPlaylists). */
   playlists: unknown[];
+  playlistCount: number;
+  trackCount: number;
   issues: unknown[];
   expiresAt: Date;
 }
@@ -20,9 +23,9 @@ const COLUMNS = 'id, owner_id, kind, source_label, format, state, job_id, expire
 export function insertImportRecord(row: NewImportRecordRow): SqlStatement {
   return {
     text:
-      'insert into import_record (id, owner_id, kind, source_label, format, playlists, issues, state, expires_at, created_at, updated_at) ' +
-      `values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, 'previewed', ?, now(), now()) returning ${COLUMNS}`,
-    values: [row.id, row.ownerId, row.kind, row.sourceLabel, row.format, JSON.stringify(row.playlists), JSON.stringify(row.issues), row.expiresAt],
+      'insert into import_record (id, owner_id, kind, source_label, format, playlists, playlist_count, track_count, issues, state, expires_at, created_at, updated_at) ' +
+      `values (?, ?, ?, ?, ?, ?::json, ?, ?, ?::jsonb, 'previewed', ?, now(), now()) returning ${COLUMNS}`,
+    values: [row.id, row.ownerId, row.kind, row.sourceLabel, row.format, JSON.stringify(row.playlists), row.playlistCount, row.trackCount, JSON.stringify(row.issues), row.expiresAt],
   };
 }
 
@@ -41,8 +44,7 @@ export function selectImportRecord(ownerId: string, id: string): SqlStatement {
 export function selectOpenImportRecords(ownerId: string, limit: number): SqlStatement {
   return {
     text:
-      `select ${COLUMNS}, jsonb_array_length(playlists) as playlist_count, ` +
-      "(select coalesce(sum(jsonb_array_length(p->'tracks')), 0)::int from jsonb_array_elements(playlists) p) as track_count " +
+      `select ${COLUMNS}, playlist_count, track_count ` +
       "from import_record where owner_id = ? and state <> 'queued' and expires_at > now() order by created_at desc, id limit ?",
     values: [ownerId, limit],
   };

@@ -37,7 +37,7 @@ describe('import records (service level, two owners)', () => {
     const record = await records.create({ ownerId: 'alice', kind: 'file', name: 'f.txt', format: 'txt', playlists: [playlist('P', ['A'])], issues });
     expect((await records.get('alice', record.id)).issues).toHaveLength(200);
     const columns = (await sql(`select column_name from information_schema.columns where table_name = 'import_record'`)).map((row) => row.column_name);
-    expect(columns.sort()).toEqual(['created_at', 'expires_at', 'format', 'grace_until', 'id', 'issues', 'job_id', 'kind', 'owner_id', 'playlists', 'source_label', 'state', 'updated_at']);
+    expect(columns.sort()).toEqual(['created_at', 'expires_at', 'format', 'grace_until', 'id', 'issues', 'job_id', 'kind', 'owner_id', 'playlist_count', 'playlists', 'source_label', 'state', 'track_count', 'updated_at']);
   });
 
   it('claims a record for one job atomically; success deletes it, failure retains it for a grace period', async () => {
