@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
-import { CLI } from '../support/engine-process.ts';
+import { CLI, oplOutputs } from '../support/engine-process.ts';
 
 /**
  * `opl export` as a user runs it: the real CLI in a child process against a real engine (Spotify
@@ -34,16 +34,9 @@ interface CliRun {
   stderr: string;
 }
 
-/** `opl export …` in `cwd`, with no OPL_* variables but those given. */
-async function opl(args: string[], cwd = work, url = h.baseUrl): Promise<CliRun> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
-  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'export', ...(url ? ['--url', url] : []), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, stdout, stderr };
+/** `opl export …` in `cwd`, with no OPL_* variables. */
+function opl(args: string[], cwd = work, url = h.baseUrl): Promise<CliRun> {
+  return oplOutputs(['export', ...(url ? ['--url', url] : []), ...args], cwd);
 }
 
 async function freshDir(name: string): Promise<string> {
@@ -206,8 +199,8 @@ describe('opl export', () => {
 describe('opl export against a hostile Content-Disposition', () => {
   let server: Server;
   let url = '';
-  const names = ['../../escaped.csv', '/etc/passwd', '..\\..\\win.csv', 'CON.csv', '\u0000\u0007.csv', '....'];
-  let next = 0;
+  /** The `filename*` of the next downloads, in order. */
+  const queue: string[] = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -215,7 +208,7 @@ describe('opl export against a hostile Content-Disposition', () => {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ owner_id: 'local', session: { required: false, authenticated: false } }));
         return;
       }
-      const name = names[next++ % names.length]!;
+      const name = queue.shift() ?? 'x.csv';
       const body = '"schema_version"\n"1"\n';
       response.writeHead(200, {
         'content-type': 'text/csv; charset=utf-8',
@@ -236,6 +229,8 @@ describe('opl export against a hostile Content-Disposition', () => {
   it('keeps every download inside the chosen directory under a safe name', async () => {
     const root = await freshDir('hostile');
     const dir = await freshDir('hostile/inside');
+    const names = ['../../escaped.csv', '/etc/passwd', '..\\..\\win.csv', 'CON.csv', '\u0000\u0007.csv', '....'];
+    queue.push(...names);
     const written: string[] = [];
     for (let index = 0; index < names.length; index += 1) {
       const result = await opl(['--source', 'import:00000000-0000-4000-8000-000000000000', '--format', 'csv', '-o', dir], work, url);
@@ -245,6 +240,31 @@ describe('opl export against a hostile Content-Disposition', () => {
     for (const path of written) expect(path.startsWith(`${dir}/`)).toBe(true);
     expect((await readdir(dir)).sort()).toEqual(['_CON.csv', '__.csv', 'escaped.csv', 'opl-export.csv', 'passwd', 'win.csv'].sort());
     expect((await readdir(root)).sort()).toEqual(['inside']);
+  });
+
+  // Nor may a name disguise the file (a bidirectional override, a C1 control, a line separator) or
+  // overflow a file name: at most 200 UTF-8 bytes, extension kept, so the download and its
+  // `.<name>.<pid>.partial` beside it never fail with ENAMETOOLONG.
+  it('saves names that would disguise the file or overflow a file name under plain names of at most 200 bytes', async () => {
+    const dir = await freshDir('disguised');
+    const cases: [sent: string, saved: string][] = [
+      ['\u202egnp.exe.csv', 'gnp.exe.csv'],
+      ['\u009b31mRed.csv', '_31mRed.csv'],
+      ['a\u2028b\u0085c.csv', 'a_b_c.csv'],
+      [`${'夜'.repeat(150)}.csv`, `${'夜'.repeat(65)}.csv`],
+      [`${'😀'.repeat(150)}.csv`, `${'😀'.repeat(49)}.csv`],
+      [`${'é'.repeat(99)}😀${'x'.repeat(50)}.m3u8`, `${'é'.repeat(97)}.m3u8`],
+    ];
+    queue.push(...cases.map(([sent]) => sent));
+    for (const [sent, saved] of cases) {
+      const result = await opl(['--source', 'import:00000000-0000-4000-8000-000000000000', '--format', 'csv', '-o', `${dir}/`], work, url);
+      expect(result.code, `${JSON.stringify(sent)}: ${result.stderr}`).toBe(0);
+      // Printed as written: nothing in the path can drive the terminal.
+      expect(result.stdout, JSON.stringify(sent)).toBe(`${join(dir, saved)}\n`);
+    }
+    const files = await readdir(dir);
+    expect(files.sort()).toEqual(cases.map(([, saved]) => saved).sort());
+    for (const file of files) expect(Buffer.byteLength(file), file).toBeLessThanOrEqual(200);
   });
 });
 

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import type { Playlist, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
 import { exportManifestSchema, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER_ID } from '../../../core/services/owner/owner.ts';
-import { CLI } from '../support/engine-process.ts';
+import { oplOutputs } from '../support/engine-process.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -445,16 +445,7 @@ describe('POST /api/exports from import records, with the real format plugins in
   it('opl export saves a playlist with a long or disguising name under a name a file system takes, extension kept', async () => {
     const port = (t.app.http!.server.address() as AddressInfo).port;
     const dir = await mkdtemp(join(scratch, 'cli-names-'));
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
-    const opl = async (args: string[]) => {
-      const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'export', '--url', `http://127.0.0.1:${port}`, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      return { code, stdout, stderr };
-    };
+    const opl = (args: string[]) => oplOutputs(['export', '--url', `http://127.0.0.1:${port}`, ...args], dir);
     // The engine's filename* holds up to 150 characters: 450 bytes of CJK, 600 of emoji; a file
     // name (and the CLI's `.<name>.<pid>.partial` beside it) has 255 bytes on Linux and macOS.
     const names: [string, string][] = [

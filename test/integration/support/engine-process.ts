@@ -50,6 +50,18 @@ export function runOpl(args: string[], env: Record<string, string>, nodeFlags: r
   };
 }
 
+/** `opl <args>` run in `cwd` to its exit, with no OPL_* variables, its standard output and error kept apart (runOpl joins them). */
+export async function oplOutputs(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPL_')));
+  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
 /** Polls `url` until it answers `status` or the process exits / the time runs out. */
 export async function waitForStatus(engine: EngineProcess, url: string, status = 200, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
