@@ -123,6 +123,8 @@ describe('describeImportFailure', () => {
     expect(result.problem.title).toBe('Nothing could be read from this text');
     expect(result.issues?.errors.map((one) => one.line)).toEqual([3]);
     expect(result.issues?.warnings.map((one) => one.line)).toEqual([1]);
+    // The page lists the issues before the next step, so the step points up at them.
+    expect(result.nextSteps).toEqual(['Fix what the issues above name, then import it again.']);
   });
 
   it('422 over a limit says to split the import', () => {

@@ -326,7 +326,7 @@ export function describeImportFailure(source: ImportSource, status: number, prob
     if (issues && issues.length > 0) {
       return {
         problem: { ...problem, title: `Nothing could be read from this ${thing}` },
-        nextSteps: ['Fix the lines listed below, then import it again.'],
+        nextSteps: ['Fix what the issues above name, then import it again.'],
         issues: groupIssues(issues),
       };
     }

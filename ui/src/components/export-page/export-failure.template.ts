@@ -5,15 +5,16 @@ import '../problem-notice/index.ts';
 
 /**
  * A refused export in words: the engine's problem, the next steps, and the one action that helps
- * (reconnect on Connections, sign in on Settings, import again, or try again).
+ * (reconnect on Connections, sign in on Settings, import again, or try again). `importHere`: shown
+ * on the Import page itself, which needs no link to itself.
  */
-export function exportFailureNotice(failure: ExportFailure, retry: () => void): TemplateResult {
+export function exportFailureNotice(failure: ExportFailure, retry: () => void, options: { readonly importHere?: boolean } = {}): TemplateResult {
   const action = failure.action;
   return html`<opl-problem-notice .problem=${failure.problem} data-testid="export-failure" data-code=${failure.problem.code ?? ''} data-reason=${failure.reason ?? ''}>
     ${failure.nextSteps.length > 0 ? html`<ul class="next-steps" data-testid="next-steps">${failure.nextSteps.map((step) => html`<li>${step}</li>`)}</ul>` : nothing}
     ${action.kind === 'reconnect' ? html`<p class="next-action"><a href=${hrefFor('connections')} data-action="reconnect">Reconnect the account on Connections</a></p>` : nothing}
     ${action.kind === 'sign-in' ? html`<p class="next-action"><a href=${hrefFor('settings')} data-action="sign-in">Sign in on Settings</a></p>` : nothing}
-    ${action.kind === 'import-again' ? html`<p class="next-action"><a href=${hrefFor('import')} data-action="import">Go to Import</a></p>` : nothing}
+    ${action.kind === 'import-again' && !options.importHere ? html`<p class="next-action"><a href=${hrefFor('import')} data-action="import">Go to Import</a></p>` : nothing}
     ${action.kind === 'retry'
       ? html`<p class="next-action">
           <button type="button" data-action="retry" @click=${retry}>Try again${action.afterSeconds !== null ? html`<span class="visually-hidden"> (the engine asked to wait ${action.afterSeconds} seconds)</span>` : nothing}</button>

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
-import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
+import { accountFullName, ACCOUNTS_PATH, needsReconnect, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
   availableFormat,
   describeExportFailure,
@@ -15,6 +15,7 @@ import {
 import { apiRequest, downloadRequest } from '../../api/http.ts';
 import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
 import type { Problem } from '../../api/problem.ts';
+import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
@@ -33,7 +34,13 @@ import { saveBlob } from './save-blob.ts';
 /** A live export reads every chosen playlist through its provider before the first byte comes back. */
 const EXPORT_TIMEOUT_MS = 300_000;
 
-type Accounts = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly accounts: readonly AccountView[] } | { readonly kind: 'failed'; readonly problem: Problem };
+/** How long the URL of a file that arrived after the page was left is kept, so the browser can start saving it. */
+const LEFT_PAGE_URL_MS = 5_000;
+
+type Accounts =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'loaded'; readonly accounts: readonly AccountView[]; readonly reconnect: readonly AccountView[] }
+  | { readonly kind: 'failed'; readonly problem: Problem };
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
@@ -126,7 +133,7 @@ export class OplExportPage extends LitElement {
     }
     const accounts = parseAccounts(result.data);
     this._accounts = accounts
-      ? { kind: 'loaded', accounts: accounts.filter((account) => account.status === 'connected') }
+      ? { kind: 'loaded', accounts: accounts.filter((account) => account.status === 'connected'), reconnect: accounts.filter(needsReconnect) }
       : { kind: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status, detail: 'The list of accounts did not have the documented fields.' } };
   }
 
@@ -172,7 +179,18 @@ export class OplExportPage extends LitElement {
       this._announcement = `Not exported: ${this._failure.problem.title}.`;
       return;
     }
+    // The page was left while the engine worked: the file asked for is still saved, and as nothing
+    // offers it again, its URL (and the memory behind it) is let go once the browser has it.
+    const savedAfterLeaving = (): boolean => {
+      if (this.isConnected) return false;
+      const url = saveBlob(answer.blob, answer.fileName);
+      setTimeout(() => URL.revokeObjectURL(url), LEFT_PAGE_URL_MS);
+      this._busy = false;
+      return true;
+    };
+    if (savedAfterLeaving()) return;
     const result = await readExportResult(answer, { partialPlaylistIds: Object.keys(selection.tracks).filter((id) => (selection.tracks[id]?.length ?? 0) > 0) });
+    if (savedAfterLeaving()) return;
     this._href = saveBlob(answer.blob, answer.fileName);
     this._result = result;
     this._busy = false;
@@ -182,12 +200,23 @@ export class OplExportPage extends LitElement {
     await this.renderRoot.querySelector('opl-export-result')?.focusHeading();
   }
 
-  #sourceStep(accounts: readonly AccountView[]): TemplateResult {
+  /** Accounts whose sign-in expired cannot be read: named, with where to fix it, rather than left out. */
+  #reconnectNote(accounts: readonly AccountView[]): TemplateResult | typeof nothing {
+    if (accounts.length === 0) return nothing;
+    return html`<p class="hint" data-testid="reconnect-accounts">
+      ${accounts.length === 1 ? 'Needs reconnecting before it can be exported' : 'Need reconnecting before they can be exported'}:
+      ${accounts.map((account, index) => html`${index > 0 ? ', ' : ''}<bdi>${accountFullName(account)}</bdi>`)}.
+      <a href=${hrefFor('connections')}>Reconnect on Connections</a>
+    </p>`;
+  }
+
+  #sourceStep(accounts: readonly AccountView[], reconnect: readonly AccountView[], unavailable: boolean): TemplateResult {
     return html`<section aria-labelledby="step-source">
       <h2 id="step-source">1. Source</h2>
       <opl-source-picker
         legend="Export from"
         .accounts=${accounts}
+        ?accounts-unavailable=${unavailable}
         import-id=${this._handedImportId}
         @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => {
           this._source = event.detail;
@@ -195,6 +224,7 @@ export class OplExportPage extends LitElement {
           this.#clearOutcome();
         }}
       ></opl-source-picker>
+      ${this.#reconnectNote(reconnect)}
     </section>`;
   }
 
@@ -267,8 +297,18 @@ export class OplExportPage extends LitElement {
     const accounts = this._accounts;
     return html`${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}
       ${accounts.kind === 'loading' ? html`<p role="status">Loading your accounts…</p>` : nothing}
-      ${accounts.kind === 'failed' ? html`<opl-problem-notice .problem=${accounts.problem}>${accessHint(accounts.problem)}</opl-problem-notice>` : nothing}
-      ${accounts.kind === 'loaded' ? html`${this.#sourceStep(accounts.accounts)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}` : nothing}
+      ${accounts.kind === 'failed'
+        ? html`<opl-problem-notice .problem=${accounts.problem} data-testid="accounts-problem">
+            ${accounts.problem.status === 401 || accounts.problem.status === 403
+              ? nothing
+              : html`<p class="next-action">Your connected accounts could not be read, so they are not offered below; an import can still be exported.</p>`}
+            ${accessHint(accounts.problem)}
+            <p class="next-action"><button type="button" data-action="reload-accounts" @click=${() => void this.#loadAccounts()}>Read the accounts again</button></p>
+          </opl-problem-notice>`
+        : nothing}
+      ${accounts.kind === 'loading'
+        ? nothing
+        : html`${accounts.kind === 'loaded' ? this.#sourceStep(accounts.accounts, accounts.reconnect, false) : this.#sourceStep([], [], true)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}`}
       <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>`;
   }
 }

@@ -23,7 +23,7 @@ import type { Problem } from '../../api/problem.ts';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
 import { describeShareFailure, importShareRequest, parseCreatedShare, SHARES_PATH, type CreatedShare } from '../../api/shares.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
-import { EXPORT_HANDOVER_KEY } from '../../api/exports.ts';
+import { availableFormat, describeExportFailure, EXPORT_HANDOVER_KEY, type ExportFailure, type ExportFormatValue } from '../../api/exports.ts';
 import { IMPORT_HANDOVER_KEY } from '../../api/migrations.ts';
 import { hrefFor } from '../../router/route.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
@@ -32,6 +32,8 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import { exportFailureNotice } from '../export-page/export-failure.template.ts';
+import { loadUnavailableFormats } from '../export-page/format-availability.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { importPageStyles } from './import-page.styles.ts';
@@ -51,13 +53,16 @@ const SHARE_EXPIRY = [
 ] as const;
 
 /** The formats `POST /api/exports` writes, in the order offered. */
-const EXPORT_FORMATS = [
+const EXPORT_FORMATS: readonly { readonly value: ExportFormatValue; readonly label: string }[] = [
   { value: 'csv', label: 'CSV (spreadsheets)' },
   { value: 'txt', label: 'TXT (tab-separated)' },
   { value: 'm3u8', label: 'M3U8 (players)' },
   { value: 'xspf', label: 'XSPF (players)' },
   { value: 'json', label: 'Open Playlist JSON (lossless)' },
-] as const;
+];
+
+/** Playlists of a preview shown at first, and added by each "Show more": a large import must not build every table at once. */
+export const PLAYLISTS_SHOWN = 20;
 
 /** Where a problem is shown: next to the control that caused it. */
 type Failure = { readonly near: ImportSource | 'preview'; readonly failure: ImportFailure };
@@ -93,6 +98,10 @@ export class OplImportPage extends LitElement {
     _announcement: { state: true },
     _accounts: { state: true },
     _share: { state: true },
+    _exportFailure: { state: true },
+    _unavailableFormats: { state: true },
+    _exportFormat: { state: true },
+    _shownPlaylists: { state: true },
   };
 
   declare summary: string;
@@ -105,6 +114,13 @@ export class OplImportPage extends LitElement {
   /** Connected provider accounts, for choosing which one reads a provider playlist link. */
   declare _accounts: readonly AccountView[];
   declare _share: ShareOutcome | undefined;
+  /** Why the last "Download export" was refused, in the Export page's words. */
+  declare _exportFailure: ExportFailure | undefined;
+  /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
+  declare _unavailableFormats: ReadonlySet<ExportFormatValue>;
+  declare _exportFormat: ExportFormatValue;
+  /** How many playlists of the preview are rendered. */
+  declare _shownPlaylists: number;
   /** Id of an element to focus after the next render. */
   #focusTarget: string | undefined;
 
@@ -119,12 +135,24 @@ export class OplImportPage extends LitElement {
     this._announcement = '';
     this._accounts = [];
     this._share = undefined;
+    this._exportFailure = undefined;
+    this._unavailableFormats = new Set();
+    this._exportFormat = 'csv';
+    this._shownPlaylists = PLAYLISTS_SHOWN;
     this.#focusTarget = undefined;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#loadAccounts();
+    void this.#loadFormats();
+  }
+
+  async #loadFormats(): Promise<void> {
+    const unavailable = await loadUnavailableFormats();
+    if (!unavailable) return;
+    this._unavailableFormats = unavailable;
+    this._exportFormat = availableFormat(this._exportFormat, unavailable);
   }
 
   /** Without accounts the link box still works: the engine then answers with the action to connect one. */
@@ -163,6 +191,8 @@ export class OplImportPage extends LitElement {
     }
     this._preview = preview;
     this._share = undefined;
+    this._exportFailure = undefined;
+    this._shownPlaylists = PLAYLISTS_SHOWN;
     const errors = preview.issues.filter((issue) => issue.severity === 'error').length;
     const warnings = preview.issues.length - errors;
     this._announcement =
@@ -172,7 +202,20 @@ export class OplImportPage extends LitElement {
     return true;
   }
 
+  /** Refuses before sending: what the page can tell on its own, in words. */
+  #refuseFile(title: string, detail: string, nextSteps: readonly string[]): void {
+    this._failure = { near: 'file', failure: { problem: { title, detail, status: 0 }, nextSteps } };
+    this._announcement = `Not imported: ${title}.`;
+  }
+
   async #upload(file: File): Promise<void> {
+    if (this._busy) return;
+    if (file.size === 0) {
+      this.#refuseFile(`“${file.name}” is empty`, 'The file has no content (0 bytes), so there is nothing to preview.', [
+        'Choose the playlist file itself. If it was just saved or downloaded, check that this finished, then choose it again.',
+      ]);
+      return;
+    }
     await this.#preview('file', `“${file.name}”`, FILE_PREVIEW_PATH, () =>
       apiRequest(FILE_PREVIEW_PATH, { method: 'POST', body: file, headers: uploadHeaders(file.name, file.type), timeoutMs: UPLOAD_TIMEOUT_MS }),
     );
@@ -207,7 +250,13 @@ export class OplImportPage extends LitElement {
   readonly #onDrop = (event: DragEvent): void => {
     event.preventDefault();
     this._dragOver = false;
-    const file = event.dataTransfer?.files[0];
+    const files = event.dataTransfer?.files;
+    if (files && files.length > 1) {
+      if (this._busy) return;
+      this.#refuseFile('Drop one file at a time', `${files.length.toLocaleString('en')} files were dropped; a preview reads one file.`, ['Drop or choose the files one by one: each becomes its own import.']);
+      return;
+    }
+    const file = files?.[0];
     if (file) void this.#upload(file);
   };
 
@@ -217,6 +266,7 @@ export class OplImportPage extends LitElement {
     const text = (form.elements.namedItem('import-text') as HTMLTextAreaElement).value;
     const name = (form.elements.namedItem('import-name') as HTMLInputElement).value.trim();
     if (text.trim() === '') {
+      if (this._failure?.near === 'text') this._failure = undefined;
       this._fieldErrors = { text: 'Paste at least one line, for example “Artist - Title”.' };
       this.#focusTarget = 'import-text';
       return;
@@ -234,6 +284,7 @@ export class OplImportPage extends LitElement {
     if (url === '') error = 'Enter the link of a playlist.';
     else if (!URL.canParse(url)) error = 'Enter a full link, starting with https://.';
     if (error) {
+      if (this._failure?.near === 'url') this._failure = undefined;
       this._fieldErrors = { url: error };
       this.#focusTarget = 'import-url';
       return;
@@ -286,15 +337,16 @@ export class OplImportPage extends LitElement {
   /** Exports the whole import through `POST /api/exports` and hands the file to the browser. */
   async #export(preview: ImportPreview): Promise<void> {
     if (this._busy) return;
-    const select = this.renderRoot.querySelector<HTMLSelectElement>('#export-format');
-    const format = select?.value ?? 'csv';
+    const format = this._exportFormat;
     this._busy = { kind: 'export' };
     this._failure = undefined;
+    this._exportFailure = undefined;
     this._announcement = '';
     const result = await downloadRequest('/api/exports', { source_provider: 'import', source_account_id: preview.id, format });
     this._busy = undefined;
     if (!result.ok) {
-      this._failure = { near: 'preview', failure: describeImportFailure('file', result.status, result.problem, result.body) };
+      this._exportFailure = describeExportFailure('live', result.status, result.problem, result.body, result.headers?.get('retry-after') ?? null);
+      this._announcement = `Not exported: ${this._exportFailure.problem.title}.`;
       return;
     }
     const url = URL.createObjectURL(result.blob);
@@ -322,6 +374,7 @@ export class OplImportPage extends LitElement {
     if (this._busy) return;
     this._busy = { kind: 'delete' };
     this._failure = undefined;
+    this._exportFailure = undefined;
     this._announcement = '';
     const result = await apiRequest(importPath(preview.id), { method: 'DELETE' });
     this._busy = undefined;
@@ -536,8 +589,8 @@ export class OplImportPage extends LitElement {
     const headingId = `playlist-heading-${index}`;
     const shown = playlist.tracks.length;
     return html`<div class="playlist" data-testid="preview-playlist">
-      <h3 id=${headingId}>${playlist.name || 'Untitled playlist'} <span class="count">(${plural(playlist.trackCount, 'track')})</span></h3>
-      ${playlist.description ? html`<p class="description">${playlist.description}</p>` : nothing}
+      <h3 id=${headingId} tabindex="-1"><bdi>${playlist.name || 'Untitled playlist'}</bdi> <span class="count">(${plural(playlist.trackCount, 'track')})</span></h3>
+      ${playlist.description ? html`<p class="description" dir="auto">${playlist.description}</p>` : nothing}
       ${shown === 0
         ? html`<p class="empty">This playlist has no tracks.</p>`
         : html`${shown < playlist.trackCount
@@ -559,9 +612,9 @@ export class OplImportPage extends LitElement {
                     const duration = formatDuration(track.durationS);
                     return html`<tr>
                       <td class="number">${position + 1}</td>
-                      <th scope="row">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
-                      <td>${track.artist}</td>
-                      <td>${track.album ?? ''}</td>
+                      <th scope="row" dir="auto">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
+                      <td dir="auto">${track.artist}</td>
+                      <td dir="auto">${track.album ?? ''}</td>
                       <td class="number" data-field="duration">
                         ${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}
                       </td>
@@ -573,12 +626,36 @@ export class OplImportPage extends LitElement {
     </div>`;
   }
 
+  /** A refused export of the shown import: on this page, importing again is done right here. */
+  #exportFailureHere(failure: ExportFailure): ExportFailure {
+    if (failure.action.kind !== 'import-again') return failure;
+    return { ...failure, nextSteps: ['The import was deleted or has expired. Import the file, text or link again above, then export it.'] };
+  }
+
+  /** Shows the next playlists and moves focus to the first of them. */
+  #showMorePlaylists(): void {
+    const first = this._shownPlaylists;
+    this._shownPlaylists += PLAYLISTS_SHOWN;
+    this.#focusTarget = `playlist-heading-${first}`;
+  }
+
+  #morePlaylists(preview: ImportPreview): TemplateResult | typeof nothing {
+    const total = preview.playlists.length;
+    const shown = Math.min(this._shownPlaylists, total);
+    if (shown >= total) return nothing;
+    const next = Math.min(PLAYLISTS_SHOWN, total - shown);
+    return html`<div class="more-playlists" data-testid="more-playlists">
+      <p class="hint" id="more-playlists-hint">Showing ${shown.toLocaleString('en')} of ${plural(total, 'playlist')}.</p>
+      <button type="button" aria-describedby="more-playlists-hint" @click=${() => this.#showMorePlaylists()}>Show ${plural(next, 'more playlist')}</button>
+    </div>`;
+  }
+
   #previewSection(preview: ImportPreview): TemplateResult {
     const { errors, warnings } = groupIssues(preview.issues);
     const deleting = this._busy?.kind === 'delete';
     const exporting = this._busy?.kind === 'export';
     return html`<section aria-labelledby="preview-heading" data-testid="import-preview" data-import-id=${preview.id}>
-      <h2 id="preview-heading" tabindex="-1">Preview: ${preview.name ?? 'Untitled import'}</h2>
+      <h2 id="preview-heading" tabindex="-1">Preview: <bdi>${preview.name ?? 'Untitled import'}</bdi></h2>
       <dl>
         <dt>Source</dt>
         <dd data-field="source">${sourceLabel(preview.kind)}</dd>
@@ -602,8 +679,20 @@ export class OplImportPage extends LitElement {
         </button>
         <span class="export-choice">
           <label for="export-format">Export as</label>
-          <select id="export-format">
-            ${EXPORT_FORMATS.map((item) => html`<option value=${item.value}>${item.label}</option>`)}
+          <select
+            id="export-format"
+            aria-describedby=${this._unavailableFormats.size > 0 ? 'export-formats-note' : nothing}
+            @change=${(event: Event) => {
+              this._exportFormat = (event.currentTarget as HTMLSelectElement).value as ExportFormatValue;
+              this._exportFailure = undefined;
+            }}
+          >
+            ${EXPORT_FORMATS.map((item) => {
+              const unavailable = this._unavailableFormats.has(item.value);
+              return html`<option value=${item.value} ?disabled=${unavailable} ?selected=${this._exportFormat === item.value}>
+                ${item.label}${unavailable ? ' — not available now' : ''}
+              </option>`;
+            })}
           </select>
           <button type="button" id="export-import" data-action="export" aria-disabled=${exporting ? 'true' : 'false'} @click=${() => void this.#export(preview)}>
             ${exporting ? 'Exporting…' : 'Download export'}
@@ -616,6 +705,12 @@ export class OplImportPage extends LitElement {
         Several playlists download as one ZIP archive with a manifest. A migration takes this import as its source on the
         <a href=${hrefFor('migrate')}>Migrate</a> page.
       </p>
+      ${this._unavailableFormats.size > 0
+        ? html`<p class="hint" id="export-formats-note">
+            A format marked “not available now” cannot be written at the moment: its plugin is not loaded (an administrator can see why on the Plugins page).
+          </p>`
+        : nothing}
+      ${this._exportFailure ? exportFailureNotice(this.#exportFailureHere(this._exportFailure), () => void this.#export(preview), { importHere: true }) : nothing}
       ${this.#failureNotice('preview')} ${this.#shareBlock(preview)}
       ${preview.issues.length > 0
         ? html`<div class="issue-groups" role="group" aria-labelledby="issues-heading">
@@ -623,7 +718,7 @@ export class OplImportPage extends LitElement {
             ${this.#issueLists(errors, warnings, 'preview')}
           </div>`
         : nothing}
-      ${preview.playlists.map((playlist, index) => this.#playlist(playlist, index))}
+      ${preview.playlists.slice(0, this._shownPlaylists).map((playlist, index) => this.#playlist(playlist, index))} ${this.#morePlaylists(preview)}
     </section>`;
   }
 

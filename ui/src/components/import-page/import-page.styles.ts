@@ -207,6 +207,30 @@ export const importPageStyles = css`
     margin-top: var(--opl-space-6);
   }
 
+  /* Names and descriptions come from files: a long word wraps instead of widening the page. */
+  h2,
+  h3,
+  .description {
+    overflow-wrap: anywhere;
+  }
+
+  /* A list box is as wide as its longest option, here a playlist name from a file. */
+  select {
+    max-width: 100%;
+  }
+
+  .more-playlists {
+    margin-top: var(--opl-space-6);
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-3);
+    align-items: center;
+  }
+
+  .more-playlists .hint {
+    margin: 0;
+  }
+
   .description {
     color: var(--opl-color-text-muted);
   }

@@ -10,6 +10,8 @@ export const sourcePickerStyles = css`
     border: none;
     padding: 0;
     margin: 0 0 var(--opl-space-4);
+    /* A fieldset is as wide as its widest line by default: a long import name would widen the page. */
+    min-width: 0;
   }
 
   legend {
@@ -23,6 +25,19 @@ export const sourcePickerStyles = css`
     align-items: center;
     font-weight: 400;
     padding: var(--opl-space-1) 0;
+    overflow-wrap: anywhere;
+  }
+
+  .import-text {
+    min-width: 0;
+  }
+
+  .import-name {
+    margin-right: var(--opl-space-2);
+  }
+
+  form.inline .field-error {
+    flex-basis: 100%;
   }
 
   form.inline {

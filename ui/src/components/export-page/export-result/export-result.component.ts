@@ -50,7 +50,7 @@ export class OplExportResult extends LitElement {
         <tbody>
           ${entries.map(
             (entry) => html`<tr data-status=${entry.status}>
-              <th scope="row">${entry.name || entry.playlistId}</th>
+              <th scope="row" dir="auto">${entry.name || entry.playlistId}</th>
               <td>${entryResultLabel(entry)}</td>
               <td>${entry.trackCount.toLocaleString('en')}</td>
               <td>${entry.file ?? '—'}</td>
@@ -89,7 +89,7 @@ export class OplExportResult extends LitElement {
     if (!result) return nothing;
     const playlists = result.entries?.length ?? 0;
     return html`<div class="result" data-testid="export-result" data-file-name=${result.fileName} data-archive=${result.archive ? 'true' : 'false'}>
-      <h3 id=${this.heading} tabindex="-1">Downloaded ${result.fileName}</h3>
+      <h3 id=${this.heading} tabindex="-1">Downloaded <bdi>${result.fileName}</bdi></h3>
       <p>
         ${formatBytes(result.bytes)}${result.archive
           ? html` · a ZIP archive${result.files ? ` of ${plural(result.files.length, 'file')}` : ''}${playlists > 0 ? ` with ${plural(playlists, 'playlist')}` : ''} and its manifest.json`

@@ -9,6 +9,8 @@ export const exportResultStyles = css`
   h3 {
     font-size: 1rem;
     margin: 0 0 var(--opl-space-2);
+    /* File names can be one long word: it wraps instead of widening the page. */
+    overflow-wrap: anywhere;
   }
 
   h4 {
