@@ -116,7 +116,10 @@ export function buildUiIfStale(nodeBinary) {
   const result = spawnSync(nodeBinary, [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(uiDir, 'vite.config.ts'), '--logLevel', 'warn'], {
     cwd: projectRoot,
     encoding: 'utf8',
-    env: runtimeEnv(nodeBinary),
+    // Vite builds for production only when NODE_ENV is unset or says so: under a test runner
+    // (NODE_ENV=test) or a shell with NODE_ENV=development, the UI came out with Lit's
+    // development build (slower, and "Lit is in dev mode" in every console).
+    env: { ...runtimeEnv(nodeBinary), NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error(`the UI build (vite build) failed:\n${result.stdout}\n${result.stderr}`);
   return true;

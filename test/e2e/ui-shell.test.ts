@@ -171,4 +171,9 @@ describe('web UI shell', () => {
   it('logged no console errors, failed requests or uncaught exceptions', () => {
     expect(session.errors).toEqual([]);
   });
+
+  it('runs the production build of the UI: no warnings, Lit\'s "dev mode" notice among them', () => {
+    // The suite runs under NODE_ENV=test; the UI it serves must still be built for production.
+    expect(session.warnings).toEqual([]);
+  });
 });

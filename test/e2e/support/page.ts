@@ -16,6 +16,8 @@ export interface BrowserSession {
   readonly page: Page;
   /** Console errors, failed requests and uncaught exceptions seen so far. */
   readonly errors: string[];
+  /** Console warnings seen so far (Lit's "dev mode" notice among them, were the UI built for development). */
+  readonly warnings: string[];
   close(): Promise<void>;
 }
 
@@ -25,8 +27,10 @@ export async function openSession(wsEndpoint: string, options: { colorScheme?: '
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'warning') warnings.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   page.on('requestfailed', (request) => errors.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
@@ -35,6 +39,7 @@ export async function openSession(wsEndpoint: string, options: { colorScheme?: '
     context,
     page,
     errors,
+    warnings,
     async close() {
       await context.close();
       await browser.close();
