@@ -272,6 +272,41 @@ describe('Import and Export pages, edge cases', () => {
       }
     });
 
+    it('keeps a long playlist name inside the playlist choice at 360 px, and lists 10,000 tracks a page at a time', async () => {
+      await page.setViewportSize({ width: 360, height: 800 });
+      const created = (await (
+        await fetch(`${baseUrl}/api/imports/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-filename': 'long.json' }, body: bundle(1, 10_000, () => LONG_NAME) })
+      ).json()) as { id: string };
+      try {
+        await openArea('export', 'Export');
+        await exportPage().getByRole('radio', { name: 'An imported file or link' }).check();
+        await picker().getByRole('textbox', { name: 'Import id' }).fill(created.id);
+        await picker().getByRole('button', { name: 'Use this import' }).click();
+        const collection = exportPage().locator('[data-testid="collection"]').first();
+        await collection.waitFor({ timeout: 15_000 });
+        expect(normalise(await collection.textContent())).toContain('10,000 tracks');
+        expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+
+        await collection.getByRole('button', { name: /Choose tracks/ }).click();
+        const tracks = collection.locator('[data-testid="track-picker"]');
+        await tracks.waitFor();
+        expect(await tracks.getByRole('checkbox').count()).toBe(200);
+        expect(normalise(await tracks.locator('[data-testid="tracks-shown"]').textContent())).toBe('Showing 200 tracks of 10,000.');
+        await tracks.getByRole('button', { name: 'Show 200 more tracks' }).click();
+        expect(await tracks.getByRole('checkbox').count()).toBe(400);
+        // Reading goes on where the new tracks begin.
+        expect(await page.evaluate(() => {
+          let active: Element | null = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          return active instanceof HTMLInputElement ? active.closest('li')?.textContent?.trim() ?? null : null;
+        })).toMatch(/^Song 201\b/);
+        expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+      } finally {
+        await deleteImport(created.id);
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
+    });
+
     it('asks for an import id when “Use this import” is pressed with none', async () => {
       await openArea('export', 'Export');
       await exportPage().getByRole('radio', { name: 'An imported file or link' }).check();

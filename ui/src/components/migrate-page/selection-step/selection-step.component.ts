@@ -14,6 +14,15 @@ import { selectionStepStyles } from './selection-step.styles.ts';
 
 /** Playlist reads may page through the provider; give them time. */
 const READ_TIMEOUT_MS = 60_000;
+/**
+ * Tracks listed at a time when a playlist's tracks are opened: a checkbox each, and 10,000 of them
+ * built at once held the page for about two seconds. More come on request.
+ */
+export const TRACK_PAGE = 200;
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
 
 interface Collection {
   readonly id: string;
@@ -60,6 +69,7 @@ export class OplSelectionStep extends LitElement {
     _tracks: { state: true },
     _open: { state: true },
     _openTracks: { state: true },
+    _shownTracks: { state: true },
   };
 
   declare source: MigrationSource | undefined;
@@ -73,6 +83,8 @@ export class OplSelectionStep extends LitElement {
   declare _tracks: Readonly<Record<string, readonly string[]>>;
   declare _open: string | undefined;
   declare _openTracks: TrackLoad | undefined;
+  /** How many of the open playlist's tracks are listed (`TRACK_PAGE` more on each request). */
+  declare _shownTracks: number;
   #albums: readonly string[] = [];
   #artists: readonly string[] = [];
   #generation = 0;
@@ -87,6 +99,7 @@ export class OplSelectionStep extends LitElement {
     this._tracks = {};
     this._open = undefined;
     this._openTracks = undefined;
+    this._shownTracks = TRACK_PAGE;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -157,6 +170,7 @@ export class OplSelectionStep extends LitElement {
       return;
     }
     this._open = collection.id;
+    this._shownTracks = TRACK_PAGE;
     if (collection.tracks) {
       this._openTracks = { kind: 'loaded', tracks: collection.tracks };
       return;
@@ -198,20 +212,35 @@ export class OplSelectionStep extends LitElement {
     if (!this.source) return nothing;
     const keys = trackKeys(this.source, load.tracks);
     const chosen = new Set(this._tracks[collection.id] ?? (this._selected.has(collection.id) ? keys : []));
+    const shown = load.tracks.slice(0, this._shownTracks);
+    const left = load.tracks.length - shown.length;
     return html`<fieldset class="tracks" data-testid="track-picker">
-      <legend>Tracks of ${collection.name}</legend>
+      <legend>Tracks of <bdi>${collection.name}</bdi></legend>
       <ul>
-        ${load.tracks.map(
+        ${shown.map(
           (track, index) => html`<li>
             <label
               ><input type="checkbox" .checked=${chosen.has(keys[index]!)} ?disabled=${!track.isMigratable && this.purpose !== 'export'}
                 @change=${(event: Event) => this.#toggleTrack(collection.id, keys[index]!, (event.currentTarget as HTMLInputElement).checked, keys)} />
-              ${track.title} — ${track.artist}${track.isMigratable ? nothing : html` <span class="muted">(${this.purpose === 'export' ? mediaTypeLabel(track.mediaType) : 'cannot be migrated'})</span>`}</label
+              <bdi>${track.title}</bdi> — <bdi>${track.artist}</bdi>${track.isMigratable ? nothing : html` <span class="muted">(${this.purpose === 'export' ? mediaTypeLabel(track.mediaType) : 'cannot be migrated'})</span>`}</label
             >
           </li>`,
         )}
       </ul>
+      ${left > 0
+        ? html`<p class="more">
+            <span class="muted" data-testid="tracks-shown">Showing ${plural(shown.length, 'track')} of ${load.tracks.length.toLocaleString('en')}.</span>
+            <button type="button" class="link" @click=${() => void this.#showMoreTracks(shown.length)}>Show ${plural(Math.min(TRACK_PAGE, left), 'more track', 'more tracks')}</button>
+          </p>`
+        : nothing}
     </fieldset>`;
+  }
+
+  /** Lists the next page of tracks and moves focus to the first of them, where reading goes on. */
+  async #showMoreTracks(firstNew: number): Promise<void> {
+    this._shownTracks += TRACK_PAGE;
+    await this.updateComplete;
+    this.renderRoot.querySelectorAll<HTMLInputElement>('[data-testid="track-picker"] input[type="checkbox"]')[firstNew]?.focus();
   }
 
   #collectionRow(collection: Collection): TemplateResult {
@@ -220,12 +249,12 @@ export class OplSelectionStep extends LitElement {
     return html`<li class="collection" data-testid="collection" data-collection-id=${collection.id}>
       <label>
         <input type="checkbox" .checked=${this._selected.has(collection.id)} @change=${(event: Event) => this.#toggle(collection.id, (event.currentTarget as HTMLInputElement).checked)} />
-        ${collection.name}
+        <bdi>${collection.name}</bdi>
       </label>
-      <span class="muted">${playlistKindLabel(collection.kind)} · ${count} tracks${partial ? html` · ${partial.length} chosen` : nothing}</span>
+      <span class="muted">${playlistKindLabel(collection.kind)} · ${collection.trackCount === 1 ? '1 track' : `${count} tracks`}${partial ? html` · ${partial.length.toLocaleString('en')} chosen` : nothing}</span>
       ${this.source?.kind === 'account' || (collection.tracks?.length ?? 0) > 0
         ? html`<button type="button" class="link" aria-expanded=${this._open === collection.id ? 'true' : 'false'} @click=${() => void this.#openTracks(collection)}>
-            Choose tracks<span class="visually-hidden"> of ${collection.name}</span>
+            Choose tracks<span class="visually-hidden"> of <bdi>${collection.name}</bdi></span>
           </button>`
         : nothing}
       ${this.#trackList(collection)}

@@ -11,6 +11,24 @@ export const selectionStepStyles = css`
     border-radius: var(--opl-radius);
     padding: var(--opl-space-3) var(--opl-space-4);
     margin: 0 0 var(--opl-space-4);
+    /* A fieldset is as wide as its widest word by default: a long name would widen the page. */
+    min-width: 0;
+  }
+
+  legend,
+  label {
+    overflow-wrap: anywhere;
+  }
+
+  .collection > label {
+    min-width: 0;
+  }
+
+  .more {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2) var(--opl-space-4);
+    margin: var(--opl-space-2) 0 0;
   }
 
   legend {
