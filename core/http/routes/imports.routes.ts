@@ -138,6 +138,12 @@ function toAppError(error: unknown): unknown {
         return new AppError('not_found', error.message, { extensions: error.extensions });
       case 'upstream_failed':
         return new AppError('bad_gateway', error.message, { extensions: error.extensions });
+      case 'reader_unavailable':
+      case 'busy': {
+        // The server's state, not the content's: the same request may succeed later.
+        const retry = error.extensions.retry_after_s;
+        return new AppError('service_unavailable', error.message, { extensions: error.extensions, ...(typeof retry === 'number' ? { headers: { 'retry-after': String(retry) } } : {}) });
+      }
     }
   }
   if (error instanceof ImportRecordError) {

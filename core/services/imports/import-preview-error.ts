@@ -17,7 +17,11 @@ export type ImportPreviewFailure =
   /** A share link whose share does not exist (any more): revoked, expired or mistyped. */
   | 'not_found'
   /** The remote server failed, timed out or answered something other than the playlist. */
-  | 'upstream_failed';
+  | 'upstream_failed'
+  /** The format's reader cannot run now (quarantined, not loaded, its plugin host restarting): not the content's fault. */
+  | 'reader_unavailable'
+  /** Too many previews wait for a reader already (`retry_after_s`). */
+  | 'busy';
 
 /** A preview refused for a reason the client can act on; `extensions` carry the numbers. */
 export class ImportPreviewError extends Error {

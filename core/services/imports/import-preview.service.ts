@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { PluginError, type Manifest, type OperationResult, type Playlist } from '@opl/plugin-sdk';
+import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import { readableFormats, readerFor, type FormatChoice } from '../../plugins/format-plugins.ts';
+import { estimateEntries } from './entry-estimate.ts';
 import { isTabularHeader, sniffFormat, SNIFF_BYTES } from './format-sniffer.ts';
-import { MAX_STORED_ISSUES, type ImportIssue, type ImportKind, type ImportRecordContents, type ImportRecordService } from './import-record.service.ts';
+import { ImportRecordTooLargeError, MAX_STORED_ISSUES, type ImportIssue, type ImportKind, type ImportRecordContents, type ImportRecordService } from './import-record.service.ts';
+import { ParseGate, ParseGateFullError } from './parse-gate.ts';
 import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.ts';
 import type { ProviderLinkReader } from './provider-link-reader.ts';
 import { classifyImportUrl, fetchRemoteJson, isSafeFetchError, type UrlImportTarget } from './url-import.ts';
@@ -61,6 +64,27 @@ export interface UploadDescription {
 const MAX_FILE_NAME = 255;
 /** Longest plugin message passed on to the client. */
 const MAX_PLUGIN_MESSAGE = 500;
+/**
+ * A file whose entry markers (entry-estimate.ts) number more than this many times
+ * OPL_IMPORT_MAX_TRACKS is refused before a reader sees it. The margin keeps files with some
+ * skipped rows clear of it; the exact count after reading still holds the limit itself.
+ */
+export const ENTRY_ESTIMATE_MARGIN = 2;
+/** Parse calls of previews at once (one per reader), and how many more may wait for one: see parse-gate.ts. */
+export const PARSE_CONCURRENCY = 2;
+export const PARSE_QUEUE = 64;
+/** Seconds a client is asked to wait when the parse queue is full. */
+const BUSY_RETRY_AFTER_S = 10;
+/**
+ * Largest import record, as the JSON of its stored (compact) playlists, in characters: this many
+ * times OPL_IMPORT_MAX_BYTES, and never more than MAX_STORED_CHARS. A file within the limits reads
+ * into about its own size (1.1× for the 50 MiB files of every format); a file whose tracks are
+ * repeated references to long entries (an iTunes library naming one song of long fields 16,000
+ * times, 0.9 MB) read into 560 million characters, which were stored but could never be read back.
+ */
+export const STORED_SIZE_FACTOR = 4;
+/** Absolute ceiling of a stored record: reading it back (with every field) stays well inside a V8 string. */
+export const MAX_STORED_CHARS = 256 * 1_048_576;
 
 /** The base name of a client-given file name, or null; refuses control characters and over-long names. */
 export function cleanFileName(raw: string | null | undefined): string | null {
@@ -72,6 +96,20 @@ export function cleanFileName(raw: string | null | undefined): string | null {
   if (base.length > MAX_FILE_NAME) throw new ImportPreviewError('invalid_request', `The file name is longer than ${MAX_FILE_NAME} characters.`);
   return base;
 }
+
+/** The formats of the first-party readers by extension: to say which reader is missing when none is loaded for a file. */
+const KNOWN_EXTENSIONS: ReadonlyArray<readonly [string, string]> = [
+  ['.csv', 'csv'],
+  ['.txt', 'txt'],
+  ['.m3u8', 'm3u8'],
+  ['.m3u', 'm3u8'],
+  ['.pls', 'pls'],
+  ['.wpl', 'wpl'],
+  ['.zpl', 'wpl'],
+  ['.xspf', 'xspf'],
+  ['.jspf', 'xspf'],
+  ['.json', 'json'],
+];
 
 function mib(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(bytes % 1_048_576 === 0 ? 0 : 1)} MiB`;
@@ -112,10 +150,12 @@ export class ImportPreviewService {
   readonly #plugins: FormatPluginAccess;
   readonly #limits: ImportLimits;
   readonly #spoolDirectory: string;
+  readonly #gate: ParseGate;
 
   readonly #url: UrlImportOptions;
 
   constructor(options: { records: ImportRecordService; plugins: FormatPluginAccess; limits: ImportLimits; spoolRoot?: string; url?: UrlImportOptions }) {
+    this.#gate = new ParseGate({ maxRunning: PARSE_CONCURRENCY, maxWaiting: PARSE_QUEUE });
     this.#url = options.url ?? { allowedHosts: [] };
     this.#records = options.records;
     this.#plugins = options.plugins;
@@ -150,10 +190,10 @@ export class ImportPreviewService {
     }
     try {
       if (spool.size === 0) throw new ImportPreviewError('unprocessable', 'The upload is empty: send the playlist file as the request body.');
-      const bytes = await spool.bytes();
-      const reader = this.#readerForUpload(upload.fileName, upload.mediaType, bytes);
+      // The head tells the format; the whole file is read only when its reader is free (parse-gate.ts).
+      const reader = this.#readerForUpload(upload.fileName, upload.mediaType, await spool.head(SNIFF_BYTES));
       const name = upload.fileName ?? `Imported ${reader.name}`;
-      return await this.#parseAndStore(ownerId, 'file', reader, { bytes, filename: upload.fileName, media_type: upload.mediaType }, name, false);
+      return await this.#parseAndStore(ownerId, 'file', reader, async () => ({ bytes: await spool.bytes(), filename: upload.fileName, media_type: upload.mediaType }), name, false);
     } finally {
       await spool.dispose();
     }
@@ -176,7 +216,7 @@ export class ImportPreviewService {
     const content = tabular ? blankCommentLines(text) : text;
     const bytes = new TextEncoder().encode(content);
     const filename = name ? `${name}${reader.extensions[0] ?? ''}` : null;
-    return this.#parseAndStore(ownerId, 'text', reader, { bytes, filename, media_type: null }, name, true);
+    return this.#parseAndStore(ownerId, 'text', reader, async () => ({ bytes, filename, media_type: null }), name, true);
   }
 
   /**
@@ -228,7 +268,7 @@ export class ImportPreviewService {
     const reader = this.#jsonReader();
     const bytes = new TextEncoder().encode(JSON.stringify(snapshot));
     if (bytes.byteLength > this.#limits.maxBytes) throw this.#tooLarge(bytes.byteLength);
-    return this.#parseAndStore(ownerId, 'url', reader, { bytes, filename: null, media_type: 'application/vnd.open-playlist+json' }, null, false);
+    return this.#parseAndStore(ownerId, 'url', reader, async () => ({ bytes, filename: null, media_type: 'application/vnd.open-playlist+json' }), null, false);
   }
 
   async #previewRemote(ownerId: string, url: URL, allowedHosts: SafeFetchPolicy['allowedHosts'], fallbackName: string | null): Promise<ImportRecordContents> {
@@ -251,7 +291,7 @@ export class ImportPreviewService {
     const fileName = fallbackName === null ? cleanFileName(decodeURIComponent(response.url.pathname.split('/').pop() ?? '') || null) : null;
     const bytes = new Uint8Array(response.body.byteLength);
     bytes.set(response.body);
-    return this.#parseAndStore(ownerId, 'url', reader, { bytes, filename: fileName, media_type: response.headers['content-type'] ?? null }, fileName, false);
+    return this.#parseAndStore(ownerId, 'url', reader, async () => ({ bytes, filename: fileName, media_type: response.headers['content-type'] ?? null }), fileName, false);
   }
 
   #jsonReader(): FormatChoice {
@@ -293,6 +333,16 @@ export class ImportPreviewService {
     const bySniff = sniffed ? readerFor(manifests, '', sniffed) : undefined;
     if (bySniff) return bySniff;
     const known = readers.map((format) => `${format.name} (${format.extensions.join(', ')})`).join('; ');
+    // A format this engine knows whose reader is not loaded: switched off (quarantined, not allowed) or missing.
+    const lower = fileName?.toLowerCase() ?? '';
+    const missing = KNOWN_EXTENSIONS.find(([extension]) => lower.endsWith(extension))?.[1] ?? sniffed;
+    if (missing !== undefined) {
+      throw new ImportPreviewError(
+        'unsupported_format',
+        `${fileName ? `"${fileName}"` : 'This upload'} looks like ${missing}, but no ${missing} reader is loaded on this server right now: an administrator may have switched it off (a quarantine after it broke its sandbox limits, or the plugin allow-list) — see the Plugins page. Readable formats: ${known || 'none'}.`,
+        { readable_formats: readers.map((format) => format.name), unavailable_format: missing },
+      );
+    }
     throw new ImportPreviewError(
       'unsupported_format',
       `No format plugin reads ${fileName ? `"${fileName}"` : 'this upload'}: neither its name nor its content matches a readable format. Readable formats: ${known || 'none — the format plugins are not loaded (run `opl plugin setup`)'}.`,
@@ -304,35 +354,105 @@ export class ImportPreviewService {
     ownerId: string,
     kind: ImportKind,
     reader: FormatChoice,
-    input: { bytes: Uint8Array<ArrayBuffer>; filename: string | null; media_type: string | null },
+    load: () => Promise<{ bytes: Uint8Array<ArrayBuffer>; filename: string | null; media_type: string | null }>,
     name: string | null,
     requireTracks: boolean,
   ): Promise<ImportRecordContents> {
-    let result: OperationResult<'parse'>;
+    const result = await this.#parse(reader, load);
+    const issues: ImportIssue[] = result.issues.slice(0, MAX_STORED_ISSUES);
+    if (result.issues.length > MAX_STORED_ISSUES) {
+      issues[MAX_STORED_ISSUES - 1] = { line: null, column: null, code: 'too_many_issues', message: `${result.issues.length} issues were found; the first ${MAX_STORED_ISSUES - 1} are listed.`, severity: 'warning' };
+    }
+    // A reader that stops at its own playlist cap (10,000) says so; the count below is then a floor.
+    const playlistsCut = result.issues.some((issue) => issue.code === 'too_many_playlists');
+    return this.#store(ownerId, kind, reader.name, result.playlists, issues, name, requireTracks, playlistsCut);
+  }
+
+  /**
+   * Reads the content with its format plugin, one call per reader at a time (parse-gate.ts), after
+   * refusing content that declares far more tracks than the limit (entry-estimate.ts).
+   */
+  async #parse(reader: FormatChoice, load: () => Promise<{ bytes: Uint8Array<ArrayBuffer>; filename: string | null; media_type: string | null }>): Promise<OperationResult<'parse'>> {
     try {
-      result = await this.#plugins.call(reader.pluginId, 'parse', input);
+      return await this.#gate.run(reader.pluginId, async () => {
+        const input = await load();
+        this.#checkEstimate(reader, input.bytes);
+        return await this.#plugins.call(reader.pluginId, 'parse', input);
+      });
     } catch (error) {
+      if (error instanceof ParseGateFullError) {
+        throw new ImportPreviewError('busy', `The server is reading ${error.waiting} other playlist files already; try again in ${BUSY_RETRY_AFTER_S} seconds.`, { retry_after_s: BUSY_RETRY_AFTER_S });
+      }
+      if (error instanceof SandboxError) throw this.#readerFailed(reader, error);
       if (error instanceof PluginError) {
         throw new ImportPreviewError('unprocessable', `The ${reader.name} reader refused the content: ${error.message.slice(0, MAX_PLUGIN_MESSAGE)}`, { format: reader.name });
       }
       throw error;
     }
-    const issues: ImportIssue[] = result.issues.slice(0, MAX_STORED_ISSUES);
-    if (result.issues.length > MAX_STORED_ISSUES) {
-      issues[MAX_STORED_ISSUES - 1] = { line: null, column: null, code: 'too_many_issues', message: `${result.issues.length} issues were found; the first ${MAX_STORED_ISSUES - 1} are listed.`, severity: 'warning' };
+  }
+
+  #checkEstimate(reader: FormatChoice, bytes: Uint8Array): void {
+    const { maxTracks } = this.#limits;
+    const entries = estimateEntries(reader.name, bytes);
+    if (entries === null || entries <= maxTracks * ENTRY_ESTIMATE_MARGIN) return;
+    throw new ImportPreviewError(
+      'unprocessable',
+      `The ${reader.name} content declares about ${entries} tracks; at most ${maxTracks} are accepted (OPL_IMPORT_MAX_TRACKS), so it was not read. Split the file or ask the administrator to raise the limit.`,
+      { format: reader.name, estimated_track_count: entries, max_tracks: maxTracks },
+    );
+  }
+
+  /**
+   * The reader's sandbox failed. Memory and time limits are about this content (the same file
+   * breaks them again): 422 naming the variable that bounds them. A quarantined, unloaded or
+   * restarting reader is the server's state, not the content's: 503.
+   */
+  #readerFailed(reader: FormatChoice, error: SandboxError): ImportPreviewError {
+    const extensions = { format: reader.name, reader_failure: error.failure };
+    switch (error.failure) {
+      case 'memory':
+        return new ImportPreviewError(
+          'unprocessable',
+          `The ${reader.name} reader ran out of memory reading this content (${error.message.slice(0, MAX_PLUGIN_MESSAGE)}): it holds more than one reader can take. Split the file, or ask the administrator to raise OPL_PLUGIN_MEMORY_MB.`,
+          { ...extensions, limit: 'OPL_PLUGIN_MEMORY_MB' },
+        );
+      case 'cpu_timeout':
+      case 'wall_timeout':
+        return new ImportPreviewError(
+          'unprocessable',
+          `The ${reader.name} reader did not finish reading this content within its time limit (${error.message.slice(0, MAX_PLUGIN_MESSAGE)}). Split the file, or ask the administrator to raise OPL_PLUGIN_CALL_TIMEOUT_MS.`,
+          { ...extensions, limit: 'OPL_PLUGIN_CALL_TIMEOUT_MS' },
+        );
+      case 'quarantined':
+        return new ImportPreviewError(
+          'reader_unavailable',
+          `The ${reader.name} reader is switched off on this server: it broke its sandbox limits too often and is quarantined until an administrator releases it (Plugins page, or \`opl plugin release ${reader.pluginId}\`).`,
+          { ...extensions, plugin_id: reader.pluginId },
+        );
+      default:
+        return new ImportPreviewError('reader_unavailable', `The ${reader.name} reader could not run (${error.failure}); try again in a moment.`, { ...extensions, retry_after_s: 5 });
     }
-    return this.#store(ownerId, kind, reader.name, result.playlists, issues, name, requireTracks);
   }
 
   /** Applies the playlist and track limits, then keeps the normalised playlists as an import record. */
-  async #store(ownerId: string, kind: ImportKind, format: string, playlists: Playlist[], issues: ImportIssue[], name: string | null, requireTracks: boolean): Promise<ImportRecordContents> {
+  async #store(
+    ownerId: string,
+    kind: ImportKind,
+    format: string,
+    playlists: Playlist[],
+    issues: ImportIssue[],
+    name: string | null,
+    requireTracks: boolean,
+    playlistsCut = false,
+  ): Promise<ImportRecordContents> {
     const trackCount = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
     const counts = { format, playlist_count: playlists.length, track_count: trackCount };
     if (playlists.length === 0 || (requireTracks && trackCount === 0)) {
       throw new ImportPreviewError('unprocessable', `No ${playlists.length === 0 ? 'playlist' : 'track'} could be read from the ${format} content; see the issues.`, { ...counts, issues });
     }
     if (playlists.length > this.#limits.maxPlaylists) {
-      throw new ImportPreviewError('unprocessable', `The import holds ${playlists.length} playlists; at most ${this.#limits.maxPlaylists} are accepted (OPL_IMPORT_MAX_PLAYLISTS).`, {
+      const held = playlistsCut ? `more than ${playlists.length} playlists (the reader stopped there)` : `${playlists.length} playlists`;
+      throw new ImportPreviewError('unprocessable', `The import holds ${held}; at most ${this.#limits.maxPlaylists} are accepted (OPL_IMPORT_MAX_PLAYLISTS).`, {
         ...counts,
         max_playlists: this.#limits.maxPlaylists,
       });
@@ -343,6 +463,17 @@ export class ImportPreviewService {
         max_tracks: this.#limits.maxTracks,
       });
     }
-    return this.#records.create({ ownerId, kind, name: name ?? playlists[0]?.name ?? null, format, playlists, issues });
+    const maxStoredChars = Math.min(this.#limits.maxBytes * STORED_SIZE_FACTOR, MAX_STORED_CHARS);
+    try {
+      return await this.#records.create({ ownerId, kind, name: name ?? playlists[0]?.name ?? null, format, playlists, issues }, { maxStoredChars });
+    } catch (error) {
+      if (!(error instanceof ImportRecordTooLargeError)) throw error;
+      const size = error.storedChars === null ? `more than ${MAX_STORED_CHARS}` : String(error.storedChars);
+      throw new ImportPreviewError(
+        'unprocessable',
+        `The ${trackCount} tracks read from the ${format} content take ${size} characters to keep, more than an import record may hold (${maxStoredChars}: ${STORED_SIZE_FACTOR} × OPL_IMPORT_MAX_BYTES, at most ${MAX_STORED_CHARS}). Its entries are unusually long or repeated; split the file.`,
+        { ...counts, stored_chars: error.storedChars, max_stored_chars: maxStoredChars },
+      );
+    }
   }
 }

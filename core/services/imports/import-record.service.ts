@@ -71,6 +71,24 @@ export class ImportRecordError extends Error {
   }
 }
 
+/** The stored playlists would be larger than the caller allows (`create`'s `maxStoredChars`); nothing was stored. */
+export class ImportRecordTooLargeError extends Error {
+  /** Characters of the stored playlists' JSON; null when it is too long to be one string at all. */
+  readonly storedChars: number | null;
+  readonly maxStoredChars: number;
+  constructor(storedChars: number | null, maxStoredChars: number) {
+    super(`the import record would hold ${storedChars ?? 'more than a string can'} characters of playlists; at most ${maxStoredChars} are kept`);
+    this.name = 'ImportRecordTooLargeError';
+    this.storedChars = storedChars;
+    this.maxStoredChars = maxStoredChars;
+  }
+}
+
+export interface CreateImportRecordOptions {
+  /** Longest JSON of the stored (compact) playlists, in characters; larger throws `ImportRecordTooLargeError`. */
+  maxStoredChars?: number;
+}
+
 /** How many issues a record keeps; more are summarised by the count. */
 export const MAX_STORED_ISSUES = 200;
 
@@ -112,8 +130,18 @@ export class ImportRecordService {
     this.#ttlMs = options.ttlHours * 3_600_000;
   }
 
-  async create(record: NewImportRecord): Promise<ImportRecordContents> {
+  async create(record: NewImportRecord, options: CreateImportRecordOptions = {}): Promise<ImportRecordContents> {
     const issues = record.issues.slice(0, MAX_STORED_ISSUES);
+    const { maxStoredChars } = options;
+    let playlistsJson: string;
+    try {
+      playlistsJson = JSON.stringify(compactPlaylists(record.playlists));
+    } catch (error) {
+      // Longer than a V8 string can be (about 536 million characters).
+      if (maxStoredChars !== undefined && error instanceof RangeError) throw new ImportRecordTooLargeError(null, maxStoredChars);
+      throw error;
+    }
+    if (maxStoredChars !== undefined && playlistsJson.length > maxStoredChars) throw new ImportRecordTooLargeError(playlistsJson.length, maxStoredChars);
     const rows = await this.#execute(
       insertImportRecord({
         id: randomUUID(),
@@ -121,7 +149,7 @@ export class ImportRecordService {
         kind: record.kind,
         sourceLabel: record.name,
         format: record.format,
-        playlists: compactPlaylists(record.playlists),
+        playlistsJson,
         playlistCount: record.playlists.length,
         trackCount: record.playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0),
         issues,

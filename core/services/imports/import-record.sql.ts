@@ -10,8 +10,8 @@ export interface NewImportRecordRow {
   kind: 'file' | 'text' | 'url';
   sourceLabel: string | null;
   format: string | null;
-  /** The playlists as stored (compactPlaylists). */
-  playlists: unknown[];
+  /** The playlists as stored (compactPlaylists), as JSON text: the caller has measured it. */
+  playlistsJson: string;
   playlistCount: number;
   trackCount: number;
   issues: unknown[];
@@ -25,7 +25,7 @@ export function insertImportRecord(row: NewImportRecordRow): SqlStatement {
     text:
       'insert into import_record (id, owner_id, kind, source_label, format, playlists, playlist_count, track_count, issues, state, expires_at, created_at, updated_at) ' +
       `values (?, ?, ?, ?, ?, ?::json, ?, ?, ?::jsonb, 'previewed', ?, now(), now()) returning ${COLUMNS}`,
-    values: [row.id, row.ownerId, row.kind, row.sourceLabel, row.format, JSON.stringify(row.playlists), row.playlistCount, row.trackCount, JSON.stringify(row.issues), row.expiresAt],
+    values: [row.id, row.ownerId, row.kind, row.sourceLabel, row.format, row.playlistsJson, row.playlistCount, row.trackCount, JSON.stringify(row.issues), row.expiresAt],
   };
 }
 

@@ -89,6 +89,19 @@ export class SpooledUpload {
     if (this.#file) this.#file.handle = null;
   }
 
+  /** The first `length` bytes (fewer when the upload is shorter): enough to tell the format without reading it all. */
+  async head(length: number): Promise<Uint8Array> {
+    if (!this.#file) return new Uint8Array(Buffer.concat(this.#chunks).subarray(0, length));
+    const handle = await open(this.#file.path, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(length, this.#size));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** The whole upload (bounded by `maxBytes`), as a fresh byte array. */
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     if (this.#file) return new Uint8Array(await readFile(this.#file.path));
