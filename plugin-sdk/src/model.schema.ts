@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { playlistKindSchema } from './capabilities.schema.ts';
+import { jsonDepthExceeds } from './json-depth.ts';
 
 /**
  * The universal model every plugin maps to and from. Field names are snake_case because they are
@@ -8,8 +9,18 @@ import { playlistKindSchema } from './capabilities.schema.ts';
 
 const nullableText = z.string().max(10_000).nullable().default(null);
 const nullableInt = z.number().int().nullable().default(null);
+/**
+ * Deepest nesting of a metadata object, itself counted as level 1. A plugin result crosses the
+ * sandbox boundary as JSON text, which parses at any depth; metadata nested 20,000 deep (120 kB
+ * of a playlist file) then overflowed the stack of the engine's next JSON.stringify. The JSON
+ * bundle reader refuses files nested deeper than 64, so no bundle it accepts comes near this.
+ */
+export const MAX_METADATA_DEPTH = 64;
 /** Free-form key/value data; plugins put provider specifics here, never secrets. */
-const metadataSchema = z.record(z.string().max(200), z.unknown()).default({});
+const metadataSchema = z
+  .record(z.string().max(200), z.unknown())
+  .refine((value) => !jsonDepthExceeds(value, MAX_METADATA_DEPTH), { message: `metadata nests deeper than ${MAX_METADATA_DEPTH} levels` })
+  .default({});
 /** Cross-platform links keyed by provider name (e.g. `spotify` → `spotify:track:…`). */
 const providerUrisSchema = z.record(z.string().max(100), z.string().max(2_000)).default({});
 const isoDateTime = z.iso.datetime({ offset: true }).nullable().default(null);

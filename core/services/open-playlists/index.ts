@@ -1,4 +1,4 @@
-export { jsonDepthExceeds } from './json-depth.ts';
+export { jsonDepthExceeds } from '@opl/plugin-sdk/schemas';
 export { importPlaylistRef, OWNER_ALIAS, parseOpenPlaylistRef, providerPlaylistRef, type OpenPlaylistRef } from './open-playlist-ref.ts';
 export {
   MAX_IMPORT_DEPTH,

@@ -7,7 +7,7 @@ import { unsupportedTargets } from '../migrations/migration-preflight.ts';
 import { createMigrationSchema, IMPORT_SOURCE } from '../migrations/migration-request.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
 import { LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { jsonDepthExceeds } from './json-depth.ts';
+import { jsonDepthExceeds } from '@opl/plugin-sdk/schemas';
 import { IMPORT_PREFIX, importPlaylistRef, providerPlaylistRef, readOpenPlaylistRef, REF_FORMS, type OpenPlaylistRef } from './open-playlist-ref.ts';
 
 /**

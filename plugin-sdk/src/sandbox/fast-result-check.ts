@@ -1,4 +1,5 @@
-import { MEDIA_TYPES, playlistSchema, trackSchema, type Playlist, type Track } from '../model.schema.ts';
+import { jsonDepthExceeds } from '../json-depth.ts';
+import { MAX_METADATA_DEPTH, MEDIA_TYPES, playlistSchema, trackSchema, type Playlist, type Track } from '../model.schema.ts';
 import { OPERATIONS, type OperationName } from '../operations.schema.ts';
 
 /**
@@ -84,6 +85,8 @@ function record(value: unknown, maxKey: number, valueOk: ((item: unknown) => boo
 }
 
 const providerUriOk = (item: unknown) => typeof item === 'string' && fits(item, 2_000);
+/** A metadata value within the model's depth (the record itself is level 1); scalars need no walk. */
+const metadataValueOk = (item: unknown) => item === null || typeof item !== 'object' || !jsonDepthExceeds(item, MAX_METADATA_DEPTH - 1);
 
 function artists(value: unknown): string[] | Miss {
   if (value === undefined) return [];
@@ -143,7 +146,7 @@ export function fastTrack(value: unknown): Track | Miss {
     label: nullableText(v.label, 10_000),
     artwork_uri: nullableText(v.artwork_uri, 10_000),
     provider_uris: record(v.provider_uris, 100, providerUriOk),
-    metadata: record(v.metadata, 200, null),
+    metadata: record(v.metadata, 200, metadataValueOk),
     media_type: mediaType,
     is_local: isLocal,
     position: nullableInt(v.position),
@@ -152,7 +155,7 @@ export function fastTrack(value: unknown): Track | Miss {
     source_item_id: nullableText(v.source_item_id, 10_000),
     added_at: formatted(v.added_at, addedAtField),
     source_position: nullableInt(v.source_position),
-    provider_metadata: record(v.provider_metadata, 200, null),
+    provider_metadata: record(v.provider_metadata, 200, metadataValueOk),
   };
   for (const key in track) if (track[key as keyof typeof track] === MISS) return MISS;
   return track as Track;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../plugin-sdk/src/operations.schema.ts';
-import { trackSchema } from '../../../plugin-sdk/src/model.schema.ts';
+import { MAX_METADATA_DEPTH, trackSchema } from '../../../plugin-sdk/src/model.schema.ts';
 import { FAST_TRACK_CHECK_ENABLED, fastResult, fastTrack, MISS } from '../../../plugin-sdk/src/sandbox/fast-result-check.ts';
 import { validateResultText } from '../../../plugin-sdk/src/sandbox/sandbox.ts';
 import { serializeInputOf } from '../../../plugin-sdk/src/sandbox/serialize-input.ts';
@@ -40,6 +40,9 @@ const credit = field(
   fc.record({ role: text(200), name: text(1_000), instrument: nullableText(10_000), uri: nullableText(10_000), extra: fc.string() }, { requiredKeys: ['role', 'name'] }),
   fc.record({ role: fc.constantFrom('', 'r'), name: fc.constantFrom('', 'n') }),
 );
+/** `depth` arrays inside each other (`[]` is 1 deep): a metadata value at, past and far past the model's limit. */
+const nested = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
+const metadataValue = fc.oneof({ weight: 40, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 1, arbitrary: fc.constantFrom(nested(MAX_METADATA_DEPTH - 1), nested(MAX_METADATA_DEPTH), nested(2_000)) });
 const record = (maxKey: number, value: fc.Arbitrary<unknown>) => field(fc.dictionary(key(maxKey), value, { maxKeys: 4 }), fc.constantFrom([], 'x'));
 const boolean = field(fc.boolean(), fc.constantFrom(null, 'true', 0));
 
@@ -62,7 +65,7 @@ const trackFields = {
   label: nullableText(10_000),
   artwork_uri: nullableText(10_000),
   provider_uris: record(100, text(2_000)),
-  metadata: record(200, fc.jsonValue({ maxDepth: 2 })),
+  metadata: record(200, metadataValue),
   media_type: field(fc.constantFrom('track', 'episode', 'video', 'local_file', 'unknown'), fc.constantFrom('TRACK', 'song')),
   is_local: boolean,
   position: int,
@@ -71,7 +74,7 @@ const trackFields = {
   source_item_id: nullableText(10_000),
   added_at: dateTime,
   source_position: int,
-  provider_metadata: record(200, fc.jsonValue({ maxDepth: 2 })),
+  provider_metadata: record(200, metadataValue),
   not_in_the_model: fc.jsonValue({ maxDepth: 1 }),
 };
 // Mostly tracks that have their two required fields, so that both answers are well exercised.
@@ -159,6 +162,20 @@ describe('fast result check', () => {
       { numRuns: 1_000 },
     );
     expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('refuses a result whose metadata nests past the model limit, however deep, with a sentence instead of a stack overflow', () => {
+    // 20,000 levels are about 40 kB of text; the engine's next JSON.stringify of them overflowed the stack.
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    for (const field of ['metadata', 'provider_metadata']) {
+      const text = `{"playlists":[{"name":"P","tracks":[{"title":"t","artist":"a","${field}":${deep}}]}],"issues":[]}`;
+      expect(() => validateResultText('test.plugin', 'parse', text)).toThrow(/does not match the parse contract.*metadata nests deeper than 64 levels/s);
+    }
+    const playlistMetadata = `{"playlists":[{"name":"P","tracks":[],"metadata":${deep}}],"issues":[]}`;
+    expect(() => validateResultText('test.plugin', 'parse', playlistMetadata)).toThrow(/metadata nests deeper than 64 levels/);
+    // At the limit: the metadata object is level 1, so its values may nest 63 deep.
+    const atLimit = JSON.stringify({ playlists: [{ name: 'P', tracks: [{ title: 't', artist: 'a', metadata: { a: nested(MAX_METADATA_DEPTH - 1) } }] }], issues: [] });
+    expect(validateResultText('test.plugin', 'parse', atLimit).playlists[0]!.tracks[0]!.metadata).toEqual({ a: nested(MAX_METADATA_DEPTH - 1) });
   });
 
   it('leaves values that are not plain data to zod', () => {
