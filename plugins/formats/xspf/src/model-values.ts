@@ -1,4 +1,5 @@
 import type { PlaylistKind, Track } from '@opl/plugin-sdk';
+import { MAX_JSON_DEPTH, TOO_DEEPLY_NESTED, valueNestsDeeper } from './json-depth.ts';
 
 /**
  * Checks of values read from a file against the model schema the host validates parse results
@@ -6,7 +7,8 @@ import type { PlaylistKind, Track } from '@opl/plugin-sdk';
  * that the reader reports as a warning, leaving the field at its default.
  */
 
-export type Checked<T> = { readonly value: T; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: string };
+/** `code`: the issue code when it is not `invalid_value`. */
+export type Checked<T> = { readonly value: T; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: string; readonly code?: string };
 
 export const LIMITS = { text: 10_000, title: 2_000, name: 1_000, isrc: 32, providerKey: 100, providerUri: 2_000, metadataKey: 200, artists: 100, credits: 500, maxDurationSeconds: 1_000_000 } as const;
 
@@ -80,8 +82,15 @@ export function playlistKind(text: string): Checked<PlaylistKind> {
   return Object.hasOwn(PLAYLIST_KINDS, trimmed) ? { value: trimmed as PlaylistKind } : { problem: `${shown(text)} is not one of ${Object.keys(PLAYLIST_KINDS).join(', ')}` };
 }
 
-/** A JSON object (metadata): keys within the model's bound. */
+/**
+ * A JSON object (metadata): keys within the model's bound, nested no deeper than the JSON plugin
+ * accepts (json-depth.ts). Too deep, only this field is left empty: the track and its neighbours
+ * are valid, and one field of free-form extras is no reason to refuse the whole file.
+ */
 export function metadataObject(value: unknown): Checked<Record<string, unknown>> {
+  if (value === TOO_DEEPLY_NESTED || valueNestsDeeper(value)) {
+    return { problem: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep, more than the engine keeps`, code: 'too_deeply_nested' };
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'is not a JSON object' };
   const long = Object.keys(value).find((key) => key.length > LIMITS.metadataKey);
   return long === undefined ? { value: value as Record<string, unknown> } : { problem: `has a key longer than ${LIMITS.metadataKey} characters` };

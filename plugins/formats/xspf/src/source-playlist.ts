@@ -55,7 +55,7 @@ function applyExtension(target: Record<string, unknown>, specs: readonly FieldSp
     if (!extension.has(spec.field)) continue;
     const result = decodeField(spec, extension.get(spec.field));
     if (result.problem !== undefined) {
-      issues.warn(line, 'invalid_value', `extension field ${spec.field} ${result.problem}; it was left empty`);
+      issues.warn(line, result.code ?? 'invalid_value', `extension field ${spec.field} ${result.problem}; it was left empty`);
       continue;
     }
     if (result.truncated === true) issues.warn(line, 'value_truncated', `extension field ${spec.field} is too long; it was shortened`);

@@ -1,6 +1,7 @@
 import { InvalidInput, xmlAttributeKey, type XmlElement, type XmlElementStart } from '@opl/plugin-sdk';
 import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import type { RawField } from './extension-fields.ts';
+import { textNestsDeeper, TOO_DEEPLY_NESTED } from './json-depth.ts';
 import { ConvertedTracks, type SourcePlaylist, type SourceTrack } from './source-playlist.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
@@ -182,6 +183,8 @@ function rawField(field: XmlElement): RawField {
     case 'metadata':
     case 'provider_metadata': {
       const text = fieldText(field);
+      // Checked before parsing: a text nested too deep is never turned into objects (json-depth.ts).
+      if (textNestsDeeper(text)) return TOO_DEEPLY_NESTED;
       try {
         return JSON.parse(text) as unknown;
       } catch {
