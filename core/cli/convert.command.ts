@@ -8,6 +8,7 @@ import { PluginError, type Playlist } from '@opl/plugin-sdk';
 import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import { createLocalRegistrySource } from '@opl/plugin-sdk/tools';
 import { ConvertProgress } from './convert/convert-progress.ts';
+import { fileIdentity, isSameFile, type FileIdentity } from './convert/same-file.ts';
 import { ENGINE_VERSION } from '../app/version.ts';
 import type { Config } from '../config/index.ts';
 import { exportFileNames } from '../domain/export-file-names.ts';
@@ -181,17 +182,25 @@ async function refuseExisting(paths: readonly string[], force: boolean): Promise
   }
 }
 
+/** Refuses before any work when an output path names the input file itself, even with --force. */
+function refuseInput(paths: readonly string[], input: FileIdentity): void {
+  for (const path of paths) {
+    if (isSameFile(input, path)) throw new UsageError(`${path} is the input file ${input.path}; the input is never overwritten: choose another -o.`);
+  }
+}
+
 /** The input file, or a UsageError that says why it cannot be read. */
-async function readInput(input: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; size: number }> {
-  const info = await stat(input).catch((error: unknown) => {
+async function readInput(input: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; size: number; identity: FileIdentity }> {
+  const info = await stat(input, { bigint: true }).catch((error: unknown) => {
     if (!isFsError(error)) throw error;
     throw new UsageError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${input} does not exist.` : `cannot read ${input}: ${fsReason(error)}.`);
   });
   if (info.isDirectory()) throw new UsageError(`${input} is a directory, not a playlist file.`);
   if (!info.isFile()) throw new UsageError(`${input} is not a regular file.`);
-  if (info.size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(info.size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
+  const size = Number(info.size);
+  if (size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
   try {
-    return { bytes: new Uint8Array(await readFile(input)), size: info.size };
+    return { bytes: new Uint8Array(await readFile(input)), size, identity: fileIdentity(input, info) };
   } catch (error) {
     if (!isFsError(error)) throw error;
     throw new UsageError(`cannot read ${input}: ${fsReason(error)}.`);
@@ -231,7 +240,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
 
   const force = parsed.values.force ?? false;
   // The input is checked before the plugins load: a missing or unreadable file fails at once.
-  let source: { bytes: Uint8Array<ArrayBuffer>; size: number };
+  let source: Awaited<ReturnType<typeof readInput>>;
   try {
     source = await readInput(input);
   } catch (error) {
@@ -281,7 +290,10 @@ export async function convertCommand(args: readonly string[], config: Config, io
     const bytes = source.bytes;
     const output = parsed.values.output === '' ? undefined : parsed.values.output;
     const intoDirectory = output !== undefined && (await isDirectoryTarget(output));
-    if (output !== undefined && !intoDirectory) await refuseExisting([output], force);
+    if (output !== undefined && !intoDirectory) {
+      refuseInput([output], source.identity);
+      await refuseExisting([output], force);
+    }
     const tty = io.stderr.isTTY === true;
     const progress = new ConvertProgress(io.stderr, tty, `converting ${reader.name} → ${writer.name}`);
     // Large inputs announce the read: it is one call into the sandbox and can take a while.
@@ -316,6 +328,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (output !== undefined && intoDirectory) {
       const extension = writer.extensions[0] ?? `.${writer.name}`;
       const paths = exportFileNames(playlists, extension).map((name) => join(output, name));
+      refuseInput(paths, source.identity);
       await refuseExisting(paths, force);
       for (const [index, playlist] of playlists.entries()) {
         await writeAtomically(paths[index]!, force, io.stderr, (sink) => serialize([playlist], sink));
