@@ -503,6 +503,16 @@ describe('reading XSPF written elsewhere', () => {
     expect(tracks[4]).toMatchObject({ title: '', position: 4 });
   });
 
+  it('finds the document after any amount of leading white space (5,000 line breaks, 5 MB of spaces), XSPF and JSPF alike', async () => {
+    // Without an XML declaration: XML allows one only at the very start.
+    const xspf = '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList><track><title>x</title></track></trackList></playlist>';
+    for (const blank of ['\n'.repeat(5_000), ' '.repeat(5 * 1024 * 1024)]) {
+      expect((await parse(`${blank}${xspf}`)).playlists[0]!.tracks[0]!.title).toBe('x');
+      expect((await parse(`${blank}{"playlist":{"title":"J","track":[]}}`, 'x.jspf')).playlists[0]!.name).toBe('J');
+    }
+    expect(await refusal('\n'.repeat(5_000))).toMatch(/holds only whitespace/);
+  });
+
   it('accepts version 0, a prefixed XSPF namespace, and names the playlist after the file when it has no title', async () => {
     const result = await parse('<x:playlist version="0" xmlns:x="http://xspf.org/ns/0/"><x:trackList/></x:playlist>', 'folder/My List.xspf');
     expect(result.playlists[0]).toMatchObject({ name: 'My List', tracks: [] });
