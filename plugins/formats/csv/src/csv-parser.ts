@@ -1,5 +1,5 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
-import { delimiterName, detectDialect, readRecords, type CsvRecord } from './csv-records.ts';
+import { delimiterName, detectDialect, readRecords, type CsvRecord, type RecordStats } from './csv-records.ts';
 import { isV1Header, readCsvV1 } from './csv-v1-reader.ts';
 import { isExportifyHeader, readExportify } from './exportify-reader.ts';
 import { isGenericHeader, readGeneric } from './generic-reader.ts';
@@ -42,8 +42,11 @@ export function parseCsv(text: string, filename: string | null, decoding: format
   const decodingWarning = formatKit.decodingWarning(decoding);
   if (decodingWarning !== null) issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
   const dialect = detectDialect(text);
-  const records = readRecords(text, dialect, issues);
+  const stats: RecordStats = { longRecords: 0 };
+  const records = readRecords(text, dialect, issues, stats);
   const first = records.next();
+  // A header too long to read has been reported as what refuses the file.
+  if (first.done === true && stats.longRecords > 0) return { playlists: [], issues: issues.issues() };
   if (first.done === true) {
     issues.add(null, 'no_rows', 'the file is empty: it has no header row and no rows', 'warning');
     return { playlists: [], issues: issues.issues() };
@@ -68,6 +71,11 @@ export function parseCsv(text: string, filename: string | null, decoding: format
       `the first row (${delimiterName(dialect.delimiter)}-separated: ${formatKit.shownHeaderCells(header.cells)}) names no columns this reader knows: expected the CSV v1 export columns, an Exportify export (Track Name, Artist Name(s), …) or at least a title column; nothing was imported`,
     );
     playlists = [];
+  }
+  // Rows skipped for their length and nothing else read: no playlist, not an empty import.
+  if (stats.longRecords > 0 && playlists.every((playlist) => (playlist.tracks?.length ?? 0) === 0)) {
+    formatKit.refuseLongLinesOnly(issues, stats.longRecords);
+    return { playlists: [], issues: issues.issues() };
   }
   return { playlists, issues: issues.issues() };
 }

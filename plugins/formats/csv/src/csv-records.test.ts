@@ -70,6 +70,63 @@ describe('readRecords (RFC 4180)', () => {
     expect(issues).toMatchObject([{ line: 3, column: 1, code: 'unterminated_quote', severity: 'error' }]);
   });
 
+  it('drops the line of a stray quote that a later quote would close, keeping the rows it would swallow', () => {
+    const { records, issues } = read('title,artist\n"Broken,A\nGood1,B\nGood2,C\n"Good3",D');
+    expect(records).toEqual([
+      [1, 'title', 'artist'],
+      [3, 'Good1', 'B'],
+      [4, 'Good2', 'C'],
+      [5, 'Good3', 'D'],
+    ]);
+    expect(issues).toMatchObject([{ line: 2, column: 1, code: 'unbalanced_quote', severity: 'error' }]);
+    expect(issues[0]!.message).toContain('line 2 was skipped');
+  });
+
+  it('drops a stray quote whose closing would make too many cells, or swallow lines that are rows of their own', () => {
+    // Closed cleanly, but the row gets 3 cells where the header names 2.
+    const wide = read('title,artist\n"Broken,A\nGood1,B\nGood2",C,D\nGood3,E\n');
+    expect(wide.records).toEqual([
+      [1, 'title', 'artist'],
+      [3, 'Good1', 'B'],
+      [4, 'Good2"', 'C', 'D'],
+      [5, 'Good3', 'E'],
+    ]);
+    // Line 4 is as ragged as the file: its row reader reports it (too_many_cells).
+    expect(wide.issues).toMatchObject([{ line: 2, code: 'unbalanced_quote' }]);
+    // Closed cleanly with too few cells, and `Good1,B` inside is a whole row.
+    const short = read('title,artist\n"Broken,A\nGood1,B\nGood2,"\nGood3,E\n');
+    // Line 4's own quote never closes: that line goes too, as any unterminated quote's does.
+    expect(short.records.map((record) => record[0])).toEqual([1, 3, 5]);
+    expect(short.issues).toMatchObject([
+      { line: 2, code: 'unbalanced_quote' },
+      { line: 4, code: 'unterminated_quote' },
+    ]);
+  });
+
+  it('keeps legitimate quoted cells that span lines, also when a line inside holds delimiters', () => {
+    const { records, issues } = read(
+      'title,artist,album\n"Intro\nVerse one, verse two\nOutro",Artist,Album\n"first line\nsecond, with a comma",Solo\n"a\nb",""\n',
+    );
+    expect(issues.filter((issue) => issue.code === 'unbalanced_quote')).toEqual([]);
+    expect(records).toEqual([
+      [1, 'title', 'artist', 'album'],
+      [2, 'Intro\nVerse one, verse two\nOutro', 'Artist', 'Album'],
+      [5, 'first line\nsecond, with a comma', 'Solo'],
+      [7, 'a\nb', ''],
+    ]);
+    // The v1 export's shape: 23 columns, a description over several lines.
+    const v1 = read(`${'c,'.repeat(22)}c\n"p","line 1\nline 2, b\nline 3"${',x'.repeat(21)}\n`);
+    expect(v1.issues).toEqual([]);
+    expect(v1.records[1]).toHaveLength(24);
+  });
+
+  it('stays linear when many stray quotes need recovering', { timeout: 60_000 }, () => {
+    const { records, issues } = read(`title,artist\n${'"a,b\nc,d\n'.repeat(20_000)}"x",y\n`);
+    // Every `"a,b` line is dropped, every `c,d` kept.
+    expect(records).toHaveLength(20_002);
+    expect(issues.some((issue) => issue.code === 'unbalanced_quote')).toBe(true);
+  });
+
   it('bounds the cells kept per record', () => {
     const [record] = [...readRecords(','.repeat(5_000), detectDialect(','), new formatKit.IssueCollector())];
     expect(record?.cells).toHaveLength(MAX_CELLS);
@@ -78,13 +135,21 @@ describe('readRecords (RFC 4180)', () => {
 
   // A hang guard (the timeout), not a speed check (that is `npm run bench`): quadratic work on a
   // 5 MB line would take hours.
-  it('reads a 5 MB line without a line break', { timeout: 60_000 }, () => {
-    expect(read('x'.repeat(5_000_000)).records[0]?.[1]).toHaveLength(5_000_000);
+  it('refuses a 5 MB line without a line break as too long, naming its line and length', { timeout: 60_000 }, () => {
+    const plain = read(`title\n${'x'.repeat(5_000_000)}\nnext`);
+    expect(plain.records).toEqual([[1, 'title'], [3, 'next']]);
+    expect(plain.issues).toMatchObject([{ line: 2, code: 'line_too_long', severity: 'error' }]);
+    expect(plain.issues[0]!.message).toContain('5000000 characters');
     // The same with quotes and delimiters everywhere, and an unterminated quote at the start.
-    const quoted = read(`"${'a""b,'.repeat(1_000_000)}"`);
-    expect(quoted.records[0]?.[1]).toHaveLength(4_000_000);
+    const quoted = read(`title\n"${'a""b,'.repeat(1_000_000)}"`);
+    expect(quoted.records).toEqual([[1, 'title']]);
+    expect(quoted.issues).toMatchObject([{ line: 2, code: 'line_too_long' }]);
     const open = read(`"${'y,'.repeat(2_500_000)}`);
     expect(open.records).toEqual([]);
     expect(open.issues).toMatchObject([{ code: 'unterminated_quote' }]);
+    // A header that long ends the reading: no later line can be read against it.
+    const header = read(`${'h,'.repeat(1_000_000)}\n1,2\n`);
+    expect(header.records).toEqual([]);
+    expect(header.issues).toMatchObject([{ line: 1, code: 'line_too_long' }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { formatKit } from '@opl/plugin-sdk';
+import { formatKit } from '@opl/plugin-sdk';
 
 /**
  * An RFC 4180 record reader over the decoded text, in one linear pass.
@@ -12,6 +12,18 @@ import type { formatKit } from '@opl/plugin-sdk';
  * - A quote that never closes would swallow the rest of the file: that record is dropped with an
  *   error and reading resumes on the line after the one where the quote opened (a bounded number
  *   of times, so a hostile file cannot make the reader rescan it again and again).
+ * - A stray quote at the start of a field (`"Broken,A`) that a later quote happens to close would
+ *   swallow the rows in between into one cell. A quoted field spanning lines is a cell with line
+ *   breaks (Alt+Enter in Excel) only when the row it makes is well-formed; it is a stray quote
+ *   (`unbalanced_quote`: the row's first line is dropped with an error and reading resumes on the
+ *   next line, so the swallowed rows are read as the rows they are) when text follows the quote
+ *   that closes it (`Good3",D`), when the row gets more cells than the header names, or when the
+ *   row gets fewer and a line inside the field has as many cells as the header, i.e. is a row of
+ *   its own. A well-formed multi-line cell is never second-guessed: its row has the header's width
+ *   and nothing after its closing quote. Rescanning is bounded: recoveries may re-read at most as
+ *   many characters as the file has, so the reader stays linear.
+ * - A record longer than MAX_LINE_LENGTH characters (a 50 MB "row" of garbage) is dropped with a
+ *   `line_too_long` error naming its line and length; a header that long ends the reading.
  * - Blank lines are no records. Records report the physical line they start on (1-based).
  * - A record keeps at most MAX_CELLS cells; the reader still scans to its end and flags it.
  */
@@ -97,12 +109,36 @@ function nextLineStart(text: string, index: number): number {
   return text.length;
 }
 
-export function* readRecords(text: string, dialect: Dialect, issues: formatKit.IssueCollector): Generator<CsvRecord> {
+/** Whether a line inside a quoted field, read as a row of its own, has at least `width` cells. */
+function holdsRow(text: string, from: number, to: number, delimiter: string, width: number): boolean {
+  // The field's first line is the broken row itself: only the lines after it count.
+  let at = nextLineStart(text, from);
+  while (at < to) {
+    const end = Math.min(nextLineStart(text, at), to);
+    let cells = 1;
+    for (let index = text.indexOf(delimiter, at); index !== -1 && index < end; index = text.indexOf(delimiter, index + 1)) {
+      if (++cells >= width) return true;
+    }
+    at = end;
+  }
+  return false;
+}
+
+/** What the reading skipped for length: a reader that ends up with nothing else refuses the file. */
+export interface RecordStats {
+  longRecords: number;
+}
+
+export function* readRecords(text: string, dialect: Dialect, issues: formatKit.IssueCollector, stats: RecordStats = { longRecords: 0 }): Generator<CsvRecord> {
   const delimiter = dialect.delimiter.charCodeAt(0);
   const length = text.length;
   let pos = dialect.start;
   let line = dialect.startLine;
   let recoveries = 0;
+  // Characters that stray-quote recoveries may still read a second time (see above).
+  let rescanBudget = length;
+  // The header's width, once the header (the first record) has been read.
+  let width: number | null = null;
   // The first LF and CR at or after the last search (-1: none left). Quoted fields rarely hold a
   // line break: counting is only needed when one of them lies before the closing quote.
   let nextLf = text.indexOf('\n', pos);
@@ -115,12 +151,18 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
   };
 
   while (pos < length) {
+    const recordStart = pos;
     const recordLine = line;
     const cells: string[] = [];
     let overflow = false;
     let blank = true;
     let broken = false;
-    let malformedReported = false;
+    // The first text after a closing quote: reported once the record is kept.
+    let malformedColumn: number | null = null;
+    // The first quoted field that spans lines: where its content runs, and whether text follows its close.
+    let span: { readonly from: number; readonly to: number; readonly column: number } | null = null;
+    let textAfterSpan = false;
+    let recordEnd = length;
 
     for (;;) {
       // One field, starting at pos.
@@ -161,6 +203,8 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
           }
           break;
         }
+        const spans = line > openLine;
+        if (spans && span === null) span = { from: openAt, to: pos, column: cells.length + 1 };
         // Text between the closing quote and the next delimiter or line end is kept, with a warning.
         let end = pos;
         while (end < length) {
@@ -170,10 +214,8 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
         }
         if (end > pos) {
           value += text.slice(pos, end);
-          if (!malformedReported) {
-            issues.add(recordLine, 'malformed_quotes', 'a field has text after its closing quote; it was read as part of the value', 'warning', cells.length + 1);
-            malformedReported = true;
-          }
+          malformedColumn ??= cells.length + 1;
+          if (spans) textAfterSpan = true;
           pos = end;
         }
       } else {
@@ -204,11 +246,54 @@ export function* readRecords(text: string, dialect: Dialect, issues: formatKit.I
         continue;
       }
       // A line break ends the record.
+      recordEnd = pos;
       pos += code === CR && text.charCodeAt(pos + 1) === LF ? 2 : 1;
       line += 1;
       break;
     }
     if (broken || blank) continue;
+
+    if (span !== null && width !== null) {
+      const extra = overflow || (cells.length > width && cells.slice(width).some((cell) => cell.trim() !== ''));
+      const reason = textAfterSpan
+        ? 'text follows the quote that would close it'
+        : extra
+          ? `closing it there would make a row of ${overflow ? `more than ${MAX_CELLS}` : cells.length} cells where the header names ${width}`
+          : cells.length < width && holdsRow(text, span.from, span.to, dialect.delimiter, width)
+            ? 'lines it would take in are rows of their own'
+            : null;
+      const resume = reason === null ? pos : nextLineStart(text, recordStart);
+      if (reason !== null && pos - resume <= rescanBudget) {
+        rescanBudget -= pos - resume;
+        issues.add(
+          recordLine,
+          'unbalanced_quote',
+          `line ${recordLine} opens a quoted field that does not close on that line, and the quote further down cannot close it (${reason}); line ${recordLine} was skipped and reading went on with the next line`,
+          'error',
+          span.column,
+        );
+        pos = resume;
+        line = recordLine + 1;
+        // Searched again from here: the line ends already passed lie ahead once more.
+        nextLf = text.indexOf('\n', pos);
+        nextCr = text.indexOf('\r', pos);
+        continue;
+      }
+    }
+    if (recordEnd - recordStart > formatKit.MAX_LINE_LENGTH) {
+      stats.longRecords += 1;
+      const what = width === null ? 'header row' : 'row';
+      issues.add(
+        recordLine,
+        'line_too_long',
+        `the ${what} starting on line ${recordLine} is ${recordEnd - recordStart} characters long (at most ${formatKit.MAX_LINE_LENGTH} are read) and was skipped${width === null ? '; without a header no row can be read, so nothing was imported' : ''}`,
+        'error',
+      );
+      if (width === null) return;
+      continue;
+    }
+    if (malformedColumn !== null) issues.add(recordLine, 'malformed_quotes', 'a field has text after its closing quote; it was read as part of the value', 'warning', malformedColumn);
+    width ??= cells.length;
     yield { line: recordLine, cells, overflow };
   }
 }

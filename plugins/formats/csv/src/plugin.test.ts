@@ -248,7 +248,7 @@ describe('opl.format.csv plugin', () => {
     const long = encoder.encode('x'.repeat(5 * 1024 * 1024));
     const result = await parse(long);
     expect(result.playlists).toEqual([]);
-    expect(result.issues).toMatchObject([{ code: 'unrecognized_columns' }]);
+    expect(result.issues).toMatchObject([{ line: 1, code: 'line_too_long', severity: 'error' }]);
     expect(result.issues[0]!.message.length).toBeLessThan(1_000);
 
     let seed = 12345;
