@@ -15,8 +15,6 @@ import {
 } from './opl-directives.ts';
 import { durationCodec, textCodec } from './values.ts';
 
-/** Longest line read; a longer one (a 50 MB "line" of garbage) is skipped with one issue. */
-export const MAX_LINE_LENGTH = 1_000_000;
 export const MAX_PLAYLISTS = 10_000;
 export const FALLBACK_PLAYLIST_NAME = 'Imported playlist';
 export const LOCAL_FILE_REASON = 'local file: the playlist names a file on the device it was made on; the file is not opened or uploaded';
@@ -117,6 +115,8 @@ export class M3uReader {
   /** A schema version other than 1 was declared: `#OPL-*` comments are ignored. */
   #oplIgnored = false;
   #stopped = false;
+  /** Lines skipped for their length: a file left with no entry is refused, not read as empty. */
+  #longLines = 0;
   /** The line of the first HLS tag, when the file is an HLS playlist (nothing is imported). */
   #hlsLine: number | null = null;
 
@@ -142,14 +142,21 @@ export class M3uReader {
       return { playlists: [], issues: this.#issues.issues() };
     }
     this.#closeEntry(null);
+    // Lines skipped for their length and no entry read: no playlist, not an empty import.
+    if (this.#longLines > 0 && this.#playlists.every((draft) => draft.tracks.length === 0) && this.#current.tracks.length === 0) {
+      formatKit.refuseLongLinesOnly(this.#issues, this.#longLines);
+      return { playlists: [], issues: this.#issues.issues() };
+    }
     return this.#result(filename);
   }
 
   #line(raw: string, number: number): void {
-    if (raw.length > MAX_LINE_LENGTH) {
-      const lost = this.#entry !== null && !raw.trimStart().startsWith('#') ? '; the entry it belongs to was skipped' : '';
+    if (raw.length > formatKit.MAX_LINE_LENGTH) {
+      // Only the start is looked at: a trimmed copy of 50 MB is not made to find a `#`.
+      const lost = this.#entry !== null && !raw.slice(0, 1_000).trimStart().startsWith('#') ? '; the entry it belongs to was skipped' : '';
       if (lost !== '') this.#entry = null;
-      this.#issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped${lost}`);
+      this.#longLines += 1;
+      formatKit.reportLongLine(this.#issues, number, raw.length, lost);
       return;
     }
     const line = raw.trimStart();

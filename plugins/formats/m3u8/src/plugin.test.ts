@@ -518,6 +518,19 @@ describe('parse: hostile input', () => {
     const result = await parseText(`#EXTINF:1,a - b\nb.mp3\n#EXTINF:1,c - d\n${huge}\n#EXTINF:1,e - f\nf.mp3\n`);
     expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['b', 'f']);
     expect(result.issues).toMatchObject([{ line: 4, code: 'line_too_long', severity: 'error' }]);
+    expect(result.issues[0]!.message).toContain(`line 4 is ${huge.length} characters long`);
+  });
+
+  it('refuses a file that is one 50 MB line, also after #EXTM3U, instead of an empty playlist', { timeout: 120_000 }, async () => {
+    const huge = 'A'.repeat(50 * 1024 * 1024);
+    for (const [text, line] of [[huge, 1], [`#EXTM3U\n${huge}\n`, 2]] as const) {
+      const result = await parseText(text);
+      expect(result.playlists).toEqual([]);
+      expect(result.issues).toMatchObject([
+        { line, code: 'line_too_long', severity: 'error' },
+        { line: null, code: 'nothing_readable', severity: 'error' },
+      ]);
+    }
   });
 
   it('refuses binary garbage with one clear issue', async () => {

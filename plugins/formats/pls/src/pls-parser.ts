@@ -11,7 +11,6 @@ import { applyLocation, remoteItem } from './pls-location.ts';
 
 type ParseResult = OperationReturn<'parse'>;
 
-export const MAX_LINE_LENGTH = 1_000_000;
 export const FALLBACK_PLAYLIST_NAME = 'Imported playlist';
 const TEXT_MAX = 2_000;
 const KEY = /^(file|title|length)(\d+)$/;
@@ -96,9 +95,12 @@ export function parsePls(text: string, filename: string | null, decoding: format
   // The first line that is not blank, and whether any line was PLS: a file with content but no PLS line is no PLS file.
   let firstContent: string | null = null;
   let plsSeen = false;
+  // Lines skipped for their length: a file left with no entry is refused, not read as empty.
+  let longLines = 0;
   for (const { number, text: raw } of formatKit.textLines(text)) {
-    if (raw.length > MAX_LINE_LENGTH) {
-      issues.error(number, 'line_too_long', `the line is ${raw.length} characters long (at most ${MAX_LINE_LENGTH} are read) and was skipped`);
+    if (raw.length > formatKit.MAX_LINE_LENGTH) {
+      longLines += 1;
+      formatKit.reportLongLine(issues, number, raw.length);
       continue;
     }
     const line = raw.trim();
@@ -146,6 +148,10 @@ export function parsePls(text: string, filename: string | null, decoding: format
     } else if (key === 'version' && value !== '2') {
       issues.warn(number, 'unsupported_version', `Version ${shown(value)} is not 2; read as version 2`);
     }
+  }
+  if (longLines > 0 && [...entries.values()].every((entry) => entry.file === undefined || entry.file.value === '')) {
+    formatKit.refuseLongLinesOnly(issues, longLines);
+    return { playlists: [], issues: issues.issues() };
   }
   if (!plsSeen && firstContent !== null) {
     // Its lines' warnings would only say, line by line, that it is something else.

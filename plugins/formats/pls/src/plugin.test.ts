@@ -146,6 +146,13 @@ describe('PLS', () => {
     const result = await parseText(`[playlist]\nFile1=a.mp3\nTitle2=${'x'.repeat(50 * 1024 * 1024)}\nFile2=b.mp3\n`);
     expect(result.playlists[0]?.tracks.map((track) => track.title)).toEqual(['a', 'b']);
     expect(result.issues).toMatchObject([{ line: 3, code: 'line_too_long' }]);
+    expect(result.issues[0]!.message).toContain(`line 3 is ${'Title2='.length + 50 * 1024 * 1024} characters long`);
+    // Nothing but such a line: refused, not an empty playlist.
+    for (const text of ['x'.repeat(50 * 1024 * 1024), `[playlist]\nFile1=${'x'.repeat(50 * 1024 * 1024)}\n`]) {
+      const refused = await parseText(text);
+      expect(refused.playlists).toEqual([]);
+      expect(refused.issues.filter((issue) => issue.severity === 'error')).toMatchObject([{ code: 'line_too_long' }, { code: 'nothing_readable' }]);
+    }
     let seed = 3;
     const garbage = Uint8Array.from({ length: 100_000 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
     expect(await parse(garbage)).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });

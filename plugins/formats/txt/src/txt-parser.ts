@@ -22,10 +22,12 @@ export interface ParsedTxt {
  * (`Artist - Title` lines, or `Title by Artist` when the whole list is written so). Tables and
  * lists become one playlist named after the file. The choice is made once per file, never per
  * line (see txt-layout.ts). A binary file, a web page or an XML document is refused with one issue.
+ * A line longer than `formatKit.MAX_LINE_LENGTH` is skipped with a `line_too_long` error; a file
+ * left with no track once such lines are skipped is refused (`nothing_readable`).
  */
 /** The first line that is not blank, or null. */
 function firstLine(text: string): formatKit.TextLine | null {
-  for (const line of formatKit.textLines(text)) if (line.text.trim() !== '') return line;
+  for (const line of new formatKit.ReadableLines(text, null)) if (line.text.trim() !== '') return line;
   return null;
 }
 
@@ -42,14 +44,21 @@ export function parseTxt(text: string, filename: string | null, decoding: format
   }
   const decodingWarning = formatKit.decodingWarning(decoding);
   if (decodingWarning !== null) issues.warn(decodingWarning.line, decodingWarning.code, decodingWarning.message);
-  // Lines are read as they are needed: the choice looks at the first few, the reader then starts again.
-  const layout = detectLayout(formatKit.textLines(text));
-  const lines = formatKit.textLines(text);
+  // Lines are read as they are needed: the choice looks at the first few, the reader then starts
+  // again. Lines too long to read are passed over by every pass, and reported by the reading one.
+  const layout = detectLayout(new formatKit.ReadableLines(text, null));
+  const readable = new formatKit.ReadableLines(text, issues);
+  const lines = readable[Symbol.iterator]();
   const playlists =
     layout === 'v1'
       ? readTxtV1(lines, issues)
       : layout === 'table'
         ? readTable(lines, filename, issues)
-        : readPlainList(lines, filename, issues, isTitleByArtistList(formatKit.textLines(text)));
+        : readPlainList(lines, filename, issues, isTitleByArtistList(new formatKit.ReadableLines(text, null)));
+  // Lines skipped for their length and no track read: no playlist, not an empty import.
+  if (readable.skipped > 0 && playlists.every((playlist) => (playlist.tracks?.length ?? 0) === 0)) {
+    formatKit.refuseLongLinesOnly(issues, readable.skipped);
+    return { playlists: [], issues: issues.issues() };
+  }
   return { playlists, issues: issues.issues() };
 }

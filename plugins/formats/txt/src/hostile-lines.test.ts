@@ -1,0 +1,36 @@
+import { runParse } from '@opl/plugin-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import plugin from './index.ts';
+import { TXT_V1_COLUMNS } from './txt-columns.ts';
+
+const encoder = new TextEncoder();
+const parse = (text: string) => runParse(plugin, encoder.encode(text), { filename: 'list.txt', mediaType: 'text/plain' });
+const FIFTY_MB = 50 * 1024 * 1024;
+
+// Hang guards (the timeouts), not speed checks.
+describe('opl.format.txt: a 50 MB line', () => {
+  it('is skipped with an error naming its line and length; its neighbours are kept', { timeout: 120_000 }, async () => {
+    const huge = 'A'.repeat(FIFTY_MB);
+    const plain = await parse(`Artist - One\n${huge}\nArtist - Two\n`);
+    expect(plain.playlists[0]!.tracks.map((track) => track.title)).toEqual(['One', 'Two']);
+    expect(plain.issues).toMatchObject([{ line: 2, code: 'line_too_long', severity: 'error' }]);
+    expect(plain.issues[0]!.message).toContain(`line 2 is ${FIFTY_MB} characters long`);
+
+    const table = await parse(`Title\tArtist\nOne\tA\n${huge}\nTwo\tB\n`);
+    expect(table.playlists[0]!.tracks.map((track) => track.title)).toEqual(['One', 'Two']);
+    expect(table.issues).toMatchObject([{ line: 3, code: 'line_too_long' }]);
+  });
+
+  it('alone, or after the v1 header, refuses the file instead of importing a track named by it', { timeout: 120_000 }, async () => {
+    const huge = 'A'.repeat(FIFTY_MB);
+    for (const [text, line] of [[huge, 1], [`# Open Playlist TXT v1\n${TXT_V1_COLUMNS.join('\t')}\n${huge}\n`, 3]] as const) {
+      const result = await parse(text);
+      expect(result.playlists).toEqual([]);
+      const errors = result.issues.filter((issue) => issue.severity === 'error');
+      expect(errors).toMatchObject([
+        { line, code: 'line_too_long' },
+        { line: null, code: 'nothing_readable' },
+      ]);
+    }
+  });
+});
