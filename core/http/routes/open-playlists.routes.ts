@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { playlistSchema } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import { ImportRecordError } from '../../services/imports/index.ts';
 import { MigrationError } from '../../services/migrations/index.ts';
@@ -7,6 +6,7 @@ import { MAX_IMPORT_DEPTH, OPEN_PLAYLIST_SOURCE, OpenPlaylistError, type OpenPla
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { migrationWarningsResponse } from './migrations.routes.ts';
+import { canonicalProviderKey, fromWireDocument, toWirePlaylist, wirePlaylistSchema } from './open-playlist-wire.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /**
@@ -29,8 +29,11 @@ const REF_SCHEME =
   '`import:<import id>:<index>` is the index-th (0-based) playlist of an import record. Owner ids never contain a colon, so no value has two readings. ' +
   'Anything else is a 404 whose `detail` names the part that is wrong (e.g. an account id that is not a UUID); so is a reference whose provider is not its account\'s provider (it names no playlist).';
 
-const openPlaylistSchema = playlistSchema
-  .meta({ id: 'OpenPlaylist', description: 'A universal Playlist model (Open Playlist bundle v1) with its tracks in order; `id` is the interchange reference that reads it again' });
+const openPlaylistSchema = wirePlaylistSchema.meta({
+  id: 'OpenPlaylist',
+  description:
+    "A Playlist of open-playlist.yaml with its tracks in order: the universal model of the bundle v1, with the yaml's `kind` words (`standard`, `liked_tracks`) and whole-second `duration_s`; `id` is the interchange reference that reads it again",
+});
 
 const refreshQuery = z
   .enum(['true', 'false', '1', '0'])
@@ -44,11 +47,13 @@ const importBody = z
       .trim()
       .min(1)
       .max(40)
-      .describe(`\`${OPEN_PLAYLIST_SOURCE}\`: provider_data is Open Playlist JSON; a provider key (e.g. \`spotify\`): provider_data names a connected account's playlist`),
+      .describe(
+        `\`${OPEN_PLAYLIST_SOURCE}\`: provider_data is Open Playlist JSON; a provider key (e.g. \`spotify\`; the yaml's \`apple_music\` and \`youtube_music\` name \`applemusic\` and \`ytmusic\`): provider_data names a connected account's playlist`,
+      ),
     provider_data: z
       .record(z.string(), z.unknown())
       .describe(
-        `For ${OPEN_PLAYLIST_SOURCE}: an Open Playlist bundle v1 (\`schema_version\` 1; other versions are refused with 422 unsupported_schema_version) or one universal Playlist; at most ${MAX_IMPORT_DEPTH} levels deep. For a provider: {"account_id": <connected account id>, "playlist_id": <its playlist id, or liked>}`,
+        `For ${OPEN_PLAYLIST_SOURCE}: an Open Playlist bundle v1 (\`schema_version\` 1; other versions are refused with 422 unsupported_schema_version) or one universal Playlist (\`kind\` in the model's words or the yaml's: \`standard\`, \`liked_tracks\`); at most ${MAX_IMPORT_DEPTH} levels deep. For a provider: {"account_id": <connected account id>, "playlist_id": <its playlist id, or liked>}`,
       ),
   })
   .strict()
@@ -62,7 +67,9 @@ const exportBody = z
       .trim()
       .min(1)
       .max(40)
-      .describe('The provider key to push the playlist to: a loaded provider plugin that can receive it (GET /providers, `can_target`); `import` and `open_playlist` are never targets'),
+      .describe(
+        "The provider key to push the playlist to: a loaded provider plugin that can receive it (GET /providers, `can_target`; the yaml's `apple_music` and `youtube_music` name `applemusic` and `ytmusic`); `import` and `open_playlist` are never targets",
+      ),
     target_account_id: z.uuid().optional().describe('Which connected account of the target provider; needed only when several are connected'),
     acknowledge_warnings: z.boolean().optional().describe('Start despite the preflight warnings a previous 409 listed'),
   })
@@ -151,7 +158,7 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
           `One path for both shapes of the Open Playlist API (\`/open-playlists/{userId}\` and \`/open-playlists/{playlistId}\`). ${REF_SCHEME} ` +
           "The list holds every connected account's playlists (`track_count`, no tracks; accounts that need reconnecting are left out); `provider` narrows it to one provider. Provider reads are cached like `/api/playlists` until `refresh=true`.",
         params: z.object({ id: z.string().min(1).max(600).describe(REF_SCHEME) }),
-        querystring: z.object({ refresh: refreshQuery, provider: z.string().trim().min(1).max(40).optional().describe('Owner list only: one provider') }),
+        querystring: z.object({ refresh: refreshQuery, provider: z.string().trim().min(1).max(40).optional().describe('Owner list only: one provider (`apple_music` and `youtube_music` name `applemusic` and `ytmusic`)') }),
         response: {
           200: z.union([z.array(openPlaylistSchema), openPlaylistSchema]).describe('An array of playlists for `me`; one playlist for a reference'),
           ...readErrors,
@@ -162,8 +169,11 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
       const owner = requireOwner(request, 'read playlists');
       return guarded(async () => {
         const ref = openPlaylists.resolve(owner.id, request.params.id);
-        if (ref.kind === 'owner') return openPlaylists.listOwned(owner.id, { provider: request.query.provider, refresh: request.query.refresh });
-        return openPlaylists.get(owner.id, request.params.id, request.query.refresh);
+        if (ref.kind === 'owner') {
+          const provider = request.query.provider === undefined ? undefined : canonicalProviderKey(request.query.provider);
+          return (await openPlaylists.listOwned(owner.id, { provider, refresh: request.query.refresh })).map(toWirePlaylist);
+        }
+        return toWirePlaylist(await openPlaylists.get(owner.id, request.params.id, request.query.refresh));
       });
     },
   );
@@ -197,13 +207,19 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'import playlists');
-      const outcome = await guarded(() => openPlaylists.import(owner.id, request.body));
+      const { source_provider: sourceProvider, provider_data: data } = request.body;
+      const outcome = await guarded(() =>
+        openPlaylists.import(
+          owner.id,
+          sourceProvider === OPEN_PLAYLIST_SOURCE ? { source_provider: sourceProvider, provider_data: fromWireDocument(data) } : { source_provider: canonicalProviderKey(sourceProvider), provider_data: data },
+        ),
+      );
       return reply
         .status(201)
         .header('location', `/open-playlists/${encodeURIComponent(outcome.playlist.id!)}`)
         .header('x-open-playlist-import-id', outcome.importId)
         .header('x-open-playlist-playlist-count', String(outcome.playlistCount))
-        .send(outcome.playlist);
+        .send(toWirePlaylist(outcome.playlist));
     },
   );
 
@@ -240,7 +256,7 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'export playlists to a provider');
-      const outcome = await guarded(() => openPlaylists.exportToTarget(owner.id, request.body));
+      const outcome = await guarded(() => openPlaylists.exportToTarget(owner.id, { ...request.body, target_provider: canonicalProviderKey(request.body.target_provider) }));
       return reply.status(202).send({ ...outcome, job_url: `/api/migrations/${outcome.job_id}` });
     },
   );

@@ -24,7 +24,7 @@ interface OpenPlaylistJson {
   name: string;
   kind: string;
   track_count: number | null;
-  tracks: { title: string; artist: string; isrc: string | null; provider_uris: Record<string, string> }[];
+  tracks: { title: string; artist: string; isrc: string | null; duration_s: number | null; provider_uris: Record<string, string> }[];
 }
 interface ProblemJson {
   code: string;
@@ -97,7 +97,9 @@ describe('GET /open-playlists/{userId}', () => {
     expect(smallSet.tracks).toEqual([]);
     expect(list.find((playlist) => playlist.name === 'Already There')!.id).toMatch(new RegExp(`^tidal:${h.tidalAccount}:`));
     // Liked songs of the account (Spotify reads the library) come first, as the `liked` collection.
-    const liked = list.find((playlist) => playlist.kind === 'LIKED_TRACKS')!;
+    // open-playlist.yaml's words for the kind, not the bundle's PLAYLIST / LIKED_TRACKS.
+    expect(new Set(list.map((playlist) => playlist.kind))).toEqual(new Set(['standard', 'liked_tracks']));
+    const liked = list.find((playlist) => playlist.kind === 'liked_tracks')!;
     expect(liked.id).toBe(`spotify:${h.spotifyAccount}:liked`);
 
     const one = await h.api(`/open-playlists/${encodeURIComponent(smallSet.id)}`);
@@ -106,6 +108,14 @@ describe('GET /open-playlists/{userId}', () => {
     expect(playlist.id).toBe(smallSet.id);
     expect(playlist.tracks.map((track) => track.title)).toEqual(small.map((track) => track.title));
     expect(playlist.tracks[0]!.provider_uris['spotify']).toMatch(/^spotify:track:/);
+    // The yaml's duration_s is an integer: Spotify's milliseconds are rounded to whole seconds here,
+    // while the model behind it (the playlists API) keeps them.
+    expect(playlist.tracks.map((track) => track.duration_s)).toEqual(small.map((track) => Math.round(track.durationMs / 1000)));
+    const model = await h.api(`/api/playlists/${encodeURIComponent(smallSet.id.split(':').slice(2).join(':'))}?account_id=${h.spotifyAccount}`);
+    expect(model.status, model.text).toBe(200);
+    const modelDurations = (model.json as { playlist: { tracks: Array<{ duration_s: number }> } }).playlist.tracks.map((track) => track.duration_s);
+    expect(modelDurations).toEqual(small.map((track) => track.durationMs / 1000));
+    expect(modelDurations.some((seconds) => !Number.isInteger(seconds))).toBe(true);
 
     const likedRead = await h.api(`/open-playlists/${encodeURIComponent(liked.id)}`);
     expect((likedRead.json as OpenPlaylistJson).tracks).toHaveLength(3);
@@ -117,7 +127,9 @@ describe('GET /open-playlists/{userId}', () => {
     expect(local.status).toBe(200);
     expect(local.json).toEqual(me.json);
     const filtered = await h.api('/open-playlists/me?provider=tidal');
-    expect((filtered.json as OpenPlaylistJson[]).filter((playlist) => playlist.kind !== 'LIKED_TRACKS').map((playlist) => playlist.name)).toEqual(['Already There']);
+    // The yaml's spelling of a provider key narrows the list as the engine's does.
+    expect((await h.api('/open-playlists/me?provider=youtube_music')).json).toEqual((await h.api('/open-playlists/me?provider=ytmusic')).json);
+    expect((filtered.json as OpenPlaylistJson[]).filter((playlist) => playlist.kind !== 'liked_tracks').map((playlist) => playlist.name)).toEqual(['Already There']);
     for (const other of ['someone-else', 'admin', 'import', '..%2F..%2Fetc']) {
       const response = await h.api(`/open-playlists/${other}`);
       expect(response.status, other).toBe(404);
@@ -218,6 +230,24 @@ describe('POST /open-playlists/import', () => {
     const record = await h.api(`/api/imports/${importId}`);
     expect(record.status).toBe(200);
     expect((record.json as { playlist_count: number }).playlist_count).toBe(2);
+  });
+
+  it("takes the yaml's kind words and the model's, and answers in the yaml's", async () => {
+    for (const [posted, stored] of [
+      ['liked_tracks', 'LIKED_TRACKS'],
+      ['standard', 'PLAYLIST'],
+      ['LIKED_TRACKS', 'LIKED_TRACKS'],
+    ] as const) {
+      const single = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: `Kind ${posted}`, kind: posted, tracks: [{ title: 'A', artist: 'B', duration_s: 200 }] } });
+      expect(single.status, single.text).toBe(201);
+      expect((single.json as OpenPlaylistJson).kind).toBe(stored === 'PLAYLIST' ? 'standard' : 'liked_tracks');
+      const record = await h.api(`/api/imports/${single.headers.get('x-open-playlist-import-id')}`);
+      expect((record.json as { playlists: Array<{ kind: string }> }).playlists[0]!.kind, posted).toBe(stored);
+    }
+    const inBundle = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'Liked', kind: 'liked_tracks', tracks: [] } as unknown as PlaylistInput]) });
+    expect((inBundle.json as OpenPlaylistJson).kind).toBe('liked_tracks');
+    const unknown = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'X', kind: 'favourites', tracks: [] } });
+    expect(unknown.status, unknown.text).toBe(400);
   });
 
   it('takes one universal Playlist as provider_data, and a snapshot of a connected account’s playlist', async () => {
@@ -408,6 +438,15 @@ describe('POST /open-playlists/export', () => {
     const liked = await expectProblem(await post('/open-playlists/export', { playlist_id: `spotify:${h.spotifyAccount}:liked`, target_provider: 'tidal' }), 'post', EXPORT, 422, 'unsupported_target_type');
     expect(liked).toMatchObject({ reason: 'target_cannot_receive', unsupported: [{ entity: 'liked_tracks', missing: ['WRITE_LIBRARY'] }] });
     expect(liked['action']).toBeUndefined();
+  });
+
+  it("takes the yaml's spelling of a target provider key (youtube_music is ytmusic)", async () => {
+    const imported = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'To YouTube Music', tracks: [{ title: 'A', artist: 'B' }] } });
+    const ref = (imported.json as OpenPlaylistJson).id;
+    // No YouTube Music account here: the provider is known, so the answer asks to connect one.
+    const problem = await expectProblem(await post('/open-playlists/export', { playlist_id: ref, target_provider: 'youtube_music' }), 'post', EXPORT, 422, 'unprocessable_content');
+    expect(problem.reason).toBe('no_target_account');
+    expect(problem['action']).toMatchObject({ type: 'connect_target_account', provider: 'ytmusic' });
   });
 
   it('reports a bad source reference before a missing target account', async () => {
