@@ -28,13 +28,19 @@ export function unsupportedVersion(issues: IssueCollector, line: number | null, 
   issues.add(
     line,
     'unsupported_schema_version',
-    `${format} schema version "${version.slice(0, 20)}" is not supported: this reader understands schema version ${SCHEMA_VERSION} only, so the file was not imported`,
+    `${format} schema version "${version.slice(0, 20)}" is not supported: this reader understands schema version ${SCHEMA_VERSION} only (a file of another version has other columns and meanings), so the file was not imported; export it again as ${format} schema version ${SCHEMA_VERSION}, or use a reader that knows version "${version.slice(0, 20)}"`,
   );
 }
 
 export interface V1HeaderOptions {
   /** Match column names ignoring case (CSV, whose headers spreadsheets retype); TXT matches exactly. */
   readonly ignoreCase: boolean;
+  /**
+   * The first row's `schema_version` cell (the cell at `position`) and its line, or null without a
+   * row: asked only when v1 columns are missing, because a file of another schema version has
+   * other columns, and "unsupported version" is then the reason to give, not "missing columns".
+   */
+  readonly firstRowVersion?: (position: number) => { readonly version: string; readonly line: number } | null;
 }
 
 export function readV1Header(names: readonly string[], line: number, issues: IssueCollector, format: string, options: V1HeaderOptions = { ignoreCase: true }): V1Header | null {
@@ -54,6 +60,15 @@ export function readV1Header(names: readonly string[], line: number, issues: Iss
     index.set(column, position);
   }
   const missing = V1_COLUMNS.filter((column) => !index.has(column));
+  const versionAt = index.get('schema_version');
+  if (missing.length > 0 && versionAt !== undefined && options.firstRowVersion !== undefined) {
+    const first = options.firstRowVersion(versionAt);
+    const version = first === null ? '' : unguardFormula(first.version).trim();
+    if (first !== null && version !== '' && version !== SCHEMA_VERSION) {
+      unsupportedVersion(issues, first.line, version, format);
+      return null;
+    }
+  }
   if (missing.length > 0) {
     issues.add(line, 'missing_columns', `the header lacks the ${format} v1 column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}; the file was not imported`);
     return null;

@@ -110,6 +110,19 @@ describe('opl.format.csv plugin', () => {
     expect(issues[0]!.message).toContain('"2"');
   });
 
+  it('refuses a file of another schema version by its version, also when its columns differ from v1', async () => {
+    for (const text of ['schema_version,playlist_name,title,artist\n2,P,T,A\n', 'Schema_Version;Name;Title\r\n"3";P;T\r\n']) {
+      const { playlists, issues } = await parse(encoder.encode(text));
+      expect(playlists).toEqual([]);
+      expect(issues).toMatchObject([{ line: 2, code: 'unsupported_schema_version', severity: 'error' }]);
+      expect(issues[0]!.message).toContain('understands schema version 1 only');
+    }
+    // Version 1 (or none written) with columns missing is still what it is: an incomplete v1 header.
+    for (const text of ['schema_version,playlist_name,title,artist\n1,P,T,A\n', 'schema_version,title\n,T\n', 'schema_version,title\n']) {
+      expect((await parse(encoder.encode(text))).issues).toMatchObject([{ line: 1, code: 'missing_columns' }]);
+    }
+  });
+
   it('reads semicolon-delimited v1 files (a spreadsheet saved in a comma-decimal locale)', async () => {
     const { text } = await runSerialize(plugin, [{ name: 'Semi', tracks: [{ title: 'A; B', artist: 'C' }] }]);
     const semicolons = text.replaceAll('","', '";"');

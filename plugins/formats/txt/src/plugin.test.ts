@@ -68,6 +68,27 @@ const richPlaylists: PlaylistInput[] = [
   { id: 'pl-3', name: 'Third', tracks: [{ title: 'Один', artist: 'Ария' }] },
 ];
 
+describe('opl.format.txt schema versions', () => {
+  it('refuses a file of another schema version by its version, also when its columns differ from v1', async () => {
+    for (const text of ['schema_version\tplaylist_name\ttitle\tartist\n2\tP\tT\tA\n', '# Open Playlist TXT\n\nschema_version\ttitle\n# a comment\n7\tT\n']) {
+      const { playlists, issues } = await parse(encoder.encode(text));
+      expect(playlists).toEqual([]);
+      expect(issues).toMatchObject([{ code: 'unsupported_schema_version', severity: 'error' }]);
+      expect(issues[0]!.message).toContain('understands schema version 1 only');
+    }
+    const incomplete = await parse(encoder.encode('schema_version\tplaylist_name\ttitle\tartist\n1\tP\tT\tA\n'));
+    expect(incomplete.issues).toMatchObject([{ line: 1, code: 'missing_columns' }]);
+  });
+
+  it('still reads every row when the header did not need the first row read ahead', async () => {
+    const { text } = await runSerialize(plugin, [{ name: 'P', tracks: [{ title: 'One', artist: 'A' }, { title: 'Two', artist: 'B' }] }]);
+    const withoutComments = text.split('\n').filter((line) => !line.startsWith('#')).join('\n');
+    const { playlists, issues } = await parse(encoder.encode(withoutComments));
+    expect(issues).toEqual([]);
+    expect(playlists[0]!.tracks.map((track) => track.title)).toEqual(['One', 'Two']);
+  });
+});
+
 describe('opl.format.txt plugin', () => {
   it('is a format plugin with both operations', () => {
     expect(plugin.mark).toBe(PLUGIN_DEFINITION_MARK);

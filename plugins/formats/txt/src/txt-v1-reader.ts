@@ -44,11 +44,32 @@ export function readTxtV1(lines: Iterator<formatKit.TextLine>, issues: formatKit
     issues.add(null, 'missing_header', 'the file starts like TXT v1 but has no header row naming the columns; nothing was imported');
     return [];
   }
-  const header = formatKit.readV1Header(tabCells(headerLine.text), headerLine.number, issues, FORMAT_LABEL, { ignoreCase: false });
+  // The first row, read ahead when the header needs its schema_version (the file declared none), then read as a row first.
+  let firstRow: formatKit.TextLine | null | undefined;
+  const firstRowVersion = (position: number) => {
+    if (firstRow === undefined) {
+      firstRow = null;
+      for (let next = lines.next(); !next.done; next = lines.next()) {
+        if (isSkippable(next.value.text)) continue;
+        firstRow = next.value;
+        break;
+      }
+    }
+    return firstRow === null ? null : { version: tabCells(firstRow.text)[position] ?? '', line: firstRow.number };
+  };
+  const header = formatKit.readV1Header(tabCells(headerLine.text), headerLine.number, issues, FORMAT_LABEL, declared === null ? { ignoreCase: false, firstRowVersion } : { ignoreCase: false });
   if (header === null) return [];
   // Without a schema comment, the first row's version speaks for the file.
   const grouper = new formatKit.V1RowGrouper(header, issues, FORMAT_LABEL, { versionDeclared: declared !== null });
-  for (let next = lines.next(); !next.done; next = lines.next()) {
+  const rows: Iterator<formatKit.TextLine> = {
+    next: () => {
+      if (firstRow === undefined || firstRow === null) return lines.next();
+      const value = firstRow;
+      firstRow = null;
+      return { done: false, value };
+    },
+  };
+  for (let next = rows.next(); !next.done; next = rows.next()) {
     const line = next.value;
     if (isSkippable(line.text)) continue;
     const cells = tabCells(line.text);
