@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
-import { open, readFile, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -8,6 +7,7 @@ import { PluginError, type Playlist } from '@opl/plugin-sdk';
 import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import { createLocalRegistrySource } from '@opl/plugin-sdk/tools';
 import { ConvertProgress } from './convert/convert-progress.ts';
+import { OutputBatch, OutputError } from './convert/output-batch.ts';
 import { fileIdentity, isSameFile, type FileIdentity } from './convert/same-file.ts';
 import { ENGINE_VERSION } from '../app/version.ts';
 import type { Config } from '../config/index.ts';
@@ -19,18 +19,18 @@ import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
-import { makeDirectories } from './make-directories.ts';
 import { terminalText } from './terminal-text.ts';
-import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 
 export const CONVERT_USAGE = `Usage: opl convert <input-file> --to <format> [-o <output>] [--from <format>] [--force] [--progress]
 
 Converts a playlist file offline through the engine's signed format plugins (no database, no
 network). The input format comes from --from or the file name's extension.
   -o <file>     write one file (several playlists go into one file if the format allows it)
-  -o <dir>/     write one file per playlist into the directory (names follow the export rules)
+  -o <dir>/     write one file per playlist into the directory (names follow the export rules;
+                all files or none)
   (no -o)       write to standard output
-  --force       replace existing output files (otherwise an existing file is never overwritten)
+  --force       replace existing output files (otherwise an existing file is never overwritten;
+                the input file is never overwritten)
   --progress    show progress on standard error (on by default on a terminal for large files)
 
 Exit codes: 0 converted, 1 refused or failed (no output file is left behind), 64 usage error.
@@ -100,77 +100,20 @@ function isFsError(error: unknown): boolean {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
-/**
- * Ctrl-C while `path` is being written: its temporary file is removed and the command ends with
- * exit code 130, as `opl export` does. A signal's default action would end the process at once
- * and leave the hidden temporary file behind. Returns the function that stops listening.
- */
-function removeOnInterrupt(temporary: string, path: string, stderr: Io['stderr']): () => void {
-  const onInterrupt = () => {
-    rmSync(temporary, { force: true });
-    stderr.write(`\nopl convert: interrupted; ${terminalText(path)} was not written.\n`);
-    process.exit(130);
-  };
-  process.on('SIGINT', onInterrupt);
-  return () => process.off('SIGINT', onInterrupt);
-}
-
-/**
- * Streams serialized chunks into a temporary file beside `path` that takes its name only on
- * success (`publishPartialFile`: without `force` an existing file is never replaced), or not at
- * all when the conversion is interrupted. File-system failures become UsageErrors.
- */
-async function writeAtomically(path: string, force: boolean, stderr: Io['stderr'], produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
-  try {
-    await makeDirectories(dirname(path));
-  } catch (error) {
-    if (!isFsError(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : fsReason(error);
-    throw new UsageError(`cannot create the output directory ${dirname(path)}: ${reason}.`);
-  }
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  // Listening before the file exists: it is never there without someone to remove it.
-  const stopListening = removeOnInterrupt(temporary, path, stderr);
-  let handle;
-  try {
-    handle = await open(temporary, 'wx', 0o644);
-  } catch (error) {
-    stopListening();
-    if (!isFsError(error)) throw error;
-    throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
-  }
-  // A failed write (a full disk) surfaces from the plugin host as the consumer's failure: keep the cause.
-  let writeError: unknown = null;
-  try {
-    try {
-      await produce(async (chunk) => {
-        try {
-          await handle.write(chunk);
-        } catch (error) {
-          writeError = error;
-          throw error;
-        }
-      });
-      await handle.close();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      throw error;
+/** An output file that could not be written, in the words `opl convert` says it with. */
+function outputProblem(error: OutputError, input: string): UsageError {
+  switch (error.problem) {
+    case 'directory': {
+      const code = (error.cause as NodeJS.ErrnoException).code;
+      const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : fsReason(error.cause);
+      return new UsageError(`cannot create the output directory ${error.path}: ${reason}.`);
     }
-    try {
-      await publishPartialFile(temporary, path, force);
-    } catch (error) {
-      if (error instanceof TargetExistsError) throw new UsageError(`${path} already exists; choose another -o or add --force to replace it.`);
-      if (!isFsError(error)) throw error;
-      throw new UsageError(`cannot write ${path}: ${fsReason(error)}.`);
-    }
-  } catch (error) {
-    await rm(temporary, { force: true });
-    const cause = writeError ?? error;
-    if (isFsError(cause)) throw new UsageError(`cannot write ${path}: ${fsReason(cause)}.`);
-    throw error;
-  } finally {
-    stopListening();
+    case 'exists':
+      return new UsageError(`${error.path} already exists; choose another -o or add --force to replace it.`);
+    case 'input':
+      return new UsageError(`${error.path} is the input file ${input}; the input is never overwritten: choose another -o.`);
+    case 'write':
+      return new UsageError(`cannot write ${error.path}: ${fsReason(error.cause)}.`);
   }
 }
 
@@ -185,7 +128,7 @@ async function refuseExisting(paths: readonly string[], force: boolean): Promise
 /** Refuses before any work when an output path names the input file itself, even with --force. */
 function refuseInput(paths: readonly string[], input: FileIdentity): void {
   for (const path of paths) {
-    if (isSameFile(input, path)) throw new UsageError(`${path} is the input file ${input.path}; the input is never overwritten: choose another -o.`);
+    if (isSameFile(input, path)) throw new OutputError(path, 'input');
   }
 }
 
@@ -270,6 +213,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     logger,
   });
   let stdoutError: Error | null = null;
+  let batch: OutputBatch | null = null;
   try {
     const snapshot = await catalogue.refresh();
     if (snapshot.error) throw new UsageError(snapshot.error);
@@ -325,20 +269,27 @@ export async function convertCommand(args: readonly string[], config: Config, io
       if (showProgress) progress.finishPlaylists(items.length);
     };
 
-    if (output !== undefined && intoDirectory) {
+    if (output !== undefined) {
+      // Every file is written before any takes its name: a failure or Ctrl-C leaves no output behind.
       const extension = writer.extensions[0] ?? `.${writer.name}`;
-      const paths = exportFileNames(playlists, extension).map((name) => join(output, name));
-      refuseInput(paths, source.identity);
-      await refuseExisting(paths, force);
-      for (const [index, playlist] of playlists.entries()) {
-        await writeAtomically(paths[index]!, force, io.stderr, (sink) => serialize([playlist], sink));
+      const files: Array<[path: string, items: Playlist[]]> = intoDirectory ? exportFileNames(playlists, extension).map((name, index) => [join(output, name), [playlists[index]!]]) : [[output, playlists]];
+      const paths = files.map(([path]) => path);
+      if (intoDirectory) {
+        refuseInput(paths, source.identity);
+        await refuseExisting(paths, force);
       }
+      batch = new OutputBatch({
+        force,
+        input: source.identity,
+        onInterrupt: () => {
+          io.stderr.write(`\nopl convert: interrupted; ${terminalText(intoDirectory ? `nothing was written into ${output}` : `${output} was not written`)}.\n`);
+          process.exit(130);
+        },
+      });
+      for (const [path, items] of files) await batch.stage(path, (sink) => serialize(items, sink));
+      batch.publish();
       if (showProgress) progress.finish();
-      io.stderr.write(`Wrote ${playlists.length} file(s) (${tracks} tracks) into ${output}\n`);
-    } else if (output !== undefined) {
-      await writeAtomically(output, force, io.stderr, (sink) => serialize(playlists, sink));
-      if (showProgress) progress.finish();
-      io.stderr.write(`Wrote ${output}: ${playlists.length} playlist(s), ${tracks} track(s), ${written} bytes\n`);
+      io.stderr.write(intoDirectory ? `Wrote ${playlists.length} file(s) (${tracks} tracks) into ${output}\n` : `Wrote ${output}: ${playlists.length} playlist(s), ${tracks} track(s), ${written} bytes\n`);
     } else {
       // A reader that goes away (`| head`) is an EPIPE on standard output, not a plugin failure.
       const onStdoutError = (error: Error) => {
@@ -356,7 +307,9 @@ export async function convertCommand(args: readonly string[], config: Config, io
       if (showProgress) progress.finish();
     }
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    batch?.discard();
+    const error = thrown instanceof OutputError ? outputProblem(thrown, input) : thrown;
     if (stdoutError) {
       io.stderr.write(`opl convert: could not write to standard output: ${fsReason(stdoutError)}; the output is incomplete.\n`);
       return 1;
@@ -371,6 +324,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     }
     throw error;
   } finally {
+    batch?.close();
     await host.close();
     await catalogue.close();
   }

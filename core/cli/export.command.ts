@@ -113,10 +113,12 @@ async function save(response: Response, target: string, force: boolean, signal: 
     const expected = Number(response.headers.get('content-length'));
     const written = (await stat(partial)).size;
     if (Number.isFinite(expected) && expected > 0 && written !== expected) throw new EngineRequestError(0, `The download ended early (${written} of ${expected} bytes); nothing was written.`);
-    await publishPartialFile(partial, target, force).catch((error: unknown) => {
+    try {
+      publishPartialFile(partial, target, force);
+    } catch (error) {
       if (error instanceof TargetExistsError) throw new EngineRequestError(0, `${target} appeared while downloading; choose another -o or add --force to replace it.`);
       throw error;
-    });
+    }
     return written;
   } catch (error) {
     await rm(partial, { force: true });

@@ -1,4 +1,4 @@
-import { link, rename, rm, stat } from 'node:fs/promises';
+import { linkSync, renameSync, rmSync, statSync } from 'node:fs';
 
 /** The target name is taken: the finished file was not given it (and was removed). */
 export class TargetExistsError extends Error {
@@ -12,7 +12,7 @@ export class TargetExistsError extends Error {
 }
 
 // What link() answers where the file system has no hard links (FAT, exFAT, some network shares).
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+export const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 /**
  * Gives a finished temporary file (written beside `target`) its final name, the last step of the
@@ -22,21 +22,23 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLI
  * no hard links (FAT and exFAT drives, where music often goes) the name is checked and then taken
  * by rename, which leaves only a moment for a file to appear in between. Throws
  * `TargetExistsError` when the name is taken; the temporary file is gone either way on success.
+ * Synchronous on purpose: a Ctrl-C handler never runs halfway through it, so an interrupted
+ * command finds each file either published or still temporary.
  */
-export async function publishPartialFile(partial: string, target: string, force: boolean): Promise<void> {
+export function publishPartialFile(partial: string, target: string, force: boolean): void {
   if (force) {
-    await rename(partial, target);
+    renameSync(partial, target);
     return;
   }
   try {
-    await link(partial, target);
+    linkSync(partial, target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new TargetExistsError(target);
     if (code === undefined || !NO_HARD_LINKS.has(code)) throw error;
-    if (await stat(target).catch(() => null)) throw new TargetExistsError(target);
-    await rename(partial, target);
+    if (statSync(target, { throwIfNoEntry: false })) throw new TargetExistsError(target);
+    renameSync(partial, target);
     return;
   }
-  await rm(partial, { force: true });
+  rmSync(partial, { force: true });
 }
