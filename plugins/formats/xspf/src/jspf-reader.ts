@@ -1,6 +1,7 @@
 import { InvalidInput } from '@opl/plugin-sdk';
 import type { RawField } from './extension-fields.ts';
 import type { SourcePlaylist, SourceTrack } from './source-playlist.ts';
+import { uriReferenceProblem } from './uri-reference.ts';
 import { OPL_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -10,7 +11,10 @@ import { OPL_NAMESPACE } from './xspf-names.ts';
  * "album", "trackNum", "duration", "extension" }]}}`. Refused with a reason: anything but a
  * `playlist` object at the top, a missing `track` array, a value of the wrong type (a string
  * where text belongs, a non-negative whole number for `duration`, a positive one for
- * `trackNum`). A single string where JSPF has a list of URIs is accepted (some writers do that).
+ * `trackNum`), and a URI-typed value that is no URI reference (uri-reference.ts): `identifier`,
+ * `info`, a playlist's `location` and `license`, and the application URIs that key `extension`
+ * (a track's `location` and any `image` are read as written with a warning instead, as in XSPF:
+ * see xspf-reader.ts). A single string where JSPF has a list of URIs is accepted (some writers do that).
  * Our extension is `extension["https://open-playlist.org/ns/xspf/1"][0]`, an object with the model
  * fields as JSON values.
  */
@@ -30,12 +34,28 @@ function text(object: Record<string, unknown>, key: string, where: string): stri
   return value;
 }
 
-function uris(object: Record<string, unknown>, key: string, where: string): string[] {
+/** Refuses a value JSPF types as a URI that is no URI reference. */
+function checkUri(uri: string, where: string): string {
+  const problem = uriReferenceProblem(uri);
+  if (problem !== null) refuse(`${where} must be a URI, and "${uri.slice(0, 60)}" is not one: ${problem}`);
+  return uri;
+}
+
+/** `strict`: refuse a value that is no URI reference (false for a track's locations, see above). */
+function uris(object: Record<string, unknown>, key: string, where: string, strict: boolean): string[] {
   const value = object[key];
   if (value === undefined || value === null) return [];
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) refuse(`${where}.${key} must be a list of strings`);
-  return (list).map((item) => item.trim()).filter((item) => item !== '');
+  const found = list.map((item) => item.trim()).filter((item) => item !== '');
+  if (strict) found.forEach((uri, index) => checkUri(uri, `${where}.${key}[${index}]`));
+  return found;
+}
+
+/** A single URI (trimmed, as anyURI collapses white space), or null when absent or blank. */
+function uri(object: Record<string, unknown>, key: string, where: string): string | null {
+  const value = text(object, key, where)?.trim() || null;
+  return value === null ? null : checkUri(value, `${where}.${key}`);
 }
 
 function wholeNumber(object: Record<string, unknown>, key: string, where: string, positive: boolean): number | null {
@@ -56,6 +76,7 @@ function oplExtension(object: Record<string, unknown>, where: string): ReadonlyM
   const extension = object.extension;
   if (extension === undefined || extension === null) return null;
   if (!isObject(extension)) refuse(`${where}.extension must be an object keyed by application URI`);
+  for (const application of Object.keys(extension)) checkUri(application, `${where}.extension's key`);
   const ours = extension[OPL_NAMESPACE];
   const first: unknown = Array.isArray(ours) ? ours[0] : ours;
   if (!isObject(first)) return null;
@@ -73,12 +94,12 @@ function readTrack(value: unknown, index: number): SourceTrack {
   if (!isObject(value)) refuse(`${where} must be an object`);
   return {
     line: null,
-    locations: uris(value, 'location', where),
-    identifiers: uris(value, 'identifier', where),
+    locations: uris(value, 'location', where, false),
+    identifiers: uris(value, 'identifier', where, true),
     title: text(value, 'title', where),
     creator: text(value, 'creator', where),
     annotation: text(value, 'annotation', where),
-    info: text(value, 'info', where),
+    info: uri(value, 'info', where),
     image: text(value, 'image', where),
     album: text(value, 'album', where),
     trackNum: wholeNumber(value, 'trackNum', where, true),
@@ -98,18 +119,18 @@ export function readJspf(json: string): SourcePlaylist {
   const playlist = document.playlist;
   const tracks = playlist.track;
   if (!Array.isArray(tracks)) refuse('playlist.track must be a list of tracks (required, even when empty)');
-  const uri = (key: string): string | null => text(playlist, key, 'playlist')?.trim() || null;
+  const trimmed = (key: string): string | null => text(playlist, key, 'playlist')?.trim() || null;
   return {
     line: null,
     title: text(playlist, 'title', 'playlist'),
     creator: text(playlist, 'creator', 'playlist'),
     annotation: text(playlist, 'annotation', 'playlist'),
-    info: uri('info'),
-    location: uri('location'),
-    identifier: uri('identifier'),
-    image: uri('image'),
-    date: uri('date'),
-    license: uri('license'),
+    info: uri(playlist, 'info', 'playlist'),
+    location: uri(playlist, 'location', 'playlist'),
+    identifier: uri(playlist, 'identifier', 'playlist'),
+    image: trimmed('image'),
+    date: trimmed('date'),
+    license: uri(playlist, 'license', 'playlist'),
     extension: oplExtension(playlist, 'playlist'),
     tracks: tracks.map((track, index) => readTrack(track, index)),
   };

@@ -2,6 +2,7 @@ import { formatKit } from '@opl/plugin-sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locationUri } from './location-uri.ts';
+import { uriReferenceProblem } from './uri-reference.ts';
 
 /** What a URI written for a path may hold: unreserved characters, escapes, `/` and (a drive's) `:`. */
 const URI_CHARACTERS = /^[A-Za-z0-9\-._~%/:]*$/;
@@ -35,12 +36,24 @@ describe('locationUri: imported paths as the URIs XSPF <location> holds', () => 
     'FILE:///home/me/a.mp3',
     'file://server/share/a.mp3',
     'http://radio.example/stream.mp3?x=1&y=2#t',
-    'https://example.org/a b.mp3',
     'spotify:track:4uLU6hMCjMI75M1A2tKUQC',
     'urn:isrc:USAAA0000001',
-    'file:///C:/My Music/sloppy but a URI.mp3',
+    'file:///C:/M%C3%BAsica/a.mp3',
+    'http://[::1]:8000/a.mp3',
   ])('leaves a URI as it is: %s', (uri) => {
     expect(locationUri(uri)).toBe(uri);
+  });
+
+  it.each([
+    ['https://example.org/a b.mp3', 'https://example.org/a%20b.mp3'],
+    ['http://h/100% "live".mp3#t#2', 'http://h/100%25%20%22live%22.mp3#t%232'],
+    ['http://h/a%20b{1}.mp3', 'http://h/a%20b%7B1%7D.mp3'],
+    // A file URL with a space was written as a path: `#`, `?` and `%` are part of the name.
+    ['file:///C:/My Music/#1 100%?.mp3', 'file:///C:/My%20Music/%231%20100%25%3F.mp3'],
+    ['file:///home/u/été\\a.mp3', 'file:///home/u/%C3%A9t%C3%A9%5Ca.mp3'],
+  ])('escapes what a URI cannot hold in one that has a scheme: %s', (text, uri) => {
+    expect(locationUri(text)).toBe(uri);
+    expect(uriReferenceProblem(uri)).toBeNull();
   });
 
   describe('hostile paths', () => {

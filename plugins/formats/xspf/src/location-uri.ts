@@ -1,3 +1,5 @@
+import { uriReferenceProblem } from './uri-reference.ts';
+
 /**
  * An imported location as the URI an XSPF `<location>` must hold (XSPF 1, https://xspf.org/spec:
  * `<location>` is a URI). Tracks imported from M3U, PLS or WPL keep the line they were read from
@@ -8,7 +10,12 @@
  *
  * - Already a URI (a scheme of two or more characters and a colon: `file:`, `http:`,
  *   `spotify:`, `urn:` …): as it is. It was written by software that meant a URI; the XML writer
- *   escapes it as text.
+ *   escapes it as text. Unless it holds what a URI cannot (uri-reference.ts; our reader refuses
+ *   nothing for a location, but other software may): `https://example.org/a b.mp3` ⇒
+ *   `…/a%20b.mp3`, a stray `%` ⇒ `%25`, a second `#` ⇒ `%23`, as browsers escape a typed
+ *   address. A `file:` URL written with a space is a path written as it is (so the reader reads
+ *   it, see locations.ts): its `#`, `?` and `%` are characters of the file name, escaped too
+ *   (`file:///C:/My Music/#1.mp3` ⇒ `file:///C:/My%20Music/%231.mp3`).
  * - Windows drive path `C:\Music\a.mp3` ⇒ `file:///C:/Music/a.mp3` (RFC 8089; the drive colon kept).
  * - UNC path `\\server\share\a.mp3` (or `//server/share/a.mp3`) ⇒ `file://server/share/a.mp3`.
  *   `\\?\C:\…` and `\\?\UNC\server\…` (Windows' long-path prefix) lose the prefix first.
@@ -64,9 +71,33 @@ function withoutLongPathPrefix(location: string): string {
   return /^UNC[\\/]/i.test(rest) ? `\\${rest.slice(3)}` : rest;
 }
 
+/** A file URL's path characters that need no escape (RFC 3986 `pchar` and `/`, without `%`). */
+const FILE_PATH_CHARACTER = /[A-Za-z0-9\-._~/:@!$&'()*+,;=]/;
+/** Any URI character but `%` and `#`, whose use is checked below; `[ ]` are escaped (they belong only around an IPv6 host). */
+const URI_CHARACTER = /[A-Za-z0-9\-._~:/?@!$&'()*+,;=]/;
+const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
+
+/** A text with a scheme that is no URI reference, escaped into one (see above). */
+function escapedUri(uri: string): string {
+  if (/^file:/i.test(uri)) return `file:${[...uri.slice('file:'.length)].map((char) => (FILE_PATH_CHARACTER.test(char) ? char : percentEncoded(char))).join('')}`;
+  const chars = [...uri];
+  let fragment = false;
+  return chars
+    .map((char, index) => {
+      if (URI_CHARACTER.test(char)) return char;
+      if (char === '%') return HEX_PAIR.test(`${chars[index + 1] ?? ''}${chars[index + 2] ?? ''}`) ? char : '%25';
+      if (char === '#' && !fragment) {
+        fragment = true;
+        return char;
+      }
+      return percentEncoded(char);
+    })
+    .join('');
+}
+
 /** The URI written as `<location>` for a location a track was imported with. */
 export function locationUri(location: string): string {
-  if (SCHEME.test(location)) return location;
+  if (SCHEME.test(location)) return uriReferenceProblem(location) === null ? location : escapedUri(location);
   const path = withoutLongPathPrefix(location);
   if (DRIVE_PATH.test(path)) return `file:///${path.slice(0, 2)}${encodedPath(path.slice(2), ANY_SEPARATOR)}`;
   if (UNC_PATH.test(path)) return `file://${encodedPath(path.slice(2), ANY_SEPARATOR)}`;

@@ -3,6 +3,7 @@ import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import { decodeField, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldSpec, type RawField } from './extension-fields.ts';
 import { classifyLocation } from './locations.ts';
 import { dateTime, LIMITS, shown } from './model-values.ts';
+import { uriReferenceProblem } from './uri-reference.ts';
 import { LOCAL_FILE_REASON } from './xspf-names.ts';
 
 /**
@@ -40,6 +41,18 @@ export interface SourcePlaylist {
   readonly extension: ReadonlyMap<string, RawField> | null;
   /** As read, or already converted by a reader that converts each track as it reads it. */
   readonly tracks: readonly SourceTrack[] | ConvertedTracks;
+}
+
+/**
+ * A track's locations and an image that are no URI, as XSPF wants (uri-reference.ts): file paths
+ * players write as they are (`C:\Music\a b.mp3`). Read as written — as the paths they name — with
+ * a warning for their track, not a refusal of the whole file (see xspf-reader.ts).
+ */
+function warnNonUris(uris: readonly (string | null)[], label: string, line: number | null, issues: Warnings): void {
+  for (const uri of uris) {
+    const problem = uri === null ? null : uriReferenceProblem(uri);
+    if (problem !== null) issues.warn(line, 'invalid_value', `the ${label} ${shown(uri!)} is not a URI, as XSPF requires (${problem}); it was read as written`);
+  }
 }
 
 function text(value: string | null, max: number, line: number | null, label: string, issues: Warnings): string | null {
@@ -133,7 +146,8 @@ function guessFromLocations(track: TrackInput, source: SourceTrack, issues: Warn
       else if (found.kind === 'provider') collection ??= found.item;
       continue;
     }
-    if (found.malformed) issues.warn(source.line, 'invalid_value', `the location ${shown(written)} has a malformed percent-encoding (a % that does not begin an escape, or escapes that are not UTF-8); it was kept as written`);
+    // A malformed escape that is no URI syntax at all (`%zz`) was reported with the other non-URIs (warnNonUris).
+    if (found.malformed && uriReferenceProblem(written) === null) issues.warn(source.line, 'invalid_value', `the location ${shown(written)} has a malformed percent-encoding (a % that does not begin an escape, or escapes that are not UTF-8); it was kept as written`);
     locations.push(found.location);
     localPath ??= found.path;
     fileName ??= found.path;
@@ -198,6 +212,8 @@ function nameFromLocalFile(track: TrackInput, source: SourceTrack, localFile: Ex
 
 export function trackFromSource(source: SourceTrack, position: number, issues: Warnings): TrackInput {
   const line = source.line;
+  warnNonUris(source.locations, 'location', line, issues);
+  warnNonUris([source.image], 'image', line, issues);
   const track: TrackInput = {
     title: text(source.title, LIMITS.title, line, 'the track title', issues) ?? '',
     artist: text(source.creator, LIMITS.title, line, 'the track creator', issues) ?? '',
@@ -247,6 +263,7 @@ export class ConvertedTracks {
 
 export function playlistFromSource(source: SourcePlaylist, fallbackName: string, issues: formatKit.IssueCollector): PlaylistInput {
   const line = source.line;
+  warnNonUris([source.image], 'playlist image', line, issues);
   const playlist: PlaylistInput = {
     name: text(source.title, LIMITS.name, line, 'the playlist title', issues) ?? fallbackName,
     owner_name: text(source.creator, LIMITS.text, line, 'the playlist creator', issues),

@@ -3,6 +3,7 @@ import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import type { RawField } from './extension-fields.ts';
 import { textNestsDeeper, TOO_DEEPLY_NESTED } from './json-depth.ts';
 import { ConvertedTracks, type SourcePlaylist, type SourceTrack } from './source-playlist.ts';
+import { uriReferenceProblem } from './uri-reference.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
 /**
@@ -17,7 +18,14 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  * namespaces, such as `xml:base`, are fine), a `<link>` or `<meta>` without `rel`, an
  * `<extension>` without `application`, a `duration` that is not an XML Schema
  * nonNegativeInteger (a `trackNum` must also be above zero), and a `date` that is not an XML
- * Schema dateTime. URIs are not checked beyond being text. Elements of other namespaces directly
+ * Schema dateTime, and a URI-typed value that is no URI reference (uri-reference.ts names the
+ * reason): `<info>`, `<identifier>`, `<license>`, `<link>` and a playlist's `<location>`, the
+ * `<attribution>` entries, and the `rel` of `<link>`/`<meta>` and `application` of
+ * `<extension>`. A track's `<location>` and any `<image>` are the exception: players write
+ * file paths there (Clementine and Strawberry write `Music/Artist - Title.mp3` or
+ * `C:\Music\a b.mp3` as they are), which the reader reads as the paths they name; refusing the
+ * whole file for them would lose every track of such a playlist, so source-playlist.ts keeps them
+ * with an `invalid_value` warning for their track instead. Elements of other namespaces directly
  * under `<playlist>`/`<track>` are not XSPF's way to extend (that is `<extension>`): they are
  * ignored with a warning.
  */
@@ -47,6 +55,23 @@ function refuse(element: XmlElement | null, reason: string): never {
   throw new InvalidInput(`not a conforming XSPF document${element === null ? '' : ` (line ${element.line})`}: ${reason}`);
 }
 
+/**
+ * XSPF elements whose text is a URI reference, refused when it is not one. A track's `<location>`
+ * and `<image>` are not here (nor a playlist's `<image>`): see the comment at the top.
+ */
+const URI_TEXT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['playlist', new Set(['info', 'location', 'identifier', 'license', 'link'])],
+  ['track', new Set(['identifier', 'info', 'link'])],
+]);
+
+/** Refuses a URI-typed value that is no URI reference, naming the element (and attribute) and why. */
+function checkUri(element: XmlElement, value: string, attribute: string | null = null): void {
+  // anyURI collapses white space: what surrounds the URI is layout.
+  const uri = value.trim();
+  const problem = uriReferenceProblem(uri);
+  if (problem !== null) refuse(element, `${attribute === null ? `<${element.name}>` : `the ${attribute} of <${element.name}>`} must be a URI, and "${uri.slice(0, 60)}" is not one: ${problem}`);
+}
+
 /** Refuses attributes XSPF does not define on this element, and a missing required one (every defined attribute is required). */
 function checkAttributes(element: XmlElement): void {
   const allowed = ATTRIBUTES.get(element.name) ?? NO_ATTRIBUTES;
@@ -55,7 +80,10 @@ function checkAttributes(element: XmlElement): void {
     if (!key.startsWith('{') && !allowed.includes(key)) refuse(element, `<${element.name}> has an attribute "${key.slice(0, 40)}", which XSPF does not define`);
   }
   for (const name of allowed) {
-    if (element.attributes[name] === undefined) refuse(element, `<${element.name}> needs ${name === 'application' ? 'an' : 'a'} ${name} attribute`);
+    const value = element.attributes[name];
+    if (value === undefined) refuse(element, `<${element.name}> needs ${name === 'application' ? 'an' : 'a'} ${name} attribute`);
+    // `rel` and `application` are URIs; `version` is checked where it is read.
+    if (name !== 'version') checkUri(element, value, name);
   }
 }
 
@@ -71,6 +99,7 @@ function checkAttribution(attribution: XmlElement): void {
     if (child.namespace !== XSPF_NAMESPACE || (child.name !== 'location' && child.name !== 'identifier')) refuse(child, `<attribution> may hold only <location> and <identifier>, not <${child.name}>`);
     checkAttributes(child);
     if (child.children.length > 0) refuse(child, `<${child.name}> must hold text, not elements`);
+    checkUri(child, child.text);
   }
 }
 
@@ -91,6 +120,7 @@ function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issu
     if (child.children.length > 0 && !WITH_ELEMENT_CONTENT.has(child.name)) refuse(child, `<${child.name}> must hold text, not elements`);
     if (child.name === 'attribution') checkAttribution(child);
     else if (child.name === 'trackList') checkElementContent(child);
+    else if (URI_TEXT.get(parent.name)?.has(child.name) === true) checkUri(child, child.text);
     if (list === undefined) found.set(child.name, [child]);
     else list.push(child);
   }

@@ -1,6 +1,7 @@
 import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
 import { locationUri } from './location-uri.ts';
+import { uriReferenceProblem } from './uri-reference.ts';
 import { XML_LIMITS } from './xml-limits.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
@@ -54,7 +55,8 @@ function importedLocations(metadata: Readonly<Record<string, unknown>>, hasProvi
   return list
     .filter((value): value is string => typeof value === 'string' && value !== '')
     .map(locationUri)
-    .filter((uri) => uri.length <= XML_LIMITS.maxTextLength);
+    // A URI with a scheme that escaping cannot mend (a `[` outside an IPv6 host) is left to the extension too.
+    .filter((uri) => uri.length <= XML_LIMITS.maxTextLength && uriReferenceProblem(uri) === null);
 }
 
 /**
@@ -68,10 +70,20 @@ function metadataText(metadata: Readonly<Record<string, unknown>>, key: string):
   return typeof value === 'string' && value.trim() !== '' && value.length <= XML_LIMITS.maxTextLength ? value : null;
 }
 
-/** `metadata.identifiers` (a track's `<identifier>`s that name no provider's track: MusicBrainz, ISRC…), as `metadataText` keeps one. */
+/**
+ * A URI our reader (and XSPF) accepts in a URI-typed element (`<identifier>`, `<info>`, a
+ * playlist's `<location>`, `<license>`; uri-reference.ts), or null: text that is no URI is left
+ * out there — the reader would refuse the document — and stays in the extension (`metadata`,
+ * `provider_uris`), which our reader restores exactly.
+ */
+function asUri(value: string | null | undefined): string | null {
+  return value === null || value === undefined || uriReferenceProblem(value.trim()) !== null ? null : value;
+}
+
+/** `metadata.identifiers` (a track's `<identifier>`s that name no provider's track: MusicBrainz, ISRC…), as `metadataText` keeps one, URIs only. */
 function metadataTexts(metadata: Readonly<Record<string, unknown>>, key: string): string[] {
   const value = metadata[key];
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '' && item.length <= XML_LIMITS.maxTextLength) : [];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '' && item.length <= XML_LIMITS.maxTextLength && asUri(item) !== null) : [];
 }
 
 function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, unknown>>, indent: string, skip: ReadonlySet<string>): string {
@@ -93,7 +105,7 @@ function standardTrackFields(track: Track): Set<string> {
 
 /** A location a player can open for a provider URI: the web URL of a Spotify/TIDAL track, or an http(s) URI as is. */
 function playableUrl(uri: string): string | null {
-  return formatKit.webUrlOf(uri) ?? (/^https?:\/\/\S+$/i.test(uri) ? uri : null);
+  return formatKit.webUrlOf(uri) ?? (/^https?:\/\/\S+$/i.test(uri) && uriReferenceProblem(uri) === null ? uri : null);
 }
 
 export function trackXml(track: Track, options: WriterOptions): string {
@@ -101,7 +113,7 @@ export function trackXml(track: Track, options: WriterOptions): string {
   const providers = formatKit.orderedProviders(track.provider_uris, options.sourceProvider);
   const uris = providers.map((key) => track.provider_uris[key]!).filter((uri) => uri !== '');
   const locations = [...new Set([...uris.map(playableUrl).filter((url): url is string => url !== null), ...importedLocations(track.metadata, uris.length > 0)])];
-  const identifiers = [...new Set([...uris, ...metadataTexts(track.metadata, 'identifiers')])];
+  const identifiers = [...new Set([...uris.filter((uri) => asUri(uri) !== null), ...metadataTexts(track.metadata, 'identifiers')])];
   const milliseconds = track.duration_s === null ? null : Math.round(track.duration_s * 1_000);
   return (
     '    <track>\n' +
@@ -110,7 +122,7 @@ export function trackXml(track: Track, options: WriterOptions): string {
     element(indent, 'title', track.title) +
     element(indent, 'creator', track.artist === '' ? null : track.artist) +
     element(indent, 'annotation', metadataText(track.metadata, 'annotation')) +
-    element(indent, 'info', metadataText(track.metadata, 'info')) +
+    element(indent, 'info', asUri(metadataText(track.metadata, 'info'))) +
     element(indent, 'image', track.artwork_uri) +
     element(indent, 'album', track.album) +
     element(indent, 'trackNum', track.track_number !== null && track.track_number >= 1 ? String(track.track_number) : null) +
@@ -125,7 +137,7 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
   // XSPF allows one playlist identifier: the preferred provider's URI (the extension keeps them all).
   const identifier = formatKit.orderedProviders(playlist.provider_uris, options.sourceProvider)
     .map((key) => playlist.provider_uris[key]!)
-    .find((uri) => uri !== '');
+    .find((uri) => uri !== '' && asUri(uri) !== null);
   // A date-time may have any number of fractional digits: one longer than a text the reader accepts goes to the extension, in parts.
   const dateFits = playlist.created_at === null || playlist.created_at.length <= XML_LIMITS.maxTextLength;
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -133,12 +145,12 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
   yield element(indent, 'title', playlist.name) +
     element(indent, 'creator', playlist.owner_name) +
     element(indent, 'annotation', playlist.description) +
-    element(indent, 'info', metadataText(playlist.metadata, 'info')) +
-    element(indent, 'location', metadataText(playlist.metadata, 'location')) +
-    element(indent, 'identifier', identifier ?? metadataText(playlist.metadata, 'identifier')) +
+    element(indent, 'info', asUri(metadataText(playlist.metadata, 'info'))) +
+    element(indent, 'location', asUri(metadataText(playlist.metadata, 'location'))) +
+    element(indent, 'identifier', identifier ?? asUri(metadataText(playlist.metadata, 'identifier'))) +
     element(indent, 'image', playlist.artwork_uri) +
     element(indent, 'date', dateFits ? playlist.created_at : null) +
-    element(indent, 'license', metadataText(playlist.metadata, 'license')) +
+    element(indent, 'license', asUri(metadataText(playlist.metadata, 'license'))) +
     extension(PLAYLIST_FIELDS, playlist, indent, dateFits ? new Set(['created_at']) : new Set());
   if (playlist.tracks.length === 0) {
     yield '  <trackList/>\n</playlist>\n';
