@@ -97,11 +97,18 @@ export function isrcCode(cell: string, column: string): Conversion<string | null
   return { value: text };
 }
 
+/**
+ * A whole number the model holds: any safe integer (±9007199254740991, 16 digits), as the writers
+ * write them. A larger one would not read back as the number written (JavaScript numbers round
+ * above 2^53), so it is refused rather than stored rounded.
+ */
 export function integer(cell: string, column: string): Conversion<number | null> {
   const text = cell.trim();
   if (text === '') return { value: null };
-  if (!/^-?\d{1,15}$/.test(text)) return { problem: `${column} ${quotedCell(cell)} is not a whole number` };
-  return { value: Number(text) };
+  if (!/^-?\d{1,16}$/.test(text)) return { problem: `${column} ${quotedCell(cell)} is not a whole number` };
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) return { problem: `${column} ${quotedCell(cell)} is larger than ${Number.MAX_SAFE_INTEGER} in magnitude, the largest whole number kept exactly` };
+  return { value };
 }
 
 function daysInMonth(year: number, month: number): number {

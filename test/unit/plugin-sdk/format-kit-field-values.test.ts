@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockDuration, isrcCode, millisecondsDuration, sourceReference } from '../../../plugin-sdk/src/format-kit/field-values.ts';
+import { clockDuration, integer, isrcCode, millisecondsDuration, sourceReference } from '../../../plugin-sdk/src/format-kit/field-values.ts';
 import { knownTrackTableColumns, trackTableColumns, TrackTableReader } from '../../../plugin-sdk/src/format-kit/track-table.ts';
 import { IssueCollector } from '../../../plugin-sdk/src/format-kit/issue-collector.ts';
 import { trackSourceUri } from '../../../plugin-sdk/src/format-kit/source-uri.ts';
@@ -23,6 +23,15 @@ describe('sourceReference', () => {
 });
 
 describe('conversions', () => {
+  it('reads every safe integer the writers write, and refuses larger ones by name', () => {
+    for (const value of [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, -1e15, 1e15, 0, 42]) expect(integer(String(value), 'source_position')).toEqual({ value });
+    expect(integer(' 007 ', 'track_number')).toEqual({ value: 7 });
+    for (const text of ['9007199254740992', '-9007199254740993', '9999999999999999']) {
+      expect(integer(text, 'source_position').problem).toContain('larger than 9007199254740991');
+    }
+    for (const text of ['12345678901234567', '1.5', '1e3', 'x']) expect(integer(text, 'source_position').problem).toContain('is not a whole number');
+  });
+
   it('normalises ISRCs to the 12-character uppercase form and keeps other codes as written', () => {
     expect(isrcCode('GB-AAN-97-00044', 'isrc')).toEqual({ value: 'GBAAN9700044' });
     expect(isrcCode(' usrc1 76 07839 ', 'isrc')).toEqual({ value: 'USRC17607839' });

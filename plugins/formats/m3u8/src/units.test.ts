@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeValue, unescapeValue } from './directive-escape.ts';
 import { parseExtinf } from './extinf.ts';
 import { classifyLocation, playableLocation } from './locations.ts';
+import { countCodec, integerCodec } from './values.ts';
 
 describe('directive escaping', () => {
   it('round-trips every line-breaking character and backslash sequences', () => {
@@ -14,6 +15,16 @@ describe('directive escaping', () => {
 
   it('keeps unknown escapes as written', () => {
     expect(unescapeValue('a\\tb\\u12')).toBe('a\\tb\\u12');
+  });
+});
+
+describe('whole-number directives', () => {
+  it('read back every safe integer written, and refuse larger ones by name', () => {
+    for (const value of [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, -1e15, 0]) expect(integerCodec.read(integerCodec.write(value))).toEqual({ value });
+    expect(countCodec.read(countCodec.write(Number.MAX_SAFE_INTEGER))).toEqual({ value: Number.MAX_SAFE_INTEGER });
+    expect(integerCodec.read('9007199254740992').problem).toContain('larger than 9007199254740991');
+    expect(countCodec.read('-1').problem).toBe('is not a count');
+    expect(integerCodec.read('12345678901234567').problem).toBe('is not a whole number');
   });
 });
 

@@ -23,14 +23,24 @@ export function textCodec(max: number): Codec<string> {
   };
 }
 
+/**
+ * Any safe integer (±9007199254740991, 16 digits), as the model allows and `String` writes them. A
+ * larger one would not read back as the number written (numbers round above 2^53): refused.
+ */
+function safeInteger(text: string, pattern: RegExp, notANumber: string): Read<number> {
+  if (!pattern.test(text)) return { problem: notANumber };
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? { value } : { problem: `is larger than ${Number.MAX_SAFE_INTEGER} in magnitude, the largest whole number kept exactly` };
+}
+
 export const integerCodec: Codec<number> = {
   write: (value) => String(value),
-  read: (text) => (/^-?\d{1,15}$/.test(text) ? { value: Number(text) } : { problem: 'is not a whole number' }),
+  read: (text) => safeInteger(text, /^-?\d{1,16}$/, 'is not a whole number'),
 };
 
 export const countCodec: Codec<number> = {
   write: (value) => String(value),
-  read: (text) => (/^\d{1,15}$/.test(text) ? { value: Number(text) } : { problem: 'is not a count' }),
+  read: (text) => safeInteger(text, /^\d{1,16}$/, 'is not a count'),
 };
 
 export const durationCodec: Codec<number> = {
