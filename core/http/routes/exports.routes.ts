@@ -61,8 +61,8 @@ const bodyRefusals = {
   415: problemResponse('`unsupported_media_type`: the body is not JSON'),
 };
 
-const FORMAT_UNAVAILABLE =
-  '`reason` format_unavailable: the format is one of the five but its plugin is not loaded now (refused or quarantined: see the Plugins page; `writable_formats`), or its sandbox stopped while writing (`failure`); worth a retry';
+const SERVER_UNAVAILABLE =
+  '`reason` format_unavailable: the format is one of the five but its plugin is not loaded now (refused or quarantined: see the Plugins page; `writable_formats`), or its sandbox stopped while writing (`failure`); temporary_storage_full: the server\'s temporary space is full (`errno` ENOSPC or EDQUOT), the admin must free some; temporary_storage_failed: another error writing the server\'s temporary files (`errno`). Nothing was kept; worth a retry';
 
 function deniedAny(failures: unknown): boolean {
   return Array.isArray(failures) && failures.some((failure) => (failure as { reason?: unknown }).reason === 'denied');
@@ -84,7 +84,12 @@ function toAppError(error: unknown): unknown {
       case 'detail_expired':
         return new AppError('migration_detail_expired', error.message, { extensions });
       case 'format_unavailable':
-        // The format's plugin is not loaded or its sandbox stopped: the engine's trouble, not the request's.
+      case 'temporary_storage_full':
+      case 'temporary_storage_failed':
+        // The format's plugin is not loaded or its sandbox stopped, or the server's temporary space is
+        // full or failing: the engine's trouble, not the request's, and worth a retry once it clears.
+        // (Not 507: that WebDAV status says the server cannot store what the client asked it to
+        // store; here the client stores nothing, the server lacks scratch space for a while.)
         return new AppError('service_unavailable', error.message, { extensions });
       default:
         return new AppError('unprocessable_content', error.message, { extensions });
@@ -199,11 +204,11 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
           410: problemResponse('The import expired; preview the source again'),
           ...bodyRefusals,
           422: problemResponse(
-            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed',
+            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed (the format plugin could not write a playlist)',
           ),
           429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After); nothing was kept'),
           502: problemResponse('The provider failed or could not be reached'),
-          503: problemResponse(FORMAT_UNAVAILABLE),
+          503: problemResponse(SERVER_UNAVAILABLE),
         },
       },
     },
@@ -235,8 +240,8 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
           409: problemResponse('`migration_state_conflict`: the migration has not finished yet'),
           410: problemResponse('`migration_detail_expired`: the item detail passed its retention deadline'),
           ...bodyRefusals,
-          422: problemResponse('`reason`: no_playlist_portion (albums or artists only: use the report), unknown_format, too_many_playlists, write_failed'),
-          503: problemResponse(FORMAT_UNAVAILABLE),
+          422: problemResponse('`reason`: no_playlist_portion (albums or artists only: use the report), unknown_format, too_many_playlists, write_failed (the format plugin could not write a playlist)'),
+          503: problemResponse(SERVER_UNAVAILABLE),
         },
       },
     },

@@ -5,6 +5,8 @@ export type ExportErrorReason =
   | 'too_many_playlists'
   | 'invalid_selection'
   | 'write_failed'
+  | 'temporary_storage_full'
+  | 'temporary_storage_failed'
   | 'playlist_not_found'
   | 'playlist_access_denied'
   | 'all_playlists_failed'

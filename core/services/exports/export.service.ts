@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -28,6 +28,7 @@ import { exportWarnings } from './export-warnings.ts';
 import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
 import { importExportSource } from './import-export-source.ts';
 import { JsonBundleAssembly } from './json-bundle-assembly.ts';
+import { onTemporaryStorage, openTemporaryFile, temporaryStorageError, type OpenTemporaryFile } from './temporary-storage.ts';
 
 /** Response streaming chunk size (SPEC "Limits"). */
 export const EXPORT_CHUNK_BYTES = 64 * 1024;
@@ -93,6 +94,8 @@ export interface ExportServiceOptions {
   schemaBaseUrl: string;
   /** Parent of this service's private temporary directory; default the OS temporary directory. */
   tempRoot?: string;
+  /** Creates each temporary file (default: exclusively, mode 0600); tests hand out files on a disk that fills up. */
+  openFile?: OpenTemporaryFile;
 }
 
 interface Built {
@@ -156,6 +159,7 @@ export class ExportService {
   readonly #maxPlaylists: number;
   readonly #schemaBaseUrl: string;
   readonly #directory: string;
+  readonly #openFile: OpenTemporaryFile;
 
   constructor(options: ExportServiceOptions) {
     this.#records = options.records;
@@ -165,6 +169,7 @@ export class ExportService {
     this.#maxPlaylists = options.maxPlaylists;
     this.#schemaBaseUrl = options.schemaBaseUrl.replace(/\/+$/, '');
     this.#directory = join(options.tempRoot ?? join(tmpdir(), 'opl-exports'), randomUUID());
+    this.#openFile = options.openFile ?? openTemporaryFile;
   }
 
   /** Where this service keeps its temporary files (empty between exports). */
@@ -224,12 +229,14 @@ export class ExportService {
   async #build(source: ExportSource, format: ExportFormat, pluginId: string, signal?: AbortSignal): Promise<ExportArtifact> {
     if (source.playlists.length > this.#maxPlaylists) this.#tooMany(source.playlists.length);
     if (source.playlists.length === 0) throw new ExportError('invalid_selection', 'The source has no playlists to export.');
-    await mkdir(this.#directory, { recursive: true, mode: 0o700 });
-    const work = await mkdtemp(join(this.#directory, 'export-'));
+    const work = await onTemporaryStorage(async () => {
+      await mkdir(this.#directory, { recursive: true, mode: 0o700 });
+      return mkdtemp(join(this.#directory, 'export-'));
+    });
     const dispose = once(() => rm(work, { recursive: true, force: true }));
     try {
-      const built = source.playlists.length === 1 ? await this.#single(work, pluginId, format, source) : await this.#archive(work, pluginId, format, source, signal);
-      const bytes = (await stat(built.path)).size;
+      const built = source.playlists.length === 1 ? await this.#single(work, pluginId, format, source, signal) : await this.#archive(work, pluginId, format, source, signal);
+      const bytes = await onTemporaryStorage(async () => (await stat(built.path)).size);
       return {
         ...built,
         bytes,
@@ -269,13 +276,29 @@ export class ExportService {
     return { format: name as ExportFormat, pluginId: writer.pluginId };
   }
 
-  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string, warnings: readonly ExportWarning[]): Promise<void> {
-    const handle = await open(path, 'wx', 0o600);
+  /**
+   * Writes `playlists` through the format plugin into a new temporary file. Once `stop` fires (the
+   * client left, or the archive's file failed), the next chunk is refused, which ends the plugin's
+   * call early. A refused chunk is the reason the call failed: that reason is thrown, never a
+   * message blaming the plugin.
+   */
+  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string, warnings: readonly ExportWarning[], stop?: AbortSignal): Promise<void> {
+    stop?.throwIfAborted();
+    const handle = await onTemporaryStorage(() => this.#openFile(path));
+    // Set in the chunk callback (an object: the compiler does not follow assignments made in callbacks).
+    const sink: { refused: Error | null; unclosed: Error | null } = { refused: null, unclosed: null };
     try {
       await this.#plugins.serialize(pluginId, { playlists, options: { source_provider: sourceProvider, schema_base: this.#schemaBaseUrl, warnings: [...warnings] } }, async (chunk) => {
-        await handle.write(chunk);
+        if (sink.refused !== null) throw sink.refused;
+        if (stop?.aborted) throw (sink.refused = stop.reason as Error);
+        try {
+          await handle.write(chunk);
+        } catch (error) {
+          throw (sink.refused = temporaryStorageError(error));
+        }
       });
     } catch (error) {
+      if (sink.refused !== null) throw sink.refused;
       const names = playlists.map((playlist) => `"${clip(playlist.name, 80)}"`).join(', ');
       if (error instanceof SandboxError) {
         // The sandbox or its process stopped (a limit, a crash, a quarantine): the engine's trouble, worth a retry.
@@ -287,15 +310,21 @@ export class ExportService {
       }
       throw new ExportError('write_failed', `The ${format} format plugin could not write ${names}: ${error instanceof Error ? clip(error.message, 500) : clip(String(error), 500)}`);
     } finally {
-      await handle.close();
+      await handle.close().catch((error: unknown) => {
+        sink.unclosed = temporaryStorageError(error);
+      });
     }
+    // A plugin that carried on after a refused chunk still wrote an incomplete file.
+    if (sink.refused !== null) throw sink.refused;
+    // Some filesystems report a failed write only when the file is closed.
+    if (sink.unclosed !== null) throw sink.unclosed;
   }
 
-  async #single(work: string, pluginId: string, format: ExportFormat, source: ExportSource): Promise<Built> {
+  async #single(work: string, pluginId: string, format: ExportFormat, source: ExportSource, signal?: AbortSignal): Promise<Built> {
     const wanted = source.playlists[0]!;
     let item: SourcePlaylist;
     try {
-      item = await source.read(wanted.id);
+      item = await source.read(wanted.id, signal);
     } catch (error) {
       // One playlist asked for and it cannot be read: an explicit error, never an empty file.
       if (error instanceof PlaylistUnavailableError) {
@@ -306,7 +335,8 @@ export class ExportService {
     const warnings = warningsOf(item, format);
     const [fileName] = exportFileNames([{ id: item.id, name: item.playlist.name }], EXTENSIONS[format]);
     const path = join(work, 'playlist');
-    await this.#serializeTo(path, pluginId, format, [item.playlist], source.sourceProvider, warnings);
+    // Nobody waits for the file any more (the client left): the plugin stops at its next chunk.
+    await this.#serializeTo(path, pluginId, format, [item.playlist], source.sourceProvider, warnings, signal);
     return {
       path,
       contentType: EXPORT_CONTENT_TYPES[format],
@@ -319,35 +349,47 @@ export class ExportService {
 
   async #archive(work: string, pluginId: string, format: ExportFormat, source: ExportSource, signal?: AbortSignal): Promise<Built> {
     const path = join(work, 'archive.zip');
-    const output = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    const output = (await onTemporaryStorage(() => this.#openFile(path))).createWriteStream();
     const archive = new ZipArchive({ forceZip64: true, zlib: { level: 6 } });
-    let failure: Error | null = null;
-    archive.on('error', (error: Error) => {
-      failure ??= error;
+    // The archive's file or the archive itself failing (a full disk: an expected condition, SPEC
+    // Limits rule 4) stops the build at once: the archive stops draining then, so anything that
+    // waits on it would wait forever, and a rejection nobody awaits yet would end the engine.
+    const broken = new AbortController();
+    const fail = (error: Error) => broken.abort(error);
+    output.on('error', fail);
+    archive.on('error', fail);
+    archive.on('warning', fail);
+    // Stops the build: the client left, or the archive broke.
+    const stop = signal ? AbortSignal.any([signal, broken.signal]) : broken.signal;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      const onStop = () => reject(stop.reason as Error);
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
     });
-    archive.on('warning', (error: Error) => {
-      failure ??= error;
-    });
+    stopped.catch(() => undefined); // observed through `unlessStopped` only
+    const unlessStopped = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
     archive.pipe(output);
     const written = finished(output);
+    written.catch(() => undefined); // its error is `broken`'s reason, handled there
     const appendFile = async (file: string, name: string) => {
-      const entered = new Promise<void>((resolve, reject) => {
-        const onEntry = (data: { name: string }) => {
-          if (data.name !== name) return;
-          archive.off('entry', onEntry);
-          archive.off('error', reject);
-          resolve();
+      let onEntry: (data: { name: string }) => void = () => undefined;
+      const entered = new Promise<void>((resolve) => {
+        onEntry = (data) => {
+          if (data.name === name) resolve();
         };
         archive.on('entry', onEntry);
-        archive.once('error', reject);
       });
       archive.append(createReadStream(file), { name, date: new Date(0) });
-      await entered;
+      try {
+        await unlessStopped(entered);
+      } finally {
+        archive.off('entry', onEntry);
+      }
       // One playlist at a time: its file goes as soon as the archive has it.
       await rm(file, { force: true });
     };
 
-    let bundle: { handle: Awaited<ReturnType<typeof open>>; assembly: JsonBundleAssembly; file: string } | null = null;
+    let bundle: { handle: FileHandle; assembly: JsonBundleAssembly; file: string } | null = null;
     try {
       const entries: ExportManifestEntry[] = [];
       const warnings: ExportWarning[] = [];
@@ -356,15 +398,15 @@ export class ExportService {
       const named: { id: string; name: string }[] = [];
       if (format === 'json') {
         const file = join(work, 'bundle');
-        const handle = await open(file, 'wx', 0o600);
-        bundle = { handle, file, assembly: await JsonBundleAssembly.start(handle, this.#schemaBaseUrl, source.sourceProvider) };
+        const handle = await onTemporaryStorage(() => this.#openFile(file));
+        bundle = { handle, file, assembly: await onTemporaryStorage(() => JsonBundleAssembly.start(handle, this.#schemaBaseUrl, source.sourceProvider)) };
       }
       for (const [index, wanted] of source.playlists.entries()) {
-        // Nobody waits for the archive any more (the client left): stop before the next playlist.
-        signal?.throwIfAborted();
+        // Nobody waits for the archive any more (the client left), or it broke: stop before the next playlist.
+        stop.throwIfAborted();
         let item: SourcePlaylist;
         try {
-          item = await source.read(wanted.id, signal);
+          item = await source.read(wanted.id, stop);
         } catch (error) {
           if (!(error instanceof PlaylistUnavailableError)) throw error;
           const name = error.playlistName ?? wanted.name;
@@ -380,11 +422,12 @@ export class ExportService {
         named.push({ id: item.id, name: item.playlist.name });
         const entryName = bundle ? BUNDLE_FILE_NAME : exportFileNames(named, EXTENSIONS[format]).at(-1)!;
         if (bundle) {
-          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, []);
-          await bundle.assembly.addFrom(file);
+          const { assembly } = bundle;
+          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, [], stop);
+          await onTemporaryStorage(() => assembly.addFrom(file));
           await rm(file, { force: true });
         } else {
-          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, own);
+          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, own, stop);
           await appendFile(file, entryName);
         }
         const codes = [...new Set(own.map((warning) => warning.code))];
@@ -399,8 +442,11 @@ export class ExportService {
         });
       }
       if (bundle) {
-        await bundle.assembly.finish(warnings);
-        await bundle.handle.close();
+        const { assembly, handle } = bundle;
+        await onTemporaryStorage(async () => {
+          await assembly.finish(warnings);
+          await handle.close();
+        });
         await appendFile(bundle.file, BUNDLE_FILE_NAME);
         bundle = null;
       }
@@ -414,11 +460,10 @@ export class ExportService {
         warnings,
       });
       archive.append(`${JSON.stringify(manifest, null, 2)}\n`, { name: MANIFEST_FILE_NAME, date: new Date(0) });
-      await archive.finalize();
-      await written;
-      // Set by the archive's event handlers while the awaits above ran.
-      const failed = failure as Error | null;
-      if (failed) throw failed;
+      await unlessStopped(archive.finalize());
+      await unlessStopped(written);
+      // A failure after the last byte was handed over (e.g. when the file was closed).
+      stop.throwIfAborted();
       const base = safeBaseName(source.archiveName) || 'open-playlist-export';
       return {
         path,
@@ -433,6 +478,10 @@ export class ExportService {
       archive.abort();
       output.destroy();
       await written.catch(() => undefined);
+      // The client's leaving explains everything after it; else a broken archive file is the cause,
+      // whatever step noticed it first.
+      if (signal?.aborted) throw error;
+      if (broken.signal.aborted) throw temporaryStorageError(broken.signal.reason);
       throw error;
     }
   }
