@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { exportManifestSchema, type ExportManifest } from '@opl/plugin-sdk/schemas';
 import type { Config } from '../config/index.ts';
-import { dispositionFileName, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
+import { dispositionFileName, downloadNameProblem, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
 import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions } from './export/export-options.ts';
 import { warningCodes, warningInWords } from './export/warning-words.ts';
 import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
@@ -95,7 +95,11 @@ async function exportRequest(client: EngineClient, options: ExportOptions): Prom
 async function destination(options: ExportOptions, response: Response): Promise<string> {
   const fallback = `opl-export${extensionOf(response.headers.get('content-type'))}`;
   const out = options.out;
-  if (out !== null && !out.endsWith('/') && !out.endsWith('\\') && !(await isDirectory(out))) return resolve(out);
+  if (out !== null && !out.endsWith('/') && !out.endsWith('\\') && !(await isDirectory(out))) {
+    const problem = downloadNameProblem(resolve(out), response.headers.get('content-type'), options.format);
+    if (problem) throw new EngineRequestError(0, problem);
+    return resolve(out);
+  }
   const directory = resolve(out ?? '.');
   const problem = await outputDirectoryProblem(directory);
   if (problem) throw new EngineRequestError(0, problem);

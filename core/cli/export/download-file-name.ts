@@ -1,4 +1,4 @@
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /**
  * The local name of a download, from the engine's Content-Disposition. The header is read as
@@ -88,4 +88,24 @@ export function extensionOf(contentType: string | null): string {
     'application/zip': '.zip',
   };
   return (type && known[type]) ?? '';
+}
+
+/**
+ * Why the download may not go to the file `-o` names; null when it may. Several playlists come as
+ * a ZIP archive and one as the file itself, which the CLI learns only from the answer: an archive
+ * saved as `all.csv`, or a CSV saved as `x.zip`, would open as garbage later. Refused before
+ * anything is written, naming the file to ask for instead.
+ */
+export function downloadNameProblem(path: string, contentType: string | null, format: string): string | null {
+  const isZip = extensionOf(contentType) === '.zip';
+  const named = basename(path);
+  const namedZip = /\.zip$/i.test(named);
+  if (isZip === namedZip) return null;
+  const stem = named.replace(/\.[^.]*$/, '') || named;
+  const directory = dirname(path);
+  if (isZip) {
+    return `The export holds several playlists, so it is a ZIP archive (one ${format} file per playlist and manifest.json), and ${named} does not end in .zip. Nothing was written: choose -o ${join(directory, `${stem}.zip`)}, or -o ${directory}${sep} to save it under the engine's name.`;
+  }
+  const extension = extensionOf(contentType) || `.${format}`;
+  return `The export is one playlist, so it is a single ${format} file, not a ZIP archive, and ${named} ends in .zip. Nothing was written: choose -o ${join(directory, `${stem}${extension}`)}, or -o ${directory}${sep} to save it under the engine's name.`;
 }

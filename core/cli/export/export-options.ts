@@ -19,7 +19,8 @@ Downloads playlists from a running engine as a file: one playlist gives the file
 a ZIP archive with one file per playlist and manifest.json. Without --playlist, every playlist
 of the source (liked songs: --playlist liked; an import's playlists: their id or index 0, 1, …).
 --tracks keeps only those tracks of a playlist (track id, entry id, or pos:<n>).
-  -o <file>   write there;  -o <dir>  write into the directory under the engine's file name
+  -o <file>   write there (an archive's name must end in .zip, a single file's must not);
+  -o <dir>    write into the directory under the engine's file name
   (no -o)     write into the current directory under the engine's file name
   --force     replace an existing file (otherwise an existing file is never overwritten)
 

@@ -177,6 +177,20 @@ describe('opl export', () => {
     expect(await readdir(dir)).toEqual(['mine.csv']);
   });
 
+  it('refuses, before writing, an archive under a name without .zip and a single file named .zip', async () => {
+    const dir = await freshDir('named');
+    const all = await opl(['--source', `spotify:${h.spotifyAccount}`, '--format', 'csv', '-o', join(dir, 'all.csv')]);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toContain(`all.csv does not end in .zip. Nothing was written: choose -o ${join(dir, 'all.zip')}, or -o ${dir}/`);
+    const one = await opl(['--source', `spotify:${h.spotifyAccount}`, '--playlist', playlistIds['Small Set']!, '--format', 'csv', '-o', join(dir, 'one.zip')]);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain(`one.zip ends in .zip. Nothing was written: choose -o ${join(dir, 'one.csv')}, or -o ${dir}/`);
+    expect(await readdir(dir)).toEqual([]);
+    const archive = await opl(['--source', `spotify:${h.spotifyAccount}`, '--format', 'csv', '-o', join(dir, 'all.zip')]);
+    expect(archive.code, archive.stderr).toBe(0);
+    expect((await run('unzip', ['-t', join(dir, 'all.zip')])).stdout).toContain('No errors detected');
+  });
+
   it('answers usage errors with exit 64 and a sentence, and an unreachable engine with exit 1', async () => {
     const noFormat = await opl(['--source', `spotify:${h.spotifyAccount}`]);
     expect(noFormat.code).toBe(64);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispositionFileName, insideDirectory, safeDownloadName } from '../../../../core/cli/export/download-file-name.ts';
+import { dispositionFileName, downloadNameProblem, insideDirectory, safeDownloadName } from '../../../../core/cli/export/download-file-name.ts';
 import { ExportUsageError, parseExportOptions } from '../../../../core/cli/export/export-options.ts';
 import { warningCodes, warningInWords } from '../../../../core/cli/export/warning-words.ts';
 
@@ -74,5 +74,24 @@ describe('warnings in words', () => {
     for (const code of ['partial_selection', 'empty_playlist', 'unsupported_items', 'missing_source_uri', 'playlist_read_failed', 'historical_playlist_metadata_partial', 'historical_track_metadata_partial']) {
       expect(warningInWords(code)).not.toBe('see the export for details');
     }
+  });
+});
+
+describe('downloadNameProblem: -o names what arrives', () => {
+  it('takes an archive named .zip and a single file named anything else', () => {
+    expect(downloadNameProblem('/out/all.zip', 'application/zip', 'csv')).toBeNull();
+    expect(downloadNameProblem('/out/ALL.ZIP', 'application/zip', 'csv')).toBeNull();
+    expect(downloadNameProblem('/out/one.csv', 'text/csv; charset=utf-8', 'csv')).toBeNull();
+    expect(downloadNameProblem('/out/one.txt', 'text/csv; charset=utf-8', 'csv')).toBeNull();
+  });
+
+  it('refuses an archive under another name and a single file named .zip, naming the file to ask for', () => {
+    expect(downloadNameProblem('/out/all.csv', 'application/zip', 'csv')).toBe(
+      "The export holds several playlists, so it is a ZIP archive (one csv file per playlist and manifest.json), and all.csv does not end in .zip. Nothing was written: choose -o /out/all.zip, or -o /out/ to save it under the engine's name.",
+    );
+    expect(downloadNameProblem('/out/backup', 'application/zip', 'json')).toContain('choose -o /out/backup.zip');
+    expect(downloadNameProblem('/out/x.zip', 'application/vnd.apple.mpegurl', 'm3u8')).toBe(
+      "The export is one playlist, so it is a single m3u8 file, not a ZIP archive, and x.zip ends in .zip. Nothing was written: choose -o /out/x.m3u8, or -o /out/ to save it under the engine's name.",
+    );
   });
 });
