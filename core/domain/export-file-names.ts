@@ -7,11 +7,30 @@
  */
 
 const MAX_BASE_LENGTH = 100;
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;
+/**
+ * Windows opens a device for these names (COM0 and LPT0 included, as Microsoft's naming rules list
+ * them), also with an extension or a stream after them and with spaces before that: Windows cuts
+ * the name at its first `.` or `:` and drops the spaces before the cut, so `CON .txt` is CON.
+ */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])\s*([.:].*)?$/i;
 
-/** True for a name Windows reserves for a device (`CON`, `aux.txt`, `LPT1`…), which no file may have. */
+/** True for a name Windows reserves for a device (`CON`, `aux.txt`, `LPT1 .m3u`, `CONIN$`…), which no file may have. */
 export function isWindowsReservedName(name: string): boolean {
   return WINDOWS_RESERVED.test(name);
+}
+
+/**
+ * True when a device name is written in `name` itself, before any cleaning: the ASCII `filename`
+ * and the Unicode `filename*` made from it then both take the `_` prefix, even where cleaning left
+ * one of them harmless (`CONIN$` has no `$` in ASCII, `ＣＯＮ` is `CON` only there).
+ */
+export function namesWindowsDevice(name: string): boolean {
+  return isWindowsReservedName(
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/^[.\s]+|[.\s]+$/g, ''),
+  );
 }
 
 /** One base name (without extension) from a playlist name; empty when nothing usable is left. */
@@ -28,7 +47,7 @@ export function safeBaseName(name: string): string {
   base = base.slice(0, MAX_BASE_LENGTH);
   // Windows drops trailing dots and spaces, which would make two names the same file.
   base = base.replace(/[.\s]+$/, '');
-  if (isWindowsReservedName(base)) base = `_${base}`;
+  if (base !== '' && (isWindowsReservedName(base) || namesWindowsDevice(name))) base = `_${base}`;
   return base;
 }
 

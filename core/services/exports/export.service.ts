@@ -18,7 +18,7 @@ import {
   type ExportWarning,
   type OperationCallInput,
 } from '@opl/plugin-sdk/schemas';
-import { exportFileNames, isWindowsReservedName, safeBaseName } from '../../domain/export-file-names.ts';
+import { exportFileNames, isWindowsReservedName, namesWindowsDevice, safeBaseName } from '../../domain/export-file-names.ts';
 import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
 import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
@@ -131,7 +131,7 @@ export function unicodeName(name: string, fallback: string): string {
     .join('')
     .replace(/[.\s]+$/, '');
   if (cleaned === '') return fallback;
-  return isWindowsReservedName(cleaned) ? `_${cleaned}` : cleaned;
+  return isWindowsReservedName(cleaned) || namesWindowsDevice(name) ? `_${cleaned}` : cleaned;
 }
 
 function withoutExtension(name: string): string {

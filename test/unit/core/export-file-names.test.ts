@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileNames, safeBaseName } from '../../../core/domain/export-file-names.ts';
+import { exportFileNames, isWindowsReservedName, safeBaseName } from '../../../core/domain/export-file-names.ts';
+import { unicodeName } from '../../../core/services/exports/export.service.ts';
 
 describe('export file names', () => {
   it('keeps names ASCII-safe', () => {
@@ -20,6 +21,31 @@ describe('export file names', () => {
     expect(safeBaseName('lpt1.txt')).toBe('_lpt1.txt');
     expect(safeBaseName('Console')).toBe('Console');
     expect(safeBaseName('Road trip. . ')).toBe('Road trip');
+  });
+
+  it('prefixes device names followed by spaces before an extension or a stream, as Windows cuts them', () => {
+    for (const name of ['CON .txt', 'lpt1 .m3u', 'nul   .tar.gz', 'Aux :stream', 'COM0', 'lpt0.txt']) expect(isWindowsReservedName(name), name).toBe(true);
+    for (const name of ['CON x.txt', 'CONSOLE', 'com10', 'xCON']) expect(isWindowsReservedName(name), name).toBe(false);
+    expect(safeBaseName('CON .txt')).toBe('_CON .txt');
+    expect(safeBaseName('lpt1 .m3u')).toBe('_lpt1 .m3u');
+    expect(safeBaseName('COM0')).toBe('_COM0');
+    expect(safeBaseName('CON x.txt')).toBe('CON x.txt');
+    expect(unicodeName('CON .txt', 'fallback')).toBe('_CON .txt');
+    expect(unicodeName('lpt1 .m3u', 'fallback')).toBe('_lpt1 .m3u');
+  });
+
+  it('treats CONIN$ and CONOUT$ as devices, with the same prefix in the ASCII name and in filename*', () => {
+    expect(isWindowsReservedName('CONIN$')).toBe(true);
+    expect(isWindowsReservedName('conout$.txt')).toBe(true);
+    // The ASCII name has no `$`, so it is harmless by itself; it still agrees with filename*.
+    expect(safeBaseName('conin$')).toBe('_conin_');
+    expect(unicodeName('conin$', 'fallback')).toBe('_conin$');
+    expect(safeBaseName('CONOUT$ .csv')).toBe('_CONOUT_ .csv');
+    expect(unicodeName('CONOUT$ .csv', 'fallback')).toBe('_CONOUT$ .csv');
+    // Likewise a name that becomes one in ASCII only.
+    expect(safeBaseName('ＣＯＮ')).toBe('_CON');
+    expect(unicodeName('ＣＯＮ', 'fallback')).toBe('_ＣＯＮ');
+    expect(safeBaseName('conin$ mix')).toBe('conin_ mix');
   });
 
   it('falls back to the playlist id, then to the position, when the name is empty', () => {
