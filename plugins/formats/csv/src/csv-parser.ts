@@ -1,6 +1,7 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { delimiterName, detectDialect, readRecords, type CsvRecord, type RecordStats } from './csv-records.ts';
 import { isV1Header, readCsvV1 } from './csv-v1-reader.ts';
+import { HEADER_ROW } from './csv-writer.ts';
 import { isExportifyHeader, readExportify } from './exportify-reader.ts';
 import { isGenericHeader, readGeneric } from './generic-reader.ts';
 import { HeaderIndex } from './header-index.ts';
@@ -11,6 +12,17 @@ import { isTakeoutPlaylistHeader, readTakeoutPlaylist } from './takeout-reader.t
  * decodes them: what a spreadsheet saved in its own format and renamed to .csv starts with.
  */
 const WORKBOOK_SIGNATURES = ['PK\u0003\u0004', '\u00d0\u00cf\u0011\u00e0'];
+
+/**
+ * The first line of our own CSV v1 export (as written, or with its quotes dropped by a tool that
+ * re-saved it): such a file is text by construction, however many control characters its values
+ * hold (a title of 40 × U+0001 is written as it is, inside quotes), so the binary check passes it.
+ */
+const V1_EXPORT_STARTS = [HEADER_ROW.trimEnd(), formatKit.V1_COLUMNS.join(',')];
+
+function isV1Export(text: string): boolean {
+  return V1_EXPORT_STARTS.some((start) => text.startsWith(start) && /^(?:\r\n|\n|\r|$)/.test(text.slice(start.length, start.length + 2)));
+}
 
 export interface ParsedCsv {
   readonly playlists: PlaylistInput[];
@@ -28,7 +40,7 @@ export interface ParsedCsv {
 export function parseCsv(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParsedCsv {
   const issues = new formatKit.IssueCollector();
   // A workbook saved with a .csv name (or any binary file) would otherwise be "read" as a header of noise.
-  if (formatKit.looksBinary(text, { nulIsBinary: false })) {
+  if (!isV1Export(text) && formatKit.looksBinary(text, { nulIsBinary: false })) {
     const workbook = WORKBOOK_SIGNATURES.some((signature) => text.startsWith(signature));
     issues.error(
       null,

@@ -1,4 +1,4 @@
-import { runParse } from '@opl/plugin-sdk/testing';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 
@@ -15,6 +15,18 @@ describe('opl.format.csv: malformed and hostile rows cost only themselves', () =
       ['Good3', 'D'],
     ]);
     expect(issues).toMatchObject([{ line: 2, code: 'unbalanced_quote', severity: 'error' }]);
+  });
+
+  it('reads back its own export whatever control characters the values hold', async () => {
+    const titles = ['\u0001'.repeat(40), 'a\u0000b', '\u001b[31m red \u0007', '\u0000'.repeat(300)];
+    const { text } = await runSerialize(plugin, [{ name: 'P\u0002', tracks: titles.map((title) => ({ title, artist: 'A\u0003' })) }]);
+    const { playlists, issues } = await parse(text);
+    expect(issues).toEqual([]);
+    expect(playlists[0]).toMatchObject({ name: 'P\u0002' });
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist])).toEqual(titles.map((title) => [title, 'A\u0003']));
+    // The same controls in a file that is not our export are still binary.
+    const other = await parse(`title,artist\n${'\u0001'.repeat(40)},A\n`);
+    expect(other).toMatchObject({ playlists: [], issues: [{ code: 'binary_content' }] });
   });
 
   it('keeps a quoted cell over several lines as one value', async () => {

@@ -1,4 +1,4 @@
-import { runParse } from '@opl/plugin-sdk/testing';
+import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.ts';
 import { TXT_V1_COLUMNS } from './txt-columns.ts';
@@ -32,5 +32,19 @@ describe('opl.format.txt: a 50 MB line', () => {
         { line: null, code: 'nothing_readable' },
       ]);
     }
+  });
+});
+
+describe('opl.format.txt: its own export', () => {
+  it('reads back whatever control characters the values hold', async () => {
+    const titles = ['\u0001'.repeat(40), 'a\u0000b', '\u001b[31m red \u0007', '\u0000'.repeat(300)];
+    const { text } = await runSerialize(plugin, [{ name: 'P\u0002', tracks: titles.map((title) => ({ title, artist: 'A\u0003' })) }]);
+    const { playlists, issues } = await parse(text);
+    expect(issues).toEqual([]);
+    expect(playlists[0]).toMatchObject({ name: 'P\u0002' });
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.artist])).toEqual(titles.map((title) => [title, 'A\u0003']));
+    // The same controls in a file that is not our export are still binary.
+    const other = await parse(`Artist - ${'\u0001'.repeat(40)}\n`);
+    expect(other).toMatchObject({ playlists: [], issues: [{ code: 'binary_content' }] });
   });
 });

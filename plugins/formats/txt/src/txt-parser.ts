@@ -2,6 +2,7 @@ import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { isTitleByArtistList, readPlainList } from './plain-list-reader.ts';
 import { readTable } from './table-reader.ts';
 import { detectLayout } from './txt-layout.ts';
+import { MAGIC_LINE } from './txt-columns.ts';
 import { readTxtV1 } from './txt-v1-reader.ts';
 
 /**
@@ -33,7 +34,10 @@ function firstLine(text: string): formatKit.TextLine | null {
 
 export function parseTxt(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParsedTxt {
   const issues = new formatKit.IssueCollector();
-  if (formatKit.looksBinary(text, { nulIsBinary: false })) {
+  // Our own TXT v1 export is text by construction, however many control characters its values hold
+  // (a title of 40 × U+0001 is written as it is): its first line passes it past the binary check.
+  const ownExport = text.startsWith(MAGIC_LINE) && /^(?:\r\n|\n|\r|$)/.test(text.slice(MAGIC_LINE.length, MAGIC_LINE.length + 2));
+  if (!ownExport && formatKit.looksBinary(text, { nulIsBinary: false })) {
     issues.error(null, 'binary_content', 'the file is not a text list (it contains binary data; UTF-16 files need a byte order mark)');
     return { playlists: [], issues: issues.issues() };
   }
