@@ -89,9 +89,9 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
   if (!TERMINAL.has(job.status)) {
     throw new ExportError('migration_not_finished', `Migration ${jobId} is ${job.status.replace('_', ' ')}; export its playlists once it has finished (completed, failed or cancelled).`, { job_status: job.status });
   }
-  if (detailExpired(job)) {
-    throw new ExportError('detail_expired', `The item detail of migration ${jobId} was kept until ${job.detailExpiresAt ?? job.detailPurgedAt} and is gone, so its playlists can no longer be exported; its summary and report totals remain.`);
-  }
+  const expired = (row: JobRow) =>
+    new ExportError('detail_expired', `The item detail of migration ${jobId} was kept until ${row.detailExpiresAt ?? row.detailPurgedAt} and is gone, so its playlists can no longer be exported; its summary and report totals remain.`);
+  if (detailExpired(job)) throw expired(job);
   const collections = (Array.isArray(job.selection['collections']) ? job.selection['collections'] : []).filter(
     (entry): entry is StoredCollection => isRecord(entry) && typeof entry['id'] === 'string',
   );
@@ -115,6 +115,11 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
         warnings.push({ code: 'historical_playlist_metadata_partial', playlist_id: id, message: `Migration ${jobId} kept only part of ${label}'s details (an older job, or an unreadable snapshot); the export has its name and tracks but may lack its description, owner, artwork or dates.` });
       }
       const rows = await deps.execute(selectHistoryTracks(job.id, id));
+      // Cleanup may have deleted items since the check above: it deletes only once the deadline
+      // has passed, and sets that deadline first, so a fresh look at the job after the read tells
+      // whether these rows can be trusted to be whole (never a file missing tracks, or empty).
+      const now = await deps.job(ownerId, jobId);
+      if (detailExpired(now)) throw expired(now);
       let rebuilt = 0;
       const tracks = rows.map((row) => {
         const track = storedTrack(row['source_metadata']);

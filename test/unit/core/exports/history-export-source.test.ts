@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ExportError } from '../../../../core/services/exports/export-error.ts';
+import { historyExportSource } from '../../../../core/services/exports/history-export-source.ts';
+import type { JobRow } from '../../../../core/services/migrations/migration-views.ts';
+
+/**
+ * History exports against the retention cleanup: the deadline is checked before anything is read,
+ * but cleanup can pass it and delete the items while the export reads them.
+ */
+
+const JOB = '00000000-0000-4000-8000-000000000001';
+const soon = () => new Date(Date.now() + 60_000).toISOString();
+const past = () => new Date(Date.now() - 1_000).toISOString();
+
+function job(detailExpiresAt: string | null, detailPurgedAt: string | null = null): JobRow {
+  return {
+    id: JOB,
+    status: 'completed',
+    sourceKind: 'provider',
+    sourceProvider: 'spotify',
+    detailExpiresAt,
+    detailPurgedAt,
+    selection: { collections: [{ id: 'pl-1', name: 'Road Trip', kind: 'PLAYLIST', total_tracks: 2 }] },
+  } as unknown as JobRow;
+}
+
+const itemRow = (title: string, position: number) => ({ position, title, artist: 'Artist', album: null, duration_s: null, release_year: null, explicit: null, isrc: null, source_track_id: null, source_item_id: null, source_uri: null, source_metadata: null });
+
+describe('history export source and retention cleanup', () => {
+  it('items deleted by cleanup between the deadline check and the read ⇒ detail_expired (410), not an empty playlist', async () => {
+    // The job as the export first sees it (deadline ahead), then as cleanup left it: deadline passed, items gone.
+    const seen = [job(soon()), job(past())];
+    const source = await historyExportSource({ job: async () => seen.shift() ?? job(past(), past()), execute: async () => [] }, 'owner', JOB);
+    const read = source.read('pl-1');
+    await expect(read).rejects.toBeInstanceOf(ExportError);
+    await expect(read).rejects.toMatchObject({ reason: 'detail_expired' });
+  });
+
+  it('a purge that finished meanwhile (detail_purged_at set) ⇒ detail_expired too', async () => {
+    const seen = [job(null), job(null, past())];
+    const source = await historyExportSource({ job: async () => seen.shift()!, execute: async () => [] }, 'owner', JOB);
+    await expect(source.read('pl-1')).rejects.toMatchObject({ reason: 'detail_expired' });
+  });
+
+  it('items read before the deadline export whole', async () => {
+    const source = await historyExportSource({ job: async () => job(soon()), execute: async () => [itemRow('A', 0), itemRow('B', 1)] }, 'owner', JOB);
+    const item = await source.read('pl-1');
+    expect(item.playlist.tracks.map((track) => track.title)).toEqual(['A', 'B']);
+    expect(item.partial).toBeNull();
+  });
+});
