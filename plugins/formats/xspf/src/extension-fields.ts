@@ -8,7 +8,11 @@ import { textParts, XML_LIMITS } from './xml-limits.ts';
  * at its default (null, false for `is_local`, …) is left out. When a track or playlist has this
  * extension, it is authoritative for every field it covers (a missing element means the default);
  * the standard elements carry the rest (title, creator, album, image, duration, trackNum,
- * annotation, date).
+ * annotation, date). Where a standard element cannot carry a value exactly — a title that begins
+ * or ends with white space holding a line break (which the reader takes for layout), an
+ * artwork URI with spaces around it, empty or no URI — the extension repeats it (`opl:title`,
+ * `opl:artist`, `opl:album`, `opl:artwork_uri`; a playlist's `opl:name`, `opl:owner_name`,
+ * `opl:description`, `opl:artwork_uri`) and wins over the element.
  *
  * Value forms: text as is; numbers in decimal (`count`: a whole number of at least 0, as the
  * model's `track_count` must be — a negative one is reported and left empty, not fatal); booleans `true`/`false`; `artists` as
@@ -32,6 +36,11 @@ export interface FieldSpec {
 }
 
 export const TRACK_FIELDS: readonly FieldSpec[] = [
+  /** These four only when the standard element cannot carry them exactly (see xspf-writer.ts). */
+  { field: 'title', kind: 'text', max: LIMITS.title },
+  { field: 'artist', kind: 'text', max: LIMITS.title },
+  { field: 'album', kind: 'text' },
+  { field: 'artwork_uri', kind: 'text' },
   { field: 'id', kind: 'text' },
   { field: 'artists', kind: 'artists' },
   { field: 'duration_s', kind: 'seconds' },
@@ -58,6 +67,11 @@ export const TRACK_FIELDS: readonly FieldSpec[] = [
 ];
 
 export const PLAYLIST_FIELDS: readonly FieldSpec[] = [
+  /** These four only when the standard element cannot carry them exactly (see xspf-writer.ts). */
+  { field: 'name', kind: 'text', max: LIMITS.name },
+  { field: 'owner_name', kind: 'text' },
+  { field: 'description', kind: 'text' },
+  { field: 'artwork_uri', kind: 'text' },
   { field: 'id', kind: 'text' },
   { field: 'photo', kind: 'text' },
   { field: 'track_count', kind: 'count' },
@@ -166,7 +180,8 @@ function decodeUris(raw: unknown): Checked<Record<string, string>> {
   const uris: Record<string, string> = {};
   for (const entry of raw as unknown[]) {
     const [key, uri] = Array.isArray(entry) ? (entry as unknown[]) : [];
-    if (typeof key !== 'string' || key === '' || key.length > LIMITS.providerKey || typeof uri !== 'string' || uri.length > LIMITS.providerUri) {
+    // An empty provider key is one the model allows (and our writer writes as `provider=""`).
+    if (typeof key !== 'string' || key.length > LIMITS.providerKey || typeof uri !== 'string' || uri.length > LIMITS.providerUri) {
       return { problem: `has a provider URI without a provider (or longer than ${LIMITS.providerUri} characters)` };
     }
     uris[key] = uri;

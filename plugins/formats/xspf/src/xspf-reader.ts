@@ -3,6 +3,7 @@ import { DeferredWarnings, type Warnings } from './deferred-warnings.ts';
 import type { RawField } from './extension-fields.ts';
 import { textNestsDeeper, TOO_DEEPLY_NESTED } from './json-depth.ts';
 import { ConvertedTracks, type SourcePlaylist, type SourceTrack } from './source-playlist.ts';
+import { uriText, withoutLayout } from './text-layout.ts';
 import { uriReferenceProblem } from './uri-reference.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
 
@@ -127,28 +128,16 @@ function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issu
   return found;
 }
 
-const LINE_BREAK = /[\r\n]/;
-
-/**
- * Text as written (titles and names may begin or end with spaces), but for white space holding a
- * line break at its start or end: that is a pretty-printer's layout (`<title>\n    Hunter\n  </title>`,
- * as Python's minidom wrote it), never part of a name. Line breaks inside the text stay.
- */
+/** A text element's text, without a pretty-printer's layout (text-layout.ts). */
 function textOf(found: Map<string, XmlElement[]>, name: string): string | null {
-  let text = found.get(name)?.[0]?.text;
-  if (text === undefined) return null;
-  // trimStart/trimEnd and a test of what they cut: linear, where a regular expression on a long run of spaces is not.
-  const start = text.length - text.trimStart().length;
-  if (LINE_BREAK.test(text.slice(0, start))) text = text.slice(start);
-  const end = text.trimEnd().length;
-  if (LINE_BREAK.test(text.slice(end))) text = text.slice(0, end);
-  return text;
+  const text = found.get(name)?.[0]?.text;
+  return text === undefined ? null : withoutLayout(text);
 }
 
 /** A URI or date: surrounding whitespace is layout, not content. */
 function uriOf(found: Map<string, XmlElement[]>, name: string): string | null {
-  const value = found.get(name)?.[0]?.text.trim();
-  return value === undefined || value === '' ? null : value;
+  const text = found.get(name)?.[0]?.text;
+  return text === undefined ? null : uriText(text);
 }
 
 function allText(found: Map<string, XmlElement[]>, name: string): string[] {

@@ -1,6 +1,7 @@
 import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
 import { locationUri } from './location-uri.ts';
+import { imageReadsBack, imageUri, textReadsBack } from './text-layout.ts';
 import { uriReferenceProblem } from './uri-reference.ts';
 import { XML_LIMITS } from './xml-limits.ts';
 import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
@@ -97,9 +98,24 @@ function extension(fields: typeof TRACK_FIELDS, model: Readonly<Record<string, u
 /** Fields the standard elements carry exactly for this track (so the extension leaves them out). */
 function standardTrackFields(track: Track): Set<string> {
   const carried = new Set<string>();
+  if (textReadsBack(track.title)) carried.add('title');
+  if (textReadsBack(track.artist)) carried.add('artist');
+  if (textReadsBack(track.album)) carried.add('album');
+  if (imageReadsBack(track.artwork_uri)) carried.add('artwork_uri');
   // Exactly: the reader divides the milliseconds by 1,000 (398955.19299999997 × 1,000 rounds to a whole 398955193, which reads back as 398955.193).
   if (track.duration_s === null || Math.round(track.duration_s * 1_000) / 1_000 === track.duration_s) carried.add('duration_s');
   if (track.track_number === null || track.track_number >= 1) carried.add('track_number');
+  return carried;
+}
+
+/** Fields the standard elements carry exactly for this playlist (so the extension leaves them out). */
+function standardPlaylistFields(playlist: Playlist, dateFits: boolean): Set<string> {
+  const carried = new Set<string>();
+  if (dateFits) carried.add('created_at');
+  if (textReadsBack(playlist.name)) carried.add('name');
+  if (textReadsBack(playlist.owner_name)) carried.add('owner_name');
+  if (textReadsBack(playlist.description)) carried.add('description');
+  if (imageReadsBack(playlist.artwork_uri)) carried.add('artwork_uri');
   return carried;
 }
 
@@ -123,7 +139,7 @@ export function trackXml(track: Track, options: WriterOptions): string {
     element(indent, 'creator', track.artist === '' ? null : track.artist) +
     element(indent, 'annotation', metadataText(track.metadata, 'annotation')) +
     element(indent, 'info', asUri(metadataText(track.metadata, 'info'))) +
-    element(indent, 'image', track.artwork_uri) +
+    element(indent, 'image', imageUri(track.artwork_uri)) +
     element(indent, 'album', track.album) +
     element(indent, 'trackNum', track.track_number !== null && track.track_number >= 1 ? String(track.track_number) : null) +
     element(indent, 'duration', milliseconds === null ? null : String(milliseconds)) +
@@ -148,10 +164,10 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
     element(indent, 'info', asUri(metadataText(playlist.metadata, 'info'))) +
     element(indent, 'location', asUri(metadataText(playlist.metadata, 'location'))) +
     element(indent, 'identifier', identifier ?? asUri(metadataText(playlist.metadata, 'identifier'))) +
-    element(indent, 'image', playlist.artwork_uri) +
+    element(indent, 'image', imageUri(playlist.artwork_uri)) +
     element(indent, 'date', dateFits ? playlist.created_at : null) +
     element(indent, 'license', asUri(metadataText(playlist.metadata, 'license'))) +
-    extension(PLAYLIST_FIELDS, playlist, indent, dateFits ? new Set(['created_at']) : new Set());
+    extension(PLAYLIST_FIELDS, playlist, indent, standardPlaylistFields(playlist, dateFits));
   if (playlist.tracks.length === 0) {
     yield '  <trackList/>\n</playlist>\n';
     return;
