@@ -1,8 +1,19 @@
-import { FORMAT_OPERATIONS } from '@opl/plugin-sdk/schemas';
+import { FORMAT_OPERATIONS, type Playlist } from '@opl/plugin-sdk/schemas';
 import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+// The JSON plugin's arbitraries for the whole model (every field; its test fails when the model gains one).
+import { playlistsArbitrary } from '../../json/src/model-arbitraries.ts';
 import plugin from './index.ts';
+
+/**
+ * What M3U8 carries of a playlist: every field (the `#OPL-*` directives, README), except that a
+ * track's `position` is its place in the file (the reader numbers entries from 0) and values pass
+ * through JSON on the wire (no -0, key order as written).
+ */
+function m3uCarried(playlist: Playlist): unknown {
+  return JSON.parse(JSON.stringify({ ...playlist, tracks: playlist.tracks.map((track, index) => ({ ...track, position: index })) })) as unknown;
+}
 
 /** Text with the characters that matter here: line breaks, backslashes, dashes, `#`, commas, quotes, Unicode. */
 const text = fc.string({ unit: fc.constantFrom('a', 'Б', '名', '🎵', ' ', '-', ' - ', '\\', '\\n', '\n', '\r', '\u2028', '\u0085', '#', ',', '"', ':', '=', 'é', '\t'), maxLength: 12 });
@@ -49,6 +60,18 @@ describe('round trip (property)', () => {
         expect(JSON.parse(JSON.stringify(parsed.playlists))).toEqual(expected);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('parse(serialize(x)) = x over the whole model: artists, credits, release dates, disc numbers, artwork, source positions, provider metadata, the largest safe integers', async () => {
+    await fc.assert(
+      fc.asyncProperty(playlistsArbitrary, fc.option(fc.constantFrom('spotify', 'tidal'), { nil: null }), async (playlists, provider) => {
+        const { text } = await runSerialize(plugin, playlists, provider === null ? {} : { source_provider: provider });
+        const parsed = await runParse(plugin, text, { filename: 'f.m3u8' });
+        expect(parsed.issues).toEqual([]);
+        expect(JSON.parse(JSON.stringify(parsed.playlists))).toEqual(playlists.map(m3uCarried));
+      }),
+      { numRuns: 200 },
     );
   });
 });
