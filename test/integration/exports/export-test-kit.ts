@@ -16,6 +16,32 @@ export interface Unzipped {
   read(name: string): Promise<string>;
 }
 
+/**
+ * The end of a ZIP64 archive as the format lays it out (APPNOTE 4.3.14–4.3.16), checked by position,
+ * not by finding signatures somewhere in the bytes: the end of central directory record (no
+ * comment) closes the file, the ZIP64 locator sits right before it and points at the ZIP64 record,
+ * which ends where the locator starts, counts `entries`, and follows the central directory.
+ */
+export function expectZip64End(bytes: Buffer, entries: number): void {
+  const eocd = bytes.length - 22;
+  expect(bytes.readUInt32LE(eocd)).toBe(0x06054b50);
+  expect(bytes.readUInt16LE(eocd + 20)).toBe(0); // no comment: the record really is the last 22 bytes
+  const locator = eocd - 20;
+  expect(bytes.readUInt32LE(locator)).toBe(0x07064b50);
+  expect(bytes.readUInt32LE(locator + 4)).toBe(0); // the disk holding the ZIP64 record
+  expect(bytes.readUInt32LE(locator + 16)).toBe(1); // disks in all
+  const record = Number(bytes.readBigUInt64LE(locator + 8));
+  expect(bytes.readUInt32LE(record)).toBe(0x06064b50);
+  // Its size field counts the bytes after the first 12: the record ends where the locator starts.
+  expect(record + 12 + Number(bytes.readBigUInt64LE(record + 4))).toBe(locator);
+  expect(Number(bytes.readBigUInt64LE(record + 24))).toBe(entries); // entries on this disk
+  expect(Number(bytes.readBigUInt64LE(record + 32))).toBe(entries); // entries in all
+  const directorySize = Number(bytes.readBigUInt64LE(record + 40));
+  const directoryStart = Number(bytes.readBigUInt64LE(record + 48));
+  expect(directoryStart + directorySize).toBe(record);
+  expect(bytes.readUInt32LE(directoryStart)).toBe(0x02014b50); // a central directory file header
+}
+
 export async function unzipArchive(scratch: string, bytes: Buffer): Promise<Unzipped> {
   const file = join(scratch, `archive-${Math.random().toString(36).slice(2)}.zip`);
   await writeFile(file, bytes);

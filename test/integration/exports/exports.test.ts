@@ -7,11 +7,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Playlist, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
 import { exportManifestSchema, openPlaylistBundleSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { temporaryStorageError } from '../../../core/services/exports/temporary-storage.ts';
 import { LOCAL_OWNER_ID } from '../../../core/services/owner/owner.ts';
 import { oplOutputs } from '../support/engine-process.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { expectZip64End } from './export-test-kit.ts';
 
 const run = promisify(execFile);
 
@@ -119,9 +121,8 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="My Library.zip"; filename*=UTF-8''My%20Library.zip`);
     expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
-    // ZIP64 end of central directory record and its locator.
-    expect(response.rawPayload.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
-    expect(response.rawPayload.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
+    // ZIP64 end of central directory record and locator in their places, pointing at each other and at the central directory.
+    expectZip64End(response.rawPayload, 7);
     const { tested, names, manifest } = await unzip(response.rawPayload);
     expect(tested).toMatch(/No errors detected/);
     const files = ['Mix.csv', 'MIX-2.csv', 'etc passwd.csv', '_CON.csv', 'empty-name-id.csv', 'Trailing dots.csv'];
@@ -500,6 +501,20 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect((await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' })).statusCode).toBe(200);
     expect((await formats()).formats.every((format) => format.available)).toBe(true);
     await eventuallyEmpty();
+  });
+
+  it('a full temporary filesystem ⇒ 503 temporary_storage_full saying the server\'s space is full (not the request\'s or the plugin\'s fault)', async () => {
+    const id = await record([roadTrip()]);
+    const full = temporaryStorageError(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }));
+    const exporting = vi.spyOn(t.app.services.exports, 'export').mockRejectedValueOnce(full);
+    try {
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.json<Problem>()).toMatchObject({ code: 'service_unavailable', reason: 'temporary_storage_full', errno: 'ENOSPC' });
+      expect(response.json<Problem>().detail).toMatch(/^The server's temporary space is full/);
+    } finally {
+      exporting.mockRestore();
+    }
   });
 
   describe('temporary files', () => {
