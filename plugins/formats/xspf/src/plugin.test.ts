@@ -819,6 +819,20 @@ describe('hostile files', () => {
     expect(await refusal(`${XSPF_HEAD}<title>${'A'.repeat(50 * 1024 * 1024)}</title><trackList/></playlist>`)).toMatch(/longer than 1000000 characters/);
   });
 
+  // A hang guard (the timeout), not a speed check: one 50 MB line either parses or is refused naming the limit.
+  it('reads a 50 MB single line within the limits, and refuses one beyond them naming the limit', { timeout: 120_000 }, async () => {
+    const OPL = 'https://open-playlist.org/ns/xspf/1';
+    const part = 'a'.repeat(900_000);
+    const within = `<playlist version="1" xmlns="http://xspf.org/ns/0/" xmlns:opl="${OPL}"><extension application="${OPL}"><opl:metadata><opl:part>{"blob":"</opl:part>${`<opl:part>${part}</opl:part>`.repeat(58)}<opl:part>"}</opl:part></opl:metadata></extension><trackList/></playlist>`;
+    expect(within.length).toBeGreaterThan(50_000_000);
+    const read = await parse(within);
+    expect(read.issues).toEqual([]);
+    expect((read.playlists[0]!.metadata.blob as string).length).toBe(58 * 900_000);
+    expect(await refusal(`${XSPF_HEAD.replace('">', `" xml:base="${'a'.repeat(50 * 1024 * 1024)}">`)}<trackList/></playlist>`)).toMatch(/attribute "xml:base" is longer than 1000000 characters/);
+    expect(await refusal(`${XSPF_HEAD}${'<x>'.repeat(17_000_000)}`)).toMatch(/nested deeper than 32 levels/);
+    expect(await refusal('<'.repeat(50 * 1024 * 1024))).toMatch(/XML refused at line 1/);
+  });
+
   it('refuses invalid UTF-8, binary garbage and empty files', async () => {
     const invalid = new Uint8Array([...encoder.encode(`${XSPF_HEAD}<title>`), 0xc3, 0x28, 0xff, ...encoder.encode('</title><trackList/></playlist>')]);
     expect(await refusal(invalid)).toMatch(/not valid UTF-8/);
