@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_SCHEMA_BASE } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import { DEFAULT_HEAP_PROFILE, HEAP_PROFILES, type HeapProfile } from '../bootstrap/heap-profile.mjs';
 
@@ -180,7 +181,7 @@ export const configEnvSchema = z
       .describe('Limit breaches (timeouts, memory, crashes) after which a plugin is quarantined until an admin releases it.'),
     OPL_SCHEMA_BASE_URL: httpBaseUrl
       .optional()
-      .describe('Base URL of the published JSON Schemas (`$schema` of exported bundles and manifests). Default: `OPL_PUBLIC_BASE_URL/schemas`, or this server\'s own `/schemas` address.'),
+      .describe('Base URL of the published JSON Schemas (`$schema` of exported bundles and manifests). Default: `OPL_PUBLIC_BASE_URL/schemas`, else the canonical `https://open-playlist.org/schemas` (never the listening address, which readers of a file cannot reach). The engine serves them under `/schemas/` either way.'),
     OPL_ADMIN_TOKEN: optionalText
       .pipe(z.string().min(24, 'must be at least 24 characters').optional())
       .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
@@ -258,12 +259,16 @@ export interface Config {
     quarantineStrikes: number;
   };
   adminToken: string | undefined;
-  /** Where the engine's JSON Schemas live; the `/schemas` routes serve them with this as `$id` base. */
+  /**
+   * Where the engine's JSON Schemas live: the `$id` base of the documents the `/schemas` routes
+   * serve and the `$schema` of every bundle and manifest it writes. `publishedSchemaBaseUrl`, else
+   * the canonical base — never the listening address, which names nothing others can reach (and
+   * nothing at all for 0.0.0.0 or port 0).
+   */
   schemaBaseUrl: string;
   /**
-   * The schema base when it is an address others can reach (`OPL_SCHEMA_BASE_URL`, else
-   * `OPL_PUBLIC_BASE_URL/schemas`); null when it is only this server's own listening address.
-   * Files written offline (`opl convert`) name this base, else the canonical one.
+   * The schema base when it is configured as an address others can reach (`OPL_SCHEMA_BASE_URL`,
+   * else `OPL_PUBLIC_BASE_URL/schemas`); null otherwise.
    */
   publishedSchemaBaseUrl: string | null;
   connections: {
@@ -332,7 +337,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       authAttemptTtlMinutes: env.OPL_AUTH_ATTEMPT_TTL_MINUTES,
     },
     demo: env.OPL_DEMO,
-    schemaBaseUrl: publishedSchemaBaseUrl ?? `http://${env.OPL_HOST.includes(':') ? `[${env.OPL_HOST}]` : env.OPL_HOST}:${env.OPL_PORT}/schemas`,
+    schemaBaseUrl: publishedSchemaBaseUrl ?? DEFAULT_SCHEMA_BASE,
     publishedSchemaBaseUrl,
   };
 }

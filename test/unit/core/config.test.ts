@@ -25,6 +25,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('names a schema base others can reach: the configured one, else the canonical one, never the listening address', () => {
+    for (const env of [{}, { OPL_HOST: '0.0.0.0', OPL_PORT: '0' }, { OPL_HOST: '::' }]) {
+      expect(loadConfig(env, '/srv/opl')).toMatchObject({ schemaBaseUrl: 'https://open-playlist.org/schemas', publishedSchemaBaseUrl: null });
+    }
+    expect(loadConfig({ OPL_PUBLIC_BASE_URL: 'https://music.example.org', OPL_OWNER_SECRET: 'a-long-enough-owner-secret-for-tests' }, '/srv/opl')).toMatchObject({ schemaBaseUrl: 'https://music.example.org/schemas' });
+    expect(loadConfig({ OPL_PUBLIC_BASE_URL: 'https://music.example.org', OPL_OWNER_SECRET: 'a-long-enough-owner-secret-for-tests', OPL_SCHEMA_BASE_URL: 'https://schemas.example.org/v' }, '/srv/opl')).toMatchObject({ schemaBaseUrl: 'https://schemas.example.org/v' });
+  });
+
   it('lists every bad value at once, naming each variable', () => {
     const problems = problemsOf({ OPL_PORT: 'abc', OPL_DEPLOYMENT_MODE: 'cloud', OPL_EXPORT_MAX_PLAYLISTS: '0' });
     expect(problems).toHaveLength(3);
