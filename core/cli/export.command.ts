@@ -174,6 +174,14 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
 
 async function run(options: ExportOptions, config: Config, io: Io, signal: AbortSignal): Promise<number> {
   const client = await EngineClient.connect(engineUrl(config, options.url), config.ownerSecret);
+  try {
+    return await download(client, options, io, signal);
+  } finally {
+    if (!(await client.close())) io.stderr.write('(could not log out of the engine; the owner session expires by itself)\n');
+  }
+}
+
+async function download(client: EngineClient, options: ExportOptions, io: Io, signal: AbortSignal): Promise<number> {
   const { path, body } = await exportRequest(client, options);
   const response = await client.raw(path, { method: 'POST', body, headers: { accept: '*/*' }, signal });
   if (!response.ok) {

@@ -219,22 +219,41 @@ class Session {
   }
 }
 
+async function perform(session: Session, options: MigrateOptions): Promise<number> {
+  switch (options.mode) {
+    case 'list':
+      return session.list(options.limit);
+    case 'report':
+      return session.report(options.jobId, options.format, options.problems, options.out);
+    case 'follow':
+      return session.follow(options.jobId);
+    case 'start':
+      return session.start(options);
+  }
+}
+
 async function run(options: MigrateOptions, config: Config, term: Terminal): Promise<number> {
   const client = await EngineClient.connect(engineUrl(config, options.url), config.ownerSecret);
   const session = new Session(client, term);
+  // Ctrl-C (how a follow usually ends) logs out before the process ends. `on`, not `once`: the
+  // `opl` launcher forwards a terminal's Ctrl-C, and a copy finding no listener would end the
+  // process before the engine is told.
+  let loggingOut: Promise<boolean> | null = null;
+  const onInterrupt = () => {
+    if (loggingOut) return;
+    loggingOut = client.close();
+    void loggingOut.then(() => {
+      term.stderr.write('\nopl migrate: interrupted; a migration already started goes on in the engine (`opl migrate --list`).\n');
+      process.exit(EXIT.interrupted);
+    });
+  };
+  process.on('SIGINT', onInterrupt);
   try {
-    switch (options.mode) {
-      case 'list':
-        return await session.list(options.limit);
-      case 'report':
-        return await session.report(options.jobId, options.format, options.problems, options.out);
-      case 'follow':
-        return await session.follow(options.jobId);
-      case 'start':
-        return await session.start(options);
-    }
+    return await perform(session, options);
   } finally {
+    process.off('SIGINT', onInterrupt);
     session.close();
+    if (!(await client.close())) term.stderr.write('(could not log out of the engine; the owner session expires by itself)\n');
   }
 }
 

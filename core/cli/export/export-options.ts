@@ -25,7 +25,7 @@ of the source (liked songs: --playlist liked; an import's playlists: their id or
   --force     replace an existing file (otherwise an existing file is never overwritten)
 
 Talks to the engine over HTTP (default http://OPL_HOST:OPL_PORT; OPL_OWNER_SECRET logs in when
-the instance has the owner-session gate on).
+the instance has the owner-session gate on, and the command logs out when it ends).
 
 Exit codes: 0 written (warnings are printed), 1 refused or failed (nothing is left behind),
 64 usage error.

@@ -37,6 +37,9 @@ function problemMessage(status: number, json: unknown): string {
   return `the engine answered HTTP ${status}`;
 }
 
+/** Logging out must not hold up the end of a command for long (an engine that went away). */
+const LOGOUT_TIMEOUT_MS = 5_000;
+
 export class EngineClient {
   readonly baseUrl: string;
   #cookie: string | null = null;
@@ -60,6 +63,24 @@ export class EngineClient {
     if (!cookie) throw new EngineRequestError(login.status, 'The engine accepted the owner secret but set no session cookie.');
     client.#cookie = cookie;
     return client;
+  }
+
+  /**
+   * Ends the owner session `connect` logged in with (DELETE /api/session), so the cookie is worth
+   * nothing once the command is done: a CLI session is never left to live out its whole lifetime.
+   * Returns false when the engine could not be told (the session then expires by itself).
+   */
+  async close(): Promise<boolean> {
+    const cookie = this.#cookie;
+    if (!cookie) return true;
+    this.#cookie = null;
+    try {
+      const response = await fetch(`${this.baseUrl}/api/session`, { method: 'DELETE', headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS) });
+      await response.body?.cancel();
+      return response.ok;
+    } catch {
+      return false;
+    }
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {

@@ -15,10 +15,12 @@ export const MIGRATE_USAGE = `Usage:
   opl migrate --report <job-id> [--format csv|json] [--problems] [--out <file>]
 
 Talks to a running engine over its HTTP API (default http://OPL_HOST:OPL_PORT; OPL_OWNER_SECRET
-logs in when the instance has the owner-session gate on). Database migrations: \`opl db migrate\`.
+logs in when the instance has the owner-session gate on, and the command logs out when it ends).
+Database migrations: \`opl db migrate\`.
 
 Exit codes: 0 completed, 2 partial, 1 failed (or refused, or the engine answered an error),
-3 not finished (waiting for review or paused: follow it later), 64 usage error.
+3 not finished (waiting for review or paused: follow it later), 64 usage error,
+130 interrupted (a started migration goes on in the engine).
 `;
 
 export class UsageError extends Error {}

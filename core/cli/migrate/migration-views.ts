@@ -57,7 +57,7 @@ export interface ItemSnapshot {
 export const FINISHED: readonly JobSnapshot['status'][] = ['completed', 'failed', 'cancelled'];
 
 /** Exit codes of `opl migrate`: the job's outcome once it has finished. */
-export const EXIT = { completed: 0, failed: 1, partial: 2, unfinished: 3, usage: 64 } as const;
+export const EXIT = { completed: 0, failed: 1, partial: 2, unfinished: 3, usage: 64, interrupted: 130 } as const;
 
 export function exitCodeOf(job: JobSnapshot): number {
   if (!FINISHED.includes(job.status)) return EXIT.unfinished;
