@@ -27,6 +27,10 @@ const INPUTS: Record<string, string> = {
   'list.xspf': `<?xml version="1.0" encoding="UTF-8"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Mine</title><trackList>${SONGS.map((song) => `<track><title>${song.title}</title><creator>${song.artist}</creator></track>`).join('')}</trackList></playlist>\n`,
   'list.jspf': JSON.stringify({ playlist: { title: 'Mine', track: SONGS.map((song) => ({ title: song.title, creator: song.artist })) } }),
   'list.wpl': `<?wpl version="1.0"?>\r\n<smil><head><title>Mine</title></head><body><seq>${SONGS.map((song, index) => `<media src="${index === 0 ? '..\\Music\\' : 'file:///D:/Music/'}${song.artist} - ${song.title}.mp3"/>`).join('\r\n')}</seq></body></smil>\r\n`,
+  // Zune and Groove Music: the WPL plugin reads it by its extension, titles from the media's attributes.
+  'list.zpl': `<?zpl version="2.0"?>\r\n<smil><head><guid>{6C1B0F5E-2E4D-4C6A-9B1A-3D5E7F9A1B2C}</guid><meta name="Generator" content="Zune -- 4.8.2345.0" /><title>Mine</title></head><body><seq>${SONGS.map(
+    (song, index) => `<media src="C:\\Users\\ole\\Music\\track${index}.wma" trackTitle="${song.title}" trackArtist="${song.artist}" duration="200000" />`,
+  ).join('\r\n')}</seq></body></smil>\r\n`,
   'Library.xml': `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>Tracks</key><dict>${SONGS.map(
     (song, index) => `<key>${index + 1}</key><dict><key>Track ID</key><integer>${index + 1}</integer><key>Name</key><string>${song.title}</string><key>Artist</key><string>${song.artist}</string><key>Total Time</key><integer>200000</integer></dict>`,
   ).join('')}</dict><key>Playlists</key><array><dict><key>Master</key><true/><key>Name</key><string>Library</string></dict><dict><key>Name</key><string>Mine</string><key>Playlist Items</key><array>${SONGS.map((_, index) => `<dict><key>Track ID</key><integer>${index + 1}</integer></dict>`).join('')}</array></dict></array></dict></plist>\n`,
