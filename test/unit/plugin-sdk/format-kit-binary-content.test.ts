@@ -46,4 +46,22 @@ describe('looksBinary', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('with legacyDecoded, refuses windows-1252 text that holds C1 controls (the undefined bytes), not a Latin-1 list', () => {
+    const cp1252 = new TextDecoder('windows-1252');
+    let seed = 11;
+    const highBytes = Uint8Array.from({ length: 20_000 }, () => 0x80 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16) & 0x7f));
+    const garbage = cp1252.decode(highBytes);
+    // No C0 control at all: without the option this garbage passes as text.
+    expect(looksBinary(garbage, { nulIsBinary: true })).toBe(false);
+    expect(looksBinary(garbage, { nulIsBinary: true, legacyDecoded: true })).toBe(true);
+    // Every printable windows-1252 byte, many times over: accented titles, curly quotes, dashes, €.
+    const printable = Array.from({ length: 0x80 }, (_, index) => 0x80 + index).filter((byte) => ![0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(byte));
+    const latin1 = cp1252.decode(Uint8Array.from(Array.from({ length: 200 }, () => [...new TextEncoder().encode('Beyonc'), ...printable, 0x0a]).flat()));
+    expect(latin1).toContain('€');
+    expect(looksBinary(latin1, { nulIsBinary: true, legacyDecoded: true })).toBe(false);
+    // In UTF-8 text, C1 characters are mojibake of curly quotes (`â\u0080\u0099`), still the user's text.
+    const mojibake = 'Don\u00e2\u0080\u0099t Stop Me Now\n'.repeat(500);
+    expect(looksBinary(mojibake, { nulIsBinary: true })).toBe(false);
+  });
 });

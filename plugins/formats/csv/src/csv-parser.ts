@@ -40,7 +40,7 @@ export interface ParsedCsv {
 export function parseCsv(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParsedCsv {
   const issues = new formatKit.IssueCollector();
   // A workbook saved with a .csv name (or any binary file) would otherwise be "read" as a header of noise.
-  if (!isV1Export(text) && formatKit.looksBinary(text, { nulIsBinary: false })) {
+  if (!isV1Export(text) && formatKit.looksBinary(text, { nulIsBinary: false, legacyDecoded: decoding.encoding === 'windows-1252' })) {
     const workbook = WORKBOOK_SIGNATURES.some((signature) => text.startsWith(signature));
     issues.error(
       null,

@@ -121,7 +121,7 @@ export class M3uReader {
   #hlsLine: number | null = null;
 
   read(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
-    if (formatKit.looksBinary(text, { nulIsBinary: true })) {
+    if (formatKit.looksBinary(text, { nulIsBinary: true, legacyDecoded: decoding.encoding === 'windows-1252' })) {
       this.#issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
       return { playlists: [], issues: this.#issues.issues() };
     }

@@ -541,6 +541,12 @@ describe('parse: hostile input', () => {
     expect(result.issues).toMatchObject([{ code: 'binary_content', severity: 'error' }]);
   });
 
+  it('refuses garbage made only of bytes 0x80–0xFF (read as windows-1252 it has no C0 control)', async () => {
+    let seed = 9;
+    const garbage = Uint8Array.from({ length: 20_000 }, () => 0x80 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16) & 0x7f));
+    expect(await parse(garbage)).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
+  });
+
   it('bounds the issue list', async () => {
     const result = await parseText('#EXTINF:x\nb.mp3\n'.repeat(5_000));
     expect(result.playlists[0]?.tracks).toHaveLength(5_000);

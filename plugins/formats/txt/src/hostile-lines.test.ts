@@ -48,3 +48,16 @@ describe('opl.format.txt: its own export', () => {
     expect(other).toMatchObject({ playlists: [], issues: [{ code: 'binary_content' }] });
   });
 });
+
+describe('opl.format.txt: bytes that are not UTF-8', () => {
+  it('refuses garbage made only of bytes 0x80–0xFF, and reads a windows-1252 list', async () => {
+    let seed = 5;
+    const garbage = Uint8Array.from({ length: 20_000 }, () => 0x80 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16) & 0x7f));
+    expect(await runParse(plugin, garbage, { filename: 'noise.txt' })).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
+    // "Beyoncé – Déjà Vu", "Motörhead – Ace of Spades", "Sigur Rós – Hoppípolla" in windows-1252.
+    const latin1 = Uint8Array.from([...'Beyonc\u00e9 - D\u00e9j\u00e0 Vu\nMot\u00f6rhead - \u201cAce\u201d\nSigur R\u00f3s - Hopp\u00edpolla \u20ac\n'].map((char) => ({ '\u201c': 0x93, '\u201d': 0x94, '\u20ac': 0x80 })[char] ?? char.charCodeAt(0)));
+    const read = await runParse(plugin, latin1, { filename: 'latin1.txt' });
+    expect(read.issues).toMatchObject([{ code: 'legacy_encoding', severity: 'warning' }]);
+    expect(read.playlists[0]!.tracks.map((track) => track.artist)).toEqual(['Beyonc\u00e9', 'Mot\u00f6rhead', 'Sigur R\u00f3s']);
+  });
+});
