@@ -7,6 +7,7 @@ import { ImportRecordError, MAX_COLLECTION_ID_LENGTH } from '../../services/impo
 import { MigrationError } from '../../services/migrations/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
+import { canonicalProviderKey } from './open-playlist-wire.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /** What the export routes use; `createApp` wires the real service. */
@@ -187,13 +188,19 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
     },
   );
 
+  // The same download under the interchange API's path (open-playlist.yaml: exportPortablePlaylistFiles),
+  // where the yaml's provider keys (apple_music, youtube_music) are taken too.
+  for (const route of [
+    { path: '/api/exports', tag: 'exports', note: '' },
+    { path: '/open-playlists/export/file', tag: 'open-playlists', note: ' The Open Playlist API\'s name for POST /api/exports: the same body and answers; `source_provider` may also be spelled as open-playlist.yaml does (`apple_music`, `youtube_music`).' },
+  ]) {
   app.post(
-    '/api/exports',
+    route.path,
     {
       schema: {
-        tags: ['exports'],
+        tags: [route.tag],
         summary: 'Download playlists of a connected account or an import record: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
-        description: `${DESCRIPTION} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
+        description: `${DESCRIPTION}${route.note} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
         body: exportBodySchema,
         response: {
           200: fileResponse('The file (its content type is the format\'s, see the description), or application/zip for several playlists'),
@@ -214,7 +221,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'export playlists');
-      const body = request.body;
+      const body = { ...request.body, source_provider: route.tag === 'open-playlists' ? canonicalProviderKey(request.body.source_provider) : request.body.source_provider };
       if (!UUID.test(body.source_account_id)) {
         throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${clip(body.source_account_id, 100)} exists for this owner.`);
       }
@@ -223,6 +230,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
       );
     },
   );
+  }
 
   app.post(
     '/api/exports/migrations/:job_id',

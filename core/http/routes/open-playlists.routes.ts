@@ -232,7 +232,7 @@ export const openPlaylistRoutes: FastifyPluginAsyncZod<{ openPlaylists: OpenPlay
         description:
           'Creates a migration of the referenced playlist into a connected account of `target_provider` (the only one connected, or `target_account_id`). Answers 202 once the job is queued: the playlist URL and the matched/unmatched counts come with the job (`job_url`). ' +
           'The reference is checked first (404/410 whatever the target), then the target provider (422 when none of that name is loaded or it cannot receive the playlist), then its account. ' +
-          'The migration preflight applies: exceeding the safe defaults answers 409 `migration_warnings` with `warnings`; resend with `acknowledge_warnings: true`. For files, use POST /api/exports instead.',
+          'The migration preflight applies: exceeding the safe defaults answers 409 `migration_warnings` with `warnings`; resend with `acknowledge_warnings: true`. For files, use POST /open-playlists/export/file (the same as POST /api/exports).',
         body: exportBody,
         response: {
           202: exportResponse,

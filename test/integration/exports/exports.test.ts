@@ -163,6 +163,19 @@ describe('POST /api/exports from import records, with the real format plugins in
     expect(bundle.playlists.map((item) => item.tracks.length)).toEqual([1, 2]);
   });
 
+  it('POST /open-playlists/export/file (the Open Playlist API\'s name for it) answers exactly as /api/exports', async () => {
+    const id = await record([playlist('One', [track('A')]), playlist('Two', [track('B'), track('C')])]);
+    const body = { source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: ['1'] } };
+    const [ours, theirs] = await Promise.all([exportOf(body), t.app.http!.inject({ method: 'POST', url: '/open-playlists/export/file', payload: body })]);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.rawPayload.equals(ours.rawPayload)).toBe(true);
+    for (const header of ['content-type', 'content-disposition', 'content-length', 'x-open-playlist-schema-version', 'x-open-playlist-warning-count']) expect(theirs.headers[header], header).toBe(ours.headers[header]);
+    // Its refusals are the same problems too.
+    const unknown = await t.app.http!.inject({ method: 'POST', url: '/open-playlists/export/file', payload: { ...body, format: 'wav' } });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({ reason: 'unknown_format' });
+  });
+
   it('without a selection, every playlist of the import, also two that share an id', async () => {
     // E.g. a CSV v1 file holding the same playlist twice (a whole export and a partial one) reads back as two.
     const id = await record([
