@@ -16,6 +16,9 @@ export default defineConfig({
           name: 'unit',
           include: ['core/**/*.test.ts', 'plugin-sdk/**/*.test.ts', 'plugins/**/*.test.ts', 'test/unit/**/*.test.ts'],
           environment: 'node',
+          // Hostile-file tests read 50 MB inputs: about a second alone, several when the integration
+          // and e2e projects share the two cores; the default 5 s turned that load into failures.
+          testTimeout: 30_000,
         },
       },
       {
