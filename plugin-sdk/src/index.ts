@@ -30,6 +30,7 @@ export {
 export type { AuthMethod, Manifest, ManifestSource, NetworkGrant, Pacing, ProviderSection } from './manifest.schema.ts';
 export type { Album, AlbumInput, Artist, ArtistInput, Playlist, PlaylistInput, Track, TrackInput } from './model.schema.ts';
 export type { OperationInput, OperationName, OperationResult, OperationReturn } from './operations.schema.ts';
+export { findExcessiveNesting, jsonDepthExceeds, MAX_METADATA_DEPTH } from './json-depth.ts';
 export { lookupEach } from './lookup-answers.ts';
 export { retryAfterSeconds } from './retry-after.ts';
 export { decodeXmlDocument, xmlEncoding, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions, type XmlEncoding } from './xml/index.ts';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { playlistKindSchema } from './capabilities.schema.ts';
-import { jsonDepthExceeds } from './json-depth.ts';
+import { jsonDepthExceeds, MAX_METADATA_DEPTH } from './json-depth.ts';
+
+export { MAX_METADATA_DEPTH };
 
 /**
  * The universal model every plugin maps to and from. Field names are snake_case because they are
@@ -9,13 +11,6 @@ import { jsonDepthExceeds } from './json-depth.ts';
 
 const nullableText = z.string().max(10_000).nullable().default(null);
 const nullableInt = z.number().int().nullable().default(null);
-/**
- * Deepest nesting of a metadata object, itself counted as level 1. A plugin result crosses the
- * sandbox boundary as JSON text, which parses at any depth; metadata nested 20,000 deep (120 kB
- * of a playlist file) then overflowed the stack of the engine's next JSON.stringify. The JSON
- * bundle reader refuses files nested deeper than 64, so no bundle it accepts comes near this.
- */
-export const MAX_METADATA_DEPTH = 64;
 /** Free-form key/value data; plugins put provider specifics here, never secrets. */
 const metadataSchema = z
   .record(z.string().max(200), z.unknown())

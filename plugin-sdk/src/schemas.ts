@@ -5,4 +5,4 @@ export * from './manifest.schema.ts';
 export * from './model.schema.ts';
 export * from './operations.schema.ts';
 export * from './open-playlist.schema.ts';
-export { jsonDepthExceeds } from './json-depth.ts';
+export { findExcessiveNesting, jsonDepthExceeds } from './json-depth.ts';

@@ -1,6 +1,5 @@
-import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
+import { findExcessiveNesting, formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import { BUNDLE_SCHEMA_VERSION, MAX_NESTING_DEPTH } from './bundle-constants.ts';
-import { findExcessiveNesting } from './depth-guard.ts';
 import { isRecord } from './model-fields.ts';
 import { ModelReader } from './model-reader.ts';
 import { findSyntaxError } from './syntax-locator.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findExcessiveNesting } from './depth-guard.ts';
+import { findExcessiveNesting } from '../../../plugin-sdk/src/json-depth.ts';
 
 /** The guard's rule spelled out unit by unit: strings skipped (a backslash escapes the next unit), brackets counted. */
 function reference(text: string, maxDepth: number): number {
