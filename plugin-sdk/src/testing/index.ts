@@ -3,3 +3,4 @@
 // never import it from plugin code — the build refuses SDK subpaths inside a bundle.
 export { formatTestContext, TEST_NOW, type FormatTestContextOptions, type TestFormatContext, type TestLogEntry, type TestLogLevel } from './format-context.ts';
 export { runParse, runSerialize, type RunParseOptions, type RunSerializeOptions, type SerializeRun } from './format-runner.ts';
+export { v1Carried } from './v1-carried.ts';

@@ -1,6 +1,5 @@
-import { formatKit } from '@opl/plugin-sdk';
-import { playlistSchema, type Playlist, type PlaylistInput, type Track, type TrackInput } from '@opl/plugin-sdk/schemas';
-import { runParse, runSerialize } from '@opl/plugin-sdk/testing';
+import { playlistSchema, type PlaylistInput } from '@opl/plugin-sdk/schemas';
+import { runParse, runSerialize, v1Carried } from '@opl/plugin-sdk/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // The JSON plugin's arbitraries for the whole model (every field; its test fails when the model gains one).
@@ -65,55 +64,6 @@ describe('TXT v1 round trip', () => {
 
 /** Text as TXT v1 carries it: line breaks and tabs become spaces (cell-sanitizer.ts), a lone surrogate (no UTF-8) U+FFFD. */
 const txtText = (value: string): string => sanitizeCell(value).toWellFormed();
-/** A v1 cell: empty means absent. */
-const txtCell = (value: string | null): string | null => (value === null || value === '' ? null : txtText(value));
-
-/**
- * What TXT v1 carries of a track: the 14 track columns of the v1 export (ids, names, album,
- * whole-second duration, ISRC, one source URI, artwork, added date, media type and reason, source
- * position), `is_local` and `is_migratable` following from media type and reason. The ISRC and
- * the source URI are read through the SDK's one reading of those cells, which its own tests cover.
- */
-function txtTrack(track: Track, position: number, sourceProvider: string | null): TrackInput {
-  const sourceUri = txtCell(formatKit.trackSourceUri(track, sourceProvider));
-  const reference = sourceUri === null ? null : formatKit.sourceReference(sourceUri.trim());
-  const reason = txtCell(track.unsupported_reason);
-  return {
-    id: txtCell(track.id),
-    title: txtText(track.title),
-    artist: txtText(track.artist),
-    album: txtCell(track.album),
-    duration_s: track.duration_s === null ? null : Math.round(track.duration_s),
-    isrc: track.isrc === null ? null : (formatKit.isrcCode(txtText(track.isrc), 'isrc').value ?? null),
-    artwork_uri: txtCell(track.artwork_uri),
-    provider_uris: reference?.kind === 'provider' ? { [reference.provider]: reference.uri } : {},
-    metadata: sourceUri !== null && reference?.kind !== 'provider' ? { source_uri: sourceUri } : {},
-    media_type: track.media_type,
-    is_local: track.media_type === 'local_file',
-    is_migratable: reason === null,
-    unsupported_reason: reason,
-    position,
-    source_position: track.source_position,
-    source_item_id: txtCell(track.source_item_id),
-    added_at: track.added_at,
-  };
-}
-
-/** What TXT v1 carries of a playlist: the eight playlist columns (`artwork_uri`, else `photo`) and its tracks in order. */
-function txtPlaylist(playlist: Playlist, sourceProvider: string | null): Playlist {
-  return playlistSchema.parse({
-    id: txtCell(playlist.id),
-    name: txtText(playlist.name),
-    description: txtCell(playlist.description),
-    kind: playlist.kind,
-    owner_id: txtCell(playlist.owner_id),
-    artwork_uri: txtCell(playlist.artwork_uri ?? playlist.photo),
-    created_at: playlist.created_at,
-    updated_at: playlist.updated_at,
-    tracks: playlist.tracks.map((track, index) => txtTrack(track, index, sourceProvider)),
-  } satisfies PlaylistInput);
-}
-
 describe('TXT v1 round trip of the whole model (property)', () => {
   it('keeps every v1 column: several playlists, empty ones, any text and control characters, any safe integer', async () => {
     await fc.assert(
@@ -122,7 +72,7 @@ describe('TXT v1 round trip of the whole model (property)', () => {
         const { text } = await runSerialize(plugin, playlists, provider === null ? {} : { source_provider: provider });
         const parsed = await runParse(plugin, text, { filename: 'export.txt' });
         expect(parsed.issues).toEqual([]);
-        expect(parsed.playlists).toEqual(playlists.map((playlist) => txtPlaylist(playlist, provider)));
+        expect(parsed.playlists).toEqual(playlists.map((playlist) => v1Carried(playlist, provider, txtText)));
       }),
       { numRuns: 200 },
     );
