@@ -66,6 +66,7 @@ describe('/openapi.json', () => {
       '/api/shares/{share}',
       '/healthz',
       '/open-playlists/export',
+      '/open-playlists/export/file',
       '/open-playlists/import',
       '/open-playlists/{id}',
       '/providers',
