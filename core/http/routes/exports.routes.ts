@@ -191,45 +191,50 @@ export const exportRoutes: FastifyPluginAsyncZod<{ exports: ExportsApi }> = asyn
   // The same download under the interchange API's path (open-playlist.yaml: exportPortablePlaylistFiles),
   // where the yaml's provider keys (apple_music, youtube_music) are taken too.
   for (const route of [
-    { path: '/api/exports', tag: 'exports', note: '' },
-    { path: '/open-playlists/export/file', tag: 'open-playlists', note: ' The Open Playlist API\'s name for POST /api/exports: the same body and answers; `source_provider` may also be spelled as open-playlist.yaml does (`apple_music`, `youtube_music`).' },
-  ]) {
-  app.post(
-    route.path,
+    { path: '/api/exports', tag: 'exports', note: '', providerKey: (key: string) => key },
     {
-      schema: {
-        tags: [route.tag],
-        summary: 'Download playlists of a connected account or an import record: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
-        description: `${DESCRIPTION}${route.note} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
-        body: exportBodySchema,
-        response: {
-          200: fileResponse('The file (its content type is the format\'s, see the description), or application/zip for several playlists'),
-          400: problemResponse('Invalid body'),
-          403: problemResponse('`playlist_access_denied`: the one requested playlist (or every one of several) is not readable by this account'),
-          404: problemResponse('No such account or import for this owner; or the one requested playlist (or every one of several: `reason` all_playlists_failed) does not exist'),
-          409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account); nothing was kept'),
-          410: problemResponse('The import expired; preview the source again'),
-          ...bodyRefusals,
-          422: problemResponse(
-            '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed (the format plugin could not write a playlist)',
-          ),
-          429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After); nothing was kept'),
-          502: problemResponse('The provider failed or could not be reached'),
-          503: problemResponse(SERVER_UNAVAILABLE),
+      path: '/open-playlists/export/file',
+      tag: 'open-playlists',
+      note: " The Open Playlist API's name for POST /api/exports: the same body and answers; `source_provider` may also be spelled as open-playlist.yaml does (`apple_music`, `youtube_music`).",
+      providerKey: canonicalProviderKey,
+    },
+  ]) {
+    app.post(
+      route.path,
+      {
+        schema: {
+          tags: [route.tag],
+          summary: 'Download playlists of a connected account or an import record: one playlist ⇒ the file itself, several ⇒ a ZIP64 archive with manifest.json',
+          description: `${DESCRIPTION}${route.note} Playlists are read from the provider one at a time. Warning codes: partial_selection, empty_playlist, unsupported_items, missing_source_uri (m3u8, xspf), playlist_read_failed (a playlist among several was missing or denied: an \`error\` manifest entry with an empty filename).`,
+          body: exportBodySchema,
+          response: {
+            200: fileResponse('The file (its content type is the format\'s, see the description), or application/zip for several playlists'),
+            400: problemResponse('Invalid body'),
+            403: problemResponse('`playlist_access_denied`: the one requested playlist (or every one of several) is not readable by this account'),
+            404: problemResponse('No such account or import for this owner; or the one requested playlist (or every one of several: `reason` all_playlists_failed) does not exist'),
+            409: problemResponse('`provider_auth_expired`: the account needs reconnecting (`action.type` = reconnect_account); nothing was kept'),
+            410: problemResponse('The import expired; preview the source again'),
+            ...bodyRefusals,
+            422: problemResponse(
+              '`reason`: unsupported_source (the account belongs to another provider), unknown_format (not one of the five formats; `writable_formats`), too_many_playlists (`max_playlists`, OPL_EXPORT_MAX_PLAYLISTS), invalid_selection (what was not found), or write_failed (the format plugin could not write a playlist)',
+            ),
+            429: problemResponse('`provider_rate_limited`: the provider asks to slow down (Retry-After); nothing was kept'),
+            502: problemResponse('The provider failed or could not be reached'),
+            503: problemResponse(SERVER_UNAVAILABLE),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const owner = requireOwner(request, 'export playlists');
-      const body = { ...request.body, source_provider: route.tag === 'open-playlists' ? canonicalProviderKey(request.body.source_provider) : request.body.source_provider };
-      if (!UUID.test(body.source_account_id)) {
-        throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${clip(body.source_account_id, 100)} exists for this owner.`);
-      }
-      return download(request, reply, (signal) =>
-        exports.export(owner.id, { source_provider: body.source_provider, source_account_id: body.source_account_id, format: body.format, selection: body.selection }, { signal }),
-      );
-    },
-  );
+      async (request, reply) => {
+        const owner = requireOwner(request, 'export playlists');
+        const body = { ...request.body, source_provider: route.providerKey(request.body.source_provider) };
+        if (!UUID.test(body.source_account_id)) {
+          throw new AppError('not_found', `No ${body.source_provider === IMPORT_SOURCE_PROVIDER ? 'import' : 'account'} ${clip(body.source_account_id, 100)} exists for this owner.`);
+        }
+        return download(request, reply, (signal) =>
+          exports.export(owner.id, { source_provider: body.source_provider, source_account_id: body.source_account_id, format: body.format, selection: body.selection }, { signal }),
+        );
+      },
+    );
   }
 
   app.post(
