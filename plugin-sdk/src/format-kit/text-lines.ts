@@ -34,6 +34,13 @@ export function* textLines(text: string): Generator<TextLine, void, undefined> {
   }
 }
 
+/** Whether the text's first line is exactly `line` (ended by CR, LF, CRLF or the end of the text). */
+export function firstLineIs(text: string, line: string): boolean {
+  if (!text.startsWith(line)) return false;
+  const next = text.charCodeAt(line.length);
+  return Number.isNaN(next) || next === 0x0a || next === 0x0d;
+}
+
 /**
  * Longest line (or CSV record) a line-based reader reads. Far above any row or entry the model can
  * hold (a CSV v1 row with every column at its limit is about 200,000 characters), and far below a

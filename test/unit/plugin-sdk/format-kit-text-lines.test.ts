@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textLines } from '../../../plugin-sdk/src/format-kit/text-lines.ts';
+import { firstLineIs, textLines } from '../../../plugin-sdk/src/format-kit/text-lines.ts';
 
 const lines = (text: string) => [...textLines(text)].map((line) => [line.number, line.text]);
 
@@ -30,5 +30,12 @@ describe('formatKit.textLines', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('firstLineIs', () => {
+  it('is true only when the whole first line is the given text, whatever ends it', () => {
+    for (const text of ['# v1', '# v1\n', '# v1\r\n', '# v1\rx']) expect(firstLineIs(text, '# v1'), JSON.stringify(text)).toBe(true);
+    for (const text of ['# v1x', '# v1 \n', ' # v1', '', '# v']) expect(firstLineIs(text, '# v1'), JSON.stringify(text)).toBe(false);
   });
 });

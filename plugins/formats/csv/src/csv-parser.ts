@@ -21,7 +21,7 @@ const WORKBOOK_SIGNATURES = ['PK\u0003\u0004', '\u00d0\u00cf\u0011\u00e0'];
 const V1_EXPORT_STARTS = [HEADER_ROW.trimEnd(), formatKit.V1_COLUMNS.join(',')];
 
 function isV1Export(text: string): boolean {
-  return V1_EXPORT_STARTS.some((start) => text.startsWith(start) && /^(?:\r\n|\n|\r|$)/.test(text.slice(start.length, start.length + 2)));
+  return V1_EXPORT_STARTS.some((start) => formatKit.firstLineIs(text, start));
 }
 
 export interface ParsedCsv {

@@ -95,14 +95,9 @@ export function parsePls(text: string, filename: string | null, decoding: format
   // The first line that is not blank, and whether any line was PLS: a file with content but no PLS line is no PLS file.
   let firstContent: string | null = null;
   let plsSeen = false;
-  // Lines skipped for their length: a file left with no entry is refused, not read as empty.
-  let longLines = 0;
-  for (const { number, text: raw } of formatKit.textLines(text)) {
-    if (raw.length > formatKit.MAX_LINE_LENGTH) {
-      longLines += 1;
-      formatKit.reportLongLine(issues, number, raw.length);
-      continue;
-    }
+  // Lines too long to read are reported and skipped: a file left with no entry is refused, not read as empty.
+  const lines = new formatKit.ReadableLines(text, issues);
+  for (const { number, text: raw } of lines) {
     const line = raw.trim();
     if (line !== '') firstContent ??= line.slice(0, 20);
     if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
@@ -149,8 +144,8 @@ export function parsePls(text: string, filename: string | null, decoding: format
       issues.warn(number, 'unsupported_version', `Version ${shown(value)} is not 2; read as version 2`);
     }
   }
-  if (longLines > 0 && [...entries.values()].every((entry) => entry.file === undefined || entry.file.value === '')) {
-    formatKit.refuseLongLinesOnly(issues, longLines);
+  if (lines.skipped > 0 && [...entries.values()].every((entry) => entry.file === undefined || entry.file.value === '')) {
+    formatKit.refuseLongLinesOnly(issues, lines.skipped);
     return { playlists: [], issues: issues.issues() };
   }
   if (!plsSeen && firstContent !== null) {

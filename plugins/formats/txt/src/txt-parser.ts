@@ -36,7 +36,7 @@ export function parseTxt(text: string, filename: string | null, decoding: format
   const issues = new formatKit.IssueCollector();
   // Our own TXT v1 export is text by construction, however many control characters its values hold
   // (a title of 40 × U+0001 is written as it is): its first line passes it past the binary check.
-  const ownExport = text.startsWith(MAGIC_LINE) && /^(?:\r\n|\n|\r|$)/.test(text.slice(MAGIC_LINE.length, MAGIC_LINE.length + 2));
+  const ownExport = formatKit.firstLineIs(text, MAGIC_LINE);
   if (!ownExport && formatKit.looksBinary(text, { nulIsBinary: false, legacyDecoded: decoding.encoding === 'windows-1252' })) {
     issues.error(null, 'binary_content', 'the file is not a text list (it contains binary data; UTF-16 files need a byte order mark)');
     return { playlists: [], issues: issues.issues() };
