@@ -32,15 +32,6 @@ interface Entry {
 
 const shown = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
-function isBinary(text: string): boolean {
-  let controls = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0 || (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && ++controls > Math.max(8, text.length / 100))) return true;
-  }
-  return false;
-}
-
 function cut(value: string, what: string, line: number, issues: formatKit.IssueCollector): string {
   const bounded = formatKit.boundedText(value, TEXT_MAX);
   if (bounded.truncated) issues.warn(line, 'value_truncated', `the ${what} is longer than ${TEXT_MAX} characters and was cut`);
@@ -82,7 +73,8 @@ function notPlsMessage(firstLine: string): string {
 
 export function parsePls(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
   const issues = new formatKit.IssueCollector();
-  if (isBinary(text)) {
+  // One NUL decides (no PLS writer puts one in a file); read as windows-1252, C1 controls count too.
+  if (formatKit.looksBinary(text, { nulIsBinary: true, legacyDecoded: decoding.encoding === 'windows-1252' })) {
     issues.error(null, 'binary_content', 'the file is not a text playlist (it contains binary data; UTF-16 files need a byte order mark)');
     return { playlists: [], issues: issues.issues() };
   }

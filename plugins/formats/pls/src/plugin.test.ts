@@ -158,6 +158,24 @@ describe('PLS', () => {
     expect(await parse(garbage)).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
   });
 
+  it('refuses garbage made only of bytes 0x80–0xFF, yet reads a Latin-1 playlist', async () => {
+    let seed = 11;
+    const garbage = Uint8Array.from({ length: 20_000 }, () => 0x80 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16) & 0x7f));
+    expect(await parse(garbage)).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
+    // "Björk - Jóga" and "Sigur Rós - Hoppípolla" in ISO-8859-1: high bytes, but text.
+    const latin1 = Uint8Array.from([...'[playlist]\nFile1=Bj\xf6rk - J\xf3ga.mp3\nFile2=Sigur R\xf3s - Hopp\xedpolla.mp3\nNumberOfEntries=2\n'].map((char) => char.charCodeAt(0)));
+    const read = await parse(latin1);
+    expect(read.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(read.playlists[0]?.tracks.map((track) => [track.artist, track.title])).toEqual([
+      ['Björk', 'Jóga'],
+      ['Sigur Rós', 'Hoppípolla'],
+    ]);
+  });
+
+  it('refuses a file with a NUL in it as binary', async () => {
+    expect(await parseText('[playlist]\nFile1=a.mp3\0\nNumberOfEntries=1\n')).toMatchObject({ playlists: [], issues: [{ code: 'binary_content', severity: 'error' }] });
+  });
+
   it('bounds the issue list and handles a huge entry number gap in one issue', async () => {
     const result = await parseText(`[playlist]\n${'junk\n'.repeat(1_000)}File1=a.mp3\nFile999999999=z.mp3\n`);
     expect(result.issues).toHaveLength(201);
