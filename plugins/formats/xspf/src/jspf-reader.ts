@@ -12,9 +12,13 @@ import { OPL_NAMESPACE } from './xspf-names.ts';
  * `playlist` object at the top, a missing `track` array, a value of the wrong type (a string
  * where text belongs, a non-negative whole number for `duration`, a positive one for
  * `trackNum`), and a URI-typed value that is no URI reference (uri-reference.ts): `identifier`,
- * `info`, a playlist's `location` and `license`, and the application URIs that key `extension`
- * (a track's `location` and any `image` are read as written with a warning instead, as in XSPF:
- * see xspf-reader.ts). A single string where JSPF has a list of URIs is accepted (some writers do that).
+ * `info`, a playlist's `location` and `license`, the application URIs that key `extension`, and
+ * the playlist's and tracks' `link` (`[{<rel URI>: <URI>}]`), `meta` (`[{<rel URI>: "text"}]`) and
+ * the playlist's `attribution` (`[{"location"|"identifier": <URI>}]`), which the model does not
+ * keep but XSPF types all the same (a track's `location` and any `image` are read as written with
+ * a warning instead, as in XSPF: see xspf-reader.ts). A single string where JSPF has a list of
+ * URIs is accepted, and a single object where it has a list of `link`, `meta` or `attribution`
+ * entries (some writers do that).
  * Our extension is `extension["https://open-playlist.org/ns/xspf/1"][0]`, an object with the model
  * fields as JSON values.
  */
@@ -50,6 +54,30 @@ function uris(object: Record<string, unknown>, key: string, where: string, stric
   const found = list.map((item) => item.trim()).filter((item) => item !== '');
   if (strict) found.forEach((uri, index) => checkUri(uri, `${where}.${key}[${index}]`));
   return found;
+}
+
+type PairRule = 'link' | 'meta' | 'attribution';
+
+/**
+ * `link`, `meta` and `attribution`: lists of one-key objects, as XSPF's `<link rel="…">URI</link>`,
+ * `<meta rel="…">text</meta>` and `<attribution><location>URI</location>…</attribution>` are
+ * written in JSPF. Checked as XSPF checks the elements, and not kept (the model has no place for them).
+ */
+function checkPairs(object: Record<string, unknown>, key: PairRule, where: string): void {
+  const value = object[key];
+  if (value === undefined || value === null) return;
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  list.forEach((entry, index) => {
+    const at = `${where}.${key}[${index}]`;
+    if (!isObject(entry)) refuse(`${at} must be an object`);
+    for (const [name, content] of Object.entries(entry)) {
+      if (key === 'attribution') {
+        if (name !== 'location' && name !== 'identifier') refuse(`${at} may hold only "location" and "identifier", not ${JSON.stringify(name.slice(0, 60))}`);
+      } else checkUri(name.trim(), `${at}'s key (its rel)`);
+      if (typeof content !== 'string') refuse(`${at}[${JSON.stringify(name.slice(0, 60))}] must be a string`);
+      if (key !== 'meta') checkUri(content.trim(), `${at}[${JSON.stringify(name.slice(0, 60))}]`);
+    }
+  });
 }
 
 /** A single URI (trimmed, as anyURI collapses white space), or null when absent or blank. */
@@ -92,6 +120,8 @@ function oplExtension(object: Record<string, unknown>, where: string): ReadonlyM
 function readTrack(value: unknown, index: number): SourceTrack {
   const where = `playlist.track[${index}]`;
   if (!isObject(value)) refuse(`${where} must be an object`);
+  checkPairs(value, 'link', where);
+  checkPairs(value, 'meta', where);
   return {
     line: null,
     locations: uris(value, 'location', where, false),
@@ -120,6 +150,7 @@ export function readJspf(json: string): SourcePlaylist {
   const tracks = playlist.track;
   if (!Array.isArray(tracks)) refuse('playlist.track must be a list of tracks (required, even when empty)');
   const trimmed = (key: string): string | null => text(playlist, key, 'playlist')?.trim() || null;
+  for (const key of ['link', 'meta', 'attribution'] as const) checkPairs(playlist, key, 'playlist');
   return {
     line: null,
     title: text(playlist, 'title', 'playlist'),

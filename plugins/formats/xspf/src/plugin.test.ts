@@ -790,16 +790,39 @@ describe('JSPF', () => {
     ['a string duration', '{"playlist": {"track": [{"duration": "300"}]}}', /track\[0\].duration must be a non-negative whole number/],
     ['a fractional duration', '{"playlist": {"track": [{"duration": 1.5}]}}', /duration/],
     ['a non-object track', '{"playlist": {"track": [1]}}', /track\[0\] must be an object/],
+    ['a link whose rel is no URI', '{"playlist": {"link": [{"has space": "http://a.example/"}], "track": []}}', /playlist.link\[0\]'s key \(its rel\) must be a URI/],
+    ['a link whose target is no URI', '{"playlist": {"track": [{"link": [{"http://rel.example/x": "not a uri"}]}]}}', /playlist.track\[0\].link\[0\]\["http:\/\/rel.example\/x"\] must be a URI/],
+    ['a link that is not an object', '{"playlist": {"link": ["http://a.example/"], "track": []}}', /playlist.link\[0\] must be an object/],
+    ['a meta whose rel is no URI', '{"playlist": {"track": [{"meta": [{"a\\\\b": "v"}]}]}}', /track\[0\].meta\[0\]'s key \(its rel\) must be a URI/],
+    ['a meta whose value is no string', '{"playlist": {"meta": [{"http://rel.example/n": 5}], "track": []}}', /playlist.meta\[0\]\["http:\/\/rel.example\/n"\] must be a string/],
+    ['an attribution entry other than location and identifier', '{"playlist": {"attribution": [{"title": "x"}], "track": []}}', /may hold only "location" and "identifier", not "title"/],
+    ['an attribution location that is no URI', '{"playlist": {"attribution": [{"location": "a b"}], "track": []}}', /playlist.attribution\[0\]\["location"\] must be a URI/],
   ])('refuses %s', async (_name, document, reason) => {
     const message = await refusal(document, 'x.jspf');
     expect(message).toMatch(/not a conforming JSPF document/);
     expect(message).toMatch(reason);
   });
 
+  it('reads conforming link, meta and attribution entries (relative rels, free meta text, single objects) and keeps the tracks', async () => {
+    const document = {
+      playlist: {
+        title: 'Linked',
+        link: [{ 'http://foaf.example.org/namespace/version1': 'http://socialnetwork.example.org/foaf/mary.rdfs' }],
+        meta: [{ playCount: 'any text at all, spaces included' }],
+        attribution: [{ location: 'http://bar.example.com/modified_version_of_original_playlist.xspf' }, { identifier: 'somescheme:original_playlist.xspf' }],
+        track: [{ title: 'T', creator: 'A', link: { 'http://r.example/': 'http://t.example/' }, meta: [{ 'http://r.example/m': '' }] }],
+      },
+    };
+    const result = await parse(JSON.stringify(document), 'x.jspf');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]).toMatchObject({ name: 'Linked', tracks: [{ title: 'T', artist: 'A' }] });
+  });
+
   it('survives deeply nested JSON', async () => {
     const deep = `{"playlist": {"track": [], "meta": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     const result = await parse(deep, 'x.jspf').catch((error: Error) => error);
-    expect(result instanceof Error ? result.message : 'parsed').toMatch(/parsed|JSON/);
+    // Refused for what it is (a meta entry must be an object), not for a stack overflow.
+    expect(result instanceof Error ? result.message : 'parsed').toMatch(/not a conforming JSPF document: playlist.meta\[0\] must be an object/);
   });
 });
 
