@@ -2,7 +2,7 @@ import { PluginError } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { ExportError } from './export-error.ts';
-import { PlaylistUnavailableError, selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { PlaylistUnavailableError, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 export interface AccountExportDependencies {
   readonly connections: Pick<ConnectionService, 'get'>;
@@ -39,7 +39,6 @@ export async function accountExportSource(deps: AccountExportDependencies, reque
     const listed = await deps.playlists.list(request.ownerId, request.accountId);
     playlists = listed.playlists.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]));
   }
-  const tracks = request.selection?.tracks;
   /** The name the account's playlist list shows (cached, so usually no provider call); null when unknown. */
   const listedName = async (id: string): Promise<string | null> => {
     const known = playlists.find((playlist) => playlist.id === id && playlist.name !== id);
@@ -65,7 +64,7 @@ export async function accountExportSource(deps: AccountExportDependencies, reque
         if (error instanceof PluginError && error.type === 'Unsupported') throw new PlaylistUnavailableError('denied', error.message, await listedName(id));
         throw error;
       }
-      return { id, ...selectTracks(id, read.playlist, tracks?.[id]), warnings: [] };
+      return { id, ...selectTracks(id, read.playlist, selectedTrackKeys(request.selection, id)), warnings: [] };
     },
   };
 }

@@ -105,6 +105,16 @@ export interface ExportSelection {
   tracks?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
+/**
+ * The track keys the selection names for one playlist, or undefined (the whole playlist). Only the
+ * selection's own keys count: a playlist called `constructor` or `toString` must not find
+ * `Object.prototype`'s function there.
+ */
+export function selectedTrackKeys(selection: ExportSelection | undefined, playlistId: string): readonly string[] | undefined {
+  const tracks = selection?.tracks;
+  return tracks !== undefined && Object.hasOwn(tracks, playlistId) ? tracks[playlistId] : undefined;
+}
+
 /** Every playlist the selection names (listed ones, then those only named in `tracks`), once each. */
 export function selectedPlaylistIds(selection: ExportSelection): string[] {
   return [...new Set([...selection.playlist_ids, ...Object.keys(selection.tracks ?? {})])];

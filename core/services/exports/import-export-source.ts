@@ -1,6 +1,6 @@
 import { importCollectionIds, type ImportRecordContents } from '../imports/index.ts';
 import { ExportError } from './export-error.ts';
-import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 /**
  * The extension of a playlist file an import record may be named after (a file upload, a URL's
@@ -39,7 +39,7 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
   // earlier playlist has too (the same playlist exported twice into one file reads back as two).
   // Track selections are checked up front: a bad key fails before any file is written.
   const chosen: { id: string; picked: Pick<SourcePlaylist, 'playlist' | 'partial'> }[] = selection
-    ? ids.map((id) => ({ id, picked: selectTracks(id, byId.get(id)!, selection.tracks?.[id]) }))
+    ? ids.map((id) => ({ id, picked: selectTracks(id, byId.get(id)!, selectedTrackKeys(selection, id)) }))
     : record.playlists.map((playlist, index) => ({ id: collectionIds[index]!, picked: { playlist, partial: null } }));
   return {
     sourceProvider: IMPORT_SOURCE_PROVIDER,

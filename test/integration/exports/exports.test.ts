@@ -393,6 +393,21 @@ describe('POST /api/exports from import records, with the real format plugins in
         expect(response.json<Problem>().detail).toMatch(detail);
       }
     });
+
+    it('a playlist whose id Object.prototype also has (constructor, toString) is exported whole, never a 500', async () => {
+      const id = await record([playlist('Built', [track('A'), track('B')], { id: 'constructor' }), playlist('Text', [track('C')], { id: 'toString' })]);
+      // `tracks` names another playlist only: these two carry no track selection of their own.
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'json', selection: { playlist_ids: ['constructor', 'toString'], tracks: { toString: ['pos:0'] } } });
+      expect(response.statusCode, response.body).toBe(200);
+      const { manifest } = await unzip(response.rawPayload);
+      expect(exportManifestSchema.parse(manifest).entries.map((entry) => [entry.playlist_id, entry.track_count, entry.warning_codes])).toEqual([
+        ['constructor', 2, []],
+        ['toString', 1, []],
+      ]);
+      const single = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv', selection: { playlist_ids: ['constructor'], tracks: {} } });
+      expect(single.statusCode, single.body).toBe(200);
+      expect(single.headers['x-open-playlist-warning-count']).toBe('0');
+    });
   });
 
   describe('names from the source in file names and messages', () => {
