@@ -142,7 +142,15 @@ export class OpenPlaylistsService {
     const accounts = (await this.#deps.connections.list(ownerId, options.provider ?? null)).filter((account) => account.status === 'connected');
     const playlists: Playlist[] = [];
     for (const account of accounts) {
-      const view = await this.#deps.playlists.list(ownerId, account.id, options.refresh ?? false);
+      let view;
+      try {
+        view = await this.#deps.playlists.list(ownerId, account.id, options.refresh ?? false);
+      } catch (error) {
+        // The provider refused the connection while listing: the account is now marked for
+        // reconnection, and is left out like the ones already marked, rather than failing the list.
+        if (error instanceof ConnectionError && error.code === 'auth_expired') continue;
+        throw error;
+      }
       for (const summary of view.playlists) {
         if (summary.id === null) continue;
         playlists.push({ ...summary, id: providerPlaylistRef(account.provider, account.id, summary.id), tracks: [] });

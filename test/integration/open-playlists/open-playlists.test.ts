@@ -192,6 +192,21 @@ describe('GET /open-playlists/{userId}', () => {
     await expectProblem(await h.api('/open-playlists/me?refresh=maybe'), 'get', READ, 400, 'validation_failed');
     await expectProblem(await h.api('/open-playlists/me?provider='), 'get', READ, 400, 'validation_failed');
   });
+
+  it('leaves out an account whose connection turns out to be expired while listing, instead of failing the list', async () => {
+    // The access token is refused, and again after the refresh: the engine marks the account for reconnection.
+    h.spotify.failNext({ kind: 'expired_token', pathPrefix: '/v1/me/playlists', times: 2 });
+    try {
+      const { status, json, text } = await h.api('/open-playlists/me?refresh=true');
+      expect(status, text).toBe(200);
+      const ids = (json as OpenPlaylistJson[]).map((playlist) => playlist.id);
+      expect(ids.some((id) => id.startsWith(`tidal:${h.tidalAccount}:`))).toBe(true);
+      expect(ids.filter((id) => id.startsWith('spotify:'))).toEqual([]);
+    } finally {
+      await h.app.app.services.database.orm.em.getConnection().execute(`update provider_account set status = 'connected' where id = ?`, [h.spotifyAccount]);
+    }
+    expect(((await h.api('/open-playlists/me?refresh=true')).json as OpenPlaylistJson[]).some((playlist) => playlist.id.startsWith('spotify:'))).toBe(true);
+  });
 });
 
 describe('POST /open-playlists/import', () => {
