@@ -16,8 +16,10 @@ import { providerOfUri } from './source-uri.ts';
  *   parts) is `local_file`: a file on the device that added it, named by the URI (decoded names,
  *   empty when absent), not a catalogue entry;
  * - `file:` URLs (percent-decoded), Windows drive paths (`C:\…`, `C:/…`), UNC paths (`\\server\…`)
- *   and network-share URLs (`smb://`, `cifs://`, `nfs://`, `afp://`: a UNC path written as a URL,
- *   kept as written) are local files, as is any text without a colon (an absolute or relative path);
+ *   network-share URLs (`smb://`, `cifs://`, `nfs://`, `afp://`: a UNC path written as a URL,
+ *   kept as written) and Android `content://` URIs (what Android players write for a song on the
+ *   phone, kept as written) are local files, as is any text without a colon (an absolute or
+ *   relative path);
  * - any other `scheme://` URL is a remote location (a stream, a web page, a file on a server);
  * - a provider URI written as the location names its provider: a provider-style URI (see
  *   `providerOfUri`) in the `<provider>:<type>:<id>` shape every provider uses (`spotify:track:…`,
@@ -81,6 +83,13 @@ const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]+:\/\/([^/?#]*)/;
 const DRIVE_PATH = /^[A-Za-z]:[\\/]/;
 /** File-sharing protocols: the listener's own files on a NAS or another computer, not web addresses. */
 const NETWORK_SHARE = /^(?:smb|cifs|nfs|afp):\/\//i;
+/**
+ * Android content URIs: a song on the phone that wrote the list, reached through Android's media
+ * store (`content://media/external/audio/media/1234`) or a document provider
+ * (`content://com.android.externalstorage.documents/document/primary%3AMusic%2Fa.mp3`). Only
+ * that phone can open one; it is no web address.
+ */
+const ANDROID_CONTENT = /^content:\/\//i;
 /** `<provider>:<type>:<id>`, the shape of every provider's URIs. */
 const PROVIDER_URI_SHAPE = /^[a-z][a-z0-9_]*:[a-z][a-z0-9-]*:\S+$/;
 /** Audio and video file extensions: text ending in one names a file, not a provider's item. */
@@ -159,7 +168,7 @@ export function classifyLocation(location: string, options: ClassifyOptions = {}
   if (link !== null) return link;
   if (location.startsWith('spotify:local:')) return spotifyLocalFile(location);
   if (/^file:/i.test(location)) return { kind: 'local', path: fileUrlPath(location, options) };
-  if (DRIVE_PATH.test(location) || location.startsWith('\\\\') || NETWORK_SHARE.test(location)) return { kind: 'local', path: location };
+  if (DRIVE_PATH.test(location) || location.startsWith('\\\\') || NETWORK_SHARE.test(location) || ANDROID_CONTENT.test(location)) return { kind: 'local', path: location };
   if (URL_WITH_AUTHORITY.test(location)) return { kind: 'remote', url: location };
   const provider = providerOfLocation(location);
   if (provider !== null) return { kind: 'provider', provider, uri: location, item: providerItemOf(location) };
@@ -182,6 +191,9 @@ export function webUrlOf(uri: string): string | null {
  * decoded segment holding a control character or line break is kept as written. In a
  * path, `#` and `?` are file name characters (`Track #1.mp3` ⇒ `Track #1`). A music service's song
  * page (`songLinkService`) gives `''`: its path is an id (`/track/3135556`, `/watch`), not a name.
+ * An Android `content://` URI gives the file name inside its document id
+ * (`…/document/primary%3AMusic%2FAir%2FSexy%20Boy.mp3` ⇒ `Sexy Boy`), and `''` for a media-store
+ * number (`…/audio/media/1234`).
  */
 export function fileStem(pathOrUrl: string): string {
   if (songLinkService(pathOrUrl) !== null) return '';
@@ -190,7 +202,13 @@ export function fileStem(pathOrUrl: string): string {
   if (url !== null && path === '') return (url[1] as string).replace(/^.*@/s, '').trim();
   const segment = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   const decoded = url === null ? segment : percentDecoded(segment);
-  const base = CONTROL.test(decoded) ? segment : decoded;
+  let base = CONTROL.test(decoded) ? segment : decoded;
+  if (ANDROID_CONTENT.test(pathOrUrl)) {
+    // A document id holds the whole escaped path (`primary:Music/Air/Sexy Boy.mp3`); a media-store
+    // id is a number that names nothing.
+    base = base.slice(Math.max(base.lastIndexOf('/'), base.lastIndexOf(':')) + 1);
+    if (/^\d+$/.test(base)) return '';
+  }
   const dot = base.lastIndexOf('.');
   return (dot > 0 ? base.slice(0, dot) : base).trim();
 }

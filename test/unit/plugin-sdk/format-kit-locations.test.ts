@@ -54,6 +54,15 @@ describe('classifyLocation', () => {
     expect(classifyLocation('smbx://nas/a.mp3')).toEqual({ kind: 'remote', url: 'smbx://nas/a.mp3' });
   });
 
+  it('reads Android content URIs as local files on the phone, named by the file inside a document id', () => {
+    for (const uri of ['content://media/external/audio/media/1234', 'CONTENT://com.android.externalstorage.documents/document/primary%3AMusic%2FAir%2FSexy%20Boy.mp3']) {
+      expect(classifyLocation(uri)).toEqual({ kind: 'local', path: uri });
+    }
+    expect(fileStem('content://com.android.externalstorage.documents/document/primary%3AMusic%2FAir%2FAir%20-%20Sexy%20Boy.mp3')).toBe('Air - Sexy Boy');
+    // A media-store number names nothing.
+    expect(fileStem('content://media/external/audio/media/1234')).toBe('');
+  });
+
   it('leaves other URIs to the format', () => {
     expect(classifyLocation('urn:isbn:123')).toEqual({ kind: 'other', text: 'urn:isbn:123' });
     expect(classifyLocation('tag:example.com,2024:x')).toEqual({ kind: 'other', text: 'tag:example.com,2024:x' });

@@ -390,6 +390,20 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it('reads the content:// URIs of Android players as files on the phone, not as web addresses to migrate', async () => {
+    const media = 'content://media/external/audio/media/1234';
+    const document = 'content://com.android.externalstorage.documents/document/primary%3AMusic%2FAir%2FAir%20-%20Sexy%20Boy.mp3';
+    const result = await parseText(`#EXTM3U\n#EXTINF:320,Daft Punk - One More Time\n${media}\n${document}\n${media}\n/storage/emulated/0/Music/Air/La Femme d'Argent.mp3\n`);
+    const local = { is_local: true, media_type: 'local_file', is_migratable: false, unsupported_reason: LOCAL_FILE_REASON };
+    expect(result.playlists[0]?.tracks).toMatchObject([
+      { artist: 'Daft Punk', title: 'One More Time', duration_s: 320, ...local, metadata: { location: media, local_path: media } },
+      { artist: 'Air', title: 'Sexy Boy', ...local, metadata: { location: document, local_path: document } },
+      // A media-store number names no song.
+      { artist: '', title: '', ...local, metadata: { location: media } },
+      { artist: '', title: "La Femme d'Argent", ...local },
+    ]);
+  });
+
   it('reads a Spotify or TIDAL album or playlist link as what it names, not as a song to search for, even with a title', async () => {
     const result = await parseText('#EXTM3U\n#EXTINF:2400,Daft Punk - Discovery\nhttps://open.spotify.com/album/2noRn2Aes5aoNVsU6iWThc?si=1\n#EXTINF:-1,Friday mix\nhttps://tidal.com/browse/playlist/0c5b2c1e-8a4f-4f57-9d43-4b1b5f0d2c7a\n');
     expect(result.playlists[0]?.tracks).toMatchObject([
