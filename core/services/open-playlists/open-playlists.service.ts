@@ -166,7 +166,8 @@ export class OpenPlaylistsService {
     if (ref.kind === 'provider') {
       await this.#referencedAccount(ownerId, ref, raw);
       const { playlist } = await this.#deps.playlists.read(ownerId, ref.accountId, ref.playlistId, refresh);
-      return { ...playlist, id: raw };
+      // The reference as the owner list writes it (lower-case account id), however the path spelled it.
+      return { ...playlist, id: providerPlaylistRef(ref.provider, ref.accountId, ref.playlistId) };
     }
     const { record, playlist } = await this.#referencedImport(ownerId, ref);
     return { ...playlist, id: importPlaylistRef(record.id, ref.index), track_count: playlist.tracks.length };

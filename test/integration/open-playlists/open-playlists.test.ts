@@ -119,6 +119,10 @@ describe('GET /open-playlists/{userId}', () => {
 
     const likedRead = await h.api(`/open-playlists/${encodeURIComponent(liked.id)}`);
     expect((likedRead.json as OpenPlaylistJson).tracks).toHaveLength(3);
+    // An account id spelled in upper case reads the same playlist, answered under the one id the list gives it.
+    const shouted = await h.api(`/open-playlists/${encodeURIComponent(`spotify:${h.spotifyAccount.toUpperCase()}:liked`)}`);
+    expect(shouted.status, shouted.text).toBe(200);
+    expect((shouted.json as OpenPlaylistJson).id).toBe(liked.id);
   });
 
   it('resolves the owner on the server: its own id equals `me`, any other user id is not found', async () => {
