@@ -50,7 +50,7 @@ export function exportWarnings(selected: readonly SelectedPlaylist[], format: Ex
   for (const { id, playlist, partial } of selected) {
     const name = `"${clip(playlist.name, 200)}"`;
     if (partial) {
-      warnings.push({ code: 'partial_selection', playlist_id: id, count: partial.selected, message: `Only ${partial.selected} of the ${plural(partial.total, 'track')} of ${name} were selected and exported.` });
+      warnings.push({ code: 'partial_selection', playlist_id: id, count: partial.selected, message: `Only ${partial.selected} of the ${plural(partial.total, 'track')} of ${name} ${partial.selected === 1 ? 'was' : 'were'} selected and exported.` });
     }
     if (playlist.tracks.length === 0) {
       warnings.push({ code: 'empty_playlist', playlist_id: id, count: 0, message: partial ? `The selection of ${name} has no tracks; the file holds the playlist's details only.` : `${name} has no tracks; the file holds the playlist's details only.` });
@@ -59,12 +59,12 @@ export function exportWarnings(selected: readonly SelectedPlaylist[], format: Ex
     const unsupported = playlist.tracks.filter(isUnsupported);
     if (unsupported.length > 0) {
       const kinds = [...new Set(unsupported.map((track) => (track.is_local ? 'local_file' : track.media_type)))].join(', ');
-      warnings.push({ code: 'unsupported_items', playlist_id: id, count: unsupported.length, message: `${name} holds ${plural(unsupported.length, 'item')} that streaming services cannot play or migrate (${kinds}); they are exported as they are.` });
+      warnings.push({ code: 'unsupported_items', playlist_id: id, count: unsupported.length, message: `${name} holds ${plural(unsupported.length, 'item')} that streaming services cannot play or migrate (${kinds}); ${unsupported.length === 1 ? 'it is exported as it is' : 'they are exported as they are'}.` });
     }
     if (PLAYABLE_FORMATS.has(format)) {
       const missing = playlist.tracks.filter((track) => !hasPlayableUri(track)).length;
       if (missing > 0) {
-        warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} have no link a player can open (a Spotify or TIDAL track, or a web address), so this ${format} file cannot play them.` });
+        warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} ${missing === 1 ? 'has' : 'have'} no link a player can open (a Spotify or TIDAL track, or a web address), so this ${format} file cannot play ${missing === 1 ? 'it' : 'them'}.` });
       }
     }
   }

@@ -159,7 +159,7 @@ export class OpenPlaylistsService {
     return playlists;
   }
 
-  /** One playlist with every track, its id the reference it was read by. */
+  /** One playlist with every track, its id the reference that reads it (as the owner list spells it). */
   async get(ownerId: string, raw: string, refresh = false): Promise<Playlist> {
     const ref = this.resolve(ownerId, raw);
     if (ref.kind === 'owner') throw notAPlaylist(raw);

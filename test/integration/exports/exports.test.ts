@@ -257,6 +257,18 @@ describe('POST /api/exports from import records, with the real format plugins in
       ]);
     });
 
+    it('warning messages speak of one track in the singular', async () => {
+      const id = await record([playlist('Pair', [track('Linked'), track('Bare', { provider_uris: {} })], { id: 'pair' }), playlist('Other', [track('X'), track('Talk', { media_type: 'episode' })], { id: 'o' })]);
+      const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'xspf', selection: { playlist_ids: ['o'], tracks: { pair: ['pos:1'] } } });
+      expect(response.statusCode, response.body).toBe(200);
+      const messages = exportManifestSchema.parse((await unzip(response.rawPayload)).manifest).warnings.map((warning) => [warning.code, warning.message]);
+      expect(messages).toEqual([
+        ['unsupported_items', '"Other" holds 1 item that streaming services cannot play or migrate (episode); it is exported as it is.'],
+        ['partial_selection', 'Only 1 of the 2 tracks of "Pair" was selected and exported.'],
+        ['missing_source_uri', '1 track of "Pair" has no link a player can open (a Spotify or TIDAL track, or a web address), so this xspf file cannot play it.'],
+      ]);
+    });
+
     it('empty_playlist: an empty playlist, and a selection of no tracks', async () => {
       const id = await record([playlist('Nothing', [], { id: 'e1' })]);
       const response = await exportOf({ source_provider: 'import', source_account_id: id, format: 'csv' });
