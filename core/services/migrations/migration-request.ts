@@ -40,6 +40,15 @@ export const createMigrationSchema = z
 export type CreateMigration = z.output<typeof createMigrationSchema>;
 export type Selection = z.output<typeof selectionSchema>;
 
+/**
+ * The track keys the selection names for one collection, or undefined (the whole collection).
+ * Only the selection's own keys count: a collection with the id `constructor` or `toString` (a
+ * bundle's playlist may have any id) must not find `Object.prototype`'s function there.
+ */
+export function selectedTrackKeys(selection: Selection, collectionId: string): readonly string[] | undefined {
+  return Object.hasOwn(selection.tracks, collectionId) ? selection.tracks[collectionId] : undefined;
+}
+
 /** Every collection the selection names, whole or in part, in a stable order. */
 export function selectedCollectionIds(selection: Selection): string[] {
   return [...new Set([...selection.playlist_ids, ...Object.keys(selection.tracks)])];

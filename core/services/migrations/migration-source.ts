@@ -2,7 +2,7 @@ import type { Album, Artist, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import { importCollectionIds, type ImportRecordService } from '../imports/index.ts';
 import { eachPage, LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { IMPORT_SOURCE, selectedCollectionIds, type Selection } from './migration-request.ts';
+import { IMPORT_SOURCE, selectedCollectionIds, selectedTrackKeys, type Selection } from './migration-request.ts';
 import { playlistSnapshot, type PlaylistSnapshot } from './playlist-snapshot.ts';
 
 /**
@@ -82,8 +82,9 @@ export class MigrationSources {
     const collections: SourceCollection[] = [];
     for (const id of ids) {
       const { playlist } = await this.#deps.playlists.read(source.ownerId, source.sourceAccountId, id);
-      const tracks = narrow(playlist.tracks, selection.tracks[id]);
-      if (selection.tracks[id] && tracks.length === 0) throw new SelectionError('selection_not_found', `None of the selected tracks is in "${playlist.name}" any more; read the playlist again and reselect.`);
+      const keys = selectedTrackKeys(selection, id);
+      const tracks = narrow(playlist.tracks, keys);
+      if (keys && tracks.length === 0) throw new SelectionError('selection_not_found', `None of the selected tracks is in "${playlist.name}" any more; read the playlist again and reselect.`);
       collections.push({ id, kind: id === LIKED_PLAYLIST_ID || playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) });
     }
     const albums = selection.saved_album_ids.length > 0 ? await this.#pick(source, 'listSavedAlbums', selection.saved_album_ids, 'saved album') : [];
@@ -102,7 +103,7 @@ export class MigrationSources {
     const collections = ids.map((id): SourceCollection => {
       const playlist = byId.get(id);
       if (!playlist) throw new SelectionError('selection_not_found', `The import has no playlist ${JSON.stringify(id)}; its playlists are ${[...byId.keys()].map((key) => JSON.stringify(key)).join(', ')}.`);
-      const tracks = narrow(playlist.tracks, selection.tracks[id]);
+      const tracks = narrow(playlist.tracks, selectedTrackKeys(selection, id));
       return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) };
     });
     return { provider: IMPORT_SOURCE, collections, albums: [], artists: [] };

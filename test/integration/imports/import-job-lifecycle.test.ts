@@ -105,6 +105,38 @@ describe('import records as migration sources', () => {
     expect(entries('Whole B')).toEqual(onBoth.slice(0, 2).map((track) => h.tidal.trackId(track.key)));
   });
 
+  it('playlists whose ids are names of Object.prototype members migrate whole and by track selection', async () => {
+    const file = JSON.stringify({
+      schema_version: 1,
+      source_provider: null,
+      playlists: [
+        { id: 'constructor', name: 'Proto Whole', tracks: onBoth.slice(0, 2).map(entry) },
+        { id: 'toString', name: 'Proto Part', tracks: onBoth.slice(0, 3).map(entry) },
+      ],
+      warnings: [],
+    });
+    const preview = await h.api('/api/imports/preview?filename=proto.json', { method: 'POST', body: file });
+    expect(preview.status, preview.text).toBe(201);
+    const record = preview.json as RecordJson;
+    expect(record.collection_ids).toEqual(['constructor', 'toString']);
+    // Before, `selection.tracks["constructor"]` found Object.prototype.constructor, and the job failed on it.
+    const whole = await h.waitForJob(await migrate(record.id, 'constructor'), finished);
+    expect(whole.status, JSON.stringify(whole)).toBe('completed');
+    expect(whole.counts).toMatchObject({ written: 2 });
+
+    const again = await h.api('/api/imports/preview?filename=proto.json', { method: 'POST', body: file });
+    const started = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'import', source_account_id: (again.json as RecordJson).id, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { tracks: { toString: ['pos:1'] } }, acknowledge_warnings: true }),
+    });
+    expect(started.status, started.text).toBe(202);
+    const part = await h.waitForJob((started.json as { id: string }).id, finished);
+    expect(part.status, JSON.stringify(part)).toBe('completed');
+    expect(part.counts).toMatchObject({ written: 1 });
+    const playlist = h.tidal.playlistsOf(h.tidalUser.userId).find((candidate) => candidate.name === 'Proto Part')!;
+    expect(h.tidal.playlistEntries(playlist.id)!.map((item) => item.id)).toEqual([h.tidal.trackId(onBoth[1]!.key)]);
+  });
+
   it('a failed job keeps its import for the grace period; the cleanup removes it after that', async () => {
     const preview = await h.api('/api/imports/text-preview', { method: 'POST', body: JSON.stringify({ text: 'Qwxz Vbnm - Plorf Zzyx Quorble\nJkhg Fdsa - Wertz Uiopq Mnbv\n', name: 'Nowhere' }) });
     expect(preview.status, preview.text).toBe(201);
