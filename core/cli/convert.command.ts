@@ -28,12 +28,13 @@ network). The input format comes from --from or the file name's extension.
   -o <file>     write one file (several playlists go into one file if the format allows it)
   -o <dir>/     write one file per playlist into the directory (names follow the export rules;
                 all files or none)
-  (no -o)       write to standard output
+  -o -          write to standard output, as without -o (a file named "-" is -o ./-)
   --force       replace existing output files (otherwise an existing file is never overwritten;
                 the input file is never overwritten)
   --progress    show progress on standard error (on by default on a terminal for large files)
 
-Exit codes: 0 converted, 1 refused or failed (no output file is left behind), 64 usage error.
+Exit codes: 0 converted, 1 refused or failed (no output file is left behind), 64 usage error,
+130 interrupted.
 `;
 
 /** Input files larger than this are refused: the whole file crosses into the sandbox at once. */
@@ -150,6 +151,16 @@ async function readInput(input: string): Promise<{ bytes: Uint8Array<ArrayBuffer
   }
 }
 
+const MISSING_INPUT = 'name the playlist file to convert.';
+
+/** What is missing or one too many on the command line, in words (null: nothing); the usage alone does not say. */
+function usageProblem(positionals: readonly string[], to: string | undefined): string | null {
+  if (positionals.length === 0) return MISSING_INPUT;
+  if (positionals.length > 1) return `one input file at a time; "${positionals[1]}" is a second one.`;
+  if (!to) return 'name the output format with --to <format>.';
+  return null;
+}
+
 /** `opl convert`: file → playlists (a reader plugin) → file(s) (a writer plugin), in the sandbox. */
 export async function convertCommand(args: readonly string[], config: Config, io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let parsed;
@@ -172,12 +183,14 @@ export async function convertCommand(args: readonly string[], config: Config, io
     return 64;
   }
   if (parsed.values.help) {
-    io.stderr.write(CONVERT_USAGE);
+    // Asked for: the text is the output (`opl convert --help | less`), as for the other commands.
+    io.stdout.write(CONVERT_USAGE);
     return 0;
   }
   const input = parsed.positionals[0];
-  if (!input || parsed.positionals.length > 1 || !parsed.values.to) {
-    io.stderr.write(CONVERT_USAGE);
+  const problem = usageProblem(parsed.positionals, parsed.values.to);
+  if (problem !== null || input === undefined) {
+    io.stderr.write(`opl convert: ${terminalText(problem ?? MISSING_INPUT)}\n\n${CONVERT_USAGE}`);
     return 64;
   }
 
@@ -214,6 +227,8 @@ export async function convertCommand(args: readonly string[], config: Config, io
   });
   let stdoutError: Error | null = null;
   let batch: OutputBatch | null = null;
+  // Outside the try: a failure after the bar is drawn ends the bar's line before it is reported.
+  let bar: ConvertProgress | null = null;
   try {
     const snapshot = await catalogue.refresh();
     if (snapshot.error) throw new UsageError(snapshot.error);
@@ -232,7 +247,8 @@ export async function convertCommand(args: readonly string[], config: Config, io
 
     const info = { size: source.size };
     const bytes = source.bytes;
-    const output = parsed.values.output === '' ? undefined : parsed.values.output;
+    // "-" is standard output, as for most command-line tools; a file of that name is `-o ./-`.
+    const output = parsed.values.output === '' || parsed.values.output === '-' ? undefined : parsed.values.output;
     const intoDirectory = output !== undefined && (await isDirectoryTarget(output));
     if (output !== undefined && !intoDirectory) {
       refuseInput([output], source.identity);
@@ -240,6 +256,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     }
     const tty = io.stderr.isTTY === true;
     const progress = new ConvertProgress(io.stderr, tty, `converting ${reader.name} → ${writer.name}`);
+    bar = progress;
     // Large inputs announce the read: it is one call into the sandbox and can take a while.
     const largeInput = parsed.values.progress ?? (tty && info.size >= PROGRESS_BYTES);
     if (largeInput) progress.reading(basename(input), info.size, reader.name);
@@ -309,6 +326,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     return 0;
   } catch (thrown) {
     batch?.discard();
+    bar?.interrupt();
     const error = thrown instanceof OutputError ? outputProblem(thrown, input) : thrown;
     if (stdoutError) {
       io.stderr.write(`opl convert: could not write to standard output: ${fsReason(stdoutError)}; the output is incomplete.\n`);

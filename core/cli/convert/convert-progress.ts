@@ -31,6 +31,8 @@ export class ConvertProgress {
   #current = 0;
   #lastDraw = 0;
   #lastStep = -1;
+  /** On a terminal: the bar was drawn and its line not ended yet. */
+  #lineOpen = false;
   #started = Date.now();
 
   constructor(sink: ProgressSink, tty: boolean, label: string) {
@@ -82,6 +84,12 @@ export class ConvertProgress {
     this.#sink.write(`${this.#label}: ${this.#donePlaylists}/${this.#totalPlaylists} playlist(s), ${this.#totalTracks} track(s), ${mib(this.#written)} written in ${((Date.now() - this.#started) / 1000).toFixed(1)} s\n`);
   }
 
+  /** Ends a bar's unfinished line on a terminal, so that what follows (a failure) starts a line of its own. */
+  interrupt(): void {
+    if (this.#lineOpen) this.#sink.write('\n');
+    this.#lineOpen = false;
+  }
+
   #fraction(): number {
     if (this.#totalTracks === 0) return this.#totalPlaylists === 0 ? 1 : this.#donePlaylists / this.#totalPlaylists;
     const within = Math.min(this.#current, (this.#written - this.#writtenBefore) / this.#bytesPerTrack);
@@ -102,5 +110,6 @@ export class ConvertProgress {
     const filled = Math.round(fraction * WIDTH);
     const line = `${this.#label} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}%  ${this.#donePlaylists}/${this.#totalPlaylists} playlist(s), ${mib(this.#written)} written`;
     this.#sink.write(this.#tty ? `\r${line}${final ? '\n' : ''}` : `${line}\n`);
+    this.#lineOpen = this.#tty && !final;
   }
 }

@@ -1,0 +1,106 @@
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONVERT_USAGE, convertCommand } from '../../../core/cli/convert.command.ts';
+import { loadConfig } from '../../../core/config/index.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+
+/**
+ * `opl convert` as typed at a shell: what a usage error says, where --help and `-o -` go, and how
+ * a failure reads after the progress bar on a terminal.
+ */
+
+const TEXT = 'Daft Punk - One More Time\nRöyksopp - Eple\n';
+
+/** A stream that keeps what it is given; with `failAfter`, it fails like a closed pipe after that many writes. */
+function sink(failAfter = Infinity): { stream: Writable; text: () => string } {
+  let text = '';
+  let writes = 0;
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      if (writes++ >= failAfter) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+        return;
+      }
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('opl convert: the command line', () => {
+  let root: string;
+  let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+  let config: ReturnType<typeof loadConfig>;
+  let input: string;
+
+  async function convert(args: string[], options: { tty?: boolean; stdout?: ReturnType<typeof sink> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    const stdout = options.stdout ?? sink();
+    let stderr = '';
+    const code = await convertCommand(args, config, { stdout: stdout.stream, stderr: { write: (text: string) => (stderr += text), isTTY: options.tty } });
+    return { code, stdout: stdout.text(), stderr };
+  }
+
+  beforeAll(async () => {
+    plugins = await firstPartyPlugins();
+    root = await mkdtemp(join(tmpdir(), 'opl-convert-line-'));
+    await chmod(root, 0o755);
+    input = join(root, 'list.txt');
+    await writeFile(input, TEXT);
+    config = loadConfig({ ...plugins.env, OPL_LOG_LEVEL: 'silent' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+    await plugins?.remove();
+  });
+
+  it('names what is missing or extra before the usage, with exit code 64', async () => {
+    const cases: Array<[string[], string]> = [
+      [[input], 'opl convert: name the output format with --to <format>.'],
+      [['--to', 'csv'], 'opl convert: name the playlist file to convert.'],
+      [[input, join(root, 'other.txt'), '--to', 'csv'], `opl convert: one input file at a time; "${join(root, 'other.txt')}" is a second one.`],
+    ];
+    for (const [args, line] of cases) {
+      const result = await convert(args);
+      expect(result.code, args.join(' ')).toBe(64);
+      expect(result.stderr, args.join(' ')).toBe(`${line}\n\n${CONVERT_USAGE}`);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('prints --help on standard output, where `| less` reads it', async () => {
+    const result = await convert(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(CONVERT_USAGE);
+    expect(result.stderr).toBe('');
+  });
+
+  it('writes to standard output with -o -, and no file named "-"', { timeout: 60_000 }, async () => {
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      const result = await convert([input, '--to', 'm3u8', '-o', '-']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('#EXTINF:-1,Röyksopp - Eple');
+      expect(await readdir(root)).toEqual(['list.txt']);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('ends the progress bar’s line on a terminal before a failure is reported', { timeout: 60_000 }, async () => {
+    const big = join(root, 'big.txt');
+    await writeFile(big, Array.from({ length: 20_000 }, (_, index) => `Artist ${index % 97} - Song ${index}`).join('\n'));
+    const result = await convert([big, '--to', 'm3u8'], { tty: true, stdout: sink(1) });
+    await rm(big);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('\r');
+    // The message starts a line of its own, not the end of the bar's.
+    expect(result.stderr).toMatch(/\nopl convert: could not write to standard output: the reader went away; the output is incomplete\.\n$/);
+    expect(result.stderr).not.toContain('writtenopl convert');
+  });
+});
