@@ -1,5 +1,6 @@
 import { formatKit, type OperationReturn, type PlaylistInput, type TrackInput } from '@opl/plugin-sdk';
 import { unescapeValue } from './directive-escape.ts';
+import { DisplayOrder } from './display-order.ts';
 import { parseExtinf, type Extinf } from './extinf.ts';
 import { shown } from './issues.ts';
 import { classifyLocation, type LocationKind } from './locations.ts';
@@ -119,6 +120,8 @@ export class M3uReader {
   #longLines = 0;
   /** The line of the first HLS tag, when the file is an HLS playlist (nothing is imported). */
   #hlsLine: number | null = null;
+  /** Which way round the file's `#EXTINF` displays name their songs; decided once the file is read. */
+  readonly #displayOrder = new DisplayOrder();
 
   read(text: string, filename: string | null, decoding: formatKit.Decoding = formatKit.PLAIN_UTF8): ParseResult {
     if (formatKit.looksBinary(text, { nulIsBinary: true, legacyDecoded: decoding.encoding === 'windows-1252' })) {
@@ -142,6 +145,7 @@ export class M3uReader {
       return { playlists: [], issues: this.#issues.issues() };
     }
     this.#closeEntry(null);
+    this.#displayOrder.apply();
     // Lines skipped for their length and no entry read: no playlist, not an empty import.
     if (this.#longLines > 0 && this.#playlists.every((draft) => draft.tracks.length === 0) && this.#current.tracks.length === 0) {
       formatKit.refuseLongLinesOnly(this.#issues, this.#longLines);
@@ -301,6 +305,8 @@ export class M3uReader {
     }
     track.artist = cut(artist, TITLE_MAX, 'artist', entry.line, issues);
     track.title = cut(names.title, TITLE_MAX, 'title', entry.line, issues);
+    // iTunes writes `Title - Artist`; the files' paths tell (display-order.ts).
+    if (extinf !== null && kind?.kind === 'local' && !this.#oplFile) this.#displayOrder.note(track, extinf.display, names, kind.path);
     if (!entry.hasOpl) {
       if (names.trackNumber !== null) track.track_number = names.trackNumber;
       if (entry.album !== null && entry.album !== '') track.album = cut(entry.album, 10_000, 'album', entry.line, issues);

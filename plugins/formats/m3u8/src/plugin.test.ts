@@ -390,6 +390,56 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it("reads iTunes and Music's exports, which write `Title - Artist`, the right way round by the file's path", async () => {
+    // "Export Playlist…" on a Mac: lone CR line ends, POSIX paths in the iTunes Media layout.
+    const mac = [
+      '#EXTM3U',
+      '#EXTINF:263,Harbour Lights - The Quiet Tide',
+      '/Users/ana/Music/iTunes/iTunes Media/Music/The Quiet Tide/Northern Coast/02 Harbour Lights.mp3',
+      // Disc and track number before the name; a title with a dash of its own.
+      '#EXTINF:301,Under Glass - Live in Oslo - Mara Voss',
+      '/Users/ana/Music/Music/Media.localized/Music/Mara Voss/Live/1-07 Under Glass - Live in Oslo.m4a',
+      // A compilation: the folder is no artist, the file names the title.
+      '#EXTINF:199,Slow Rivers - Kestrel Park',
+      '/Users/ana/Music/iTunes/iTunes Media/Music/Compilations/Summer Sampler/11 Slow Rivers.m4a',
+      // A path that says nothing: the file is title first, so this entry is too.
+      '#EXTINF:180,Low Tide - The Quiet Tide',
+      '/Volumes/Stick/track 4.mp3',
+      '',
+    ].join('\r');
+    expect((await parseText(mac)).playlists[0]?.tracks).toMatchObject([
+      { artist: 'The Quiet Tide', title: 'Harbour Lights', duration_s: 263, track_number: null },
+      { artist: 'Mara Voss', title: 'Under Glass - Live in Oslo' },
+      { artist: 'Kestrel Park', title: 'Slow Rivers' },
+      { artist: 'The Quiet Tide', title: 'Low Tide' },
+    ]);
+    // On Windows, CRLF; iTunes cuts long file names.
+    const windows = '#EXTM3U\r\n#EXTINF:452,Little Harbour Lights (Northern Coast Remix) - The Quiet Tide\r\nC:\\Users\\ana\\Music\\iTunes\\iTunes Media\\Music\\The Quiet Tide\\Unknown Album\\Little Harbour Lights (Northern Coast R.mp3\r\n';
+    expect((await parseText(windows)).playlists[0]?.tracks).toMatchObject([{ artist: 'The Quiet Tide', title: 'Little Harbour Lights (Northern Coast Remix)' }]);
+  });
+
+  it('keeps `Artist - Title` when the path agrees or says nothing', async () => {
+    const text = [
+      '#EXTM3U',
+      '#EXTINF:263,The Quiet Tide - Harbour Lights',
+      'D:\\Music\\The Quiet Tide\\Northern Coast\\02 Harbour Lights.mp3',
+      '#EXTINF:200,The Quiet Tide - Harbour Lights',
+      '../Music/The Quiet Tide - Harbour Lights.mp3',
+      '#EXTINF:200,Some Artist - Some Title',
+      'x.mp3',
+      // Self-titled: the path fits both readings.
+      '#EXTINF:240,Kestrel Park - Kestrel Park',
+      '/music/Kestrel Park/Kestrel Park/01 Kestrel Park.mp3',
+      '',
+    ].join('\n');
+    expect((await parseText(text)).playlists[0]?.tracks).toMatchObject([
+      { artist: 'The Quiet Tide', title: 'Harbour Lights' },
+      { artist: 'The Quiet Tide', title: 'Harbour Lights' },
+      { artist: 'Some Artist', title: 'Some Title' },
+      { artist: 'Kestrel Park', title: 'Kestrel Park' },
+    ]);
+  });
+
   it('reads the content:// URIs of Android players as files on the phone, not as web addresses to migrate', async () => {
     const media = 'content://media/external/audio/media/1234';
     const document = 'content://com.android.externalstorage.documents/document/primary%3AMusic%2FAir%2FAir%20-%20Sexy%20Boy.mp3';
