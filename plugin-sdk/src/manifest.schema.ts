@@ -64,8 +64,18 @@ export const limitsSchema = z.object({
   request_timeout_ms: z.number().int().positive().max(120_000).default(20_000),
 });
 
+/**
+ * Names the engine uses as keys of plain objects (a provider's name keys every track's
+ * `provider_uris`, a format's name and a bucket's name key lookups): one that is also a member of
+ * `Object.prototype` (`constructor`) would find that member on every object that lacks the key.
+ */
+const notObjectMember = (what: string) => [(name: string) => !(name in Object.prototype), `"constructor" and the other names of JavaScript object members cannot be ${what}`] as const;
+
 /** A quota bucket's name: `default` is the provider's general daily budget (`quota.daily_units`). */
-export const quotaBucketNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'expected a lowercase bucket name such as "search"');
+export const quotaBucketNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,31}$/, 'expected a lowercase bucket name such as "search"')
+  .refine(...notObjectMember('a bucket name'));
 
 function isTimeZone(value: string): boolean {
   try {
@@ -249,7 +259,10 @@ export const playlistLinkSchema = z.object({
 
 export const providerSectionSchema = z.object({
   /** Short provider name used as the key of `provider_uris` (e.g. `spotify`). */
-  name: z.string().regex(/^[a-z][a-z0-9_]{1,39}$/),
+  name: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{1,39}$/)
+    .refine(...notObjectMember('a provider name')),
   display_name: z.string().min(1).max(100),
   capabilities: z.array(capabilitySchema),
   attributes: z.object({
@@ -283,7 +296,10 @@ export const providerSectionSchema = z.object({
 
 export const formatSectionSchema = z.object({
   /** Short format name (`m3u8`, `xspf`, `csv`). */
-  name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
+  name: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,31}$/)
+    .refine(...notObjectMember('a format name')),
   display_name: z.string().min(1).max(100),
   /** Lowercase, with the dot: `.m3u8`. */
   extensions: z.array(z.string().regex(/^\.[a-z0-9.]{1,15}$/)).min(1),

@@ -37,6 +37,35 @@ describe('capability matrix rows', () => {
   });
 });
 
+describe('manifest names used as object keys', () => {
+  it('refuses a provider, format or quota bucket named like an Object.prototype member', () => {
+    const provider = manifestSchema.safeParse({ ...manifest(['READ_TRACKS']), provider: { ...manifest(['READ_TRACKS']).provider, name: 'constructor' } });
+    expect(provider.success).toBe(false);
+    expect(JSON.stringify(provider.error?.issues)).toMatch(/cannot be a provider name/);
+    const bucket = manifestSchema.safeParse({ ...manifest(['READ_TRACKS']), provider: { ...manifest(['READ_TRACKS']).provider, pacing: { quota: { daily_units: 100, buckets: { constructor: { daily_units: 5 } } } } } });
+    expect(bucket.success).toBe(false);
+    expect(JSON.stringify(bucket.error?.issues)).toMatch(/cannot be a bucket name/);
+    const ordinaryBucket = manifestSchema.safeParse({ ...manifest(['READ_TRACKS']), provider: { ...manifest(['READ_TRACKS']).provider, pacing: { quota: { daily_units: 100, buckets: { search: { daily_units: 5 } } } } } });
+    expect(ordinaryBucket.success, JSON.stringify(ordinaryBucket.error?.issues)).toBe(true);
+    const format = manifestSchema.safeParse({
+      manifest_version: 1,
+      id: 'com.example.fmt',
+      name: 'Fmt',
+      version: '1.0.0',
+      kind: 'format',
+      publisher: { name: 'Demo', key_id: 'demo-key' },
+      engines: { opl: '>=0.1.0' },
+      files: { 'plugin.js': 'a'.repeat(64) },
+      format: { name: 'constructor', display_name: 'Odd', extensions: ['.odd'], media_types: ['text/plain'], directions: ['import'] },
+    });
+    expect(format.success).toBe(false);
+    expect(JSON.stringify(format.error?.issues)).toMatch(/cannot be a format name/);
+    // The same manifest under an ordinary name is fine: the rule is about the name only.
+    const fine = manifestSchema.safeParse({ ...manifest(['READ_TRACKS']), provider: { ...manifest(['READ_TRACKS']).provider, name: 'constructo' } });
+    expect(fine.success).toBe(true);
+  });
+});
+
 describe('hosted allow-list matching', () => {
   it('needs the same plugin id, the signing key and a range containing the version', () => {
     const list = [entry('com.example.demo', 'demo-key', '^1.2.0')];
