@@ -33,6 +33,7 @@ interface Entry {
   extinf: Extinf | null;
   album: string | null;
   albumArtist: string | null;
+  genre: string | null;
   /** Values of `#OPL-*` track directives; when any is present the entry is restored from them. */
   readonly opl: Record<string, unknown>;
   hasOpl: boolean;
@@ -189,6 +190,9 @@ export class M3uReader {
       case 'EXTART':
         this.#openEntry(number).albumArtist = value.trim();
         return;
+      case 'EXTGENRE':
+        this.#openEntry(number).genre = value.trim();
+        return;
       default:
         if (name.startsWith('OPL-')) this.#opl(name, unescapeValue(value), number);
         else if (HLS_TAGS.has(name)) {
@@ -258,7 +262,7 @@ export class M3uReader {
   }
 
   #openEntry(number: number): Entry {
-    this.#entry ??= { line: number, extinf: null, album: null, albumArtist: null, opl: {}, hasOpl: false };
+    this.#entry ??= { line: number, extinf: null, album: null, albumArtist: null, genre: null, opl: {}, hasOpl: false };
     return this.#entry;
   }
 
@@ -310,6 +314,7 @@ export class M3uReader {
     if (!entry.hasOpl) {
       if (names.trackNumber !== null) track.track_number = names.trackNumber;
       if (entry.album !== null && entry.album !== '') track.album = cut(entry.album, 10_000, 'album', entry.line, issues);
+      if (entry.genre !== null && entry.genre !== '') track.genre = cut(entry.genre, 10_000, 'genre', entry.line, issues);
       if (kind?.kind === 'local_file') {
         if (kind.album !== '' && (entry.album === null || entry.album === '')) track.album = cut(kind.album, 10_000, 'album', entry.line, issues);
         if (track.duration_s === undefined || track.duration_s === null) track.duration_s = kind.seconds;

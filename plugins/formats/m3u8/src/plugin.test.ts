@@ -440,6 +440,15 @@ describe('parse: remote locations', () => {
     ]);
   });
 
+  it('reads #EXTGENRE as the genre, beside #EXTALB and #EXTART, and ignores #EXTIMG and #EXTBYT', async () => {
+    const result = await parseText('#EXTM3U\n#PLAYLIST:Mix\n#EXTART:The Quiet Tide\n#EXTALB:Northern Coast\n#EXTGENRE:Dream Pop\n#EXTIMG:cover.jpg\n#EXTBYT:5242880\n#EXTINF:263,Harbour Lights\n../Music/02 Harbour Lights.mp3\n#EXTINF:200,Other - Song\nb.mp3\n');
+    expect(result.issues).toEqual([]);
+    expect(result.playlists[0]?.tracks).toMatchObject([
+      { artist: 'The Quiet Tide', title: 'Harbour Lights', album: 'Northern Coast', genre: 'Dream Pop', duration_s: 263 },
+      { artist: 'Other', title: 'Song', album: null, genre: null },
+    ]);
+  });
+
   it('reads the content:// URIs of Android players as files on the phone, not as web addresses to migrate', async () => {
     const media = 'content://media/external/audio/media/1234';
     const document = 'content://com.android.externalstorage.documents/document/primary%3AMusic%2FAir%2FAir%20-%20Sexy%20Boy.mp3';
