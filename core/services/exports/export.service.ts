@@ -223,7 +223,15 @@ export class ExportService {
   async exportMigration(ownerId: string, jobId: string, formatName: string, options: { signal?: AbortSignal } = {}): Promise<ExportArtifact> {
     const { format, pluginId } = this.#formatFor(formatName);
     if (!this.#history) throw new ExportError('unsupported_source', 'History exports are not available in this server.');
-    return this.#build(await historyExportSource(this.#history, ownerId, jobId), format, pluginId, options.signal);
+    const source = await historyExportSource(this.#history, ownerId, jobId);
+    // This route takes no selection, so "export them in several parts" is no way out here.
+    if (source.playlists.length > this.#maxPlaylists) {
+      this.#tooMany(
+        source.playlists.length,
+        `A migration's playlists are exported all together, so this one cannot be: download its report instead (GET /api/migrations/${jobId}/report), or ask the server's admin to raise OPL_EXPORT_MAX_PLAYLISTS.`,
+      );
+    }
+    return this.#build(source, format, pluginId, options.signal);
   }
 
   async #build(source: ExportSource, format: ExportFormat, pluginId: string, signal?: AbortSignal): Promise<ExportArtifact> {
@@ -249,8 +257,8 @@ export class ExportService {
     }
   }
 
-  #tooMany(count: number): never {
-    throw new ExportError('too_many_playlists', `The export asks for ${count} playlists; at most ${this.#maxPlaylists} are allowed per export (OPL_EXPORT_MAX_PLAYLISTS). Select fewer playlists and export them in several parts.`, {
+  #tooMany(count: number, remedy = 'Select fewer playlists and export them in several parts.'): never {
+    throw new ExportError('too_many_playlists', `The export asks for ${count} playlists; at most ${this.#maxPlaylists} are allowed per export (OPL_EXPORT_MAX_PLAYLISTS). ${remedy}`, {
       max_playlists: this.#maxPlaylists,
       playlist_count: count,
     });

@@ -195,6 +195,19 @@ describe('POST /api/exports/migrations/{job_id}', () => {
     expect(expired.status).toBe(410);
     expect(expired.json<Problem>()).toMatchObject({ code: 'migration_detail_expired' });
 
+    // More playlists than OPL_EXPORT_MAX_PLAYLISTS (100): this route takes no selection, so the answer must not ask for one.
+    const [{ selection } = {}] = await sql(`select selection from migration_job where id = ?`, [singleJobId]);
+    await sql(
+      `update migration_job set selection = jsonb_set(selection, '{collections}', (select jsonb_agg(jsonb_build_object('id', 'p' || n, 'name', 'P' || n)) from generate_series(1, 101) n)) where id = ?`,
+      [singleJobId],
+    );
+    const many = await historyExport(singleJobId, 'csv');
+    await sql(`update migration_job set selection = ? where id = ?`, [JSON.stringify(selection), singleJobId]);
+    expect(many.status).toBe(422);
+    expect(many.json<Problem>()).toMatchObject({ reason: 'too_many_playlists' });
+    expect(many.json<Problem>().detail).toContain(`/api/migrations/${singleJobId}/report`);
+    expect(many.json<Problem>().detail).not.toContain('Select fewer');
+
     const format = await historyExport(singleJobId, 'pls');
     expect(format.status).toBe(422);
     expect(format.json<Problem>()).toMatchObject({ reason: 'unknown_format' });
