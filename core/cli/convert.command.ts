@@ -236,8 +236,10 @@ export async function convertCommand(args: readonly string[], config: Config, io
     const reader = readerFor(manifests, input, parsed.values.from);
     if (!reader) {
       const known = readableFormats(manifests).map((format) => `${format.name} (${format.extensions.join(', ')})`);
+      // An extension no plugin claims (`.dat`, none at all) may still name a readable file: say how to name its format.
+      const hint = known.length > 0 && !parsed.values.from ? '; if the file is one of these, name its format with --from <format>' : '';
       throw new UsageError(
-        `no format plugin reads ${parsed.values.from ? `the format "${parsed.values.from}"` : `"${basename(input)}"`}. Readable formats: ${known.join('; ') || 'none — run `opl plugin setup` or check `opl plugin list`'}.`,
+        `no format plugin reads ${parsed.values.from ? `the format "${parsed.values.from}"` : `"${basename(input)}"`}. Readable formats: ${known.join('; ') || 'none — run `opl plugin setup` or check `opl plugin list`'}${hint}.`,
       );
     }
     const writer = writableFormats(manifests).find((format) => format.name === parsed.values.to);

@@ -72,6 +72,18 @@ describe('opl convert: the command line', () => {
     }
   });
 
+  it('says how to name the format of a file whose extension no plugin reads', { timeout: 60_000 }, async () => {
+    const odd = join(root, 'list.dat');
+    await writeFile(odd, TEXT);
+    const refused = await convert([odd, '--to', 'csv']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^opl convert: no format plugin reads "list\.dat"\. Readable formats: .*txt \(\.txt\).*; if the file is one of these, name its format with --from <format>\.\n$/);
+    const named = await convert([odd, '--to', 'csv', '--from', 'txt']);
+    await rm(odd);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toContain('"Eple","Röyksopp"');
+  });
+
   it('prints --help on standard output, where `| less` reads it', async () => {
     const result = await convert(['--help']);
     expect(result.code).toBe(0);
