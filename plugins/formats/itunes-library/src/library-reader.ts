@@ -7,8 +7,8 @@ import { booleanValue, dictEntries, integerValue, isArray, isDict, LEGACY_PLIST_
  * root dict has `Tracks` (track id ⇒ track dict) and `Playlists` (an array of playlist dicts whose
  * `Playlist Items` name tracks by `Track ID`). Every user playlist becomes a playlist:
  * - the master list ("Library": `Master`) and Apple's built-in lists (`Distinguished Kind`: Music,
- *   Movies, Podcasts, Purchased, …; in older libraries only a flag such as `Party Shuffle`) are not
- *   the user's playlists: skipped, one warning each;
+ *   Movies, Podcasts, Purchased, …; in older libraries only a flag such as `Party Shuffle`) and the
+ *   lists the app hides (`Visible` false) are not the user's playlists: skipped, one warning each;
  * - folders (`Folder`) hold playlists, not tracks: skipped with a warning, and each playlist in one
  *   carries its folder path (`metadata.folder`, "Parent / Child");
  * - smart playlists are read as the snapshot of items the file lists (`metadata.smart`);
@@ -169,6 +169,9 @@ export function parseLibraryText(text: string, issues: formatKit.IssueCollector 
     } else if (distinguished !== undefined || flag !== undefined) {
       const kind = distinguished === undefined ? `marked ${flag}` : `Distinguished Kind ${distinguished.text.trim().slice(0, 20)}`;
       issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a built-in list of the app (${kind}), not a playlist of yours; skipped`);
+    } else if (booleanValue(entries.get('Visible')) === false) {
+      // The app keeps lists of its own that it never shows; no user can make or see one.
+      issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a hidden list of the app (Visible false), not a playlist of yours; skipped`);
     } else if (booleanValue(entries.get('Folder')) === true) {
       const id = stringValue(entries.get('Playlist Persistent ID'));
       if (id !== null) folders.set(id, { name, parent: stringValue(entries.get('Parent Persistent ID')) });

@@ -24,6 +24,8 @@ const UNSUPPORTED_FLAGS: readonly Unsupported[] = [
   { key: 'Movie', mediaType: 'video', reason: 'movie: music services do not take movies into playlists' },
   { key: 'TV Show', mediaType: 'video', reason: 'TV show: music services do not take TV episodes into playlists' },
   { key: 'Music Video', mediaType: 'video', reason: 'music video: the playlist target takes songs, not videos' },
+  // Any other video (a home video, an unsorted clip) is marked only so; songs never are.
+  { key: 'Has Video', mediaType: 'video', reason: 'video: the playlist target takes songs, not videos' },
 ];
 const STREAM: Unsupported = { key: 'Track Type', mediaType: 'unknown', reason: 'internet stream: a radio or stream address, not a song' };
 

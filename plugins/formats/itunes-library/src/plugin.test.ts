@@ -30,6 +30,8 @@ const TRACKS = [
   trackDict(5, '<key>Name</key><string>Clip</string><key>Music Video</key><true/>'),
   trackDict(6, '<key>Name</key><string>Radio</string><key>Track Type</key><string>URL</string><key>Location</key><string>http://radio.example/stream</string>'),
   trackDict(7, '<key>Track Type</key><string>File</string><key>Location</key><string>file://localhost/C:/Music/Nameless%20Song.m4a</string>'),
+  trackDict(8, '<key>Name</key><string>Birthday</string><key>Kind</key><string>MPEG-4 video file</string><key>Has Video</key><true/>'),
+  trackDict(9, '<key>Name</key><string>Video episode</string><key>Podcast</key><true/><key>Has Video</key><true/>'),
 ].join('');
 
 describe('iTunes / Apple Music Library.xml', () => {
@@ -64,13 +66,15 @@ describe('iTunes / Apple Music Library.xml', () => {
     expect(playlist!.tracks[0]).not.toBe(playlist!.tracks[2]);
   });
 
-  it('marks podcasts, movies, music videos and streams unsupported with their media type', async () => {
-    const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Mixed</string>${items([3, 4, 5, 6])}</dict>`));
+  it('marks podcasts, movies, music videos, other videos and streams unsupported with their media type', async () => {
+    const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Mixed</string>${items([3, 4, 5, 6, 8, 9])}</dict>`));
     expect(result.playlists[0]!.tracks.map((track) => [track.media_type, track.is_migratable, track.unsupported_reason?.split(':')[0]])).toEqual([
       ['episode', false, 'podcast episode'],
       ['video', false, 'movie'],
       ['video', false, 'music video'],
       ['unknown', false, 'internet stream'],
+      ['video', false, 'video'],
+      ['episode', false, 'podcast episode'],
     ]);
   });
 
@@ -82,6 +86,7 @@ describe('iTunes / Apple Music Library.xml', () => {
       '<dict><key>Folder</key><true/><key>Name</key><string>Inner</string><key>Playlist Persistent ID</key><string>F2</string><key>Parent Persistent ID</key><string>F1</string></dict>',
       `<dict><key>Name</key><string>Deep</string><key>Parent Persistent ID</key><string>F2</string><key>Smart Info</key><data>AQE=</data>${items([1, 404, 2])}</dict>`,
       '<dict><key>Name</key><string>Empty</string></dict>',
+      `<dict><key>Name</key><string>Hidden</string><key>Visible</key><false/>${items([1])}</dict>`,
       `<dict><key>Name</key><string>Odd</string><key>Playlist Items</key><array><dict><key>Other</key><string>x</string></dict></array></dict>`,
     ].join('');
     const result = await parseText(library(TRACKS, playlists));
@@ -95,10 +100,12 @@ describe('iTunes / Apple Music Library.xml', () => {
       ['system_playlist_skipped', 'warning'],
       ['folder_skipped', 'warning'],
       ['folder_skipped', 'warning'],
+      ['system_playlist_skipped', 'warning'],
       ['missing_track', 'error'],
       ['invalid_item', 'error'],
     ]);
-    expect(result.issues[4]!.message).toContain('Track ID 404');
+    expect(result.issues[4]!.message).toContain('hidden list of the app (Visible false)');
+    expect(result.issues[5]!.message).toContain('Track ID 404');
     expect(await parseText(library(TRACKS, playlists))).toEqual(result);
   });
 
