@@ -31,7 +31,8 @@ network). The input format comes from --from or the file name's extension.
   -o -          write to standard output, as without -o (a file named "-" is -o ./-)
   --force       replace existing output files (otherwise an existing file is never overwritten;
                 the input file is never overwritten)
-  --progress    show progress on standard error (on by default on a terminal for large files)
+  --progress    show progress on standard error (on by default on a terminal for large files,
+                unless the output itself goes to that terminal)
 
 Exit codes: 0 converted, 1 refused or failed (no output file is left behind), 64 usage error,
 130 interrupted.
@@ -45,7 +46,7 @@ const PROGRESS_TRACKS = 10_000;
 const PROGRESS_BYTES = 8 * 1024 * 1024;
 
 interface Io {
-  stdout: Writable;
+  stdout: Writable & { isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
@@ -259,8 +260,10 @@ export async function convertCommand(args: readonly string[], config: Config, io
     const tty = io.stderr.isTTY === true;
     const progress = new ConvertProgress(io.stderr, tty, `converting ${reader.name} → ${writer.name}`);
     bar = progress;
+    // Not by itself while the converted file scrolls on the same terminal: the bar would be spliced into its lines.
+    const autoProgress = tty && !(output === undefined && io.stdout.isTTY === true);
     // Large inputs announce the read: it is one call into the sandbox and can take a while.
-    const largeInput = parsed.values.progress ?? (tty && info.size >= PROGRESS_BYTES);
+    const largeInput = parsed.values.progress ?? (autoProgress && info.size >= PROGRESS_BYTES);
     if (largeInput) progress.reading(basename(input), info.size, reader.name);
 
     const result = await host.call(reader.pluginId, 'parse', { bytes, filename: basename(input), media_type: null });
@@ -273,7 +276,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (playlists.length === 0) throw new UsageError(`${input} holds no playlist${result.issues.length > 0 ? ' that could be read (see the issues above)' : 's'}: there is nothing to convert.`);
 
     const tracks = playlists.reduce((sum, playlist) => sum + playlist.tracks.length, 0);
-    const showProgress = parsed.values.progress ?? (tty && (largeInput || tracks >= PROGRESS_TRACKS));
+    const showProgress = parsed.values.progress ?? (autoProgress && (largeInput || tracks >= PROGRESS_TRACKS));
     if (showProgress) progress.read(playlists.length, tracks, info.size);
     let written = 0;
     const serialize = async (items: Playlist[], sink: (chunk: Uint8Array) => Promise<void>) => {

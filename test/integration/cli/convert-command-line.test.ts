@@ -104,6 +104,24 @@ describe('opl convert: the command line', () => {
     }
   });
 
+  it('draws no bar by itself while the converted file goes to the same terminal', { timeout: 60_000 }, async () => {
+    const big = join(root, 'many.txt');
+    await writeFile(big, Array.from({ length: 12_000 }, (_, index) => `Artist ${index % 97} - Song ${index}`).join('\n'));
+    const terminal = sink();
+    Object.assign(terminal.stream, { isTTY: true });
+    const onScreen = await convert([big, '--to', 'txt'], { tty: true, stdout: terminal });
+    expect(onScreen.code, onScreen.stderr).toBe(0);
+    expect(onScreen.stdout).toContain('Song 11999');
+    expect(onScreen.stderr).toBe('');
+    // Into a file, the same terminal shows the bar; --progress asks for it anyway.
+    const intoFile = await convert([big, '--to', 'txt', '-o', join(root, 'many-out.txt')], { tty: true, stdout: terminal });
+    expect(intoFile.stderr).toContain('\rconverting txt → txt [');
+    const asked = await convert([big, '--to', 'txt', '--progress'], { tty: true, stdout: terminal });
+    expect(asked.stderr).toContain('\rconverting txt → txt [');
+    await rm(big);
+    await rm(join(root, 'many-out.txt'));
+  });
+
   it('ends the progress bar’s line on a terminal before a failure is reported', { timeout: 60_000 }, async () => {
     const big = join(root, 'big.txt');
     await writeFile(big, Array.from({ length: 20_000 }, (_, index) => `Artist ${index % 97} - Song ${index}`).join('\n'));
