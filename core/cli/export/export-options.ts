@@ -28,7 +28,7 @@ Talks to the engine over HTTP (default http://OPL_HOST:OPL_PORT; OPL_OWNER_SECRE
 the instance has the owner-session gate on, and the command logs out when it ends).
 
 Exit codes: 0 written (warnings are printed), 1 refused or failed (nothing is left behind),
-64 usage error.
+64 usage error, 130 interrupted.
 `;
 
 export class ExportUsageError extends Error {}
@@ -67,6 +67,14 @@ export function parseSource(value: string): ExportSource {
     throw new ExportUsageError(`--source takes <provider>:<account-id> (e.g. spotify:<uuid>), a connected account id, or import:<import-id>; not ${JSON.stringify(value)}.`);
   }
   return { kind: 'account', provider, accountId };
+}
+
+/** `--url`: an http(s) address, refused here as a usage error rather than later as an engine that cannot be reached. */
+function parseUrl(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const url = URL.parse(value);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ExportUsageError(`--url takes the engine's http:// or https:// address (e.g. http://127.0.0.1:8765); not ${JSON.stringify(value)}.`);
+  return value;
 }
 
 /** `--tracks <playlist>=<id>,<id>`: the playlist id may itself contain `=` only before the last one. */
@@ -109,7 +117,7 @@ export function parseExportOptions(args: readonly string[]): ExportOptions {
   }
   if (!values.format) throw new ExportUsageError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}.`);
   if (!(EXPORT_FORMATS as readonly string[]).includes(values.format)) throw new ExportUsageError(`--format takes one of ${EXPORT_FORMATS.join(', ')}; not ${JSON.stringify(values.format)}.`);
-  const common: Common = { url: values.url ?? null, format: values.format as ExportFormat, out: values.out ?? null, force: values.force ?? false };
+  const common: Common = { url: parseUrl(values.url), format: values.format as ExportFormat, out: values.out ?? null, force: values.force ?? false };
   if (values.migration !== undefined) {
     if (values.source !== undefined || values.playlist || values.tracks) throw new ExportUsageError('--migration exports a finished migration as it was; it takes no --source, --playlist or --tracks.');
     if (!UUID.test(values.migration)) throw new ExportUsageError(`--migration takes a migration id (a UUID, see \`opl migrate --list\`), not ${JSON.stringify(values.migration)}.`);
