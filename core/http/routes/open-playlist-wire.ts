@@ -1,5 +1,6 @@
 import { playlistSchema, trackSchema, type Playlist, type PlaylistKind } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
+import { OpenPlaylistError } from '../../services/open-playlists/index.ts';
 
 /**
  * The interchange API speaks the public `open-playlist.yaml`, whose Playlist and Track differ from
@@ -40,16 +41,22 @@ export function toWirePlaylist(playlist: Playlist): WirePlaylist {
 /**
  * A posted Open Playlist document (a bundle or one Playlist) with the yaml's `kind` words turned
  * into the model's, leaving everything else (and anything it cannot read) to the bundle reader.
+ * A `kind` in neither vocabulary is refused here, in the words a client of the yaml knows (the
+ * model's check would name only PLAYLIST and LIKED_TRACKS).
  */
 export function fromWireDocument(document: Record<string, unknown>): Record<string, unknown> {
-  const playlist = (value: unknown): unknown => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const playlist = (value: unknown, path: string): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('kind' in value)) return value;
     const kind = (value as { kind?: unknown }).kind;
+    if (kind === undefined || (typeof kind === 'string' && Object.hasOwn(WIRE_KINDS, kind))) return value;
     const model = typeof kind === 'string' ? MODEL_KINDS.get(kind) : undefined;
-    return model === undefined ? value : { ...value, kind: model };
+    if (model !== undefined) return { ...value, kind: model };
+    const message = `${(JSON.stringify(kind) ?? typeof kind).slice(0, 60)} is not a playlist kind: use "standard" or "liked_tracks" (the bundle v1's "PLAYLIST" and "LIKED_TRACKS" are read too), or leave kind out for a standard playlist`;
+    const at = path === '' ? 'kind' : `${path}.kind`;
+    throw new OpenPlaylistError('invalid_document', `provider_data is not a valid Open Playlist document: ${at}: ${message}`, { issues: [{ path: at, message }] });
   };
-  if (Array.isArray(document['playlists'])) return { ...document, playlists: document['playlists'].map(playlist) };
-  return playlist(document) as Record<string, unknown>;
+  if (Array.isArray(document['playlists'])) return { ...document, playlists: document['playlists'].map((value, index) => playlist(value, `playlists.${index}`)) };
+  return playlist(document, '') as Record<string, unknown>;
 }
 
 /** The response schema of a wire Playlist: the model's, with the yaml's `kind` and whole-second durations. */

@@ -98,6 +98,7 @@ function toAppError(error: unknown): unknown {
         return new AppError('not_found', error.message, Object.keys(error.extensions).length > 0 ? { extensions: error.extensions } : {});
       case 'invalid_document':
       case 'too_deep':
+      case 'unknown_provider':
         return new AppError('validation_failed', error.message, { extensions });
       case 'unsupported_schema_version':
         return new AppError('unsupported_schema_version', error.message, { extensions });
@@ -136,7 +137,7 @@ const providerReadErrors = {
 };
 
 const readErrors = {
-  400: problemResponse('Invalid query (`refresh`, `provider`)'),
+  400: problemResponse('Invalid query (`refresh`, `provider`); `provider` naming no loaded provider: `reason` unknown_provider, `providers` lists the loaded ones'),
   ...gateErrors,
   404: problemResponse(
     'Not this owner, not a well-formed reference, or no such account, import or playlist; `detail` says which part. A reference whose provider is not its account\'s provider names nothing: 404 with `reason` account_provider_mismatch and `account_provider`',

@@ -33,6 +33,7 @@ export type OpenPlaylistErrorReason =
   | 'no_playlists'
   | 'account_provider_mismatch'
   | 'unknown_target_provider'
+  | 'unknown_provider'
   | 'target_cannot_receive'
   | 'no_target_account'
   | 'target_account_required';
@@ -139,7 +140,16 @@ export class OpenPlaylistsService {
    * whole. Accounts that need reconnecting are left out rather than failing the whole list.
    */
   async listOwned(ownerId: string, options: { provider?: string | undefined; refresh?: boolean } = {}): Promise<Playlist[]> {
-    const accounts = (await this.#deps.connections.list(ownerId, options.provider ?? null)).filter((account) => account.status === 'connected');
+    const listed = await this.#deps.connections.list(ownerId, options.provider ?? null);
+    if (options.provider !== undefined && listed.length === 0 && this.#deps.providers.providerPlugin(options.provider) === undefined) {
+      // A misspelt provider would otherwise answer an empty list, as if it had no playlists.
+      const known = this.#deps.providers
+        .manifests()
+        .flatMap((manifest) => (manifest.provider ? [manifest.provider.name] : []))
+        .sort();
+      throw new OpenPlaylistError('unknown_provider', `No provider named ${quoted(options.provider)} is loaded on this instance; provider can be ${known.length > 0 ? known.join(', ') : '(none is loaded)'}.`, { providers: known });
+    }
+    const accounts = listed.filter((account) => account.status === 'connected');
     const playlists: Playlist[] = [];
     for (const account of accounts) {
       let view;

@@ -134,6 +134,11 @@ describe('GET /open-playlists/{userId}', () => {
     // The yaml's spelling of a provider key narrows the list as the engine's does.
     expect((await h.api('/open-playlists/me?provider=youtube_music')).json).toEqual((await h.api('/open-playlists/me?provider=ytmusic')).json);
     expect((filtered.json as OpenPlaylistJson[]).filter((playlist) => playlist.kind !== 'liked_tracks').map((playlist) => playlist.name)).toEqual(['Already There']);
+    // A provider no plugin provides is a mistake to name, not a provider without playlists.
+    const misspelt = await h.api('/open-playlists/me?provider=spotfy');
+    expect(misspelt.status, misspelt.text).toBe(400);
+    expect(misspelt.json).toMatchObject({ reason: 'unknown_provider', providers: expect.arrayContaining(['spotify', 'tidal']) as unknown });
+    expect((misspelt.json as { detail: string }).detail).toMatch(/No provider named "spotfy" is loaded on this instance; provider can be .*spotify/);
     for (const other of ['someone-else', 'admin', 'import', '..%2F..%2Fetc']) {
       const response = await h.api(`/open-playlists/${other}`);
       expect(response.status, other).toBe(404);
@@ -267,6 +272,11 @@ describe('POST /open-playlists/import', () => {
     expect((inBundle.json as OpenPlaylistJson).kind).toBe('liked_tracks');
     const unknown = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'X', kind: 'favourites', tracks: [] } });
     expect(unknown.status, unknown.text).toBe(400);
+    // Refused in the words of the yaml a client knows, not only the bundle's.
+    expect(unknown.json).toMatchObject({ reason: 'invalid_document', issues: [{ path: 'kind', message: expect.stringContaining('use "standard" or "liked_tracks"') as unknown }] });
+    const unknownInBundle = await post('/open-playlists/import', { source_provider: 'open_playlist', provider_data: bundle([{ name: 'Y', tracks: [] }, { name: 'Z', kind: 7, tracks: [] } as unknown as PlaylistInput]) });
+    expect(unknownInBundle.status, unknownInBundle.text).toBe(400);
+    expect((unknownInBundle.json as { detail: string }).detail).toMatch(/playlists\.1\.kind: 7 is not a playlist kind: use "standard" or "liked_tracks"/);
   });
 
   it('takes one universal Playlist as provider_data, and a snapshot of a connected account’s playlist', async () => {
