@@ -55,7 +55,8 @@ export function parseExtinf(body: string): Extinf {
   const attributes: Record<string, string> = {};
   for (const match of attributeText.matchAll(ATTRIBUTE)) {
     const key = match[1] as string;
-    if (!(key in attributes)) attributes[key] = match[2] ?? match[3] ?? '';
+    // The first of a repeated key wins; `hasOwn`, not `in`: `constructor="…"` is an attribute like any other.
+    if (!Object.hasOwn(attributes, key)) attributes[key] = match[2] ?? match[3] ?? '';
   }
   const duration = durationToken === '' ? { value: null, problem: 'the duration is missing' } : readDuration(durationToken);
   let problem = duration.problem;

@@ -225,6 +225,11 @@ describe('parse: entries', () => {
     });
   });
 
+  it('keeps IPTV attributes named like JavaScript object members, the first of a repeated key winning', async () => {
+    const result = await parseText('#EXTM3U\n#EXTINF:-1 constructor="c" toString="t" tvg-id="x" tvg-id="y",Station\nhttp://stream.example/2\n');
+    expect(result.playlists[0]?.tracks[0]?.metadata.extinf_attributes).toEqual({ constructor: 'c', toString: 't', 'tvg-id': 'x' });
+  });
+
   it('reads plain M3U: titles from file names, never opening them', async () => {
     const result = await parseText('C:\\Music\\Daft Punk - Aerodynamic.mp3\n\\\\server\\share\\b.flac\n../rel/Song.ogg\nfile:///home/me/My%20Song.mp3\nfile:///C:/Music/%C3%A9t%C3%A9.mp3\n', 'mix.m3u');
     expect(result.issues).toEqual([]);
