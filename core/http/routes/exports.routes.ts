@@ -50,10 +50,19 @@ const DESCRIPTION =
  * The 200 answer of both download routes, by content type: a file is not JSON, and a client
  * generated from the OpenAPI document must not parse it as such.
  */
+/** The headers of every export download (sent by `sendArtifact`), as the OpenAPI document lists them. */
+const FILE_HEADERS = {
+  'Content-Disposition': { type: 'string', description: 'attachment; an ASCII-safe `filename` and the UTF-8 `filename*` (RFC 6266 / 8187)' },
+  'Content-Length': { type: 'integer', minimum: 0, description: 'The whole file\'s size in bytes' },
+  'X-Open-Playlist-Schema-Version': { type: 'string', enum: ['1'], description: 'The Open Playlist schema version of the file (and its manifest)' },
+  'X-Open-Playlist-Warning-Count': { type: 'integer', minimum: 0, description: 'How many warnings the export produced (listed in full in a JSON bundle and in an archive\'s manifest.json)' },
+  'X-Open-Playlist-Warning-Codes': { type: 'string', description: 'The distinct warning codes, comma-separated (empty when none): a CSV, TXT, M3U8 or XSPF file cannot carry its warnings' },
+};
+
 function fileResponse(description: string) {
   const file = z.string().meta({ format: 'binary' });
   const types = [...new Set(Object.values(EXPORT_CONTENT_TYPES).map((type) => type.split(';')[0]!))];
-  return { description, content: Object.fromEntries(types.map((type) => [type, { schema: file }])) };
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema: file }])), headers: FILE_HEADERS };
 }
 
 /** Refusals of the body itself, before any route code runs. */

@@ -507,12 +507,14 @@ describe('POST /api/exports from import records, with the real format plugins in
     await eventuallyEmpty();
   }, 120_000);
 
-  it('the OpenAPI document gives the file downloads their real content types (and the 413 / 415 refusals)', async () => {
-    const doc = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> }>();
+  it('the OpenAPI document gives the file downloads their real content types and headers (and the 413 / 415 refusals)', async () => {
+    const doc = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> }>> }>();
     const files = ['text/csv', 'text/plain', 'application/vnd.apple.mpegurl', 'application/xspf+xml', 'application/vnd.open-playlist+json', 'application/zip'];
-    for (const path of ['/api/exports', '/api/exports/migrations/{job_id}']) {
+    for (const path of ['/api/exports', '/api/exports/migrations/{job_id}', '/open-playlists/export/file']) {
       const responses = doc.paths[path]!['post']!.responses;
       expect(Object.keys(responses['200']!.content ?? {}).sort(), path).toEqual([...files].sort());
+      // The download's headers are part of the contract a generated client reads.
+      expect(Object.keys(responses['200']!.headers ?? {}), path).toEqual(['Content-Disposition', 'Content-Length', 'X-Open-Playlist-Schema-Version', 'X-Open-Playlist-Warning-Count', 'X-Open-Playlist-Warning-Codes']);
       expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['413', '415']));
     }
   });
