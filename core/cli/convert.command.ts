@@ -141,7 +141,8 @@ async function readInput(input: string): Promise<{ bytes: Uint8Array<ArrayBuffer
     throw new UsageError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${input} does not exist.` : `cannot read ${input}: ${fsReason(error)}.`);
   });
   if (info.isDirectory()) throw new UsageError(`${input} is a directory, not a playlist file.`);
-  if (!info.isFile()) throw new UsageError(`${input} is not a regular file.`);
+  // A pipe or device has no size to check before it is read whole (`<(…)`, /dev/stdin): ask for the file itself.
+  if (!info.isFile()) throw new UsageError(`${input} is not a regular file (a pipe or a device); save the playlist to a file and convert that.`);
   const size = Number(info.size);
   if (size > MAX_INPUT_BYTES) throw new UsageError(`${input} is ${mib(size)}; the converter reads files up to ${mib(MAX_INPUT_BYTES)}.`);
   try {

@@ -84,6 +84,12 @@ describe('opl convert: the command line', () => {
     expect(named.stdout).toContain('"Eple","Röyksopp"');
   });
 
+  it('asks for a file when the input is a pipe or a device', async () => {
+    const result = await convert(['/dev/null', '--to', 'csv', '--from', 'txt']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('opl convert: /dev/null is not a regular file (a pipe or a device); save the playlist to a file and convert that.\n');
+  });
+
   it('prints --help on standard output, where `| less` reads it', async () => {
     const result = await convert(['--help']);
     expect(result.code).toBe(0);
