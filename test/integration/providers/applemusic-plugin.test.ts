@@ -499,6 +499,10 @@ describe('errors', () => {
     fake.failNext({ kind: 'ambiguous_write', method: 'GET' });
     expect((await failureOf(call('readPlaylist', { playlist_id: playlistNamed('Mapping').id }))).message).toMatch(/could not be reached/);
     expect((await failureOf(call('readPlaylist', { playlist_id: 'p.Missing000000' }))).type).toBe('NotFound');
+    // An id no Apple Music id can be names nothing: NotFound without a request, not a refused request read as Apple failing.
+    const sent = fake.requests.length;
+    for (const playlist_id of ['../../x', 'p.a/b', '..', 'p.%2F']) expect((await failureOf(call('readPlaylist', { playlist_id }))).type, playlist_id).toBe('NotFound');
+    expect(fake.requests.length).toBe(sent);
   });
 
   it('sends only granted requests and never shows a credential', () => {

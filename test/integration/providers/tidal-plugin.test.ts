@@ -364,6 +364,10 @@ describe('errors', () => {
     fake.failNext({ kind: 'server_error', status: 500 });
     expect((await failureOf(call('testConnection', {}))).type).toBe('ProviderError');
     expect((await failureOf(call('listPlaylistItems', { playlist_id: '00000000-0000-4000-8000-000000000000', cursor: null, limit: 5 }))).type).toBe('NotFound');
+    // An id no TIDAL id can be names nothing: NotFound without a request, not a refused request read as TIDAL failing.
+    const sent = fake.requests.length;
+    for (const playlist_id of ['../../x', 'a/b', '..', '%2F']) expect((await failureOf(call('readPlaylist', { playlist_id }))).type, playlist_id).toBe('NotFound');
+    expect(fake.requests.length).toBe(sent);
     const reader = fake.createAccount({ displayName: 'Reader', scopes: ['playlists.read', 'user.read'] });
     expect((await failureOf(call('searchTracks', { query: { text: 'golden' }, mode: 'text', limit: 5 }, reader))).type).toBe('Unsupported');
   });

@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, ProviderError, type ProviderContext } from '@opl/plugin-sdk';
 import { errorForResponse } from './apple-errors.ts';
 
 /**
@@ -29,9 +29,18 @@ export function query(params: Readonly<Record<string, string | number | null | u
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** Path segment encoding for ids taken from input. */
+/** What a Apple Music id is made of (letters, digits and `. - _ ~`); `.` and `..` alone are path steps, not ids. */
+const ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,200}$/;
+
+/**
+ * An id taken from input, checked before it becomes a path segment: one no Apple Music id can be
+ * (`../../x`, `a/b`, `%2F`) names nothing, so it is NotFound here. Encoded, it would reach the
+ * host's fetch as an encoded separator, which the host refuses as a request the plugin may not
+ * make — and that refusal would read as Apple Music failing, not as a wrong id.
+ */
 export function segment(id: string): string {
-  return encodeURIComponent(id);
+  if (!ID.test(id)) throw new NotFound(`No Apple Music item has the id ${JSON.stringify(id.slice(0, 80))}: Apple Music ids are letters, digits, dots and dashes.`);
+  return id;
 }
 
 /** Sends one request; resolves with the parsed body of a 2xx answer (null when it had none, as a 204). */

@@ -1,4 +1,4 @@
-import { InvalidInput, ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, NotFound, ProviderError, type ProviderContext } from '@opl/plugin-sdk';
 import { readDocument, type Document } from './json-api-document.ts';
 import { decodePageCursor, type PageCursor } from './page-cursor.ts';
 import { errorForResponse } from './tidal-errors.ts';
@@ -99,7 +99,16 @@ export async function currentUser(ctx: ProviderContext): Promise<{ id: string; u
   return { id: user.id, username: typeof username === 'string' ? username : null, country: typeof country === 'string' ? country : null };
 }
 
-/** Plain path segment encoding for ids taken from input. */
+/** What a TIDAL id is made of (letters, digits and `. - _ ~`); `.` and `..` alone are path steps, not ids. */
+const ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,200}$/;
+
+/**
+ * An id taken from input, checked before it becomes a path segment: one no TIDAL id can be
+ * (`../../x`, `a/b`, `%2F`) names nothing, so it is NotFound here. Encoded, it would reach the
+ * host's fetch as an encoded separator, which the host refuses as a request the plugin may not
+ * make — and that refusal would read as TIDAL failing, not as a wrong id.
+ */
 export function segment(id: string): string {
-  return encodeURIComponent(id);
+  if (!ID.test(id)) throw new NotFound(`No TIDAL item has the id ${JSON.stringify(id.slice(0, 80))}: TIDAL ids are letters, digits, dots and dashes.`);
+  return id;
 }
