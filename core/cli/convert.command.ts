@@ -15,6 +15,8 @@ import { exportFileNames } from '../domain/export-file-names.ts';
 import { createLogger } from '../logging/logger.ts';
 import { PluginHost } from '../plugin-host/index.ts';
 import { readerFor, readableFormats, writableFormats } from '../plugins/format-plugins.ts';
+import { SNIFF_BYTES } from '../services/imports/format-sniffer.ts';
+import { chooseReader } from '../services/imports/reader-choice.ts';
 import { PluginCatalogue } from '../plugins/plugin-catalogue.service.ts';
 import { MemoryPluginState } from '../plugins/plugin-store.ts';
 import { createHttpsRegistrySource } from '../plugins/registry/https-registry-source.ts';
@@ -235,7 +237,8 @@ export async function convertCommand(args: readonly string[], config: Config, io
     const snapshot = await catalogue.refresh();
     if (snapshot.error) throw new UsageError(snapshot.error);
     const manifests = catalogue.manifests();
-    const reader = readerFor(manifests, input, parsed.values.from);
+    // As an upload's: what the content declares (XSPF saved as .xml, JSPF as .json), then the name; no guess (--from says it).
+    const reader = parsed.values.from ? readerFor(manifests, '', parsed.values.from) : chooseReader(manifests, { fileName: basename(input), mediaType: null, head: source.bytes.subarray(0, SNIFF_BYTES) }, { guess: false }).reader;
     if (!reader) {
       const known = readableFormats(manifests).map((format) => `${format.name} (${format.extensions.join(', ')})`);
       // An extension no plugin claims (`.dat`, none at all) may still name a readable file: say how to name its format.

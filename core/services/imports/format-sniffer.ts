@@ -1,5 +1,6 @@
 /**
- * Content sniffing for uploads whose name says nothing about the format. Only the first bytes are
+ * Content sniffing: for uploads whose name says nothing about the format, and (contentSignature)
+ * for content that declares its format whatever the name says. Only the first bytes are
  * looked at; the answer is a format name as the format plugins declare it (`m3u8`, `xspf`, …).
  * Pure: no I/O, deterministic.
  */
@@ -73,33 +74,77 @@ function controlRatio(text: string): number {
   return controls / text.length;
 }
 
+/** What comes before an XML document's root element: white space, the declaration and other processing instructions, comments, a DOCTYPE. */
+const XML_PROLOGUE_ITEM = /^(?:\s+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]*\[[\s\S]*?\])?[^>]*>)/i;
+
 /**
- * XML playlists by their root: WPL (`<?wpl …?>` — Zune and Groove Music: `<?zpl …?>` — then `<smil>`), an iTunes / Apple Music library
- * (a `<plist>` whose top dict has `Tracks` or `Playlists`; both keys come before any track, well
- * inside the sniffed head), XSPF (`<playlist>` or its namespace).
+ * An XML document's first processing instruction's target and its root element's local name
+ * (without a namespace prefix), as far as the sniffed head shows them.
+ */
+function xmlStart(text: string): { instruction: string | undefined; root: string | undefined } {
+  let rest = text;
+  let instruction: string | undefined;
+  for (let step = 0; step < 1_000; step++) {
+    const item = XML_PROLOGUE_ITEM.exec(rest);
+    if (item === null) break;
+    // The first instruction after the XML declaration (`<?wpl?>` follows `<?xml?>` in some files).
+    const target = item[0].startsWith('<?') ? /^<\?([A-Za-z_][\w.-]*)/.exec(item[0])?.[1]?.toLowerCase() : undefined;
+    if (target !== undefined && target !== 'xml') instruction ??= target;
+    rest = rest.slice(item[0].length);
+  }
+  const root = /^<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(rest)?.[1];
+  return { instruction, root };
+}
+
+/**
+ * XML playlists by their start: WPL (`<?wpl …?>` — Zune and Groove Music: `<?zpl …?>` — or a
+ * `<smil>` root), an iTunes / Apple Music library (a `<plist>` root whose top dict has `Tracks` or
+ * `Playlists`; both keys come before any track, well inside the sniffed head), XSPF (a
+ * `<playlist>` root). By the root element, not by a name anywhere in the text: a title may say `<smil>`.
  */
 function sniffXml(text: string): string | undefined {
-  if (/^<\?[wz]pl[\s?]/.test(text) || /<smil[\s>]/.test(text)) return 'wpl';
-  if (/<plist[\s>]/.test(text) && /<key>\s*(?:Tracks|Playlists)\s*<\/key>/.test(text)) return 'itunes-library';
-  if (/<playlist[\s>]/.test(text) || text.includes('xspf.org')) return 'xspf';
+  const { instruction, root } = xmlStart(text);
+  if (instruction === 'wpl' || instruction === 'zpl' || root === 'smil') return 'wpl';
+  if (root === 'plist' && /<key>\s*(?:Tracks|Playlists)\s*<\/key>/.test(text)) return 'itunes-library';
+  if (root === 'playlist') return 'xspf';
   return undefined;
+}
+
+/**
+ * The format a file's content declares beyond doubt, whatever its name says: an XML root (see
+ * sniffXml), JSPF's `{"playlist": {`, M3U's `#EXTM3U`, PLS's `[playlist]`, our TXT export's
+ * header. A `.xml`, `.json` or `.txt` name says little (XSPF, WPL and libraries are all saved as
+ * `.xml`; JSPF as `.json`; M3U lists as `.txt`), so this decides before the name. Undefined when
+ * the content has no such mark (then the name, the media type and sniffFormat's guesses decide).
+ */
+export function contentSignature(head: Uint8Array): string | undefined {
+  const text = sniffableText(head);
+  if (text === undefined) return undefined;
+  if (/^#EXTM3U/i.test(text)) return 'm3u8';
+  if (/^\[playlist\]/i.test(text)) return 'pls';
+  if (text.startsWith('<')) return sniffXml(text);
+  // JSPF wraps one object under "playlist"; the Open Playlist bundle has "playlists".
+  if (/^\{\s*"playlist"\s*:\s*\{/.test(text)) return 'xspf';
+  if (/^# Open Playlist TXT/i.test(text)) return 'txt';
+  return undefined;
+}
+
+/** The head as text without byte order mark and leading white space, or undefined when it is binary. */
+function sniffableText(head: Uint8Array): string | undefined {
+  const decoded = decodeHead(head);
+  if (decoded === undefined) return undefined;
+  const text = decoded.replace(/^\uFEFF/, '').trimStart();
+  return text === '' || controlRatio(text) > 0.01 ? undefined : text;
 }
 
 /** The format the content looks like, or undefined when it looks like none of them. */
 export function sniffFormat(head: Uint8Array): string | undefined {
-  const decoded = decodeHead(head);
-  if (decoded === undefined) return undefined;
-  const text = decoded.replace(/^\uFEFF/, '').trimStart();
-  if (text === '' || controlRatio(text) > 0.01) return undefined;
-  if (/^#EXTM3U/i.test(text)) return 'm3u8';
-  if (/^\[playlist\]/i.test(text)) return 'pls';
-  if (text.startsWith('<')) return sniffXml(text);
-  if (text.startsWith('{') || text.startsWith('[')) {
-    // JSPF wraps one object under "playlist"; the Open Playlist bundle has "playlists".
-    if (/^\{\s*"playlist"\s*:\s*\{/.test(text)) return 'xspf';
-    return 'json';
-  }
-  if (/^# Open Playlist TXT/i.test(text)) return 'txt';
+  const text = sniffableText(head);
+  if (text === undefined) return undefined;
+  const declared = contentSignature(head);
+  if (declared !== undefined) return declared;
+  if (text.startsWith('<')) return undefined;
+  if (text.startsWith('{') || text.startsWith('[')) return 'json';
   const first = firstMeaningfulLine(text, true);
   if (first === undefined) return 'txt';
   if (first.includes('\t') && first.toLowerCase().includes('schema_version')) return 'txt';

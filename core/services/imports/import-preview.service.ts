@@ -7,7 +7,8 @@ import { PluginError, type Manifest, type OperationResult, type Playlist } from 
 import { SandboxError } from '@opl/plugin-sdk/sandbox';
 import { readableFormats, readerFor, type FormatChoice } from '../../plugins/format-plugins.ts';
 import { estimateEntries } from './entry-estimate.ts';
-import { isTabularHeader, sniffFormat, SNIFF_BYTES } from './format-sniffer.ts';
+import { isTabularHeader, SNIFF_BYTES } from './format-sniffer.ts';
+import { chooseReader } from './reader-choice.ts';
 import { ImportRecordTooLargeError, MAX_STORED_ISSUES, type ImportIssue, type ImportKind, type ImportRecordContents, type ImportRecordService } from './import-record.service.ts';
 import { ParseGate, ParseGateFullError } from './parse-gate.ts';
 import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.ts';
@@ -318,20 +319,8 @@ export class ImportPreviewService {
   #readerForUpload(fileName: string | null, mediaType: string | null, bytes: Uint8Array): FormatChoice {
     const manifests = this.#plugins.manifests();
     const readers = readableFormats(manifests);
-    // `.xml` only says "XML": XSPF, WPL and iTunes libraries are all saved under it, so the root element decides.
-    if (fileName?.toLowerCase().endsWith('.xml')) {
-      const sniffed = sniffFormat(bytes.subarray(0, SNIFF_BYTES));
-      const byContent = sniffed ? readerFor(manifests, '', sniffed) : undefined;
-      if (byContent) return byContent;
-    }
-    const byName = fileName ? readerFor(manifests, fileName) : undefined;
-    if (byName) return byName;
-    const type = mediaType?.split(';')[0]?.trim().toLowerCase();
-    const byType = type ? readers.find((format) => format.mediaTypes.includes(type)) : undefined;
-    if (byType) return byType;
-    const sniffed = sniffFormat(bytes.subarray(0, SNIFF_BYTES));
-    const bySniff = sniffed ? readerFor(manifests, '', sniffed) : undefined;
-    if (bySniff) return bySniff;
+    const { reader, sniffed } = chooseReader(manifests, { fileName, mediaType, head: bytes.subarray(0, SNIFF_BYTES) });
+    if (reader) return reader;
     const known = readers.map((format) => `${format.name} (${format.extensions.join(', ')})`).join('; ');
     // A format this engine knows whose reader is not loaded: switched off (quarantined, not allowed) or missing.
     const lower = fileName?.toLowerCase() ?? '';

@@ -139,4 +139,22 @@ describe('opl convert: the command line', () => {
     expect(result.stderr).toMatch(/\nopl convert: could not write to standard output: the reader went away; the output is incomplete\.\n$/);
     expect(result.stderr).not.toContain('writtenopl convert');
   });
+
+  it('reads what the content declares whatever the name, as an upload does: XSPF and WPL saved as .xml, JSPF as .json, M3U as .txt', async () => {
+    const files: Array<[string, string, string]> = [
+      ['mix.xml', '<?xml version="1.0"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><title>X</title><trackList><track><title>Song X</title><creator>Artist X</creator></track></trackList></playlist>', 'Artist X\tSong X'],
+      ['list.xml', '<?wpl version="1.0"?>\n<smil><head><title>W</title></head><body><seq><media src="C:\\Music\\Artist W - Song W.mp3"/></seq></body></smil>', 'Artist W\tSong W'],
+      ['spiff.json', JSON.stringify({ playlist: { title: 'J', track: [{ title: 'Song J', creator: 'Artist J' }] } }), 'Artist J\tSong J'],
+      ['saved.txt', '#EXTM3U\n#EXTINF:200,Artist M - Song M\nC:\\Music\\m.mp3\n', 'Artist M\tSong M'],
+    ];
+    for (const [name, content, row] of files) {
+      const path = join(root, name);
+      await writeFile(path, content);
+      const result = await convert([path, '--to', 'txt', '-o', '-']);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      const [title, artist] = row.split('\t').reverse();
+      // The TXT v1 row holds the title and then the artist among its columns.
+      expect(result.stdout, name).toContain(`${title}\t${artist}`);
+    }
+  });
 });
