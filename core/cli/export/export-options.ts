@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { engineUrlProblem } from '../engine-url-option.ts';
 
 /**
  * The command line of `opl export`, parsed into a live export (from an account or an import record)
@@ -72,14 +73,15 @@ export function parseSource(value: string): ExportSource {
 /** `--url`: an http(s) address, refused here as a usage error rather than later as an engine that cannot be reached. */
 function parseUrl(value: string | undefined): string | null {
   if (value === undefined) return null;
-  const url = URL.parse(value);
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ExportUsageError(`--url takes the engine's http:// or https:// address (e.g. http://127.0.0.1:8765); not ${JSON.stringify(value)}.`);
+  const problem = engineUrlProblem(value);
+  if (problem !== null) throw new ExportUsageError(problem);
   return value;
 }
 
 /** `--tracks <playlist>=<id>,<id>`: the playlist id may itself contain `=` only before the last one. */
 function parseTracks(values: readonly string[]): Record<string, string[]> {
-  const tracks: Record<string, string[]> = {};
+  // No prototype: a playlist id such as `constructor` or `__proto__` is a key like any other.
+  const tracks: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const value of values) {
     const equals = value.lastIndexOf('=');
     const playlist = value.slice(0, equals).trim();

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { engineUrlProblem } from '../engine-url-option.ts';
 
 /**
  * The command line of `opl migrate`, parsed into one of its modes. Usage errors are thrown as
@@ -88,6 +89,8 @@ export function parseMigrateOptions(args: readonly string[]): MigrateOptions {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const urlProblem = values.url === undefined ? null : engineUrlProblem(values.url);
+  if (urlProblem !== null) throw new UsageError(urlProblem);
   const common = { url: values.url ?? null, interactive: values.interactive === true };
   const modes = [values.list, values.report, values.follow, values.from ?? values.to].filter((value) => value !== undefined && value !== false);
   if (modes.length > 1) throw new UsageError('Choose one of: a new migration (--from/--to), --follow, --list or --report.');
@@ -112,7 +115,8 @@ export function parseMigrateOptions(args: readonly string[]): MigrateOptions {
   if (strictness !== null && !STRICTNESS.includes(strictness as Strictness)) throw new UsageError(`--strictness is one of ${STRICTNESS.join(', ')}.`);
 
   const playlists = [...(values.playlist ?? []), ...(values.liked ? ['liked'] : [])];
-  const tracks: Record<string, string[]> = {};
+  // No prototype: a collection id such as `constructor` or `__proto__` is a key like any other.
+  const tracks: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const spec of values.tracks ?? []) {
     const cut = spec.indexOf('=');
     const keys = (cut >= 0 ? spec.slice(cut + 1) : spec).split(',').map((key) => key.trim()).filter(Boolean);
