@@ -12,6 +12,7 @@ import { registerJsonBodyParser } from './json-body-parser.ts';
 import { AppError, registerErrorHandling } from './errors/index.ts';
 import { findUnstorableText } from './unstorable-text.ts';
 import { openApiDocument, registerOpenApi } from './openapi.ts';
+import { answerClientError } from './errors/client-error.ts';
 import { registerOwnerGate } from './owner/owner-gate.ts';
 import { requestIdFor } from './request-context.ts';
 import { RedactingLogController } from './request-logging.ts';
@@ -80,6 +81,8 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // Requests Node's parser refuses (a raw `é` in the URL, oversized headers) answer problem+json too.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   const tap = deps.responseTap;

@@ -5,6 +5,7 @@
 export const ERROR_CATALOGUE = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   malformed_body: { status: 400, title: 'The request body could not be read' },
+  malformed_request: { status: 400, title: 'The request is not valid HTTP' },
   session_required: { status: 401, title: 'Owner session required' },
   invalid_owner_secret: { status: 401, title: 'The owner secret is not correct' },
   admin_token_required: { status: 401, title: 'Admin token required' },
@@ -15,6 +16,7 @@ export const ERROR_CATALOGUE = {
   playlist_access_denied: { status: 403, title: 'The provider does not let this account read the playlist' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   conflict: { status: 409, title: 'Conflict' },
   provider_not_configured: { status: 409, title: 'The provider cannot be connected on this instance' },
   provider_auth_expired: { status: 409, title: 'The provider account needs reconnecting' },
@@ -33,6 +35,7 @@ export const ERROR_CATALOGUE = {
   unsupported_target_type: { status: 422, title: 'The target cannot receive what was selected' },
   invalid_selection: { status: 422, title: 'The selection cannot be migrated' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  request_headers_too_large: { status: 431, title: 'The request headers are too large' },
   provider_rate_limited: { status: 429, title: 'The provider asks to slow down' },
   internal_error: { status: 500, title: 'Internal server error' },
   bad_gateway: { status: 502, title: 'An upstream server failed' },

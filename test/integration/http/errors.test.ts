@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -15,6 +16,31 @@ describe('problem+json errors', () => {
     const problem = response.json<Record<string, unknown>>();
     expect(problem).toMatchObject({ type: 'urn:opl:problem:not-found', status: 404, code: 'not_found', instance: '/nope' });
     expect(problem['request_id']).toBe(response.headers['x-request-id']);
+  });
+
+  it('answers a request the HTTP parser refuses with problem+json saying what to do (a raw é in the URL, huge headers)', async () => {
+    const { port } = t.app.http!.server.address() as AddressInfo;
+    const raw = (request: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(port, '127.0.0.1', () => socket.write(request));
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      });
+    const split = (answer: string) => {
+      const [head, body] = answer.split('\r\n\r\n', 2) as [string, string];
+      return { status: head.split('\r\n')[0], head: head.toLowerCase(), problem: JSON.parse(body) as Record<string, unknown> };
+    };
+    const unencoded = split(await raw(Buffer.concat([Buffer.from('POST /api/imports/preview?filename='), Buffer.from('été.m3u', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n')])));
+    expect(unencoded.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(unencoded.head).toContain('content-type: application/problem+json');
+    expect(unencoded.problem).toMatchObject({ type: 'urn:opl:problem:malformed-request', status: 400, code: 'malformed_request', detail: expect.stringContaining('percent-encode') as unknown });
+    const huge = split(await raw(Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`)));
+    expect(huge.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(huge.problem).toMatchObject({ code: 'request_headers_too_large', status: 431 });
+    const garbage = split(await raw(Buffer.from('NOT HTTP AT ALL\r\n\r\n')));
+    expect(garbage.problem).toMatchObject({ code: 'malformed_request', status: 400 });
   });
 
   it('lists field-level problems of an invalid body', async () => {
