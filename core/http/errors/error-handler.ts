@@ -48,7 +48,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((issue) => ({
-        path: `${error.validationContext ?? 'request'}${issue.instancePath ? issue.instancePath.replaceAll('/', '.') : ''}`,
+        // `body`, `body.tracks.0`: an issue of the whole body has the instance path "/", which is no segment.
+        path: [error.validationContext ?? 'request', ...(issue.instancePath ?? '').split('/').filter((segment) => segment !== '')].join('.'),
         message: issue.message ?? 'is not valid',
       }));
       return sendProblem(reply, request, 'validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });

@@ -50,6 +50,11 @@ describe('problem+json errors', () => {
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors.length).toBeGreaterThan(0);
     expect(problem.errors.map((e) => e.path).join()).toMatch(/body/);
+    // A body of the wrong shape as a whole is named `body`, not `body.`.
+    const whole = await t.app.http!.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '[]' });
+    expect(whole.statusCode).toBe(400);
+    expect(whole.json<{ errors: Array<{ path: string }>; detail: string }>().errors.map((e) => e.path)).toEqual(['body']);
+    expect(whole.json<{ detail: string }>().detail).toMatch(/^body: /);
   });
 
   it('refuses malformed JSON, a wrong content type and an oversized body with clear codes', async () => {
