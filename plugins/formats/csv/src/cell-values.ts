@@ -1,4 +1,5 @@
 import { formatKit } from '@opl/plugin-sdk';
+import { releaseDateOf } from './release-dates.ts';
 
 /**
  * Cell readers for the Exportify layout: each reads one cell of a row by its position, converts it
@@ -7,13 +8,6 @@ import { formatKit } from '@opl/plugin-sdk';
  * track. The generic layout reads its rows with `formatKit.TrackTableReader`.
  */
 
-const RELEASE_DATE = /^(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
-/**
- * A date as Excel writes it back in locales that put the day first with dots (German, Russian,
- * Polish, …: `14.04.2017`): a file opened and saved there. Slashes are not read: `03/12/2001` may
- * be either day or month first.
- */
-const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
 /** TRUE and FALSE as Excel writes them back in German, French, Spanish, Italian, Portuguese and Dutch. */
 const EXCEL_TRUE = new Set(['wahr', 'vrai', 'verdadero', 'vero', 'verdadeiro', 'waar']);
 const EXCEL_FALSE = new Set(['falsch', 'faux', 'falso', 'onwaar']);
@@ -82,15 +76,26 @@ export class CellReader {
     return this.invalid(position, column, `${shown(value)} is neither true nor false`);
   }
 
-  /** `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, as the model's release_date holds it (`DD.MM.YYYY`, Excel's, read as such). */
+  /**
+   * `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, as the model's release_date holds it, also from the forms
+   * Excel writes back (`releaseDateOf`). A slashed date whose day and month cannot be told apart
+   * keeps its year only, with an `ambiguous_date` warning saying so.
+   */
   releaseDate(position: number | undefined, column: string): { readonly date: string; readonly year: number } | null {
     const cell = this.raw(position).trim();
     if (cell === '') return null;
-    const dotted = DOTTED_DATE.exec(cell);
-    const value = dotted === null ? cell : `${dotted[3]}-${dotted[2]!.padStart(2, '0')}-${dotted[1]!.padStart(2, '0')}`;
-    const match = RELEASE_DATE.exec(value);
-    if (match === null) return this.invalid(position, column, `${shown(cell)} is not a date such as 2024, 2024-05 or 2024-05-01`);
-    return { date: value, year: Number(match[1]) };
+    const release = releaseDateOf(cell);
+    if (release === null) return this.invalid(position, column, `${shown(cell)} is not a date such as 2024, 2024-05, 2024-05-01 or 01.05.2024`);
+    if (release.ambiguous) {
+      this.#issues.add(
+        this.#line,
+        'ambiguous_date',
+        `${column} ${shown(cell)} may be day or month first; only the year ${release.date} was kept (write the date as YYYY-MM-DD to keep it whole)`,
+        'warning',
+        position === undefined ? null : position + 1,
+      );
+    }
+    return { date: release.date, year: release.year };
   }
 
   /** The ISRC in its 12-character uppercase form (`formatKit.isrcCode`). */

@@ -507,10 +507,33 @@ describe('opl.format.csv library exports of several playlists and files that are
       ['HUMBLE.', '2017-04-14', 2017, true],
       ['EARFQUAKE', '2019-05-17', 2019, false],
       ['Bohemian Rhapsody', '1975-10-31', 1975, false],
-      // Slashes may be day-first or month-first: not guessed, reported as any other value that is no date.
-      ['One More Time', null, null, true],
+      // Slashes may be day-first or month-first: the year is certain, the day is not guessed.
+      ['One More Time', '2001', 2001, true],
     ]);
-    expect(issues).toMatchObject([{ line: 5, code: 'invalid_value', column: 4 }]);
+    expect(issues).toMatchObject([{ line: 5, code: 'ambiguous_date', severity: 'warning', column: 4, message: expect.stringContaining('only the year 2001 was kept') }]);
+  });
+
+  it('reads slashed release dates day- or month-first when a part above 12 settles it, else keeps the year alone with a warning', async () => {
+    const text = [
+      'Track URI,Track Name,Artist Name(s),Release Date',
+      'spotify:track:7KXjTSCq5nL1LoYtL7XAwS,Paranoid Android,Radiohead,21/05/1997',
+      'spotify:track:5hVghJ4KaYES3BFUATCYn0,Karma Police,Radiohead,8/25/1997',
+      'spotify:track:4u7EnebtmKWzUH433cf5Qv,No Surprises,Radiohead,12/01/1998',
+      'spotify:track:0DiWol3AO6WpXZgp0goxAV,Lucky,Radiohead,31/04/1997',
+    ].join('\n');
+    const { playlists, issues } = await parse(encoder.encode(text), 'OK Computer.csv');
+    expect(playlists[0]!.tracks.map((track) => [track.title, track.release_date, track.release_year])).toEqual([
+      ['Paranoid Android', '1997-05-21', 1997],
+      ['Karma Police', '1997-08-25', 1997],
+      ['No Surprises', '1998', 1998],
+      // April has no 31st: no date, reported as before.
+      ['Lucky', null, null],
+    ]);
+    expect(issues).toMatchObject([
+      { line: 4, code: 'ambiguous_date', severity: 'warning', column: 4 },
+      { line: 5, code: 'invalid_value', severity: 'warning', column: 4 },
+    ]);
+    expect(issues[0]!.message).toContain('"12/01/1998"');
   });
 
   it('keeps rows that end in empty cells after the last column (a trailing delimiter): nothing is shifted', async () => {
