@@ -286,7 +286,11 @@ export async function convertCommand(args: readonly string[], config: Config, io
     const serialize = async (items: Playlist[], sink: (chunk: Uint8Array) => Promise<void>) => {
       if (showProgress) progress.startPlaylist(items.reduce((sum, playlist) => sum + playlist.tracks.length, 0));
       // A configured public schema base is named in the file; else the plugin writes the canonical one (never this machine's own address).
-      const options = config.publishedSchemaBaseUrl ? { schema_base: config.publishedSchemaBaseUrl } : {};
+      // The source provider a bundle named is written back (a bundle converted to a bundle keeps it).
+      const options = {
+        ...(config.publishedSchemaBaseUrl ? { schema_base: config.publishedSchemaBaseUrl } : {}),
+        ...(result.source_provider === undefined ? {} : { source_provider: result.source_provider }),
+      };
       await host.serialize(writer.pluginId, { playlists: items, options }, async (chunk) => {
         written += chunk.byteLength;
         if (showProgress) progress.wrote(chunk.byteLength);

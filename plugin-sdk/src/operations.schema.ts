@@ -199,7 +199,15 @@ export const FORMAT_OPERATIONS = {
       filename: z.string().max(500).nullable().default(null),
       media_type: z.string().max(200).nullable().default(null),
     }),
-    output: z.object({ playlists: z.array(playlistSchema).max(10_000), issues: z.array(parseIssueSchema).max(1_000) }),
+    output: z.object({
+      playlists: z.array(playlistSchema).max(10_000),
+      issues: z.array(parseIssueSchema).max(1_000),
+      /** The provider the file says its playlists came from (an Open Playlist bundle's `source_provider`), for a converter to write back. */
+      source_provider: z
+        .string()
+        .regex(/^[a-z][a-z0-9_]{0,39}$/)
+        .optional(),
+    }),
     requires: [],
     writes: false,
   }),

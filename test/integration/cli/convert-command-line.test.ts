@@ -157,4 +157,12 @@ describe('opl convert: the command line', () => {
       expect(result.stdout, name).toContain(`${title}\t${artist}`);
     }
   });
+
+  it('converts a bundle to a bundle keeping the provider it came from', async () => {
+    const path = join(root, 'from-spotify.json');
+    await writeFile(path, JSON.stringify({ schema_version: 1, source_provider: 'spotify', playlists: [{ name: 'Mine', tracks: [{ title: 'T', artist: 'A' }] }], warnings: [] }));
+    const result = await convert([path, '--to', 'json', '-o', '-']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ schema_version: 1, source_provider: 'spotify', playlists: [{ name: 'Mine' }] });
+  });
 });

@@ -25,6 +25,18 @@ describe('reading bundles', () => {
     expect(parsed.issues).toEqual([expect.objectContaining({ code: 'missing_schema_version', severity: 'warning' })]);
   });
 
+  it('hands the bundle\'s source_provider on, so bundle → bundle keeps it; one that is no provider key is left out with a warning', async () => {
+    const parsed = await runParse(plugin, bundle({ source_provider: 'spotify', playlists: [{ name: 'From Spotify', tracks: [] }] }));
+    expect(parsed.source_provider).toBe('spotify');
+    expect(parsed.issues).toEqual([]);
+    const written = await runSerialize(plugin, parsed.playlists, { source_provider: parsed.source_provider });
+    expect(JSON.parse(written.text)).toMatchObject({ source_provider: 'spotify' });
+    expect((await runParse(plugin, bundle({ playlists: [{ name: 'N', tracks: [] }] }))).source_provider).toBeUndefined();
+    const odd = await runParse(plugin, bundle({ source_provider: 'Not A Key!', playlists: [{ name: 'N', tracks: [] }] }));
+    expect(odd.source_provider).toBeUndefined();
+    expect(odd.issues).toEqual([expect.objectContaining({ code: 'invalid_value', severity: 'warning', message: expect.stringContaining('/source_provider') as unknown })]);
+  });
+
   it('reports a bad track by its JSON Pointer and keeps its neighbours', async () => {
     const tracks = Array.from({ length: 8 }, (_, index) => ({ title: `Song ${index}`, artist: 'A' }));
     tracks[5] = { title: 42, artist: 'A' } as never;

@@ -8,6 +8,19 @@ import { lineColumn } from './text-position.ts';
 export interface ParsedBundle {
   readonly playlists: PlaylistInput[];
   readonly issues: formatKit.ParseIssue[];
+  /** The bundle's `source_provider`, when it names one: a converter writes it back (bundle → bundle keeps it). */
+  readonly source_provider?: string;
+}
+
+/** A provider key as bundles write them (`spotify`, `import`). */
+const PROVIDER_KEY = /^[a-z][a-z0-9_]{0,39}$/;
+
+/** The bundle's `source_provider`: a provider key, or null (absent, null, or not a key: that one is said). */
+function bundleSourceProvider(value: unknown, issues: formatKit.IssueCollector): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && PROVIDER_KEY.test(value)) return value;
+  issues.add(null, 'invalid_value', `/source_provider: ${(JSON.stringify(value) ?? typeof value).slice(0, 60)} is not a provider key (such as "spotify"); it was left out`, 'warning');
+  return null;
 }
 
 /** `…/open-playlist-bundle-v2.json` → 2; null when `$schema` names no bundle version. */
@@ -54,6 +67,7 @@ export function parseBundle(text: string): ParsedBundle {
   }
 
   let rawPlaylists: unknown[];
+  let sourceProvider: string | null = null;
   /** JSON Pointer of the playlists array; null when the document is one playlist (its pointer is the root). */
   let base: string | null;
   if (Array.isArray(document)) {
@@ -73,6 +87,7 @@ export function parseBundle(text: string): ParsedBundle {
     if (!Array.isArray(document.playlists)) return refused(issues, 'invalid_bundle', '/playlists: must be an array of playlists');
     rawPlaylists = document.playlists;
     base = '/playlists';
+    sourceProvider = bundleSourceProvider(document.source_provider, issues);
     if (Array.isArray(document.warnings)) {
       for (const warning of document.warnings) {
         if (!isRecord(warning) || typeof warning.code !== 'string') continue;
@@ -102,5 +117,5 @@ export function parseBundle(text: string): ParsedBundle {
     const playlist = reader.playlist(raw, base === null ? '' : `${base}/${index}`);
     if (playlist !== null) playlists.push(playlist);
   }
-  return { playlists, issues: issues.issues() };
+  return { playlists, issues: issues.issues(), ...(sourceProvider === null ? {} : { source_provider: sourceProvider }) };
 }
