@@ -1,5 +1,6 @@
 import { formatKit, type TrackInput, type XmlElement } from '@opl/plugin-sdk';
 import { booleanValue, dictEntries, integerValue, stringValue } from './plist-values.ts';
+import { libraryReleaseDate } from './release-date.ts';
 
 /**
  * One entry of the library's `Tracks` dict as a model track. A library song carries catalogue
@@ -7,7 +8,8 @@ import { booleanValue, dictEntries, integerValue, stringValue } from './plist-va
  * finds by that metadata; where its file lies (`Location`, a `file://` URL) is kept as
  * `metadata.location` / `metadata.local_path` and never opened. Podcasts, movies, TV shows, music
  * videos and internet streams are not songs a music service can take: they keep their media type
- * and an `unsupported_reason`.
+ * and an `unsupported_reason`. Library details the model has no field for (counts, sort names, the
+ * compilation flag, when the song entered the library) go to `metadata`.
  */
 
 const TEXT_MAX = formatKit.LIMITS.title;
@@ -42,9 +44,13 @@ const INTEGER_FIELDS = [
   ['Track Number', 'track_number'],
   ['Disc Number', 'disc_number'],
 ] as const;
-/** Library fields kept in `metadata` (strings and numbers, as written). */
+/** Library fields kept in `metadata` (strings and numbers, as written): the model has no field for them. */
 const METADATA_FIELDS = [
   ['Album Artist', 'album_artist'],
+  ['Disc Count', 'disc_count'],
+  ['Track Count', 'track_count'],
+  ['Sort Name', 'sort_name'],
+  ['Sort Artist', 'sort_artist'],
   ['Kind', 'itunes_kind'],
   ['Track Type', 'itunes_track_type'],
   ['Persistent ID', 'itunes_persistent_id'],
@@ -55,6 +61,13 @@ function bounded(value: string, what: string, line: number, issues: formatKit.Is
   const cut = formatKit.boundedText(value, TEXT_MAX);
   if (cut.truncated) issues.warn(line, 'value_truncated', `the ${what} is longer than ${TEXT_MAX} characters and was cut`);
   return cut.value;
+}
+
+/** A `<date>` value that is a valid timestamp (`2019-03-01T10:00:00Z`), else null. */
+function dateValue(element: XmlElement | undefined): string | null {
+  if (element?.name !== 'date') return null;
+  const conversion = formatKit.dateTime(element.text, 'date');
+  return conversion.problem === undefined ? conversion.value : null;
 }
 
 export function libraryTrack(dict: XmlElement, issues: formatKit.IssueCollector): TrackInput {
@@ -78,6 +91,22 @@ export function libraryTrack(dict: XmlElement, issues: formatKit.IssueCollector)
     const element = entries.get(key);
     const value = stringValue(element) ?? integerValue(element);
     if (value !== null) metadata[field] = typeof value === 'string' ? formatKit.boundedText(value, 1_000).value : value;
+  }
+  // The model has no album-level flag: a compilation (various artists) is kept for whoever reads it.
+  if (booleanValue(entries.get('Compilation')) === true) metadata.compilation = true;
+  // When the song entered the library, not the playlist: `added_at` is the playlist's, which a library does not record.
+  const dateAdded = dateValue(entries.get('Date Added'));
+  if (dateAdded !== null) metadata.library_added_at = dateAdded;
+  const releaseDate = dateValue(entries.get('Release Date'));
+  if (releaseDate !== null) {
+    // The value as written, since release_date keeps only its certain part (release-date.ts).
+    metadata.itunes_release_date = releaseDate;
+    const release = libraryReleaseDate(releaseDate);
+    // `Year` is the song's own tag and wins; a release date of another year (a reissue) stays in metadata only.
+    if (release !== null && (track.release_year === undefined || track.release_year === release.year)) {
+      track.release_date = release.date;
+      track.release_year = release.year;
+    }
   }
   const location = stringValue(entries.get('Location'));
   if (location !== null && location !== '') {

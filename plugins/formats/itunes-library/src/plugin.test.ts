@@ -66,6 +66,47 @@ describe('iTunes / Apple Music Library.xml', () => {
     expect(playlist!.tracks[0]).not.toBe(playlist!.tracks[2]);
   });
 
+  it('keeps compilation, disc and track counts, sort names and the library date added in metadata, and only the certain part of the release date', async () => {
+    const song = (id: number, fields: string) => trackDict(id, `<key>Name</key><string>Song ${id}</string>${fields}`);
+    const tracks = [
+      song(
+        1,
+        '<key>Year</key><integer>1997</integer><key>Release Date</key><date>1997-05-21T07:00:00Z</date><key>Date Added</key><date>2019-03-01T10:00:00Z</date><key>Compilation</key><true/><key>Disc Number</key><integer>1</integer><key>Disc Count</key><integer>2</integer><key>Track Number</key><integer>4</integer><key>Track Count</key><integer>12</integer><key>Sort Name</key><string>Song One</string><key>Sort Artist</key><string>Beatles</string>',
+      ),
+      // Noon UTC (Apple Music's catalogue) may also be midnight of the 22nd in New Zealand: the month is certain.
+      song(2, '<key>Release Date</key><date>1997-05-21T12:00:00Z</date>'),
+      // 23:00 UTC on the 31st is midnight of June 1st in Central Europe: only the year is certain.
+      song(3, '<key>Release Date</key><date>1997-05-31T23:00:00Z</date>'),
+      // New Year's Eve late in the day: not even the year; the Year tag still gives it.
+      song(4, '<key>Year</key><integer>1998</integer><key>Release Date</key><date>1997-12-31T23:00:00Z</date>'),
+      // A reissue's release date of another year than the song's Year: the Year wins, the date stays in metadata.
+      song(5, '<key>Year</key><integer>1969</integer><key>Release Date</key><date>2009-09-09T07:00:00Z</date>'),
+      song(6, '<key>Release Date</key><string>soon</string><key>Date Added</key><date>not a date</date>'),
+    ].join('');
+    const result = await parseText(library(tracks, `<dict><key>Name</key><string>Dates</string>${items([1, 2, 3, 4, 5, 6])}</dict>`));
+    expect(result.issues).toEqual([]);
+    const read = result.playlists[0]!.tracks;
+    expect(read[0]).toMatchObject({
+      release_date: '1997-05-21',
+      release_year: 1997,
+      disc_number: 1,
+      track_number: 4,
+      added_at: null,
+      metadata: { compilation: true, disc_count: 2, track_count: 12, sort_name: 'Song One', sort_artist: 'Beatles', library_added_at: '2019-03-01T10:00:00Z', itunes_release_date: '1997-05-21T07:00:00Z' },
+    });
+    expect(read.map((track) => [track.release_date ?? null, track.release_year ?? null])).toEqual([
+      ['1997-05-21', 1997],
+      ['1997-05', 1997],
+      ['1997', 1997],
+      [null, 1998],
+      [null, 1969],
+      [null, null],
+    ]);
+    expect(read[4]!.metadata.itunes_release_date).toBe('2009-09-09T07:00:00Z');
+    expect(read[5]!.metadata).not.toHaveProperty('library_added_at');
+    expect(read[5]!.metadata).not.toHaveProperty('compilation');
+  });
+
   it('marks podcasts, movies, music videos, other videos and streams unsupported with their media type', async () => {
     const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Mixed</string>${items([3, 4, 5, 6, 8, 9])}</dict>`));
     expect(result.playlists[0]!.tracks.map((track) => [track.media_type, track.is_migratable, track.unsupported_reason?.split(':')[0]])).toEqual([
