@@ -238,7 +238,10 @@ export async function convertCommand(args: readonly string[], config: Config, io
     if (snapshot.error) throw new UsageError(snapshot.error);
     const manifests = catalogue.manifests();
     // As an upload's: what the content declares (XSPF saved as .xml, JSPF as .json), then the name; no guess (--from says it).
-    const reader = parsed.values.from ? readerFor(manifests, '', parsed.values.from) : chooseReader(manifests, { fileName: basename(input), mediaType: null, head: source.bytes.subarray(0, SNIFF_BYTES) }, { guess: false }).reader;
+    // Format names are lowercase (`csv`); `--to CSV` means the same.
+    const from = parsed.values.from?.trim().toLowerCase();
+    const to = parsed.values.to?.trim().toLowerCase();
+    const reader = from ? readerFor(manifests, '', from) : chooseReader(manifests, { fileName: basename(input), mediaType: null, head: source.bytes.subarray(0, SNIFF_BYTES) }, { guess: false }).reader;
     if (!reader) {
       const known = readableFormats(manifests).map((format) => `${format.name} (${format.extensions.join(', ')})`);
       // An extension no plugin claims (`.dat`, none at all) may still name a readable file: say how to name its format.
@@ -247,7 +250,7 @@ export async function convertCommand(args: readonly string[], config: Config, io
         `no format plugin reads ${parsed.values.from ? `the format "${parsed.values.from}"` : `"${basename(input)}"`}. Readable formats: ${known.join('; ') || 'none — run `opl plugin setup` or check `opl plugin list`'}${hint}.`,
       );
     }
-    const writer = writableFormats(manifests).find((format) => format.name === parsed.values.to);
+    const writer = writableFormats(manifests).find((format) => format.name === to);
     if (!writer) {
       throw new UsageError(`no format plugin writes "${parsed.values.to}". Writable formats: ${writableFormats(manifests).map((format) => format.name).join(', ') || 'none'}.`);
     }

@@ -165,4 +165,10 @@ describe('opl convert: the command line', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ schema_version: 1, source_provider: 'spotify', playlists: [{ name: 'Mine' }] });
   });
+
+  it('takes format names in any case', async () => {
+    const result = await convert([input, '--to', 'CSV', '--from', 'TXT', '-o', '-']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"Eple","Röyksopp"');
+  });
 });
