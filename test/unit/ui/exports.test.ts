@@ -163,6 +163,41 @@ describe('refused exports in words, with the next action', () => {
     for (const bad of [null, {}, { formats: 'csv' }, { formats: [{ format: 'csv' }] }, { formats: [{ format: 1, available: true }] }]) expect(unavailableFormats(bad)).toBeNull();
   });
 
+  it('a server out of temporary space, or failing to write it: what happened, the wait asked for, and what the administrator checks', () => {
+    const full = describeExportFailure('live', 503, problem(503, 'service_unavailable'), { reason: 'temporary_storage_full', errno: 'ENOSPC' }, '120');
+    expect(full.problem.title).toBe('The engine has no room to build the file');
+    expect(full.action).toEqual({ kind: 'retry', afterSeconds: 120 });
+    expect(full.nextSteps.join(' ')).toContain('Try again in 2 minutes, or export fewer playlists at a time');
+    expect(full.nextSteps.join(' ')).toContain('TMPDIR');
+    expect(full.nextSteps.join(' ')).not.toContain('music service');
+    expect(describeExportFailure('live', 503, problem(503), { reason: 'temporary_storage_full' }).nextSteps[0]).toMatch(/^Try again later, /);
+    const failed = describeExportFailure('history', 503, problem(503), { reason: 'temporary_storage_failed', errno: 'EIO' });
+    expect(failed.problem.title).toBe('The engine could not write the file');
+    expect(failed.action).toEqual({ kind: 'retry', afterSeconds: null });
+  });
+
+  it('any other 502/503/504 keeps the Retry-After the answer came with', () => {
+    const unavailable = describeExportFailure('live', 503, problem(503, 'service_unavailable'), {}, '30');
+    expect(unavailable.action).toEqual({ kind: 'retry', afterSeconds: 30 });
+    expect(unavailable.nextSteps[0]).toContain('Try again in 30 seconds.');
+    expect(describeExportFailure('live', 502, problem(502), undefined).nextSteps[0]).toContain('Try again later.');
+  });
+
+  it('a body too large for the engine (413): tick whole playlists or split the tracks', () => {
+    const failure = describeExportFailure('live', 413, problem(413, 'payload_too_large'), { code: 'payload_too_large' });
+    expect(failure.problem.title).toBe('The selection is too large to send');
+    expect(failure.nextSteps[0]).toContain('Tick whole playlists instead of thousands of their tracks');
+  });
+
+  it('a download that ran out of time or stopped part-way says so, not that the engine is down', () => {
+    const timeout = describeExportFailure('live', 0, problem(0, 'download_timeout'), undefined);
+    expect(timeout.nextSteps[0]).toContain('export fewer playlists at a time');
+    expect(timeout.action).toEqual({ kind: 'retry', afterSeconds: null });
+    const cut = describeExportFailure('live', 0, problem(0, 'download_interrupted'), undefined);
+    expect(cut.nextSteps[0]).toContain('may be cutting long downloads');
+    expect(cut.nextSteps[0]).not.toContain('engine is running');
+  });
+
   it('keeps the engine’s own detail and code', () => {
     const failure = describeExportFailure('live', 422, problem(422, 'unprocessable_content', 'Exactly why.'), { reason: 'invalid_selection' });
     expect(failure.problem).toMatchObject({ detail: 'Exactly why.', code: 'unprocessable_content', status: 422 });

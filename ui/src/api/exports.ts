@@ -6,7 +6,7 @@
  */
 
 import type { MigrationSource, SelectionDraft } from './migrations.ts';
-import type { Problem } from './problem.ts';
+import { DOWNLOAD_INTERRUPTED_CODE, DOWNLOAD_TIMEOUT_CODE, type Problem } from './problem.ts';
 
 export const EXPORTS_PATH = '/api/exports';
 /** The Import page leaves an import record id here before it sends the user to Export. */
@@ -279,7 +279,12 @@ export function describeExportFailure(kind: ExportKind, status: number, problem:
     reason,
   });
 
-  if (status === 0) return fail(null, ['Check that the engine is running, then try again.'], { kind: 'retry', afterSeconds: null });
+  if (status === 0) {
+    const retry: ExportAction = { kind: 'retry', afterSeconds: null };
+    if (problem.code === DOWNLOAD_TIMEOUT_CODE) return fail(null, ['Try again, or export fewer playlists at a time: each one is read from its service before the file is built.'], retry);
+    if (problem.code === DOWNLOAD_INTERRUPTED_CODE) return fail(null, ['Try again. If it keeps happening, something between the browser and the engine (a proxy) may be cutting long downloads.'], retry);
+    return fail(null, ['Check that the engine is running, then try again.'], retry);
+  }
 
   if (problem.code === 'provider_auth_expired' || action['type'] === 'reconnect_account') {
     return fail('The music service no longer accepts this connection', ['Reconnect the account on Connections, then export again. Nothing was downloaded.'], { kind: 'reconnect' });
@@ -312,8 +317,24 @@ export function describeExportFailure(kind: ExportKind, status: number, problem:
         'Its plugin was refused or quarantined; an administrator can see why on the Plugins page.',
       ]);
     }
+    case 'temporary_storage_full': {
+      const wait = retryAfterSeconds(extensions, retryAfter);
+      return fail('The engine has no room to build the file', [
+        `${wait !== null ? `Try again in ${seconds(wait)}` : 'Try again later'}, or export fewer playlists at a time: the engine builds the whole file before sending it. Nothing was downloaded.`,
+        'If it keeps happening, the engine’s administrator needs to free space on its temporary filesystem (TMPDIR).',
+      ], { kind: 'retry', afterSeconds: wait });
+    }
+    case 'temporary_storage_failed':
+      return fail('The engine could not write the file', ['Try again; nothing was downloaded. If it keeps failing, the engine’s administrator needs to check its temporary filesystem (TMPDIR).'], {
+        kind: 'retry',
+        afterSeconds: retryAfterSeconds(extensions, retryAfter),
+      });
     default:
       break;
+  }
+
+  if (status === 413) {
+    return fail('The selection is too large to send', ['Tick whole playlists instead of thousands of their tracks, or split the tracks over several downloads.']);
   }
 
   if (status === 401) return fail(null, ['Sign in with the owner secret on Settings, then export again.'], { kind: 'sign-in' });
@@ -358,7 +379,10 @@ export function describeExportFailure(kind: ExportKind, status: number, problem:
   }
 
   if (status === 400) return fail(null, ['Correct what the message names, then try again.']);
-  if (status === 502 || status === 503 || status === 504) return fail(null, ['The music service or the engine is not available right now. Try again later.'], { kind: 'retry', afterSeconds: null });
+  if (status === 502 || status === 503 || status === 504) {
+    const wait = retryAfterSeconds(extensions, retryAfter);
+    return fail(null, [`The music service or the engine is not available right now. ${wait !== null ? `Try again in ${seconds(wait)}.` : 'Try again later.'}`], { kind: 'retry', afterSeconds: wait });
+  }
   if (status >= 500) return fail(null, ['Try again later. If it keeps failing, the engine’s log says why.'], { kind: 'retry', afterSeconds: null });
   return fail(null, []);
 }

@@ -1,4 +1,4 @@
-import { networkProblem, toProblem, type Problem } from './problem.ts';
+import { DOWNLOAD_CANCELLED_CODE, DOWNLOAD_INTERRUPTED_CODE, DOWNLOAD_TIMEOUT_CODE, networkProblem, toProblem, type Problem } from './problem.ts';
 
 export type ApiResult<T> =
   | { readonly ok: true; readonly status: number; readonly data: T }
@@ -76,8 +76,38 @@ export function attachmentFileName(disposition: string | null, fallback: string)
   return /filename\s*=\s*"([^"]*)"/i.exec(disposition)?.[1] ?? fallback;
 }
 
-/** POSTs JSON and reads a file answer (an export); failures come back as a Problem, like apiRequest. */
-export async function downloadRequest(path: string, json: unknown, timeoutMs = 120_000): Promise<DownloadResult> {
+function minutes(ms: number): string {
+  const value = Math.max(1, Math.round(ms / 60_000));
+  return `${value} ${value === 1 ? 'minute' : 'minutes'}`;
+}
+
+/**
+ * Why a download got no file: the user stopped it, it took longer than `timeoutMs`, the file
+ * stopped arriving part-way, or the engine could not be reached at all.
+ */
+function transferProblem(error: unknown, cancel: AbortSignal | undefined, timeoutMs: number, fileStarted: boolean): Problem {
+  if (cancel?.aborted) return { title: 'Download cancelled', status: 0, code: DOWNLOAD_CANCELLED_CODE, detail: 'You stopped it; nothing was saved.' };
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return {
+      title: 'The export took too long',
+      status: 0,
+      code: DOWNLOAD_TIMEOUT_CODE,
+      detail: `The file had not ${fileStarted ? 'finished arriving' : 'started arriving'} after ${minutes(timeoutMs)}, so the browser stopped waiting; nothing was saved.`,
+    };
+  }
+  if (fileStarted) {
+    return { title: 'The download was interrupted', status: 0, code: DOWNLOAD_INTERRUPTED_CODE, detail: 'The file stopped arriving part-way (the connection to the engine was lost); nothing was saved.' };
+  }
+  return networkProblem();
+}
+
+/**
+ * POSTs JSON and reads a file answer (an export); failures come back as a Problem, like apiRequest,
+ * including a file that stops arriving part-way. `cancel` lets the user stop waiting.
+ */
+export async function downloadRequest(path: string, json: unknown, timeoutMs = 120_000, cancel?: AbortSignal): Promise<DownloadResult> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   let response: Response;
   try {
     response = await fetch(path, {
@@ -85,16 +115,23 @@ export async function downloadRequest(path: string, json: unknown, timeoutMs = 1
       headers: { 'content-type': 'application/json', accept: '*/*' },
       body: JSON.stringify(json),
       credentials: 'same-origin',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
     });
-  } catch {
-    return { ok: false, status: 0, problem: networkProblem(), body: undefined };
+  } catch (error) {
+    return { ok: false, status: 0, problem: transferProblem(error, cancel, timeoutMs, false), body: undefined };
   }
   if (!response.ok) {
     const body = await readBody(response);
     return { ok: false, status: response.status, problem: toProblem(response.status, body), body, headers: response.headers };
   }
-  const blob = await response.blob();
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch (error) {
+    // The headers came, the file did not (the connection dropped, the user cancelled, the time ran
+    // out): said as such, never thrown at a page that would then wait forever.
+    return { ok: false, status: 0, problem: transferProblem(error, cancel, timeoutMs, true), body: undefined };
+  }
   const warningCount = Number(response.headers.get('x-open-playlist-warning-count') ?? '0');
   return { ok: true, blob, fileName: attachmentFileName(response.headers.get('content-disposition'), 'export'), warningCount: Number.isFinite(warningCount) ? warningCount : 0, headers: response.headers };
 }

@@ -43,6 +43,10 @@ export function toProblem(status: number, body: unknown): Problem {
 }
 
 export const NETWORK_ERROR_CODE = 'network_error';
+/** A download that got no file in the browser: stopped by the user, out of time, or cut off part-way. */
+export const DOWNLOAD_CANCELLED_CODE = 'download_cancelled';
+export const DOWNLOAD_TIMEOUT_CODE = 'download_timeout';
+export const DOWNLOAD_INTERRUPTED_CODE = 'download_interrupted';
 
 export function networkProblem(): Problem {
   return {

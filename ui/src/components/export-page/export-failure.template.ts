@@ -10,7 +10,8 @@ import '../problem-notice/index.ts';
  */
 export function exportFailureNotice(failure: ExportFailure, retry: () => void, options: { readonly importHere?: boolean } = {}): TemplateResult {
   const action = failure.action;
-  return html`<opl-problem-notice .problem=${failure.problem} data-testid="export-failure" data-code=${failure.problem.code ?? ''} data-reason=${failure.reason ?? ''}>
+  // Focusable (not in the Tab order) so a page can move focus onto the words after a refusal.
+  return html`<opl-problem-notice tabindex="-1" .problem=${failure.problem} data-testid="export-failure" data-code=${failure.problem.code ?? ''} data-reason=${failure.reason ?? ''}>
     ${failure.nextSteps.length > 0 ? html`<ul class="next-steps" data-testid="next-steps">${failure.nextSteps.map((step) => html`<li>${step}</li>`)}</ul>` : nothing}
     ${action.kind === 'reconnect' ? html`<p class="next-action"><a href=${hrefFor('connections')} data-action="reconnect">Reconnect the account on Connections</a></p>` : nothing}
     ${action.kind === 'sign-in' ? html`<p class="next-action"><a href=${hrefFor('settings')} data-action="sign-in">Sign in on Settings</a></p>` : nothing}

@@ -14,7 +14,7 @@ import {
 } from '../../api/exports.ts';
 import { apiRequest, downloadRequest } from '../../api/http.ts';
 import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
-import type { Problem } from '../../api/problem.ts';
+import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
@@ -73,6 +73,7 @@ export class OplExportPage extends LitElement {
     _href: { state: true },
     _failure: { state: true },
     _nothingChosen: { state: true },
+    _cancelled: { state: true },
     _announcement: { state: true },
   };
 
@@ -90,7 +91,11 @@ export class OplExportPage extends LitElement {
   declare _href: string;
   declare _failure: ExportFailure | undefined;
   declare _nothingChosen: boolean;
+  /** The last export was stopped with Cancel: said beside the button, not as a refusal. */
+  declare _cancelled: boolean;
   declare _announcement: string;
+  /** Stops the export under way (Cancel); the engine notices the closed request and removes its file. */
+  #cancel: AbortController | undefined;
 
   constructor() {
     super();
@@ -106,7 +111,9 @@ export class OplExportPage extends LitElement {
     this._href = '';
     this._failure = undefined;
     this._nothingChosen = false;
+    this._cancelled = false;
     this._announcement = '';
+    this.#cancel = undefined;
   }
 
   override connectedCallback(): void {
@@ -154,6 +161,7 @@ export class OplExportPage extends LitElement {
   #clearOutcome(): void {
     this._failure = undefined;
     this._nothingChosen = false;
+    this._cancelled = false;
   }
 
   async #download(): Promise<void> {
@@ -169,14 +177,26 @@ export class OplExportPage extends LitElement {
     this._busy = true;
     this._failure = undefined;
     this._nothingChosen = false;
+    this._cancelled = false;
     this._result = undefined;
     this.#forgetFile();
     this._announcement = `Exporting ${plural(chosenCount(selection), 'playlist')} as ${exportFormatOption(format)?.label ?? format}…`;
-    const answer = await downloadRequest(EXPORTS_PATH, exportBody(source, format, selection), EXPORT_TIMEOUT_MS);
+    const cancel = new AbortController();
+    this.#cancel = cancel;
+    const answer = await downloadRequest(EXPORTS_PATH, exportBody(source, format, selection), EXPORT_TIMEOUT_MS, cancel.signal);
+    this.#cancel = undefined;
     if (!answer.ok) {
       this._busy = false;
+      if (answer.problem.code === DOWNLOAD_CANCELLED_CODE) {
+        this._cancelled = true;
+        this._announcement = 'Export cancelled; nothing was saved.';
+        await this.#focus('#download');
+        return;
+      }
       this._failure = describeExportFailure('live', answer.status, answer.problem, answer.body, answer.headers?.get('retry-after') ?? null);
       this._announcement = `Not exported: ${this._failure.problem.title}.`;
+      // Keyboard and screen-reader users land on the words and the action that helps.
+      await this.#focus('[data-testid="export-failure"]');
       return;
     }
     // The page was left while the engine worked: the file asked for is still saved, and as nothing
@@ -198,6 +218,12 @@ export class OplExportPage extends LitElement {
     this._announcement = `Downloaded ${result.fileName}${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ', no warnings'}.`;
     await this.updateComplete;
     await this.renderRoot.querySelector('opl-export-result')?.focusHeading();
+  }
+
+  async #focus(selector: string): Promise<void> {
+    await this.updateComplete;
+    if (!this.isConnected) return;
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   /** Accounts whose sign-in expired cannot be read: named, with where to fix it, rather than left out. */
@@ -287,7 +313,9 @@ export class OplExportPage extends LitElement {
         @click=${() => void this.#download()}>
         ${this._busy ? 'Exporting…' : 'Download'}
       </button>
+      ${this._busy ? html`<button type="button" id="cancel-export" @click=${() => this.#cancel?.abort()}>Cancel</button>` : nothing}
       ${this._nothingChosen ? html`<p class="field-error" id="nothing-chosen">Choose at least one playlist in step 2 first.</p>` : nothing}
+      ${this._cancelled ? html`<p class="hint" data-testid="export-cancelled">Cancelled: nothing was saved. Press Download to start again.</p>` : nothing}
       ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
       <opl-export-result .result=${this._result} href=${this._href}></opl-export-result>
     </section>`;
