@@ -243,6 +243,40 @@ describe('Import and Export pages, edge cases', () => {
         await page.unroute('**/api/exports/formats');
       }
     });
+
+    it('its own export shows what the file holds and every warning in words, a ZIP’s from its manifest', async () => {
+      await openArea('import', 'Import');
+      // Two playlists: one whose songs have no link a player can open, one empty.
+      const lists = JSON.parse(bundle(2, 3)) as { playlists: { tracks: unknown[] }[] };
+      lists.playlists[1]!.tracks = [];
+      await upload('Two lists.json', JSON.stringify(lists), 'application/json');
+      await preview().waitFor({ timeout: 15_000 });
+      const id = await preview().getAttribute('data-import-id');
+      try {
+        await preview().getByRole('combobox', { name: 'Export as' }).selectOption('m3u8');
+        const [response] = await Promise.all([
+          page.waitForResponse((answer) => answer.url().endsWith('/api/exports') && answer.request().method() === 'POST', { timeout: 60_000 }),
+          page.waitForEvent('download', { timeout: 60_000 }),
+          preview().getByRole('button', { name: 'Download export' }).click(),
+        ]);
+        expect(response.headers()['content-type']).toMatch(/^application\/zip/);
+        const count = Number(response.headers()['x-open-playlist-warning-count']);
+        expect(count).toBe(2);
+        const result = preview().locator('opl-export-result [data-testid="export-result"]');
+        await result.waitFor({ timeout: 15_000 });
+        expect(await result.getAttribute('data-archive')).toBe('true');
+        expect(await result.locator('[data-testid="manifest-entries"] tbody tr').count()).toBe(2);
+        expect(await result.locator('[data-testid="export-warnings"] li').count()).toBe(count);
+        expect(normalise(await result.locator('[data-testid="export-warnings"] h4').textContent())).toBe('2 warnings');
+        expect(normalise(await result.locator('li[data-code="missing_source_uri"]').textContent())).toContain('Some tracks have no link a player can open');
+        expect(normalise(await result.locator('li[data-code="empty_playlist"]').textContent())).toContain('has no tracks');
+        // Never a raw code where words are expected.
+        expect(normalise(await result.textContent())).not.toMatch(/missing_source_uri|empty_playlist/);
+        expect(normalise(await importAnnouncement().textContent())).toMatch(/^Exported .*\.zip with 2 warnings\.$/);
+      } finally {
+        await deleteImport(id);
+      }
+    });
   });
 
   describe('Export page', () => {

@@ -33,6 +33,8 @@ import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
 import { exportFailureNotice } from '../export-page/export-failure.template.ts';
+import { readExportResult, type ExportResult } from '../export-page/export-result.ts';
+import '../export-page/export-result/index.ts';
 import { loadUnavailableFormats } from '../export-page/format-availability.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
@@ -99,6 +101,7 @@ export class OplImportPage extends LitElement {
     _accounts: { state: true },
     _share: { state: true },
     _exportFailure: { state: true },
+    _exportResult: { state: true },
     _unavailableFormats: { state: true },
     _exportFormat: { state: true },
     _shownPlaylists: { state: true },
@@ -116,6 +119,8 @@ export class OplImportPage extends LitElement {
   declare _share: ShareOutcome | undefined;
   /** Why the last "Download export" was refused, in the Export page's words. */
   declare _exportFailure: ExportFailure | undefined;
+  /** What the last "Download export" holds, its warnings in words (as the Export page shows them). */
+  declare _exportResult: ExportResult | undefined;
   /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
   declare _unavailableFormats: ReadonlySet<ExportFormatValue>;
   declare _exportFormat: ExportFormatValue;
@@ -136,6 +141,7 @@ export class OplImportPage extends LitElement {
     this._accounts = [];
     this._share = undefined;
     this._exportFailure = undefined;
+    this._exportResult = undefined;
     this._unavailableFormats = new Set();
     this._exportFormat = 'csv';
     this._shownPlaylists = PLAYLISTS_SHOWN;
@@ -192,6 +198,7 @@ export class OplImportPage extends LitElement {
     this._preview = preview;
     this._share = undefined;
     this._exportFailure = undefined;
+    this._exportResult = undefined;
     this._shownPlaylists = PLAYLISTS_SHOWN;
     const errors = preview.issues.filter((issue) => issue.severity === 'error').length;
     const warnings = preview.issues.length - errors;
@@ -341,6 +348,7 @@ export class OplImportPage extends LitElement {
     this._busy = { kind: 'export' };
     this._failure = undefined;
     this._exportFailure = undefined;
+    this._exportResult = undefined;
     this._announcement = '';
     const result = await downloadRequest('/api/exports', { source_provider: 'import', source_account_id: preview.id, format });
     this._busy = undefined;
@@ -355,7 +363,12 @@ export class OplImportPage extends LitElement {
     link.download = result.fileName;
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    this._announcement = `Exported ${result.fileName}${result.warningCount > 0 ? ` with ${plural(result.warningCount, 'warning')}` : ''}.`;
+    // The warnings in words, not only counted: an archive's manifest names each one, a single file its codes header.
+    const exported = await readExportResult(result, { partialPlaylistIds: [] });
+    if (this._preview?.id !== preview.id) return;
+    this._exportResult = exported;
+    const warnings = Math.max(exported.warningCount, exported.warnings.length);
+    this._announcement = `Exported ${result.fileName}${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}.`;
   }
 
   /** Hands the import to the Export page, where single playlists and a format with its explanation are chosen. */
@@ -375,6 +388,7 @@ export class OplImportPage extends LitElement {
     this._busy = { kind: 'delete' };
     this._failure = undefined;
     this._exportFailure = undefined;
+    this._exportResult = undefined;
     this._announcement = '';
     const result = await apiRequest(importPath(preview.id), { method: 'DELETE' });
     this._busy = undefined;
@@ -685,6 +699,7 @@ export class OplImportPage extends LitElement {
             @change=${(event: Event) => {
               this._exportFormat = (event.currentTarget as HTMLSelectElement).value as ExportFormatValue;
               this._exportFailure = undefined;
+              this._exportResult = undefined;
             }}
           >
             ${EXPORT_FORMATS.map((item) => {
@@ -711,6 +726,7 @@ export class OplImportPage extends LitElement {
           </p>`
         : nothing}
       ${this._exportFailure ? exportFailureNotice(this.#exportFailureHere(this._exportFailure), () => void this.#export(preview), { importHere: true }) : nothing}
+      <opl-export-result .result=${this._exportResult} heading="import-export-result-heading"></opl-export-result>
       ${this.#failureNotice('preview')} ${this.#shareBlock(preview)}
       ${preview.issues.length > 0
         ? html`<div class="issue-groups" role="group" aria-labelledby="issues-heading">
