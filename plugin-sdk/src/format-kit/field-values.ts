@@ -111,6 +111,27 @@ export function integer(cell: string, column: string): Conversion<number | null>
   return { value };
 }
 
+/**
+ * A track or disc number as players write it: `3`, or `3/12` (number of count, ID3 style); `0`
+ * is how some tools write "unknown" and reads as empty.
+ */
+export function ordinalNumber(cell: string, column: string): Conversion<number | null> {
+  const text = cell.trim();
+  if (text === '') return { value: null };
+  const match = /^(\d{1,9})(?:\s*\/\s*\d{1,9})?$/.exec(text);
+  if (match === null) return { problem: `${column} ${quotedCell(cell)} is not a number such as 3 or 3/12` };
+  const value = Number(match[1]);
+  return { value: value === 0 ? null : value };
+}
+
+/** A four-digit year (`1997`); `0`, some tools' "unknown", reads as empty. */
+export function yearNumber(cell: string, column: string): Conversion<number | null> {
+  const text = cell.trim();
+  if (text === '' || /^0+$/.test(text)) return { value: null };
+  if (!/^\d{4}$/.test(text)) return { problem: `${column} ${quotedCell(cell)} is not a four-digit year` };
+  return { value: Number(text) };
+}
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;

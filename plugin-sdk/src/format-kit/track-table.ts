@@ -1,7 +1,8 @@
 import type { TrackInput } from '../model.schema.ts';
 import { songLinkService } from './song-links.ts';
-import { boundedText, clockDuration, type Conversion, isrcCode, LOCAL_FILE_REASON, MAX_DURATION_SECONDS, millisecondsDuration, PLAIN_NUMBER, quotedCell, sourceReference } from './field-values.ts';
+import { boundedText, clockDuration, type Conversion, isrcCode, LOCAL_FILE_REASON, MAX_DURATION_SECONDS, millisecondsDuration, ordinalNumber, PLAIN_NUMBER, quotedCell, sourceReference, yearNumber } from './field-values.ts';
 import type { IssueCollector } from './issue-collector.ts';
+import { unsupportedKind } from './media-kind.ts';
 import { LIMITS } from './model-limits.ts';
 
 /**
@@ -11,8 +12,11 @@ import { LIMITS } from './model-limits.ts';
  * Columns are found by header name, case-insensitively with spaces collapsed; the first column of
  * a name wins. A title column or a link column is required (a list of links, such as
  * `Artist, Album, URL` or `Spotify URI, Artist Name`, gives tracks by link, their titles unknown);
- * artist, album, ISRC, duration and link columns are optional. The artist cell is kept as written: separators between several artists differ from
- * tool to tool.
+ * artist, album, ISRC, duration, link, genre, composer, year, track and disc number and kind columns
+ * are optional (iTunes' "Export Playlist…" text file names them all: `Name`, `Artist`, `Composer`,
+ * `Album`, `Genre`, `Time`, `Disc Number`, `Track Number`, `Year`, `Kind`, `Location`, …). The artist cell is kept as written: separators between several artists differ from
+ * tool to tool. A `Kind` naming a podcast, an audiobook, a video, a stream or a document
+ * (media-kind.ts) keeps the row, not migrated, with the reason.
  *
  * Durations: a milliseconds column (`Duration (ms)`, …) is milliseconds; a duration column holds
  * `225`, `225.5`, `3:45` or `1:02:03`. Its plain numbers are seconds, unless the column shows it
@@ -34,6 +38,12 @@ const TABLE_COLUMNS = {
   // title and artist above (German, French, Spanish, Portuguese, Italian, Dutch).
   duration: ['duration', 'duration (s)', 'duration_s', 'duration_seconds', 'length', 'time', 'seconds', 'dauer', 'länge', 'spieldauer', 'durée', 'duración', 'duração', 'durata', 'duur'],
   link: ['uri', 'url', 'link', 'spotify uri', 'track uri', 'source_uri', 'location'],
+  genre: ['genre', 'género', 'genere', 'gênero'],
+  composer: ['composer', 'komponist', 'compositeur', 'compositor', 'compositore', 'componist'],
+  year: ['year', 'release year', 'jahr', 'année', 'año', 'ano', 'anno', 'jaar'],
+  trackNumber: ['track number', 'track no', 'track no.', 'track #', 'track_number', 'tracknumber', 'titelnummer'],
+  discNumber: ['disc number', 'disc no', 'disc no.', 'disc #', 'disc_number', 'disk number', 'disc'],
+  kind: ['kind'],
 } as const;
 
 /** A column whose typical (median) plain number is above this many seconds (10 hours) holds milliseconds. */
@@ -57,6 +67,12 @@ export interface TrackTableColumns {
   readonly durationMs: number | undefined;
   readonly duration: number | undefined;
   readonly link: number | undefined;
+  readonly genre: number | undefined;
+  readonly composer: number | undefined;
+  readonly year: number | undefined;
+  readonly trackNumber: number | undefined;
+  readonly discNumber: number | undefined;
+  readonly kind: number | undefined;
 }
 
 function columnKey(name: string): string {
@@ -97,6 +113,12 @@ export function trackTableColumns(names: readonly string[]): TrackTableColumns |
     durationMs,
     duration: durationMs === undefined ? find(TABLE_COLUMNS.duration) : undefined,
     link,
+    genre: find(TABLE_COLUMNS.genre),
+    composer: find(TABLE_COLUMNS.composer),
+    year: find(TABLE_COLUMNS.year),
+    trackNumber: find(TABLE_COLUMNS.trackNumber),
+    discNumber: find(TABLE_COLUMNS.discNumber),
+    kind: find(TABLE_COLUMNS.kind),
   };
 }
 
@@ -154,6 +176,12 @@ export class TrackTableReader {
       duration_s: null,
       position: this.#tracks.length,
     };
+    // Only the fields the table has columns for, so a table without them reads as before.
+    if (columns.genre !== undefined) track.genre = text(columns.genre, 'genre', LIMITS.text);
+    if (columns.composer !== undefined) track.composer = text(columns.composer, 'composer', LIMITS.text);
+    if (columns.year !== undefined) track.release_year = convert(columns.year, yearNumber(cell(columns.year), 'year'), null);
+    if (columns.trackNumber !== undefined) track.track_number = convert(columns.trackNumber, ordinalNumber(cell(columns.trackNumber), 'track number'), null);
+    if (columns.discNumber !== undefined) track.disc_number = convert(columns.discNumber, ordinalNumber(cell(columns.discNumber), 'disc number'), null);
     let plain: number | null = null;
     if (columns.durationMs !== undefined) {
       track.duration_s = convert(columns.durationMs, millisecondsDuration(cell(columns.durationMs), 'duration'), null);
@@ -181,6 +209,9 @@ export class TrackTableReader {
     } else if (reference !== null) {
       track.metadata = { source_uri: reference.uri };
     }
+    const kind = columns.kind === undefined ? null : unsupportedKind(cell(columns.kind));
+    // A local file's reason stays: it says more about why the row cannot move than its kind does.
+    if (kind !== null && track.is_local !== true) Object.assign(track, { media_type: kind.mediaType, is_migratable: false, unsupported_reason: kind.reason });
     if (track.title === '' && track.artist === '' && (reference === null || (reference.kind === 'other' && songLinkService(reference.uri) === null))) {
       issues.warn(line, 'empty_row', 'the row has neither a title, an artist nor a track link; the row was skipped');
       return;
