@@ -29,6 +29,7 @@ export {
 export { knownTrackTableColumns, shownHeaderCells, trackTableColumns, TrackTableReader, type TrackTableColumns } from './track-table.ts';
 export { guardFormula, needsFormulaGuard, unguardFormula } from './formula-guard.ts';
 export { IssueCollector, MAX_LISTED_ISSUES, type IssueSeverity, type ParseIssue } from './issue-collector.ts';
+export { unsupportedKind, type UnsupportedKind } from './media-kind.ts';
 export { songLinkService } from './song-links.ts';
 export { classifyLocation, fileStem, fileUrlPath, PROVIDER_COLLECTIONS, PROVIDER_ITEM_REASONS, providerItemOf, providerItemReason, REMOTE_ITEM_REASONS, remoteItemReason, webUrlOf, type ClassifyOptions, type LocationKind, type ProviderCollection, type ProviderItem, type RemoteEntry } from './locations.ts';
 export { fillFromLocalFile } from './local-file-track.ts';

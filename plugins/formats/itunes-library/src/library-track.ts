@@ -119,6 +119,9 @@ export function libraryTrack(dict: XmlElement, issues: formatKit.IssueCollector)
   track.metadata = metadata;
 
   const unsupported = UNSUPPORTED_FLAGS.find((flag) => booleanValue(entries.get(flag.key)) === true) ?? (stringValue(entries.get('Track Type')) === 'URL' ? STREAM : null);
-  if (unsupported !== null) Object.assign(track, { media_type: unsupported.mediaType, is_migratable: false, unsupported_reason: unsupported.reason });
+  // No flag marks an audiobook (or a booklet): only its Kind does (`Audible file`, `PDF document`), read as track tables read it.
+  const byKind = unsupported === null ? formatKit.unsupportedKind(stringValue(entries.get('Kind')) ?? '') : null;
+  const reason = unsupported ?? byKind;
+  if (reason !== null) Object.assign(track, { media_type: reason.mediaType, is_migratable: false, unsupported_reason: reason.reason });
   return track;
 }

@@ -32,6 +32,8 @@ const TRACKS = [
   trackDict(7, '<key>Track Type</key><string>File</string><key>Location</key><string>file://localhost/C:/Music/Nameless%20Song.m4a</string>'),
   trackDict(8, '<key>Name</key><string>Birthday</string><key>Kind</key><string>MPEG-4 video file</string><key>Has Video</key><true/>'),
   trackDict(9, '<key>Name</key><string>Video episode</string><key>Podcast</key><true/><key>Has Video</key><true/>'),
+  trackDict(10, '<key>Name</key><string>Chapter 1</string><key>Kind</key><string>Audible file</string>'),
+  trackDict(11, '<key>Name</key><string>Booklet</string><key>Kind</key><string>PDF document</string>'),
 ].join('');
 
 describe('iTunes / Apple Music Library.xml', () => {
@@ -107,8 +109,8 @@ describe('iTunes / Apple Music Library.xml', () => {
     expect(read[5]!.metadata).not.toHaveProperty('compilation');
   });
 
-  it('marks podcasts, movies, music videos, other videos and streams unsupported with their media type', async () => {
-    const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Mixed</string>${items([3, 4, 5, 6, 8, 9])}</dict>`));
+  it('marks podcasts, movies, music videos, other videos, streams, audiobooks and booklets unsupported with their media type', async () => {
+    const result = await parseText(library(TRACKS, `<dict><key>Name</key><string>Mixed</string>${items([3, 4, 5, 6, 8, 9, 10, 11])}</dict>`));
     expect(result.playlists[0]!.tracks.map((track) => [track.media_type, track.is_migratable, track.unsupported_reason?.split(':')[0]])).toEqual([
       ['episode', false, 'podcast episode'],
       ['video', false, 'movie'],
@@ -116,6 +118,9 @@ describe('iTunes / Apple Music Library.xml', () => {
       ['unknown', false, 'internet stream'],
       ['video', false, 'video'],
       ['episode', false, 'podcast episode'],
+      // No flag marks these; their Kind does.
+      ['unknown', false, 'audiobook'],
+      ['unknown', false, 'document'],
     ]);
   });
 
