@@ -341,6 +341,66 @@ describe('Import and Export pages, edge cases', () => {
       }
     });
 
+    it('finds tracks of 5,000-track playlists by words, ticks what matches at once, and keeps the choice across playlists and formats', async () => {
+      const created = (await (
+        await fetch(`${baseUrl}/api/imports/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-filename': 'two-long.json' }, body: bundle(2, 5_000) })
+      ).json()) as { id: string };
+      try {
+        await openArea('export', 'Export');
+        await exportPage().getByRole('radio', { name: 'An imported file or link' }).check();
+        await picker().getByRole('textbox', { name: 'Import id' }).fill(created.id);
+        await picker().getByRole('button', { name: 'Use this import' }).click();
+        const first = exportPage().locator('[data-testid="collection"]').filter({ hasText: 'Playlist 1' });
+        const second = exportPage().locator('[data-testid="collection"]').filter({ hasText: 'Playlist 2' });
+        await first.waitFor({ timeout: 15_000 });
+
+        await first.getByRole('button', { name: /Choose tracks/ }).click();
+        const tracks = first.locator('[data-testid="track-picker"]');
+        await tracks.getByRole('searchbox', { name: 'Find tracks' }).fill('song 4242');
+        await expect.poll(() => tracks.getByRole('checkbox').count()).toBe(1);
+        expect(normalise(await tracks.locator('[data-testid="track-matches"]').textContent())).toBe('1 track of 5,000 match. 0 tracks chosen.');
+        await tracks.getByRole('checkbox', { name: /^Song 4242 — Band 1$/ }).check();
+        // Every song with 49 in its title (199 of them): ticked at once, not one by one.
+        await tracks.getByRole('searchbox', { name: 'Find tracks' }).fill('song 49');
+        await tracks.getByRole('button', { name: 'Tick all 199 matches', exact: true }).click();
+        expect(normalise(await tracks.locator('[data-testid="track-matches"]').textContent())).toBe('199 tracks of 5,000 match. 200 tracks chosen.');
+        expect(normalise(await first.textContent())).toContain('200 chosen');
+
+        // Another playlist: all of it but one track.
+        await second.getByRole('button', { name: /Choose tracks/ }).click();
+        const others = second.locator('[data-testid="track-picker"]');
+        await others.getByRole('button', { name: 'Tick all', exact: true }).click();
+        await others.getByRole('checkbox', { name: /^Song 2 — Band 2$/ }).uncheck();
+        expect(normalise(await others.locator('[data-testid="track-matches"]').textContent())).toBe('4,999 tracks chosen.');
+        expect(await tracks.count()).toBe(0);
+
+        // Formats come and go; the choice stays, and reopening the first playlist shows it unfiltered.
+        await exportPage().getByRole('radio', { name: /^Open Playlist JSON/ }).check();
+        await exportPage().getByRole('radio', { name: /^CSV/ }).check();
+        await first.getByRole('button', { name: /Choose tracks/ }).click();
+        expect(await tracks.getByRole('searchbox', { name: 'Find tracks' }).inputValue()).toBe('');
+        expect(normalise(await tracks.locator('[data-testid="track-matches"]').textContent())).toBe('200 tracks chosen.');
+        expect(normalise(await exportPage().locator('[data-testid="export-summary"]').textContent())).toBe('2 playlists as one ZIP archive of CSV files with a manifest.json.');
+
+        const [request] = await Promise.all([
+          page.waitForRequest((sent) => sent.url().endsWith('/api/exports') && sent.method() === 'POST'),
+          page.waitForEvent('download', { timeout: 60_000 }),
+          exportPage().getByRole('button', { name: 'Download', exact: true }).click(),
+        ]);
+        const selection = (request.postDataJSON() as { selection: { playlist_ids: string[]; tracks: Record<string, string[]> } }).selection;
+        const [one, two] = selection.playlist_ids;
+        expect(selection.tracks[one!]).toHaveLength(200);
+        expect(selection.tracks[one!]).toContain('pos:4241');
+        expect(selection.tracks[two!]).toHaveLength(4_999);
+        expect(selection.tracks[two!]).not.toContain('pos:1');
+        const result = exportPage().locator('opl-export-result [data-testid="export-result"]');
+        await result.waitFor({ timeout: 30_000 });
+        expect(await result.locator('li[data-code="partial_selection"]').count()).toBe(2);
+      } finally {
+        await deleteImport(created.id);
+      }
+    });
+
     it('asks for an import id when “Use this import” is pressed with none', async () => {
       await openArea('export', 'Export');
       await exportPage().getByRole('radio', { name: 'An imported file or link' }).check();

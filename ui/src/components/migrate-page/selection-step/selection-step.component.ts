@@ -11,6 +11,7 @@ import { tableStyles } from '../../../theme/table.styles.ts';
 import '../../problem-notice/index.ts';
 import '../library-picker/index.ts';
 import { selectionStepStyles } from './selection-step.styles.ts';
+import { chooseTracks, matchingTracks } from './track-filter.ts';
 
 /** Playlist reads may page through the provider; give them time. */
 const READ_TIMEOUT_MS = 60_000;
@@ -70,6 +71,7 @@ export class OplSelectionStep extends LitElement {
     _open: { state: true },
     _openTracks: { state: true },
     _shownTracks: { state: true },
+    _trackFilter: { state: true },
   };
 
   declare source: MigrationSource | undefined;
@@ -85,6 +87,8 @@ export class OplSelectionStep extends LitElement {
   declare _openTracks: TrackLoad | undefined;
   /** How many of the open playlist's tracks are listed (`TRACK_PAGE` more on each request). */
   declare _shownTracks: number;
+  /** What the open playlist's tracks are narrowed to (words of title, artist or album). */
+  declare _trackFilter: string;
   #albums: readonly string[] = [];
   #artists: readonly string[] = [];
   #generation = 0;
@@ -100,6 +104,7 @@ export class OplSelectionStep extends LitElement {
     this._open = undefined;
     this._openTracks = undefined;
     this._shownTracks = TRACK_PAGE;
+    this._trackFilter = '';
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -171,6 +176,7 @@ export class OplSelectionStep extends LitElement {
     }
     this._open = collection.id;
     this._shownTracks = TRACK_PAGE;
+    this._trackFilter = '';
     if (collection.tracks) {
       this._openTracks = { kind: 'loaded', tracks: collection.tracks };
       return;
@@ -187,18 +193,18 @@ export class OplSelectionStep extends LitElement {
     this._openTracks = detail ? { kind: 'loaded', tracks: detail.playlist.tracks } : { kind: 'failed', problem: unexpected(result.status) };
   }
 
-  #toggleTrack(collectionId: string, key: string, checked: boolean, all: readonly string[]): void {
+  /** Ticks or unticks `changed` (one track, or every one the filter matches) of a collection. */
+  #chooseTracks(collectionId: string, changed: readonly string[], checked: boolean, all: readonly string[]): void {
     // A playlist not chosen yet starts from no tracks, as its unticked boxes show.
     const current = new Set(this._tracks[collectionId] ?? (this._selected.has(collectionId) ? all : []));
-    if (checked) current.add(key);
-    else current.delete(key);
+    const chosen = chooseTracks(all, current, changed, checked);
     const tracks = { ...this._tracks };
     // Every track chosen is the same as the whole collection; none chosen leaves it out.
-    if (current.size === all.length) delete tracks[collectionId];
-    else tracks[collectionId] = all.filter((k) => current.has(k));
+    if (chosen.length === all.length) delete tracks[collectionId];
+    else tracks[collectionId] = chosen;
     this._tracks = tracks;
     const selected = new Set(this._selected);
-    if (current.size === 0) selected.delete(collectionId);
+    if (chosen.length === 0) selected.delete(collectionId);
     else selected.add(collectionId);
     this._selected = selected;
     this.#emit();
@@ -212,24 +218,46 @@ export class OplSelectionStep extends LitElement {
     if (!this.source) return nothing;
     const keys = trackKeys(this.source, load.tracks);
     const chosen = new Set(this._tracks[collection.id] ?? (this._selected.has(collection.id) ? keys : []));
-    const shown = load.tracks.slice(0, this._shownTracks);
-    const left = load.tracks.length - shown.length;
+    const choosable = (track: PlaylistTrack) => track.isMigratable || this.purpose === 'export';
+    // Thousands of tracks are found by words rather than paged through; ticking all applies to what the filter matches.
+    const filtered = this._trackFilter.trim() !== '';
+    const matches = matchingTracks(load.tracks, this._trackFilter);
+    const matchingKeys = matches.filter((index) => choosable(load.tracks[index]!)).map((index) => keys[index]!);
+    const shown = matches.slice(0, this._shownTracks);
+    const left = matches.length - shown.length;
+    const all = filtered ? `all ${plural(matchingKeys.length, 'match', 'matches')}` : 'all';
     return html`<fieldset class="tracks" data-testid="track-picker">
       <legend>Tracks of <bdi>${collection.name}</bdi></legend>
+      <div class="track-tools">
+        <label
+          >Find tracks <input type="search" data-testid="track-filter" .value=${this._trackFilter} aria-describedby="track-matches"
+            @input=${(event: Event) => {
+              this._trackFilter = (event.currentTarget as HTMLInputElement).value;
+              this._shownTracks = TRACK_PAGE;
+            }}
+        /></label>
+        <button type="button" data-action="tick-all" ?disabled=${matchingKeys.length === 0} @click=${() => this.#chooseTracks(collection.id, matchingKeys, true, keys)}>Tick ${all}</button>
+        <button type="button" data-action="untick-all" ?disabled=${matchingKeys.length === 0} @click=${() => this.#chooseTracks(collection.id, matchingKeys, false, keys)}>Untick ${all}</button>
+        <span class="muted" id="track-matches" role="status" data-testid="track-matches"
+          >${filtered ? `${plural(matches.length, 'track')} of ${load.tracks.length.toLocaleString('en')} match.` : ''} ${plural(chosen.size, 'track')} chosen.</span
+        >
+      </div>
       <ul>
-        ${shown.map(
-          (track, index) => html`<li>
+        ${shown.map((index) => {
+          const track = load.tracks[index]!;
+          const key = keys[index]!;
+          return html`<li>
             <label
-              ><input type="checkbox" .checked=${chosen.has(keys[index]!)} ?disabled=${!track.isMigratable && this.purpose !== 'export'}
-                @change=${(event: Event) => this.#toggleTrack(collection.id, keys[index]!, (event.currentTarget as HTMLInputElement).checked, keys)} />
+              ><input type="checkbox" .checked=${chosen.has(key)} ?disabled=${!choosable(track)}
+                @change=${(event: Event) => this.#chooseTracks(collection.id, [key], (event.currentTarget as HTMLInputElement).checked, keys)} />
               <bdi>${track.title}</bdi> — <bdi>${track.artist}</bdi>${track.isMigratable ? nothing : html` <span class="muted">(${this.purpose === 'export' ? mediaTypeLabel(track.mediaType) : 'cannot be migrated'})</span>`}</label
             >
-          </li>`,
-        )}
+          </li>`;
+        })}
       </ul>
       ${left > 0
         ? html`<p class="more">
-            <span class="muted" data-testid="tracks-shown">Showing ${plural(shown.length, 'track')} of ${load.tracks.length.toLocaleString('en')}.</span>
+            <span class="muted" data-testid="tracks-shown">Showing ${plural(shown.length, 'track')} of ${matches.length.toLocaleString('en')}.</span>
             <button type="button" class="link" @click=${() => void this.#showMoreTracks(shown.length)}>Show ${plural(Math.min(TRACK_PAGE, left), 'more track', 'more tracks')}</button>
           </p>`
         : nothing}

@@ -58,6 +58,21 @@ export const selectionStepStyles = css`
     flex-basis: 100%;
   }
 
+  .track-tools {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2) var(--opl-space-4);
+    align-items: baseline;
+    margin-bottom: var(--opl-space-2);
+  }
+
+  .track-tools label {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2);
+    align-items: baseline;
+  }
+
   .tracks ul {
     max-height: 20rem;
     overflow-y: auto;
