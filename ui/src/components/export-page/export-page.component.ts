@@ -184,7 +184,9 @@ export class OplExportPage extends LitElement {
     const cancel = new AbortController();
     this.#cancel = cancel;
     const answer = await downloadRequest(EXPORTS_PATH, exportBody(source, format, selection), EXPORT_TIMEOUT_MS, cancel.signal);
+    // The answer is in: nothing is left to cancel while its manifest is read.
     this.#cancel = undefined;
+    this.requestUpdate();
     if (!answer.ok) {
       this._busy = false;
       if (answer.problem.code === DOWNLOAD_CANCELLED_CODE) {
@@ -313,7 +315,7 @@ export class OplExportPage extends LitElement {
         @click=${() => void this.#download()}>
         ${this._busy ? 'Exporting…' : 'Download'}
       </button>
-      ${this._busy ? html`<button type="button" id="cancel-export" @click=${() => this.#cancel?.abort()}>Cancel</button>` : nothing}
+      ${this._busy && this.#cancel ? html`<button type="button" id="cancel-export" @click=${() => this.#cancel?.abort()}>Cancel</button>` : nothing}
       ${this._nothingChosen ? html`<p class="field-error" id="nothing-chosen">Choose at least one playlist in step 2 first.</p>` : nothing}
       ${this._cancelled ? html`<p class="hint" data-testid="export-cancelled">Cancelled: nothing was saved. Press Download to start again.</p>` : nothing}
       ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
