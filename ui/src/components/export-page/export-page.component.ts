@@ -29,6 +29,7 @@ import { exportPageStyles } from './export-page.styles.ts';
 import { loadUnavailableFormats } from './format-availability.ts';
 import { readExportResult, type ExportResult } from './export-result.ts';
 import './export-result/index.ts';
+import { formatRemaining, RetryWait } from './retry-wait.ts';
 import { saveBlob } from './save-blob.ts';
 
 /** A live export reads every chosen playlist through its provider before the first byte comes back. */
@@ -75,6 +76,7 @@ export class OplExportPage extends LitElement {
     _nothingChosen: { state: true },
     _cancelled: { state: true },
     _announcement: { state: true },
+    _retryIn: { state: true },
   };
 
   declare summary: string;
@@ -94,6 +96,12 @@ export class OplExportPage extends LitElement {
   /** The last export was stopped with Cancel: said beside the button, not as a refusal. */
   declare _cancelled: boolean;
   declare _announcement: string;
+  /**
+   * Seconds left of the wait the last refusal asked for (Retry-After); 0 when none. The same export
+   * is held back meanwhile; changing what to export makes the refusal stale and ends the wait.
+   */
+  declare _retryIn: number;
+  #retryWait: RetryWait | undefined;
   /** Stops the export under way (Cancel); the engine notices the closed request and removes its file. */
   #cancel: AbortController | undefined;
 
@@ -113,6 +121,8 @@ export class OplExportPage extends LitElement {
     this._nothingChosen = false;
     this._cancelled = false;
     this._announcement = '';
+    this._retryIn = 0;
+    this.#retryWait = undefined;
     this.#cancel = undefined;
   }
 
@@ -130,6 +140,7 @@ export class OplExportPage extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#forgetFile();
+    this.#endWait();
   }
 
   async #loadAccounts(): Promise<void> {
@@ -159,13 +170,40 @@ export class OplExportPage extends LitElement {
 
   /** Any change of what to export makes the last outcome stale. */
   #clearOutcome(): void {
+    this.#endWait();
     this._failure = undefined;
     this._nothingChosen = false;
     this._cancelled = false;
   }
 
+  #endWait(): void {
+    this.#retryWait?.stop();
+    this.#retryWait = undefined;
+    this._retryIn = 0;
+  }
+
+  /** Holds the same export back for the `seconds` the refusal asked, then says once that it may be tried again. */
+  #startWait(seconds: number): void {
+    this.#endWait();
+    if (seconds <= 0) return;
+    this.#retryWait = new RetryWait(seconds, {
+      onTick: (remaining) => (this._retryIn = remaining),
+      onOver: () => {
+        this.#retryWait = undefined;
+        this._retryIn = 0;
+        this._announcement = 'You can try the export again now.';
+      },
+    });
+    this._retryIn = this.#retryWait.remainingSeconds;
+  }
+
   async #download(): Promise<void> {
     if (this._busy || !this._source) return;
+    if (this._retryIn > 0) {
+      // Pressed while held back (aria-disabled buttons still take presses): say why nothing happens.
+      this._announcement = `Not yet: try again in ${formatRemaining(this._retryIn)}, or change the playlists or the format.`;
+      return;
+    }
     if (chosenCount(this._selection) === 0) {
       this._nothingChosen = true;
       this._announcement = 'Choose at least one playlist first.';
@@ -196,6 +234,7 @@ export class OplExportPage extends LitElement {
         return;
       }
       this._failure = describeExportFailure('live', answer.status, answer.problem, answer.body, answer.headers?.get('retry-after') ?? null);
+      if (this._failure.action.kind === 'retry' && this._failure.action.afterSeconds !== null) this.#startWait(this._failure.action.afterSeconds);
       this._announcement = `Not exported: ${this._failure.problem.title}.`;
       // Keyboard and screen-reader users land on the words and the action that helps.
       await this.#focus('[data-testid="export-failure"]');
@@ -311,14 +350,14 @@ export class OplExportPage extends LitElement {
             ? `1 playlist as one ${format?.label ?? this._format} file.`
             : `${plural(count, 'playlist')} as one ZIP archive of ${format?.label ?? this._format} files with a manifest.json.`}
       </p>
-      <button type="button" class="primary" id="download" aria-disabled=${this._busy || count === 0 ? 'true' : 'false'} aria-describedby=${this._nothingChosen ? 'nothing-chosen' : nothing}
+      <button type="button" class="primary" id="download" aria-disabled=${this._busy || count === 0 || this._retryIn > 0 ? 'true' : 'false'} aria-describedby=${this._nothingChosen ? 'nothing-chosen' : nothing}
         @click=${() => void this.#download()}>
         ${this._busy ? 'Exporting…' : 'Download'}
       </button>
       ${this._busy && this.#cancel ? html`<button type="button" id="cancel-export" @click=${() => this.#cancel?.abort()}>Cancel</button>` : nothing}
       ${this._nothingChosen ? html`<p class="field-error" id="nothing-chosen">Choose at least one playlist in step 2 first.</p>` : nothing}
       ${this._cancelled ? html`<p class="hint" data-testid="export-cancelled">Cancelled: nothing was saved. Press Download to start again.</p>` : nothing}
-      ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
+      ${this._failure ? exportFailureNotice(this._failure, () => void this.#download(), { retryIn: this._retryIn }) : nothing}
       <opl-export-result .result=${this._result} href=${this._href}></opl-export-result>
     </section>`;
   }
