@@ -11,6 +11,7 @@ import { tableStyles } from '../../../theme/table.styles.ts';
 import '../../problem-notice/index.ts';
 import '../library-picker/index.ts';
 import { selectionStepStyles } from './selection-step.styles.ts';
+import { chooseCollectionTracks, collectionTick, tickCollection, type CollectionChoice } from './collection-tick.ts';
 import { chooseTracks, matchingTracks } from './track-filter.ts';
 
 /** Playlist reads may page through the provider; give them time. */
@@ -159,12 +160,18 @@ export class OplSelectionStep extends LitElement {
     this.dispatchEvent(new CustomEvent<SelectionDraft>('opl-selection-change', { detail: selection, bubbles: true, composed: true }));
   }
 
-  #toggle(id: string, checked: boolean): void {
-    const next = new Set(this._selected);
-    if (checked) next.add(id);
-    else next.delete(id);
-    this._selected = next;
+  get #choice(): CollectionChoice {
+    return { selected: this._selected, tracks: this._tracks };
+  }
+
+  #apply(choice: CollectionChoice): void {
+    this._selected = choice.selected;
+    this._tracks = choice.tracks;
     this.#emit();
+  }
+
+  #toggle(id: string, checked: boolean): void {
+    this.#apply(tickCollection(this.#choice, id, checked));
   }
 
   async #openTracks(collection: Collection): Promise<void> {
@@ -197,17 +204,7 @@ export class OplSelectionStep extends LitElement {
   #chooseTracks(collectionId: string, changed: readonly string[], checked: boolean, all: readonly string[]): void {
     // A playlist not chosen yet starts from no tracks, as its unticked boxes show.
     const current = new Set(this._tracks[collectionId] ?? (this._selected.has(collectionId) ? all : []));
-    const chosen = chooseTracks(all, current, changed, checked);
-    const tracks = { ...this._tracks };
-    // Every track chosen is the same as the whole collection; none chosen leaves it out.
-    if (chosen.length === all.length) delete tracks[collectionId];
-    else tracks[collectionId] = chosen;
-    this._tracks = tracks;
-    const selected = new Set(this._selected);
-    if (chosen.length === 0) selected.delete(collectionId);
-    else selected.add(collectionId);
-    this._selected = selected;
-    this.#emit();
+    this.#apply(chooseCollectionTracks(this.#choice, collectionId, chooseTracks(all, current, changed, checked), all));
   }
 
   #trackList(collection: Collection): TemplateResult | typeof nothing {
@@ -272,11 +269,12 @@ export class OplSelectionStep extends LitElement {
   }
 
   #collectionRow(collection: Collection): TemplateResult {
-    const partial = this._tracks[collection.id];
+    const tick = collectionTick(this.#choice, collection.id);
+    const partial = tick === 'mixed' ? this._tracks[collection.id] : undefined;
     const count = collection.trackCount === null ? 'unknown' : collection.trackCount.toLocaleString('en');
     return html`<li class="collection" data-testid="collection" data-collection-id=${collection.id}>
       <label>
-        <input type="checkbox" .checked=${this._selected.has(collection.id)} @change=${(event: Event) => this.#toggle(collection.id, (event.currentTarget as HTMLInputElement).checked)} />
+        <input type="checkbox" .checked=${tick === 'checked'} .indeterminate=${tick === 'mixed'} @change=${(event: Event) => this.#toggle(collection.id, (event.currentTarget as HTMLInputElement).checked)} />
         <bdi>${collection.name}</bdi>
       </label>
       <span class="muted">${playlistKindLabel(collection.kind)} · ${collection.trackCount === 1 ? '1 track' : `${count} tracks`}${partial ? html` · ${partial.length.toLocaleString('en')} chosen` : nothing}</span>
