@@ -1,15 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
+import type { App } from '../../core/app/index.ts';
 import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
-import { firstPartyPlugins } from '../integration/support/first-party-plugins.ts';
 import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { freePort } from './support/engine.ts';
+import { startInProcessEngine, type InProcessEngine } from './support/in-process-engine.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -24,9 +20,8 @@ const songs = [...catalog.tracks.values()].filter((track) => track.mediaType ===
 const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 let spotify: FakeSpotifyServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let engine: InProcessEngine;
 let app: App;
-let dataDir: string;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -36,26 +31,14 @@ beforeAll(async () => {
     library: { playlists: [{ name: 'Slow Sunday', trackKeys: songs.slice(0, 4).map((track) => track.key) }] },
   });
   spotify.setAuthorizeUser(listener.userId);
-  plugins = await firstPartyPlugins();
-  dataDir = await mkdtemp(join(tmpdir(), 'opl-e2e-export-interruptions-'));
-  const config = loadConfig({
-    OPL_DATA_DIR: dataDir,
-    OPL_HOST: '127.0.0.1',
-    OPL_PORT: '0',
-    OPL_EMBEDDED_DB_PORT: String(await freePort()),
-    OPL_LOG_LEVEL: 'silent',
-    ...plugins.env,
-  });
-  app = await createApp(config, { http: true, worker: false }, { providerOriginOverrides: spotify.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
-  baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
+  engine = await startInProcessEngine({ name: 'export-interruptions', fakes: [spotify], providers: ['spotify'] });
+  ({ app, baseUrl } = engine);
   await connectByRedirect(baseUrl, 'spotify');
 }, 300_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await plugins?.remove();
+  await engine?.stop();
   await spotify?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('Export page, exports that end without a file', () => {

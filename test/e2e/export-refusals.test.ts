@@ -1,15 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
+import type { App } from '../../core/app/index.ts';
 import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
-import { firstPartyPlugins } from '../integration/support/first-party-plugins.ts';
 import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { freePort } from './support/engine.ts';
+import { startInProcessEngine, type InProcessEngine } from './support/in-process-engine.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -27,9 +22,8 @@ const songs = [...catalog.tracks.values()].filter((track) => track.mediaType ===
 const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 let spotify: FakeSpotifyServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let engine: InProcessEngine;
 let app: App;
-let dataDir: string;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -44,27 +38,14 @@ beforeAll(async () => {
     },
   });
   spotify.setAuthorizeUser(listener.userId);
-  plugins = await firstPartyPlugins();
-  dataDir = await mkdtemp(join(tmpdir(), 'opl-e2e-export-refusals-'));
-  const config = loadConfig({
-    OPL_DATA_DIR: dataDir,
-    OPL_HOST: '127.0.0.1',
-    OPL_PORT: '0',
-    OPL_EMBEDDED_DB_PORT: String(await freePort()),
-    OPL_LOG_LEVEL: 'silent',
-    OPL_EXPORT_MAX_PLAYLISTS: '1',
-    ...plugins.env,
-  });
-  app = await createApp(config, { http: true, worker: false }, { providerOriginOverrides: spotify.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
-  baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
+  engine = await startInProcessEngine({ name: 'export-refusals', fakes: [spotify], providers: ['spotify'], env: { OPL_EXPORT_MAX_PLAYLISTS: '1' } });
+  ({ app, baseUrl } = engine);
   await connectByRedirect(baseUrl, 'spotify');
 }, 300_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await plugins?.remove();
+  await engine?.stop();
   await spotify?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('Export page refusals (the engine’s own answers)', () => {
@@ -108,8 +89,12 @@ describe('Export page refusals (the engine’s own answers)', () => {
   });
 
   it('an expired sign-in: the engine’s words and a link to reconnect on Connections', async () => {
+    // Try again waits out the 2 minutes the rate limit asked for; choosing the playlist again ends the wait.
+    expect(await failure().getByRole('button', { name: /Try again/ }).getAttribute('aria-disabled')).toBe('true');
+    await collection('Late Night Focus').getByRole('checkbox').first().uncheck();
+    await collection('Late Night Focus').getByRole('checkbox').first().check();
     spotify.failNext({ kind: 'expired_token', pathPrefix: '/v1/', times: 1_000 });
-    const { response, body } = await answerTo(failure().getByRole('button', { name: /Try again/ }));
+    const { response, body } = await answerTo(exportPage().getByRole('button', { name: 'Download', exact: true }));
     spotify.clearFailures();
     expect(response.status()).toBe(409);
     expect(body).toMatchObject({ code: 'provider_auth_expired', action: { type: 'reconnect_account' } });

@@ -3,15 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
 import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
 import { startFakeTidal, type FakeTidal } from '../fakes/tidal/index.ts';
 import type { FakeAccountTokens } from '../fakes/fake-provider.ts';
-import { firstPartyPlugins } from '../integration/support/first-party-plugins.ts';
 import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { freePort } from './support/engine.ts';
+import { startInProcessEngine, type InProcessEngine } from './support/in-process-engine.ts';
 import { focused, openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -36,9 +33,7 @@ const REVIEWS = 5;
 let spotify: FakeSpotifyServer;
 let tidal: FakeTidal;
 let tidalUser: FakeAccountTokens;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
-let app: App;
-let dataDir: string;
+let engine: InProcessEngine;
 let baseUrl: string;
 let tidalAccount: string;
 
@@ -54,15 +49,8 @@ beforeAll(async () => {
   spotify.setAuthorizeUser(spotify.createAccount({ displayName: 'Source Listener', library: {} }).userId);
   tidalUser = tidal.createAccount({ displayName: 'Target Listener', library: {} });
   tidal.setAuthorizeUser(tidalUser.userId);
-  plugins = await firstPartyPlugins();
-  dataDir = await mkdtemp(join(tmpdir(), 'opl-e2e-review-'));
-  const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_HOST: '127.0.0.1', OPL_PORT: '0', OPL_EMBEDDED_DB_PORT: String(await freePort()), OPL_LOG_LEVEL: 'silent', ...plugins.env });
-  app = await createApp(config, { http: true, worker: true }, {
-    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides },
-    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' } },
-    workerPollingIntervalSeconds: 0.5,
-  });
-  baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
+  engine = await startInProcessEngine({ name: 'review', fakes: [spotify, tidal], providers: ['spotify', 'tidal'], worker: true });
+  ({ baseUrl } = engine);
   await connectByRedirect(baseUrl, 'spotify');
   tidalAccount = await connectByRedirect(baseUrl, 'tidal');
   const text = SONGS.map((track) => `${artistOf(track.key)} - ${track.title}`).join('\n');
@@ -71,11 +59,9 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await plugins?.remove();
+  await engine?.stop();
   await spotify?.close();
   await tidal?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('review, pause and resume on the board', () => {

@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../../core/app/index.ts';
+import { loadConfig } from '../../../core/config/index.ts';
+import { firstPartyPlugins } from '../../integration/support/first-party-plugins.ts';
+import { freePort } from './engine.ts';
+
+/** A provider fake the engine talks to instead of the real service. */
+interface ProviderFake {
+  readonly originOverrides: Readonly<Record<string, string>>;
+}
+
+export interface InProcessEngine {
+  readonly app: App;
+  /** Where the browser reaches it (`http://127.0.0.1:<port>`). */
+  readonly baseUrl: string;
+  /** Stops the engine and removes its plugins and data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real engine in the test's own process (HTTP, embedded PostgreSQL, the signed first-party
+ * plugins in their sandboxes) whose providers are the test's stateful fakes, for browser tests
+ * that reach into it (quarantine a plugin, fill its temporary directory) or steer the fakes.
+ * `providers` names the fakes' provider keys; each gets the demo OAuth client.
+ */
+export async function startInProcessEngine(options: {
+  /** Names the data directory (`opl-e2e-<name>-…`). */
+  readonly name: string;
+  readonly fakes: readonly ProviderFake[];
+  readonly providers: readonly string[];
+  readonly worker?: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<InProcessEngine> {
+  const plugins = await firstPartyPlugins();
+  const dataDir = await mkdtemp(join(tmpdir(), `opl-e2e-${options.name}-`));
+  let app: App | undefined;
+  const stop = async () => {
+    await app?.stop();
+    await plugins.remove();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const config = loadConfig({
+      OPL_DATA_DIR: dataDir,
+      OPL_HOST: '127.0.0.1',
+      OPL_PORT: '0',
+      OPL_EMBEDDED_DB_PORT: String(await freePort()),
+      OPL_LOG_LEVEL: 'silent',
+      ...options.env,
+      ...plugins.env,
+    });
+    app = await createApp(
+      config,
+      { http: true, worker: options.worker ?? false },
+      {
+        providerOriginOverrides: Object.assign({}, ...options.fakes.map((fake) => fake.originOverrides)) as Record<string, string>,
+        providerClients: Object.fromEntries(options.providers.map((provider) => [provider, { client_id: 'opl-demo-client' }])),
+        ...(options.worker ? { workerPollingIntervalSeconds: 0.5 } : {}),
+      },
+    );
+    const baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
+    return { app, baseUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
