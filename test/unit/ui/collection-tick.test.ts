@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCollectionTracks, collectionTick, tickCollection, type CollectionChoice } from '../../../ui/src/components/migrate-page/selection-step/collection-tick.ts';
+import { chooseCollectionTracks, chosenTracks, collectionTick, tickCollection, type CollectionChoice } from '../../../ui/src/components/migrate-page/selection-step/collection-tick.ts';
 
 const none: CollectionChoice = { selected: new Set(), tracks: {} };
 const all = ['pos:0', 'pos:1', 'pos:2'];
@@ -41,5 +41,17 @@ describe("a playlist's own checkbox", () => {
     expect(collectionTick(next, 'focus')).toBe('checked');
     expect(collectionTick(next, 'mix')).toBe('mixed');
     expect(other.selected.has('road-trip')).toBe(false);
+  });
+});
+
+describe('playlist ids named like JavaScript object members', () => {
+  it('are ticked whole, not mixed, and keep their own chosen tracks only', () => {
+    const whole = tickCollection(none, 'constructor', true);
+    expect(collectionTick(whole, 'constructor')).toBe('checked');
+    expect(chosenTracks(whole.tracks, 'constructor')).toBeUndefined();
+    expect(chosenTracks(whole.tracks, 'toString')).toBeUndefined();
+    const some = chooseCollectionTracks(whole, 'constructor', ['pos:1'], all);
+    expect(collectionTick(some, 'constructor')).toBe('mixed');
+    expect(chosenTracks(some.tracks, 'constructor')).toEqual(['pos:1']);
   });
 });

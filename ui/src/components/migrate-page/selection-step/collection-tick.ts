@@ -13,9 +13,17 @@ export interface CollectionChoice {
   readonly tracks: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * The tracks chosen of one playlist, or undefined when none are named. Only own keys count: a
+ * playlist whose id is `constructor` (an imported bundle's may be) must not find Object's function.
+ */
+export function chosenTracks(tracks: CollectionChoice['tracks'], id: string): readonly string[] | undefined {
+  return Object.hasOwn(tracks, id) ? tracks[id] : undefined;
+}
+
 export function collectionTick(choice: CollectionChoice, id: string): CollectionTick {
   if (!choice.selected.has(id)) return 'unchecked';
-  return (choice.tracks[id]?.length ?? 0) > 0 ? 'mixed' : 'checked';
+  return (chosenTracks(choice.tracks, id)?.length ?? 0) > 0 ? 'mixed' : 'checked';
 }
 
 /**

@@ -11,7 +11,7 @@ import { tableStyles } from '../../../theme/table.styles.ts';
 import '../../problem-notice/index.ts';
 import '../library-picker/index.ts';
 import { selectionStepStyles } from './selection-step.styles.ts';
-import { chooseCollectionTracks, collectionTick, tickCollection, type CollectionChoice } from './collection-tick.ts';
+import { chooseCollectionTracks, chosenTracks, collectionTick, tickCollection, type CollectionChoice } from './collection-tick.ts';
 import { chooseTracks, matchingTracks } from './track-filter.ts';
 
 /** Playlist reads may page through the provider; give them time. */
@@ -203,7 +203,7 @@ export class OplSelectionStep extends LitElement {
   /** Ticks or unticks `changed` (one track, or every one the filter matches) of a collection. */
   #chooseTracks(collectionId: string, changed: readonly string[], checked: boolean, all: readonly string[]): void {
     // A playlist not chosen yet starts from no tracks, as its unticked boxes show.
-    const current = new Set(this._tracks[collectionId] ?? (this._selected.has(collectionId) ? all : []));
+    const current = new Set(chosenTracks(this._tracks, collectionId) ?? (this._selected.has(collectionId) ? all : []));
     this.#apply(chooseCollectionTracks(this.#choice, collectionId, chooseTracks(all, current, changed, checked), all));
   }
 
@@ -214,7 +214,7 @@ export class OplSelectionStep extends LitElement {
     if (load.kind === 'failed') return html`<opl-problem-notice .problem=${load.problem}></opl-problem-notice>`;
     if (!this.source) return nothing;
     const keys = trackKeys(this.source, load.tracks);
-    const chosen = new Set(this._tracks[collection.id] ?? (this._selected.has(collection.id) ? keys : []));
+    const chosen = new Set(chosenTracks(this._tracks, collection.id) ?? (this._selected.has(collection.id) ? keys : []));
     const choosable = (track: PlaylistTrack) => track.isMigratable || this.purpose === 'export';
     // Thousands of tracks are found by words rather than paged through; ticking all applies to what the filter matches.
     const filtered = this._trackFilter.trim() !== '';
@@ -270,7 +270,7 @@ export class OplSelectionStep extends LitElement {
 
   #collectionRow(collection: Collection): TemplateResult {
     const tick = collectionTick(this.#choice, collection.id);
-    const partial = tick === 'mixed' ? this._tracks[collection.id] : undefined;
+    const partial = tick === 'mixed' ? chosenTracks(this._tracks, collection.id) : undefined;
     const count = collection.trackCount === null ? 'unknown' : collection.trackCount.toLocaleString('en');
     return html`<li class="collection" data-testid="collection" data-collection-id=${collection.id}>
       <label>
