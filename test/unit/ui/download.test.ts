@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentFileName, downloadRequest } from '../../../ui/src/api/http.ts';
 
 describe('attachment file names', () => {
@@ -10,61 +12,88 @@ describe('attachment file names', () => {
   });
 });
 
+/**
+ * `downloadRequest` against a real HTTP server on this machine, each test answering as it needs:
+ * a file, a file cut off by a dropped connection, no answer at all. The failures are real ones
+ * (a socket destroyed, a timer run out, an abort), as the browser meets them.
+ */
 describe('downloading an export', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  let server: Server;
+  let url: string;
+  let answer: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
+  /** Sockets of answers left hanging, closed after each test. */
+  const open = new Set<ServerResponse>();
 
-  /** An answer whose headers came and whose file stops after its first bytes. */
-  function cutOffAnswer(error: Error): Response {
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('schema_version,'));
-        controller.error(error);
-      },
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      open.add(response);
+      response.on('close', () => open.delete(response));
+      request.resume();
+      request.on('end', () => answer(request, response));
     });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="Mix.csv"' } });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/exports`;
+  });
+
+  afterEach(() => {
+    for (const response of open) response.destroy();
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** Headers and the first bytes of a CSV file, and then nothing (the caller ends the connection or not). */
+  function startFile(response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="Mix.csv"', 'content-length': '1000' });
+    response.write('schema_version,');
   }
 
   it('reads the file, its name and its warning count', async () => {
-    vi.stubGlobal('fetch', async () => new Response('a,b\n', { status: 200, headers: { 'content-disposition': 'attachment; filename="Mix.csv"', 'x-open-playlist-warning-count': '2' } }));
-    const answer = await downloadRequest('/api/exports', {});
-    expect(answer).toMatchObject({ ok: true, fileName: 'Mix.csv', warningCount: 2 });
+    answer = (_request, response) => {
+      response.writeHead(200, { 'content-disposition': 'attachment; filename="Mix.csv"', 'x-open-playlist-warning-count': '2' });
+      response.end('a,b\n');
+    };
+    const result = await downloadRequest(url, {});
+    expect(result).toMatchObject({ ok: true, fileName: 'Mix.csv', warningCount: 2 });
+    if (result.ok) expect(await result.blob.text()).toBe('a,b\n');
   });
 
   it('a file that stops arriving part-way is a problem to show, never a rejection that leaves the page waiting', async () => {
-    vi.stubGlobal('fetch', async () => cutOffAnswer(new TypeError('network error')));
-    const answer = await downloadRequest('/api/exports', {});
-    expect(answer.ok).toBe(false);
-    if (answer.ok) return;
-    expect(answer.status).toBe(0);
-    expect(answer.problem).toMatchObject({ title: 'The download was interrupted', code: 'download_interrupted' });
+    answer = (_request, response) => {
+      startFile(response);
+      // The connection drops after the first bytes: the engine went away mid-file.
+      setTimeout(() => response.socket?.destroy(), 20);
+    };
+    const result = await downloadRequest(url, {});
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.status).toBe(0);
+    expect(result.problem).toMatchObject({ title: 'The download was interrupted', code: 'download_interrupted' });
   });
 
   it('out of time: says how long it waited, not that the engine cannot be reached', async () => {
-    vi.stubGlobal('fetch', async () => {
-      throw new DOMException('The operation timed out.', 'TimeoutError');
-    });
-    const answer = await downloadRequest('/api/exports', {}, 300_000);
-    expect(answer.ok).toBe(false);
-    if (answer.ok) return;
-    expect(answer.problem).toMatchObject({ code: 'download_timeout', title: 'The export took too long' });
-    expect(answer.problem.detail).toContain('after 5 minutes');
+    // No answer at all; the browser's timer runs out.
+    answer = () => undefined;
+    const result = await downloadRequest(url, {}, 200);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problem).toMatchObject({ code: 'download_timeout', title: 'The export took too long' });
+    expect(result.problem.detail).toContain('had not started arriving after 1 minute');
   });
 
   it('stopped by the user: a cancellation, before or while the file arrives', async () => {
-    const cancel = new AbortController();
-    vi.stubGlobal('fetch', async (_path: string, init: RequestInit) => {
-      cancel.abort();
-      throw init.signal?.reason ?? new DOMException('aborted', 'AbortError');
-    });
-    const before = await downloadRequest('/api/exports', {}, 60_000, cancel.signal);
-    expect(!before.ok && before.problem.code).toBe('download_cancelled');
+    const before = new AbortController();
+    answer = () => before.abort();
+    const early = await downloadRequest(url, {}, 60_000, before.signal);
+    expect(!early.ok && early.problem.code).toBe('download_cancelled');
 
     const during = new AbortController();
-    vi.stubGlobal('fetch', async () => {
-      during.abort();
-      return cutOffAnswer(new DOMException('aborted', 'AbortError'));
-    });
-    const cut = await downloadRequest('/api/exports', {}, 60_000, during.signal);
+    answer = (_request, response) => {
+      startFile(response);
+      setTimeout(() => during.abort(), 20);
+    };
+    const cut = await downloadRequest(url, {}, 60_000, during.signal);
     expect(!cut.ok && cut.problem.code).toBe('download_cancelled');
   });
 });
