@@ -1,11 +1,10 @@
 import { rm, writeFile } from 'node:fs/promises';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../../core/app/index.ts';
-import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
-import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
-import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { startInProcessEngine, type InProcessEngine } from './support/in-process-engine.ts';
+import type { FakeSpotifyServer } from '../fakes/spotify/index.ts';
+import { exportPageParts, normalise, SPOTIFY_SONGS } from './support/export-page.ts';
+import { startSpotifyListenerEngine, type SpotifyListenerEngine } from './support/in-process-engine.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -15,40 +14,28 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * words say what happened and what to do, and focus lands on them. No request is intercepted.
  */
 
-const catalog = seedCatalog();
-const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
-const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
-
+let engine: SpotifyListenerEngine;
 let spotify: FakeSpotifyServer;
-let engine: InProcessEngine;
 let app: App;
 let baseUrl: string;
 
 beforeAll(async () => {
-  spotify = await startFakeSpotify();
-  const listener = spotify.createAccount({
+  engine = await startSpotifyListenerEngine({
+    name: 'export-interruptions',
     displayName: 'Patient Listener',
-    library: { playlists: [{ name: 'Slow Sunday', trackKeys: songs.slice(0, 4).map((track) => track.key) }] },
+    playlists: [{ name: 'Slow Sunday', trackKeys: SPOTIFY_SONGS.slice(0, 4).map((track) => track.key) }],
   });
-  spotify.setAuthorizeUser(listener.userId);
-  engine = await startInProcessEngine({ name: 'export-interruptions', fakes: [spotify], providers: ['spotify'] });
-  ({ app, baseUrl } = engine);
-  await connectByRedirect(baseUrl, 'spotify');
+  ({ spotify, app, baseUrl } = engine);
 }, 300_000);
 
 afterAll(async () => {
   await engine?.stop();
-  await spotify?.close();
 });
 
 describe('Export page, exports that end without a file', () => {
   let session: BrowserSession;
   let page: Page;
-  const exportPage = () => page.locator('opl-export-page');
-  const collection = (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name });
-  const downloadButton = () => exportPage().locator('#download');
-  const failure = () => exportPage().locator('[data-testid="export-failure"]');
-  const announcement = () => exportPage().locator('[data-testid="announcement"]');
+  const { exportPage, collection, failure, announcement, downloadButton } = exportPageParts(() => page);
 
   /** The focused element through shadow roots: its id, or its data-testid. */
   const focusedId = () =>

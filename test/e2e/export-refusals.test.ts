@@ -1,10 +1,10 @@
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../../core/app/index.ts';
-import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
-import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
+import type { FakeSpotifyServer } from '../fakes/spotify/index.ts';
 import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { startInProcessEngine, type InProcessEngine } from './support/in-process-engine.ts';
+import { exportPageParts, normalise, SPOTIFY_SONGS } from './support/export-page.ts';
+import { startSpotifyListenerEngine, type SpotifyListenerEngine } from './support/in-process-engine.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -17,44 +17,31 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * engine, none is intercepted.
  */
 
-const catalog = seedCatalog();
-const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
-const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
-
+let engine: SpotifyListenerEngine;
 let spotify: FakeSpotifyServer;
-let engine: InProcessEngine;
 let app: App;
 let baseUrl: string;
 
 beforeAll(async () => {
-  spotify = await startFakeSpotify();
-  const listener = spotify.createAccount({
+  engine = await startSpotifyListenerEngine({
+    name: 'export-refusals',
     displayName: 'Refused Listener',
-    library: {
-      playlists: [
-        { name: 'Late Night Focus', trackKeys: songs.slice(0, 3).map((track) => track.key) },
-        { name: 'Morning Run', trackKeys: songs.slice(3, 6).map((track) => track.key) },
-      ],
-    },
+    playlists: [
+      { name: 'Late Night Focus', trackKeys: SPOTIFY_SONGS.slice(0, 3).map((track) => track.key) },
+      { name: 'Morning Run', trackKeys: SPOTIFY_SONGS.slice(3, 6).map((track) => track.key) },
+      ], env: { OPL_EXPORT_MAX_PLAYLISTS: '1' },
   });
-  spotify.setAuthorizeUser(listener.userId);
-  engine = await startInProcessEngine({ name: 'export-refusals', fakes: [spotify], providers: ['spotify'], env: { OPL_EXPORT_MAX_PLAYLISTS: '1' } });
-  ({ app, baseUrl } = engine);
-  await connectByRedirect(baseUrl, 'spotify');
+  ({ spotify, app, baseUrl } = engine);
 }, 300_000);
 
 afterAll(async () => {
   await engine?.stop();
-  await spotify?.close();
 });
 
 describe('Export page refusals (the engine’s own answers)', () => {
   let session: BrowserSession;
   let page: Page;
-  const exportPage = () => page.locator('opl-export-page');
-  const collection = (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name });
-  const failure = () => exportPage().locator('[data-testid="export-failure"]');
-  const announcement = () => exportPage().locator('[data-testid="announcement"]');
+  const { exportPage, collection, failure, announcement } = exportPageParts(() => page);
 
   /** Presses `button` and returns the engine's answer to the export request. */
   async function answerTo(button: Locator): Promise<{ response: Response; body: Record<string, unknown> }> {

@@ -1,15 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
-import { isAvailableOn, seedCatalog } from '../fakes/seed-catalog.ts';
-import { startFakeSpotify, type FakeSpotifyServer } from '../fakes/spotify/index.ts';
-import { firstPartyPlugins } from '../integration/support/first-party-plugins.ts';
-import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
-import { freePort } from './support/engine.ts';
+import type { FakeSpotifyServer } from '../fakes/spotify/index.ts';
+import { exportPageParts, normalise, SPOTIFY_SONGS } from './support/export-page.ts';
+import { startSpotifyListenerEngine, type SpotifyListenerEngine } from './support/in-process-engine.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -20,58 +13,30 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * ticked. The page's clock is Playwright's, moved on by the test, so nothing really waits.
  */
 
-const catalog = seedCatalog();
-const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
-const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
-
+let engine: SpotifyListenerEngine;
 let spotify: FakeSpotifyServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
-let app: App;
-let dataDir: string;
 let baseUrl: string;
 
 beforeAll(async () => {
-  spotify = await startFakeSpotify();
-  const listener = spotify.createAccount({
+  engine = await startSpotifyListenerEngine({
+    name: 'export-retry',
     displayName: 'Patient Listener',
-    library: {
-      playlists: [
-        { name: 'Late Night Focus', trackKeys: songs.slice(0, 3).map((track) => track.key) },
-        { name: 'Morning Run', trackKeys: songs.slice(3, 6).map((track) => track.key) },
-      ],
-    },
+    playlists: [
+      { name: 'Late Night Focus', trackKeys: SPOTIFY_SONGS.slice(0, 3).map((track) => track.key) },
+      { name: 'Morning Run', trackKeys: SPOTIFY_SONGS.slice(3, 6).map((track) => track.key) },
+    ],
   });
-  spotify.setAuthorizeUser(listener.userId);
-  plugins = await firstPartyPlugins();
-  dataDir = await mkdtemp(join(tmpdir(), 'opl-e2e-export-retry-'));
-  const config = loadConfig({
-    OPL_DATA_DIR: dataDir,
-    OPL_HOST: '127.0.0.1',
-    OPL_PORT: '0',
-    OPL_EMBEDDED_DB_PORT: String(await freePort()),
-    OPL_LOG_LEVEL: 'silent',
-    ...plugins.env,
-  });
-  app = await createApp(config, { http: true, worker: false }, { providerOriginOverrides: spotify.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
-  baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
-  await connectByRedirect(baseUrl, 'spotify');
+  ({ spotify, baseUrl } = engine);
 }, 300_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await plugins?.remove();
-  await spotify?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await engine?.stop();
 });
 
 describe('Export page: the wait before Try again, and partly chosen playlists', () => {
   let session: BrowserSession;
   let page: Page;
-  const exportPage = () => page.locator('opl-export-page');
-  const collection = (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name });
-  const failure = () => exportPage().locator('[data-testid="export-failure"]');
-  const announcement = () => exportPage().locator('[data-testid="announcement"]');
-  const download = () => exportPage().locator('#download');
+  const { downloadButton: download, exportPage, collection, failure, announcement } = exportPageParts(() => page);
   const retry = () => failure().locator('[data-action="retry"]');
   const posts: unknown[] = [];
 

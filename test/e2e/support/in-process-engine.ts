@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../../core/app/index.ts';
 import { loadConfig } from '../../../core/config/index.ts';
+import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
+import { connectByRedirect } from '../../integration/migrations/migration-harness.ts';
 import { firstPartyPlugins } from '../../integration/support/first-party-plugins.ts';
 import { freePort } from './engine.ts';
 
@@ -62,6 +64,39 @@ export async function startInProcessEngine(options: {
     );
     const baseUrl = (await app.start())!.replace('localhost', '127.0.0.1');
     return { app, baseUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export interface SpotifyListenerEngine extends InProcessEngine {
+  readonly spotify: FakeSpotifyServer;
+}
+
+/**
+ * The Export page tests' setting: Spotify's fake with one listener whose library holds
+ * `playlists`, an engine in this process whose Spotify it is, and that account connected the way
+ * a user connects it (the authorization redirect). `stop()` also closes the fake.
+ */
+export async function startSpotifyListenerEngine(options: {
+  readonly name: string;
+  readonly displayName: string;
+  readonly playlists: readonly { readonly name: string; readonly trackKeys: readonly string[] }[];
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<SpotifyListenerEngine> {
+  const spotify = await startFakeSpotify();
+  let engine: InProcessEngine | undefined;
+  const stop = async () => {
+    await engine?.stop();
+    await spotify.close();
+  };
+  try {
+    const listener = spotify.createAccount({ displayName: options.displayName, library: { playlists: options.playlists.map((playlist) => ({ name: playlist.name, trackKeys: [...playlist.trackKeys] })) } });
+    spotify.setAuthorizeUser(listener.userId);
+    engine = await startInProcessEngine({ name: options.name, fakes: [spotify], providers: ['spotify'], ...(options.env ? { env: options.env } : {}) });
+    await connectByRedirect(engine.baseUrl, 'spotify');
+    return { app: engine.app, baseUrl: engine.baseUrl, spotify, stop };
   } catch (error) {
     await stop();
     throw error;
