@@ -35,7 +35,7 @@ afterAll(async () => {
 describe('Export page, exports that end without a file', () => {
   let session: BrowserSession;
   let page: Page;
-  const { exportPage, collection, failure, announcement, downloadButton } = exportPageParts(() => page);
+  const { exportPage, collection, failure, announcement, downloadButton, openOnSpotify } = exportPageParts(() => page);
 
   /** The focused element through shadow roots: its id, or its data-testid. */
   const focusedId = () =>
@@ -48,10 +48,7 @@ describe('Export page, exports that end without a file', () => {
   beforeAll(async () => {
     session = await openSession(inject('chromiumWsEndpoint'));
     page = session.page;
-    await page.goto(`${baseUrl}/#/export`);
-    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
-    await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
-    await collection('Slow Sunday').waitFor({ timeout: 30_000 });
+    await openOnSpotify(baseUrl, 'Slow Sunday');
     await collection('Slow Sunday').getByRole('checkbox').first().check();
   });
 

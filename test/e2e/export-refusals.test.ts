@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('Export page refusals (the engine’s own answers)', () => {
   let session: BrowserSession;
   let page: Page;
-  const { exportPage, collection, failure, announcement } = exportPageParts(() => page);
+  const { exportPage, collection, failure, announcement, openOnSpotify } = exportPageParts(() => page);
 
   /** Presses `button` and returns the engine's answer to the export request. */
   async function answerTo(button: Locator): Promise<{ response: Response; body: Record<string, unknown> }> {
@@ -52,10 +52,7 @@ describe('Export page refusals (the engine’s own answers)', () => {
   beforeAll(async () => {
     session = await openSession(inject('chromiumWsEndpoint'));
     page = session.page;
-    await page.goto(`${baseUrl}/#/export`);
-    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
-    await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
-    await collection('Late Night Focus').waitFor({ timeout: 30_000 });
+    await openOnSpotify(baseUrl, 'Late Night Focus');
     await collection('Late Night Focus').getByRole('checkbox').first().check();
   });
 

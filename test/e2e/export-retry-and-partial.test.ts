@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('Export page: the wait before Try again, and partly chosen playlists', () => {
   let session: BrowserSession;
   let page: Page;
-  const { downloadButton: download, exportPage, collection, failure, announcement } = exportPageParts(() => page);
+  const { downloadButton: download, exportPage, collection, failure, announcement, openOnSpotify } = exportPageParts(() => page);
   const retry = () => failure().locator('[data-action="retry"]');
   const posts: unknown[] = [];
 
@@ -62,10 +62,7 @@ describe('Export page: the wait before Try again, and partly chosen playlists', 
     page.on('request', (request: Request) => {
       if (request.method() === 'POST' && request.url().endsWith('/api/exports')) posts.push(request.postDataJSON());
     });
-    await page.goto(`${baseUrl}/#/export`);
-    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
-    await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
-    await collection('Late Night Focus').waitFor({ timeout: 30_000 });
+    await openOnSpotify(baseUrl, 'Late Night Focus');
   });
 
   afterAll(async () => {

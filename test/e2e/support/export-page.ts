@@ -10,10 +10,18 @@ export const normalise = (text: string | null): string => (text ?? '').replace(/
 /** The parts of the Export page its tests look at; `page` is read when a part is asked for (tests open it in beforeAll). */
 export function exportPageParts(page: () => Page) {
   const exportPage = (): Locator => page().locator('opl-export-page');
+  /** A playlist row of the selection step. */
+  const collection = (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name });
   return {
     exportPage,
-    /** A playlist row of the selection step. */
-    collection: (name: string): Locator => exportPage().locator('opl-selection-step [data-testid="collection"]').filter({ hasText: name }),
+    collection,
+    /** Opens the Export page on the connected Spotify account and waits for `playlist`'s row. */
+    openOnSpotify: async (baseUrl: string, playlist: string): Promise<void> => {
+      await page().goto(`${baseUrl}/#/export`);
+      await page().getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
+      await exportPage().getByRole('group', { name: 'Export from' }).getByRole('radio', { name: / on Spotify$/ }).first().check();
+      await collection(playlist).waitFor({ timeout: 30_000 });
+    },
     downloadButton: (): Locator => exportPage().locator('#download'),
     failure: (): Locator => exportPage().locator('[data-testid="export-failure"]'),
     announcement: (): Locator => exportPage().locator('[data-testid="announcement"]'),
