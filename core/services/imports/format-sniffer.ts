@@ -119,7 +119,11 @@ function sniffXml(text: string): string | undefined {
  */
 export function contentSignature(head: Uint8Array): string | undefined {
   const text = sniffableText(head);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : signatureOf(text);
+}
+
+/** contentSignature of text already decoded by sniffableText. */
+function signatureOf(text: string): string | undefined {
   if (/^#EXTM3U/i.test(text)) return 'm3u8';
   if (/^\[playlist\]/i.test(text)) return 'pls';
   if (text.startsWith('<')) return sniffXml(text);
@@ -141,7 +145,7 @@ function sniffableText(head: Uint8Array): string | undefined {
 export function sniffFormat(head: Uint8Array): string | undefined {
   const text = sniffableText(head);
   if (text === undefined) return undefined;
-  const declared = contentSignature(head);
+  const declared = signatureOf(text);
   if (declared !== undefined) return declared;
   if (text.startsWith('<')) return undefined;
   if (text.startsWith('{') || text.startsWith('[')) return 'json';
