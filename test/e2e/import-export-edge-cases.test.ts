@@ -477,8 +477,12 @@ describe('Import and Export pages, edge cases', () => {
         await route.continue();
       });
       try {
-        // The recorder is in place from the next document on.
+        // The recorder is in place from the next document on. A readiness poll in flight when the
+        // page reloads is cancelled by the reload itself (net::ERR_ABORTED), not by the engine.
+        const recorded = session.errors.length;
         await page.reload();
+        await page.waitForLoadState('load');
+        session.errors.splice(recorded, Infinity, ...session.errors.slice(recorded).filter((error) => !/^request failed: GET \S+\/readyz net::ERR_ABORTED$/.test(error)));
         await openArea('import', 'Import');
         await page.evaluate((id) => sessionStorage.setItem('opl.export.import-id', id), created.id);
         await page.goto(`${baseUrl}/#/export`);
