@@ -12,7 +12,8 @@ import { CredentialVault } from '../services/connections/vault/credential-vault.
 import { envKeyProvider, fileKeyProvider } from '../services/connections/vault/key-provider.ts';
 import { MatchService } from '../services/matching/index.ts';
 import { createMigrationEngine, runMigrationJob } from '../services/migrations/index.ts';
-import { RateLimiter, type Transaction } from '../services/pacing/rate-limiter.ts';
+import { RateLimiter } from '../services/pacing/rate-limiter.ts';
+import { sqlExecutors } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import { LibraryReadService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
@@ -108,8 +109,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
   };
 
   try {
-    const execute = async (statement: { text: string; values: unknown[] }) =>
-      database.orm.em.getConnection().execute<Record<string, unknown>[]>(statement.text, statement.values, 'all');
+    const { execute, transaction } = sqlExecutors(database.orm);
     const jobs = new JobQueue<AppServices>({
       connectionString: database.connectionString,
       logger,
@@ -122,7 +122,6 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     const demo = config.demo ? await startDemoProviders(logger) : null;
     if (demo) stack.push(() => demo.close());
     const originOverrides = { ...demo?.originOverrides, ...overrides.providerOriginOverrides };
-    const transaction: Transaction = (work) => database.orm.em.fork().transactional((em) => work((statement) => em.execute(statement.text, statement.values)));
     // The limiter reads pacing from the loaded manifests; the catalogue is built just below.
     const rateLimiter: RateLimiter = new RateLimiter({ transaction, pacingFor: (pluginId): Pacing | null => catalogue.manifest(pluginId)?.provider?.pacing ?? null });
 

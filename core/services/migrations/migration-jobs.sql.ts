@@ -147,13 +147,21 @@ export function selectOrphanedJobs(staleSeconds: number, limit: number): SqlStat
   };
 }
 
-/** Paused jobs whose wait is over (a provider quota reset): back to the queue. */
-export function requeueDuePausedJobs(limit: number): SqlStatement {
+/** Paused jobs whose wait is over (a provider quota reset): each goes back to the queue with `requeueDuePausedJob`. */
+export function selectDuePausedJobs(limit: number): SqlStatement {
+  return {
+    text: `select id from migration_job where status = 'paused' and resume_at is not null and resume_at <= now() order by resume_at limit ?`,
+    values: [limit],
+  };
+}
+
+/** Back to the queue, when the job is still paused and due (run under the job's lock: `MigrationStore.change`). */
+export function requeueDuePausedJob(jobId: string): SqlStatement {
   return {
     text: `update migration_job set status = 'queued', error_code = null, error = null, resume_at = null, updated_at = now()
-           where id in (select id from migration_job where status = 'paused' and resume_at is not null and resume_at <= now() order by resume_at limit ?)
+           where id = ? and status = 'paused' and resume_at is not null and resume_at <= now()
            returning id`,
-    values: [limit],
+    values: [jobId],
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../../logging/logger.ts';
-import { requeueDuePausedJobs, selectOrphanedJobs } from './migration-jobs.sql.ts';
+import { requeueDuePausedJob, selectDuePausedJobs, selectOrphanedJobs } from './migration-jobs.sql.ts';
 import type { MigrationStore } from './migration-store.ts';
 
 /**
@@ -26,7 +26,9 @@ export class MigrationRecovery {
     if (this.#running) return 0;
     this.#running = true;
     try {
-      const due = await this.#store.execute(requeueDuePausedJobs(100));
+      // One job at a time under its lock (see MigrationStore): a job resumed or cancelled in between is left as it is.
+      const due: Record<string, unknown>[] = [];
+      for (const row of await this.#store.execute(selectDuePausedJobs(100))) due.push(...(await this.#store.change(String(row['id']), requeueDuePausedJob(String(row['id'])))));
       const orphaned = await this.#store.execute(selectOrphanedJobs(this.#leaseSeconds, 100));
       const ids = [...new Set([...due, ...orphaned].map((row) => String(row['id'])))];
       for (const id of ids) await this.#enqueue(id);

@@ -10,11 +10,25 @@ import type { MigrationStore } from './migration-store.ts';
  */
 export async function cleanUpMigrationHistory(store: MigrationStore, retentionDays: number, batchSize: number, aborted: () => boolean): Promise<{ jobs: number; rows: number }> {
   if (retentionDays > 0) {
-    await store.execute({
-      text: `update migration_job set detail_expires_at = completed_at + make_interval(days => ?), updated_at = now()
-             where status in ('completed', 'failed', 'cancelled') and completed_at is not null and detail_expires_at is null and detail_purged_at is null`,
-      values: [retentionDays],
-    });
+    // Job by job under its lock (see MigrationStore), in batches, until no terminal job lacks a deadline.
+    for (;;) {
+      if (aborted()) return { jobs: 0, rows: 0 };
+      const undated = await store.execute({
+        text: `select id from migration_job
+               where status in ('completed', 'failed', 'cancelled') and completed_at is not null and detail_expires_at is null and detail_purged_at is null
+               order by completed_at, id limit ?`,
+        values: [batchSize],
+      });
+      for (const row of undated) {
+        const jobId = String(row['id']);
+        await store.change(jobId, {
+          text: `update migration_job set detail_expires_at = completed_at + make_interval(days => ?), updated_at = now()
+                 where id = ? and status in ('completed', 'failed', 'cancelled') and completed_at is not null and detail_expires_at is null and detail_purged_at is null`,
+          values: [retentionDays, jobId],
+        });
+      }
+      if (undated.length < batchSize) break;
+    }
   }
   let jobs = 0;
   let rows = 0;
@@ -33,7 +47,7 @@ export async function cleanUpMigrationHistory(store: MigrationStore, retentionDa
       for (;;) {
         if (aborted()) return { jobs, rows };
         const ledger = await store.execute({ text: `delete from operation_ledger where id in (select id from operation_ledger where job_id = ? limit ?) returning id`, values: [jobId, batchSize] });
-        const items = ledger.length < batchSize ? await store.execute({ text: `delete from job_item where id in (select id from job_item where job_id = ? limit ?) returning id`, values: [jobId, batchSize] }) : [];
+        const items = ledger.length < batchSize ? await store.change(jobId, { text: `delete from job_item where id in (select id from job_item where job_id = ? limit ?) returning id`, values: [jobId, batchSize] }) : [];
         rows += ledger.length + items.length;
         if (ledger.length < batchSize && items.length < batchSize) break;
       }

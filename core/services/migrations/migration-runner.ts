@@ -17,8 +17,6 @@ import {
   countItemsWithStatus,
   finishJob,
   insertItems,
-  releaseLease,
-  renewLease,
   selectItemCounts,
   selectItemsByStatus,
   selectItemsOfCollection,
@@ -121,7 +119,7 @@ export class MigrationRunner {
     let leaseLost = false;
     const renew = setInterval(() => {
       this.#o.store
-        .execute(renewLease(jobId, this.#o.workerId, this.#o.leaseSeconds))
+        .renewLease(jobId, this.#o.workerId, this.#o.leaseSeconds)
         .then((rows) => {
           if (rows.length === 0) leaseLost = true;
         })
@@ -156,7 +154,7 @@ export class MigrationRunner {
       }
     } finally {
       clearInterval(renew);
-      await this.#o.store.execute(releaseLease(jobId, this.#o.workerId)).catch(() => undefined);
+      await this.#o.store.releaseLease(jobId, this.#o.workerId).catch(() => undefined);
     }
   }
 

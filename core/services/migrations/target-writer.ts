@@ -7,7 +7,6 @@ import { LeaseLost, type LeaseFence } from './lease-lost.ts';
 import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB } from './migration-outcome.ts';
 import { classifyFailure, StopRun, uncertainWrite } from './migration-errors.ts';
 import {
-  insertLedger,
   markItemsWritten,
   markLedgerObserved,
   noteItems,
@@ -99,7 +98,7 @@ export class TargetWriter {
    * stops here, before calling the provider, instead of writing beside the new holder.
    */
   async #intend(intents: readonly LedgerIntent[]): Promise<Record<string, unknown>[]> {
-    const rows = await this.#store.execute(insertLedger(this.#job.id, this.#job.ownerId, intents, this.#lease));
+    const rows = await this.#store.intend(this.#job.id, this.#job.ownerId, intents, this.#lease);
     if (rows.length === 0) throw new LeaseLost(`migration ${this.#job.id} is no longer held by this worker; its writes stop here`);
     return rows;
   }

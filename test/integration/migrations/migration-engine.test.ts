@@ -352,7 +352,7 @@ describe('lease fencing', () => {
     // writing beside the new holder: its next write is refused by the lease, before the provider is called.
     const jobId = await startHeldAtCreate('Fenced Set');
     const { store, runner } = h.app.app.services.migrations;
-    await store.execute({ text: `update migration_job set lease_owner = 'another-worker', lease_expires_at = now() + interval '1 hour' where id = ?`, values: [jobId] });
+    await store.change(jobId, { text: `update migration_job set lease_owner = 'another-worker', lease_expires_at = now() + interval '1 hour' where id = ?`, values: [jobId] });
 
     // The held request times out; the run settles it (the target has no such playlist: not
     // created) and stops at its next write, the create's retry, before calling TIDAL.
@@ -366,7 +366,7 @@ describe('lease fencing', () => {
     expect((await store.execute({ text: `select lease_owner, status from migration_job where id = ?`, values: [jobId] }))[0]).toEqual({ lease_owner: 'another-worker', status: 'running' });
 
     // The holder (here: this worker again, once the other one let go) finishes the job, each song once.
-    await store.execute({ text: `update migration_job set lease_owner = null, lease_expires_at = null where id = ?`, values: [jobId] });
+    await store.change(jobId, { text: `update migration_job set lease_owner = null, lease_expires_at = null where id = ?`, values: [jobId] });
     await runner.run(jobId, new AbortController().signal);
     const job = await h.waitForJob(jobId, finished, 120_000);
     expect(job).toMatchObject({ status: 'completed', outcome: 'completed' });
