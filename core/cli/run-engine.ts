@@ -1,5 +1,8 @@
 import { createApp, type App, type AppRoles } from '../app/index.ts';
+import { ENGINE_VERSION } from '../app/version.ts';
 import { createLogger } from '../logging/logger.ts';
+import { readableDestination, readableLogs } from '../logging/readable-log.ts';
+import { startBanner } from './start-banner.ts';
 import type { Config } from '../config/index.ts';
 import { heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 
@@ -17,7 +20,9 @@ const SAME_SIGNAL_WINDOW_MS = 2_000;
  * runs the engine under two), and counting those as a second signal skipped the graceful stop.
  */
 export async function runEngine(config: Config, roles: AppRoles): Promise<number> {
-  const logger = createLogger({ level: config.logLevel });
+  // A person at a terminal gets readable lines and a banner; services and pipes keep JSON lines.
+  const readable = readableLogs(config.logFormat, process.stdout.isTTY === true);
+  const logger = createLogger({ level: config.logLevel, ...(readable ? { destination: readableDestination(process.stdout) } : {}) });
   let stopRequested = false;
   let firstSignal: { signal: NodeJS.Signals; at: number } | null = null;
   let requestStop: (() => void) | undefined;
@@ -50,7 +55,14 @@ export async function runEngine(config: Config, roles: AppRoles): Promise<number
   let app: App | undefined;
   try {
     app = await createApp(config, roles, { logger });
-    if (!stopRequested) await app.start();
+    if (!stopRequested) {
+      const url = await app.start();
+      if (readable) {
+        process.stdout.write(
+          startBanner({ url, version: ENGINE_VERSION, roles, mode: config.deploymentMode, dataDir: config.dataDir, embeddedDatabase: !config.databaseUrl, demo: config.demo }),
+        );
+      }
+    }
   } catch (error) {
     logger.fatal({ err: error }, 'the engine could not start');
     await app?.stop();

@@ -100,7 +100,11 @@ export const configEnvSchema = z
       .describe('Lifetime of an owner session, in hours.'),
     OPL_HOST: z.string().trim().min(1).default('127.0.0.1').describe('Interface the HTTP server listens on.'),
     OPL_PORT: integer(0, 65535).default(8765).describe('TCP port of the HTTP server (0 picks a free port).'),
-    OPL_LOG_LEVEL: logLevel.default('info').describe('Log level of the JSON logs: fatal, error, warn, info, debug, trace or silent.'),
+    OPL_LOG_LEVEL: logLevel.default('info').describe('Log level: fatal, error, warn, info, debug, trace or silent.'),
+    OPL_LOG_FORMAT: z
+      .enum(['auto', 'json', 'pretty'])
+      .default('auto')
+      .describe('How `opl start`, `serve` and `worker` write their logs: `auto` prints readable lines and a start banner (the address to open) when standard output is a terminal and JSON lines otherwise (services, containers, pipes); `json` and `pretty` force one.'),
     OPL_SNAPSHOT_DIR: optionalText.describe('Directory for library snapshot archives. Default: `OPL_DATA_DIR/snapshots`.'),
     OPL_EXPORT_MAX_PLAYLISTS: integer(1, 100_000)
       .default(100)
@@ -234,6 +238,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: z.output<typeof logLevel>;
+  /** `auto`: readable on a terminal, JSON otherwise (see `readableLogs`). */
+  logFormat: 'auto' | 'json' | 'pretty';
   snapshotDir: string;
   exportMaxPlaylists: number;
   imports: {
@@ -301,6 +307,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     host: env.OPL_HOST,
     port: env.OPL_PORT,
     logLevel: env.OPL_LOG_LEVEL,
+    logFormat: env.OPL_LOG_FORMAT,
     snapshotDir: env.OPL_SNAPSHOT_DIR ? absolute(env.OPL_SNAPSHOT_DIR) : resolve(dataDir, 'snapshots'),
     exportMaxPlaylists: env.OPL_EXPORT_MAX_PLAYLISTS,
     imports: {
