@@ -162,7 +162,11 @@ describe('review, pause and resume on the board', () => {
     await search.press('Enter');
     const results = searched.locator('[data-testid="search-results"]');
     await expect.poll(() => results.getByRole('radio').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    await results.getByRole('radio').first().check();
+    // The search finds the song and its TIDAL twin; one of the two may be the suggestion itself,
+    // already chosen (approving that is a plain approval, not a correction). Correct with the other.
+    const other = results.locator('input[type="radio"]:not(:checked):not([disabled])');
+    expect(await other.count()).toBeGreaterThan(0);
+    await other.first().check();
     await searched.getByRole('button', { name: /^Approve/ }).click();
     await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(REVIEWS - 4);
     const afterSearch = (await api(`/api/migrations/${jobId}/items`)).json as { id: string; status: string; reason: string }[];
