@@ -17,6 +17,8 @@ import type { ShareService } from '../services/shares/index.ts';
 import type { Database } from '../storage/index.ts';
 
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
+import type { GeneratorService } from '../services/generator/index.ts';
+
 export interface AppServices {
   config: Config;
   logger: Logger;
@@ -41,6 +43,8 @@ export interface AppServices {
   matching: MatchService;
   /** Migrations: preflight, jobs, the worker pipeline, progress events, reports. */
   migrations: MigrationEngine;
+  /** The playlist generator: model proposals resolved to real tracks, as private drafts. */
+  generator: GeneratorService;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

@@ -33,6 +33,8 @@ import { createHttpsRegistrySource } from '../plugins/registry/https-registry-so
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
+import { startDemoModel } from './demo-model.ts';
+import { ChatModelClient, GeneratorService } from '../services/generator/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -230,6 +232,20 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       schemaBaseUrl: config.schemaBaseUrl,
     });
     stack.push(() => exportService.close());
+    const demoModel = config.demo && !config.generator ? await startDemoModel(logger) : null;
+    if (demoModel) stack.push(() => demoModel.close());
+    const modelEndpoint = config.generator ?? (demoModel ? { url: demoModel.url, model: demoModel.model, apiKey: undefined, timeoutMs: 30_000, maxOutputBytes: 256 * 1024 } : null);
+    const generator = new GeneratorService({
+      execute,
+      transaction,
+      connections,
+      catalogue,
+      pluginOperations: (pluginId) => pluginHost.loadedPlugins().find((plugin) => plugin.id === pluginId)?.operations ?? [],
+      model: modelEndpoint ? new ChatModelClient(modelEndpoint) : null,
+      demo: demoModel !== null,
+      maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
+      draftTtlHours: config.generatorDraftTtlHours,
+    });
     const services: AppServices = {
       config,
       logger,
@@ -245,6 +261,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       rateLimiter,
       matching,
       migrations,
+      generator,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -272,6 +289,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           playlists: services.playlists,
           library: services.library,
           migrations: services.migrations,
+          generator: services.generator,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,

@@ -204,6 +204,16 @@ export const configEnvSchema = z
       'JSON file with the OAuth client registrations per provider name, e.g. `{"spotify": {"client_id": "…"}, "tidal": {"client_id": "…", "client_secret": "…"}}` (and the developer key of token-signing providers). Without an entry, that provider cannot be connected.',
     ),
     OPL_AUTH_ATTEMPT_TTL_MINUTES: integer(1, 60).default(15).describe('How long a started connection (OAuth state, device code, form) stays valid.'),
+    OPL_GENERATOR_URL: httpBaseUrl
+      .optional()
+      .describe('Base URL of an OpenAI-compatible chat-completions API for the playlist generator, up to `/v1` (Ollama `http://127.0.0.1:11434/v1`, llama.cpp server `http://127.0.0.1:8080/v1`, LM Studio, vLLM, LocalAI). Configuration only, never user input; loopback is allowed. Unset: the generator is off (in demo mode, a built-in demo model).'),
+    OPL_GENERATOR_MODEL: optionalText.describe('Model name sent with every generator request (e.g. `llama3.1:8b`). Required with `OPL_GENERATOR_URL`.'),
+    OPL_GENERATOR_API_KEY: optionalText.describe('Bearer key for the model server, if it wants one. Never logged.'),
+    OPL_GENERATOR_TIMEOUT_MS: integer(1_000, 30 * 60_000).default(120_000).describe('How long one model request may take, in milliseconds.'),
+    OPL_GENERATOR_MAX_OUTPUT_BYTES: integer(4_096, 16 * 1024 * 1024)
+      .default(256 * 1024)
+      .describe('Largest model answer read, in bytes; a larger one is refused.'),
+    OPL_GENERATOR_DRAFT_TTL_HOURS: integer(1, 24 * 90).default(168).describe('Hours an unconfirmed generated draft is kept.'),
     OPL_DEMO: booleanFlag
       .default(false)
       .describe('Demo mode: runs simulated Spotify and TIDAL services in-process with made-up libraries, so accounts can be connected and migrated without credentials. Labelled as demo everywhere. Refused in hosted mode.'),
@@ -214,6 +224,9 @@ export const configEnvSchema = z
     }
     if (env.OPL_DEPLOYMENT_MODE === 'hosted' && env.OPL_PLUGIN_ALLOW_UNSIGNED) {
       ctx.addIssue({ code: 'custom', path: ['OPL_PLUGIN_ALLOW_UNSIGNED'], message: 'cannot be true in hosted mode (hosted instances load only allow-listed signed plugins)' });
+    }
+    if (env.OPL_GENERATOR_URL && !env.OPL_GENERATOR_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['OPL_GENERATOR_MODEL'], message: 'is required when OPL_GENERATOR_URL is set (the model name the server runs, e.g. llama3.1:8b)' });
     }
     if (env.OPL_PUBLIC_BASE_URL && !env.OPL_OWNER_SECRET) {
       ctx.addIssue({
@@ -286,6 +299,9 @@ export interface Config {
     authAttemptTtlMinutes: number;
   };
   demo: boolean;
+  /** The playlist generator's model endpoint; null when none is configured. */
+  generator: { url: string; model: string; apiKey: string | undefined; timeoutMs: number; maxOutputBytes: number } | null;
+  generatorDraftTtlHours: number;
 }
 
 /** The installation's own directory: defaults for the registry and the local trust store live here. */
@@ -344,6 +360,11 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       authAttemptTtlMinutes: env.OPL_AUTH_ATTEMPT_TTL_MINUTES,
     },
     demo: env.OPL_DEMO,
+    generator:
+      env.OPL_GENERATOR_URL && env.OPL_GENERATOR_MODEL
+        ? { url: env.OPL_GENERATOR_URL, model: env.OPL_GENERATOR_MODEL, apiKey: env.OPL_GENERATOR_API_KEY, timeoutMs: env.OPL_GENERATOR_TIMEOUT_MS, maxOutputBytes: env.OPL_GENERATOR_MAX_OUTPUT_BYTES }
+        : null,
+    generatorDraftTtlHours: env.OPL_GENERATOR_DRAFT_TTL_HOURS,
     schemaBaseUrl: publishedSchemaBaseUrl ?? DEFAULT_SCHEMA_BASE,
     publishedSchemaBaseUrl,
   };

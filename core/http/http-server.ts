@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { libraryRoutes, type LibraryApi } from './routes/library.routes.ts';
+import { generatorRoutes, type GeneratorApi } from './routes/generator.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
@@ -50,6 +51,8 @@ export interface HttpDependencies {
   shares?: SharesApi;
   /** Migrations; absent only where no database exists (the OpenAPI generator). */
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
+  /** The playlist generator; absent only where no database exists (the OpenAPI generator). */
+  generator?: GeneratorApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -59,6 +62,14 @@ export interface HttpDependencies {
 
 const notWired = async (): Promise<never> => {
   throw new Error('connections are not wired in this server');
+};
+
+const unwiredGenerator: GeneratorApi = {
+  config: () => ({ available: false, backend: 'openai_compatible', model: '', demo: false, message: 'The generator is not wired in this server.', limits: { max_prompt_chars: 0, max_output_chars: 0, max_tracks: 0 } }),
+  createDraft: notWired,
+  draft: notWired,
+  drafts: notWired,
+  deleteDraft: notWired,
 };
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -134,6 +145,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   });
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
+  await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });

@@ -21,6 +21,7 @@ export const REDACTED_PATHS = [
   '*.client_secret',
   '*.ownerSecret',
   '*.adminToken',
+  '*.apiKey',
   '*.cookie',
   '*.authorization',
   'password',
@@ -30,6 +31,7 @@ export const REDACTED_PATHS = [
   'refresh_token',
   'ownerSecret',
   'adminToken',
+  'apiKey',
   'connectionString',
   '*.connectionString',
 ];

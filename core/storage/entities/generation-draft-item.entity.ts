@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
+import { CONFIDENCE_RANGE_CHECK, confidence, createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
+import { DRAFT_ITEM_STATUSES } from './values.ts';
 import { GenerationDraft } from './generation-draft.entity.ts';
 
 /** A resolved real target track in a draft, in draft order. */
@@ -11,7 +12,16 @@ export const GenerationDraftItem = defineEntity({
     ownerId: ownerId(),
     draft: p.manyToOne(GenerationDraft).deleteRule('cascade'),
     position: p.integer(),
-    targetUri: p.text(),
+    status: p.enum(DRAFT_ITEM_STATUSES).default('resolved'),
+    /** Only approved items are written when the draft is confirmed. */
+    approved: p.boolean().default(false),
+    /** Null while unresolved. */
+    targetUri: p.text().nullable(),
+    targetId: p.text().nullable(),
+    explicit: p.boolean().nullable(),
+    confidence: confidence().nullable(),
+    /** The match service's sentence about the choice (or why nothing was found). */
+    reason: p.text().nullable(),
     title: p.text(),
     artist: p.text(),
     album: p.text().nullable(),
@@ -23,6 +33,7 @@ export const GenerationDraftItem = defineEntity({
     updatedAt: updatedAt(),
   },
   indexes: [{ properties: ['draft', 'position'] }],
+  checks: [{ name: 'generation_draft_item_confidence_range', expression: CONFIDENCE_RANGE_CHECK }],
 });
 
 export type GenerationDraftItem = InferEntity<typeof GenerationDraftItem>;

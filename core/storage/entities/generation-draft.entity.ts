@@ -16,12 +16,18 @@ export const GenerationDraft = defineEntity({
     /** Explicit music controls (counts, durations, explicit filter, ...). */
     controls: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
     status: p.enum(DRAFT_STATUSES).default('draft'),
+    /** sha256 of the prompt, for a reference only: the prompt itself is never stored. */
+    promptHash: p.text().nullable(),
+    /** How it was generated: model, output mode, searches, what the model's answer lost and why. */
+    generation: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
+    /** A draft not confirmed by then is deleted. */
+    expiresAt: p.datetime(),
     /** The migration job its confirmation created (`source_kind = generated`). */
     migrationJobId: p.uuid().nullable(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  indexes: [{ properties: ['ownerId', 'createdAt'] }],
+  indexes: [{ properties: ['ownerId', 'createdAt'] }, { properties: ['expiresAt'] }],
 });
 
 export type GenerationDraft = InferEntity<typeof GenerationDraft>;

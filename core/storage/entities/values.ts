@@ -75,8 +75,13 @@ export type OrganizerJobStatus = (typeof ORGANIZER_JOB_STATUSES)[number];
 export const ORGANIZER_ITEM_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'ambiguous'] as const;
 export type OrganizerItemStatus = (typeof ORGANIZER_ITEM_STATUSES)[number];
 
-export const DRAFT_STATUSES = ['draft', 'approved', 'confirmed', 'discarded'] as const;
+/** `generating` while the model and the searches run; `failed` when generation ended without a draft. */
+export const DRAFT_STATUSES = ['generating', 'draft', 'approved', 'confirmed', 'discarded', 'failed'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
+
+/** `resolved`: a real target track; `unresolved`: the model's song was not found (kept, never silently dropped); `removed` by the user. */
+export const DRAFT_ITEM_STATUSES = ['resolved', 'unresolved', 'removed'] as const;
+export type DraftItemStatus = (typeof DRAFT_ITEM_STATUSES)[number];
 
 export const SNAPSHOT_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
 export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];

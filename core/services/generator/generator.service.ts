@@ -1,0 +1,287 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Manifest } from '@opl/plugin-sdk';
+import type { ConnectionService } from '../connections/connection.service.ts';
+import { MatchService, type GraphTransaction, type SqlExecutor } from '../matching/index.ts';
+import { ModelError, type ChatModelClient } from './chat-model.client.ts';
+import { GENERATOR_LIMITS, generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
+import { resolveIntents } from './intent-resolver.ts';
+import { deleteDraft, insertDraft, insertDraftItems, selectDraft, selectDraftItems, selectDrafts } from './generator.sql.ts';
+import { INTENT_LIMITS } from './track-intents.ts';
+
+/**
+ * The playlist generator: a prompt and controls go to the configured model; its song intents are
+ * resolved to real tracks of the chosen target; the result is a private, editable draft. The raw
+ * prompt lives only in this call's memory: the draft stores its controls, a hash of the prompt
+ * and what happened (model, output mode, searches, what was dropped), never the words.
+ */
+
+export type GeneratorErrorCode = 'generator_unavailable' | 'draft_not_found' | 'provider_unsupported' | 'nothing_resolved';
+
+export class GeneratorError extends Error {
+  readonly code: GeneratorErrorCode;
+  constructor(code: GeneratorErrorCode, message: string) {
+    super(message);
+    this.name = 'GeneratorError';
+    this.code = code;
+  }
+}
+
+export interface GeneratorConfigView {
+  available: boolean;
+  backend: 'openai_compatible';
+  model: string;
+  /** Demo mode's built-in model: it proposes songs of the demo catalogue. */
+  demo: boolean;
+  message: string;
+  limits: { max_prompt_chars: number; max_output_chars: number; max_tracks: number };
+}
+
+export interface CreateDraftRequest {
+  target_provider: string;
+  target_account_id: string;
+  generation: GenerationSpec;
+}
+
+export interface DraftItemView {
+  id: string;
+  position: number;
+  status: 'resolved' | 'unresolved' | 'removed';
+  approved: boolean;
+  target_uri: string | null;
+  title: string;
+  artist: string;
+  album: string | null;
+  duration_s: number | null;
+  isrc: string | null;
+  explicit: boolean | null;
+  confidence: number | null;
+  reason: string | null;
+  /** What the model proposed (its words), for unresolved items above all. */
+  intent: { title: string; artist: string; album: string | null; release_year: number | null; reason: string | null } | null;
+}
+
+export interface DraftView {
+  id: string;
+  name: string;
+  status: string;
+  target_provider: string;
+  target_account_id: string;
+  controls: Record<string, unknown>;
+  generation: Record<string, unknown>;
+  migration_job_id: string | null;
+  expires_at: string;
+  created_at: string;
+  counts: { resolved: number; unresolved: number; approved: number; duration_s: number };
+  items: DraftItemView[];
+}
+
+interface Dependencies {
+  execute: SqlExecutor;
+  transaction: GraphTransaction;
+  connections: Pick<ConnectionService, 'get' | 'call'>;
+  catalogue: { providerPlugin(provider: string): Manifest | undefined };
+  /** The operations a loaded plugin implements (the target must have `searchTracks`). */
+  pluginOperations: (pluginId: string) => readonly string[];
+  /** Null when no model is configured. */
+  model: ChatModelClient | null;
+  demo: boolean;
+  maxOutputBytes: number;
+  draftTtlHours: number;
+}
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+
+function itemView(row: Record<string, unknown>): DraftItemView {
+  const intent = json(row['intent']) as DraftItemView['intent'];
+  return {
+    id: String(row['id']),
+    position: Number(row['position']),
+    status: row['status'] as DraftItemView['status'],
+    approved: row['approved'] === true,
+    target_uri: (row['target_uri'] as string | null) ?? null,
+    title: String(row['title']),
+    artist: String(row['artist']),
+    album: (row['album'] as string | null) ?? null,
+    duration_s: row['duration_s'] === null ? null : Number(row['duration_s']),
+    isrc: (row['isrc'] as string | null) ?? null,
+    explicit: (row['explicit'] as boolean | null) ?? null,
+    confidence: row['confidence'] === null ? null : Number(row['confidence']),
+    reason: (row['reason'] as string | null) ?? null,
+    intent: intent ?? null,
+  };
+}
+
+export class GeneratorService {
+  readonly #d: Dependencies;
+
+  constructor(dependencies: Dependencies) {
+    this.#d = dependencies;
+  }
+
+  config(): GeneratorConfigView {
+    const limits = { max_prompt_chars: GENERATOR_LIMITS.maxPromptChars, max_output_chars: this.#d.maxOutputBytes, max_tracks: GENERATOR_LIMITS.maxTracks };
+    if (!this.#d.model) {
+      return {
+        available: false,
+        backend: 'openai_compatible',
+        model: '',
+        demo: false,
+        message:
+          'No model is configured. Run a local OpenAI-compatible server (Ollama: `ollama serve`, then `ollama pull llama3.1:8b`; or llama.cpp: `llama-server -m model.gguf`) and set OPL_GENERATOR_URL (e.g. http://127.0.0.1:11434/v1) and OPL_GENERATOR_MODEL, then restart the engine.',
+        limits,
+      };
+    }
+    return {
+      available: true,
+      backend: 'openai_compatible',
+      model: this.#d.model.model,
+      demo: this.#d.demo,
+      message: this.#d.demo ? 'Demo model: it proposes songs of the demo catalogue from the words of your request.' : `Model ${this.#d.model.model} is configured.`,
+      limits,
+    };
+  }
+
+  /**
+   * Asks the model, resolves its songs on the target and stores the draft. `signal` ends the work
+   * when the client goes away. Model failures surface as `ModelError` (typed, prompt-free).
+   */
+  async createDraft(ownerId: string, request: CreateDraftRequest, preferences: PreferenceSummary | null, signal?: AbortSignal): Promise<DraftView> {
+    const model = this.#d.model;
+    if (!model) throw new GeneratorError('generator_unavailable', this.config().message);
+    const account = await this.#d.connections.get(ownerId, request.target_account_id);
+    if (account.provider !== request.target_provider) {
+      throw new GeneratorError('provider_unsupported', `Account ${request.target_account_id} is a ${account.provider} account, not ${request.target_provider}.`);
+    }
+    const manifest = this.#d.catalogue.providerPlugin(account.provider);
+    if (!manifest || !this.#d.pluginOperations(manifest.id).includes('searchTracks')) {
+      throw new GeneratorError('provider_unsupported', `${account.provider_display_name} cannot be searched for tracks, so songs cannot be found there.`);
+    }
+    const spec = request.generation;
+    const count = songsToAsk(spec.controls);
+    const proposed = await model.proposeIntents(generationMessages(spec, preferences), count, signal);
+    const matching = new MatchService({
+      execute: this.#d.execute,
+      transaction: this.#d.transaction,
+      catalogue: this.#d.catalogue,
+      plugins: { call: (_pluginId, _op, input) => this.#d.connections.call(ownerId, account.id, 'searchTracks', input) },
+    });
+    const resolved = await resolveIntents(proposed.intents, {
+      matching,
+      target: { provider: account.provider, pluginId: manifest.id, accountId: account.id },
+      controls: spec.controls,
+      cancelled: () => signal?.aborted === true,
+    });
+    if (signal?.aborted) throw new ModelError('model_cancelled', 'The generation was cancelled.');
+    const generation = {
+      model: model.model,
+      demo: this.#d.demo,
+      output_mode: proposed.mode,
+      repaired: proposed.repaired,
+      asked: count,
+      proposed: proposed.intents.length,
+      resolved: resolved.items.filter((item) => item.status === 'resolved').length,
+      unresolved: resolved.items.filter((item) => item.status === 'unresolved').length,
+      searches: resolved.searches,
+      duplicates_dropped: resolved.duplicates,
+      explicit_filtered: resolved.explicitFiltered,
+      duration_trimmed: resolved.durationTrimmed,
+      notes: proposed.notes,
+    };
+    const id = randomUUID();
+    const name = this.#nameFor(spec);
+    await this.#d.transaction(async (execute) => {
+      await execute(
+        insertDraft({
+          id,
+          ownerId,
+          targetProvider: account.provider,
+          targetAccountId: account.id,
+          name,
+          controls: spec.controls,
+          promptHash: createHash('sha256').update(spec.prompt).digest('hex'),
+          generation,
+          ttlHours: this.#d.draftTtlHours,
+        }),
+      );
+      if (resolved.items.length === 0) return;
+      await execute(
+        insertDraftItems(
+          id,
+          ownerId,
+          resolved.items.map((item) => ({
+            status: item.status,
+            approved: item.approved,
+            targetUri: item.target?.uri ?? null,
+            targetId: item.target?.id ?? null,
+            title: item.target?.title ?? item.intent.title,
+            artist: item.target?.artist ?? item.intent.artist,
+            album: item.target?.album ?? item.intent.album,
+            durationS: item.target?.durationS ?? null,
+            isrc: item.target?.isrc ?? null,
+            explicit: item.target?.explicit ?? null,
+            confidence: item.confidence,
+            reason: item.reason,
+            intent: { ...item.intent },
+          })),
+        ),
+      );
+    });
+    return this.draft(ownerId, id);
+  }
+
+  /**
+   * A name from the controls, never from the prompt: the prompt is not stored anywhere, and a
+   * name is (the user renames the draft as they like).
+   */
+  #nameFor(spec: GenerationSpec): string {
+    const words = [...spec.controls.moods, ...spec.controls.genres].slice(0, 3);
+    const name = words.length > 0 ? `Generated: ${words.join(', ')}` : `Generated playlist ${new Date().toISOString().slice(0, 10)}`;
+    return name.slice(0, INTENT_LIMITS.title);
+  }
+
+  async draft(ownerId: string, draftId: string): Promise<DraftView> {
+    const [row] = await this.#d.execute(selectDraft(ownerId, draftId));
+    if (!row) throw new GeneratorError('draft_not_found', `No draft ${draftId} (it may have expired).`);
+    const items = (await this.#d.execute(selectDraftItems(ownerId, draftId))).map(itemView);
+    return this.#view(row, items);
+  }
+
+  async drafts(ownerId: string): Promise<Omit<DraftView, 'items'>[]> {
+    const rows = await this.#d.execute(selectDrafts(ownerId, 100));
+    return Promise.all(
+      rows.map(async (row) => {
+        const { items: _items, ...rest } = this.#view(row, (await this.#d.execute(selectDraftItems(ownerId, String(row['id'])))).map(itemView));
+        return rest;
+      }),
+    );
+  }
+
+  async deleteDraft(ownerId: string, draftId: string): Promise<void> {
+    const rows = await this.#d.execute(deleteDraft(ownerId, draftId));
+    if (rows.length === 0) throw new GeneratorError('draft_not_found', `No draft ${draftId}.`);
+  }
+
+  #view(row: Record<string, unknown>, items: DraftItemView[]): DraftView {
+    const live = items.filter((item) => item.status !== 'removed');
+    return {
+      id: String(row['id']),
+      name: String(row['name']),
+      status: String(row['status']),
+      target_provider: String(row['target_provider']),
+      target_account_id: String(row['target_account_id']),
+      controls: json(row['controls']) as Record<string, unknown>,
+      generation: json(row['generation']) as Record<string, unknown>,
+      migration_job_id: (row['migration_job_id'] as string | null) ?? null,
+      expires_at: iso(row['expires_at']),
+      created_at: iso(row['created_at']),
+      counts: {
+        resolved: live.filter((item) => item.status === 'resolved').length,
+        unresolved: live.filter((item) => item.status === 'unresolved').length,
+        approved: live.filter((item) => item.approved && item.status === 'resolved').length,
+        duration_s: live.reduce((total, item) => total + (item.status === 'resolved' ? (item.duration_s ?? 0) : 0), 0),
+      },
+      items,
+    };
+  }
+}

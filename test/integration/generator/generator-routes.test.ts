@@ -1,0 +1,178 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import { startFakeChatModel, type FakeChatModel } from '../../fakes/chat-model/index.ts';
+import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * The generator through the HTTP API, as a user drives it: a model (the fake OpenAI-compatible
+ * server) proposes songs, each is resolved on the connected TIDAL account, and a private draft
+ * comes back. The prompt carries a unique marker that must appear nowhere afterwards: no log
+ * line, no database row of any table, no API answer.
+ */
+
+const MARKER = 'GEN-PRIVACY-MARKER-41d7e2';
+const catalog = seedCatalog();
+const artistName = (key: string) => catalog.artists.get(key)!.name;
+const onTidal = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'tidal'));
+const explicitSong = onTidal.find((track) => track.explicit)!;
+const cleanSongs = onTidal.filter((track) => !track.explicit).slice(0, 3);
+
+let h: MigrationHarness;
+let model: FakeChatModel;
+const answers: string[] = [];
+
+beforeAll(async () => {
+  model = await startFakeChatModel({ dialect: 'llama.cpp' });
+  h = await startMigrationHarness({
+    spotifyLibrary: {},
+    tidalLibrary: {},
+    env: { OPL_GENERATOR_URL: model.url, OPL_GENERATOR_MODEL: 'fake-model' },
+    overrides: { responseTap: (body) => answers.push(body) },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await h?.close();
+  await model?.close();
+});
+
+const song = (track: (typeof onTidal)[number]) => ({ title: track.title, artist: artistName(track.artistKeys[0]!), album: null, release_year: null, reason: 'fits' });
+
+function create(body: Record<string, unknown>) {
+  return h.api('/api/generator/drafts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+interface Draft {
+  id: string;
+  status: string;
+  counts: { resolved: number; unresolved: number; approved: number };
+  generation: Record<string, unknown>;
+  items: { status: string; approved: boolean; target_uri: string | null; title: string; artist: string; explicit: boolean | null; reason: string | null; intent: { title: string } | null }[];
+}
+
+describe('the generator', () => {
+  it('says which model it uses', async () => {
+    const config = await h.api('/api/generator/config');
+    expect(config.status).toBe(200);
+    expect(config.json).toMatchObject({ available: true, backend: 'openai_compatible', model: 'fake-model', demo: false, limits: { max_tracks: 50 } });
+  });
+
+  it('resolves the model’s songs on the target, keeps an invented one as unresolved, and honours the explicit filter', async () => {
+    model.failNext(
+      // (the probe is answered normally)
+      { kind: 'content', content: JSON.stringify({ probe: 'opl-schema-ok' }) },
+      {
+        kind: 'content',
+        content: JSON.stringify({ tracks: [...cleanSongs.map(song), song(explicitSong), { title: 'A Song Nobody Ever Recorded', artist: 'The Invented Band', album: null, release_year: null, reason: null }] }),
+      },
+    );
+    const tidalBefore = h.tidal.requests.length;
+    const answer = await create({
+      target_provider: 'tidal',
+      target_account_id: h.tidalAccount,
+      generation: { prompt: `${MARKER} something for a rainy evening`, controls: { track_count: 5, explicit: 'exclude', moods: ['calm'] } },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    const draft = answer.json as Draft;
+    expect(draft.status).toBe('draft');
+    // In the model's words; the target's title may be a version of it (the seed has "Remastered" twins on TIDAL).
+    expect(draft.items.map((item) => [item.status, item.intent?.title])).toEqual([...cleanSongs.map((track) => ['resolved', track.title]), ['unresolved', 'A Song Nobody Ever Recorded']]);
+    for (const item of draft.items.slice(0, 3)) expect(item.title.startsWith(item.intent!.title)).toBe(true);
+    expect(draft.items.filter((item) => item.status === 'resolved').every((item) => item.target_uri?.startsWith('tidal:'))).toBe(true);
+    expect(draft.items.at(-1)!.reason).toMatch(/^Not found on the target/);
+    expect(draft.counts).toMatchObject({ resolved: 3, unresolved: 1 });
+    expect(draft.generation).toMatchObject({ model: 'fake-model', output_mode: 'json_schema', asked: 5, proposed: 5, explicit_filtered: 1 });
+    // Only searches reached TIDAL.
+    const calls = h.tidal.requests.slice(tidalBefore);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((request) => request.method === 'GET' && /search/i.test(request.path))).toBe(true);
+
+    const read = await h.api(`/api/generator/drafts/${draft.id}`);
+    expect(read.json).toEqual(draft);
+    const list = await h.api('/api/generator/drafts');
+    expect((list.json as { drafts: { id: string }[] }).drafts.map((entry) => entry.id)).toContain(draft.id);
+  });
+
+  it('never keeps the prompt: not in a log line, a row of any table, or an answer', async () => {
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      const tables = await client.query<{ table_schema: string; table_name: string }>(
+        `select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+      );
+      expect(tables.rows.length).toBeGreaterThan(10);
+      for (const table of tables.rows) {
+        const found = await client.query(`select count(*)::int as n from "${table.table_schema}"."${table.table_name}" t where t::text like $1`, [`%${MARKER}%`]);
+        expect(found.rows[0].n, `${table.table_schema}.${table.table_name}`).toBe(0);
+      }
+    } finally {
+      await client.end();
+    }
+    expect(h.app.logs.join('\n')).not.toContain(MARKER);
+    expect(answers.join('\n')).not.toContain(MARKER);
+    // The model did receive it: that is the only place it goes.
+    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain(MARKER);
+  });
+
+  it('answers model failures with a problem that says what to do, without the prompt', async () => {
+    model.failNext({ kind: 'status', status: 429, retryAfter: '90' });
+    const limited = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} more`, controls: { track_count: 3 } } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('90');
+    expect(limited.json).toMatchObject({ code: 'model_rate_limited' });
+
+    model.failNext({ kind: 'content', content: 'no json' }, { kind: 'content', content: 'still none' });
+    const unusable = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} more`, controls: { track_count: 3 } } });
+    expect(unusable.status).toBe(502);
+    expect(unusable.json).toMatchObject({ code: 'model_failed', reason: 'model_output_invalid' });
+    expect(limited.text + unusable.text).not.toContain(MARKER);
+  });
+
+  it('refuses bad requests: an unknown account, a wrong provider, an over-long prompt, unknown controls', async () => {
+    const unknown = await create({ target_provider: 'tidal', target_account_id: '00000000-0000-4000-8000-000000000000', generation: { prompt: 'x' } });
+    expect(unknown.status).toBe(404);
+    const mismatch = await create({ target_provider: 'spotify', target_account_id: h.tidalAccount, generation: { prompt: 'x' } });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.json).toMatchObject({ code: 'provider_unsupported' });
+    const long = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'x'.repeat(2_001) } });
+    expect(long.status).toBe(400);
+    const extra = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'x', controls: { track_count: 51 } } });
+    expect(extra.status).toBe(400);
+    const unknownControl = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'x', controls: { url: 'http://x' } } });
+    expect(unknownControl.status).toBe(400);
+    expect((await h.api('/api/generator/drafts/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('discards a draft', async () => {
+    const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'Golden Hour', controls: { track_count: 2 } } });
+    expect(made.status, made.text).toBe(201);
+    const id = (made.json as Draft).id;
+    expect((await h.api(`/api/generator/drafts/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await h.api(`/api/generator/drafts/${id}`)).status).toBe(404);
+  });
+});
+
+describe('without a configured model', () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await startTestApp();
+  });
+  afterAll(() => bare?.close());
+
+  it('explains how to configure one, and refuses to generate with that reason', async () => {
+    const address = bare.app.http!.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const config = (await (await fetch(`${base}/api/generator/config`)).json()) as { available: boolean; message: string };
+    expect(config.available).toBe(false);
+    expect(config.message).toMatch(/OPL_GENERATOR_URL.*OPL_GENERATOR_MODEL/s);
+    const refused = await fetch(`${base}/api/generator/drafts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target_provider: 'tidal', target_account_id: '00000000-0000-4000-8000-000000000000', generation: { prompt: 'x' } }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'generator_unavailable', action: { type: 'configure_generator' } });
+  });
+});
