@@ -34,7 +34,7 @@ import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
-import { ChatModelClient, GeneratorService } from '../services/generator/index.ts';
+import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -197,6 +197,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     stack.push(() => importPreview.close());
     const matching = new MatchService({ execute, transaction, plugins: pluginHost, catalogue });
     const migrations = createMigrationEngine({
+      drafts: new GeneratedDraftSource(execute),
       config,
       logger,
       execute,
@@ -242,6 +243,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       catalogue,
       pluginOperations: (pluginId) => pluginHost.loadedPlugins().find((plugin) => plugin.id === pluginId)?.operations ?? [],
       model: modelEndpoint ? new ChatModelClient(modelEndpoint) : null,
+      migrations: migrations.service,
       demo: demoModel !== null,
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,

@@ -70,6 +70,9 @@ const unwiredGenerator: GeneratorApi = {
   draft: notWired,
   drafts: notWired,
   deleteDraft: notWired,
+  rename: notWired,
+  updateItem: notWired,
+  confirm: notWired,
 };
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;

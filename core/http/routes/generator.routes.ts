@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { generationSpecSchema, GeneratorError, ModelError, type GeneratorService } from '../../services/generator/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
-import { providerProblem } from './provider-problems.ts';
+import { jobViewSchema, toAppError } from './migrations.routes.ts';
 
 /**
  * `/api/generator`: playlist drafts proposed by the configured language model and resolved to
@@ -11,7 +11,7 @@ import { providerProblem } from './provider-problems.ts';
  * is used for that request only: never stored, logged or echoed in an error.
  */
 
-export type GeneratorApi = Pick<GeneratorService, 'config' | 'createDraft' | 'draft' | 'drafts' | 'deleteDraft'>;
+export type GeneratorApi = Pick<GeneratorService, 'config' | 'createDraft' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'confirm'>;
 
 const limitsSchema = z.object({ max_prompt_chars: z.number().int(), max_output_chars: z.number().int(), max_tracks: z.number().int() });
 const configSchema = z
@@ -72,6 +72,8 @@ function generatorProblem(error: unknown): unknown {
         return new AppError('provider_unsupported', error.message);
       case 'nothing_resolved':
         return new AppError('unprocessable_content', error.message);
+      case 'draft_not_editable':
+        return new AppError('conflict', error.message);
     }
   }
   if (error instanceof ModelError) {
@@ -86,8 +88,17 @@ function generatorProblem(error: unknown): unknown {
         return new AppError('model_failed', error.message, { extensions: { reason: error.code } });
     }
   }
-  return providerProblem(error);
+  return toAppError(error);
 }
+
+const renameBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+const itemBody = z
+  .object({ approved: z.boolean().optional(), removed: z.boolean().optional() })
+  .strict()
+  .refine((body) => body.approved !== undefined || body.removed !== undefined, 'say what to change: approved and/or removed');
+const itemParams = z.object({ draft_id: z.uuid(), item_id: z.uuid() });
+const confirmBody = z.object({ acknowledge_warnings: z.boolean().default(false) }).strict().meta({ id: 'ConfirmGenerationDraft' });
+const confirmation = z.object({ created: z.boolean(), job: jobViewSchema }).meta({ id: 'GenerationConfirmation' });
 
 export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }> = async (app, { generator }) => {
   app.get(
@@ -156,9 +167,71 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
     },
   );
 
+  app.patch(
+    '/api/generator/drafts/:draft_id',
+    { schema: { tags: ['generator'], summary: 'Rename a draft', params: draftParams, body: renameBody, response: { 200: draftSchema, 404: problemResponse('No such draft'), 409: problemResponse('The draft is confirmed or discarded') } } },
+    async (request) => {
+      const owner = requireOwner(request, 'rename a generated draft');
+      try {
+        return await generator.rename(owner.id, request.params.draft_id, request.body.name);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.patch(
+    '/api/generator/drafts/:draft_id/items/:item_id',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: 'Approve or unapprove, remove or restore one item of a draft',
+        params: itemParams,
+        body: itemBody,
+        response: { 200: draftSchema, 404: problemResponse('No such draft or item'), 409: problemResponse('Not approvable (unresolved or removed), or the draft is no longer editable') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'edit a generated draft');
+      try {
+        return await generator.updateItem(owner.id, request.params.draft_id, request.params.item_id, request.body);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/confirm',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: "Write the draft's approved tracks to its target: an ordinary migration job (`source_kind` generated). Confirming again answers the same job (200).",
+        params: draftParams,
+        body: confirmBody,
+        response: {
+          200: confirmation,
+          201: confirmation,
+          404: problemResponse('No such draft'),
+          409: problemResponse('Warnings to acknowledge (`migration_warnings`), or the target needs reconnecting'),
+          422: problemResponse('Nothing approved (`invalid_selection`)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'confirm a generated draft');
+      try {
+        const result = await generator.confirm(owner.id, request.params.draft_id, request.body.acknowledge_warnings);
+        return await reply.code(result.created ? 201 : 200).send(result);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
   app.delete(
     '/api/generator/drafts/:draft_id',
-    { schema: { tags: ['generator'], summary: 'Discard a draft', params: draftParams, response: { 204: z.null(), 404: problemResponse('No such draft') } } },
+    { schema: { tags: ['generator'], summary: 'Discard a draft (not a confirmed one: it is its migration’s source)', params: draftParams, response: { 204: z.null(), 404: problemResponse('No such draft'), 409: problemResponse('The draft is confirmed') } } },
     async (request, reply) => {
       const owner = requireOwner(request, 'discard a generated draft');
       try {

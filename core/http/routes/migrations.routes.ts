@@ -27,7 +27,7 @@ export type MigrationsApi = Pick<MigrationEngine, 'service' | 'progress' | 'stor
 
 const countsSchema = z.object({ total: z.number(), pending: z.number(), matched: z.number(), needs_review: z.number(), written: z.number(), skipped: z.number(), failed: z.number() }).meta({ id: 'StatusCounts' });
 
-const jobViewSchema = z
+export const jobViewSchema = z
   .looseObject({
     id: z.string(),
     label: z.string(),
@@ -132,7 +132,7 @@ const reviewBody = z.object({ action: z.enum(['approve', 'skip']), target_uri: z
 const batchReviewBody = z.object({ action: z.enum(['approve', 'skip']), item_ids: z.array(z.uuid()).max(10_000).default([]) }).strict();
 const reportQuery = itemFilterSchema.extend({ format: z.enum(['csv', 'json']).default('csv'), scope: z.enum(['all', 'problems']).default('all') });
 
-function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown): unknown {
   if (error instanceof MigrationError) {
     if (error.code === 'migration_warnings') return new AppError('migration_warnings', error.message, { extensions: error.extensions });
     return new AppError(error.code, error.message, { extensions: error.extensions });

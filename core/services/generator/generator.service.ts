@@ -5,7 +5,10 @@ import { MatchService, type GraphTransaction, type SqlExecutor } from '../matchi
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
 import { GENERATOR_LIMITS, generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
 import { resolveIntents } from './intent-resolver.ts';
-import { deleteDraft, insertDraft, insertDraftItems, selectDraft, selectDraftItems, selectDrafts } from './generator.sql.ts';
+import { deleteDraft, insertDraft, insertDraftItems, renameDraft, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
+import type { MigrationService } from '../migrations/migration.service.ts';
+import { GENERATED_SOURCE } from '../migrations/migration-request.ts';
+import type { JobView } from '../migrations/migration-views.ts';
 import { INTENT_LIMITS } from './track-intents.ts';
 
 /**
@@ -15,7 +18,7 @@ import { INTENT_LIMITS } from './track-intents.ts';
  * and what happened (model, output mode, searches, what was dropped), never the words.
  */
 
-export type GeneratorErrorCode = 'generator_unavailable' | 'draft_not_found' | 'provider_unsupported' | 'nothing_resolved';
+export type GeneratorErrorCode = 'generator_unavailable' | 'draft_not_found' | 'provider_unsupported' | 'nothing_resolved' | 'draft_not_editable';
 
 export class GeneratorError extends Error {
   readonly code: GeneratorErrorCode;
@@ -84,6 +87,8 @@ interface Dependencies {
   pluginOperations: (pluginId: string) => readonly string[];
   /** Null when no model is configured. */
   model: ChatModelClient | null;
+  /** Confirmation creates an ordinary migration job from the draft. */
+  migrations: Pick<MigrationService, 'create' | 'get'>;
   demo: boolean;
   maxOutputBytes: number;
   draftTtlHours: number;
@@ -257,9 +262,61 @@ export class GeneratorService {
     );
   }
 
+  async rename(ownerId: string, draftId: string, name: string): Promise<DraftView> {
+    if ((await this.#d.execute(renameDraft(ownerId, draftId, name))).length === 0) await this.#refuseEdit(ownerId, draftId);
+    return this.draft(ownerId, draftId);
+  }
+
+  /** Approve or unapprove, remove or restore one item. */
+  async updateItem(ownerId: string, draftId: string, itemId: string, change: { approved?: boolean; removed?: boolean }): Promise<DraftView> {
+    if ((await this.#d.execute(updateDraftItem(ownerId, draftId, itemId, change))).length === 0) {
+      const draft = await this.#refuseEdit(ownerId, draftId);
+      const item = draft.items.find((entry) => entry.id === itemId);
+      if (!item) throw new GeneratorError('draft_not_found', `The draft has no item ${itemId}.`);
+      throw new GeneratorError('draft_not_editable', item.target_uri === null ? `"${item.title}" was not found on the target, so it cannot be approved; remove it, or replace it with a search.` : `"${item.title}" is removed; restore it before approving it.`);
+    }
+    return this.draft(ownerId, draftId);
+  }
+
+  /** Why an edit changed nothing: the draft is gone, or no longer a draft. Returns the draft when it is editable. */
+  async #refuseEdit(ownerId: string, draftId: string): Promise<DraftView> {
+    const draft = await this.draft(ownerId, draftId);
+    if (draft.status !== 'draft' && draft.status !== 'approved') throw new GeneratorError('draft_not_editable', `The draft is ${draft.status}; it can no longer be changed.`);
+    return draft;
+  }
+
+  /**
+   * Snapshots the approved tracks into an ordinary migration job (`source_kind = generated`) that
+   * writes them to the draft's target. Idempotent: a confirmed draft answers its job again.
+   */
+  async confirm(ownerId: string, draftId: string, acknowledgeWarnings: boolean): Promise<{ created: boolean; job: JobView }> {
+    const draft = await this.draft(ownerId, draftId);
+    if (draft.migration_job_id) return { created: false, job: await this.#d.migrations.get(ownerId, draft.migration_job_id) };
+    try {
+      const job = await this.#d.migrations.create(ownerId, {
+        source_provider: GENERATED_SOURCE,
+        source_account_id: draftId,
+        source_snapshot_id: null,
+        target_provider: draft.target_provider,
+        target_account_id: draft.target_account_id,
+        selection: { playlist_ids: [draftId], tracks: {}, saved_album_ids: [], followed_artist_ids: [] },
+        strictness: 'same_recording',
+        acknowledge_warnings: acknowledgeWarnings,
+      });
+      return { created: true, job };
+    } catch (error) {
+      // A second confirmation that raced the first: the draft now names the first one's job.
+      const again = await this.draft(ownerId, draftId).catch(() => null);
+      if (again?.migration_job_id) return { created: false, job: await this.#d.migrations.get(ownerId, again.migration_job_id) };
+      throw error;
+    }
+  }
+
   async deleteDraft(ownerId: string, draftId: string): Promise<void> {
     const rows = await this.#d.execute(deleteDraft(ownerId, draftId));
-    if (rows.length === 0) throw new GeneratorError('draft_not_found', `No draft ${draftId}.`);
+    if (rows.length > 0) return;
+    const draft = await this.draft(ownerId, draftId);
+    throw new GeneratorError('draft_not_editable', `The draft is the source of migration ${draft.migration_job_id ?? ''}; it stays as long as that migration's history.`);
   }
 
   #view(row: Record<string, unknown>, items: DraftItemView[]): DraftView {

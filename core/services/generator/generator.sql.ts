@@ -89,8 +89,9 @@ export function selectDraftItems(ownerId: string, draftId: string): SqlStatement
   return { text: `select ${DRAFT_ITEM_COLUMNS} from generation_draft_item where draft_id = ? and owner_id = ? order by position, id`, values: [draftId, ownerId] };
 }
 
+/** A confirmed draft is its migration's source and stays (see `claimDraft`). */
 export function deleteDraft(ownerId: string, draftId: string): SqlStatement {
-  return { text: `delete from generation_draft where id = ? and owner_id = ? returning id`, values: [draftId, ownerId] };
+  return { text: `delete from generation_draft where id = ? and owner_id = ? and status <> 'confirmed' returning id`, values: [draftId, ownerId] };
 }
 
 /** Unconfirmed drafts past their time (a confirmed one stays as long as its migration's history). */
@@ -98,5 +99,57 @@ export function deleteExpiredDrafts(limit: number): SqlStatement {
   return {
     text: `delete from generation_draft where id in (select id from generation_draft where expires_at <= now() and status <> 'confirmed' order by expires_at limit ?) returning id`,
     values: [limit],
+  };
+}
+
+/**
+ * Confirmation: the draft becomes the migration job's source, in the job's own transaction. Only
+ * one job can claim it (`migration_job_id is null`); a confirmed draft is frozen and never expires
+ * before its job's history.
+ */
+export function claimDraft(ownerId: string, draftId: string, jobId: string): SqlStatement {
+  return {
+    text: `update generation_draft set status = 'confirmed', migration_job_id = ?, updated_at = now()
+           where id = ? and owner_id = ? and migration_job_id is null and status in ('draft', 'approved') and expires_at > now() returning id`,
+    values: [jobId, draftId, ownerId],
+  };
+}
+
+/** The approved, resolved items of a draft in order: what its confirmation migrates. */
+export function selectApprovedItems(ownerId: string, draftId: string): SqlStatement {
+  return {
+    text: `select d.name, d.target_provider, i.target_uri, i.target_id, i.title, i.artist, i.album, i.duration_s, i.isrc, i.explicit
+           from generation_draft d left join generation_draft_item i on i.draft_id = d.id and i.status = 'resolved' and i.approved
+           where d.id = ? and d.owner_id = ? and (d.expires_at > now() or d.status = 'confirmed')
+           order by i.position, i.id`,
+    values: [draftId, ownerId],
+  };
+}
+
+/** Edits apply to a draft that is still a draft: not confirmed, not discarded, not expired. */
+const EDITABLE = `status in ('draft', 'approved') and expires_at > now()`;
+
+export function renameDraft(ownerId: string, draftId: string, name: string): SqlStatement {
+  return { text: `update generation_draft set name = ?, updated_at = now() where id = ? and owner_id = ? and ${EDITABLE} returning id`, values: [name, draftId, ownerId] };
+}
+
+/**
+ * Approves, unapproves, removes or restores one item. Only a resolved item that is not removed
+ * can be approved (no row comes back otherwise); removing unapproves; restoring brings back what
+ * the item was (resolved or unresolved).
+ */
+export function updateDraftItem(ownerId: string, draftId: string, itemId: string, change: { approved?: boolean; removed?: boolean }): SqlStatement {
+  const removed = change.removed ?? null;
+  const approved = change.approved ?? null;
+  return {
+    text: `update generation_draft_item i set
+             status = case when ?::boolean then 'removed' when not ?::boolean and i.status = 'removed' then (case when i.target_uri is null then 'unresolved' else 'resolved' end) else i.status end,
+             approved = case when ?::boolean then false else coalesce(?::boolean, i.approved) end,
+             updated_at = now()
+           from generation_draft d
+           where i.id = ? and i.draft_id = ? and i.owner_id = ? and d.id = i.draft_id and d.status in ('draft', 'approved') and d.expires_at > now()
+             and (?::boolean is not true or (i.target_uri is not null and (i.status <> 'removed' or ?::boolean is false)))
+           returning i.id`,
+    values: [removed, removed, removed, approved, itemId, draftId, ownerId, approved, removed],
   };
 }

@@ -12,6 +12,7 @@ import { MigrationRecovery } from './migration-recovery.ts';
 import { MigrationRunner } from './migration-runner.ts';
 import { MigrationService, type QuotaForecaster } from './migration.service.ts';
 import { MigrationStore, type Execute, type Transaction } from './migration-store.ts';
+import type { GeneratedSourceReader } from './migration-source.ts';
 import { SourceLookup } from './source-lookup.ts';
 
 export { MigrationError, MigrationService } from './migration.service.ts';
@@ -47,6 +48,8 @@ export interface MigrationEngineOptions {
   connections: ConnectionService;
   playlists: PlaylistReadService;
   imports: ImportRecordService;
+  /** Confirmed generator drafts as migration sources. */
+  drafts: GeneratedSourceReader;
   matching: MatchService;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
   /** The operations a loaded plugin implements (empty when it is not loaded). */
@@ -71,6 +74,7 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
     connections: options.connections,
     playlists: options.playlists,
     imports: options.imports,
+    drafts: options.drafts,
     catalogue: options.catalogue,
     matching: options.matching,
     enqueue,

@@ -33,7 +33,7 @@ export interface NewJob {
   ownerId: string;
   sourceProvider: string;
   sourceAccountId: string;
-  sourceKind: 'provider' | 'import';
+  sourceKind: 'provider' | 'import' | 'generated';
   targetProvider: string;
   targetAccountId: string;
   strictness: string;

@@ -4,14 +4,17 @@ import { MAX_COLLECTION_ID_LENGTH } from '../imports/import-collection-ids.ts';
 
 /**
  * The body of `POST /api/migrations` (and of its preflight). The source is a connected provider
- * account (`source_account_id` = its id) or an import record (`source_provider` = `import`,
- * `source_account_id` = the record id). Selection: whole collections by id (`liked` is the liked
+ * account (`source_account_id` = its id), an import record (`source_provider` = `import`,
+ * `source_account_id` = the record id) or a generator draft (`source_provider` = `generated`,
+ * `source_account_id` = the draft id, which is also its one collection's id). Selection: whole collections by id (`liked` is the liked
  * songs), or only some tracks of a collection (`tracks[collection id]` = track keys: an entry id,
  * a track id, or `pos:<n>` for the entry at 0-based position n), plus saved albums and followed
  * artists by id.
  */
 
 export const IMPORT_SOURCE = 'import';
+/** A confirmed generator draft (`source_account_id` = the draft id): its approved tracks, frozen at confirmation. */
+export const GENERATED_SOURCE = 'generated';
 
 const id = z.string().trim().min(1).max(MAX_COLLECTION_ID_LENGTH);
 

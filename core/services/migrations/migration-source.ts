@@ -2,7 +2,7 @@ import type { Album, Artist, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import { importCollectionIds, type ImportRecordService } from '../imports/index.ts';
 import { eachPage, LIKED_PLAYLIST_ID, type PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { IMPORT_SOURCE, selectedCollectionIds, selectedTrackKeys, type Selection } from './migration-request.ts';
+import { GENERATED_SOURCE, IMPORT_SOURCE, selectedCollectionIds, selectedTrackKeys, type Selection } from './migration-request.ts';
 import { playlistSnapshot, type PlaylistSnapshot } from './playlist-snapshot.ts';
 
 /**
@@ -34,7 +34,7 @@ export interface LoadedSource {
 
 export interface SourceRef {
   ownerId: string;
-  sourceKind: 'provider' | 'import';
+  sourceKind: 'provider' | 'import' | 'generated';
   sourceProvider: string;
   sourceAccountId: string;
 }
@@ -48,10 +48,16 @@ export class SelectionError extends Error {
   }
 }
 
+/** A generator draft as a source: its approved tracks in draft order, or null when the owner has no such draft. */
+export interface GeneratedSourceReader {
+  approvedTracks(ownerId: string, draftId: string): Promise<{ name: string; tracks: Track[] } | null>;
+}
+
 interface Dependencies {
   readonly playlists: Pick<PlaylistReadService, 'read'>;
   readonly connections: Pick<ConnectionService, 'call'>;
   readonly imports: Pick<ImportRecordService, 'get'>;
+  readonly drafts: GeneratedSourceReader;
 }
 
 /** The key a track can be selected by: its entry id, its track id, or its position. */
@@ -79,6 +85,7 @@ export class MigrationSources {
       throw new SelectionError('selection_empty', 'Select at least one playlist, track, saved album or followed artist.');
     }
     if (source.sourceKind === 'import') return this.#fromImport(source, selection, ids);
+    if (source.sourceKind === 'generated') return this.#fromDraft(source, selection, ids);
     const collections: SourceCollection[] = [];
     for (const id of ids) {
       const { playlist } = await this.#deps.playlists.read(source.ownerId, source.sourceAccountId, id);
@@ -107,6 +114,18 @@ export class MigrationSources {
       return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) };
     });
     return { provider: IMPORT_SOURCE, collections, albums: [], artists: [] };
+  }
+
+  /** A draft's approved tracks are target tracks already: each carries its URI on the draft's target. */
+  async #fromDraft(source: SourceRef, selection: Selection, ids: readonly string[]): Promise<LoadedSource> {
+    if (selection.saved_album_ids.length > 0 || selection.followed_artist_ids.length > 0 || ids.some((id) => id !== source.sourceAccountId)) {
+      throw new SelectionError('selection_not_found', `A generated draft is one playlist: select it by its id (${source.sourceAccountId}).`);
+    }
+    const draft = await this.#deps.drafts.approvedTracks(source.ownerId, source.sourceAccountId);
+    if (!draft) throw new SelectionError('selection_not_found', `No generated draft ${source.sourceAccountId} (it may have expired).`);
+    const tracks = narrow(draft.tracks, selectedTrackKeys(selection, source.sourceAccountId));
+    if (tracks.length === 0) throw new SelectionError('selection_empty', 'The draft has no approved track: approve at least one before confirming.');
+    return { provider: GENERATED_SOURCE, collections: [{ id: source.sourceAccountId, kind: 'PLAYLIST', name: draft.name, description: null, tracks, totalTracks: draft.tracks.length }], albums: [], artists: [] };
   }
 
   async #pick(source: SourceRef, op: 'listSavedAlbums' | 'listFollowedArtists', ids: readonly string[], noun: string): Promise<(Album | Artist)[]> {

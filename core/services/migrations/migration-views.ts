@@ -54,7 +54,7 @@ export interface JobRow {
   ownerId: string;
   sourceProvider: string;
   sourceAccountId: string;
-  sourceKind: 'provider' | 'import';
+  sourceKind: 'provider' | 'import' | 'generated';
   targetProvider: string;
   targetAccountId: string;
   strictness: string;
@@ -82,7 +82,7 @@ export function jobRow(row: Record<string, unknown>): JobRow {
     ownerId: String(row['owner_id']),
     sourceProvider: String(row['source_provider']),
     sourceAccountId: String(row['source_account_id']),
-    sourceKind: row['source_kind'] === 'import' ? 'import' : 'provider',
+    sourceKind: row['source_kind'] === 'import' || row['source_kind'] === 'generated' ? row['source_kind'] : 'provider',
     targetProvider: String(row['target_provider']),
     targetAccountId: String(row['target_account_id']),
     strictness: String(row['strictness']),

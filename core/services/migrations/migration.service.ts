@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Manifest, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { ImportRecordService } from '../imports/index.ts';
+import { claimDraft } from '../generator/generator.sql.ts';
 import { claimImportRecord } from '../imports/import-record.sql.ts';
 import { isLinkOnly, linksOf, type MatchService } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
@@ -24,8 +25,8 @@ import {
   upsertDecision,
 } from './migration-jobs.sql.ts';
 import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type LinksElsewhere, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
-import { IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
-import { MigrationSources, SelectionError, type LoadedSource } from './migration-source.ts';
+import { GENERATED_SOURCE, IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
+import { MigrationSources, SelectionError, type GeneratedSourceReader, type LoadedSource } from './migration-source.ts';
 import type { SourceLookup } from './source-lookup.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
 import type { MigrationStore } from './migration-store.ts';
@@ -80,6 +81,7 @@ export interface MigrationServiceOptions {
   connections: Pick<ConnectionService, 'get' | 'call'>;
   playlists: Pick<PlaylistReadService, 'read' | 'list'>;
   imports: Pick<ImportRecordService, 'get' | 'claimForJob'>;
+  drafts: GeneratedSourceReader;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
   matching: Pick<MatchService, 'confirm' | 'deny'>;
   enqueue(jobId: string): Promise<void>;
@@ -102,7 +104,7 @@ export class MigrationService {
 
   constructor(options: MigrationServiceOptions) {
     this.#o = options;
-    this.#sources = new MigrationSources({ playlists: options.playlists, connections: options.connections, imports: options.imports });
+    this.#sources = new MigrationSources({ playlists: options.playlists, connections: options.connections, imports: options.imports, drafts: options.drafts });
   }
 
   get sources(): MigrationSources {
@@ -145,20 +147,24 @@ export class MigrationService {
       if (sourceKind === 'import' && (await execute(claimImportRecord(ownerId, request.source_account_id, id))).length === 0) {
         await this.#o.imports.claimForJob(ownerId, request.source_account_id, id);
       }
+      // A generated draft is frozen as the job's source in the same transaction; only one job gets it.
+      if (sourceKind === 'generated' && (await execute(claimDraft(ownerId, request.source_account_id, id))).length === 0) {
+        throw new MigrationError('migration_state_conflict', `The draft ${request.source_account_id} is already confirmed, or has expired.`);
+      }
       return rows;
     });
     await this.#o.enqueue(id);
     return jobView(jobRow(row!), countsFrom([]));
   }
 
-  async #check(ownerId: string, request: CreateMigration): Promise<{ view: PreflightView; source: LoadedSource; sourceKind: 'provider' | 'import'; sourceProvider: string }> {
+  async #check(ownerId: string, request: CreateMigration): Promise<{ view: PreflightView; source: LoadedSource; sourceKind: 'provider' | 'import' | 'generated'; sourceProvider: string }> {
     if (request.source_snapshot_id !== null) throw new MigrationError('invalid_selection', 'Snapshot sources are not available on this instance yet; migrate from a connected account or an import.');
     const target = await this.#o.connections.get(ownerId, request.target_account_id);
     if (target.provider !== request.target_provider) throw new MigrationError('invalid_selection', `Account ${request.target_account_id} is a ${target.provider} account, not ${request.target_provider}.`);
     const targetManifest = this.#o.catalogue.providerPlugin(target.provider);
     if (!targetManifest?.provider) throw new MigrationError('unsupported_target_type', `No ${target.provider} plugin is loaded on this instance.`);
-    const sourceKind = request.source_provider === IMPORT_SOURCE ? 'import' : 'provider';
-    let sourceProvider = IMPORT_SOURCE;
+    const sourceKind = request.source_provider === IMPORT_SOURCE ? 'import' : request.source_provider === GENERATED_SOURCE ? 'generated' : 'provider';
+    let sourceProvider = sourceKind === 'generated' ? GENERATED_SOURCE : IMPORT_SOURCE;
     if (sourceKind === 'provider') {
       const account = await this.#o.connections.get(ownerId, request.source_account_id);
       if (request.source_provider !== null && request.source_provider !== account.provider) throw new MigrationError('invalid_selection', `Account ${request.source_account_id} is a ${account.provider} account, not ${request.source_provider}.`);

@@ -95,27 +95,6 @@ describe('the generator', () => {
     expect((list.json as { drafts: { id: string }[] }).drafts.map((entry) => entry.id)).toContain(draft.id);
   });
 
-  it('never keeps the prompt: not in a log line, a row of any table, or an answer', async () => {
-    const client = new pg.Client({ connectionString: h.app.databaseUrl });
-    await client.connect();
-    try {
-      const tables = await client.query<{ table_schema: string; table_name: string }>(
-        `select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
-      );
-      expect(tables.rows.length).toBeGreaterThan(10);
-      for (const table of tables.rows) {
-        const found = await client.query(`select count(*)::int as n from "${table.table_schema}"."${table.table_name}" t where t::text like $1`, [`%${MARKER}%`]);
-        expect(found.rows[0].n, `${table.table_schema}.${table.table_name}`).toBe(0);
-      }
-    } finally {
-      await client.end();
-    }
-    expect(h.app.logs.join('\n')).not.toContain(MARKER);
-    expect(answers.join('\n')).not.toContain(MARKER);
-    // The model did receive it: that is the only place it goes.
-    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain(MARKER);
-  });
-
   it('answers model failures with a problem that says what to do, without the prompt', async () => {
     model.failNext({ kind: 'status', status: 429, retryAfter: '90' });
     const limited = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} more`, controls: { track_count: 3 } } });
@@ -152,6 +131,81 @@ describe('the generator', () => {
     expect((await h.api(`/api/generator/drafts/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await h.api(`/api/generator/drafts/${id}`)).status).toBe(404);
   });
+});
+
+describe('editing and confirming a draft', () => {
+  it('approves, removes and renames, then confirms into a migration that writes the approved tracks once, in order', async () => {
+    const songs = cleanSongs.slice(0, 3);
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [...songs.map(song), { title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: null }] }) });
+    const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} confirm me`, controls: { track_count: 4 } } });
+    expect(made.status, made.text).toBe(201);
+    let draft = made.json as Draft & { items: { id: string }[] };
+    const [first, second, third, invented] = draft.items as (Draft['items'][number] & { id: string })[];
+    const patch = (path: string, body: unknown) => h.api(path, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    expect((await patch(`/api/generator/drafts/${draft.id}/items/${invented!.id}`, { approved: true })).status).toBe(409);
+    expect((await patch(`/api/generator/drafts/${draft.id}/items/${first!.id}`, {})).status).toBe(400);
+    draft = (await patch(`/api/generator/drafts/${draft.id}/items/${second!.id}`, { removed: true })).json as typeof draft;
+    draft = (await patch(`/api/generator/drafts/${draft.id}/items/${first!.id}`, { approved: true })).json as typeof draft;
+    draft = (await patch(`/api/generator/drafts/${draft.id}/items/${third!.id}`, { approved: true })).json as typeof draft;
+    const renamed = await patch(`/api/generator/drafts/${draft.id}`, { name: 'Rainy Evening Mix' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toMatchObject({ name: 'Rainy Evening Mix', counts: { approved: 2 } });
+
+    const confirm = () => h.api(`/api/generator/drafts/${draft.id}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const confirmed = await confirm();
+    expect(confirmed.status, confirmed.text).toBe(201);
+    const job = (confirmed.json as { job: { id: string; source_kind: string; source_provider: string } }).job;
+    expect(job).toMatchObject({ source_kind: 'generated', source_provider: 'generated', source_account_id: draft.id });
+    const done = await h.waitForJob(job.id, (state) => state.status === 'completed');
+    expect(done.outcome).toBe('completed');
+
+    const written = h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Rainy Evening Mix');
+    expect(written).toHaveLength(1);
+    const approvedIds = [first!.target_uri, third!.target_uri].map((uri) => uri!.split(':').pop());
+    expect((h.tidal.playlistEntries(written[0]!.id) ?? []).map((entry) => entry.id)).toEqual(approvedIds);
+
+    // Twice: the same job, nothing written again; the confirmed draft is frozen and stays.
+    const again = await confirm();
+    expect(again.status).toBe(200);
+    expect((again.json as { job: { id: string } }).job.id).toBe(job.id);
+    expect(h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Rainy Evening Mix')).toHaveLength(1);
+    expect((await patch(`/api/generator/drafts/${draft.id}`, { name: 'Changed' })).status).toBe(409);
+    expect((await h.api(`/api/generator/drafts/${draft.id}`, { method: 'DELETE' })).status).toBe(409);
+    expect((await h.api(`/api/generator/drafts/${draft.id}`)).json).toMatchObject({ status: 'confirmed', migration_job_id: job.id });
+  });
+
+  it('refuses to confirm a draft with nothing approved', async () => {
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [{ title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: null }] }) });
+    const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'nothing', controls: { track_count: 1 } } });
+    const refused = await h.api(`/api/generator/drafts/${(made.json as Draft).id}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(422);
+    expect(refused.json).toMatchObject({ code: 'invalid_selection' });
+  });
+});
+
+describe('privacy', () => {
+  it('never kept the prompt after generate, edit, confirm and migrate: not in a log line, a row of any table, or an answer', async () => {
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      const tables = await client.query<{ table_schema: string; table_name: string }>(
+        `select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+      );
+      expect(tables.rows.length).toBeGreaterThan(10);
+      for (const table of tables.rows) {
+        const found = await client.query(`select count(*)::int as n from "${table.table_schema}"."${table.table_name}" t where t::text like $1`, [`%${MARKER}%`]);
+        expect(found.rows[0].n, `${table.table_schema}.${table.table_name}`).toBe(0);
+      }
+    } finally {
+      await client.end();
+    }
+    expect(h.app.logs.join('\n')).not.toContain(MARKER);
+    expect(answers.join('\n')).not.toContain(MARKER);
+    // The model did receive it: that is the only place it goes.
+    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain(MARKER);
+  });
+
 });
 
 describe('without a configured model', () => {
