@@ -5,7 +5,7 @@ import { MatchService, type GraphTransaction, type SqlExecutor } from '../matchi
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
 import { GENERATOR_LIMITS, generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
 import { resolveIntents } from './intent-resolver.ts';
-import { deleteDraft, insertDraft, insertDraftItems, renameDraft, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
+import { deleteDraft, deleteExpiredDrafts, insertDraft, insertDraftItems, renameDraft, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
 import { GENERATED_SOURCE } from '../migrations/migration-request.ts';
 import type { JobView } from '../migrations/migration-views.ts';
@@ -310,6 +310,11 @@ export class GeneratorService {
       if (again?.migration_job_id) return { created: false, job: await this.#d.migrations.get(ownerId, again.migration_job_id) };
       throw error;
     }
+  }
+
+  /** Deletes up to `batchSize` expired unconfirmed drafts; returns how many. */
+  async purgeExpired(batchSize: number): Promise<number> {
+    return (await this.#d.execute(deleteExpiredDrafts(batchSize))).length;
   }
 
   async deleteDraft(ownerId: string, draftId: string): Promise<void> {

@@ -184,6 +184,26 @@ describe('editing and confirming a draft', () => {
   });
 });
 
+describe('expiry', () => {
+  it('removes unconfirmed drafts past their time, and keeps confirmed ones (their migration’s source)', async () => {
+    const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'Golden Hour', controls: { track_count: 2 } } });
+    const id = (made.json as Draft).id;
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`update generation_draft set expires_at = now() - interval '1 minute'`);
+      expect((await h.api(`/api/generator/drafts/${id}`)).status).toBe(404);
+      const confirmed = await client.query<{ n: number }>(`select count(*)::int as n from generation_draft where status = 'confirmed'`);
+      expect(confirmed.rows[0]!.n).toBeGreaterThan(0);
+      expect(await h.app.app.services.generator.purgeExpired(100)).toBeGreaterThan(0);
+      const left = await client.query<{ status: string }>(`select distinct status from generation_draft`);
+      expect(left.rows.map((row) => row.status)).toEqual(['confirmed']);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe('privacy', () => {
   it('never kept the prompt after generate, edit, confirm and migrate: not in a log line, a row of any table, or an answer', async () => {
     const client = new pg.Client({ connectionString: h.app.databaseUrl });
