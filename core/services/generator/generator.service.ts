@@ -164,7 +164,9 @@ export class GeneratorService {
     }
     const spec = request.generation;
     const count = songsToAsk(spec.controls);
+    const started = performance.now();
     const proposed = await model.proposeIntents(generationMessages(spec, preferences), count, signal);
+    const modelMs = performance.now() - started;
     const matching = new MatchService({
       execute: this.#d.execute,
       transaction: this.#d.transaction,
@@ -178,6 +180,7 @@ export class GeneratorService {
       cancelled: () => signal?.aborted === true,
     });
     if (signal?.aborted) throw new ModelError('model_cancelled', 'The generation was cancelled.');
+    const resolveMs = performance.now() - started - modelMs;
     const generation = {
       model: model.model,
       demo: this.#d.demo,
@@ -192,6 +195,9 @@ export class GeneratorService {
       explicit_filtered: resolved.explicitFiltered,
       duration_trimmed: resolved.durationTrimmed,
       notes: proposed.notes,
+      /** Time spent waiting for the model, and resolving its songs on the target (searches, scoring). */
+      model_ms: Math.round(modelMs),
+      resolve_ms: Math.round(resolveMs),
     };
     const id = randomUUID();
     const name = this.#nameFor(spec);
