@@ -73,6 +73,9 @@ const unwiredGenerator: GeneratorApi = {
   rename: notWired,
   updateItem: notWired,
   confirm: notWired,
+  search: notWired,
+  addFromSearch: notWired,
+  reorder: notWired,
 };
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;

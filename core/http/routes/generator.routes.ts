@@ -11,7 +11,7 @@ import { jobViewSchema, toAppError } from './migrations.routes.ts';
  * is used for that request only: never stored, logged or echoed in an error.
  */
 
-export type GeneratorApi = Pick<GeneratorService, 'config' | 'createDraft' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'confirm'>;
+export type GeneratorApi = Pick<GeneratorService, 'config' | 'createDraft' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'confirm' | 'search' | 'addFromSearch' | 'reorder'>;
 
 const limitsSchema = z.object({ max_prompt_chars: z.number().int(), max_output_chars: z.number().int(), max_tracks: z.number().int() });
 const configSchema = z
@@ -97,6 +97,10 @@ const itemBody = z
   .strict()
   .refine((body) => body.approved !== undefined || body.removed !== undefined, 'say what to change: approved and/or removed');
 const itemParams = z.object({ draft_id: z.uuid(), item_id: z.uuid() });
+const searchBody = z.object({ text: z.string().trim().min(1).max(500) }).strict();
+const searchResult = z.object({ uri: z.string(), title: z.string(), artist: z.string(), album: z.string().nullable(), duration_s: z.number().nullable(), explicit: z.boolean().nullable() }).meta({ id: 'GeneratorSearchResult' });
+const addBody = z.object({ text: z.string().trim().min(1).max(500), target_uri: z.string().min(1).max(2_000) }).strict();
+const reorderBody = z.object({ item_ids: z.array(z.uuid()).min(1).max(1_000) }).strict();
 const confirmBody = z.object({ acknowledge_warnings: z.boolean().default(false) }).strict().meta({ id: 'ConfirmGenerationDraft' });
 const confirmation = z.object({ created: z.boolean(), job: jobViewSchema }).meta({ id: 'GenerationConfirmation' });
 
@@ -195,6 +199,69 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
       const owner = requireOwner(request, 'edit a generated draft');
       try {
         return await generator.updateItem(owner.id, request.params.draft_id, request.params.item_id, request.body);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/search',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: "Search the draft's target by free text, for a song to add",
+        params: draftParams,
+        body: searchBody,
+        response: { 200: z.object({ results: z.array(searchResult) }), 404: problemResponse('No such draft'), 409: problemResponse('The draft is confirmed or discarded') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'search for a generated draft');
+      try {
+        return { results: await generator.search(owner.id, request.params.draft_id, request.body.text) };
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/items',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: 'Add a song found by a search (the search runs again; the URI must be among its results)',
+        params: draftParams,
+        body: addBody,
+        response: { 200: draftSchema, 404: problemResponse('No such draft'), 409: problemResponse('Not among the results, already in the draft, or the draft is no longer editable') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'add to a generated draft');
+      try {
+        return await generator.addFromSearch(owner.id, request.params.draft_id, request.body.text, request.body.target_uri);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/reorder',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: "Put the draft's items in a new order (every item id exactly once)",
+        params: draftParams,
+        body: reorderBody,
+        response: { 200: draftSchema, 404: problemResponse('No such draft'), 409: problemResponse('Not a permutation of the items, or the draft is no longer editable') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'reorder a generated draft');
+      try {
+        return await generator.reorder(owner.id, request.params.draft_id, request.body.item_ids);
       } catch (error) {
         throw generatorProblem(error);
       }

@@ -5,7 +5,7 @@ import { MatchService, type GraphTransaction, type SqlExecutor } from '../matchi
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
 import { GENERATOR_LIMITS, generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
 import { resolveIntents } from './intent-resolver.ts';
-import { deleteDraft, deleteExpiredDrafts, insertDraft, insertDraftItems, renameDraft, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
+import { appendDraftItem, deleteDraft, deleteExpiredDrafts, insertDraft, insertDraftItems, renameDraft, reorderDraftItems, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
 import { GENERATED_SOURCE } from '../migrations/migration-request.ts';
 import type { JobView } from '../migrations/migration-views.ts';
@@ -63,6 +63,15 @@ export interface DraftItemView {
   intent: { title: string; artist: string; album: string | null; release_year: number | null; reason: string | null } | null;
 }
 
+export interface SearchResultView {
+  uri: string;
+  title: string;
+  artist: string;
+  album: string | null;
+  duration_s: number | null;
+  explicit: boolean | null;
+}
+
 export interface DraftView {
   id: string;
   name: string;
@@ -94,6 +103,7 @@ interface Dependencies {
   draftTtlHours: number;
 }
 
+const SEARCH_LIMIT = 10;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
 
@@ -281,6 +291,65 @@ export class GeneratorService {
       if (!item) throw new GeneratorError('draft_not_found', `The draft has no item ${itemId}.`);
       throw new GeneratorError('draft_not_editable', item.target_uri === null ? `"${item.title}" was not found on the target, so it cannot be approved; remove it, or replace it with a search.` : `"${item.title}" is removed; restore it before approving it.`);
     }
+    return this.draft(ownerId, draftId);
+  }
+
+  /** Searches the draft's target by free text, for a song to add (the target's own results). */
+  async search(ownerId: string, draftId: string, text: string): Promise<SearchResultView[]> {
+    const draft = await this.#refuseEdit(ownerId, draftId);
+    const { candidates } = await this.#d.connections.call(ownerId, draft.target_account_id, 'searchTracks', {
+      query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text },
+      mode: 'text',
+      limit: SEARCH_LIMIT,
+    });
+    return candidates
+      .map((track) => ({ uri: track.provider_uris[draft.target_provider] ?? null, title: track.title, artist: track.artist, album: track.album, duration_s: track.duration_s, explicit: track.explicit }))
+      .filter((result): result is SearchResultView => result.uri !== null);
+  }
+
+  /**
+   * Adds a song found by `search`: the same search runs again and the chosen URI must be among its
+   * results, so what the draft shows is what the target said, never what a client claims.
+   */
+  async addFromSearch(ownerId: string, draftId: string, text: string, targetUri: string): Promise<DraftView> {
+    const draft = await this.#refuseEdit(ownerId, draftId);
+    const { candidates } = await this.#d.connections.call(ownerId, draft.target_account_id, 'searchTracks', {
+      query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text },
+      mode: 'text',
+      limit: SEARCH_LIMIT,
+    });
+    const track = candidates.find((candidate) => candidate.provider_uris[draft.target_provider] === targetUri);
+    if (!track) throw new GeneratorError('draft_not_editable', `${targetUri} is not among the target's results for this search; search again and choose one of them.`);
+    if (draft.items.some((item) => item.target_uri === targetUri && item.status !== 'removed')) throw new GeneratorError('draft_not_editable', `"${track.title}" is already in the draft.`);
+    const added = await this.#d.execute(
+      appendDraftItem(ownerId, draftId, {
+        status: 'resolved',
+        approved: true,
+        targetUri,
+        targetId: track.id,
+        title: track.title,
+        artist: track.artist,
+        album: track.album,
+        durationS: track.duration_s,
+        isrc: track.isrc,
+        explicit: track.explicit,
+        confidence: null,
+        reason: 'Added by you from a search.',
+        intent: {},
+      }),
+    );
+    if (added.length === 0) await this.#refuseEdit(ownerId, draftId);
+    return this.draft(ownerId, draftId);
+  }
+
+  /** Puts the items in the order given: every item of the draft exactly once. */
+  async reorder(ownerId: string, draftId: string, itemIds: readonly string[]): Promise<DraftView> {
+    const draft = await this.#refuseEdit(ownerId, draftId);
+    const current = new Set(draft.items.map((item) => item.id));
+    if (itemIds.length !== current.size || new Set(itemIds).size !== itemIds.length || itemIds.some((id) => !current.has(id))) {
+      throw new GeneratorError('draft_not_editable', `The new order must list each of the draft's ${current.size} items exactly once.`);
+    }
+    await this.#d.execute(reorderDraftItems(ownerId, draftId, itemIds));
     return this.draft(ownerId, draftId);
   }
 

@@ -153,3 +153,25 @@ export function updateDraftItem(ownerId: string, draftId: string, itemId: string
     values: [removed, removed, removed, approved, itemId, draftId, ownerId, approved, removed],
   };
 }
+
+/** Moves the draft's items into the order given (every item id exactly once). */
+export function reorderDraftItems(ownerId: string, draftId: string, itemIds: readonly string[]): SqlStatement {
+  return {
+    text: `update generation_draft_item i set position = o.position - 1, updated_at = now()
+           from jsonb_array_elements_text(?::jsonb) with ordinality as o(id, position), generation_draft d
+           where i.id = o.id::uuid and i.draft_id = ? and i.owner_id = ? and d.id = i.draft_id and d.status in ('draft', 'approved') and d.expires_at > now()
+           returning i.id`,
+    values: [JSON.stringify(itemIds), draftId, ownerId],
+  };
+}
+
+/** Appends a track the user chose from a search (approved: it is their own choice). */
+export function appendDraftItem(ownerId: string, draftId: string, item: NewDraftItem): SqlStatement {
+  return {
+    text: `insert into generation_draft_item (draft_id, owner_id, position, status, approved, target_uri, target_id, title, artist, album, duration_s, isrc, explicit, confidence, reason, intent)
+           select d.id, d.owner_id, coalesce((select max(position) + 1 from generation_draft_item where draft_id = d.id), 0), 'resolved', true, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null
+           from generation_draft d where d.id = ? and d.owner_id = ? and d.status in ('draft', 'approved') and d.expires_at > now()
+           returning id`,
+    values: [item.targetUri, item.targetId, item.title, item.artist, item.album, item.durationS === null ? null : Math.round(item.durationS), item.isrc, item.explicit, item.reason, draftId, ownerId],
+  };
+}

@@ -175,6 +175,33 @@ describe('editing and confirming a draft', () => {
     expect((await h.api(`/api/generator/drafts/${draft.id}`)).json).toMatchObject({ status: 'confirmed', migration_job_id: job.id });
   });
 
+  it('searches the target, adds a found song (checked by the same search), and reorders', async () => {
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: cleanSongs.slice(0, 2).map(song) }) });
+    const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'edit me', controls: { track_count: 2 } } });
+    const draft = made.json as Draft & { id: string; items: { id: string }[] };
+    const post = (path: string, body: unknown) => h.api(`/api/generator/drafts/${draft.id}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const wanted = cleanSongs[2]!;
+    const found = await post('/search', { text: `${wanted.title} ${artistName(wanted.artistKeys[0]!)}` });
+    expect(found.status, found.text).toBe(200);
+    const results = (found.json as { results: { uri: string; title: string }[] }).results;
+    const pick = results.find((result) => result.title === wanted.title)!;
+    expect(pick.uri).toMatch(/^tidal:/);
+
+    expect((await post('/items', { text: 'something else entirely', target_uri: pick.uri })).status).toBe(409);
+    const added = await post('/items', { text: `${wanted.title} ${artistName(wanted.artistKeys[0]!)}`, target_uri: pick.uri });
+    expect(added.status, added.text).toBe(200);
+    const withAdded = added.json as { items: { id: string; approved: boolean; target_uri: string | null; reason: string | null }[] };
+    expect(withAdded.items.at(-1)).toMatchObject({ target_uri: pick.uri, approved: true, reason: 'Added by you from a search.' });
+    expect((await post('/items', { text: `${wanted.title} ${artistName(wanted.artistKeys[0]!)}`, target_uri: pick.uri })).status).toBe(409);
+
+    const ids = withAdded.items.map((item) => item.id);
+    const reversed = await post('/reorder', { item_ids: [...ids].reverse() });
+    expect(reversed.status, reversed.text).toBe(200);
+    expect((reversed.json as { items: { id: string }[] }).items.map((item) => item.id)).toEqual([...ids].reverse());
+    expect((await post('/reorder', { item_ids: ids.slice(1) })).status).toBe(409);
+    expect((await post('/reorder', { item_ids: [ids[0], ids[0], ids[1]] })).status).toBe(409);
+  });
+
   it('refuses to confirm a draft with nothing approved', async () => {
     model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [{ title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: null }] }) });
     const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'nothing', controls: { track_count: 1 } } });
