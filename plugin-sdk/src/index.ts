@@ -35,3 +35,4 @@ export { lookupEach } from './lookup-answers.ts';
 export { retryAfterSeconds } from './retry-after.ts';
 export { decodeXmlDocument, xmlEncoding, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions, type XmlEncoding } from './xml/index.ts';
 export * as formatKit from './format-kit/index.ts';
+export * as providerKit from './provider-kit/index.ts';

@@ -1,20 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { InvalidInput, pluginErrorFromData, ProviderError, type PluginError } from '../errors.ts';
-import type { Manifest } from '../manifest.schema.ts';
 import { OPERATIONS, type OperationInput, type OperationName, type OperationResult } from '../operations.schema.ts';
 import { parseBoundaryJson } from './boundary-json.ts';
 import { sandboxCallContextSchema, type ParsedCallContext, type SandboxCallContext } from './call-context.schema.ts';
-import { fastResult, MISS } from './fast-result-check.ts';
-import { createHostFetch, HostFetchError, type HostFetch } from './host-fetch.ts';
+import { createHostFetch, HostFetchError } from './host-fetch.ts';
 import { operationRefusal, requestCost } from './operation-guard.ts';
-import { pluginLogEntry, type LogBudget, type SandboxLog } from './plugin-log.ts';
+import { pluginLogEntry, type LogBudget } from './plugin-log.ts';
 import { PRELUDE_SOURCE } from './prelude.ts';
 import { createRedactor, secretsOf, type Redactor } from './redactor.ts';
 import { PluginLoadError, SandboxError, type PluginLoadFailure, type SandboxFailure } from './sandbox-error.ts';
 import { decodeText, encodeText } from './text-codec.ts';
 import { errorDataFromThrown } from './thrown-error.ts';
 import { issuesText } from './zod-issues.ts';
+import { validateResult, validateResultText } from './result-validation.ts';
+import { MAX_SERIALIZE_BYTES, SERIALIZE_CHUNK_BYTES, type ChunkSink, type Sandbox, type SandboxOptions } from './sandbox-types.ts';
+
+export { validateResult, validateResultText } from './result-validation.ts';
+export { MAX_SERIALIZE_BYTES, SERIALIZE_CHUNK_BYTES, type Acquire, type AcquirePermit, type ChunkSink, type Sandbox, type SandboxLimits, type SandboxOptions } from './sandbox-types.ts';
 
 /**
  * One plugin in one isolated-vm isolate. The plugin's bundle is compiled as an ES module that may
@@ -26,73 +29,6 @@ import { issuesText } from './zod-issues.ts';
  * broken for good and says why; whoever owns it decides whether to build a new one.
  */
 
-export interface SandboxLimits {
-  /** The isolate's heap limit, in MiB. */
-  readonly memoryMb: number;
-  /** Wall-clock limit of one call (time spent waiting for the rate limiter or a chunk consumer excluded). */
-  readonly callTimeoutMs: number;
-  /** CPU time one call may use. */
-  readonly cpuTimeMs: number;
-}
-
-/** One request's worth of the central rate limiter. */
-export interface AcquirePermit {
-  readonly pluginId: string;
-  readonly accountId: string | null;
-  readonly op: OperationName;
-  readonly cost: number;
-  /** Set when the previous attempt of this request was answered 429: the provider asked to wait this long. */
-  readonly retryAfterS?: number | null;
-}
-
-export type Acquire = (permit: AcquirePermit) => Promise<void>;
-
-export type ChunkSink = (chunk: Uint8Array) => void | Promise<void>;
-
-export interface SandboxOptions {
-  readonly manifest: Manifest;
-  /** The bundle's entry module (plugin.js). */
-  readonly code: string;
-  readonly limits: SandboxLimits;
-  /** The grant-checked fetch; by default one built from the manifest with the global undici dispatcher. */
-  readonly hostFetch?: HostFetch;
-  readonly log: SandboxLog;
-  /** Awaited before every outgoing request (redirect hops included). */
-  readonly acquire?: Acquire;
-  /** Called once when the sandbox breaks (a limit breach or a crash), before the affected calls fail. */
-  readonly onBroken?: (failure: SandboxFailure, message: string) => void;
-}
-
-export interface Sandbox {
-  readonly pluginId: string;
-  /** The operations the plugin's definition implements (whether or not its manifest allows them). */
-  readonly operations: readonly string[];
-  readonly isDisposed: boolean;
-  /** Why the sandbox stopped, once it did. */
-  readonly failure: SandboxFailure | null;
-  /** Runs an operation; resolves with its result validated against the operation's output schema. */
-  call<N extends OperationName>(op: N, input: unknown, context: SandboxCallContext): Promise<OperationResult<N>>;
-  /**
-   * Runs an operation like `call` but resolves with the result as JSON text, not yet parsed or
-   * validated: for a host that validates at its own boundary (the engine's PluginHost), so the
-   * result is parsed and checked once, where it is used. Pass it to `validateResult` before use.
-   */
-  callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string>;
-  /** Runs a format plugin's `serialize`, handing each chunk (at most `SERIALIZE_CHUNK_BYTES`) to `onChunk` in order. */
-  serialize(input: unknown, onChunk: ChunkSink): Promise<OperationResult<'serialize'>>;
-  /**
-   * `serialize` for a host that has checked the input itself (with `serializeInputOf`, as the
-   * engine's plugin host does): it goes into the isolate as it is. `serialize` checks with zod,
-   * which for a 10,000-track playlist is a quarter of a whole export's time.
-   */
-  serializeChecked(input: OperationInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>>;
-  dispose(): void;
-}
-
-/** Largest chunk handed to a serialize consumer; bigger plugin chunks are split. */
-export const SERIALIZE_CHUNK_BYTES = 64 * 1024;
-/** Largest file one serialize call may produce. */
-export const MAX_SERIALIZE_BYTES = 512 * 1024 * 1024;
 const CPU_MONITOR_INTERVAL_MS = 20;
 const TIMED_OUT = 'Script execution timed out.';
 // Responses the host decodes as UTF-8 up front, so `response.json()` needs no further host call.
@@ -123,29 +59,6 @@ type IsolateApi = {
   dispatch: ivm.Reference<(...args: unknown[]) => Promise<string>>;
   serialize: ivm.Reference<(...args: unknown[]) => Promise<string>>;
 };
-
-/** Checks a result against its operation's output schema (defaults filled in); a mismatch is a `ProviderError`. */
-export function validateResult<N extends OperationName>(pluginId: string, op: N, value: unknown): OperationResult<N> {
-  const parsed = OPERATIONS[op].output.safeParse(value);
-  if (!parsed.success) throw new ProviderError(`${pluginId} returned data that does not match the ${op} contract: ${issuesText(parsed.error.issues)}`);
-  return parsed.data as OperationResult<N>;
-}
-
-/**
- * Parses a result's JSON text as it came across the boundary and checks it against its operation's
- * output schema: the tracks of track-heavy results by the fast check, everything else (and every
- * value the fast check does not vouch for) by zod. The one parse and the one validation of a result.
- */
-export function validateResultText<N extends OperationName>(pluginId: string, op: N, text: string): OperationResult<N> {
-  let value: unknown;
-  try {
-    value = parseBoundaryJson(text);
-  } catch {
-    throw new ProviderError(`${pluginId}: the result of ${op} is not JSON`);
-  }
-  const fast = fastResult(op, value);
-  return fast === MISS ? validateResult(pluginId, op, value) : (fast as OperationResult<N>);
-}
 
 /** Moves top-level byte arrays out of an input so the rest can cross as JSON. */
 function splitBinaries(input: Record<string, unknown>): { json: string; keys: string[]; binaries: Uint8Array[] } {

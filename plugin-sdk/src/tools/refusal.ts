@@ -1,7 +1,8 @@
 /**
  * Why a plugin is not loaded. The codes are shared by the SDK tools (which produce the bundle and
  * trust ones) and the engine (which adds rollback, engine range, allow-list and quarantine); the
- * accompanying `detail` is always a sentence a person can act on.
+ * accompanying `detail` is always a sentence a person can act on. The engine's UI imports this
+ * list at build time (ui/src/api/plugin-refusals.ts), so this file stays pure data: no imports.
  */
 export const REFUSAL_REASONS = [
   'unsigned',

@@ -1,29 +1,14 @@
+import { REFUSAL_REASONS, type RefusalReason } from '../../../plugin-sdk/src/tools/refusal.ts';
+
 /**
  * Why the engine refused to load a plugin, in words an administrator can act on. The codes are the
- * engine's refusal reasons (a unit test keeps them in step with the SDK's list; the UI does not
- * import it, as it talks to the engine only over HTTP); the engine's `detail` says which file,
- * key or version it was.
+ * SDK's list of refusal reasons, imported at build time: `refusal.ts` is a pure data module that
+ * Vite bundles into the UI, which still talks to the engine only over HTTP at run time. A reason
+ * added to the SDK fails the typecheck here until it has its words; the engine's `detail` says
+ * which file, key or version it was.
  */
 
-export const REFUSAL_REASONS = [
-  'unsigned',
-  'invalid_manifest',
-  'missing_file',
-  'modified_file',
-  'unlisted_file',
-  'bad_signature',
-  'unknown_key',
-  'revoked_key',
-  'rollback',
-  'engine_range',
-  'not_allow_listed',
-  'quarantined',
-  'unreadable',
-  'duplicate',
-  'load_failed',
-] as const;
-
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+export { REFUSAL_REASONS, type RefusalReason };
 
 export interface RefusalDescription {
   /** Short label for the table. */

@@ -1,4 +1,4 @@
-import { NotFound, ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { ProviderError, providerKit, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
 import { errorForResponse } from './apple-errors.ts';
 
 /**
@@ -9,6 +9,8 @@ import { errorForResponse } from './apple-errors.ts';
  */
 
 export const API_BASE = 'https://api.music.apple.com/v1';
+
+const { record } = providerKit;
 
 export interface AppleRequest {
   readonly method?: 'GET' | 'POST';
@@ -21,54 +23,32 @@ export interface AppleRequest {
 
 /** `?name=value&…` with Apple's bracketed names (`filter[isrc]`) kept readable and values encoded. */
 export function query(params: Readonly<Record<string, string | number | null | undefined>>): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(params)) {
-    if (value === null || value === undefined || value === '') continue;
-    parts.push(`${name}=${encodeURIComponent(String(value))}`);
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
+  return providerKit.queryString(params);
 }
 
-/** What a Apple Music id is made of (letters, digits and `. - _ ~`); `.` and `..` alone are path steps, not ids. */
-const ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,200}$/;
-
-/**
- * An id taken from input, checked before it becomes a path segment: one no Apple Music id can be
- * (`../../x`, `a/b`, `%2F`) names nothing, so it is NotFound here. Encoded, it would reach the
- * host's fetch as an encoded separator, which the host refuses as a request the plugin may not
- * make — and that refusal would read as Apple Music failing, not as a wrong id.
- */
+/** An id from input checked before it becomes a path segment (one no Apple Music id can be is NotFound). */
 export function segment(id: string): string {
-  if (!ID.test(id)) throw new NotFound(`No Apple Music item has the id ${JSON.stringify(id.slice(0, 80))}: Apple Music ids are letters, digits, dots and dashes.`);
-  return id;
+  return providerKit.pathSegment(id, 'Apple Music');
 }
 
 /** Sends one request; resolves with the parsed body of a 2xx answer (null when it had none, as a 204). */
 export async function send(ctx: ProviderContext, request: AppleRequest): Promise<unknown> {
   const method = request.method ?? 'GET';
-  let response;
-  try {
-    response = await ctx.fetch(`${API_BASE}${request.path}`, {
+  return providerKit.requestJson(ctx, {
+    url: `${API_BASE}${request.path}`,
+    init: {
       method,
       headers: { accept: 'application/json', ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-    });
-  } catch {
+    },
     // The host's message may name the URL; the engine needs only the kind of failure.
-    if (method === 'GET') throw new ProviderError(`Apple Music could not be reached while ${request.what}`);
-    throw new ProviderError(`The answer from Apple Music was lost while ${request.what}: the change may have been applied and may appear later; read the playlist before retrying`);
-  }
-  let body: unknown = null;
-  const raw = response.text();
-  if (raw.trim() !== '') {
-    try {
-      body = JSON.parse(raw) as unknown;
-    } catch {
-      if (response.ok) throw new ProviderError(`Apple Music sent an unreadable answer while ${request.what}`);
-    }
-  }
-  if (!response.ok) throw errorForResponse({ status: response.status, headers: response.headers, body }, request.what, ctx.now());
-  return body;
+    unreachable: () =>
+      method === 'GET'
+        ? new ProviderError(`Apple Music could not be reached while ${request.what}`)
+        : new ProviderError(`The answer from Apple Music was lost while ${request.what}: the change may have been applied and may appear later; read the playlist before retrying`),
+    failed: (response) => errorForResponse(response, request.what, ctx.now()),
+    unreadable: () => new ProviderError(`Apple Music sent an unreadable answer while ${request.what}`),
+  });
 }
 
 export interface ResourcePage {
@@ -77,10 +57,6 @@ export interface ResourcePage {
   /** Apple's relative `next` link; null on the last page. */
   readonly next: string | null;
   readonly total: number | null;
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 /** Reads a `{data, next, meta.total}` document; a body without `data` is a malformed answer. */
@@ -107,4 +83,17 @@ export async function currentStorefront(ctx: ProviderContext): Promise<{ id: str
   if (typeof id !== 'string' || !/^[a-z]{2}$/.test(id)) throw new ProviderError('Apple Music sent no storefront while reading the account storefront');
   const name = record(first!['attributes'])?.['name'];
   return { id, name: typeof name === 'string' ? name : null };
+}
+
+/**
+ * Apple exposes no account identifier to apps: every connection of one owner is "the" Apple Music
+ * library. A token fingerprint would change with every reconnection, which is the only way to
+ * renew an expired music user token.
+ */
+export const ACCOUNT_ID = 'me';
+
+/** The connection check: the account's storefront names the library and its country. */
+export async function testConnection(_input: OperationInput<'testConnection'>, ctx: ProviderContext): Promise<OperationReturn<'testConnection'>> {
+  const storefront = await currentStorefront(ctx);
+  return { ok: true, account_id: ACCOUNT_ID, display_name: storefront.name ? `Apple Music (${storefront.name})` : 'Apple Music', country: storefront.id.toUpperCase() };
 }

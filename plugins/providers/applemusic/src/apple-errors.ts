@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, retryAfterSeconds, type PluginError } from '@opl/plugin-sdk';
 
 /**
  * Apple Music answers → typed adapter errors. Apple's error document is
@@ -10,22 +10,12 @@ const ERROR_CODE = /^\d{5}$/;
 
 /** The first error object's `code` (`40400`), when it is Apple's five-digit form. */
 export function appleErrorCode(body: unknown): string | null {
-  const list = (body as { errors?: unknown } | null)?.errors;
-  if (!Array.isArray(list)) return null;
-  const code = (list[0] as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && ERROR_CODE.test(code) ? code : null;
-}
-
-export interface FailedResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
+  return providerKit.firstErrorField(body, ['errors'], 'code', ERROR_CODE);
 }
 
 /** The typed error for a non-2xx answer to `what` ("reading playlist tracks"). */
-export function errorForResponse(response: FailedResponse, what: string, nowIso: string): PluginError {
-  const code = appleErrorCode(response.body);
-  const suffix = `(HTTP ${response.status}${code ? ` ${code}` : ''})`;
+export function errorForResponse(response: Pick<providerKit.FailedResponse, 'status' | 'headers' | 'body'>, what: string, nowIso: string): PluginError {
+  const suffix = providerKit.statusSuffix(response.status, appleErrorCode(response.body));
   switch (response.status) {
     case 401:
     case 403:

@@ -1,8 +1,8 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { currentStorefront } from './apple-client.ts';
-import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist } from './playlist-read.operations.ts';
-import { addTracks, createPlaylist } from './playlist-write.operations.ts';
-import { searchTracks, validateUri } from './search.operations.ts';
+import { testConnection } from './apple-client.ts';
+import { playlistReads } from './playlist-read.operations.ts';
+import { playlistWrites } from './playlist-write.operations.ts';
+import { searchOperations } from './search.operations.ts';
 import { lookupTracks } from './track-lookup.operations.ts';
 
 /**
@@ -13,26 +13,4 @@ import { lookupTracks } from './track-lookup.operations.ts';
  * user token; the plugin sees neither. Apple offers no removal, reordering or deletion, so none is
  * declared.
  */
-
-/**
- * Apple exposes no account identifier to apps: every connection of one owner is "the" Apple Music
- * library. A token fingerprint would change with every reconnection, which is the only way to
- * renew an expired music user token.
- */
-export const ACCOUNT_ID = 'me';
-
-export default defineProviderPlugin({
-  async testConnection(_input, ctx) {
-    const storefront = await currentStorefront(ctx);
-    return { ok: true, account_id: ACCOUNT_ID, display_name: storefront.name ? `Apple Music (${storefront.name})` : 'Apple Music', country: storefront.id.toUpperCase() };
-  },
-  listPlaylists,
-  readPlaylist,
-  listPlaylistItems,
-  listLikedTracks,
-  searchTracks,
-  validateUri,
-  lookupTracks,
-  createPlaylist,
-  addTracks,
-});
+export default defineProviderPlugin({ testConnection, ...playlistReads, ...searchOperations, lookupTracks, ...playlistWrites });

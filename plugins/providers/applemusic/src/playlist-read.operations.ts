@@ -1,4 +1,4 @@
-import { NotFound, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { getPage, query, segment, type ResourcePage } from './apple-client.ts';
 import { mapPlaylist, mapTrack, record } from './apple-mapping.ts';
 import { collectOffsetPage, decodeOffset } from './offset-paging.ts';
@@ -63,3 +63,6 @@ export async function listLikedTracks(input: OperationInput<'listLikedTracks'>, 
   );
   return { items: page.items, next_cursor: page.next_cursor, total: page.total };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { listPlaylists, readPlaylist, listPlaylistItems, listLikedTracks } satisfies ProviderOperations;

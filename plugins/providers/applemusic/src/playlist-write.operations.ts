@@ -1,4 +1,4 @@
-import { PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext } from '@opl/plugin-sdk';
+import { PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { readPage, send, segment } from './apple-client.ts';
 import { catalogIdOf, record } from './apple-mapping.ts';
 import { appleUri, parseAppleUri, trackResourceType } from './apple-uris.ts';
@@ -137,3 +137,6 @@ export async function addTracks(input: OperationInput<'addTracks'>, ctx: Provide
   }
   return { results: results.map((result, index) => result ?? failure(input.items[index]!.uri, 'ProviderError', 'not written')), snapshot_id: null };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import type { OperationInput, OperationReturn, ProviderContext } from '@opl/plugin-sdk';
+import type { OperationInput, OperationReturn, ProviderContext, ProviderOperations } from '@opl/plugin-sdk';
 import { currentStorefront, getPage, query, send } from './apple-client.ts';
 import { mapTrack, record } from './apple-mapping.ts';
 import { appleUri, parseAppleUri } from './apple-uris.ts';
@@ -54,3 +54,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   // A music video is a valid Apple Music link but no entity the engine migrates.
   return { valid: true, entity, id: ref.id, normalized_uri: appleUri(ref.kind, ref.id) };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, validateUri } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { ProviderError, providerKit, type ProviderContext } from '@opl/plugin-sdk';
 import { errorFromBody, errorFromStatus, readErrorBody, type RequestPurpose } from './deezer-errors.ts';
 
 /**
@@ -29,21 +29,15 @@ export function requestUrl(path: string, query: DeezerCall['query'] = {}): strin
 /** Sends one request; returns the parsed answer (JSON `true` for most writes). */
 export async function deezerRequest(ctx: ProviderContext, call: DeezerCall): Promise<unknown> {
   const method = call.method ?? 'GET';
-  let response;
-  try {
-    response = await ctx.fetch(requestUrl(call.path, call.query), { method });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'the request failed';
-    if (method === 'GET') throw new ProviderError(`Could not reach Deezer while ${call.what}: ${reason}`);
-    throw new ProviderError(`The answer from Deezer was lost while ${call.what}: ${reason}. The change may or may not have been applied; read the playlist or library before retrying.`);
-  }
-  if (response.status < 200 || response.status >= 300) throw errorFromStatus(response.status, response.headers['retry-after'], call);
-  let body: unknown;
-  try {
-    body = JSON.parse(response.text()) as unknown;
-  } catch {
-    throw new ProviderError(`Deezer sent an unreadable answer while ${call.what}.`);
-  }
+  const body = await providerKit.requestJson(ctx, {
+    url: requestUrl(call.path, call.query),
+    init: { method },
+    unreachable: (error) => providerKit.unreachableError(error, { provider: 'Deezer', what: call.what, write: method !== 'GET' }),
+    failed: (response) => errorFromStatus(response.status, response.headers['retry-after'], call),
+    unreadable: () => new ProviderError(`Deezer sent an unreadable answer while ${call.what}.`),
+    // Every answer, a write's included, is JSON (`true`, or the 200-with-error body).
+    emptyIsNull: false,
+  });
   const error = readErrorBody(body);
   if (error) throw errorFromBody(error, call);
   return body;

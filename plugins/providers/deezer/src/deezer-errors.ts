@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, Unsupported, type PluginError } from '@opl/plugin-sdk';
 import { integer, record, text } from './json-read.ts';
 
 /**
@@ -9,14 +9,8 @@ import { integer, record, text } from './json-read.ts';
  * are ours; of the answer only the code and a sanitized short message are used.
  */
 
-export interface RequestPurpose {
-  /** A gerund phrase: "reading the playlist's tracks". */
-  readonly what: string;
-  /** What "no data" means is missing: "playlist" (default "item"). */
-  readonly missing?: string;
-  /** A permission refusal here means the account may do this only as owner or collaborator. */
-  readonly ownerOnly?: boolean;
-}
+/** What the request was for; `missing` names what "no data" (800) means is missing. */
+export type RequestPurpose = providerKit.RequestPurpose;
 
 export interface DeezerErrorBody {
   readonly type: string | null;
@@ -44,15 +38,8 @@ export function readErrorBody(body: unknown): DeezerErrorBody | null {
   return { type: text(error['type']), message: text(error['message']), code };
 }
 
-/** The API's short description, kept only when it is a plain short sentence. */
-export function safeDetail(message: string | null): string | null {
-  if (message === null) return null;
-  const trimmed = message.trim();
-  return trimmed.length > 0 && trimmed.length <= 160 && /^[\p{L}\p{N} .,:;'’()/_+-]+$/u.test(trimmed) ? trimmed : null;
-}
-
 export function errorFromBody(error: DeezerErrorBody, purpose: RequestPurpose): PluginError {
-  const detail = safeDetail(error.message);
+  const detail = providerKit.safeDetail(error.message);
   switch (error.code) {
     case 4:
       return new RateLimited(`Deezer's request limit (50 requests per 5 seconds) was reached while ${purpose.what}; retry in a few seconds.`, QUOTA_RETRY_AFTER_S);

@@ -1,4 +1,4 @@
-import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { deezerRequest, deezerWrite } from './deezer-client.ts';
 import { idFor, type DeezerEntity } from './deezer-uri.ts';
 import { integer, list, record } from './json-read.ts';
@@ -121,3 +121,6 @@ export function followArtists(input: OperationInput<'followArtists'>, ctx: Provi
 export function unfollowArtists(input: OperationInput<'unfollowArtists'>, ctx: ProviderContext): Promise<LibraryResult> {
   return changeFavourites(input.items, ctx, 'artists', 'DELETE');
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const libraryOperations = { listLikedTracks, saveTracks, listSavedAlbums, searchAlbums, saveAlbums, removeSavedAlbums, listFollowedArtists, searchArtists, followArtists, unfollowArtists } satisfies ProviderOperations;

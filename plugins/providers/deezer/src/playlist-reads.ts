@@ -1,4 +1,4 @@
-import { NotFound, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { deezerRequest } from './deezer-client.ts';
 import { idFor } from './deezer-uri.ts';
 import { idOf, integer, list, nonEmpty, record } from './json-read.ts';
@@ -103,3 +103,6 @@ export async function listPlaylistItems(input: OperationInput<'listPlaylistItems
     snapshot_id: nonEmpty(playlist['checksum']) ?? nonEmpty(record(playlist['tracks'])?.['checksum']),
   };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { testConnection, listPlaylists, readPlaylist, listPlaylistItems } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { InvalidInput, PluginError, pluginErrorFromData, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, PluginError, pluginErrorFromData, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { deezerRequest, deezerWrite } from './deezer-client.ts';
 import { DUPLICATE_MESSAGE, DuplicateTrack } from './deezer-errors.ts';
 import { deezerUri, idFor } from './deezer-uri.ts';
@@ -192,3 +192,6 @@ export async function unfollowPlaylist(input: OperationInput<'unfollowPlaylist'>
   await deezerWrite(ctx, { method: 'DELETE', path: '/user/me/playlists', query: { playlist_id: id }, what: 'removing the playlist from the library', missing: 'playlist' });
   return { ok: true };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, replacePlaylistTracks, unfollowPlaylist, deletePlaylist } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { InvalidInput, PluginError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, PluginError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { deezerRequest } from './deezer-client.ts';
 import { parseDeezerRef } from './deezer-uri.ts';
 import { list, record } from './json-read.ts';
@@ -34,3 +34,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   if (!parsed) return { valid: false };
   return { valid: true, entity: parsed.entity, id: parsed.id, normalized_uri: parsed.uri };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, validateUri } satisfies ProviderOperations;

@@ -1,3 +1,5 @@
+import { providerKit } from '@opl/plugin-sdk';
+
 /**
  * Builds Deezer search queries. ISRCs are looked up directly (`/track/isrc:…`); structured text
  * searches use Deezer's advanced syntax (`artist:"…" track:"…" album:"…"`) so words of a title
@@ -45,5 +47,5 @@ export function albumQuery(query: { title: string; artist: string | null }): str
 }
 
 export function searchLimit(requested: number): number {
-  return Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(requested)));
+  return providerKit.clampPageSize(requested, MAX_SEARCH_LIMIT);
 }

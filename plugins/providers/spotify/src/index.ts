@@ -1,8 +1,8 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { listFollowedArtists, listLikedTracks, listSavedAlbums, removeSavedAlbums, saveAlbums, saveTracks, searchAlbums } from './library-ops.ts';
-import { listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
-import { addTracks, createPlaylist, removeTracks, replacePlaylistTracks, unfollowPlaylist } from './playlist-writes.ts';
-import { searchTracks, validateUri } from './search-ops.ts';
+import { libraryOperations } from './library-ops.ts';
+import { playlistReads } from './playlist-reads.ts';
+import { playlistWrites } from './playlist-writes.ts';
+import { searchOperations } from './search-ops.ts';
 import { lookupTracks } from './track-lookup.ts';
 
 /**
@@ -11,24 +11,4 @@ import { lookupTracks } from './track-lookup.ts';
  * attaches the token; this plugin reads, searches and writes, and maps every answer to the
  * universal model or a typed error.
  */
-export default defineProviderPlugin({
-  testConnection,
-  listPlaylists,
-  readPlaylist,
-  listPlaylistItems,
-  listLikedTracks,
-  saveTracks,
-  searchTracks,
-  validateUri,
-  lookupTracks,
-  createPlaylist,
-  addTracks,
-  removeTracks,
-  replacePlaylistTracks,
-  unfollowPlaylist,
-  listSavedAlbums,
-  searchAlbums,
-  saveAlbums,
-  removeSavedAlbums,
-  listFollowedArtists,
-});
+export default defineProviderPlugin({ ...playlistReads, ...libraryOperations, ...searchOperations, lookupTracks, ...playlistWrites });

@@ -1,4 +1,4 @@
-import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { integer, list, record } from './json-read.ts';
 import { mapAlbum, mapArtist, mapSavedAlbum } from './library-mapper.ts';
 import { afterFromCursor, nextAfterCursor, nextOffsetCursor, offsetFromCursor, pageSize } from './paging.ts';
@@ -94,3 +94,6 @@ export function removeSavedAlbums(input: OperationInput<'removeSavedAlbums'>, ct
 export function saveTracks(input: OperationInput<'saveTracks'>, ctx: ProviderContext): Promise<LibraryResult> {
   return changeLibrary(input, ctx, 'PUT', 'track');
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const libraryOperations = { listLikedTracks, saveTracks, listSavedAlbums, searchAlbums, saveAlbums, removeSavedAlbums, listFollowedArtists } satisfies ProviderOperations;

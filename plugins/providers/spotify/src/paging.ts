@@ -1,4 +1,4 @@
-import { InvalidInput } from '@opl/plugin-sdk';
+import { InvalidInput, providerKit } from '@opl/plugin-sdk';
 import { integer, nonEmpty, record } from './json-read.ts';
 
 /**
@@ -17,7 +17,7 @@ export function offsetFromCursor(cursor: string | null): number {
 }
 
 export function pageSize(requested: number, max = MAX_PAGE): number {
-  return Math.max(1, Math.min(max, Math.floor(requested)));
+  return providerKit.clampPageSize(requested, max);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { NotFound, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { integer, list, nonEmpty, record, text } from './json-read.ts';
 import { nextOffsetCursor, offsetFromCursor, pageSize } from './paging.ts';
 import { mapPlaylist } from './playlist-mapper.ts';
@@ -97,3 +97,6 @@ export async function listPlaylistItems(input: OperationInput<'listPlaylistItems
     snapshot_id: nonEmpty(snapshot?.['snapshot_id']),
   };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { testConnection, listPlaylists, readPlaylist, listPlaylistItems } satisfies ProviderOperations;

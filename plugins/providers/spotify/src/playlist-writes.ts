@@ -1,4 +1,4 @@
-import { InvalidInput, PluginError, pluginErrorFromData, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, PluginError, pluginErrorFromData, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { nonEmpty, record } from './json-read.ts';
 import { requirePlaylistId } from './playlist-reads.ts';
 import { spotifyRequest } from './spotify-client.ts';
@@ -155,3 +155,6 @@ export async function unfollowPlaylist(input: OperationInput<'unfollowPlaylist'>
   await spotifyRequest(ctx, { method: 'DELETE', path: `/me/library?uris=${encodeURIComponent(`spotify:playlist:${id}`)}`, what: 'removing the playlist from the library', missing: 'playlist' });
   return { ok: true };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, replacePlaylistTracks, unfollowPlaylist } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 import { record, text } from './json-read.ts';
 
 /**
@@ -7,33 +7,16 @@ import { record, text } from './json-read.ts';
  * are used, never a raw body. The host masks credentials on top of this.
  */
 
-export interface FailedResponse {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly bodyText: string;
-}
+export type FailedResponse = Pick<providerKit.FailedResponse, 'status' | 'headers' | 'bodyText'>;
 
-/** What the request was for, for messages. */
-export interface RequestPurpose {
-  /** A gerund phrase: "reading the playlist's items". */
-  readonly what: string;
-  /** What a 404 means is missing: "playlist" (default "item"). */
-  readonly missing?: string;
-  /** A 403 here means the account may read or change this only as owner or collaborator. */
-  readonly ownerOnly?: boolean;
-}
+/** What the request was for, for messages; `ownerOnly`: a 403 means only an owner or collaborator may. */
+export type RequestPurpose = providerKit.RequestPurpose;
 
 export const SCOPE_MESSAGE = 'Insufficient client scope';
 
 /** Spotify's `{"error": {"status", "message", "reason"?}}`; OAuth-style bodies are read too. */
 export function readErrorBody(bodyText: string): { message: string | null; reason: string | null } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    return { message: null, reason: null };
-  }
-  const top = record(parsed);
+  const top = record(providerKit.parseJsonOrNull(bodyText));
   const inner = record(top?.['error']);
   const message = text(inner?.['message']) ?? text(top?.['error_description']) ?? text(top?.['message']);
   const reason = text(inner?.['reason']) ?? text(top?.['reason']);
@@ -41,11 +24,7 @@ export function readErrorBody(bodyText: string): { message: string | null; reaso
 }
 
 /** The API's short description, kept only when it is a plain short sentence. */
-export function safeDetail(message: string | null): string | null {
-  if (message === null) return null;
-  const trimmed = message.trim();
-  return trimmed.length > 0 && trimmed.length <= 160 && /^[\p{L}\p{N} .,:;'’()/_+-]+$/u.test(trimmed) ? trimmed : null;
-}
+export const { safeDetail } = providerKit;
 
 export function errorForResponse(response: FailedResponse, purpose: RequestPurpose, nowMs: number): PluginError {
   const { status } = response;

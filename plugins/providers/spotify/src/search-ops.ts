@@ -1,4 +1,4 @@
-import { InvalidInput, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { list, record } from './json-read.ts';
 import { spotifyRequest } from './spotify-client.ts';
 import { isLocalFileUri, parseSpotifyRef } from './spotify-uri.ts';
@@ -31,3 +31,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   if (parsed.entity !== 'track' && parsed.entity !== 'album' && parsed.entity !== 'artist' && parsed.entity !== 'playlist') return { valid: false };
   return { valid: true, entity: parsed.entity, id: parsed.id, normalized_uri: parsed.uri };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, validateUri } satisfies ProviderOperations;

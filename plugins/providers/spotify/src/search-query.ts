@@ -1,3 +1,5 @@
+import { providerKit } from '@opl/plugin-sdk';
+
 /**
  * Builds `/search` queries. ISRC lookups use the `isrc:` filter; structured text searches use the
  * `track:`, `artist:` and `album:` filters with quoted values, so words of a title never leak
@@ -48,5 +50,5 @@ export function albumQuery(query: { title: string; artist: string | null; upc: s
 }
 
 export function searchLimit(requested: number): number {
-  return Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(requested)));
+  return providerKit.clampPageSize(requested, MAX_SEARCH_LIMIT);
 }

@@ -1,9 +1,9 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { followArtists, listFollowedArtists, listSavedAlbums, removeSavedAlbums, saveAlbums, unfollowArtists } from './library.operations.ts';
-import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist } from './playlist-read.operations.ts';
-import { addTracks, createPlaylist, deletePlaylist, removeTracks } from './playlist-write.operations.ts';
-import { searchAlbums, searchArtists, searchTracks, validateUri } from './search.operations.ts';
-import { currentUser } from './tidal-client.ts';
+import { libraryOperations } from './library.operations.ts';
+import { playlistReads } from './playlist-read.operations.ts';
+import { playlistWrites } from './playlist-write.operations.ts';
+import { searchOperations } from './search.operations.ts';
+import { testConnection } from './tidal-client.ts';
 import { lookupTracks } from './track-lookup.operations.ts';
 
 /**
@@ -12,28 +12,4 @@ import { lookupTracks } from './track-lookup.operations.ts';
  * writes in batches of 50 with idempotency keys. The engine does OAuth; the host attaches the token
  * to API requests.
  */
-export default defineProviderPlugin({
-  async testConnection(_input, ctx) {
-    const user = await currentUser(ctx);
-    return { ok: true, account_id: user.id, display_name: user.username, country: user.country };
-  },
-  listPlaylists,
-  readPlaylist,
-  listPlaylistItems,
-  listLikedTracks,
-  searchTracks,
-  validateUri,
-  lookupTracks,
-  createPlaylist,
-  addTracks,
-  removeTracks,
-  deletePlaylist,
-  listSavedAlbums,
-  searchAlbums,
-  saveAlbums,
-  removeSavedAlbums,
-  listFollowedArtists,
-  searchArtists,
-  followArtists,
-  unfollowArtists,
-});
+export default defineProviderPlugin({ testConnection, ...playlistReads, ...searchOperations, lookupTracks, ...playlistWrites, ...libraryOperations });

@@ -1,4 +1,4 @@
-import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { PluginError, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { chunk } from './batch-plan.ts';
 import { asIdentifier, lookup, type Identifier } from './json-api-document.ts';
 import { idempotencyKey } from './idempotency-key.ts';
@@ -110,3 +110,6 @@ export const saveAlbums = (input: OperationInput<'saveAlbums'>, ctx: ProviderCon
 export const removeSavedAlbums = (input: OperationInput<'removeSavedAlbums'>, ctx: ProviderContext) => writeCollection(ctx, 'albums', 'DELETE', input.items);
 export const followArtists = (input: OperationInput<'followArtists'>, ctx: ProviderContext) => writeCollection(ctx, 'artists', 'POST', input.items);
 export const unfollowArtists = (input: OperationInput<'unfollowArtists'>, ctx: ProviderContext) => writeCollection(ctx, 'artists', 'DELETE', input.items);
+
+/** The operations of this file, as the plugin definition takes them. */
+export const libraryOperations = { listSavedAlbums, saveAlbums, removeSavedAlbums, listFollowedArtists, followArtists, unfollowArtists } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { ProviderError, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { asIdentifier, asResource, lookup, type Identifier, type Resource } from './json-api-document.ts';
 import { collectPage } from './page-cursor.ts';
 import { currentUser, getDocument, pageCursor, query, segment } from './tidal-client.ts';
@@ -83,3 +83,6 @@ export async function readEntryLayout(ctx: ProviderContext, playlistId: string):
   }
   return entries;
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { listPlaylists, readPlaylist, listPlaylistItems, listLikedTracks } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext } from '@opl/plugin-sdk';
+import { NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { chunk, planInserts, type PlannedItem } from './batch-plan.ts';
 import { asIdentifier, asResource, readDocument, text } from './json-api-document.ts';
 import { idempotencyKey } from './idempotency-key.ts';
@@ -179,3 +179,6 @@ export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ct
   });
   return { ok: true };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, deletePlaylist } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import type { OperationInput, OperationReturn, ProviderContext } from '@opl/plugin-sdk';
+import type { OperationInput, OperationReturn, ProviderContext, ProviderOperations } from '@opl/plugin-sdk';
 import { primary, related, type Document, type Resource } from './json-api-document.ts';
 import { getDocument, query } from './tidal-client.ts';
 import { mapAlbum, mapArtist, mapTrack } from './tidal-mapping.ts';
@@ -74,3 +74,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   // A video is a valid TIDAL link but no entity the engine migrates.
   return { valid: true, entity: ref.entity === 'video' ? null : ref.entity, id: ref.id, normalized_uri: tidalUri(ref.entity, ref.id) };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, searchAlbums, searchArtists, validateUri } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, ProviderError, providerKit, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
 import { readDocument, type Document } from './json-api-document.ts';
 import { decodePageCursor, type PageCursor } from './page-cursor.ts';
 import { errorForResponse } from './tidal-errors.ts';
@@ -51,29 +51,15 @@ export async function send(ctx: ProviderContext, request: TidalRequest): Promise
   const headers: Record<string, string> = { accept: MEDIA_TYPE };
   if (request.body !== undefined) headers['content-type'] = MEDIA_TYPE;
   if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
-  let response;
-  try {
-    response = await ctx.fetch(`${API_BASE}${request.path}`, {
-      method: request.method ?? 'GET',
-      headers,
-      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-    });
-  } catch {
+  return providerKit.requestJson(ctx, {
+    url: `${API_BASE}${request.path}`,
+    init: { method: request.method ?? 'GET', headers, ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}) },
     // The host's message may name the URL; the engine needs only the kind of failure. A write
     // whose answer was lost lands here too: it may have been applied (the caller reconciles).
-    throw new ProviderError(`TIDAL could not be reached while ${request.what}, or its answer was lost`);
-  }
-  let body: unknown = null;
-  const raw = response.text();
-  if (raw.trim() !== '') {
-    try {
-      body = JSON.parse(raw) as unknown;
-    } catch {
-      if (response.ok) throw new ProviderError(`TIDAL sent an unreadable answer while ${request.what}`);
-    }
-  }
-  if (!response.ok) throw errorForResponse({ status: response.status, headers: response.headers, body }, request.what, ctx.now());
-  return body;
+    unreachable: () => new ProviderError(`TIDAL could not be reached while ${request.what}, or its answer was lost`),
+    failed: (response) => errorForResponse(response, request.what, ctx.now()),
+    unreadable: () => new ProviderError(`TIDAL sent an unreadable answer while ${request.what}`),
+  });
 }
 
 /** A GET whose answer must be a JSON:API document. */
@@ -99,16 +85,13 @@ export async function currentUser(ctx: ProviderContext): Promise<{ id: string; u
   return { id: user.id, username: typeof username === 'string' ? username : null, country: typeof country === 'string' ? country : null };
 }
 
-/** What a TIDAL id is made of (letters, digits and `. - _ ~`); `.` and `..` alone are path steps, not ids. */
-const ID = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,200}$/;
+/** The connection check: the connected account's TIDAL user. */
+export async function testConnection(_input: OperationInput<'testConnection'>, ctx: ProviderContext): Promise<OperationReturn<'testConnection'>> {
+  const user = await currentUser(ctx);
+  return { ok: true, account_id: user.id, display_name: user.username, country: user.country };
+}
 
-/**
- * An id taken from input, checked before it becomes a path segment: one no TIDAL id can be
- * (`../../x`, `a/b`, `%2F`) names nothing, so it is NotFound here. Encoded, it would reach the
- * host's fetch as an encoded separator, which the host refuses as a request the plugin may not
- * make — and that refusal would read as TIDAL failing, not as a wrong id.
- */
+/** An id from input checked before it becomes a path segment (one no TIDAL id can be is NotFound). */
 export function segment(id: string): string {
-  if (!ID.test(id)) throw new NotFound(`No TIDAL item has the id ${JSON.stringify(id.slice(0, 80))}: TIDAL ids are letters, digits, dots and dashes.`);
-  return id;
+  return providerKit.pathSegment(id, 'TIDAL');
 }

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 
 /**
  * TIDAL answers → typed adapter errors. Messages name the status and, when present, TIDAL's
@@ -9,22 +9,12 @@ const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /** The first JSON:API error object's `code`, if it is a plain identifier. */
 export function jsonApiErrorCode(body: unknown): string | null {
-  const errors = (body as { errors?: unknown } | null)?.errors;
-  if (!Array.isArray(errors)) return null;
-  const code = (errors[0] as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && ERROR_CODE.test(code) ? code : null;
-}
-
-export interface FailedResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
+  return providerKit.firstErrorField(body, ['errors'], 'code', ERROR_CODE);
 }
 
 /** The typed error for a non-2xx answer to `what` (e.g. "reading playlist items"). */
-export function errorForResponse(response: FailedResponse, what: string, nowIso: string): PluginError {
-  const code = jsonApiErrorCode(response.body);
-  const suffix = `(HTTP ${response.status}${code ? ` ${code}` : ''})`;
+export function errorForResponse(response: Pick<providerKit.FailedResponse, 'status' | 'headers' | 'body'>, what: string, nowIso: string): PluginError {
+  const suffix = providerKit.statusSuffix(response.status, jsonApiErrorCode(response.body));
   switch (response.status) {
     case 401:
       return new AuthExpired(`TIDAL refused the connection's credential while ${what}; reconnect the account ${suffix}`);

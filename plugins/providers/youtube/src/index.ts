@@ -1,9 +1,9 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist } from './playlist-read.operations.ts';
-import { addTracks, createPlaylist, deletePlaylist, removeTracks } from './playlist-write.operations.ts';
-import { searchTracks, validateUri } from './search.operations.ts';
+import { playlistReads } from './playlist-read.operations.ts';
+import { playlistWrites } from './playlist-write.operations.ts';
+import { searchOperations } from './search.operations.ts';
 import { lookupTracks } from './track-lookup.operations.ts';
-import { myChannel } from './youtube-client.ts';
+import { testConnection } from './youtube-client.ts';
 
 /**
  * YouTube (the official video provider) on the YouTube Data API v3: the account's own playlists,
@@ -12,20 +12,4 @@ import { myChannel } from './youtube-client.ts';
  * token and prices every request against the declared quota; a quota stop reaches the engine
  * unchanged as RateLimited with `quota` set.
  */
-export default defineProviderPlugin({
-  async testConnection(_input, ctx) {
-    const channel = await myChannel(ctx);
-    return { ok: true, account_id: channel.id, display_name: channel.title, country: channel.country };
-  },
-  listPlaylists,
-  readPlaylist,
-  listPlaylistItems,
-  listLikedTracks,
-  searchTracks,
-  validateUri,
-  lookupTracks,
-  createPlaylist,
-  addTracks,
-  removeTracks,
-  deletePlaylist,
-});
+export default defineProviderPlugin({ testConnection, ...playlistReads, ...searchOperations, lookupTracks, ...playlistWrites });

@@ -1,4 +1,4 @@
-import { NotFound, type OperationInput, type OperationReturn, type PlaylistInput, type ProviderContext, type TrackInput } from '@opl/plugin-sdk';
+import { NotFound, type OperationInput, type OperationReturn, type PlaylistInput, type ProviderContext, type TrackInput, type ProviderOperations } from '@opl/plugin-sdk';
 import { trackFromVideo, unavailableEntry, type VideoResource } from './video-mapper.ts';
 import { decodeCursor, encodeCursor, list, myChannel, pageSize, query } from './youtube-client.ts';
 import { playlistUri } from './youtube-uris.ts';
@@ -109,3 +109,6 @@ export async function listLikedTracks(input: OperationInput<'listLikedTracks'>, 
   const answer = await list<VideoResource>(ctx, `/videos${query({ part: 'snippet,contentDetails', myRating: 'like', maxResults: pageSize(input.limit), pageToken: decodeCursor(input.cursor) })}`, 'reading liked videos');
   return { items: answer.items.map((video) => trackFromVideo(video)), next_cursor: encodeCursor(answer.nextPageToken), total: answer.totalResults };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { listPlaylists, readPlaylist, listPlaylistItems, listLikedTracks } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, NotFound, PluginError, ProviderError, type OperationInput, type OperationReturn, type PluginErrorType, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { isEntryNotFound } from './youtube-errors.ts';
 import { list, query, send, type ListAnswer } from './youtube-client.ts';
 import { parseYoutubeUri, playlistUri } from './youtube-uris.ts';
@@ -153,3 +153,6 @@ export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ct
   }
   return { ok: true };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, deletePlaylist } satisfies ProviderOperations;

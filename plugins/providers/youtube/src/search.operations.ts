@@ -1,4 +1,4 @@
-import { Unsupported, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { Unsupported, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { videosById } from './playlist-read.operations.ts';
 import { trackFromVideo } from './video-mapper.ts';
 import { list, query } from './youtube-client.ts';
@@ -32,3 +32,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   if (!ref) return { valid: false };
   return { valid: true, entity: ref.entity, id: ref.id, normalized_uri: ref.entity === 'track' ? videoUri(ref.id) : playlistUri(ref.id) };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, validateUri } satisfies ProviderOperations;

@@ -1,4 +1,4 @@
-import { InvalidInput, ProviderError, RateLimited, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, ProviderError, providerKit, RateLimited, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
 import { errorForResponse } from './youtube-errors.ts';
 
 /**
@@ -11,16 +11,7 @@ import { errorForResponse } from './youtube-errors.ts';
 
 export const API_BASE = 'https://www.googleapis.com/youtube/v3';
 
-export type QueryValue = string | number | boolean | null | undefined;
-
-export function query(params: Readonly<Record<string, QueryValue>>): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(params)) {
-    if (value === null || value === undefined || value === '') continue;
-    parts.push(`${name}=${encodeURIComponent(String(value))}`);
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
-}
+export const { queryString: query } = providerKit;
 
 export interface YoutubeRequest {
   readonly method?: 'GET' | 'POST' | 'DELETE';
@@ -39,32 +30,17 @@ function quotaBucketOf(path: string): string {
 export async function send(ctx: ProviderContext, request: YoutubeRequest): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  let response;
-  try {
-    response = await ctx.fetch(`${API_BASE}${request.path}`, {
-      method: request.method ?? 'GET',
-      headers,
-      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-    });
-  } catch (error) {
-    // Refused before sending because the day's quota is spent: pass the typed error through.
-    const quota = RateLimited.fromQuotaRefusal(error, ctx.now());
-    if (quota) throw quota;
+  return providerKit.requestJson(ctx, {
+    url: `${API_BASE}${request.path}`,
+    init: { method: request.method ?? 'GET', headers, ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}) },
+    // Refused before sending because the day's quota is spent: the typed error passes through.
     // Otherwise the host's message may name the URL; the engine needs only the kind of failure.
     // A write whose answer was lost lands here too: it may have been applied (the caller reconciles).
-    throw new ProviderError(`YouTube could not be reached while ${request.what}, or its answer was lost`);
-  }
-  let body: unknown = null;
-  const raw = response.text();
-  if (raw.trim() !== '') {
-    try {
-      body = JSON.parse(raw) as unknown;
-    } catch {
-      if (response.ok) throw new ProviderError(`YouTube sent an unreadable answer while ${request.what}`);
-    }
-  }
-  if (!response.ok) throw errorForResponse({ status: response.status, headers: response.headers, body }, request.what, ctx.now(), quotaBucketOf(request.path));
-  return body;
+    unreachable: (error) =>
+      RateLimited.fromQuotaRefusal(error, ctx.now()) ?? new ProviderError(`YouTube could not be reached while ${request.what}, or its answer was lost`),
+    failed: (response) => errorForResponse(response, request.what, ctx.now(), quotaBucketOf(request.path)),
+    unreadable: () => new ProviderError(`YouTube sent an unreadable answer while ${request.what}`),
+  });
 }
 
 /** A list answer: items plus the next page token. */
@@ -97,7 +73,7 @@ export function decodeCursor(cursor: string | null): string | null {
 
 /** YouTube's page size: 1–50 per request. */
 export function pageSize(limit: number): number {
-  return Math.max(1, Math.min(50, Math.floor(limit)));
+  return providerKit.clampPageSize(limit, 50);
 }
 
 /** The connected account's channel. */
@@ -108,4 +84,10 @@ export async function myChannel(ctx: ProviderContext): Promise<{ id: string; tit
   const title = channel.snippet?.title;
   const country = channel.snippet?.country;
   return { id: channel.id, title: typeof title === 'string' ? title : null, country: typeof country === 'string' ? country : null };
+}
+
+/** The connection check: the connected account's channel. */
+export async function testConnection(_input: OperationInput<'testConnection'>, ctx: ProviderContext): Promise<OperationReturn<'testConnection'>> {
+  const channel = await myChannel(ctx);
+  return { ok: true, account_id: channel.id, display_name: channel.title, country: channel.country };
 }

@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 
 /**
  * YouTube Data API answers → typed adapter errors. Google's error body names a machine-readable
@@ -13,17 +13,7 @@ const SCOPE_REASONS = new Set(['insufficientPermissions', 'ACCESS_TOKEN_SCOPE_IN
 
 /** The first `error.errors[].reason` of a Google error body, when it is a plain identifier. */
 export function googleErrorReason(body: unknown): string | null {
-  const error = (body as { error?: { errors?: unknown } } | null)?.error;
-  const list = error?.errors;
-  if (!Array.isArray(list)) return null;
-  const reason = (list[0] as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === 'string' && REASON.test(reason) ? reason : null;
-}
-
-export interface FailedResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
+  return providerKit.firstErrorField(body, ['error', 'errors'], 'reason', REASON);
 }
 
 /**
@@ -31,9 +21,9 @@ export interface FailedResponse {
  * the request drew from (`search` for search.list), so a provider-side "quota exceeded" marks the
  * right one; its reset time is the engine's to fill in from the manifest.
  */
-export function errorForResponse(response: FailedResponse, what: string, nowIso: string, quotaBucket = 'default'): PluginError {
+export function errorForResponse(response: Pick<providerKit.FailedResponse, 'status' | 'headers' | 'body'>, what: string, nowIso: string, quotaBucket = 'default'): PluginError {
   const reason = googleErrorReason(response.body);
-  const suffix = `(HTTP ${response.status}${reason ? ` ${reason}` : ''})`;
+  const suffix = providerKit.statusSuffix(response.status, reason);
   if (reason && QUOTA_REASONS.has(reason)) return RateLimited.quotaExhausted(`YouTube's daily quota is used up (${what}) ${suffix}`, quotaBucket);
   if (response.status === 429 || (reason && RATE_REASONS.has(reason))) {
     return new RateLimited(`YouTube is rate limiting requests (${what}) ${suffix}`, retryAfterSeconds(response.headers['retry-after'], nowIso));

@@ -1,8 +1,8 @@
 import { defineProviderPlugin } from '@opl/plugin-sdk';
-import { listFollowedArtists, listSavedAlbums } from './library-ops.ts';
-import { listLikedTracks, listPlaylistItems, listPlaylists, readPlaylist, testConnection } from './playlist-reads.ts';
-import { addTracks, createPlaylist, deletePlaylist, removeTracks } from './playlist-writes.ts';
-import { searchTracks, validateUri } from './search-ops.ts';
+import { libraryOperations } from './library-ops.ts';
+import { playlistReads } from './playlist-reads.ts';
+import { playlistWrites } from './playlist-writes.ts';
+import { searchOperations } from './search-ops.ts';
 import { lookupTracks } from './track-lookup.ts';
 
 /**
@@ -12,19 +12,4 @@ import { lookupTracks } from './track-lookup.ts';
  * searches and writes, keeps every entry's `setVideoId`, and maps answers to the universal model
  * or a typed error.
  */
-export default defineProviderPlugin({
-  testConnection,
-  listPlaylists,
-  readPlaylist,
-  listPlaylistItems,
-  listLikedTracks,
-  searchTracks,
-  validateUri,
-  lookupTracks,
-  createPlaylist,
-  addTracks,
-  removeTracks,
-  deletePlaylist,
-  listSavedAlbums,
-  listFollowedArtists,
-});
+export default defineProviderPlugin({ ...playlistReads, ...searchOperations, lookupTracks, ...playlistWrites, ...libraryOperations });

@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderContext } from '@opl/plugin-sdk';
+import { ProviderError, providerKit, type ProviderContext } from '@opl/plugin-sdk';
 import { record, type JsonRecord } from './json-read.ts';
 import { errorForResponse, type RequestPurpose } from './response-errors.ts';
 import { sapisidFromCookie, sapisidHashHeader } from './sapisid-hash.ts';
@@ -33,11 +33,6 @@ export function clientContext(): JsonRecord {
   return { client: { clientName: 'WEB_REMIX', clientVersion: CLIENT_VERSION, hl: 'en', gl: 'US' }, user: {} };
 }
 
-function nowMs(ctx: ProviderContext): number {
-  const parsed = Date.parse(ctx.now());
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
 /** Headers of the request; with a cookie credential, the SAPISIDHASH that must accompany it. */
 export function requestHeaders(ctx: ProviderContext): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-origin': MUSIC_ORIGIN, 'x-goog-authuser': '0' };
@@ -45,7 +40,7 @@ export function requestHeaders(ctx: ProviderContext): Record<string, string> {
   if (credential && credential.origin === MUSIC_ORIGIN) {
     const sapisid = sapisidFromCookie(credential.access_token);
     // A bearer token has no SAPISID: the host's Authorization header is all it needs.
-    if (sapisid) headers['authorization'] = sapisidHashHeader(sapisid, Math.floor(nowMs(ctx) / 1000), MUSIC_ORIGIN);
+    if (sapisid) headers['authorization'] = sapisidHashHeader(sapisid, Math.floor(providerKit.nowMs(ctx) / 1000), MUSIC_ORIGIN);
   }
   return headers;
 }
@@ -54,23 +49,14 @@ export async function innertube(ctx: ProviderContext, call: InnerTubeCall): Prom
   // The sandbox has no URLSearchParams: the query is encoded by hand.
   const query = Object.entries({ ...(call.query ?? {}), prettyPrint: 'false' }).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   const url = `${API_BASE}${call.endpoint}?${query.join('&')}`;
-  let response;
-  try {
-    response = await ctx.fetch(url, { method: 'POST', headers: requestHeaders(ctx), body: JSON.stringify({ context: clientContext(), ...(call.body ?? {}) }) });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'the request failed';
-    if (!call.write) throw new ProviderError(`Could not reach YouTube Music while ${call.what}: ${reason}`);
-    throw new ProviderError(`The answer from YouTube Music was lost while ${call.what}: ${reason}. The change may or may not have been applied; read the playlist before retrying.`);
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw errorForResponse({ status: response.status, headers: response.headers, bodyText: response.text() }, call, nowMs(ctx));
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(response.text());
-  } catch {
-    throw new ProviderError(`YouTube Music sent an unreadable answer while ${call.what}.`);
-  }
+  const parsed = await providerKit.requestJson(ctx, {
+    url,
+    init: { method: 'POST', headers: requestHeaders(ctx), body: JSON.stringify({ context: clientContext(), ...(call.body ?? {}) }) },
+    unreachable: (error) => providerKit.unreachableError(error, { provider: 'YouTube Music', what: call.what, write: call.write === true, readBack: 'the playlist' }),
+    failed: (response) => errorForResponse(response, call, providerKit.nowMs(ctx)),
+    unreadable: () => new ProviderError(`YouTube Music sent an unreadable answer while ${call.what}.`),
+    emptyIsNull: false,
+  });
   const body = record(parsed);
   if (!body) throw new ProviderError(`YouTube Music sent an unexpected answer while ${call.what}.`);
   return body;

@@ -1,52 +1,14 @@
+import { providerKit } from '@opl/plugin-sdk';
+
 /**
  * Careful readers for InnerTube JSON. Its answers are deep, renderer-keyed trees that change
- * without notice, and the plugin runs without zod: every field is read through these, so a missing
- * or reshaped branch becomes `null` or `[]` rather than a crash or a wrong type.
+ * without notice: every field is read through the SDK's provider-kit readers, so a missing or
+ * reshaped branch becomes `null` or `[]` rather than a crash; `at` follows a path of keys and
+ * indexes. The formatted-text and renderer readers below are InnerTube's own.
  */
 
-export type JsonRecord = Record<string, unknown>;
-
-export function record(value: unknown): JsonRecord | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRecord) : null;
-}
-
-export function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-export function nonEmpty(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
-}
-
-export function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? (value as unknown[]) : [];
-}
-
-export function records(value: unknown): JsonRecord[] {
-  return list(value).flatMap((entry) => {
-    const found = record(entry);
-    return found ? [found] : [];
-  });
-}
-
-/**
- * Follows a path of keys and array indexes: `at(answer, 'contents', 'tabs', 0, 'tabRenderer')`.
- * Any missing step yields undefined.
- */
-export function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current: unknown = value;
-  for (const step of path) {
-    if (typeof step === 'number') {
-      if (!Array.isArray(current)) return undefined;
-      current = (current as unknown[])[step];
-    } else {
-      const found = record(current);
-      if (!found) return undefined;
-      current = found[step];
-    }
-  }
-  return current;
-}
+export type JsonRecord = providerKit.JsonRecord;
+export const { record, text, nonEmpty, list, records, at } = providerKit;
 
 /** The `runs` of a formatted text object (`{runs: [{text}]}`). */
 export function runs(value: unknown): JsonRecord[] {

@@ -1,4 +1,4 @@
-import type { OperationInput, OperationReturn, ProviderContext } from '@opl/plugin-sdk';
+import type { OperationInput, OperationReturn, ProviderContext, ProviderOperations } from '@opl/plugin-sdk';
 import { record } from './json-read.ts';
 import { mapAlbumTile, mapArtistRow } from './playlist-mapper.ts';
 import { readLibraryList } from './playlist-reads.ts';
@@ -20,3 +20,6 @@ export async function listFollowedArtists(input: OperationInput<'listFollowedArt
   });
   return { items: page.items, next_cursor: page.next_cursor, total: null };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const libraryOperations = { listSavedAlbums, listFollowedArtists } satisfies ProviderOperations;

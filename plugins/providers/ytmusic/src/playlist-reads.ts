@@ -1,4 +1,4 @@
-import { InvalidInput, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput } from '@opl/plugin-sdk';
+import { InvalidInput, ProviderError, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput, type ProviderOperations } from '@opl/plugin-sdk';
 import { innertube } from './innertube-client.ts';
 import { at, joinedText, nonEmpty, record, records, type JsonRecord } from './json-read.ts';
 import { parseListItem, type ParsedListItem } from './list-item-parser.ts';
@@ -134,3 +134,6 @@ export async function readAllEntries(ctx: ProviderContext, id: string): Promise<
   }
   throw new ProviderError('The playlist has more pages than this plugin reads at once (20,000 entries).');
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistReads = { testConnection, listPlaylists, readPlaylist, listPlaylistItems, listLikedTracks } satisfies ProviderOperations;

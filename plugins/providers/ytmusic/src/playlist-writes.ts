@@ -1,4 +1,4 @@
-import { InvalidInput, PluginError, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext } from '@opl/plugin-sdk';
+import { InvalidInput, PluginError, ProviderError, Unsupported, type OperationInput, type OperationReturn, type ProviderContext, type ProviderOperations } from '@opl/plugin-sdk';
 import { innertube } from './innertube-client.ts';
 import { nonEmpty, record, records, type JsonRecord } from './json-read.ts';
 import { readAllEntries, readPlaylistHeader, requirePlaylistId } from './playlist-reads.ts';
@@ -177,3 +177,6 @@ export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ct
   await innertube(ctx, { endpoint: 'playlist/delete', body: { playlistId: id }, what: 'deleting the playlist', missing: 'playlist', ownerOnly: true, write: true });
   return { ok: true };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, deletePlaylist } satisfies ProviderOperations;

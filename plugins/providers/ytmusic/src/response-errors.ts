@@ -1,4 +1,4 @@
-import { AuthExpired, InvalidInput, NotFound, ProviderError, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
+import { AuthExpired, InvalidInput, NotFound, ProviderError, providerKit, RateLimited, retryAfterSeconds, Unsupported, type PluginError } from '@opl/plugin-sdk';
 import { record, records, text } from './json-read.ts';
 
 /**
@@ -8,30 +8,14 @@ import { record, records, text } from './json-read.ts';
  * Messages are ours, in words a user can act on.
  */
 
-export interface FailedResponse {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly bodyText: string;
-}
+export type FailedResponse = Pick<providerKit.FailedResponse, 'status' | 'headers' | 'bodyText'>;
 
-export interface RequestPurpose {
-  /** A gerund phrase: "reading the playlist". */
-  readonly what: string;
-  /** What a 404 means is missing ("playlist"; default "item"). */
-  readonly missing?: string;
-  /** A 403 here means only the playlist's owner may do this. */
-  readonly ownerOnly?: boolean;
-}
+/** What the request was for, for messages; `ownerOnly`: a 403 means only the playlist's owner may. */
+export type RequestPurpose = providerKit.RequestPurpose;
 
 /** The `status` word and first `reason` of Google's error envelope. */
 export function readGoogleError(bodyText: string): { status: string | null; reason: string | null } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    return { status: null, reason: null };
-  }
-  const error = record(record(parsed)?.['error']);
+  const error = record(record(providerKit.parseJsonOrNull(bodyText))?.['error']);
   const status = text(error?.['status']);
   const reason = text(records(error?.['errors'])[0]?.['reason']);
   const clean = (value: string | null) => (value !== null && /^[A-Za-z_]{1,60}$/.test(value) ? value : null);

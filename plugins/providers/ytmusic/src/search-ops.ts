@@ -1,4 +1,4 @@
-import { InvalidInput, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput } from '@opl/plugin-sdk';
+import { InvalidInput, type OperationInput, type OperationReturn, type ProviderContext, type TrackInput, type ProviderOperations } from '@opl/plugin-sdk';
 import { innertube } from './innertube-client.ts';
 import { at, record, records, rendererOf, type JsonRecord } from './json-read.ts';
 import { parseListItem } from './list-item-parser.ts';
@@ -54,3 +54,6 @@ export function validateUri(input: OperationInput<'validateUri'>): OperationRetu
   if (!ref) return { valid: false };
   return { valid: true, entity: ref.entity, id: ref.id, normalized_uri: ref.uri };
 }
+
+/** The operations of this file, as the plugin definition takes them. */
+export const searchOperations = { searchTracks, validateUri } satisfies ProviderOperations;
