@@ -227,15 +227,17 @@ describe('import previews through HTTP, with the real format plugins in the sand
     const library = await upload(t, await readFile(join(FORMATS_DIR, 'itunes-library', 'fixtures', 'Library.xml')), { filename: 'Library.xml' });
     expect(library.statusCode, library.body).toBe(201);
     const preview = library.json<Preview>();
-    expect(preview).toMatchObject({ format: 'itunes-library', playlist_count: 2, track_count: 7 });
+    expect(preview).toMatchObject({ format: 'itunes-library', playlist_count: 3, track_count: 12 });
     expect(preview.playlists.map((playlist) => [playlist.name, playlist.tracks.map((track) => track.title)])).toEqual([
+      ['Library', ['Harbour Lights', 'Ünder Glass', '花束を君に', 'Episode 12: Field Recordings', 'Harbour Lights (Official Video)']],
       ['Road Trip — été', ['Harbour Lights', 'Ünder Glass', '花束を君に', 'Harbour Lights', 'Episode 12: Field Recordings']],
       ['Recently Loved', ['花束を君に', 'Harbour Lights (Official Video)']],
     ]);
-    expect(preview.issues.map((issue) => issue.code)).toEqual(['library_list_skipped', 'system_playlist_skipped', 'folder_skipped', 'missing_track']);
-    const full = (await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` })).json<{ playlists: Array<{ metadata: Record<string, unknown>; tracks: Array<{ media_type: string; unsupported_reason: string | null }> }> }>();
-    expect(full.playlists[0]!.metadata).toMatchObject({ folder: 'Voyages ✈' });
-    expect(full.playlists[0]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
+    expect(preview.issues.map((issue) => issue.code)).toEqual(['system_playlist_skipped', 'folder_skipped', 'missing_track']);
+    const full = (await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` })).json<{ playlists: Array<{ kind: string; metadata: Record<string, unknown>; tracks: Array<{ media_type: string; unsupported_reason: string | null }> }> }>();
+    expect(full.playlists[0]!.kind).toBe('LIKED_TRACKS');
+    expect(full.playlists[1]!.metadata).toMatchObject({ folder: 'Voyages ✈' });
+    expect(full.playlists[1]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
   });
 
   it('reads an XSPF or WPL saved as .xml by its root element, not as a library', async () => {
