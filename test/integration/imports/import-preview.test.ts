@@ -90,7 +90,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
   const textPreview = (app: TestApp, body: Record<string, unknown>) => app.app.http!.inject({ method: 'POST', url: '/api/imports/text-preview', payload: body });
 
   it('covers every parse fixture of every first-party format plugin', () => {
-    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'itunes-library', 'json', 'm3u8', 'pls', 'txt', 'wpl', 'xspf']));
+    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'itunes-library', 'json', 'm3u8', 'pls', 'txt', 'wpl', 'xml', 'xspf']));
     expect(FIXTURES.length).toBeGreaterThanOrEqual(30);
   });
 
