@@ -48,7 +48,7 @@ function applyUri(raw: Entity, uri: string): void {
     raw.provider_uris = { [found.provider]: found.uri, ...providers };
     return;
   }
-  const metadata = { location: uri.trim(), ...record(raw.metadata) };
+  const metadata: Entity = { location: uri.trim(), ...record(raw.metadata) };
   raw.metadata = metadata;
   if (found.kind === 'local_file') {
     Object.assign(raw, LOCAL_FLAGS);
