@@ -261,6 +261,22 @@ describe('import previews through HTTP, with the real format plugins in the sand
     expect(pls.json()).toMatchObject({ format: 'pls', playlists: [{ tracks: [{ title: 'Radio' }] }] });
   });
 
+  it('reads a generic XML export by its content, whatever its name, and refuses it hostile', async () => {
+    const body = '<?xml version="1.0"?>\n<playlists><playlist name="One"><track title="T" artist="A" duration="3:59" uri="spotify:track:4uLU6hMCjMI75M1A2tKUQC"/></playlist><playlist name="Two"><track><title>U</title></track></playlist></playlists>';
+    for (const filename of ['export.xml', 'export.txt']) {
+      const response = await upload(t, body, { filename });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json<Preview>()).toMatchObject({ format: 'xml', playlist_count: 2, track_count: 2, playlists: [{ name: 'One', tracks: [{ title: 'T', duration_s: 239 }] }, { name: 'Two', tracks: [{ title: 'U', artist: '' }] }] });
+    }
+    const bomb = '<?xml version="1.0"?><!DOCTYPE playlists [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><playlists><playlist name="&c;"><track title="&c;"/></playlist></playlists>';
+    const xxe = '<!DOCTYPE playlists [<!ENTITY x SYSTEM "file:///etc/passwd">]><playlists><playlist name="&x;"/></playlists>';
+    for (const hostile of [bomb, xxe]) {
+      const response = await upload(t, hostile, { filename: 'export.xml' });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json<{ code: string; detail: string }>()).toMatchObject({ code: 'unprocessable_content', detail: expect.stringMatching(/DOCTYPE is not accepted/) as unknown });
+    }
+  });
+
   it('refuses hostile or foreign XML under the Library.xml and WPL names with a clear 422', async () => {
     const plist = '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"';
     const cases: Array<[string, string, RegExp]> = [
