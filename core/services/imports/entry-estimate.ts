@@ -86,11 +86,11 @@ function countOccurrences(text: string, needle: string): number {
 
 /**
  * The entries `bytes` declares for the reader of `format` (a format plugin's name: csv, txt,
- * m3u8, pls, wpl, xspf, json), or null when the format is not estimated.
+ * m3u8, pls, wpl, xspf, xml, json), or null when the format is not estimated.
  */
 export function estimateEntries(format: string, bytes: Uint8Array): number | null {
   const name = format.toLowerCase();
-  if (!LINE_FORMATS.has(name) && !['csv', 'pls', 'wpl', 'xspf', 'json'].includes(name)) return null;
+  if (!LINE_FORMATS.has(name) && !['csv', 'pls', 'wpl', 'xspf', 'xml', 'json'].includes(name)) return null;
   const text = textOf(bytes);
   if (LINE_FORMATS.has(name)) return countLines(text, (line, first) => line.charCodeAt(first) !== 0x23);
   switch (name) {
@@ -101,6 +101,8 @@ export function estimateEntries(format: string, bytes: Uint8Array): number | nul
       return Math.max(0, countCsvRecords(text) - 1);
     case 'wpl':
       return countElements(text, 'media');
+    case 'xml':
+      return countElements(text, 'track');
     case 'xspf':
       // JSPF (JSON) is read by the XSPF reader too: its tracks are objects with a title or a location.
       return /^\s*[[{]/.test(text.slice(0, 1_024)) ? countOccurrences(text, '"title"') : countElements(text, 'track');

@@ -81,7 +81,7 @@ const XML_PROLOGUE_ITEM = /^(?:\s+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^
  * An XML document's first processing instruction's target and its root element's local name
  * (without a namespace prefix), as far as the sniffed head shows them.
  */
-function xmlStart(text: string): { instruction: string | undefined; root: string | undefined } {
+function xmlStart(text: string): { instruction: string | undefined; root: string | undefined; rootTag: string } {
   let rest = text;
   let instruction: string | undefined;
   for (let step = 0; step < 1_000; step++) {
@@ -93,20 +93,34 @@ function xmlStart(text: string): { instruction: string | undefined; root: string
     rest = rest.slice(item[0].length);
   }
   const root = /^<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(rest)?.[1];
-  return { instruction, root };
+  // The root's start tag, as far as the head shows it (attribute values hold no `>` in the files that matter here).
+  const end = rest.indexOf('>');
+  return { instruction, root, rootTag: end === -1 ? rest : rest.slice(0, end + 1) };
+}
+
+/**
+ * A `<playlist>` root is XSPF when it says so: the XSPF namespace, a `version` attribute (XSPF
+ * requires one) or a `<trackList>`. Otherwise it is the generic shape other tools export
+ * (`<playlist name="…"><track …/></playlist>`), read by the generic XML reader.
+ */
+function isXspfPlaylist(rootTag: string, text: string): boolean {
+  return /xspf\.org\/ns\//i.test(rootTag) || /\sversion\s*=/.test(rootTag) || /<(?:[A-Za-z_][\w.-]*:)?trackList[\s/>]/.test(text);
 }
 
 /**
  * XML playlists by their start: WPL (`<?wpl …?>` — Zune and Groove Music: `<?zpl …?>` — or a
  * `<smil>` root), an iTunes / Apple Music library (a `<plist>` root whose top dict has `Tracks` or
  * `Playlists`; both keys come before any track, well inside the sniffed head), XSPF (a
- * `<playlist>` root). By the root element, not by a name anywhere in the text: a title may say `<smil>`.
+ * `<playlist>` root that says it is XSPF, see isXspfPlaylist), and the generic shape (`xml`: a
+ * `<playlists>` root, or a `<playlist>` root that is no XSPF). By the root element, not by a name
+ * anywhere in the text: a title may say `<smil>`.
  */
 function sniffXml(text: string): string | undefined {
-  const { instruction, root } = xmlStart(text);
+  const { instruction, root, rootTag } = xmlStart(text);
   if (instruction === 'wpl' || instruction === 'zpl' || root === 'smil') return 'wpl';
   if (root === 'plist' && /<key>\s*(?:Tracks|Playlists)\s*<\/key>/.test(text)) return 'itunes-library';
-  if (root === 'playlist') return 'xspf';
+  if (root === 'playlist') return isXspfPlaylist(rootTag, text) ? 'xspf' : 'xml';
+  if (root === 'playlists') return 'xml';
   return undefined;
 }
 

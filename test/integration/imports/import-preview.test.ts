@@ -90,7 +90,7 @@ describe('import previews through HTTP, with the real format plugins in the sand
   const textPreview = (app: TestApp, body: Record<string, unknown>) => app.app.http!.inject({ method: 'POST', url: '/api/imports/text-preview', payload: body });
 
   it('covers every parse fixture of every first-party format plugin', () => {
-    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'itunes-library', 'json', 'm3u8', 'pls', 'txt', 'wpl', 'xspf']));
+    expect(new Set(FIXTURES.map((fixture) => fixture.plugin))).toEqual(new Set(['csv', 'itunes-library', 'json', 'm3u8', 'pls', 'txt', 'wpl', 'xml', 'xspf']));
     expect(FIXTURES.length).toBeGreaterThanOrEqual(30);
   });
 
@@ -227,15 +227,17 @@ describe('import previews through HTTP, with the real format plugins in the sand
     const library = await upload(t, await readFile(join(FORMATS_DIR, 'itunes-library', 'fixtures', 'Library.xml')), { filename: 'Library.xml' });
     expect(library.statusCode, library.body).toBe(201);
     const preview = library.json<Preview>();
-    expect(preview).toMatchObject({ format: 'itunes-library', playlist_count: 2, track_count: 7 });
+    expect(preview).toMatchObject({ format: 'itunes-library', playlist_count: 3, track_count: 12 });
     expect(preview.playlists.map((playlist) => [playlist.name, playlist.tracks.map((track) => track.title)])).toEqual([
+      ['Library', ['Harbour Lights', 'Ünder Glass', '花束を君に', 'Episode 12: Field Recordings', 'Harbour Lights (Official Video)']],
       ['Road Trip — été', ['Harbour Lights', 'Ünder Glass', '花束を君に', 'Harbour Lights', 'Episode 12: Field Recordings']],
       ['Recently Loved', ['花束を君に', 'Harbour Lights (Official Video)']],
     ]);
-    expect(preview.issues.map((issue) => issue.code)).toEqual(['library_list_skipped', 'system_playlist_skipped', 'folder_skipped', 'missing_track']);
-    const full = (await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` })).json<{ playlists: Array<{ metadata: Record<string, unknown>; tracks: Array<{ media_type: string; unsupported_reason: string | null }> }> }>();
-    expect(full.playlists[0]!.metadata).toMatchObject({ folder: 'Voyages ✈' });
-    expect(full.playlists[0]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
+    expect(preview.issues.map((issue) => issue.code)).toEqual(['system_playlist_skipped', 'folder_skipped', 'missing_track']);
+    const full = (await t.app.http!.inject({ method: 'GET', url: `/api/imports/${preview.id}` })).json<{ playlists: Array<{ kind: string; metadata: Record<string, unknown>; tracks: Array<{ media_type: string; unsupported_reason: string | null }> }> }>();
+    expect(full.playlists[0]!.kind).toBe('LIKED_TRACKS');
+    expect(full.playlists[1]!.metadata).toMatchObject({ folder: 'Voyages ✈' });
+    expect(full.playlists[1]!.tracks[4]).toMatchObject({ media_type: 'episode', unsupported_reason: expect.stringContaining('podcast') as unknown });
   });
 
   it('reads an XSPF or WPL saved as .xml by its root element, not as a library', async () => {
@@ -257,6 +259,22 @@ describe('import previews through HTTP, with the real format plugins in the sand
     const pls = await upload(t, '[playlist]\nFile1=http://radio.example/live\nTitle1=Radio\nNumberOfEntries=1\n', { filename: 'radio.m3u' });
     expect(pls.statusCode, pls.body).toBe(201);
     expect(pls.json()).toMatchObject({ format: 'pls', playlists: [{ tracks: [{ title: 'Radio' }] }] });
+  });
+
+  it('reads a generic XML export by its content, whatever its name, and refuses it hostile', async () => {
+    const body = '<?xml version="1.0"?>\n<playlists><playlist name="One"><track title="T" artist="A" duration="3:59" uri="spotify:track:4uLU6hMCjMI75M1A2tKUQC"/></playlist><playlist name="Two"><track><title>U</title></track></playlist></playlists>';
+    for (const filename of ['export.xml', 'export.txt']) {
+      const response = await upload(t, body, { filename });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json<Preview>()).toMatchObject({ format: 'xml', playlist_count: 2, track_count: 2, playlists: [{ name: 'One', tracks: [{ title: 'T', duration_s: 239 }] }, { name: 'Two', tracks: [{ title: 'U', artist: '' }] }] });
+    }
+    const bomb = '<?xml version="1.0"?><!DOCTYPE playlists [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><playlists><playlist name="&c;"><track title="&c;"/></playlist></playlists>';
+    const xxe = '<!DOCTYPE playlists [<!ENTITY x SYSTEM "file:///etc/passwd">]><playlists><playlist name="&x;"/></playlists>';
+    for (const hostile of [bomb, xxe]) {
+      const response = await upload(t, hostile, { filename: 'export.xml' });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json<{ code: string; detail: string }>()).toMatchObject({ code: 'unprocessable_content', detail: expect.stringMatching(/DOCTYPE is not accepted/) as unknown });
+    }
   });
 
   it('refuses hostile or foreign XML under the Library.xml and WPL names with a clear 422', async () => {

@@ -6,14 +6,20 @@ import { booleanValue, dictEntries, integerValue, isArray, isDict, LEGACY_PLIST_
  * iTunes / Apple Music `Library.xml` (File › Library › Export Library…): an XML property list whose
  * root dict has `Tracks` (track id ⇒ track dict) and `Playlists` (an array of playlist dicts whose
  * `Playlist Items` name tracks by `Track ID`). Every user playlist becomes a playlist:
- * - the master list ("Library": `Master`) and Apple's built-in lists (`Distinguished Kind`: Music,
- *   Movies, Podcasts, Purchased, …; in older libraries only a flag such as `Party Shuffle`) and the
- *   lists the app hides (`Visible` false) are not the user's playlists: skipped, one warning each;
+ * - the whole library (the master list, "Library": `Master`; without one, the built-in "Music"
+ *   list) is one collection of kind `LIKED_TRACKS`, first, so that a whole library can move into
+ *   a service's liked songs; its items are its `Playlist Items` (a master list without any, as
+ *   hand-made files have, is skipped with a warning: it names no songs);
+ * - Apple's other built-in lists (`Distinguished Kind`: Music, Movies, Podcasts, Purchased, …; in
+ *   older libraries only a flag such as `Party Shuffle`) and the lists the app hides (`Visible`
+ *   false) are not the user's playlists: skipped, one warning each;
  * - folders (`Folder`) hold playlists, not tracks: skipped with a warning, and each playlist in one
  *   carries its folder path (`metadata.folder`, "Parent / Child");
  * - smart playlists are read as the snapshot of items the file lists (`metadata.smart`);
- * - an item naming a track id the library does not have is an item-level error; its neighbours
- *   are kept; duplicates are kept in order.
+ * - an item names its track by `Track ID`, which iTunes resolves by the track's key in `Tracks`
+ *   (the key wins when a track dict's own `Track ID` differs from it; the inner id is the fallback);
+ *   an item naming a track the library does not have is an item-level error; its neighbours are
+ *   kept; duplicates are kept in order.
  * Deterministic: document order throughout.
  */
 
@@ -44,12 +50,15 @@ interface LibraryPlaylist {
 }
 
 /**
- * Track dicts by track id (the dict's own `Track ID`, else its `Tracks` key), converted as the
- * parser closes each one and then dropped from the tree: a large library's memory is the model
- * tracks, not their XML elements.
+ * Track dicts by their key in `Tracks` (else, when the key is no whole number, the dict's own
+ * `Track ID`), converted as the parser closes each one and then dropped from the tree: a large
+ * library's memory is the model tracks, not their XML elements. A dict whose `Track ID` differs
+ * from its key is also found by that id, unless another track has it as its key.
  */
 class TrackTable {
   readonly #tracks = new Map<number, TrackInput>();
+  /** Inner `Track ID`s that differ from their dict's key: the fallback when an item's id is no key. */
+  readonly #innerIds = new Map<number, TrackInput>();
   readonly #issues: formatKit.IssueCollector;
 
   constructor(issues: formatKit.IssueCollector) {
@@ -61,17 +70,23 @@ class TrackTable {
       this.#issues.warn(dict.line, 'invalid_track', `track ${shown(key)} is not a <dict>; ignored`);
       return;
     }
-    const id = integerValue(dictEntries(dict).get('Track ID')) ?? (/^\d{1,15}$/.test(key.trim()) ? Number(key.trim()) : null);
+    const inner = integerValue(dictEntries(dict).get('Track ID'));
+    const id = /^\d{1,15}$/.test(key.trim()) ? Number(key.trim()) : inner;
     if (id === null) this.#issues.warn(dict.line, 'invalid_track', `track ${shown(key)} has no whole-number Track ID; ignored`);
     else if (this.#tracks.has(id)) this.#issues.warn(dict.line, 'duplicate_track_id', `Track ID ${id} appears twice in "Tracks"; the first is kept`);
-    else this.#tracks.set(id, libraryTrack(dict, this.#issues));
+    else {
+      const track = libraryTrack(dict, this.#issues);
+      this.#tracks.set(id, track);
+      if (inner !== null && inner !== id && !this.#innerIds.has(inner)) this.#innerIds.set(inner, track);
+    }
   }
 
   /** A fresh copy (each playlist entry gets its own position), or null when the library has no such track. */
   get(id: number): TrackInput | null {
-    const track = this.#tracks.get(id);
+    const track = this.#tracks.get(id) ?? this.#innerIds.get(id);
     return track === undefined ? null : { ...track, metadata: { ...track.metadata } };
   }
+
 }
 
 /**
@@ -150,6 +165,19 @@ function playlistTracks(playlist: LibraryPlaylist, table: TrackTable, issues: fo
   return tracks;
 }
 
+/** The built-in Music list: `Distinguished Kind` 4, or (older libraries) the `Music` flag. */
+function isMusicList(entries: ReadonlyMap<string, XmlElement>): boolean {
+  return integerValue(entries.get('Distinguished Kind')) === 4 || booleanValue(entries.get('Music')) === true;
+}
+
+/** The whole library as one `LIKED_TRACKS` collection (see the top). */
+function libraryCollection(whole: LibraryPlaylist, table: TrackTable, issues: formatKit.IssueCollector): PlaylistInput {
+  const metadata: Record<string, unknown> = { itunes_library: true };
+  const persistentId = stringValue(whole.entries.get('Playlist Persistent ID'));
+  if (persistentId !== null) metadata.itunes_persistent_id = formatKit.boundedText(persistentId, 200).value;
+  return { name: whole.name, kind: 'LIKED_TRACKS', tracks: playlistTracks(whole, table, issues), metadata };
+}
+
 /** `issues` may already hold the decoding's warnings (library-text.ts); the library's come after them. */
 export function parseLibraryText(text: string, issues: formatKit.IssueCollector = new formatKit.IssueCollector()): ParseResult {
   const table = new TrackTable(issues);
@@ -159,13 +187,20 @@ export function parseLibraryText(text: string, issues: formatKit.IssueCollector 
 
   const candidates: LibraryPlaylist[] = [];
   const folders = new Map<string, { name: string; parent: string | null }>();
+  /** The whole library: the master list, else the built-in Music list. */
+  let whole: LibraryPlaylist | null = null;
+  const hasMaster = dicts.some((dict) => booleanValue(dictEntries(dict).get('Master')) === true);
   for (const dict of dicts) {
     const entries = dictEntries(dict);
     const name = formatKit.boundedText(stringValue(entries.get('Name'))?.trim() || UNTITLED, formatKit.LIMITS.playlistName).value;
     const distinguished = entries.get('Distinguished Kind');
     const flag = BUILT_IN_FLAGS.find((key) => booleanValue(entries.get(key)) === true);
-    if (booleanValue(entries.get('Master')) === true) {
-      issues.warn(dict.line, 'library_list_skipped', `${shown(name)} is the whole library, not a playlist; skipped (its songs are in the playlists that hold them)`);
+    const isMaster = booleanValue(entries.get('Master')) === true;
+    if (whole === null && (isMaster || (!hasMaster && isMusicList(entries))) && entries.has('Playlist Items')) {
+      whole = { dict, entries, name };
+    } else if (isMaster) {
+      const why = entries.has('Playlist Items') ? 'a second whole-library list (the first is imported as the library)' : 'the whole library, but it lists no items';
+      issues.warn(dict.line, 'library_list_skipped', `${shown(name)} is ${why}; skipped`);
     } else if (distinguished !== undefined || flag !== undefined) {
       const kind = distinguished === undefined ? `marked ${flag}` : `Distinguished Kind ${distinguished.text.trim().slice(0, 20)}`;
       issues.warn(dict.line, 'system_playlist_skipped', `${shown(name)} is a built-in list of the app (${kind}), not a playlist of yours; skipped`);
@@ -181,10 +216,11 @@ export function parseLibraryText(text: string, issues: formatKit.IssueCollector 
     }
   }
 
-  // The parse result holds at most this many playlists; the host would refuse the whole library.
-  if (candidates.length > formatKit.LIMITS.playlists) {
-    issues.error(null, 'too_many_playlists', `the library holds ${candidates.length} playlists; only the first ${formatKit.LIMITS.playlists} were read`);
-    candidates.length = formatKit.LIMITS.playlists;
+  // The parse result holds at most this many playlists (the library's included); the host would refuse the whole library.
+  const room = formatKit.LIMITS.playlists - (whole === null ? 0 : 1);
+  if (candidates.length > room) {
+    issues.error(null, 'too_many_playlists', `the library holds ${candidates.length} playlists; only the first ${room} were read`);
+    candidates.length = room;
   }
   const playlists: PlaylistInput[] = candidates.map((playlist) => {
     const { entries } = playlist;
@@ -204,6 +240,7 @@ export function parseLibraryText(text: string, issues: formatKit.IssueCollector 
       metadata,
     };
   });
-  if (playlists.length === 0) issues.error(null, 'no_playlists', 'the library holds no playlists of your own (the whole-library list, built-in lists and folders are not imported)');
+  if (whole !== null) playlists.unshift(libraryCollection(whole, table, issues));
+  if (playlists.length === 0) issues.error(null, 'no_playlists', 'the library holds no playlists and no whole-library list (built-in lists and folders are not imported)');
   return { playlists, issues: issues.issues() };
 }

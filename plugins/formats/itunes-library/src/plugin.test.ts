@@ -124,7 +124,7 @@ describe('iTunes / Apple Music Library.xml', () => {
     ]);
   });
 
-  it('skips the master list, built-in lists and folders with warnings; nested folders give a path; missing tracks are item errors', async () => {
+  it('reads the master list as the LIKED_TRACKS library, skips built-in lists and folders with warnings; nested folders give a path; missing tracks are item errors', async () => {
     const playlists = [
       `<dict><key>Master</key><true/><key>Name</key><string>Library</string>${items([1, 2])}</dict>`,
       `<dict><key>Distinguished Kind</key><integer>10</integer><key>Name</key><string>Podcasts</string>${items([3])}</dict>`,
@@ -136,13 +136,13 @@ describe('iTunes / Apple Music Library.xml', () => {
       `<dict><key>Name</key><string>Odd</string><key>Playlist Items</key><array><dict><key>Other</key><string>x</string></dict></array></dict>`,
     ].join('');
     const result = await parseText(library(TRACKS, playlists));
-    expect(result.playlists.map((playlist) => [playlist.name, playlist.metadata, playlist.tracks.map((track) => track.title)])).toEqual([
-      ['Deep', { folder: 'Outer / Inner', smart: true }, ['Harbour Lights', 'Ünder Glass']],
-      ['Empty', {}, []],
-      ['Odd', {}, []],
+    expect(result.playlists.map((playlist) => [playlist.name, playlist.kind, playlist.metadata, playlist.tracks.map((track) => track.title)])).toEqual([
+      ['Library', 'LIKED_TRACKS', { itunes_library: true }, ['Harbour Lights', 'Ünder Glass']],
+      ['Deep', 'PLAYLIST', { folder: 'Outer / Inner', smart: true }, ['Harbour Lights', 'Ünder Glass']],
+      ['Empty', 'PLAYLIST', {}, []],
+      ['Odd', 'PLAYLIST', {}, []],
     ]);
     expect(result.issues.map((issue) => [issue.code, issue.severity])).toEqual([
-      ['library_list_skipped', 'warning'],
       ['system_playlist_skipped', 'warning'],
       ['folder_skipped', 'warning'],
       ['folder_skipped', 'warning'],
@@ -150,15 +150,35 @@ describe('iTunes / Apple Music Library.xml', () => {
       ['missing_track', 'error'],
       ['invalid_item', 'error'],
     ]);
-    expect(result.issues[4]!.message).toContain('hidden list of the app (Visible false)');
-    expect(result.issues[5]!.message).toContain('Track ID 404');
+    expect(result.issues[3]!.message).toContain('hidden list of the app (Visible false)');
+    expect(result.issues[4]!.message).toContain('Track ID 404');
     expect(await parseText(library(TRACKS, playlists))).toEqual(result);
   });
 
-  it('reports a library without playlists of its own', async () => {
+  it('reads a library without playlists of its own as the whole library alone; one without any list is reported', async () => {
     const result = await parseText(library(TRACKS, `<dict><key>Master</key><true/><key>Name</key><string>Library</string>${items([1])}</dict>`));
-    expect(result.playlists).toEqual([]);
-    expect(result.issues.at(-1)).toMatchObject({ code: 'no_playlists', severity: 'error' });
+    expect(result.playlists.map((playlist) => [playlist.name, playlist.kind, playlist.tracks.map((track) => track.title)])).toEqual([['Library', 'LIKED_TRACKS', ['Harbour Lights']]]);
+    expect(result.issues).toEqual([]);
+    const empty = await parseText(library(TRACKS, '<dict><key>Distinguished Kind</key><integer>10</integer><key>Name</key><string>Podcasts</string></dict>'));
+    expect(empty.playlists).toEqual([]);
+    expect(empty.issues.at(-1)).toMatchObject({ code: 'no_playlists', severity: 'error' });
+  });
+
+  it('skips a master list that lists no items, with a warning: it names no songs', async () => {
+    const result = await parseText(library(TRACKS, `<dict><key>Master</key><true/><key>Name</key><string>Library</string></dict><dict><key>Name</key><string>Mine</string>${items([2])}</dict>`));
+    expect(result.playlists.map((playlist) => [playlist.name, playlist.kind])).toEqual([['Mine', 'PLAYLIST']]);
+    expect(result.issues.map((issue) => [issue.code, issue.message])).toEqual([['library_list_skipped', '"Library" is the whole library, but it lists no items; skipped']]);
+  });
+
+  it('resolves an item by the track\'s key in "Tracks" when the dict\'s own Track ID differs, as iTunes does', async () => {
+    const tracks = [
+      '<key>100</key><dict><key>Track ID</key><integer>7</integer><key>Name</key><string>By key</string></dict>',
+      '<key>200</key><dict><key>Track ID</key><integer>9</integer><key>Name</key><string>Inner only</string></dict>',
+      '<key>7</key><dict><key>Track ID</key><integer>7</integer><key>Name</key><string>Owns seven</string></dict>',
+    ].join('');
+    const result = await parseText(library(tracks, `<dict><key>Name</key><string>Mixed ids</string>${items([100, 9, 7, 200])}</dict>`));
+    expect(result.playlists[0]!.tracks.map((track) => track.title)).toEqual(['By key', 'Inner only', 'Owns seven', 'Inner only']);
+    expect(result.issues).toEqual([]);
   });
 
   it('reads at most 10,000 playlists, with an error, instead of a result the host would refuse', async () => {
@@ -188,9 +208,12 @@ describe('iTunes / Apple Music Library.xml', () => {
     const builtIn = (flag: string, name: string) => `<dict><key>Name</key><string>${name}</string><key>${flag}</key><true/>${items([1, 2])}</dict>`;
     const playlists = [builtIn('Music', 'Music'), builtIn('Party Shuffle', 'Party Shuffle'), builtIn('Purchased Music', 'Purchased'), builtIn('Podcasts', 'Podcasts'), `<dict><key>Name</key><string>Mine</string><key>Music</key><false/>${items([2])}</dict>`].join('');
     const result = await parseText(library(TRACKS, playlists).replace(DOCTYPE, DOCTYPE.replace('-//Apple//', '-//Apple Computer//')));
-    expect(result.playlists.map((playlist) => playlist.name)).toEqual(['Mine']);
+    // Without a master list, the Music list is the whole library.
+    expect(result.playlists.map((playlist) => [playlist.name, playlist.kind])).toEqual([
+      ['Music', 'LIKED_TRACKS'],
+      ['Mine', 'PLAYLIST'],
+    ]);
     expect(result.issues.map((issue) => [issue.code, issue.message])).toEqual([
-      ['system_playlist_skipped', '"Music" is a built-in list of the app (marked Music), not a playlist of yours; skipped'],
       ['system_playlist_skipped', '"Party Shuffle" is a built-in list of the app (marked Party Shuffle), not a playlist of yours; skipped'],
       ['system_playlist_skipped', '"Purchased" is a built-in list of the app (marked Purchased Music), not a playlist of yours; skipped'],
       ['system_playlist_skipped', '"Podcasts" is a built-in list of the app (marked Podcasts), not a playlist of yours; skipped'],
@@ -281,8 +304,9 @@ describe('iTunes / Apple Music Library.xml', () => {
       const lines = ids.flatMap((id) => trackLine(id, `Song ${id} `, [0xe9], ' \u0001'));
       const master = `<dict><key>Master</key><true/><key>Name</key><string>Library</string>${items([1])}</dict>`;
       const result = await parseBytes(bytesOf(HEAD, ...lines, TAIL(ids).replace('<array>', `<array>${master}`)));
-      expect(result.playlists[0]!.tracks).toHaveLength(60);
-      expect(result.playlists[0]!.tracks[59]!.title).toBe('Song 60 \uFFFD \uFFFD');
+      expect(result.playlists[0]).toMatchObject({ name: 'Library', kind: 'LIKED_TRACKS', tracks: [{ title: 'Song 1 \uFFFD \uFFFD' }] });
+      expect(result.playlists[1]!.tracks).toHaveLength(60);
+      expect(result.playlists[1]!.tracks[59]!.title).toBe('Song 60 \uFFFD \uFFFD');
       const codes = result.issues.map((issue) => issue.code);
       expect(codes.filter((code) => code === 'invalid_utf8')).toHaveLength(51);
       expect(codes.filter((code) => code === 'invalid_character')).toHaveLength(51);
@@ -290,10 +314,9 @@ describe('iTunes / Apple Music Library.xml', () => {
         [7, 'invalid_utf8'],
         [7, 'invalid_character'],
       ]);
-      expect(result.issues.slice(100, 103).map((issue) => [issue.line, issue.code, issue.message])).toEqual([
+      expect(result.issues.slice(100).map((issue) => [issue.line, issue.code, issue.message])).toEqual([
         [null, 'invalid_utf8', '10 more lines hold bytes that are not UTF-8 (the last is line 66); each bad sequence was read as U+FFFD'],
         [null, 'invalid_character', '10 more lines hold control characters XML does not allow (the last is line 66); each was replaced with U+FFFD'],
-        [expect.any(Number), 'library_list_skipped', expect.any(String)],
       ]);
     });
 

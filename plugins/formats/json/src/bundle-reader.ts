@@ -70,6 +70,8 @@ export function parseBundle(text: string): ParsedBundle {
   let sourceProvider: string | null = null;
   /** JSON Pointer of the playlists array; null when the document is one playlist (its pointer is the root). */
   let base: string | null;
+  /** A plain export (no schema_version, no $schema): its generic track fields are read too. */
+  let generic = true;
   if (Array.isArray(document)) {
     rawPlaylists = document;
     base = '';
@@ -83,7 +85,8 @@ export function parseBundle(text: string): ParsedBundle {
       const shown = JSON.stringify(version)?.slice(0, 40) ?? typeof version;
       return refused(issues, 'unsupported_schema_version', `unsupported schema_version ${shown}: this reader understands Open Playlist bundle schema_version ${BUNDLE_SCHEMA_VERSION} only`);
     }
-    if (!declared && version === null) issues.add(null, 'missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
+    generic = !declared && version === null;
+    if (generic) issues.add(null, 'missing_schema_version', `the bundle has no schema_version; it was read as version ${BUNDLE_SCHEMA_VERSION}`, 'warning');
     if (!Array.isArray(document.playlists)) return refused(issues, 'invalid_bundle', '/playlists: must be an array of playlists');
     rawPlaylists = document.playlists;
     base = '/playlists';
@@ -107,7 +110,7 @@ export function parseBundle(text: string): ParsedBundle {
     return refused(issues, 'not_a_playlist_bundle', 'the JSON is neither an Open Playlist bundle, an array of playlists nor a playlist object');
   }
 
-  const reader = new ModelReader(issues);
+  const reader = new ModelReader(issues, { generic });
   const playlists: PlaylistInput[] = [];
   for (const [index, raw] of rawPlaylists.entries()) {
     if (playlists.length >= formatKit.LIMITS.playlists) {

@@ -1,4 +1,5 @@
 import type { formatKit, PlaylistInput, TrackInput } from '@opl/plugin-sdk';
+import { applyGenericTrackFields } from './generic-track-fields.ts';
 import { isRecord, PLAYLIST_FIELDS, TRACK_FIELDS, type FieldTable } from './model-fields.ts';
 
 /**
@@ -15,9 +16,12 @@ type Entity = Record<string, unknown>;
 export class ModelReader {
   readonly #issues: formatKit.IssueCollector;
   readonly #reportedUnknown = new Set<string>();
+  /** Whether the document is a plain export rather than a bundle: its `duration`, `uri` and missing `artist` are read (generic-track-fields.ts). */
+  readonly #generic: boolean;
 
-  constructor(issues: formatKit.IssueCollector) {
+  constructor(issues: formatKit.IssueCollector, options: { readonly generic: boolean } = { generic: false }) {
     this.#issues = issues;
+    this.#generic = options.generic;
   }
 
   #entity(raw: unknown, fields: FieldTable, pointer: string, kind: 'playlist' | 'track', skip: string | null = null): Entity | null {
@@ -63,6 +67,7 @@ export class ModelReader {
   }
 
   track(raw: unknown, pointer: string): TrackInput | null {
+    if (this.#generic && isRecord(raw)) applyGenericTrackFields(raw, { warn: (message) => this.#issues.add(null, 'invalid_value', `${pointer}: ${message}`, 'warning') });
     return this.#entity(raw, TRACK_FIELDS, pointer, 'track') as TrackInput | null;
   }
 

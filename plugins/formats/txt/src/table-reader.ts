@@ -1,4 +1,5 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
+import { markLocalFiles } from './local-links.ts';
 import { tabCells, unquoteCell } from './tab-cells.ts';
 import { headerCells, isTableHeader } from './txt-layout.ts';
 
@@ -136,6 +137,7 @@ export function readTable(lines: Iterator<formatKit.TextLine>, filename: string 
     table.add(line.number, cells);
   }
   const tracks = table.finish();
+  markLocalFiles(tracks);
   if (tracks.length === 0) issues.add(null, 'no_tracks', 'the file has a header row but no track rows', 'warning');
   return [{ name, tracks }];
 }

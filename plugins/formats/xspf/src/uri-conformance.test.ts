@@ -50,20 +50,28 @@ describe('uriReferenceProblem: RFC 3986 URI references (relative ones too, as XS
 
 describe('XSPF URI-typed values', () => {
   it.each([
-    ['a track <info>', `${HEAD}<trackList>\n<track><title>a</title></track>\n<track><info>%%%</info></track></trackList></playlist>`, /\(line 4\): <info> must be a URI, and "%%%" is not one: it holds a "%"/],
-    ['a track <identifier>', `${HEAD}<trackList>\n<track><identifier>has space</identifier></track></trackList></playlist>`, /\(line 3\): <identifier> must be a URI, and "has space" is not one: it holds a space/],
-    ['a <meta rel>', `${HEAD}<trackList><track>\n<meta rel="play count">1</meta></track></trackList></playlist>`, /\(line 3\): the rel of <meta> must be a URI, and "play count"/],
-    ['a <link rel>', `${HEAD}<link rel="x y">http://a/</link><trackList/></playlist>`, /the rel of <link> must be a URI/],
-    ['a <link> target', `${HEAD}<link rel="http://a/rel">not a uri</link><trackList/></playlist>`, /<link> must be a URI, and "not a uri"/],
     ['an <extension application>', `${HEAD}<extension application="my app"/><trackList/></playlist>`, /the application of <extension> must be a URI/],
     ['a playlist <license>', `${HEAD}<license>CC BY 4.0</license><trackList/></playlist>`, /<license> must be a URI/],
-    ['a playlist <location>', `${HEAD}<location>C:\\Lists\\a.xspf</location><trackList/></playlist>`, /<location> must be a URI/],
-    ['a playlist <identifier>', `${HEAD}<identifier>{id}</identifier><trackList/></playlist>`, /<identifier> must be a URI, and "\{id\}"/],
-    ['an <attribution> entry', `${HEAD}<attribution><location>http://a/b c.xspf</location></attribution><trackList/></playlist>`, /<location> must be a URI/],
   ])('refuses the document for %s that is no URI, naming the element and its line', async (_name, document, reason) => {
     const message = await refusal(document);
     expect(message).toMatch(/^not a conforming XSPF document/);
     expect(message).toMatch(reason);
+  });
+
+  it.each([
+    ['a track <info>', `${HEAD}<trackList>\n<track><title>a</title></track>\n<track><info>%%%</info></track></trackList></playlist>`, 4, /^<info> must be a URI, and "%%%" is not one: it holds a "%".*; it was kept as text$/, { tracks: [{ title: 'a' }, { metadata: { info: '%%%' } }] }],
+    ['a track <identifier>', `${HEAD}<trackList>\n<track><identifier>has space</identifier></track></trackList></playlist>`, 3, /^<identifier> must be a URI, and "has space" is not one: it holds a space.*; it was kept as text$/, { tracks: [{ metadata: { identifiers: ['has space'] } }] }],
+    ['a <meta rel>', `${HEAD}<trackList><track>\n<meta rel="play count">1</meta></track></trackList></playlist>`, 3, /^the rel of <meta> must be a URI, and "play count".*; it was ignored$/, { tracks: [{ title: '' }] }],
+    ['a <link rel>', `${HEAD}\n<link rel="x y">http://a/</link><trackList/></playlist>`, 3, /^the rel of <link> must be a URI.*; it was ignored$/, { tracks: [] }],
+    ['a <link> target', `${HEAD}<link rel="http://a/rel">not a uri</link><trackList/></playlist>`, 2, /^<link> must be a URI, and "not a uri".*; it was ignored$/, { tracks: [] }],
+    ['a playlist <location>', `${HEAD}<location>C:\\Lists\\a.xspf</location><trackList/></playlist>`, 2, /^<location> must be a URI.*; it was kept as text$/, { metadata: { location: 'C:\\Lists\\a.xspf' } }],
+    ['a playlist <identifier>', `${HEAD}<identifier>{id}</identifier><trackList/></playlist>`, 2, /^<identifier> must be a URI, and "\{id\}".*; it was kept as text$/, { metadata: { identifier: '{id}' } }],
+    ['an <attribution> entry', `${HEAD}<attribution>\n<location>http://a/b c.xspf</location></attribution><trackList/></playlist>`, 3, /^<location> must be a URI.*; it was ignored$/, { tracks: [] }],
+  ])('keeps the playlist and the track for %s that is no URI, with a warning on its line', async (_name, document, line, message, expected) => {
+    const result = await parse(document);
+    expect(result.playlists).toHaveLength(1);
+    expect(result.playlists[0]).toMatchObject(expected);
+    expect(result.issues).toEqual([expect.objectContaining({ line, code: 'invalid_value', severity: 'warning', message: expect.stringMatching(message) as unknown })]);
   });
 
   it('accepts relative URIs wherever XSPF has a URI, rel and application included, with white space around them', async () => {

@@ -19,15 +19,16 @@ import { OPL_NAMESPACE, XSPF_NAMESPACE } from './xspf-names.ts';
  * namespaces, such as `xml:base`, are fine), a `<link>` or `<meta>` without `rel`, an
  * `<extension>` without `application`, a `duration` that is not an XML Schema
  * nonNegativeInteger (a `trackNum` must also be above zero), and a `date` that is not an XML
- * Schema dateTime, and a URI-typed value that is no URI reference (uri-reference.ts names the
- * reason): `<info>`, `<identifier>`, `<license>`, `<link>` and a playlist's `<location>`, the
- * `<attribution>` entries, and the `rel` of `<link>`/`<meta>` and `application` of
- * `<extension>`. A track's `<location>` and any `<image>` are the exception: players write
- * file paths there (Clementine and Strawberry write `Music/Artist - Title.mp3` or
- * `C:\Music\a b.mp3` as they are), which the reader reads as the paths they name; refusing the
- * whole file for them would lose every track of such a playlist, so source-playlist.ts keeps them
- * with an `invalid_value` warning for their track instead. Elements of other namespaces directly
- * under `<playlist>`/`<track>` are not XSPF's way to extend (that is `<extension>`): they are
+ * Schema dateTime, and a `<license>` or an `application` of `<extension>` that is no URI
+ * reference (uri-reference.ts names the reason). Other URI-typed values that are no URI reference
+ * do not cost the file (real players write paths, spaces and free text there): `<info>`,
+ * `<identifier>` and a playlist's `<location>` are kept as the text they hold, and `<link>`,
+ * `<meta>` and `<attribution>` entries (which the model has no place for) are ignored, each with an
+ * `invalid_value` warning on its line. A track's `<location>` and any `<image>` are read as the
+ * paths they name (Clementine and Strawberry write `Music/Artist - Title.mp3` or `C:\Music\a
+ * b.mp3` as they are): source-playlist.ts keeps them with a warning for their track. Elements of
+ * other namespaces directly under `<playlist>`/`<track>` are not XSPF's way to extend (that is
+ * `<extension>`): they are
  * ignored with a warning.
  */
 
@@ -57,24 +58,38 @@ function refuse(element: XmlElement | null, reason: string): never {
 }
 
 /**
- * XSPF elements whose text is a URI reference, refused when it is not one. A track's `<location>`
- * and `<image>` are not here (nor a playlist's `<image>`): see the comment at the top.
+ * XSPF elements whose text is a URI reference, checked (see the comment at the top): `refuse` the
+ * document when it is not one, keep it as `text` with a warning, or `ignore` the element (which
+ * the reader does not read anyway) with a warning. A track's `<location>` and `<image>` are not
+ * here (nor a playlist's `<image>`): source-playlist.ts warns about them.
  */
-const URI_TEXT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['playlist', new Set(['info', 'location', 'identifier', 'license', 'link'])],
-  ['track', new Set(['identifier', 'info', 'link'])],
+type UriRule = 'refuse' | 'text' | 'ignore';
+const URI_TEXT: ReadonlyMap<string, ReadonlyMap<string, UriRule>> = new Map([
+  ['playlist', new Map<string, UriRule>([['info', 'text'], ['location', 'text'], ['identifier', 'text'], ['license', 'refuse'], ['link', 'ignore']])],
+  ['track', new Map<string, UriRule>([['identifier', 'text'], ['info', 'text'], ['link', 'ignore']])],
 ]);
+const RULE_WORDS: Readonly<Record<Exclude<UriRule, 'refuse'>, string>> = { text: 'it was kept as text', ignore: 'it was ignored' };
 
-/** Refuses a URI-typed value that is no URI reference, naming the element (and attribute) and why. */
-function checkUri(element: XmlElement, value: string, attribute: string | null = null): void {
+/**
+ * Checks a URI-typed value: one that is no URI reference refuses the document (`refuse`), or is
+ * reported on its line as an `invalid_value` warning saying what became of it.
+ */
+function checkUri(element: XmlElement, value: string, rule: UriRule, issues: Warnings, attribute: string | null = null): void {
   // anyURI collapses white space: what surrounds the URI is layout.
   const uri = value.trim();
   const problem = uriReferenceProblem(uri);
-  if (problem !== null) refuse(element, `${attribute === null ? `<${element.name}>` : `the ${attribute} of <${element.name}>`} must be a URI, and "${uri.slice(0, 60)}" is not one: ${problem}`);
+  if (problem === null) return;
+  const what = `${attribute === null ? `<${element.name}>` : `the ${attribute} of <${element.name}>`} must be a URI, and "${uri.slice(0, 60)}" is not one: ${problem}`;
+  if (rule === 'refuse') refuse(element, what);
+  issues.warn(element.line, 'invalid_value', `${what}; ${RULE_WORDS[rule]}`);
 }
 
-/** Refuses attributes XSPF does not define on this element, and a missing required one (every defined attribute is required). */
-function checkAttributes(element: XmlElement): void {
+/**
+ * Refuses attributes XSPF does not define on this element, and a missing required one (every
+ * defined attribute is required). An `application` that is no URI refuses the document; a `rel`
+ * that is none is reported, and its `<link>` or `<meta>` ignored (the model has no place for them).
+ */
+function checkAttributes(element: XmlElement, issues: Warnings): void {
   const allowed = ATTRIBUTES.get(element.name) ?? NO_ATTRIBUTES;
   // A prefixed attribute is keyed `{namespace}local`: another vocabulary's (xml:base, …), not XSPF's.
   for (const key in element.attributes) {
@@ -84,7 +99,7 @@ function checkAttributes(element: XmlElement): void {
     const value = element.attributes[name];
     if (value === undefined) refuse(element, `<${element.name}> needs ${name === 'application' ? 'an' : 'a'} ${name} attribute`);
     // `rel` and `application` are URIs; `version` is checked where it is read.
-    if (name !== 'version') checkUri(element, value, name);
+    if (name !== 'version') checkUri(element, value, name === 'application' ? 'refuse' : 'ignore', issues, name);
   }
 }
 
@@ -93,14 +108,14 @@ function checkElementContent(element: XmlElement): void {
   if (NON_WHITESPACE.test(element.text)) refuse(element, `<${element.name}> holds text "${element.text.trim().slice(0, 40)}"; XSPF allows only elements in it`);
 }
 
-/** `<attribution>` lists `<location>` and `<identifier>` URIs, nothing else. */
-function checkAttribution(attribution: XmlElement): void {
+/** `<attribution>` lists `<location>` and `<identifier>` URIs, nothing else (one that is no URI is reported: the reader ignores them). */
+function checkAttribution(attribution: XmlElement, issues: Warnings): void {
   checkElementContent(attribution);
   for (const child of attribution.children) {
     if (child.namespace !== XSPF_NAMESPACE || (child.name !== 'location' && child.name !== 'identifier')) refuse(child, `<attribution> may hold only <location> and <identifier>, not <${child.name}>`);
-    checkAttributes(child);
+    checkAttributes(child, issues);
     if (child.children.length > 0) refuse(child, `<${child.name}> must hold text, not elements`);
-    checkUri(child, child.text);
+    checkUri(child, child.text, 'ignore', issues);
   }
 }
 
@@ -117,11 +132,14 @@ function xspfChildren(parent: XmlElement, rules: ReadonlyMap<string, Rule>, issu
     if (version === '0' && child.name === 'extension') refuse(child, '<extension> is not part of XSPF version 0 (it came with version 1)');
     const list = found.get(child.name);
     if (rule === 'one' && list !== undefined) refuse(child, `<${parent.name}> may hold only one <${child.name}>`);
-    checkAttributes(child);
+    checkAttributes(child, issues);
     if (child.children.length > 0 && !WITH_ELEMENT_CONTENT.has(child.name)) refuse(child, `<${child.name}> must hold text, not elements`);
-    if (child.name === 'attribution') checkAttribution(child);
+    if (child.name === 'attribution') checkAttribution(child, issues);
     else if (child.name === 'trackList') checkElementContent(child);
-    else if (URI_TEXT.get(parent.name)?.has(child.name) === true) checkUri(child, child.text);
+    else {
+      const rule = URI_TEXT.get(parent.name)?.get(child.name);
+      if (rule !== undefined) checkUri(child, child.text, rule, issues);
+    }
     if (list === undefined) found.set(child.name, [child]);
     else list.push(child);
   }
@@ -233,7 +251,7 @@ function oplExtension(found: Map<string, XmlElement[]>): ReadonlyMap<string, Raw
 }
 
 function readTrack(element: XmlElement, issues: Warnings, version: string): SourceTrack {
-  checkAttributes(element);
+  checkAttributes(element, issues);
   checkElementContent(element);
   const found = xspfChildren(element, TRACK_CHILDREN, issues, version);
   return {
@@ -333,7 +351,7 @@ export function readXspf(root: XmlElement, issues: Warnings, stream: XspfTrackSt
   const version = root.attributes.version;
   if (version === undefined) refuse(root, '<playlist> has no version attribute');
   if (version !== '0' && version !== '1') refuse(root, `version "${version.slice(0, 20)}" is not XSPF version 0 or 1`);
-  checkAttributes(root);
+  checkAttributes(root, issues);
   checkElementContent(root);
   const found = xspfChildren(root, PLAYLIST_CHILDREN, issues, version);
   const trackList = found.get('trackList')?.[0];

@@ -25,3 +25,17 @@ describe('sniffFormat for XML', () => {
     expect(sniffFormat(bytes('<?xml version="1.0"?><html><body/></html>'))).toBeUndefined();
   });
 });
+
+describe('sniffFormat for generic XML playlists', () => {
+  it('sends a <playlists> root, and a <playlist> root that does not say it is XSPF, to the generic XML reader', () => {
+    expect(sniffFormat(bytes('<?xml version="1.0"?>\n<playlists><playlist name="a"><track title="t"/></playlist></playlists>'))).toBe('xml');
+    expect(sniffFormat(bytes('<playlist name="Road trip"><track title="t" artist="a"/></playlist>'))).toBe('xml');
+  });
+
+  it('keeps a <playlist> root that says it is XSPF (namespace, version or a <trackList>) with XSPF, whose reader refuses a wrong one', () => {
+    expect(sniffFormat(bytes('<playlist xmlns="http://xspf.org/ns/1/"><trackList/></playlist>'))).toBe('xspf');
+    expect(sniffFormat(bytes('<playlist version="1"><title>no namespace</title></playlist>'))).toBe('xspf');
+    expect(sniffFormat(bytes('<playlist>\n<trackList><track/></trackList></playlist>'))).toBe('xspf');
+    expect(sniffFormat(bytes('<x:playlist xmlns:x="http://xspf.org/ns/0/" version="1"><x:trackList/></x:playlist>'))).toBe('xspf');
+  });
+});

@@ -64,6 +64,7 @@ describe('estimateEntries (pure)', () => {
     expect(estimateEntries('csv', bytes('title,artist\n"A, ""quoted""\nover lines",B\n,,\nC,D'))).toBe(2);
     expect(estimateEntries('wpl', bytes('<smil><body><seq><media src="a"/><media\tsrc="b"></media><mediaX/></seq></body></smil>'))).toBe(2);
     expect(estimateEntries('xspf', bytes('<playlist><trackList><track><title>a</title><trackNum>1</trackNum></track><track/></trackList></playlist>'))).toBe(2);
+    expect(estimateEntries('xml', bytes('<playlists><playlist name="p"><tracks><track title="a"/><track><title>b</title></track></tracks></playlist></playlists>'))).toBe(2);
     // JSPF: the playlist's own title counts too; an overcount by one is what the margin is for.
     expect(estimateEntries('xspf', bytes('{"playlist":{"title":"P","track":[{"title":"a"},{"location":["x"]}]}}'))).toBe(2);
     expect(estimateEntries('json', bytes('{"playlists":[{"name":"P","tracks":[{"title":"a"},{"title":"b"}]}]}'))).toBe(2);

@@ -30,6 +30,7 @@ const ALL = [
   formatPlugin('xspf', ['.xspf', '.jspf'], ['application/xspf+xml']),
   formatPlugin('json', ['.json'], ['application/json']),
   formatPlugin('itunes-library', ['.xml'], ['application/x-plist']),
+  formatPlugin('xml', ['.xml'], ['application/xml', 'text/xml']),
 ];
 
 const choose = (fileName: string | null, content: string, options?: { guess: boolean }, manifests = ALL, mediaType: string | null = null) =>
@@ -61,6 +62,9 @@ describe('chooseReader', () => {
   it('lets declared content win over the name: XSPF or WPL as .xml, JSPF as .json, M3U as .txt, PLS as .m3u', () => {
     expect(choose('mix.xml', '<?xml version="1.0"?><playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>')).toBe('xspf');
     expect(choose('list.xml', '<?wpl version="1.0"?><smil/>')).toBe('wpl');
+    expect(choose('export.xml', '<?xml version="1.0"?><playlists><playlist name="a"/></playlists>')).toBe('xml');
+    expect(choose('export.xspf', '<playlist name="Road trip"><track title="t"/></playlist>')).toBe('xml');
+    expect(choose('Library.xml', '<?xml version="1.0"?><plist version="1.0"><dict><key>Tracks</key><dict/>')).toBe('itunes-library');
     expect(choose('mix.json', '{"playlist": {"track": []}}')).toBe('xspf');
     expect(choose('saved.txt', '#EXTM3U\n#EXTINF:1,a\nb.mp3\n')).toBe('m3u8');
     expect(choose('radio.m3u', '[playlist]\nFile1=http://radio.example/\n')).toBe('pls');
