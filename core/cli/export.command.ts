@@ -6,11 +6,11 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { exportManifestSchema, type ExportManifest } from '@opl/plugin-sdk/schemas';
 import type { Config } from '../config/index.ts';
+import { plural, problemDetail, problemOf, readCommandLine, withEngine, EngineRequestError, type CommandIo, type EngineClient } from './engine-command/index.ts';
 import { dispositionFileName, downloadNameProblem, extensionOf, insideDirectory, safeDownloadName } from './export/download-file-name.ts';
 import { EXPORT_USAGE, ExportUsageError, parseExportOptions, type ExportOptions } from './export/export-options.ts';
 import { warningCodes, warningInWords } from './export/warning-words.ts';
 import { readZipEntry, ZipReadError } from './export/zip-manifest-reader.ts';
-import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
 import { publishPartialFile, TargetExistsError } from './publish-partial-file.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -23,22 +23,7 @@ import { terminalText } from './terminal-text.ts';
 
 export const EXPORT_EXIT = { ok: 0, failed: 1, usage: 64, interrupted: 130 } as const;
 
-interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-}
-
-
-function engineUrl(config: Config, url: string | null): string {
-  if (url) return url;
-  // A server listening on every interface is reached on the loopback one.
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+type Io = CommandIo;
 
 function sizeOf(bytes: number): string {
   if (bytes < 1024) return plural(bytes, 'byte');
@@ -172,27 +157,12 @@ async function reportWarnings(io: Io, target: string, response: Response): Promi
   }
 }
 
-async function run(options: ExportOptions, config: Config, io: Io, signal: AbortSignal): Promise<number> {
-  const client = await EngineClient.connect(engineUrl(config, options.url), config.ownerSecret);
-  try {
-    return await download(client, options, io, signal);
-  } finally {
-    if (!(await client.close())) io.stderr.write('(could not log out of the engine; the owner session expires by itself)\n');
-  }
-}
-
 async function download(client: EngineClient, options: ExportOptions, io: Io, signal: AbortSignal): Promise<number> {
   const { path, body } = await exportRequest(client, options);
   const response = await client.raw(path, { method: 'POST', body, headers: { accept: '*/*' }, signal });
   if (!response.ok) {
-    const text = await response.text();
-    let problem: Record<string, unknown> = {};
-    try {
-      problem = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      // Not a problem body: the status says enough.
-    }
-    const detail = typeof problem['detail'] === 'string' ? problem['detail'] : `the engine answered HTTP ${response.status}`;
+    const problem = await problemOf(response);
+    const detail = problemDetail(problem, response.status);
     io.stderr.write(`opl export: ${terminalText(detail)}${typeof problem['code'] === 'string' ? ` (${terminalText(problem['code'])})` : ''}\n`);
     return EXPORT_EXIT.failed;
   }
@@ -211,18 +181,9 @@ async function download(client: EngineClient, options: ExportOptions, io: Io, si
 }
 
 export async function exportCommand(args: readonly string[], config: Config, io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(EXPORT_USAGE);
-    return EXPORT_EXIT.ok;
-  }
-  let options: ExportOptions;
-  try {
-    options = parseExportOptions(args);
-  } catch (error) {
-    if (!(error instanceof ExportUsageError)) throw error;
-    io.stderr.write(`opl export: ${error.message}\n\n${EXPORT_USAGE}`);
-    return EXPORT_EXIT.usage;
-  }
+  const line = readCommandLine({ name: 'export', usage: EXPORT_USAGE, parse: parseExportOptions, usageError: ExportUsageError, exit: EXPORT_EXIT }, args, io);
+  if ('exit' in line) return line.exit;
+  const { options } = line;
   // Ctrl-C stops the download and removes the partial file. `on`, not `once`: a terminal's Ctrl-C
   // also arrives forwarded by the `opl` launcher, and a copy finding no listener would kill the
   // process before the partial file is removed.
@@ -230,7 +191,7 @@ export async function exportCommand(args: readonly string[], config: Config, io:
   const onInterrupt = () => interrupt.abort(new Error('interrupted'));
   process.on('SIGINT', onInterrupt);
   try {
-    return await run(options, config, io, interrupt.signal);
+    return await withEngine(config, options.url, io, (client) => download(client, options, io, interrupt.signal));
   } catch (error) {
     if (interrupt.signal.aborted) {
       io.stderr.write('\nopl export: interrupted; nothing was written.\n');

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Config } from '../config/index.ts';
-import { EngineClient, EngineRequestError } from './migrate/engine-client.ts';
+import { plural, problemDetail, problemOf, readCommandLine, withEngine, EngineRequestError, type EngineClient } from './engine-command/index.ts';
 import { LinePrompter } from './migrate/line-prompter.ts';
 import { MIGRATE_USAGE, parseMigrateOptions, UsageError, type MigrateOptions, type StartOptions } from './migrate/migrate-options.ts';
 import { EXIT, exitCodeOf, FINISHED, type ItemSnapshot, type JobSnapshot } from './migrate/migration-views.ts';
@@ -31,17 +31,6 @@ interface Terminal {
 interface Warning {
   code: string;
   message: string;
-}
-
-function engineUrl(config: Config, url: string | null): string {
-  if (url) return url;
-  // A server listening on every interface is reached on the loopback one.
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 class Session {
@@ -199,14 +188,8 @@ class Session {
   async report(jobId: string, format: 'csv' | 'json', problems: boolean, out: string | null): Promise<number> {
     const response = await this.#client.raw(`/api/migrations/${jobId}/report?format=${format}&scope=${problems ? 'problems' : 'all'}`, { headers: { accept: '*/*' } });
     if (response.status !== 200 || !response.body) {
-      const text = await response.text();
-      let problem: Record<string, unknown> = {};
-      try {
-        problem = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // not a problem document
-      }
-      throw new EngineRequestError(response.status, typeof problem['detail'] === 'string' ? problem['detail'] : `the engine answered HTTP ${response.status}`, problem);
+      const problem = await problemOf(response);
+      throw new EngineRequestError(response.status, problemDetail(problem, response.status), problem);
     }
     const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     if (out) {
@@ -232,8 +215,7 @@ async function perform(session: Session, options: MigrateOptions): Promise<numbe
   }
 }
 
-async function run(options: MigrateOptions, config: Config, term: Terminal): Promise<number> {
-  const client = await EngineClient.connect(engineUrl(config, options.url), config.ownerSecret);
+async function run(client: EngineClient, options: MigrateOptions, term: Terminal): Promise<number> {
   const session = new Session(client, term);
   // Ctrl-C (how a follow usually ends) logs out before the process ends. `on`, not `once`: the
   // `opl` launcher forwards a terminal's Ctrl-C, and a copy finding no listener would end the
@@ -253,23 +235,13 @@ async function run(options: MigrateOptions, config: Config, term: Terminal): Pro
   } finally {
     process.off('SIGINT', onInterrupt);
     session.close();
-    if (!(await client.close())) term.stderr.write('(could not log out of the engine; the owner session expires by itself)\n');
   }
 }
 
 export async function migrateCommand(args: readonly string[], config: Config): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(MIGRATE_USAGE);
-    return EXIT.completed;
-  }
-  let options: MigrateOptions;
-  try {
-    options = parseMigrateOptions(args);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`opl migrate: ${error.message}\n\n${MIGRATE_USAGE}`);
-    return EXIT.usage;
-  }
+  const line = readCommandLine({ name: 'migrate', usage: MIGRATE_USAGE, parse: parseMigrateOptions, usageError: UsageError, exit: { ok: EXIT.completed, usage: EXIT.usage } }, args, process);
+  if ('exit' in line) return line.exit;
+  const { options } = line;
   const term: Terminal = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -278,7 +250,7 @@ export async function migrateCommand(args: readonly string[], config: Config): P
     ttyProgress: process.stderr.isTTY === true,
   };
   try {
-    return await run(options, config, term);
+    return await withEngine(config, options.url, term, (client) => run(client, options, term));
   } catch (error) {
     if (!(error instanceof EngineRequestError)) throw error;
     process.stderr.write(`\nopl migrate: ${error.message}\n`);

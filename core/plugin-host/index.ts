@@ -1,9 +1,9 @@
 // The engine's plugin sandbox host: isolates in a supervised child process.
+export { PluginHost } from './plugin-host.ts';
 export {
   DEFAULT_LIMITS,
   type HostAcquireRequest,
   type QuotaExhaustedEvent,
-  PluginHost,
   type LoadedPluginInfo,
   type PluginBundle,
   type PluginCallContext,
@@ -11,4 +11,4 @@ export {
   type PluginHostOptions,
   type QuarantineEvent,
   type QuarantineListener,
-} from './plugin-host.ts';
+} from './plugin-host.types.ts';

@@ -1,16 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { pluginErrorFromData, RateLimited, Unsupported, type Manifest, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import { pluginErrorFromData, RateLimited, Unsupported, type OperationName, type OperationResult } from '@opl/plugin-sdk';
 import {
   isOperationName,
   LIMIT_BREACHES,
-  parseBoundaryJson,
   PluginLoadError,
   SandboxError,
-  type AcquirePermit,
   type ChunkSink,
-  type SandboxCallContext,
   type SandboxFailure,
   type SandboxLimits,
   validateResult,
@@ -18,6 +15,20 @@ import {
 } from '@opl/plugin-sdk/sandbox';
 import { manifestSchema, type OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
+import {
+  DEFAULT_LIMITS,
+  type HostedPlugin,
+  type LoadedPluginInfo,
+  type PendingCall,
+  type PendingRequest,
+  type PluginBundle,
+  type PluginCallContext,
+  type PluginHostLogger,
+  type PluginHostOptions,
+  type QuarantineEvent,
+  type QuarantineListener,
+} from './plugin-host.types.ts';
+import { markQuotaFromResults, quotaAwareError, type QuotaReporting } from './quota-reports.ts';
 
 /**
  * The engine's handle on plugin sandboxes. All isolates live in one child process (see
@@ -26,113 +37,6 @@ import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, typ
  * loaded plugin is loaded into it again. Limit breaches (CPU, wall clock, memory, crashes) are
  * strikes; a plugin with too many is quarantined — unloaded, reported to listeners, refused.
  */
-
-export interface PluginBundle {
-  readonly manifest: Manifest;
-  readonly code: string;
-}
-
-export type PluginCallContext = SandboxCallContext;
-
-/** The request a rate limiter permit is for (method and the real URL), when the sandbox's fetch is sending one. */
-export interface HostAcquireRequest {
-  readonly method: string;
-  readonly url: string;
-}
-
-/** A plugin reported that the provider's daily quota is used up (the provider's own answer). */
-export interface QuotaExhaustedEvent {
-  readonly pluginId: string;
-  readonly accountId: string | null;
-  /** The manifest's quota bucket (`default`, `search`, …). */
-  readonly bucket: string;
-}
-
-/** A pino-compatible logger (core/logging/logger.ts). */
-export interface PluginHostLogger {
-  debug(data: object, message: string): void;
-  info(data: object, message: string): void;
-  warn(data: object, message: string): void;
-  error(data: object, message: string): void;
-}
-
-export interface PluginHostOptions {
-  readonly limits?: Partial<SandboxLimits>;
-  /** Limit breaches after which a plugin is quarantined. Default 3. */
-  readonly quarantineStrikes?: number;
-  readonly logger?: PluginHostLogger;
-  /** The central rate limiter: awaited before every request a plugin makes. */
-  readonly acquire?: (permit: AcquirePermit, request?: HostAcquireRequest | null) => Promise<void>;
-  /**
-   * Called when a plugin reports that the provider itself answered "quota exhausted": mark the
-   * bucket spent (RateLimiter.markExhausted) and resolve with when it resets, which the call's
-   * error then carries. Refusals by `acquire` need no report: the limiter already knows.
-   */
-  readonly onQuotaExhausted?: (event: QuotaExhaustedEvent) => Promise<Date | null>;
-  /** Host names the sandbox's fetch resolves without DNS (fake providers in tests and demos). */
-  readonly hostResolver?: Readonly<Record<string, string>>;
-  /** Real origin → local base URL the sandbox's requests really go to (fake providers; see host-fetch.ts). */
-  readonly originOverrides?: Readonly<Record<string, string>>;
-  readonly pingIntervalMs?: number;
-  /** A child that leaves a ping unanswered this long is killed and restarted. */
-  readonly pingTimeoutMs?: number;
-  /** Node heap limit of the child process (isolates have their own limits on top). */
-  readonly childHeapMb?: number;
-  /** Further node flags of the child process: the heap profile's (`OPL_HEAP_PROFILE`). */
-  readonly childNodeFlags?: readonly string[];
-  /** Environment defaults of the child process, the heap profile's (`heapProfileEnv`): the engine's environment overrides them. */
-  readonly childEnv?: Readonly<Record<string, string>>;
-  /** Restarts allowed per minute before the host gives up until the next request. */
-  readonly maxRestartsPerMinute?: number;
-}
-
-export interface LoadedPluginInfo {
-  readonly id: string;
-  readonly version: string;
-  readonly kind: Manifest['kind'];
-  /** Operations the plugin implements. */
-  readonly operations: readonly string[];
-  /** Limit breaches so far. */
-  readonly strikes: number;
-}
-
-export interface QuarantineEvent {
-  readonly pluginId: string;
-  readonly version: string;
-  /** A sentence for admins. */
-  readonly reason: string;
-  readonly failures: readonly SandboxFailure[];
-  readonly at: string;
-}
-
-/** `reason` is `event.reason`; the first two arguments are what most listeners need. */
-export type QuarantineListener = (pluginId: string, reason: string, event: QuarantineEvent) => void;
-
-export const DEFAULT_LIMITS: SandboxLimits = { memoryMb: 128, callTimeoutMs: 30_000, cpuTimeMs: 30_000 };
-
-interface HostedPlugin {
-  bundle: PluginBundle;
-  operations: readonly string[];
-  failures: SandboxFailure[];
-}
-
-interface PendingCall {
-  readonly pluginId: string;
-  readonly op: OperationName;
-  readonly accountId: string | null;
-  /** The limiter refused one of this call's requests for quota (nothing was sent). */
-  quotaRefusal: { readonly bucket: string; readonly resets_at: string | null } | null;
-  readonly resolve: (result: { json?: string; value?: unknown }) => void;
-  readonly reject: (error: Error) => void;
-  readonly onChunk: ChunkSink | null;
-  /** Chunks are handed over strictly in order, one at a time. */
-  chunkChain: Promise<void>;
-}
-
-interface PendingRequest {
-  readonly resolve: (message: FromChild) => void;
-  readonly reject: (error: Error) => void;
-}
 
 const ENTRY = fileURLToPath(new URL('./host-process.entry.ts', import.meta.url));
 const silentLogger: PluginHostLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -473,9 +377,9 @@ export class PluginHost {
         this.#calls.delete(message.callId);
         // Chunks already handed over finish first, so the caller sees the file complete.
         void call.chunkChain.then(async () => {
-          if (message.ok && message.json?.includes('[opl:quota ') && !call.quotaRefusal) await this.#markFromResults(call, message.json);
+          if (message.ok && message.json?.includes('[opl:quota ') && !call.quotaRefusal) await markQuotaFromResults(call, message.json, this.#quotaReporting());
           if (message.ok) call.resolve({ ...(message.json !== undefined ? { json: message.json } : {}), value: message.value });
-          else call.reject(message.error ? await this.#quotaAware(call, toError(message.error)) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
+          else call.reject(message.error ? await quotaAwareError(call, toError(message.error), this.#quotaReporting()) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
         });
         return;
       }
@@ -528,63 +432,8 @@ export class PluginHost {
     }
   }
 
-  /**
-   * A call that ran into a used-up daily quota fails with one recognisable error: RateLimited with
-   * `quota` set and `retry_after_s` until the reset. When the limiter refused a request of the call
-   * this holds whatever the plugin made of the failed fetch; when the provider itself answered
-   * "quota exhausted" the bucket is marked spent so no process sends more of it today.
-   */
-  async #quotaAware(call: PendingCall, error: Error): Promise<Error> {
-    const reported = error instanceof RateLimited ? error.quota : null;
-    if (call.quotaRefusal) {
-      if (reported) return error;
-      const { bucket, resets_at: resetsAt } = call.quotaRefusal;
-      return RateLimited.quotaExhausted(
-        `${call.pluginId}: the daily quota${bucket === 'default' ? '' : ` (${bucket})`} is used up; the engine sent no request beyond it`,
-        bucket,
-        resetsAt,
-        new Date().toISOString(),
-      );
-    }
-    if (!reported || !this.#options.onQuotaExhausted) return error;
-    let resetsAt: Date | null = null;
-    try {
-      resetsAt = await this.#options.onQuotaExhausted({ pluginId: call.pluginId, accountId: call.accountId, bucket: reported.bucket });
-    } catch (failure) {
-      this.#logger.warn({ plugin: call.pluginId, err: failure }, 'the quota bucket could not be marked exhausted');
-    }
-    if (!resetsAt) return error;
-    const withoutMarker = error.message.replace(RateLimited.quotaMarker(reported), '').trim();
-    return RateLimited.quotaExhausted(withoutMarker, reported.bucket, resetsAt.toISOString(), new Date().toISOString());
-  }
-
-  /**
-   * A batch write that ran into the provider's own "quota exhausted" midway answers per item
-   * rather than failing: its stopped items carry the quota marker, and the bucket is marked spent
-   * all the same.
-   */
-  async #markFromResults(call: PendingCall, json: string): Promise<void> {
-    if (!this.#options.onQuotaExhausted) return;
-    let results: unknown;
-    try {
-      results = (parseBoundaryJson(json) as { results?: unknown } | null)?.results;
-    } catch {
-      return;
-    }
-    if (!Array.isArray(results)) return;
-    const buckets = new Set<string>();
-    for (const entry of results as { error?: { type?: unknown; message?: unknown } | null }[]) {
-      const message = entry?.error?.type === 'RateLimited' ? entry.error.message : null;
-      const quota = typeof message === 'string' ? RateLimited.parseQuota(message) : null;
-      if (quota) buckets.add(quota.bucket);
-    }
-    for (const bucket of buckets) {
-      try {
-        await this.#options.onQuotaExhausted({ pluginId: call.pluginId, accountId: call.accountId, bucket });
-      } catch (failure) {
-        this.#logger.warn({ plugin: call.pluginId, err: failure }, 'the quota bucket could not be marked exhausted');
-      }
-    }
+  #quotaReporting(): QuotaReporting {
+    return { onQuotaExhausted: this.#options.onQuotaExhausted, logger: this.#logger };
   }
 
   #trySend(message: ToChild): void {

@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { engineUrlProblem } from '../engine-url-option.ts';
+import { engineUrlOption, parseCommandLine, UUID } from '../engine-command/index.ts';
 
 /**
  * The command line of `opl export`, parsed into a live export (from an account or an import record)
@@ -34,7 +33,6 @@ Exit codes: 0 written (warnings are printed), 1 refused or failed (nothing is le
 
 export class ExportUsageError extends Error {}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROVIDER_KEY = /^[a-z][a-z0-9_]{1,39}$/;
 
 export type ExportSource =
@@ -70,14 +68,6 @@ export function parseSource(value: string): ExportSource {
   return { kind: 'account', provider, accountId };
 }
 
-/** `--url`: an http(s) address, refused here as a usage error rather than later as an engine that cannot be reached. */
-function parseUrl(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  const problem = engineUrlProblem(value);
-  if (problem !== null) throw new ExportUsageError(problem);
-  return value;
-}
-
 /** `--tracks <playlist>=<id>,<id>`: the playlist id may itself contain `=` only before the last one. */
 function parseTracks(values: readonly string[]): Record<string, string[]> {
   // No prototype: a playlist id such as `constructor` or `__proto__` is a key like any other.
@@ -97,29 +87,24 @@ function parseTracks(values: readonly string[]): Record<string, string[]> {
 }
 
 export function parseExportOptions(args: readonly string[]): ExportOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        source: { type: 'string' },
-        migration: { type: 'string' },
-        playlist: { type: 'string', multiple: true },
-        tracks: { type: 'string', multiple: true },
-        format: { type: 'string', short: 'f' },
-        out: { type: 'string', short: 'o' },
-        force: { type: 'boolean' },
-      },
-    }));
-  } catch (error) {
-    throw new ExportUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const usageError = (message: string) => new ExportUsageError(message);
+  const values = parseCommandLine(
+    args,
+    {
+      url: { type: 'string' },
+      source: { type: 'string' },
+      migration: { type: 'string' },
+      playlist: { type: 'string', multiple: true },
+      tracks: { type: 'string', multiple: true },
+      format: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o' },
+      force: { type: 'boolean' },
+    },
+    usageError,
+  );
   if (!values.format) throw new ExportUsageError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}.`);
   if (!(EXPORT_FORMATS as readonly string[]).includes(values.format)) throw new ExportUsageError(`--format takes one of ${EXPORT_FORMATS.join(', ')}; not ${JSON.stringify(values.format)}.`);
-  const common: Common = { url: parseUrl(values.url), format: values.format as ExportFormat, out: values.out ?? null, force: values.force ?? false };
+  const common: Common = { url: engineUrlOption(values.url, usageError), format: values.format as ExportFormat, out: values.out ?? null, force: values.force ?? false };
   if (values.migration !== undefined) {
     if (values.source !== undefined || values.playlist || values.tracks) throw new ExportUsageError('--migration exports a finished migration as it was; it takes no --source, --playlist or --tracks.');
     if (!UUID.test(values.migration)) throw new ExportUsageError(`--migration takes a migration id (a UUID, see \`opl migrate --list\`), not ${JSON.stringify(values.migration)}.`);

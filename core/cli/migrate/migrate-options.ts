@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { engineUrlProblem } from '../engine-url-option.ts';
+import { engineUrlOption, parseCommandLine, UUID } from '../engine-command/index.ts';
 
 /**
  * The command line of `opl migrate`, parsed into one of its modes. Usage errors are thrown as
@@ -48,8 +47,6 @@ export type MigrateOptions = { url: string | null; interactive: boolean } & (
 /** Flags of the old `opl migrate` (database migrations) and their look-alikes. */
 const DATABASE_FLAGS = new Set(['--db', '--database', '--database-url', '--schema', '--check', '--dry-run']);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function jobIdOf(value: string, flag: string): string {
   if (!UUID.test(value)) throw new UsageError(`${flag} takes a migration id (a UUID, see \`opl migrate --list\`), not ${JSON.stringify(value)}.`);
   return value;
@@ -59,39 +56,32 @@ export function parseMigrateOptions(args: readonly string[]): MigrateOptions {
   const old = args.find((arg) => DATABASE_FLAGS.has(arg.split('=')[0]!));
   if (old) throw new UsageError(`\`opl migrate\` now migrates playlists between services; ${old} belongs to database migrations, which moved to \`opl db migrate\`.`);
   if (args.length === 0) throw new UsageError('`opl migrate` migrates playlists between services and needs --from and --to (or --list, --report, --follow). To apply database migrations, run `opl db migrate`.');
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        playlist: { type: 'string', multiple: true },
-        liked: { type: 'boolean' },
-        tracks: { type: 'string', multiple: true },
-        album: { type: 'string', multiple: true },
-        artist: { type: 'string', multiple: true },
-        strictness: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        interactive: { type: 'boolean' },
-        follow: { type: 'string' },
-        list: { type: 'boolean' },
-        limit: { type: 'string' },
-        report: { type: 'string' },
-        format: { type: 'string' },
-        problems: { type: 'boolean' },
-        out: { type: 'string', short: 'o' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const urlProblem = values.url === undefined ? null : engineUrlProblem(values.url);
-  if (urlProblem !== null) throw new UsageError(urlProblem);
-  const common = { url: values.url ?? null, interactive: values.interactive === true };
+  const usageError = (message: string) => new UsageError(message);
+  const values = parseCommandLine(
+    args,
+    {
+      url: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      playlist: { type: 'string', multiple: true },
+      liked: { type: 'boolean' },
+      tracks: { type: 'string', multiple: true },
+      album: { type: 'string', multiple: true },
+      artist: { type: 'string', multiple: true },
+      strictness: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      interactive: { type: 'boolean' },
+      follow: { type: 'string' },
+      list: { type: 'boolean' },
+      limit: { type: 'string' },
+      report: { type: 'string' },
+      format: { type: 'string' },
+      problems: { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+    },
+    usageError,
+  );
+  const common = { url: engineUrlOption(values.url, usageError), interactive: values.interactive === true };
   const modes = [values.list, values.report, values.follow, values.from ?? values.to].filter((value) => value !== undefined && value !== false);
   if (modes.length > 1) throw new UsageError('Choose one of: a new migration (--from/--to), --follow, --list or --report.');
 

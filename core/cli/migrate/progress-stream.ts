@@ -1,4 +1,4 @@
-import { EngineRequestError, type EngineClient } from './engine-client.ts';
+import { EngineRequestError, type EngineClient } from '../engine-command/index.ts';
 import type { JobSnapshot } from './migration-views.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EngineClient } from './engine-client.ts';
+import type { EngineClient } from '../engine-command/index.ts';
 import type { LinePrompter } from './line-prompter.ts';
 import type { ItemSnapshot } from './migration-views.ts';
 import type { Output } from './progress-bar.ts';

@@ -18,12 +18,13 @@ import {
   type ExportWarning,
   type OperationCallInput,
 } from '@opl/plugin-sdk/schemas';
-import { exportFileNames, isWindowsReservedName, namesWindowsDevice, safeBaseName } from '../../domain/export-file-names.ts';
+import { exportFileNames, safeBaseName } from '../../domain/export-file-names.ts';
 import { writableFormats } from '../../plugins/format-plugins.ts';
 import type { ImportRecordContents } from '../imports/index.ts';
 import { accountExportSource, type AccountExportDependencies } from './account-export-source.ts';
 import { ExportError } from './export-error.ts';
 import { clip, IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { unicodeName, withoutExtension } from './download-name.ts';
 import { exportWarnings } from './export-warnings.ts';
 import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
 import { importExportSource } from './import-export-source.ts';
@@ -44,6 +45,9 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat | 'zip', string> = {
   json: 'application/vnd.open-playlist+json',
   zip: 'application/zip',
 };
+
+// The unit tests of `filename*` names import it from here.
+export { unicodeName } from './download-name.ts';
 
 const EXTENSIONS: Record<ExportFormat, string> = { csv: '.csv', txt: '.txt', m3u8: '.m3u8', xspf: '.xspf', json: '.json' };
 
@@ -105,37 +109,6 @@ interface Built {
   unicodeFileName: string;
   manifest: ExportManifest | null;
   warnings: ExportWarning[];
-}
-
-/** Longest `filename*` base, in characters (code points). */
-const MAX_UNICODE_NAME = 150;
-
-/**
- * A name for `filename*`: the original Unicode text without anything a file system would read as
- * a path, and with the same Windows rules as the ASCII `filename` (browsers prefer `filename*`).
- * Nor may it hide what the file is: bidirectional embeddings, overrides, isolates and marks go
- * (U+202E shows "gnp.exe.csv" as "vsc.exe.png"), and C1 controls and the Unicode line separators
- * are replaced like the C0 ones (U+009B is a terminal's CSI).
- */
-export function unicodeName(name: string, fallback: string): string {
-  const cleaned = Array.from(
-    name
-      .toWellFormed() // an unpaired surrogate cannot be percent-encoded as UTF-8
-      .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029/\\:*?"<>|]+/g, '_')
-      .replace(/\.{2,}/g, '.')
-      .replace(/^[.\s]+/, ''),
-  )
-    .slice(0, MAX_UNICODE_NAME) // by code point: never half of a surrogate pair
-    .join('')
-    .replace(/[.\s]+$/, '');
-  if (cleaned === '') return fallback;
-  return isWindowsReservedName(cleaned) || namesWindowsDevice(name) ? `_${cleaned}` : cleaned;
-}
-
-function withoutExtension(name: string): string {
-  return name.replace(/\.[A-Za-z0-9]{1,5}$/, '');
 }
 
 /** The warnings of one playlist: the source's own first (e.g. historical), then the format's. */

@@ -1,69 +1,19 @@
 import type { PlaylistInput } from '@opl/plugin-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { big, bundle, catalog, keys, MAX_BYTES, MAX_TRACKS, onBoth, openApiProblems, small, type OpenPlaylistJson, type ProblemJson } from './open-playlists-kit.ts';
 import { startMigrationHarness, type JobJson, type MigrationHarness } from '../migrations/migration-harness.ts';
-import { createPublisher, createTestRegistry, providerCode, providerManifestSource, publishTestPlugin, TEST_CONNECTION_OP, type TestRegistry } from '../support/plugin-registry.ts';
-import { SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * The Open Playlist interchange API end to end: Spotify (fake) and TIDAL (fake) accounts connected
  * through the real OAuth flow, provider plugins in the sandbox, migrations on a real worker.
  */
 
-const catalog = seedCatalog();
-const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
-const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
-const small = onBoth.slice(0, 5);
-const big = onBoth.slice(10, 70);
-
-const MAX_BYTES = 200_000;
-const MAX_TRACKS = 100;
-
-interface OpenPlaylistJson {
-  id: string;
-  name: string;
-  kind: string;
-  track_count: number | null;
-  tracks: { title: string; artist: string; isrc: string | null; duration_s: number | null; provider_uris: Record<string, string> }[];
-}
-interface ProblemJson {
-  code: string;
-  detail: string;
-  reason?: string;
-  status: number;
-  [key: string]: unknown;
-}
-
-const bundle = (playlists: PlaylistInput[], extra: Record<string, unknown> = {}) => ({
-  $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json',
-  schema_version: 1,
-  source_provider: null,
-  playlists,
-  warnings: [],
-  ...extra,
-});
-
 let h: MigrationHarness;
 const finished = (job: JobJson) => ['completed', 'failed', 'cancelled'].includes(job.status);
 const post = (path: string, body: unknown) => h.api(path, { method: 'POST', body: JSON.stringify(body) });
 
-type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-let served: OpenApiDocument | undefined;
-/** The statuses the engine's own OpenAPI document (GET /openapi.json) lists for a route. */
-async function documentedStatuses(method: 'get' | 'post', route: string): Promise<string[]> {
-  served ??= (await h.api('/openapi.json')).json as OpenApiDocument;
-  return Object.keys(served.paths[route]?.[method]?.responses ?? {});
-}
-
-/** An error answer: problem+json with this status and code, and a status the route's OpenAPI entry lists. */
-async function expectProblem(response: { status: number; json: unknown; text: string; headers: Headers }, method: 'get' | 'post', route: string, status: number, code: string): Promise<ProblemJson> {
-  expect(response.status, response.text).toBe(status);
-  expect(response.headers.get('content-type')).toContain('application/problem+json');
-  const problem = response.json as ProblemJson;
-  expect(problem.code, response.text).toBe(code);
-  expect(await documentedStatuses(method, route), `${method.toUpperCase()} ${route} documents ${status}`).toContain(String(status));
-  return problem;
-}
+const { expectProblem } = openApiProblems((path) => h.api(path));
 const READ = '/open-playlists/{id}';
 const EXPORT = '/open-playlists/export';
 
@@ -528,80 +478,5 @@ describe('POST /open-playlists/export of an import whose playlists share an id',
       const created = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === `Same ${tag} ${wanted}`)!;
       expect(h.tidal.playlistEntries(created.id)).toHaveLength(count);
     }
-  });
-});
-
-describe('POST /open-playlists/export to a provider that cannot be written to', () => {
-  let registry: TestRegistry;
-  let t: TestApp;
-  const inject = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const response = await t.app.http!.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-    return { status: response.statusCode, json: response.json<unknown>(), text: response.body };
-  };
-
-  beforeAll(async () => {
-    const publisher = createPublisher('read-only-publisher');
-    registry = await createTestRegistry([publisher]);
-    // A provider that reads playlists and writes nothing (READ_PLAYLISTS and READ_TRACKS only).
-    await publishTestPlugin(registry, { manifestSource: providerManifestSource('com.example.readonly', '1.0.0', publisher.keyId), code: providerCode(TEST_CONNECTION_OP), publisher });
-    t = await startTestApp(registry.env);
-  }, 240_000);
-  afterAll(async () => {
-    await t?.close();
-    await registry?.cleanup();
-  });
-
-  it('says the provider cannot receive the playlist, and asks to connect nothing', async () => {
-    const providers = await inject('GET', '/providers');
-    expect((providers.json as { providers: { name: string; can_target: boolean }[] }).providers).toEqual([expect.objectContaining({ name: 'readonly', can_target: false })]);
-    const imported = await inject('POST', '/open-playlists/import', { source_provider: 'open_playlist', provider_data: { name: 'Read Only Please', tracks: [{ title: 'A', artist: 'B' }] } });
-    expect(imported.status, imported.text).toBe(201);
-    const ref = (imported.json as OpenPlaylistJson).id;
-
-    const refused = await inject('POST', '/open-playlists/export', { playlist_id: ref, target_provider: 'readonly' });
-    expect(refused.status, refused.text).toBe(422);
-    expect(refused.json).toMatchObject({
-      code: 'unsupported_target_type',
-      reason: 'target_cannot_receive',
-      detail: 'Test readonly cannot receive playlists (missing CREATE_PLAYLIST, ADD_TRACKS).',
-      unsupported: [{ entity: 'playlists', missing: ['CREATE_PLAYLIST', 'ADD_TRACKS'] }],
-    });
-    expect((refused.json as ProblemJson)['action']).toBeUndefined();
-
-    // Nothing loaded here can receive it, and an unknown name says so rather than naming readonly.
-    const unknown = await inject('POST', '/open-playlists/export', { playlist_id: ref, target_provider: 'nosuch' });
-    expect(unknown.status).toBe(422);
-    expect(unknown.json).toMatchObject({ reason: 'unknown_target_provider', target_providers: [], detail: 'No provider named "nosuch" is loaded on this instance. No provider loaded here can receive it.' });
-    // The source is still checked first.
-    const missing = await inject('POST', '/open-playlists/export', { playlist_id: `${ref.slice(0, -2)}:7`, target_provider: 'readonly' });
-    expect(missing.status).toBe(404);
-  });
-});
-
-describe('the interchange API behind the owner-session gate', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(SESSION_GATE_ENV);
-  }, 240_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('needs an owner session like /api, and refuses cross-origin writes', async () => {
-    const list = await t.app.http!.inject({ method: 'GET', url: '/open-playlists/me' });
-    expect(list.statusCode).toBe(401);
-    expect(list.json<{ code: string }>().code).toBe('session_required');
-    const write = await t.app.http!.inject({ method: 'POST', url: '/open-playlists/import', headers: { origin: 'https://evil.test' }, payload: { source_provider: 'open_playlist', provider_data: { name: 'x' } } });
-    expect(write.statusCode).toBe(403);
-    expect(write.json<{ code: string }>().code).toBe('cross_origin_request');
-    // Both answers are in the routes' OpenAPI entries.
-    const doc = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
-    expect(Object.keys(doc.paths['/open-playlists/{id}']!['get']!.responses)).toContain('401');
-    for (const route of ['/open-playlists/import', '/open-playlists/export']) expect(Object.keys(doc.paths[route]!['post']!.responses)).toEqual(expect.arrayContaining(['401', '403']));
-    const login = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: SESSION_GATE_ENV.OPL_OWNER_SECRET } });
-    const cookie = /opl_session=[^;]+/.exec(String(login.headers['set-cookie']))![0];
-    const allowed = await t.app.http!.inject({ method: 'GET', url: '/open-playlists/me', headers: { cookie } });
-    expect(allowed.statusCode).toBe(200);
-    expect(allowed.json()).toEqual([]);
   });
 });
