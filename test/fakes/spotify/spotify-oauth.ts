@@ -35,13 +35,6 @@ export const KNOWN_SCOPES = new Set([
 
 const CODE_LIFETIME_MS = 10 * 60_000;
 
-export interface IssuedTokens {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly expiresIn: number;
-  readonly scopes: readonly string[];
-}
-
 export interface OAuthOptions {
   /** Seconds an access token lives. */
   readonly tokenLifetimeS: number;
@@ -58,18 +51,6 @@ interface PendingConsent {
   readonly codeChallenge: string | null;
   readonly scopes: readonly string[];
   readonly userId: string;
-}
-
-export function issueAccessToken(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): string {
-  const accessToken = issuedSecret(randomId('BQ', 48));
-  state.accessTokens.set(accessToken, { userId, clientId, scopes, expiresAt: Date.now() + lifetimeS * 1000, expired: false });
-  return accessToken;
-}
-
-export function issueTokens(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): IssuedTokens {
-  const refreshToken = issuedSecret(randomId('AQ', 48));
-  state.refreshTokens.set(refreshToken, { userId, clientId, scopes, revoked: false });
-  return { accessToken: issueAccessToken(state, userId, clientId, scopes, lifetimeS), refreshToken, expiresIn: lifetimeS, scopes };
 }
 
 function withParams(base: string, params: Record<string, string | null>): string {
@@ -144,6 +125,7 @@ export class SpotifyOAuth {
   #approve(consent: PendingConsent): string {
     const code = issuedSecret(randomId('AQC', 32));
     this.#state.codes.set(code, {
+      code,
       clientId: consent.clientId,
       redirectUri: consent.redirectUri,
       codeChallenge: consent.codeChallenge,
@@ -185,8 +167,8 @@ export class SpotifyOAuth {
       return oauthError(400, 'invalid_client', 'Invalid client');
     }
     code.used = true;
-    const tokens = issueTokens(this.#state, code.userId, clientId, code.scopes, this.#options.tokenLifetimeS);
-    return json(200, { access_token: tokens.accessToken, token_type: 'Bearer', expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken, scope: tokens.scopes.join(' ') });
+    const { access, refresh } = this.#state.issueTokens(code.userId, clientId, code.scopes, this.#options.tokenLifetimeS);
+    return json(200, { access_token: access.token, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, refresh_token: refresh.token, scope: code.scopes.join(' ') });
   }
 
   #refreshGrant(body: Record<string, string>, clientId: string): Reply {
@@ -194,13 +176,12 @@ export class SpotifyOAuth {
     const grant = this.#state.refreshTokens.get(presented);
     if (!grant || grant.clientId !== clientId) return oauthError(400, 'invalid_grant', 'Invalid refresh token');
     if (grant.revoked) return oauthError(400, 'invalid_grant', 'Refresh token revoked');
-    const accessToken = issueAccessToken(this.#state, grant.userId, clientId, grant.scopes, this.#options.tokenLifetimeS);
-    const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, scope: grant.scopes.join(' ') };
+    const access = this.#state.issueAccessToken(grant.userId, clientId, grant.scopes, this.#options.tokenLifetimeS);
+    const answer: Record<string, unknown> = { access_token: access.token, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, scope: grant.scopes.join(' ') };
     if (this.#options.rotateRefreshTokens) {
-      const next = issuedSecret(randomId('AQ', 48));
-      this.#state.refreshTokens.set(next, { userId: grant.userId, clientId, scopes: grant.scopes, revoked: false });
+      const next = this.#state.issueRefreshToken(grant.userId, clientId, grant.scopes);
       if (this.#options.revokeRotatedRefreshTokens) grant.revoked = true;
-      answer['refresh_token'] = next;
+      answer['refresh_token'] = next.token;
     }
     return json(200, answer);
   }
