@@ -7,3 +7,4 @@ export * from '../fake-provider.ts';
 export * from './grant-store.ts';
 export * from './fake-server.ts';
 export * from './demo-account.ts';
+export * from './oauth-pages.ts';

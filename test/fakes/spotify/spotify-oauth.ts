@@ -1,4 +1,4 @@
-import { escapeHtml, formBody, pkceChallenge, randomId, type FakeRequest } from '../fake-provider.ts';
+import { escapeHtml, formBody, consentButtons, pkceChallenge, randomId, withParams, type FakeRequest } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { html, json, oauthError, redirectTo, type Reply } from './spotify-responses.ts';
 import type { SpotifyState } from './spotify-state.ts';
@@ -51,12 +51,6 @@ interface PendingConsent {
   readonly codeChallenge: string | null;
   readonly scopes: readonly string[];
   readonly userId: string;
-}
-
-function withParams(base: string, params: Record<string, string | null>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return url.toString();
 }
 
 /** Client authentication at the token endpoint: HTTP Basic, or `client_id` (+ secret) in the body. */
@@ -201,8 +195,7 @@ function consentPage(requestId: string, userName: string, scopes: readonly strin
 <p>The app asks to:</p><ul>${items || '<li>read your public profile</li>'}</ul>
 <form method="post" action="/authorize">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
-<button type="submit" name="decision" value="agree">Agree</button>
-<button type="submit" name="decision" value="cancel">Cancel</button>
+${consentButtons('cancel')}
 </form>
 </main></body></html>`;
 }
