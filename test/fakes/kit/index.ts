@@ -8,3 +8,5 @@ export * from './grant-store.ts';
 export * from './fake-server.ts';
 export * from './demo-account.ts';
 export * from './oauth-pages.ts';
+export * from './consent-users.ts';
+export * from './google-status.ts';

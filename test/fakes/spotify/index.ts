@@ -2,7 +2,7 @@ import { sendReply, serveFake, withDemoListener, type FailureRule, type FakeAcco
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { SpotifyApi } from './spotify-api.ts';
 import { ACCOUNTS_ORIGIN, API_ORIGIN, SpotifyCatalog } from './spotify-catalog.ts';
-import { SpotifyOAuth } from './spotify-oauth.ts';
+import { SPOTIFY_PLUGIN_SCOPES, SpotifyOAuth } from './spotify-oauth.ts';
 import { apiError, html, MESSAGES, send, serverErrorMessage, type Reply } from './spotify-responses.ts';
 import { DEMO_CLIENT_ID, SpotifyState, type FakePlaylist } from './spotify-state.ts';
 
@@ -20,16 +20,7 @@ import { DEMO_CLIENT_ID, SpotifyState, type FakePlaylist } from './spotify-state
 
 export { DEMO_CLIENT_ID } from './spotify-state.ts';
 
-/** Every scope the Spotify plugin can ask for: what `createAccount` grants unless told otherwise. */
-export const SPOTIFY_PLUGIN_SCOPES = [
-  'playlist-read-private',
-  'playlist-read-collaborative',
-  'playlist-modify-public',
-  'playlist-modify-private',
-  'user-library-read',
-  'user-library-modify',
-  'user-follow-read',
-] as const;
+export { SPOTIFY_PLUGIN_SCOPES } from './spotify-oauth.ts';
 
 export interface FakeSpotifyOptions {
   /** Seed the demo user and approve the authorize page as that user. */

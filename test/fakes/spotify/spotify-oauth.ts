@@ -10,18 +10,23 @@ import type { SpotifyState } from './spotify-state.ts';
  * optional rotation), answering errors the way the accounts service does.
  */
 
-/** Every scope the Web API description lists; anything else is `invalid_scope`. */
-export const KNOWN_SCOPES = new Set([
-  'app-remote-control',
+/** Every scope the Spotify plugin can ask for: what `createAccount` grants unless told otherwise. */
+export const SPOTIFY_PLUGIN_SCOPES = [
   'playlist-read-private',
   'playlist-read-collaborative',
   'playlist-modify-public',
   'playlist-modify-private',
   'user-library-read',
   'user-library-modify',
+  'user-follow-read',
+] as const;
+
+/** Every scope the Web API description lists; anything else is `invalid_scope`. */
+export const KNOWN_SCOPES = new Set<string>([
+  ...SPOTIFY_PLUGIN_SCOPES,
+  'app-remote-control',
   'user-read-private',
   'user-read-email',
-  'user-follow-read',
   'user-follow-modify',
   'user-top-read',
   'user-read-playback-position',

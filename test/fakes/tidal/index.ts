@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import { AuthorizeUsers, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { sendJsonApi } from './json-api.ts';
 import { handleApi } from './tidal-api.routes.ts';
-import { handleAuthorize, handleToken, type OAuthOptions } from './tidal-oauth.routes.ts';
+import { handleAuthorize, handleToken } from './tidal-oauth.routes.ts';
 import { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES, TidalState, type FakePlaylist, type PlaylistEntry } from './tidal-state.ts';
 
 /**
@@ -50,17 +50,9 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
   const state = new TidalState();
   const accessTokenTtlS = options.accessTokenTtlS ?? 3600;
   const pageSize = options.pageSize ?? 20;
-  let authorizeUserId: string | null = null;
-  let latestUserId: string | null = null;
-
-  const oauth: OAuthOptions = {
-    accessTokenTtlS,
-    authorizeUserId: () => authorizeUserId,
-    consentUserId: () => {
-      if (latestUserId === null) latestUserId = state.createUser('TIDAL Listener').id;
-      return latestUserId;
-    },
-  };
+  const users = new AuthorizeUsers(() => state.createUser('TIDAL Listener').id);
+  const oauth = { accessTokenTtlS, authorizeUserId: users.authorizeUserId, consentUserId: users.consentUserId };
+  const { setAuthorizeUser } = users;
 
   function failure(rule: FailureRule, response: ServerResponse): boolean {
     switch (rule.kind) {
@@ -103,15 +95,11 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
   function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
     const user = state.createUser(account.displayName ?? `TIDAL User ${state.users.size + 1}`);
     if (account.library) state.seedLibrary(user.id, account.library);
-    latestUserId = user.id;
+    users.accountCreated(user.id);
     const scopes = account.scopes ?? [...THIRD_PARTY_SCOPES];
     const expiresIn = account.expiresIn ?? accessTokenTtlS;
     const { access, refresh } = state.issueTokens(user.id, DEMO_CLIENT_ID, scopes, expiresIn);
     return { userId: user.id, displayName: user.username, accessToken: access.token, refreshToken: refresh.token, expiresIn, scopes };
-  }
-
-  function setAuthorizeUser(userId: string | null): void {
-    authorizeUserId = userId;
   }
 
   let demoAccount: FakeAccountTokens | null = null;

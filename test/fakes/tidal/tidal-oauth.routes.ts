@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest } from '../kit/index.ts';
+import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
@@ -10,14 +10,7 @@ import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
  * Token errors use TIDAL's body: `{status, sub_status, error, error_description}`.
  */
 
-export interface OAuthOptions {
-  /** Seconds an access token lives. */
-  readonly accessTokenTtlS: number;
-  /** The user the authorize page approves at once, or null for the consent form. */
-  authorizeUserId: () => string | null;
-  /** The user the consent form signs in as (the most recent account), created on demand. */
-  consentUserId: () => string;
-}
+export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -82,7 +75,7 @@ ${consentButtons()}
 </body></html>`;
 }
 
-export function handleAuthorize(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleAuthorize(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
   const checked = authorizeParams(state, params, response);
   if (!checked) return;
@@ -100,7 +93,7 @@ export function handleAuthorize(state: TidalState, options: OAuthOptions, reques
   approve(state, checked, options.consentUserId(), response);
 }
 
-export function handleToken(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleToken(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   if (request.method !== 'POST') return tokenError(response, 405, 'invalid_request', 1001, 'Method not allowed');
   const body = formBody(request.body);
   const client = state.clients.get(body['client_id'] ?? '');

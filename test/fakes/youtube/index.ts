@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { answerFailure, bearerToken, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { answerFailure, AuthorizeUsers, bearerToken, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { API_PREFIX, handleApi, quotaCost, type ApiResult } from './youtube-api.routes.ts';
 import { errors, sendGoogleError } from './youtube-errors.ts';
-import { handleAuthorize, handleRevoke, handleToken, type OAuthOptions } from './youtube-oauth.routes.ts';
+import { handleAuthorize, handleRevoke, handleToken } from './youtube-oauth.routes.ts';
 import { DEMO_CLIENT_ID, SCOPE_YOUTUBE, YoutubeState, type FakePlaylist, type FakePlaylistItem, type QuotaDay } from './youtube-state.ts';
 
 /**
@@ -57,17 +57,9 @@ export interface FakeYoutube extends FakeProviderServer {
 export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promise<FakeYoutube> {
   const state = new YoutubeState({ dailyUnits: options.dailyUnits ?? 10_000, dailySearches: options.dailySearches ?? 100 });
   const accessTokenTtlS = options.accessTokenTtlS ?? 3599;
-  let authorizeUserId: string | null = null;
-  let latestUserId: string | null = null;
-
-  const oauth: OAuthOptions = {
-    accessTokenTtlS,
-    authorizeUserId: () => authorizeUserId,
-    consentUserId: () => {
-      if (latestUserId === null) latestUserId = state.createChannel('YouTube Viewer').id;
-      return latestUserId;
-    },
-  };
+  const users = new AuthorizeUsers(() => state.createChannel('YouTube Viewer').id);
+  const oauth = { accessTokenTtlS, authorizeUserId: users.authorizeUserId, consentUserId: users.consentUserId };
+  const { setAuthorizeUser } = users;
 
   function sendResult(response: ServerResponse, result: ApiResult): void {
     if (result.error) return sendGoogleError(response, result.error);
@@ -138,14 +130,10 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
     },
   });
 
-  function setAuthorizeUser(userId: string | null): void {
-    authorizeUserId = userId;
-  }
-
   function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
     const channel = state.createChannel(account.displayName ?? `YouTube Viewer ${state.channels.size + 1}`);
     if (account.library) state.seedLibrary(channel.id, account.library);
-    latestUserId = channel.id;
+    users.accountCreated(channel.id);
     const scopes = account.scopes ?? [SCOPE_YOUTUBE];
     const expiresIn = account.expiresIn ?? accessTokenTtlS;
     const { access, refresh } = state.issueTokens(channel.id, DEMO_CLIENT_ID, scopes, expiresIn);

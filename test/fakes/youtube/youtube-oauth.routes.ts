@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest } from '../kit/index.ts';
+import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-state.ts';
 
@@ -12,11 +12,7 @@ import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-sta
  * `{error, error_description}`.
  */
 
-export interface OAuthOptions {
-  readonly accessTokenTtlS: number;
-  authorizeUserId: () => string | null;
-  consentUserId: () => string;
-}
+export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -89,7 +85,7 @@ ${consentButtons()}
 </body></html>`;
 }
 
-export function handleAuthorize(state: YoutubeState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleAuthorize(state: YoutubeState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
   const checked = authorizeParams(state, params, response);
   if (!checked) return;
@@ -110,7 +106,7 @@ function tokenError(response: ServerResponse, status: number, error: string, des
   sendJson(response, status, { error, error_description: description });
 }
 
-export function handleToken(state: YoutubeState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleToken(state: YoutubeState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   if (request.method !== 'POST') return tokenError(response, 405, 'invalid_request', 'Method not allowed');
   const body = formBody(request.body);
   let clientId = body['client_id'];
