@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { DEMO_LISTENER, pickDemoLibrary, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { handleApi, type ApiResult } from './applemusic-api.routes.ts';
 import { STOREFRONTS } from './applemusic-catalog.ts';
 import { errors } from './applemusic-resources.ts';
@@ -70,16 +70,8 @@ export interface FakeAppleMusic extends FakeProviderServer {
   addToPlaylist(playlistId: string, item: { musicVideoOf?: string; upload?: NonNullable<LibraryItem['upload']> }): void;
 }
 
-/** The demo user's small library: two playlists and a few library songs. */
-function demoAppleLibrary(): SeedLibrary {
-  const full = demoLibrary();
-  const pick = (name: string) => full.playlists!.find((playlist) => playlist.name === name)!;
-  return { playlists: [pick('Road Trip 2024'), pick('Versions')], likedTrackKeys: full.likedTrackKeys!.slice(0, 12) };
-}
-
 export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): Promise<FakeAppleMusic> {
   const state = new AppleMusicState();
-  const failures = new FailureQueue();
   const generated = generateDeveloperKey('OPLTEAM001', 'OPLKEY0001');
   const trusted: TrustedKey[] = [generated.trusted];
   const defaultStorefront = options.storefront ?? 'us';
@@ -89,53 +81,53 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     sendJson(response, result.status, result.body, result.headers ?? {});
   }
 
-  function answerFailure(rule: FailureRule, request: FakeRequest, response: ServerResponse): void {
+  /** Apple's own answers to the failure rules. */
+  function failure(rule: FailureRule, response: ServerResponse): boolean {
     switch (rule.kind) {
       case 'rate_limit':
       case 'quota': {
         // Apple has no daily quota for this API: both are its 429.
         const error = errors.rateLimited(rule.retryAfterS ?? 1);
-        return send(response, { status: error.status, body: error.body, headers: error.headers });
+        send(response, { status: error.status, body: error.body, headers: error.headers });
+        return true;
       }
       case 'server_error': {
         const error = errors.server(rule.status ?? 503);
-        return send(response, { status: error.status, body: error.body });
+        send(response, { status: error.status, body: error.body });
+        return true;
       }
       case 'expired_token': {
         // An expired music user token: Apple answers 403 (the developer token is the 401 case).
         const error = errors.forbidden('Invalid or expired music user token');
-        return send(response, { status: error.status, body: error.body });
+        send(response, { status: error.status, body: error.body });
+        return true;
       }
-      case 'ambiguous_write':
-        handleApi(state, apiOptions, request);
-        dropConnection(response);
-        return;
-      case 'timeout':
-        return;
+      default:
+        return false;
     }
   }
 
   const later: { rule: FailureRule; skip: number }[] = [];
-  function releaseLater(method: string, path: string): void {
-    const entry = later.find(({ rule }) => (!rule.method || rule.method === method) && (!rule.pathPrefix || path.startsWith(rule.pathPrefix)));
-    if (!entry) return;
-    if (entry.skip > 0) entry.skip -= 1;
-    else {
-      later.splice(later.indexOf(entry), 1);
-      failures.push(entry.rule);
-    }
-  }
-
-  const http = await startFakeHttp(
-    (request, response) => {
-      releaseLater(request.method, request.path);
-      const rule = failures.take(request.method, request.path);
-      if (rule) return answerFailure(rule, request, response);
+  const shell = await serveFake({
+    origins: [APPLE_MUSIC_API_ORIGIN],
+    port: options.port ?? 0,
+    // A delayed rule joins the queue once the requests it lets through have passed.
+    arrive(request) {
+      const entry = later.find(({ rule }) => (!rule.method || rule.method === request.method) && (!rule.pathPrefix || request.path.startsWith(rule.pathPrefix)));
+      if (!entry) return;
+      if (entry.skip > 0) entry.skip -= 1;
+      else {
+        later.splice(later.indexOf(entry), 1);
+        shell.failNext(entry.rule);
+      }
+    },
+    failure: (rule, _request, response) => failure(rule, response),
+    applyLostWrite: (request) => void handleApi(state, apiOptions, request),
+    serve(request, response) {
       if (request.path.startsWith('/v1/')) return send(response, handleApi(state, apiOptions, request));
       sendJson(response, 404, { errors: [{ status: '404', code: '40400', title: 'Resource Not Found', detail: 'No such endpoint' }] });
     },
-    { port: options.port ?? 0 },
-  );
+  });
 
   function createAccountIn(storefront: string, account: { displayName?: string; library?: SeedLibrary; userToken?: string } = {}): FakeAccountTokens {
     if (!Object.hasOwn(STOREFRONTS, storefront)) throw new Error(`the fake has no storefront ${storefront}`);
@@ -147,7 +139,9 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
   let demoAccount: FakeAccountTokens | null = null;
   if (options.demo) {
     // A fixed, public token: the demo shows it to the user to paste, so it is no secret (and not in the secret ledger).
-    demoAccount = createAccountIn(defaultStorefront, { displayName: 'Demo Listener', library: demoAppleLibrary(), userToken: DEMO_USER_TOKEN });
+    // The demo user's small library: two playlists and a few library songs.
+    const library = pickDemoLibrary({ playlists: ['Road Trip 2024', 'Versions'], liked: 12 });
+    demoAccount = createAccountIn(defaultStorefront, { displayName: DEMO_LISTENER, library, userToken: DEMO_USER_TOKEN });
     const roadTrip = [...state.playlists.values()].find((playlist) => playlist.ownerId === demoAccount!.userId && playlist.name === 'Road Trip 2024');
     const video = [...state.catalog.musicVideos.keys()][0];
     // A music video in a playlist: readable, never migratable.
@@ -156,9 +150,7 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
 
   const fake: FakeAppleMusic = {
     provider: 'applemusic',
-    baseUrl: http.baseUrl,
-    originOverrides: { [APPLE_MUSIC_API_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     state,
     developerKey: generated.material,
     developerToken: () => signDeveloperToken(generated.material),
@@ -178,14 +170,11 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
       return state.addUserToken(user);
     },
     setAuthorizeUser() {},
-    failNext(rule) {
-      failures.push(rule);
-    },
     failLater(rule, skip) {
       later.push({ rule, skip });
     },
     clearFailures() {
-      failures.clear();
+      shell.clearFailures();
       later.length = 0;
     },
     expireAccessToken(accessToken) {
@@ -210,7 +199,6 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
       }
       if (item.upload) playlist.items.push(state.addUpload(playlist.ownerId, item.upload));
     },
-    close: () => http.close(),
   };
   return fake;
 }

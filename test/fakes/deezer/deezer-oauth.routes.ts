@@ -1,4 +1,4 @@
-import { escapeHtml, formBody, randomId, type FakeRequest } from '../fake-provider.ts';
+import { consentButtons, escapeHtml, formBody, randomId, withParams, type FakeRequest } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { html, json, redirectTo, text, type Reply } from './deezer-responses.ts';
 import { DEMO_CLIENT_ID, KNOWN_PERMS, type DeezerState } from './deezer-state.ts';
@@ -20,12 +20,6 @@ interface PendingConsent {
   readonly state: string | null;
   readonly perms: readonly string[];
   readonly userId: number;
-}
-
-function withParams(base: string, params: Record<string, string | null>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return url.toString();
 }
 
 /** Mints an access token; `offline_access` makes it permanent, as on Deezer. */
@@ -120,8 +114,7 @@ function consentPage(requestId: string, userName: string, perms: readonly string
 <p>The app asks for:</p><ul>${items}</ul>
 <form method="post" action="/oauth/auth.php">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
-<button type="submit" name="decision" value="agree">Agree</button>
-<button type="submit" name="decision" value="cancel">Cancel</button>
+${consentButtons('cancel')}
 </form>
 </main></body></html>`;
 }

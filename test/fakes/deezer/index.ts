@@ -1,6 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import { dropConnection, FailureQueue, randomId, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { randomId, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { DeezerApi } from './deezer-api.routes.ts';
 import { API_ORIGIN, CONNECT_ORIGIN, DeezerCatalog } from './deezer-catalog.ts';
 import { DeezerOAuth, issueAccessToken } from './deezer-oauth.routes.ts';
@@ -104,7 +103,6 @@ export async function startFakeDeezer(options: FakeDeezerOptions = {}): Promise<
   const demoApp = DeezerOAuth.demoApp();
   state.apps.set(demoApp.appId, demoApp);
   const api = new DeezerApi(state);
-  const failures = new FailureQueue();
   // Deezer-specific failures share the queue's matching; the kind rides along here.
   const deezerFailures = new Map<FailureRule, DeezerErrorName>();
 
@@ -117,25 +115,21 @@ export async function startFakeDeezer(options: FakeDeezerOptions = {}): Promise<
     return api.handle(request);
   }
 
-  function handler(request: FakeRequest, response: ServerResponse): void {
-    const rule = failures.take(request.method, request.path);
-    if (rule?.kind === 'timeout') return;
-    const special = rule ? deezerFailures.get(rule) : undefined;
-    const failed = rule ? failureReply(special ? { kind: 'deezer_error', error: special } : rule) : null;
-    if (failed) return send(response, failed);
-    const reply = route(request);
-    // The write is applied; the answer is lost on the way back.
-    if (rule?.kind === 'ambiguous_write') return dropConnection(response);
-    send(response, reply);
-  }
-
-  const http = await startFakeHttp(handler, { ...(options.port !== undefined ? { port: options.port } : {}), ...(options.host !== undefined ? { host: options.host } : {}) });
+  const shell = await serveFake({
+    origins: [API_ORIGIN, CONNECT_ORIGIN],
+    port: options.port,
+    host: options.host,
+    failure(rule, _request, response) {
+      const special = deezerFailures.get(rule);
+      return sendReply(send, response, failureReply(special ? { kind: 'deezer_error', error: special } : rule));
+    },
+    applyLostWrite: (request) => void route(request),
+    serve: (request, response) => send(response, route(request)),
+  });
 
   const server: FakeDeezerServer = {
     provider: 'deezer',
-    baseUrl: http.baseUrl,
-    originOverrides: { [API_ORIGIN]: http.baseUrl, [CONNECT_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     demoUserId: null,
     registerClient(client) {
       state.apps.set(client.clientId, { appId: client.clientId, secret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
@@ -151,16 +145,13 @@ export async function startFakeDeezer(options: FakeDeezerOptions = {}): Promise<
     setAuthorizeUser(userId) {
       oauth.authorizeUser = userId === null ? null : Number(userId);
     },
-    failNext(rule) {
-      failures.push(rule);
-    },
     failNextWithError(error, rule = {}) {
       const queued: FailureRule = { kind: 'quota', ...rule };
       deezerFailures.set(queued, error);
-      failures.push(queued);
+      shell.failNext(queued);
     },
     clearFailures() {
-      failures.clear();
+      shell.clearFailures();
       deezerFailures.clear();
     },
     expireAccessToken(accessToken) {
@@ -186,13 +177,6 @@ export async function startFakeDeezer(options: FakeDeezerOptions = {}): Promise<
       if (!user) return null;
       return { tracks: user.liked.map((entry) => String(entry.value)), albums: user.albums.map((entry) => String(entry.value)), artists: user.artists.map((entry) => String(entry.value)), playlists: user.playlists.map(String) };
     },
-    close: () => http.close(),
   };
-
-  if (options.demo) {
-    const demo = server.createAccount({ displayName: 'Demo Listener', library: demoLibrary() });
-    server.setAuthorizeUser(demo.userId);
-    return { ...server, demoUserId: demo.userId };
-  }
-  return server;
+  return withDemoListener(server, options.demo);
 }

@@ -1,9 +1,8 @@
-import type { ServerResponse } from 'node:http';
-import { dropConnection, FailureQueue, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { SpotifyApi } from './spotify-api.ts';
 import { ACCOUNTS_ORIGIN, API_ORIGIN, SpotifyCatalog } from './spotify-catalog.ts';
-import { issueTokens, SpotifyOAuth } from './spotify-oauth.ts';
+import { SPOTIFY_PLUGIN_SCOPES, SpotifyOAuth } from './spotify-oauth.ts';
 import { apiError, html, MESSAGES, send, serverErrorMessage, type Reply } from './spotify-responses.ts';
 import { DEMO_CLIENT_ID, SpotifyState, type FakePlaylist } from './spotify-state.ts';
 
@@ -21,16 +20,7 @@ import { DEMO_CLIENT_ID, SpotifyState, type FakePlaylist } from './spotify-state
 
 export { DEMO_CLIENT_ID } from './spotify-state.ts';
 
-/** Every scope the Spotify plugin can ask for: what `createAccount` grants unless told otherwise. */
-export const SPOTIFY_PLUGIN_SCOPES = [
-  'playlist-read-private',
-  'playlist-read-collaborative',
-  'playlist-modify-public',
-  'playlist-modify-private',
-  'user-library-read',
-  'user-library-modify',
-  'user-follow-read',
-] as const;
+export { SPOTIFY_PLUGIN_SCOPES } from './spotify-oauth.ts';
 
 export interface FakeSpotifyOptions {
   /** Seed the demo user and approve the authorize page as that user. */
@@ -116,7 +106,6 @@ export async function startFakeSpotify(options: FakeSpotifyOptions = {}): Promis
     revokeRotatedRefreshTokens: options.revokeRotatedRefreshTokens ?? false,
   });
   const api = new SpotifyApi(state);
-  const failures = new FailureQueue();
 
   function route(request: FakeRequest): Reply {
     const { method, path } = request;
@@ -127,51 +116,31 @@ export async function startFakeSpotify(options: FakeSpotifyOptions = {}): Promis
     return html(404, '<!doctype html><title>Not found</title><p>Not found</p>');
   }
 
-  function handler(request: FakeRequest, response: ServerResponse): void {
-    const rule = failures.take(request.method, request.path);
-    if (rule?.kind === 'timeout') return;
-    const failed = rule ? failureReply(rule) : null;
-    if (failed) return send(response, failed);
-    const reply = route(request);
-    // The write is applied; the answer is lost on the way back.
-    if (rule?.kind === 'ambiguous_write') return dropConnection(response);
-    send(response, reply);
-  }
-
-  const http = await startFakeHttp(handler, { ...(options.port !== undefined ? { port: options.port } : {}), ...(options.host !== undefined ? { host: options.host } : {}) });
+  const shell = await serveFake({
+    origins: [API_ORIGIN, ACCOUNTS_ORIGIN],
+    port: options.port,
+    host: options.host,
+    failure: (rule, _request, response) => sendReply(send, response, failureReply(rule)),
+    applyLostWrite: (request) => void route(request),
+    serve: (request, response) => send(response, route(request)),
+  });
 
   const server: FakeSpotifyServer = {
     provider: 'spotify',
-    baseUrl: http.baseUrl,
-    originOverrides: { [API_ORIGIN]: http.baseUrl, [ACCOUNTS_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     demoUserId: null,
-    registerClient(client) {
-      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
-    },
+    registerClient: (client) => state.registerClient(client),
     createAccount({ displayName = 'Fake Listener', library, scopes = SPOTIFY_PLUGIN_SCOPES, expiresIn = tokenLifetimeS }: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
       const user = state.createUser(displayName);
       if (library) state.seedLibrary(user, library);
-      const tokens = issueTokens(state, user.id, DEMO_CLIENT_ID, [...scopes], expiresIn);
-      return { userId: user.id, displayName, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn, scopes: [...scopes] };
+      const { access, refresh } = state.issueTokens(user.id, DEMO_CLIENT_ID, [...scopes], expiresIn);
+      return { userId: user.id, displayName, accessToken: access.token, refreshToken: refresh.token, expiresIn, scopes: [...scopes] };
     },
     setAuthorizeUser(userId) {
       oauth.authorizeUser = userId;
     },
-    failNext(rule) {
-      failures.push(rule);
-    },
-    clearFailures() {
-      failures.clear();
-    },
-    expireAccessToken(accessToken) {
-      const grant = state.accessTokens.get(accessToken);
-      if (grant) grant.expired = true;
-    },
-    revokeRefreshToken(refreshToken) {
-      const grant = state.refreshTokens.get(refreshToken);
-      if (grant) grant.revoked = true;
-    },
+    expireAccessToken: (accessToken) => state.expireAccessToken(accessToken),
+    revokeRefreshToken: (refreshToken) => state.revokeRefreshToken(refreshToken),
     uriOf: (seedKey) => catalog.entryForKey(seedKey)?.uri ?? null,
     albumIdOf: (seedKey) => catalog.albumId(seedKey),
     artistIdOf: (seedKey) => catalog.artistId(seedKey),
@@ -188,13 +157,6 @@ export async function startFakeSpotify(options: FakeSpotifyOptions = {}): Promis
       if (!user) return null;
       return { liked: user.liked.map((entry) => entry.value), savedAlbums: user.savedAlbums.map((entry) => entry.value), followedArtists: [...user.followedArtists], playlists: [...user.playlists] };
     },
-    close: () => http.close(),
   };
-
-  if (options.demo) {
-    const demo = server.createAccount({ displayName: 'Demo Listener', library: demoLibrary() });
-    server.setAuthorizeUser(demo.userId);
-    return { ...server, demoUserId: demo.userId };
-  }
-  return server;
+  return withDemoListener(server, options.demo);
 }

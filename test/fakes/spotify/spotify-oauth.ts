@@ -1,4 +1,4 @@
-import { escapeHtml, formBody, pkceChallenge, randomId, type FakeRequest } from '../fake-provider.ts';
+import { escapeHtml, formBody, consentButtons, pkceChallenge, randomId, withParams, type FakeRequest } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { html, json, oauthError, redirectTo, type Reply } from './spotify-responses.ts';
 import type { SpotifyState } from './spotify-state.ts';
@@ -10,18 +10,23 @@ import type { SpotifyState } from './spotify-state.ts';
  * optional rotation), answering errors the way the accounts service does.
  */
 
-/** Every scope the Web API description lists; anything else is `invalid_scope`. */
-export const KNOWN_SCOPES = new Set([
-  'app-remote-control',
+/** Every scope the Spotify plugin can ask for: what `createAccount` grants unless told otherwise. */
+export const SPOTIFY_PLUGIN_SCOPES = [
   'playlist-read-private',
   'playlist-read-collaborative',
   'playlist-modify-public',
   'playlist-modify-private',
   'user-library-read',
   'user-library-modify',
+  'user-follow-read',
+] as const;
+
+/** Every scope the Web API description lists; anything else is `invalid_scope`. */
+export const KNOWN_SCOPES = new Set<string>([
+  ...SPOTIFY_PLUGIN_SCOPES,
+  'app-remote-control',
   'user-read-private',
   'user-read-email',
-  'user-follow-read',
   'user-follow-modify',
   'user-top-read',
   'user-read-playback-position',
@@ -34,13 +39,6 @@ export const KNOWN_SCOPES = new Set([
 ]);
 
 const CODE_LIFETIME_MS = 10 * 60_000;
-
-export interface IssuedTokens {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly expiresIn: number;
-  readonly scopes: readonly string[];
-}
 
 export interface OAuthOptions {
   /** Seconds an access token lives. */
@@ -58,24 +56,6 @@ interface PendingConsent {
   readonly codeChallenge: string | null;
   readonly scopes: readonly string[];
   readonly userId: string;
-}
-
-export function issueAccessToken(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): string {
-  const accessToken = issuedSecret(randomId('BQ', 48));
-  state.accessTokens.set(accessToken, { userId, clientId, scopes, expiresAt: Date.now() + lifetimeS * 1000, expired: false });
-  return accessToken;
-}
-
-export function issueTokens(state: SpotifyState, userId: string, clientId: string, scopes: readonly string[], lifetimeS: number): IssuedTokens {
-  const refreshToken = issuedSecret(randomId('AQ', 48));
-  state.refreshTokens.set(refreshToken, { userId, clientId, scopes, revoked: false });
-  return { accessToken: issueAccessToken(state, userId, clientId, scopes, lifetimeS), refreshToken, expiresIn: lifetimeS, scopes };
-}
-
-function withParams(base: string, params: Record<string, string | null>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return url.toString();
 }
 
 /** Client authentication at the token endpoint: HTTP Basic, or `client_id` (+ secret) in the body. */
@@ -144,6 +124,7 @@ export class SpotifyOAuth {
   #approve(consent: PendingConsent): string {
     const code = issuedSecret(randomId('AQC', 32));
     this.#state.codes.set(code, {
+      code,
       clientId: consent.clientId,
       redirectUri: consent.redirectUri,
       codeChallenge: consent.codeChallenge,
@@ -185,8 +166,8 @@ export class SpotifyOAuth {
       return oauthError(400, 'invalid_client', 'Invalid client');
     }
     code.used = true;
-    const tokens = issueTokens(this.#state, code.userId, clientId, code.scopes, this.#options.tokenLifetimeS);
-    return json(200, { access_token: tokens.accessToken, token_type: 'Bearer', expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken, scope: tokens.scopes.join(' ') });
+    const { access, refresh } = this.#state.issueTokens(code.userId, clientId, code.scopes, this.#options.tokenLifetimeS);
+    return json(200, { access_token: access.token, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, refresh_token: refresh.token, scope: code.scopes.join(' ') });
   }
 
   #refreshGrant(body: Record<string, string>, clientId: string): Reply {
@@ -194,13 +175,12 @@ export class SpotifyOAuth {
     const grant = this.#state.refreshTokens.get(presented);
     if (!grant || grant.clientId !== clientId) return oauthError(400, 'invalid_grant', 'Invalid refresh token');
     if (grant.revoked) return oauthError(400, 'invalid_grant', 'Refresh token revoked');
-    const accessToken = issueAccessToken(this.#state, grant.userId, clientId, grant.scopes, this.#options.tokenLifetimeS);
-    const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, scope: grant.scopes.join(' ') };
+    const access = this.#state.issueAccessToken(grant.userId, clientId, grant.scopes, this.#options.tokenLifetimeS);
+    const answer: Record<string, unknown> = { access_token: access.token, token_type: 'Bearer', expires_in: this.#options.tokenLifetimeS, scope: grant.scopes.join(' ') };
     if (this.#options.rotateRefreshTokens) {
-      const next = issuedSecret(randomId('AQ', 48));
-      this.#state.refreshTokens.set(next, { userId: grant.userId, clientId, scopes: grant.scopes, revoked: false });
+      const next = this.#state.issueRefreshToken(grant.userId, clientId, grant.scopes);
       if (this.#options.revokeRotatedRefreshTokens) grant.revoked = true;
-      answer['refresh_token'] = next;
+      answer['refresh_token'] = next.token;
     }
     return json(200, answer);
   }
@@ -220,8 +200,7 @@ function consentPage(requestId: string, userName: string, scopes: readonly strin
 <p>The app asks to:</p><ul>${items || '<li>read your public profile</li>'}</ul>
 <form method="post" action="/authorize">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
-<button type="submit" name="decision" value="agree">Agree</button>
-<button type="submit" name="decision" value="cancel">Cancel</button>
+${consentButtons('cancel')}
 </form>
 </main></body></html>`;
 }

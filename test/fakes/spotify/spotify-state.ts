@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { GrantStore, randomId } from '../kit/index.ts';
 import { seedCatalog, type SeedLibrary, type SeedPlaylist } from '../seed-catalog.ts';
 import type { SpotifyCatalog } from './spotify-catalog.ts';
 
@@ -50,37 +51,7 @@ export interface FakeUser {
   followedArtists: string[];
 }
 
-export interface AccessGrant {
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  expired: boolean;
-}
-
-export interface RefreshGrant {
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  revoked: boolean;
-}
-
-export interface AuthorizationCode {
-  readonly clientId: string;
-  readonly redirectUri: string;
-  readonly codeChallenge: string | null;
-  readonly scopes: readonly string[];
-  readonly userId: string;
-  readonly expiresAt: number;
-  used: boolean;
-}
-
-export interface RegisteredClient {
-  readonly clientId: string;
-  readonly clientSecret: string | null;
-  /** Empty: any redirect URI is accepted (the demo client). */
-  readonly redirectUris: readonly string[];
-}
+export type { AccessGrant, AuthorizationCode, OAuthClient as RegisteredClient, RefreshGrant } from '../kit/index.ts';
 
 /** The public client id the demo and the tests use; always accepted. */
 export const DEMO_CLIENT_ID = 'opl-demo-client';
@@ -102,19 +73,16 @@ function seededAt(index: number): string {
   return new Date(Date.UTC(2024, 0, 5, 9, 0, 0) + index * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export class SpotifyState {
+export class SpotifyState extends GrantStore {
   readonly users = new Map<string, FakeUser>();
   readonly playlists = new Map<string, FakePlaylist>();
-  readonly accessTokens = new Map<string, AccessGrant>();
-  readonly refreshTokens = new Map<string, RefreshGrant>();
-  readonly codes = new Map<string, AuthorizationCode>();
-  readonly clients = new Map<string, RegisteredClient>([[DEMO_CLIENT_ID, { clientId: DEMO_CLIENT_ID, clientSecret: null, redirectUris: [] }]]);
   /** Users in creation order: the consent page offers the most recent one. */
   readonly userOrder: string[] = [];
   readonly catalog: SpotifyCatalog;
   #counter = 0;
 
   constructor(catalog: SpotifyCatalog) {
+    super({ access: () => randomId('BQ', 48), refresh: () => randomId('AQ', 48) }, DEMO_CLIENT_ID);
     this.catalog = catalog;
   }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { AuthorizeUsers, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { sendJsonApi } from './json-api.ts';
-import { handleApi, type ApiResult } from './tidal-api.routes.ts';
-import { handleAuthorize, handleToken, type OAuthOptions } from './tidal-oauth.routes.ts';
+import { handleApi } from './tidal-api.routes.ts';
+import { handleAuthorize, handleToken } from './tidal-oauth.routes.ts';
 import { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES, TidalState, type FakePlaylist, type PlaylistEntry } from './tidal-state.ts';
 
 /**
@@ -46,83 +46,56 @@ export interface FakeTidal extends FakeProviderServer {
   playlistsOf(userId: string): FakePlaylist[];
 }
 
-/** The demo user's small library: two playlists (one with a repeat and a music video) and a few favourites. */
-function demoTidalLibrary(): SeedLibrary {
-  const full = demoLibrary();
-  const pick = (name: string) => full.playlists!.find((playlist) => playlist.name === name)!;
-  return {
-    playlists: [pick('Late Night Focus'), pick('Repeat Offenders')],
-    likedTrackKeys: full.likedTrackKeys!.slice(0, 10),
-    savedAlbumKeys: full.savedAlbumKeys!.slice(0, 3),
-    followedArtistKeys: full.followedArtistKeys!.slice(0, 3),
-  };
-}
-
 export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<FakeTidal> {
   const state = new TidalState();
-  const failures = new FailureQueue();
   const accessTokenTtlS = options.accessTokenTtlS ?? 3600;
   const pageSize = options.pageSize ?? 20;
-  let authorizeUserId: string | null = null;
-  let latestUserId: string | null = null;
+  const users = new AuthorizeUsers(() => state.createUser('TIDAL Listener').id);
+  const oauth = { accessTokenTtlS, authorizeUserId: users.authorizeUserId, consentUserId: users.consentUserId };
+  const { setAuthorizeUser } = users;
 
-  const oauth: OAuthOptions = {
-    accessTokenTtlS,
-    authorizeUserId: () => authorizeUserId,
-    consentUserId: () => {
-      if (latestUserId === null) latestUserId = state.createUser('TIDAL Listener').id;
-      return latestUserId;
-    },
-  };
-
-  function sendResult(response: ServerResponse, result: ApiResult): void {
-    sendJsonApi(response, result.status, result.body, result.headers ?? {});
-  }
-
-  /** Answers a request as the failure rule says (or, for `timeout`, never). */
-  function answerFailure(rule: FailureRule, request: FakeRequest, response: ServerResponse): void {
-    const isApi = request.path.startsWith('/v2/');
+  function failure(rule: FailureRule, response: ServerResponse): boolean {
     switch (rule.kind) {
       case 'rate_limit':
       case 'quota':
         // TIDAL has one answer for both: 429 with Retry-After.
         sendJsonApi(response, 429, { errors: [{ id: randomUUID(), status: '429', code: 'TOO_MANY_REQUESTS', detail: 'Rate limit exceeded' }] }, { 'retry-after': String(rule.retryAfterS ?? 1) });
-        return;
+        return true;
       case 'server_error': {
         const status = rule.status ?? 503;
         sendJsonApi(response, status, { errors: [{ id: randomUUID(), status: String(status), detail: status === 503 ? 'Service temporarily unavailable' : 'Internal server error' }] });
-        return;
+        return true;
       }
       case 'expired_token':
         sendJsonApi(response, 401, { errors: [{ id: randomUUID(), status: '401', code: 'UNAUTHORIZED', detail: 'The access token has expired' }] }, { 'www-authenticate': 'Bearer error="invalid_token"' });
-        return;
-      case 'ambiguous_write':
-        // The write happens; the answer is lost.
-        if (isApi) handleApi(state, { pageSize }, request);
-        dropConnection(response);
-        return;
-      case 'timeout':
-        // The socket stays open until the server closes.
-        return;
+        return true;
+      default:
+        return false;
     }
   }
 
-  const http = await startFakeHttp(
-    (request, response) => {
-      const rule = failures.take(request.method, request.path);
-      if (rule) return answerFailure(rule, request, response);
+  const shell = await serveFake({
+    origins: [TIDAL_API_ORIGIN, TIDAL_LOGIN_ORIGIN, TIDAL_AUTH_ORIGIN],
+    port: options.port ?? 0,
+    failure: (rule, _request, response) => failure(rule, response),
+    applyLostWrite(request) {
+      if (request.path.startsWith('/v2/')) handleApi(state, { pageSize }, request);
+    },
+    serve(request, response) {
       if (request.path === '/authorize') return handleAuthorize(state, oauth, request, response);
       if (request.path === '/v1/oauth2/token') return handleToken(state, oauth, request, response);
-      if (request.path.startsWith('/v2/')) return sendResult(response, handleApi(state, { pageSize }, request));
+      if (request.path.startsWith('/v2/')) {
+        const result = handleApi(state, { pageSize }, request);
+        return sendJsonApi(response, result.status, result.body, result.headers ?? {});
+      }
       sendJson(response, 404, { error: 'not found' });
     },
-    { port: options.port ?? 0 },
-  );
+  });
 
   function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
     const user = state.createUser(account.displayName ?? `TIDAL User ${state.users.size + 1}`);
     if (account.library) state.seedLibrary(user.id, account.library);
-    latestUserId = user.id;
+    users.accountCreated(user.id);
     const scopes = account.scopes ?? [...THIRD_PARTY_SCOPES];
     const expiresIn = account.expiresIn ?? accessTokenTtlS;
     const { access, refresh } = state.issueTokens(user.id, DEMO_CLIENT_ID, scopes, expiresIn);
@@ -131,38 +104,23 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
 
   let demoAccount: FakeAccountTokens | null = null;
   if (options.demo) {
-    demoAccount = createAccount({ displayName: 'Demo Listener', library: demoTidalLibrary() });
+    // The demo user's small library: two playlists (one with a repeat and a music video) and a few favourites.
+    demoAccount = seedDemoListener({ createAccount, setAuthorizeUser }, pickDemoLibrary({ playlists: ['Late Night Focus', 'Repeat Offenders'], liked: 10, albums: 3, artists: 3 }));
     // A music video in a playlist: readable, never migratable.
     const focus = [...state.playlists.values()].find((playlist) => playlist.ownerId === demoAccount!.userId && playlist.name === 'Late Night Focus');
     const video = [...state.catalog.videos.keys()][0];
     if (focus && video) focus.items.splice(3, 0, state.newEntry('videos', video, focus.items[2]?.addedAt));
-    authorizeUserId = demoAccount.userId;
   }
 
   return {
     provider: 'tidal',
-    baseUrl: http.baseUrl,
-    originOverrides: { [TIDAL_API_ORIGIN]: http.baseUrl, [TIDAL_LOGIN_ORIGIN]: http.baseUrl, [TIDAL_AUTH_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     state,
     demoAccount,
-    registerClient(client) {
-      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
-    },
+    registerClient: (client) => state.registerClient(client),
     createAccount,
-    setAuthorizeUser(userId) {
-      authorizeUserId = userId;
-    },
-    failNext(rule) {
-      failures.push(rule);
-    },
-    clearFailures() {
-      failures.clear();
-    },
-    expireAccessToken(accessToken) {
-      const token = state.accessTokens.get(accessToken);
-      if (token) token.expired = true;
-    },
+    setAuthorizeUser,
+    expireAccessToken: (accessToken) => state.expireAccessToken(accessToken),
     trackId(seedKey) {
       return state.catalog.idOf(seedKey);
     },
@@ -173,6 +131,5 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
     playlistsOf(userId) {
       return [...state.playlists.values()].filter((playlist) => playlist.ownerId === userId);
     },
-    close: () => http.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { escapeHtml, formBody, pkceChallenge, randomId, redirect, sendHtml, sendJson, type FakeRequest } from '../fake-provider.ts';
+import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
@@ -10,14 +10,7 @@ import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
  * Token errors use TIDAL's body: `{status, sub_status, error, error_description}`.
  */
 
-export interface OAuthOptions {
-  /** Seconds an access token lives. */
-  readonly accessTokenTtlS: number;
-  /** The user the authorize page approves at once, or null for the consent form. */
-  authorizeUserId: () => string | null;
-  /** The user the consent form signs in as (the most recent account), created on demand. */
-  consentUserId: () => string;
-}
+export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -33,24 +26,12 @@ function tokenError(response: ServerResponse, status: number, error: string, sub
   sendJson(response, status, { status, sub_status: subStatus, error, error_description: description });
 }
 
-function withParams(base: string, params: Record<string, string | null>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return url.toString();
-}
-
 /** Checks the authorize request; answers the error page itself and returns null when it is unusable. */
 function authorizeParams(state: TidalState, params: URLSearchParams, response: ServerResponse): AuthorizeParams | null {
   const clientId = params.get('client_id') ?? '';
   const redirectUri = params.get('redirect_uri') ?? '';
   const client = state.clients.get(clientId);
-  let redirectOk: boolean;
-  try {
-    const parsed = new URL(redirectUri);
-    redirectOk = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && (!client || client.redirectUris.length === 0 || client.redirectUris.includes(redirectUri));
-  } catch {
-    redirectOk = false;
-  }
+  const redirectOk = redirectUriAllowed(client, redirectUri);
   // An unknown client or a bad redirect URI never redirects: the error stays on TIDAL's page.
   if (!client || !redirectOk) {
     sendHtml(response, 400, `<!doctype html><title>TIDAL</title><p>${!client ? 'Unknown client.' : 'Invalid redirect URI.'}</p>`);
@@ -78,7 +59,7 @@ function approve(state: TidalState, params: AuthorizeParams, userId: string, res
 }
 
 function consentPage(params: URLSearchParams, username: string): string {
-  const hidden = [...params.entries()].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  const hidden = hiddenFields(params);
   const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Log in to TIDAL</title></head>
@@ -88,14 +69,13 @@ function consentPage(params: URLSearchParams, username: string): string {
 <p>Signed in as <strong>${escapeHtml(username)}</strong>.</p>
 <p>The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.</p>
 <form method="post" action="/authorize">${hidden}
-<button type="submit" name="decision" value="agree">Agree</button>
-<button type="submit" name="decision" value="deny">Cancel</button>
+${consentButtons()}
 </form>
 </main>
 </body></html>`;
 }
 
-export function handleAuthorize(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleAuthorize(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
   const checked = authorizeParams(state, params, response);
   if (!checked) return;
@@ -113,7 +93,7 @@ export function handleAuthorize(state: TidalState, options: OAuthOptions, reques
   approve(state, checked, options.consentUserId(), response);
 }
 
-export function handleToken(state: TidalState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleToken(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   if (request.method !== 'POST') return tokenError(response, 405, 'invalid_request', 1001, 'Method not allowed');
   const body = formBody(request.body);
   const client = state.clients.get(body['client_id'] ?? '');

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { randomId } from '../fake-provider.ts';
-import { issuedSecret } from '../secret-ledger.ts';
+import { GrantStore } from '../kit/index.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { tidalCatalog, type TidalCatalog } from './tidal-catalog.ts';
 
@@ -63,41 +63,6 @@ export interface UserCollection {
   playlists: CollectionEntry[];
 }
 
-export interface AccessToken {
-  readonly token: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  expired: boolean;
-}
-
-export interface RefreshToken {
-  readonly token: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  revoked: boolean;
-}
-
-export interface AuthorizationCode {
-  readonly code: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly redirectUri: string;
-  readonly codeChallenge: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  used: boolean;
-}
-
-export interface OAuthClient {
-  readonly clientId: string;
-  readonly clientSecret: string | null;
-  /** Empty: any http(s) redirect URI is accepted. */
-  readonly redirectUris: readonly string[];
-}
-
 export interface IdempotencyRecord {
   readonly payloadHash: string;
   readonly status: number;
@@ -108,15 +73,17 @@ export interface IdempotencyRecord {
 /** How long the provider replays a mutation's answer for a reused key. */
 export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
-export class TidalState {
+export type { AccessGrant as AccessToken, AuthorizationCode, OAuthClient, RefreshGrant as RefreshToken } from '../kit/index.ts';
+
+export class TidalState extends GrantStore {
+  constructor() {
+    super({ access: () => randomId('tidal-at-', 24), refresh: () => randomId('tidal-rt-', 24) }, DEMO_CLIENT_ID);
+  }
+
   readonly catalog: TidalCatalog = tidalCatalog();
   readonly users = new Map<string, FakeUser>();
   readonly playlists = new Map<string, FakePlaylist>();
   readonly collections = new Map<string, UserCollection>();
-  readonly clients = new Map<string, OAuthClient>([[DEMO_CLIENT_ID, { clientId: DEMO_CLIENT_ID, clientSecret: null, redirectUris: [] }]]);
-  readonly accessTokens = new Map<string, AccessToken>();
-  readonly refreshTokens = new Map<string, RefreshToken>();
-  readonly codes = new Map<string, AuthorizationCode>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
   #userCounter = 0;
   #lastTimestamp = 0;
@@ -194,18 +161,6 @@ export class TidalState {
     collection.tracks = entries(library.likedTrackKeys, (id) => this.catalog.tracks.has(id));
     collection.albums = entries(library.savedAlbumKeys, (id) => this.catalog.albums.has(id));
     collection.artists = entries(library.followedArtistKeys, (id) => this.catalog.artists.has(id));
-  }
-
-  issueAccessToken(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): AccessToken {
-    const access: AccessToken = { token: issuedSecret(randomId('tidal-at-', 24)), userId, clientId, scopes: [...scopes], expiresAt: Date.now() + expiresIn * 1000, expired: false };
-    this.accessTokens.set(access.token, access);
-    return access;
-  }
-
-  issueTokens(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): { access: AccessToken; refresh: RefreshToken } {
-    const refresh: RefreshToken = { token: issuedSecret(randomId('tidal-rt-', 24)), userId, clientId, scopes: [...scopes], revoked: false };
-    this.refreshTokens.set(refresh.token, refresh);
-    return { access: this.issueAccessToken(userId, clientId, scopes, expiresIn), refresh };
   }
 
   /** The idempotency record for a key, within the replay window. */

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { bearerToken, dropConnection, FailureQueue, sendJson, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { answerFailure, AuthorizeUsers, bearerToken, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { API_PREFIX, handleApi, quotaCost, type ApiResult } from './youtube-api.routes.ts';
 import { errors, sendGoogleError } from './youtube-errors.ts';
-import { handleAuthorize, handleRevoke, handleToken, type OAuthOptions } from './youtube-oauth.routes.ts';
+import { handleAuthorize, handleRevoke, handleToken } from './youtube-oauth.routes.ts';
 import { DEMO_CLIENT_ID, SCOPE_YOUTUBE, YoutubeState, type FakePlaylist, type FakePlaylistItem, type QuotaDay } from './youtube-state.ts';
 
 /**
@@ -54,27 +54,12 @@ export interface FakeYoutube extends FakeProviderServer {
   setQuotaUsed(usage: { units?: number; searches?: number }, clientId?: string): void;
 }
 
-function demoYoutubeLibrary(): SeedLibrary {
-  const full = demoLibrary();
-  const pick = (name: string) => full.playlists!.find((playlist) => playlist.name === name)!;
-  return { playlists: [pick('Road Trip 2024'), pick('Repeat Offenders'), pick('Empty For Now')], likedTrackKeys: full.likedTrackKeys!.slice(0, 12) };
-}
-
 export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promise<FakeYoutube> {
   const state = new YoutubeState({ dailyUnits: options.dailyUnits ?? 10_000, dailySearches: options.dailySearches ?? 100 });
-  const failures = new FailureQueue();
   const accessTokenTtlS = options.accessTokenTtlS ?? 3599;
-  let authorizeUserId: string | null = null;
-  let latestUserId: string | null = null;
-
-  const oauth: OAuthOptions = {
-    accessTokenTtlS,
-    authorizeUserId: () => authorizeUserId,
-    consentUserId: () => {
-      if (latestUserId === null) latestUserId = state.createChannel('YouTube Viewer').id;
-      return latestUserId;
-    },
-  };
+  const users = new AuthorizeUsers(() => state.createChannel('YouTube Viewer').id);
+  const oauth = { accessTokenTtlS, authorizeUserId: users.authorizeUserId, consentUserId: users.consentUserId };
+  const { setAuthorizeUser } = users;
 
   function sendResult(response: ServerResponse, result: ApiResult): void {
     if (result.error) return sendGoogleError(response, result.error);
@@ -86,23 +71,24 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
     sendJson(response, result.status, result.body);
   }
 
-  function answerFailure(rule: FailureRule, request: FakeRequest, response: ServerResponse, run: () => void): void {
+  /** YouTube's own answers to the failure rules. */
+  function failure(rule: FailureRule, response: ServerResponse): boolean {
     switch (rule.kind) {
       case 'rate_limit':
         // 429 carries Retry-After; YouTube's older answer is 403 rateLimitExceeded without one.
-        return sendGoogleError(response, errors.rateLimitExceeded(rule.status === 403 ? 403 : 429, rule.status === 403 ? null : (rule.retryAfterS ?? 1)));
+        sendGoogleError(response, errors.rateLimitExceeded(rule.status === 403 ? 403 : 429, rule.status === 403 ? null : (rule.retryAfterS ?? 1)));
+        return true;
       case 'quota':
-        return sendGoogleError(response, errors.quotaExceeded());
+        sendGoogleError(response, errors.quotaExceeded());
+        return true;
       case 'server_error':
-        return sendGoogleError(response, errors.backendError(rule.status ?? 503));
+        sendGoogleError(response, errors.backendError(rule.status ?? 503));
+        return true;
       case 'expired_token':
-        return sendGoogleError(response, errors.authError());
-      case 'ambiguous_write':
-        // The write happens; the answer is lost.
-        run();
-        return dropConnection(response);
-      case 'timeout':
-        return;
+        sendGoogleError(response, errors.authError());
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -111,7 +97,8 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
     const presented = bearerToken(request.headers);
     const token = presented ? state.accessTokens.get(presented) : undefined;
     const expired = !token || token.expired || token.expiresAt < Date.now();
-    if (rule && (rule.kind !== 'ambiguous_write' || expired)) return answerFailure(rule, request, response, () => undefined);
+    const lostWrite = (apply: () => void) => ({ failure: (failed: FailureRule, _request: FakeRequest, answer: ServerResponse) => failure(failed, answer), applyLostWrite: apply });
+    if (rule && (rule.kind !== 'ambiguous_write' || expired)) return void answerFailure(lostWrite(() => undefined), rule, request, response);
     if (expired) return sendGoogleError(response, errors.authError());
     const resource = request.path.slice(API_PREFIX.length).replace(/\/$/, '');
     const cost = quotaCost(request.method, resource);
@@ -119,27 +106,34 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
     if (cost.search ? usage.searches + 1 > state.limits.dailySearches : usage.units + cost.units > state.limits.dailyUnits) return sendGoogleError(response, errors.quotaExceeded());
     if (cost.search) usage.searches += 1;
     else usage.units += cost.units;
-    if (rule) return answerFailure(rule, request, response, () => handleApi(state, token, request));
+    if (rule) return void answerFailure(lostWrite(() => handleApi(state, token, request)), rule, request, response);
     sendResult(response, handleApi(state, token, request));
   }
 
-  const http = await startFakeHttp(
-    (request, response) => {
-      const rule = failures.take(request.method, request.path);
-      if (request.path.startsWith(API_PREFIX)) return api(request, response, rule);
-      if (rule) return answerFailure(rule, request, response, () => undefined);
+  const shell = await serveFake({
+    origins: [YOUTUBE_API_ORIGIN, GOOGLE_ACCOUNTS_ORIGIN, GOOGLE_OAUTH_ORIGIN],
+    port: options.port ?? 0,
+    // The API authenticates and charges the quota before any failure: a failed call still costs.
+    preempt(request, response, rule) {
+      if (!request.path.startsWith(API_PREFIX)) return false;
+      api(request, response, rule);
+      return true;
+    },
+    failure: (rule, _request, response) => failure(rule, response),
+    // Outside the API nothing is written.
+    applyLostWrite: () => undefined,
+    serve(request, response) {
       if (request.path === '/o/oauth2/v2/auth') return handleAuthorize(state, oauth, request, response);
       if (request.path === '/token') return handleToken(state, oauth, request, response);
       if (request.path === '/revoke') return handleRevoke(state, request, response);
       sendJson(response, 404, { error: 'not found' });
     },
-    { port: options.port ?? 0 },
-  );
+  });
 
   function createAccount(account: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
     const channel = state.createChannel(account.displayName ?? `YouTube Viewer ${state.channels.size + 1}`);
     if (account.library) state.seedLibrary(channel.id, account.library);
-    latestUserId = channel.id;
+    users.accountCreated(channel.id);
     const scopes = account.scopes ?? [SCOPE_YOUTUBE];
     const expiresIn = account.expiresIn ?? accessTokenTtlS;
     const { access, refresh } = state.issueTokens(channel.id, DEMO_CLIENT_ID, scopes, expiresIn);
@@ -148,39 +142,23 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
 
   let demoAccount: FakeAccountTokens | null = null;
   if (options.demo) {
-    demoAccount = createAccount({ displayName: 'Demo Listener', library: demoYoutubeLibrary() });
+    demoAccount = seedDemoListener({ createAccount, setAuthorizeUser }, pickDemoLibrary({ playlists: ['Road Trip 2024', 'Repeat Offenders', 'Empty For Now'], liked: 12 }));
     // A music video and a vlog in a playlist: readable, only the first is music.
     const trip = state.playlistsOf(demoAccount.userId).find((playlist) => playlist.title === 'Road Trip 2024');
     const video = [...state.catalog.videos.values()].find((candidate) => candidate.kind === 'music_video');
     if (trip && video) trip.items.splice(2, 0, state.newItem(video.id));
     if (trip && state.catalog.uploads[0]) trip.items.splice(5, 0, state.newItem(state.catalog.uploads[0]));
-    authorizeUserId = demoAccount.userId;
   }
 
   return {
     provider: 'youtube',
-    baseUrl: http.baseUrl,
-    originOverrides: { [YOUTUBE_API_ORIGIN]: http.baseUrl, [GOOGLE_ACCOUNTS_ORIGIN]: http.baseUrl, [GOOGLE_OAUTH_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     state,
     demoAccount,
-    registerClient(client) {
-      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null, redirectUris: [...(client.redirectUris ?? [])] });
-    },
+    registerClient: (client) => state.registerClient(client),
     createAccount,
-    setAuthorizeUser(userId) {
-      authorizeUserId = userId;
-    },
-    failNext(rule) {
-      failures.push(rule);
-    },
-    clearFailures() {
-      failures.clear();
-    },
-    expireAccessToken(accessToken) {
-      const token = state.accessTokens.get(accessToken);
-      if (token) token.expired = true;
-    },
+    setAuthorizeUser,
+    expireAccessToken: (accessToken) => state.expireAccessToken(accessToken),
     trackId: (seedKey) => state.catalog.artTrackOf(seedKey),
     musicVideoId: (seedKey) => state.catalog.musicVideoOf(seedKey),
     uploadIds: () => state.catalog.uploads,
@@ -195,6 +173,5 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
       if (usage.units !== undefined) today.units = usage.units;
       if (usage.searches !== undefined) today.searches = usage.searches;
     },
-    close: () => http.close(),
   };
 }

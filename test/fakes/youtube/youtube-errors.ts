@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson } from '../fake-provider.ts';
+import { GOOGLE_RPC_STATUS, sendJson } from '../kit/index.ts';
 
 /**
  * Google API error answers: `{error: {code, message, errors: [{message, domain, reason, …}],
@@ -16,16 +16,6 @@ export interface GoogleError {
   readonly location?: { readonly location: string; readonly locationType: 'parameter' | 'header' };
 }
 
-const STATUS_NAMES: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  409: 'ABORTED',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-};
 
 export function sendGoogleError(response: ServerResponse, error: GoogleError): void {
   sendJson(
@@ -36,7 +26,7 @@ export function sendGoogleError(response: ServerResponse, error: GoogleError): v
         code: error.status,
         message: error.message,
         errors: [{ message: error.message, domain: error.domain, reason: error.reason, ...(error.location ?? {}) }],
-        status: STATUS_NAMES[error.status] ?? 'UNKNOWN',
+        status: GOOGLE_RPC_STATUS[error.status] ?? 'UNKNOWN',
       },
     },
     error.headers ?? {},

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { escapeHtml, formBody, pkceChallenge, randomId, redirect, sendHtml, sendJson, type FakeRequest } from '../fake-provider.ts';
+import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-state.ts';
 
@@ -12,11 +12,7 @@ import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-sta
  * `{error, error_description}`.
  */
 
-export interface OAuthOptions {
-  readonly accessTokenTtlS: number;
-  authorizeUserId: () => string | null;
-  consentUserId: () => string;
-}
+export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -27,12 +23,6 @@ interface AuthorizeParams {
   readonly scopes: string[];
   readonly codeChallenge: string;
   readonly offline: boolean;
-}
-
-function withParams(base: string, params: Record<string, string | null>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return url.toString();
 }
 
 function errorPage(response: ServerResponse, code: string, text: string): void {
@@ -46,13 +36,7 @@ function authorizeParams(state: YoutubeState, params: URLSearchParams, response:
     return null;
   }
   const redirectUri = params.get('redirect_uri') ?? '';
-  let redirectOk: boolean;
-  try {
-    const parsed = new URL(redirectUri);
-    redirectOk = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && (client.redirectUris.length === 0 || client.redirectUris.includes(redirectUri));
-  } catch {
-    redirectOk = false;
-  }
+  const redirectOk = redirectUriAllowed(client, redirectUri);
   // Google never redirects to an unregistered URI: the error stays on its own page.
   if (!redirectOk) {
     errorPage(response, 'redirect_uri_mismatch', 'The redirect URI in the request does not match the ones authorized for the OAuth client.');
@@ -85,7 +69,7 @@ function approve(state: YoutubeState, params: AuthorizeParams, userId: string, r
 }
 
 function consentPage(params: URLSearchParams, channelTitle: string): string {
-  const hidden = [...params.entries()].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  const hidden = hiddenFields(params);
   const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in - Google Accounts</title></head>
@@ -95,14 +79,13 @@ function consentPage(params: URLSearchParams, channelTitle: string): string {
 <p>Signed in as <strong>${escapeHtml(channelTitle)}</strong>.</p>
 <p>This will allow the app to: ${scopes.map((scope) => escapeHtml(scope.endsWith('youtube.readonly') ? 'View your YouTube account' : scope.endsWith('/youtube') ? 'Manage your YouTube account' : scope)).join(', ')}.</p>
 <form method="post" action="/o/oauth2/v2/auth">${hidden}
-<button type="submit" name="decision" value="agree">Agree</button>
-<button type="submit" name="decision" value="deny">Cancel</button>
+${consentButtons()}
 </form>
 </main>
 </body></html>`;
 }
 
-export function handleAuthorize(state: YoutubeState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleAuthorize(state: YoutubeState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
   const checked = authorizeParams(state, params, response);
   if (!checked) return;
@@ -123,7 +106,7 @@ function tokenError(response: ServerResponse, status: number, error: string, des
   sendJson(response, status, { error, error_description: description });
 }
 
-export function handleToken(state: YoutubeState, options: OAuthOptions, request: FakeRequest, response: ServerResponse): void {
+export function handleToken(state: YoutubeState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
   if (request.method !== 'POST') return tokenError(response, 405, 'invalid_request', 'Method not allowed');
   const body = formBody(request.body);
   let clientId = body['client_id'];

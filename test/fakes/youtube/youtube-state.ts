@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomId } from '../fake-provider.ts';
-import { issuedSecret } from '../secret-ledger.ts';
+import { GrantStore } from '../kit/index.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { channelId, youtubeCatalog, type YoutubeCatalog } from './youtube-catalog.ts';
 
@@ -40,40 +40,6 @@ export interface FakePlaylist {
   version: number;
 }
 
-export interface AccessToken {
-  readonly token: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  expired: boolean;
-}
-
-export interface RefreshToken {
-  readonly token: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  revoked: boolean;
-}
-
-export interface AuthCode {
-  readonly code: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly redirectUri: string;
-  readonly codeChallenge: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  used: boolean;
-}
-
-export interface OAuthClient {
-  readonly clientId: string;
-  readonly clientSecret: string | null;
-  readonly redirectUris: readonly string[];
-}
-
 /** One client's usage on one Pacific day. */
 export interface QuotaDay {
   day: string;
@@ -95,16 +61,14 @@ export function quotaDayOf(at: number): string {
   return pacificDay.format(new Date(at));
 }
 
-export class YoutubeState {
+export type { AccessGrant as AccessToken, AuthorizationCode as AuthCode, OAuthClient, RefreshGrant as RefreshToken } from '../kit/index.ts';
+
+export class YoutubeState extends GrantStore {
   readonly catalog: YoutubeCatalog = youtubeCatalog();
   readonly channels = new Map<string, FakeChannel>();
   readonly playlists = new Map<string, FakePlaylist>();
   /** Liked videos per channel, most recent first. */
   readonly liked = new Map<string, { videoId: string; ratedAt: string }[]>();
-  readonly clients = new Map<string, OAuthClient>([[DEMO_CLIENT_ID, { clientId: DEMO_CLIENT_ID, clientSecret: null, redirectUris: [] }]]);
-  readonly codes = new Map<string, AuthCode>();
-  readonly accessTokens = new Map<string, AccessToken>();
-  readonly refreshTokens = new Map<string, RefreshToken>();
   readonly quota = new Map<string, QuotaDay>();
   #sequence = 0;
   #clock = Date.parse('2026-01-05T10:00:00Z');
@@ -112,6 +76,7 @@ export class YoutubeState {
   readonly limits: QuotaLimits;
 
   constructor(limits: QuotaLimits) {
+    super({ access: () => `ya29.${randomId('', 36)}`, refresh: () => `1//${randomId('', 40)}` }, DEMO_CLIENT_ID);
     this.limits = limits;
   }
 
@@ -167,19 +132,6 @@ export class YoutubeState {
       if (video) liked.push({ videoId: video, ratedAt: this.tick() });
     }
     liked.reverse();
-  }
-
-  issueAccessToken(userId: string, clientId: string, scopes: readonly string[], expiresInS: number): AccessToken {
-    const token: AccessToken = { token: issuedSecret(`ya29.${randomId('', 36)}`), userId, clientId, scopes: [...scopes], expiresAt: Date.now() + expiresInS * 1000, expired: false };
-    this.accessTokens.set(token.token, token);
-    return token;
-  }
-
-  issueTokens(userId: string, clientId: string, scopes: readonly string[], expiresInS: number): { access: AccessToken; refresh: RefreshToken } {
-    const access = this.issueAccessToken(userId, clientId, scopes, expiresInS);
-    const refresh: RefreshToken = { token: issuedSecret(`1//${randomId('', 40)}`), userId, clientId, scopes: [...scopes], revoked: false };
-    this.refreshTokens.set(refresh.token, refresh);
-    return { access, refresh };
   }
 
   /** A channel's playlists in creation order. */

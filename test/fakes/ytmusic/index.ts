@@ -1,6 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import { dropConnection, FailureQueue, startFakeHttp, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../fake-provider.ts';
-import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
+import { sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import type { SeedLibrary } from '../seed-catalog.ts';
 import { DEVICE_PAGE_ORIGIN, MUSIC_ORIGIN, OAUTH_ORIGIN, YtCatalog, type VideoType } from './ytmusic-catalog.ts';
 import { API_PREFIX, InnerTube } from './ytmusic-innertube.ts';
 import { DeviceFlow } from './ytmusic-oauth.ts';
@@ -117,7 +116,6 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
   const deviceIntervalS = options.deviceIntervalS ?? (options.demo ? 2 : 5);
   const innertube = new InnerTube(state, { playlistPageSize: options.playlistPageSize ?? 100, libraryPageSize: options.libraryPageSize ?? 25 });
   const device = new DeviceFlow(state, { tokenLifetimeS, intervalS: deviceIntervalS, codeLifetimeS: 1800 });
-  const failures = new FailureQueue();
   let verificationUserSet = false;
 
   function route(request: FakeRequest): Reply {
@@ -130,34 +128,27 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
     return html(404, '<!doctype html><title>Not found</title><p>Not found</p>');
   }
 
-  function handler(request: FakeRequest, response: ServerResponse): void {
-    const rule = failures.take(request.method, request.path);
-    if (rule?.kind === 'timeout') return;
-    const failed = rule ? failureReply(rule) : null;
-    if (failed) return send(response, failed);
-    const reply = route(request);
-    if (rule?.kind === 'ambiguous_write') return dropConnection(response);
-    send(response, reply);
-  }
-
-  const http = await startFakeHttp(handler, { ...(options.port !== undefined ? { port: options.port } : {}), ...(options.host !== undefined ? { host: options.host } : {}) });
+  const shell = await serveFake({
+    origins: [MUSIC_ORIGIN, OAUTH_ORIGIN, DEVICE_PAGE_ORIGIN],
+    port: options.port,
+    host: options.host,
+    failure: (rule, _request, response) => sendReply(send, response, failureReply(rule)),
+    applyLostWrite: (request) => void route(request),
+    serve: (request, response) => send(response, route(request)),
+  });
 
   const server: FakeYtmusicServer = {
     provider: 'ytmusic',
-    baseUrl: http.baseUrl,
-    originOverrides: { [MUSIC_ORIGIN]: http.baseUrl, [OAUTH_ORIGIN]: http.baseUrl, [DEVICE_PAGE_ORIGIN]: http.baseUrl },
-    requests: http.requests,
+    ...shell,
     demoUserId: null,
     deviceIntervalS,
-    registerClient(client) {
-      state.clients.set(client.clientId, { clientId: client.clientId, clientSecret: client.clientSecret ?? null });
-    },
+    registerClient: (client) => state.registerClient(client),
     createAccount({ displayName = 'Fake Listener', library, scopes = [YOUTUBE_SCOPE], expiresIn = tokenLifetimeS }: { displayName?: string; library?: SeedLibrary; scopes?: readonly string[]; expiresIn?: number } = {}): FakeAccountTokens {
       const user = state.createUser(displayName);
       if (library) state.seedLibrary(user, library);
       if (!verificationUserSet) device.pageUser = user.id;
-      const tokens = state.issueTokens(user.id, DEMO_CLIENT_ID, [...scopes], expiresIn);
-      return { userId: user.id, displayName, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn, scopes: [...scopes] };
+      const { access, refresh } = state.issueTokens(user.id, DEMO_CLIENT_ID, [...scopes], expiresIn);
+      return { userId: user.id, displayName, accessToken: access.token, refreshToken: refresh.token, expiresIn, scopes: [...scopes] };
     },
     setAuthorizeUser(userId) {
       device.autoApproveUser = userId;
@@ -166,20 +157,8 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
       verificationUserSet = userId !== null;
       device.pageUser = userId;
     },
-    failNext(rule) {
-      failures.push(rule);
-    },
-    clearFailures() {
-      failures.clear();
-    },
-    expireAccessToken(accessToken) {
-      const grant = state.accessTokens.get(accessToken);
-      if (grant) grant.expired = true;
-    },
-    revokeRefreshToken(refreshToken) {
-      const grant = state.refreshTokens.get(refreshToken);
-      if (grant) grant.revoked = true;
-    },
+    expireAccessToken: (accessToken) => state.expireAccessToken(accessToken),
+    revokeRefreshToken: (refreshToken) => state.revokeRefreshToken(refreshToken),
     videoIdOf: (seedKey) => catalog.videoIdOf(seedKey),
     musicVideoIdOf: (seedKey) => catalog.musicVideoIdOf(seedKey),
     uploadVideoId: () => catalog.anyUpload().videoId,
@@ -210,13 +189,6 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
       state.unavailable.add(videoId);
     },
     createCookieSession: (userId) => state.createCookieSession(userId),
-    close: () => http.close(),
   };
-
-  if (options.demo) {
-    const demo = server.createAccount({ displayName: 'Demo Listener', library: demoLibrary() });
-    server.setAuthorizeUser(demo.userId);
-    return { ...server, demoUserId: demo.userId };
-  }
-  return server;
+  return withDemoListener(server, options.demo);
 }

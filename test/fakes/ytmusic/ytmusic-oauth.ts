@@ -80,9 +80,8 @@ export class DeviceFlow {
     if (form['grant_type'] === 'refresh_token') {
       const refresh = this.#state.refreshTokens.get(form['refresh_token'] ?? '');
       if (!refresh || refresh.revoked || refresh.clientId !== form['client_id']) return oauthError(400, 'invalid_grant', 'Token has been expired or revoked.');
-      const accessToken = issuedSecret(randomId('ya29.fake-', 32));
-      this.#state.accessTokens.set(accessToken, { userId: refresh.userId, clientId: refresh.clientId, scopes: refresh.scopes, expiresAt: Date.now() + this.#options.tokenLifetimeS * 1000, expired: false });
-      return json(200, { access_token: accessToken, expires_in: this.#options.tokenLifetimeS, scope: refresh.scopes.join(' '), token_type: 'Bearer' });
+      const access = this.#state.issueAccessToken(refresh.userId, refresh.clientId, refresh.scopes, this.#options.tokenLifetimeS);
+      return json(200, { access_token: access.token, expires_in: this.#options.tokenLifetimeS, scope: refresh.scopes.join(' '), token_type: 'Bearer' });
     }
     return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type: ' + String(form['grant_type'] ?? '').slice(0, 80));
   }
@@ -106,8 +105,8 @@ export class DeviceFlow {
       return oauthError(428, 'authorization_pending', 'Precondition Required');
     }
     this.#state.deviceCodes.delete(grant.deviceCode);
-    const tokens = this.#state.issueTokens(grant.userId!, grant.clientId, grant.scopes, this.#options.tokenLifetimeS);
-    return json(200, { access_token: tokens.accessToken, expires_in: this.#options.tokenLifetimeS, refresh_token: tokens.refreshToken, scope: grant.scopes.join(' '), token_type: 'Bearer' });
+    const { access, refresh } = this.#state.issueTokens(grant.userId!, grant.clientId, grant.scopes, this.#options.tokenLifetimeS);
+    return json(200, { access_token: access.token, expires_in: this.#options.tokenLifetimeS, refresh_token: refresh.token, scope: grant.scopes.join(' '), token_type: 'Bearer' });
   }
 
   /** The verification page: enter the code, then Allow or Deny. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendHtml, sendJson } from '../fake-provider.ts';
+import { GOOGLE_RPC_STATUS, sendHtml, sendJson } from '../kit/index.ts';
 
 /** What a route answers; `index.ts` sends it (or drops the connection after applying a write). */
 export type Reply =
@@ -24,18 +24,7 @@ export function responseContext(): unknown {
   return { serviceTrackingParams: [{ service: 'CSI', params: [{ key: 'c', value: 'WEB_REMIX' }] }] };
 }
 
-const GOOGLE_STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  409: 'ABORTED',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  502: 'UNAVAILABLE',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
+const GOOGLE_STATUS: Record<number, string> = { ...GOOGLE_RPC_STATUS, 502: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
 
 export const MESSAGES = {
   invalidArgument: 'Request contains an invalid argument.',

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { randomId } from '../fake-provider.ts';
+import { GrantStore, randomId } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { albumBrowseIdOf, channelIdOf, MUSIC_ORIGIN, type YtCatalog } from './ytmusic-catalog.ts';
@@ -43,13 +43,7 @@ export interface YtPlaylist {
   entries: YtEntry[];
 }
 
-export interface AccessGrant {
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt: number;
-  expired: boolean;
-}
+export type { AccessGrant, OAuthClient } from '../kit/index.ts';
 
 export interface DeviceGrant {
   readonly deviceCode: string;
@@ -63,22 +57,14 @@ export interface DeviceGrant {
   lastPollAt: number;
 }
 
-export interface OAuthClient {
-  readonly clientId: string;
-  readonly clientSecret: string | null;
-}
-
 export function setVideoId(): string {
   return randomBytes(8).toString('hex').toUpperCase();
 }
 
-export class YtState {
+export class YtState extends GrantStore {
   readonly catalog: YtCatalog;
   readonly users = new Map<string, YtUser>();
   readonly playlists = new Map<string, YtPlaylist>();
-  readonly clients = new Map<string, OAuthClient>();
-  readonly accessTokens = new Map<string, AccessGrant>();
-  readonly refreshTokens = new Map<string, { userId: string; clientId: string; scopes: readonly string[]; revoked: boolean }>();
   readonly deviceCodes = new Map<string, DeviceGrant>();
   /** SAPISID cookie value → user id (header-paste sessions). */
   readonly cookieSessions = new Map<string, string>();
@@ -87,6 +73,8 @@ export class YtState {
   #userCount = 0;
 
   constructor(catalog: YtCatalog) {
+    // No client is registered up front: the device flow accepts the demo client by its id.
+    super({ access: () => randomId('ya29.fake-', 32), refresh: () => randomId('1//fake-', 32) });
     this.catalog = catalog;
   }
 
@@ -148,14 +136,6 @@ export class YtState {
   /** Owners can edit; collaborative playlists are editable by their collaborators too (not modelled: owner only). */
   canEdit(userId: string, playlist: YtPlaylist): boolean {
     return playlist.ownerId === userId;
-  }
-
-  issueTokens(userId: string, clientId: string, scopes: readonly string[], expiresIn: number): { accessToken: string; refreshToken: string } {
-    const accessToken = issuedSecret(randomId('ya29.fake-', 32));
-    const refreshToken = issuedSecret(randomId('1//fake-', 32));
-    this.accessTokens.set(accessToken, { userId, clientId, scopes, expiresAt: Date.now() + expiresIn * 1000, expired: false });
-    this.refreshTokens.set(refreshToken, { userId, clientId, scopes, revoked: false });
-    return { accessToken, refreshToken };
   }
 
   /** A signed-in browser session: the cookie header a user would paste. */

@@ -4,8 +4,8 @@ import { developerTokenProblem, trustedKeyFromPem } from '../../fakes/applemusic
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { createPublicKey } from 'node:crypto';
-import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting an Apple Music account end to end through the HTTP API: the engine is configured with
@@ -33,19 +33,13 @@ interface Challenge {
 }
 
 let fake: FakeAppleMusic;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let app: ConnectionApp;
 let testApp: TestApp;
-let baseUrl: string;
 let user: FakeAccountTokens;
 /** Every API answer, to prove none carries a token. */
-const answers: string[] = [];
+let answers: string[];
 
-async function api(path: string, init: RequestInit = {}): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${baseUrl}${path}`, { ...init, redirect: 'manual', headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
-  const text = await response.text();
-  answers.push(text);
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
+const api = (path: string, init?: RequestInit) => app.api(path, init);
 
 async function begin(body: Record<string, unknown> = {}): Promise<Challenge> {
   const { status, json } = await api('/api/auth/applemusic/begin', { method: 'POST', body: JSON.stringify(body) });
@@ -64,15 +58,12 @@ async function accounts(): Promise<AccountView[]> {
 beforeAll(async () => {
   fake = await startFakeAppleMusic({ appendVisibleAfterReads: 1 });
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
-  plugins = await firstPartyPlugins();
-  testApp = await startTestApp(plugins.env, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { applemusic: { developer_key: fake.developerKey } } });
-  const address = testApp.app.http!.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { applemusic: { developer_key: fake.developerKey } } });
+  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
-  await testApp?.close();
-  await plugins?.remove();
+  await app?.close();
   await fake?.close();
 });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
-import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting a Deezer account end to end through the HTTP API, against the stateful fake: Deezer
@@ -28,19 +28,14 @@ const APP_ID = 'opl-test-deezer-app';
 const APP_SECRET = 'deezer-app-secret-0123456789';
 
 let fake: FakeDeezerServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let app: ConnectionApp;
 let testApp: TestApp;
 let baseUrl: string;
 let user: FakeAccountTokens;
 /** Every API answer, to prove none carries a token. */
-const answers: string[] = [];
+let answers: string[];
 
-async function api(path: string, init: RequestInit = {}): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${baseUrl}${path}`, { ...init, redirect: 'manual', headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
-  const text = await response.text();
-  answers.push(text);
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
+const api = (path: string, init?: RequestInit) => app.api(path, init);
 
 /** The browser's part of the redirect flow: Deezer's authorize page, then the engine's callback. */
 async function connect(body: Record<string, unknown> = {}): Promise<{ location: string }> {
@@ -74,15 +69,12 @@ beforeAll(async () => {
   fake.registerClient({ clientId: APP_ID, clientSecret: APP_SECRET });
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   fake.setAuthorizeUser(user.userId);
-  plugins = await firstPartyPlugins();
-  testApp = await startTestApp(plugins.env, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { deezer: { client_id: APP_ID, client_secret: APP_SECRET } } });
-  const address = testApp.app.http!.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { deezer: { client_id: APP_ID, client_secret: APP_SECRET } } });
+  ({ testApp, baseUrl, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
-  await testApp?.close();
-  await plugins?.remove();
+  await app?.close();
   await fake?.close();
 });
 

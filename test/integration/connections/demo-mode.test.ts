@@ -1,27 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../core/config/index.ts';
-import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
 
 /**
  * Demo mode (`OPL_DEMO=1`): the engine runs the fake Spotify and TIDAL servers in-process with
  * seeded libraries, so a newcomer connects accounts with no credentials. Everything says demo.
  */
 
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
-let testApp: TestApp;
+let app: ConnectionApp;
 let baseUrl: string;
 
 beforeAll(async () => {
-  plugins = await firstPartyPlugins();
-  testApp = await startTestApp({ ...plugins.env, OPL_DEMO: '1' });
-  const address = testApp.app.http!.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await startConnectionApp({}, { env: { OPL_DEMO: '1' } });
+  ({ baseUrl } = app);
 }, 240_000);
 
 afterAll(async () => {
-  await testApp?.close();
-  await plugins?.remove();
+  await app?.close();
 });
 
 async function connect(provider: string): Promise<string> {

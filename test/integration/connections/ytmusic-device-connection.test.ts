@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { startFakeYtmusic, YOUTUBE_SCOPE, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
-import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting a YouTube Music account end to end through the HTTP API with Google's device flow and
@@ -17,18 +17,12 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 const CLIENT = { client_id: '123-tv.apps.googleusercontent.com', client_secret: 'GOCSPX-user-secret' };
 
 let fake: FakeYtmusicServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+let app: ConnectionApp;
 let testApp: TestApp;
-let baseUrl: string;
 let user: FakeAccountTokens;
-const answers: string[] = [];
+let answers: string[];
 
-async function api(path: string, init: RequestInit = {}): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
-  const text = await response.text();
-  answers.push(text);
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
+const api = (path: string, init?: RequestInit) => app.api(path, init);
 
 interface DeviceChallenge {
   state: string;
@@ -69,16 +63,13 @@ beforeAll(async () => {
   user = fake.createAccount({ displayName: 'Ada on YouTube', library: demoLibrary() });
   fake.registerClient({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   fake.setVerificationUser(user.userId);
-  plugins = await firstPartyPlugins();
   // No OAuth client configured for ytmusic: the user brings their own.
-  testApp = await startTestApp(plugins.env, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides });
-  const address = testApp.app.http!.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides }, { followRedirects: true });
+  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
-  await testApp?.close();
-  await plugins?.remove();
+  await app?.close();
   await fake?.close();
 });
 

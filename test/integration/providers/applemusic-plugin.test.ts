@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest, OperationName, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
+import type { PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { providerView } from '../../../core/plugins/provider-view.ts';
-import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
 import { generateDeveloperKey, signDeveloperToken } from '../../fakes/applemusic/developer-token.ts';
 import { startFakeAppleMusic, type FakeAppleMusic } from '../../fakes/applemusic/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { buildPluginBundle } from '../support/build-plugin.ts';
+import { attachedContext, failureOf, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Apple Music plugin in the real sandbox against the fake, for what the shared adapter
@@ -24,36 +23,17 @@ const { tracks: seedTracks } = seedCatalog();
 const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && (!track.availableOn || track.availableOn.includes('applemusic')));
 
 let fake: FakeAppleMusic;
-let host: PluginHost;
 let manifest: Manifest;
 let account: FakeAccountTokens;
 const logger = captureLogger();
-const seen: string[] = [];
+const session = usePluginSession({ start: () => startFakeAppleMusic(), pluginDir: 'plugins/providers/applemusic', logger });
+const { seen } = session;
 
 function contextFor(tokens: FakeAccountTokens, developerToken = fake.developerToken()): PluginCallContext {
-  const method = manifest.provider!.auth[0]!;
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, method, { kind: 'token', access_token: tokens.accessToken, extra_headers: { authorization: `Bearer ${developerToken}` } }) };
+  return attachedContext(manifest, tokens, { authorization: `Bearer ${developerToken}` });
 }
 
-async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account, developerToken?: string) {
-  try {
-    const result = await host.call(manifest.id, op, input, contextFor(tokens, developerToken));
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account, developerToken?: string) => session.call(op, input, contextFor(tokens, developerToken));
 
 function playlistNamed(name: string, userId = account.userId) {
   const found = fake.playlistsOf(userId).find((playlist) => playlist.name === name);
@@ -75,13 +55,8 @@ async function allItems(playlistId: string, limit = 50, tokens = account) {
 const songUri = (seedKey: string) => `applemusic:song:${fake.songId(seedKey)!}`;
 const appendsTo = (playlistId: string, from: number) => fake.requests.slice(from).filter((request) => request.method === 'POST' && request.path === `/v1/me/library/playlists/${playlistId}/tracks`);
 
-beforeAll(async () => {
-  fake = await startFakeAppleMusic();
-  const bundle = await buildPluginBundle('plugins/providers/applemusic');
-  manifest = bundle.manifest;
-  host = new PluginHost({ originOverrides: fake.originOverrides, logger });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake, manifest } = session);
   account = fake.createAccount({
     displayName: 'Plugin Listener',
     library: {
@@ -98,11 +73,6 @@ beforeAll(async () => {
   fake.addToPlaylist(mapping.id, { musicVideoOf: music[0]!.key });
   fake.addToPlaylist(mapping.id, { upload: { name: 'Garage Demo', artistName: 'The Neighbours', albumName: 'Tapes', durationInMillis: 201_500 } });
 }, 120_000);
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
-});
 
 describe('reading', () => {
   it('tests the connection with the storefront (Apple has no account id)', async () => {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type OperationResult, type Track } from '@opl/plugin-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Manifest, type OperationName, type OperationResult, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { createHostFetch, hostCredentialSchema, REDACTED } from '@opl/plugin-sdk/sandbox';
-import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
-import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
+import { PluginHost } from '../../../core/plugin-host/index.ts';
 import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index.ts';
 import { redirect, sendJson, startFakeHttp, type FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
+import { attachedContext, failureOf, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Deezer plugin in the real sandbox against the fake: what the shared contract does not
@@ -18,46 +18,20 @@ import { buildPluginBundle } from '../support/build-plugin.ts';
 
 const PLUGIN_ID = 'opl.provider.deezer';
 
+const session = usePluginSession({ start: () => startFakeDeezer(), pluginDir: 'plugins/providers/deezer' });
 let fake: FakeDeezerServer;
-let host: PluginHost;
 let manifest: Manifest;
 let listener: FakeAccountTokens;
-const seen: string[] = [];
+const { seen } = session;
 
 const music = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'deezer'));
 
-function context(tokens: FakeAccountTokens): PluginCallContext {
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, manifest.provider!.auth[0]!, { kind: 'token', access_token: tokens.accessToken }) };
-}
-
-async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = listener) {
-  try {
-    const result = await host.call(PLUGIN_ID, op, input, context(tokens));
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error, 'expected a typed error, not a result').toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+const context = (tokens: FakeAccountTokens) => attachedContext(manifest, tokens);
+const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = listener) => session.call(op, input, tokens);
+const failure = (promise: Promise<unknown>) => failureOf(promise, 'expected a typed error, not a result');
 
 async function allItems(playlistId: string, limit = 100, tokens: FakeAccountTokens = listener) {
-  const pages: OperationResult<'listPlaylistItems'>[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: OperationResult<'listPlaylistItems'> = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens);
-    pages.push(page);
-    cursor = page.next_cursor;
-  } while (cursor !== null && pages.length < 100);
+  const pages = await readPages<OperationResult<'listPlaylistItems'>>((cursor) => call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens), 100);
   return { pages, items: pages.flatMap((page) => page.items) };
 }
 
@@ -77,19 +51,9 @@ async function playlistNamed(name: string, tokens: FakeAccountTokens = listener)
 const uri = (seedKey: string) => `deezer:track:${fake.trackIdOf(seedKey)!}`;
 const ids = (tracks: readonly Track[]) => tracks.map((track) => track.id);
 
-beforeAll(async () => {
-  fake = await startFakeDeezer();
-  const bundle = await buildPluginBundle('plugins/providers/deezer');
-  manifest = bundle.manifest;
-  host = new PluginHost({ originOverrides: fake.originOverrides });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake, manifest } = session);
   listener = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
 });
 
 describe('reading', () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type OperationName, type OperationResult, type Track } from '@opl/plugin-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OperationName, OperationResult, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginBundle } from '../../../core/plugin-host/index.ts';
+import type { PluginBundle } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
-import { buildPluginBundle } from '../support/build-plugin.ts';
+import { bearerContext, failureOf, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Spotify plugin in the real sandbox against the fake: what the shared contract does not
@@ -17,46 +17,19 @@ import { buildPluginBundle } from '../support/build-plugin.ts';
 const PLUGIN_ID = 'opl.provider.spotify';
 const API = 'https://api.spotify.com';
 
+const session = usePluginSession({ start: () => startFakeSpotify({ demo: true }), pluginDir: 'plugins/providers/spotify', context: (_session, tokens) => bearerContext(API, tokens) });
 let fake: FakeSpotifyServer;
-let host: PluginHost;
 let bundle: PluginBundle;
 let demo: FakeAccountTokens;
-const seen: string[] = [];
+const { seen } = session;
 
 const music = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
 
-function context(tokens: FakeAccountTokens) {
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: API, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };
-}
-
-async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = demo) {
-  try {
-    const result = await host.call(PLUGIN_ID, op, input, context(tokens));
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = demo) => session.call(op, input, tokens);
+const failure = failureOf;
 
 async function allItems(playlistId: string, limit = 100, tokens: FakeAccountTokens = demo) {
-  const pages: { items: Track[]; snapshot_id: string | null; next_cursor: string | null }[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: OperationResult<'listPlaylistItems'> = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens);
-    pages.push(page);
-    cursor = page.next_cursor;
-  } while (cursor !== null && pages.length < 50);
+  const pages = await readPages<OperationResult<'listPlaylistItems'>>((cursor) => call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens), 50);
   return { pages, items: pages.flatMap((page) => page.items) };
 }
 
@@ -64,18 +37,9 @@ function writes(from: number, method?: string) {
   return fake.requests.slice(from).filter((request) => request.method !== 'GET' && (!method || request.method === method));
 }
 
-beforeAll(async () => {
-  fake = await startFakeSpotify({ demo: true });
-  bundle = await buildPluginBundle('plugins/providers/spotify');
-  host = new PluginHost({ originOverrides: fake.originOverrides });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake, bundle } = session);
   demo = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
 });
 
 describe('Spotify plugin: manifest', () => {

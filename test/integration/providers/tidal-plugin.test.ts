@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest, OperationName, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeTidal, TIDAL_API_ORIGIN, type FakeTidal } from '../../fakes/tidal/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { buildPluginBundle } from '../support/build-plugin.ts';
+import { bearerContext, failureOf, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built TIDAL plugin in the real sandbox against the fake, for what the shared adapter contract
@@ -20,35 +19,13 @@ const music = [...seedTracks.values()].filter((track) => track.mediaType === 'tr
 const versions = music.filter((track) => / \((Live|Acoustic|Club Remix|Radio Edit|Karaoke Version)\)$/.test(track.title)).slice(0, 4);
 
 let fake: FakeTidal;
-let host: PluginHost;
 let manifest: Manifest;
 let account: FakeAccountTokens;
 const logger = captureLogger();
-const seen: string[] = [];
+const session = usePluginSession({ start: () => startFakeTidal(), pluginDir: 'plugins/providers/tidal', logger, context: (_session, tokens) => bearerContext(TIDAL_API_ORIGIN, tokens) });
+const { seen } = session;
 
-function contextFor(tokens: FakeAccountTokens): PluginCallContext {
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: TIDAL_API_ORIGIN, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };
-}
-
-async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) {
-  try {
-    const result = await host.call(manifest.id, op, input, contextFor(tokens));
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) => session.call(op, input, tokens);
 
 function playlistNamed(name: string, userId = account.userId) {
   const found = fake.playlistsOf(userId).find((playlist) => playlist.name === name);
@@ -69,13 +46,8 @@ async function allItems(playlistId: string, limit = 50) {
 
 const trackUri = (seedKey: string) => `tidal:track:${fake.trackId(seedKey)!}`;
 
-beforeAll(async () => {
-  fake = await startFakeTidal();
-  const bundle = await buildPluginBundle('plugins/providers/tidal');
-  manifest = bundle.manifest;
-  host = new PluginHost({ originOverrides: fake.originOverrides, logger });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake, manifest } = session);
   account = fake.createAccount({
     displayName: 'Plugin Listener',
     library: {
@@ -94,11 +66,6 @@ beforeAll(async () => {
   });
   const versionsPlaylist = playlistNamed('Versions');
   versionsPlaylist.items.push(fake.state.newEntry('videos', [...fake.state.catalog.videos.keys()][0]!));
-});
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
 });
 
 describe('manifest', () => {

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OperationName, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { SCOPE_READONLY, startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { buildPluginBundle } from '../support/build-plugin.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
+import { bearerContext, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube plugin in the real sandbox against the fake, for what the shared adapter
@@ -20,27 +19,13 @@ const { tracks: seedTracks, artists: seedArtists, albums: seedAlbums } = seedCat
 const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube'));
 
 let fake: FakeYoutube;
-let host: PluginHost;
-let manifest: Manifest;
 let account: FakeAccountTokens;
 let other: FakeAccountTokens;
 const logger = captureLogger();
-const seen: string[] = [];
+const session = usePluginSession({ start: () => startFakeYoutube(), pluginDir: 'plugins/providers/youtube', logger, context: (_session, tokens) => bearerContext(YOUTUBE_API_ORIGIN, tokens) });
+const { seen } = session;
 
-function contextFor(tokens: FakeAccountTokens): PluginCallContext {
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: [{ origin: YOUTUBE_API_ORIGIN, headers: { authorization: `Bearer ${tokens.accessToken}` } }] };
-}
-
-async function call<N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) {
-  try {
-    const result = await host.call(manifest.id, op, input, contextFor(tokens));
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
+const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account) => session.call(op, input, tokens);
 
 function playlistNamed(name: string, userId = account.userId) {
   const found = fake.playlistsOf(userId).find((playlist) => playlist.title === name);
@@ -62,13 +47,8 @@ async function allItems(playlistId: string, limit = 50) {
 
 const uri = (track: SeedTrack) => `youtube:video:${fake.trackId(track.key)!}`;
 
-beforeAll(async () => {
-  fake = await startFakeYoutube();
-  const bundle = await buildPluginBundle('plugins/providers/youtube');
-  manifest = bundle.manifest;
-  host = new PluginHost({ originOverrides: fake.originOverrides, logger });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake } = session);
   account = fake.createAccount({
     displayName: 'Plugin Listener',
     library: {
@@ -85,11 +65,6 @@ beforeAll(async () => {
   const mixed = playlistNamed('Mixed');
   const clipSeed = music.find((track) => fake.musicVideoId(track.key))!;
   mixed.items.push(fake.state.newItem(fake.musicVideoId(clipSeed.key)!), fake.state.newItem(fake.uploadIds()[0]!), fake.state.newItem('ZZZZZZZZZZZ'));
-});
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
 });
 
 describe('YouTube plugin', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, type Manifest, type OperationName, type OperationResult, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginBundle, type PluginCallContext } from '../../../core/plugin-host/index.ts';
@@ -6,8 +6,8 @@ import { credentialAttachments } from '../../../core/services/connections/creden
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { SEARCH_PARAMS, startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
-import { buildPluginBundle } from '../support/build-plugin.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
+import { usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube Music plugin in the real sandbox against the fake: what the shared contract
@@ -23,27 +23,19 @@ const MUSIC = 'https://music.youtube.com';
 const EDIT_PATH = '/youtubei/v1/browse/edit_playlist';
 
 let fake: FakeYtmusicServer;
-let host: PluginHost;
 let bundle: PluginBundle;
 let manifest: Manifest;
 let demo: FakeAccountTokens;
-const seen: string[] = [];
+// Small provider pages: every list below spans several continuation pages.
+const session = usePluginSession({ start: () => startFakeYtmusic({ playlistPageSize: 10, libraryPageSize: 4 }), pluginDir: 'plugins/providers/ytmusic', context: (_session, tokens) => context(tokens) });
+const { seen } = session;
 
 function context(tokens: FakeAccountTokens): PluginCallContext {
   const method = manifest.provider!.auth.find((auth) => auth.kind === 'OAUTH_DEVICE')!;
   return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, method, { kind: 'token', access_token: tokens.accessToken }) };
 }
 
-async function callWith<N extends OperationName>(ctx: PluginCallContext, op: N, input: OperationCallInput<N>) {
-  try {
-    const result = await host.call(PLUGIN_ID, op, input, ctx);
-    seen.push(JSON.stringify(result));
-    return result;
-  } catch (error) {
-    seen.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    throw error;
-  }
-}
+const callWith = <N extends OperationName>(ctx: PluginCallContext, op: N, input: OperationCallInput<N>) => session.call(op, input, ctx);
 
 const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = demo) => callWith(context(tokens), op, input);
 
@@ -85,20 +77,9 @@ function editActions(request: { body: string }): Record<string, unknown>[] {
   return (JSON.parse(request.body) as { actions: Record<string, unknown>[] }).actions;
 }
 
-beforeAll(async () => {
-  // Small provider pages: every list below spans several continuation pages.
-  fake = await startFakeYtmusic({ playlistPageSize: 10, libraryPageSize: 4 });
-  bundle = await buildPluginBundle('plugins/providers/ytmusic');
-  manifest = bundle.manifest;
-  host = new PluginHost({ originOverrides: fake.originOverrides });
-  await host.start();
-  await host.load(bundle);
+beforeAll(() => {
+  ({ fake, bundle, manifest } = session);
   demo = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await fake?.close();
 });
 
 describe('reads', () => {
