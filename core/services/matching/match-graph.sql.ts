@@ -41,7 +41,7 @@ export function insertIdentity(fields: IdentityFields): SqlStatement {
 /** Fills what an identity does not know yet; never overwrites what it does. */
 export function fillIdentity(id: string, fields: Partial<IdentityFields>): SqlStatement {
   return {
-    text: `update track_identity set isrc = coalesce(isrc, ?), album = coalesce(album, ?), duration_s = coalesce(duration_s, ?), updated_at = now() where id = ?`,
+    text: `update track_identity set isrc = coalesce(isrc, ?), album = coalesce(album, ?), duration_s = coalesce(duration_s, ?), updated_at = now() where id = ? returning isrc`,
     values: [fields.isrc ?? null, fields.album ?? null, fields.durationS ?? null, id],
   };
 }
@@ -87,6 +87,17 @@ export function upsertEdge(edge: EdgeFields): SqlStatement {
   };
 }
 
+/** `upsertEdge` for several edges of distinct (provider, track, scope) rows in one statement. */
+export function upsertEdges(edges: readonly EdgeFields[]): SqlStatement {
+  return {
+    text: `insert into track_edge (identity_id, provider, provider_track_id, provider_uri, confidence, source, scope) values ${edges.map(() => '(?::uuid, ?, ?, ?, ?::double precision, ?, ?)').join(', ')}
+      on conflict (provider, provider_track_id, scope) do update set identity_id = excluded.identity_id,
+        provider_uri = coalesce(excluded.provider_uri, track_edge.provider_uri), confidence = excluded.confidence, source = excluded.source
+      where ${SOURCE_RANK('track_edge.source')} <= ${SOURCE_RANK('excluded.source')}`,
+    values: edges.flatMap((edge) => [edge.identityId, edge.provider, edge.providerTrackId, edge.providerUri, edge.confidence, edge.source, edge.scope]),
+  };
+}
+
 /**
  * Serialises graph writes about one key (an ISRC or a provider track) across workers and
  * processes until the transaction ends, so two workers never create two identities for the same
@@ -94,6 +105,14 @@ export function upsertEdge(edge: EdgeFields): SqlStatement {
  */
 export function lockGraphKey(key: string): SqlStatement {
   return { text: `select pg_advisory_xact_lock(hashtextextended('opl.match-graph:' || ?, 0))`, values: [key] };
+}
+
+/** `lockGraphKey` for several keys in one round trip, taken in sorted order (the subquery's sort feeds the locks). */
+export function lockGraphKeys(keys: readonly string[]): SqlStatement {
+  return {
+    text: `select count(pg_advisory_xact_lock(hashtextextended('opl.match-graph:' || k, 0))) from (select k from jsonb_array_elements_text(?::jsonb) as k order by k collate "C") s`,
+    values: [JSON.stringify([...new Set(keys)])],
+  };
 }
 
 /** Every edge of a provider track that turned out not to exist (or not to be a track), in every scope. */
@@ -129,6 +148,27 @@ export interface GraphLookup {
   excludeTrackIds?: readonly string[];
 }
 
+/** Where each value of a graph lookup comes from: a placeholder (one lookup) or a column (many). */
+type LookupRefs = Record<'sp' | 'sid' | 'scope' | 'isrc' | 'tp' | 'fuzzy' | 'confirmed' | 'excluded' | 'sk', string>;
+
+function graphMatchQuery(v: LookupRefs): string {
+  return `with src as (
+        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank, e.source
+          from track_edge e where e.provider = ${v.sp} and e.provider_track_id = ${v.sid} and e.scope in ('global', ${v.scope})
+        union all
+        select i.id, 1, 1, null from track_identity i where i.isrc = ${v.isrc}
+      )
+      select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, t.created_at, src.via_rank
+        from track_edge t join src on src.identity_id = t.identity_id
+        where t.provider = ${v.tp} and t.scope in ('global', ${v.scope}) and (t.source <> 'fuzzy' or t.confidence >= coalesce(${v.fuzzy}, 2))
+          and (not ${v.confirmed} or (src.via_rank = 0 and src.source = 'user_confirmed' and t.source = 'user_confirmed'))
+          and t.provider_track_id not in (select jsonb_array_elements_text(${v.excluded}))
+          and not exists (select 1 from match_denial d where d.scope = ${v.scope} and d.source_provider = ${v.sp} and d.source_key = ${v.sk}
+            and d.target_provider = t.provider and d.target_track_id = t.provider_track_id)
+        order by case when t.scope = 'global' then 1 else 0 end, src.scope_rank, src.via_rank, ${SOURCE_RANK('t.source')} desc, t.confidence desc, t.created_at, t.provider_track_id
+        limit 1`;
+}
+
 /**
  * The best target-provider edge of the source track's identity: the account's overlay first, then
  * global edges; reached through the source track's own edge before its ISRC; stronger evidence
@@ -136,21 +176,7 @@ export interface GraphLookup {
  */
 export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
   return {
-    text: `with src as (
-        select e.identity_id, case when e.scope = 'global' then 1 else 0 end as scope_rank, 0 as via_rank, e.source
-          from track_edge e where e.provider = ? and e.provider_track_id = ? and e.scope in ('global', ?)
-        union all
-        select i.id, 1, 1, null from track_identity i where i.isrc = ?
-      )
-      select t.provider_track_id, t.provider_uri, t.confidence, t.source, t.scope, t.identity_id, t.created_at, src.via_rank
-        from track_edge t join src on src.identity_id = t.identity_id
-        where t.provider = ? and t.scope in ('global', ?) and (t.source <> 'fuzzy' or t.confidence >= coalesce(?::double precision, 2))
-          and (not ?::boolean or (src.via_rank = 0 and src.source = 'user_confirmed' and t.source = 'user_confirmed'))
-          and t.provider_track_id not in (select jsonb_array_elements_text(?::jsonb))
-          and not exists (select 1 from match_denial d where d.scope = ? and d.source_provider = ? and d.source_key = ?
-            and d.target_provider = t.provider and d.target_track_id = t.provider_track_id)
-        order by case when t.scope = 'global' then 1 else 0 end, src.scope_rank, src.via_rank, ${SOURCE_RANK('t.source')} desc, t.confidence desc, t.created_at, t.provider_track_id
-        limit 1`,
+    text: graphMatchQuery({ sp: '?', sid: '?', scope: '?', isrc: '?', tp: '?', fuzzy: '?::double precision', confirmed: '?::boolean', excluded: '?::jsonb', sk: '?' }),
     values: [
       lookup.sourceProvider,
       lookup.sourceTrackId,
@@ -165,6 +191,32 @@ export function selectGraphMatch(lookup: GraphLookup): SqlStatement {
       lookup.sourceProvider,
       lookup.sourceKey,
     ],
+  };
+}
+
+/**
+ * `selectGraphMatch` for many source tracks in one round trip (a slice of a migration): one row
+ * per lookup that has a hit, with `lookup_index` (0-based position in `lookups`).
+ */
+export function selectGraphMatches(lookups: readonly GraphLookup[]): SqlStatement {
+  const records = lookups.map((lookup, index) => ({
+    i: index,
+    sp: lookup.sourceProvider,
+    sid: lookup.sourceTrackId,
+    isrc: lookup.isrc,
+    sk: lookup.sourceKey,
+    tp: lookup.targetProvider,
+    scope: lookup.scope,
+    fuzzy: lookup.minFuzzyConfidence,
+    confirmed: lookup.confirmedForSourceOnly ?? false,
+    excluded: lookup.excludeTrackIds ?? [],
+  }));
+  const columns = { sp: 'l.sp', sid: 'l.sid', scope: 'l.scope', isrc: 'l.isrc', tp: 'l.tp', fuzzy: 'l.fuzzy', confirmed: 'l.confirmed', excluded: 'l.excluded', sk: 'l.sk' };
+  return {
+    text: `select l.i as lookup_index, m.* from jsonb_to_recordset(?::jsonb) as l(i int, sp text, sid text, isrc text, sk text, tp text, scope text, fuzzy double precision, confirmed boolean, excluded jsonb)
+      cross join lateral (${graphMatchQuery(columns)}) m
+      order by l.i`,
+    values: [JSON.stringify(records)],
   };
 }
 
@@ -202,6 +254,16 @@ export function selectMiss(key: MissKey): SqlStatement {
   return {
     text: 'select attempts, last_tried_at, retry_after from match_miss where source_provider = ? and source_key = ? and target_provider = ? and strictness = ?',
     values: [key.sourceProvider, key.sourceKey, key.targetProvider, key.strictness],
+  };
+}
+
+/** `selectMiss` for many keys at once: one row per cached miss, with `lookup_index`. */
+export function selectMisses(keys: readonly MissKey[]): SqlStatement {
+  const records = keys.map((key, index) => ({ i: index, sp: key.sourceProvider, sk: key.sourceKey, tp: key.targetProvider, st: key.strictness }));
+  return {
+    text: `select k.i as lookup_index, m.attempts, m.last_tried_at, m.retry_after from jsonb_to_recordset(?::jsonb) as k(i int, sp text, sk text, tp text, st text)
+      join match_miss m on m.source_provider = k.sp and m.source_key = k.sk and m.target_provider = k.tp and m.strictness = k.st`,
+    values: [JSON.stringify(records)],
   };
 }
 
@@ -248,6 +310,16 @@ export function deleteDenial(key: DenialKey, targetTrackId: string): SqlStatemen
   return {
     text: 'delete from match_denial where scope = ? and source_provider = ? and source_key = ? and target_provider = ? and target_track_id = ?',
     values: [key.scope, key.sourceProvider, key.sourceKey, key.targetProvider, targetTrackId],
+  };
+}
+
+/** `selectDenied` for many keys at once: one row per denial, with `lookup_index`. */
+export function selectDenials(keys: readonly DenialKey[]): SqlStatement {
+  const records = keys.map((key, index) => ({ i: index, scope: key.scope, sp: key.sourceProvider, sk: key.sourceKey, tp: key.targetProvider }));
+  return {
+    text: `select k.i as lookup_index, d.target_track_id from jsonb_to_recordset(?::jsonb) as k(i int, scope text, sp text, sk text, tp text)
+      join match_denial d on d.scope = k.scope and d.source_provider = k.sp and d.source_key = k.sk and d.target_provider = k.tp`,
+    values: [JSON.stringify(records)],
   };
 }
 

@@ -1,31 +1,30 @@
-import { PluginError, type Manifest, type Track } from '@opl/plugin-sdk';
-import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type SignalBreakdown, type Strictness } from '../../matching/index.ts';
+import { PluginError, type Track } from '@opl/plugin-sdk';
+import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type Strictness } from '../../matching/index.ts';
 import type { PluginCallContext } from '../../plugin-host/index.ts';
+import { GraphWriter } from './graph-writer.ts';
+import { empty, GRAPH_REASON, missToken, ranked, unsearchableReason, uriOf } from './match-answers.ts';
+import { GLOBAL_SCOPE, recordMiss, selectDenied, selectGraphMatch, selectMiss, type DenialKey, type EdgeSource, type GraphLookup, type MissKey } from './match-graph.sql.ts';
+import { accountScope, hasSearchText, isLinkOnly, linkableId, linksOf, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+import { MatchPrefetch, type Prefetched } from './match-prefetch.ts';
 import {
-  countConfirmingAccounts,
-  deleteDenial,
-  deleteEdge,
-  deleteMiss,
-  deleteTargetEdges,
-  fillIdentity,
-  GLOBAL_SCOPE,
-  insertDenial,
-  insertIdentity,
-  lockGraphKey,
-  recordMiss,
-  selectDenied,
-  selectGraphMatch,
-  selectIdentityByIsrc,
-  selectMiss,
-  selectConfirmedIdentity,
-  selectSourceIdentity,
-  upsertEdge,
-  type DenialKey,
-  type EdgeSource,
-  type MissKey,
-  type SqlStatement,
-} from './match-graph.sql.ts';
-import { accountScope, hasSearchText, isLinkOnly, linkableId, linksOf, namedLinks, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
+  MISS_BACKOFF_MAX_SECONDS,
+  MISS_BACKOFF_SECONDS,
+  REVALIDATE_AFTER_DAYS,
+  type ConfirmRequest,
+  type ConfirmResult,
+  type DenyRequest,
+  type GraphTransaction,
+  type MatchCatalogue,
+  type MatchPlugins,
+  type MatchTarget,
+  type Resolution,
+  type ResolveRequest,
+  type SearchQuery,
+  type SqlExecutor,
+  type ValidateTarget,
+} from './match-types.ts';
+
+export * from './match-types.ts';
 
 /**
  * The match service: the one place that caches, scores and promotes. Adapters only return
@@ -69,128 +68,11 @@ import { accountScope, hasSearchText, isLinkOnly, linkableId, linksOf, namedLink
  *   for it, from the graph or from a search.
  * - Nothing personal enters global rows: no account, playlist or user ids; local-file tracks never
  *   get edges.
- * - Graph writes (identity, edges, promotion, denial) of one decision run in one transaction, after
- *   advisory locks on the ISRCs and provider tracks involved (sorted, so two workers cannot
- *   deadlock): a second worker resolving the same recording waits, then finds the first one's
- *   identity instead of creating a twin. Edges are unique per (provider, track, scope) and upserted.
+ * - Graph writes (identity, edges, promotion, denial) run in transactions after advisory locks on
+ *   the ISRCs and provider tracks involved (`GraphWriter`); edges are unique per (provider, track,
+ *   scope) and upserted. A migration reads a slice's lookups ahead (`prefetch`, `MatchPrefetch`).
  */
 
-export type GraphTransaction = <T>(work: (execute: SqlExecutor) => Promise<T>) => Promise<T>;
-
-/** What the target adapter says of a URI (its `validateUri`); null when it cannot tell. */
-export type ValidateTarget = (uri: string) => Promise<{ valid: boolean; entity?: string | null; id?: string | null; normalizedUri?: string | null } | null>;
-
-export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
-
-export interface MatchPlugins {
-  call(pluginId: string, op: 'searchTracks', input: { query: SearchQuery; mode: 'isrc' | 'text'; limit: number }, context?: PluginCallContext): Promise<{ candidates: Track[] }>;
-}
-
-export interface MatchCatalogue {
-  providerPlugin(providerName: string): Manifest | undefined;
-}
-
-interface SearchQuery {
-  isrc: string | null;
-  title: string | null;
-  artist: string | null;
-  album: string | null;
-  duration_s: number | null;
-}
-
-export interface MatchTarget {
-  /** Provider name (the manifest's `provider.name`). */
-  provider: string;
-  pluginId: string;
-  accountId: string;
-}
-
-export interface ResolveRequest {
-  source: Track;
-  /** Provider the source track was read from (`import` or similar for files). */
-  sourceProvider: string;
-  target: MatchTarget;
-  strictness?: Strictness;
-  /** Passed to the target plugin's search (account and credentials). */
-  context?: PluginCallContext;
-  /** Checks a graph hit's URI with the target adapter before it is used (see the class comment). */
-  validate?: ValidateTarget;
-}
-
-export interface ChosenTrack {
-  id: string;
-  uri: string | null;
-  /** The full candidate when it came from a search; null on a graph hit. */
-  track: Track | null;
-}
-
-export interface RankedCandidate {
-  track: Track;
-  score: number;
-  reason: string;
-  breakdown: SignalBreakdown[];
-  penalties: SignalBreakdown[];
-}
-
-export interface Resolution {
-  decision: 'accept' | 'review' | 'reject' | 'retry';
-  /** On accept: the target track; on review: the best suggestion; otherwise null. */
-  chosen: ChosenTrack | null;
-  confidence: number;
-  /** One human sentence. */
-  reason: string;
-  /** Signals and penalties of the chosen or best candidate (empty on a graph hit). */
-  breakdown: SignalBreakdown[];
-  penalties: SignalBreakdown[];
-  /** Ranked candidates when searched (for review). */
-  candidates: RankedCandidate[];
-  /** Target searches this resolution made. */
-  searches: number;
-  /** `source_uri`: the source itself names a track of the target (see `#namedBySource`); `unsearchable`: nothing to search by. */
-  from: 'source_uri' | 'graph' | 'search' | 'miss_cache' | 'unsearchable';
-  /** On a graph hit: which edge answered. */
-  edge?: { source: EdgeSource; scope: string };
-  /** Graph edges the target adapter refused during this resolution (removed from the graph). */
-  droppedEdges?: string[];
-  /** On retry: the typed error and the provider's wait, if any; on a cached miss: when to search again. */
-  error?: string;
-  retryAfterSeconds?: number | null;
-  retryAt?: Date;
-}
-
-export interface ConfirmRequest {
-  accountId: string;
-  source: Track;
-  sourceProvider: string;
-  targetProvider: string;
-  /** The target track the user chose. */
-  target: Track;
-}
-
-export interface ConfirmResult {
-  identityId: string;
-  promoted: boolean;
-  /** Why it was promoted to global, if it was. */
-  rule: 'isrc_agreement' | 'independent_confirmations' | null;
-  confirmingAccounts: number;
-}
-
-export interface DenyRequest {
-  accountId: string;
-  source: Track;
-  sourceProvider: string;
-  targetProvider: string;
-  targetTrackId: string;
-}
-
-export const READ_EDGE_CONFIDENCE = 1;
-export const CONFIRMED_EDGE_CONFIDENCE = 1;
-/** Confirmations from this many distinct accounts promote an overlay edge to global. */
-export const PROMOTION_MIN_ACCOUNTS = 2;
-/** Search-made graph edges older than this are checked with the target adapter before use. */
-export const REVALIDATE_AFTER_DAYS = 30;
-export const MISS_BACKOFF_SECONDS = 86_400;
-export const MISS_BACKOFF_MAX_SECONDS = 30 * 86_400;
 const SEARCH_LIMIT = 10;
 /** Typed errors of an ISRC search that just mean "search by text instead". */
 const FALL_THROUGH = new Set(['Unsupported', 'InvalidInput', 'NotFound']);
@@ -217,65 +99,73 @@ class SearchFailed extends Error {
 
 export class MatchService {
   readonly #execute: SqlExecutor;
-  readonly #transaction: GraphTransaction;
   readonly #plugins: MatchPlugins;
   /** validateUri answers of this instance's lifetime (one migration run), per validator, by provider and URI. */
   readonly #validated = new WeakMap<ValidateTarget, Map<string, Promise<boolean>>>();
   readonly #catalogue: MatchCatalogue;
   readonly #now: () => Date;
+  readonly #prefetched = new MatchPrefetch();
+  readonly #graph: GraphWriter;
 
   constructor(options: MatchServiceOptions) {
     this.#execute = options.execute;
-    this.#transaction = options.transaction;
     this.#plugins = options.plugins;
     this.#catalogue = options.catalogue;
     this.#now = options.now ?? (() => new Date());
+    this.#graph = new GraphWriter(options.transaction, (tokens) => this.#prefetched.touched(tokens));
   }
 
   /** Records what a read of `provider` tells the graph: tracks with an ISRC and an id. */
-  async recordReadTracks(provider: string, tracks: readonly Track[]): Promise<number> {
-    let recorded = 0;
-    for (const track of tracks) {
-      const id = linkableId(track);
-      const isrc = normalizeIsrc(track.isrc);
-      if (!id || !isrc) continue;
-      await this.#graphWrite([isrcKey(isrc), trackKey(provider, id)], async (execute) => {
-        const identityId = await this.#identityForIsrc(execute, isrc, track);
-        await execute(
-          upsertEdge({ identityId, provider, providerTrackId: id, providerUri: uriOf(track, provider), confidence: READ_EDGE_CONFIDENCE, source: 'isrc_exact', scope: GLOBAL_SCOPE }),
-        );
-      });
-      recorded += 1;
-    }
-    return recorded;
+  recordReadTracks(provider: string, tracks: readonly Track[]): Promise<number> {
+    return this.#graph.recordReadTracks(provider, tracks);
+  }
+
+  /**
+   * Reads ahead what `resolve` would first ask the database for each of these requests (the
+   * graph, the no-match cache, denials): three statements for the lot. `resolve` then uses those
+   * answers while nothing this instance wrote since could have changed them (see `MatchPrefetch`).
+   */
+  async prefetch(requests: readonly ResolveRequest[]): Promise<void> {
+    await this.#prefetched.load(
+      this.#execute,
+      requests.map((request) => {
+        const strictness = parseStrictness(request.strictness);
+        const graph = this.#lookup(request, strictness, []);
+        return { graph, miss: missKeyOf(graph, strictness), denial: denialKeyOf(graph) };
+      }),
+    );
+  }
+
+  /** The graph lookup of a request (see `selectGraphMatch`). */
+  #lookup(request: ResolveRequest, strictness: Strictness, dropped: readonly string[]): GraphLookup {
+    const settings = STRICTNESS[strictness];
+    return {
+      sourceProvider: request.sourceProvider,
+      sourceTrackId: linkableId(request.source),
+      isrc: normalizeIsrc(request.source.isrc),
+      sourceKey: sourceKeyOf(request.source),
+      targetProvider: request.target.provider,
+      scope: accountScope(request.target.accountId),
+      minFuzzyConfidence: settings.trustFuzzyGraphEdges ? settings.acceptAt : null,
+      confirmedForSourceOnly: settings.graphAnswersOnlyConfirmedSource,
+      excludeTrackIds: dropped,
+    };
   }
 
   async resolve(request: ResolveRequest): Promise<Resolution> {
-    const { source, sourceProvider, target } = request;
+    const { target } = request;
     const strictness = parseStrictness(request.strictness);
-    const settings = STRICTNESS[strictness];
-    const scope = accountScope(target.accountId);
-    const sourceKey = sourceKeyOf(source);
-    const isrc = normalizeIsrc(source.isrc);
+    const first = this.#lookup(request, strictness, []);
+    const { scope, sourceKey } = first;
 
     const named = await this.#namedBySource(request, scope, sourceKey);
     if (named) return named;
 
+    // What a slice's read-ahead found for this song, if nothing since made it out of date.
+    const ahead = this.#prefetched.take(first, strictness);
     const dropped: string[] = [];
     for (;;) {
-      const [hit] = await this.#execute(
-        selectGraphMatch({
-          sourceProvider,
-          sourceTrackId: linkableId(source),
-          isrc,
-          sourceKey,
-          targetProvider: target.provider,
-          scope,
-          minFuzzyConfidence: settings.trustFuzzyGraphEdges ? settings.acceptAt : null,
-          confirmedForSourceOnly: settings.graphAnswersOnlyConfirmedSource,
-          excludeTrackIds: dropped,
-        }),
-      );
+      const [hit] = dropped.length === 0 && ahead ? (ahead.graph ? [ahead.graph] : []) : await this.#execute(selectGraphMatch(this.#lookup(request, strictness, dropped)));
       if (!hit) break;
       const edgeSource = hit.source as EdgeSource;
       const edgeScope = String(hit.scope);
@@ -301,7 +191,7 @@ export class MatchService {
       };
     }
 
-    const searched = await this.#resolveBySearch(request, strictness, scope, sourceKey, isrc);
+    const searched = await this.#resolveBySearch(request, strictness, first, dropped.length === 0 ? ahead : null);
     return dropped.length > 0 ? { ...searched, droppedEdges: dropped } : searched;
   }
 
@@ -338,8 +228,9 @@ export class MatchService {
   }
 
   /** No usable graph edge: the no-match cache, then the target's search, local scoring and recording. */
-  async #resolveBySearch(request: ResolveRequest, strictness: Strictness, scope: string, sourceKey: string, isrc: string | null): Promise<Resolution> {
-    const { source, sourceProvider, target } = request;
+  async #resolveBySearch(request: ResolveRequest, strictness: Strictness, lookup: GraphLookup, ahead: Prefetched | null): Promise<Resolution> {
+    const { source, target } = request;
+    const { isrc } = lookup;
     const attributes = this.#catalogue.providerPlugin(target.provider)?.provider?.attributes;
     const targetSearchesIsrc = attributes?.search_modes.includes('isrc') ?? false;
     const searchesIsrc = isrc !== null && targetSearchesIsrc;
@@ -348,8 +239,8 @@ export class MatchService {
     // anyway would search for nothing (a provider refuses an empty query). The preflight warns by
     // the same rule (`isLinkOnly`).
     if (isLinkOnly(source, targetSearchesIsrc)) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
-    const missKey: MissKey = { sourceProvider, sourceKey, targetProvider: target.provider, strictness };
-    const [miss] = await this.#execute(selectMiss(missKey));
+    const missKey = missKeyOf(lookup, strictness);
+    const [miss] = ahead ? (ahead.miss ? [ahead.miss] : []) : await this.#execute(selectMiss(missKey));
     const now = this.#now();
     if (miss && new Date(miss.retry_after as string | Date) > now) {
       const retryAt = new Date(miss.retry_after as string | Date);
@@ -360,8 +251,7 @@ export class MatchService {
       };
     }
 
-    const denialKey: DenialKey = { scope, sourceProvider, sourceKey, targetProvider: target.provider };
-    const denied = new Set((await this.#execute(selectDenied(denialKey))).map((row) => String(row.target_track_id)));
+    const denied = new Set(ahead ? ahead.denied : (await this.#execute(selectDenied(denialKeyOf(lookup)))).map((row) => String(row.target_track_id)));
     const matchOptions = { targetProvider: target.provider, strictness, targetIsVideoProvider: attributes?.video ?? false };
 
     let searches = 0;
@@ -384,7 +274,7 @@ export class MatchService {
         add(found);
         if (pool.size > 0) {
           const decision = decideMatch(source, [...pool.values()], matchOptions);
-          if (decision.decision === 'accept') return await this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
+          if (decision.decision === 'accept') return await this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey, miss !== undefined);
         }
       }
       if (hasText) {
@@ -402,7 +292,7 @@ export class MatchService {
     }
 
     const decision = decideMatch(source, [...pool.values()], matchOptions);
-    if (decision.decision === 'accept') return this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey);
+    if (decision.decision === 'accept') return this.#accepted(request, decision.chosen!, decision.confidence, decision.reason, decision.ranked, pool, searches, missKey, miss !== undefined);
     const candidates = ranked(decision.ranked, pool);
     const best = candidates[0];
     // What review and reject answers share: the scorer's verdict on the best candidate and the ranking.
@@ -422,80 +312,28 @@ export class MatchService {
     let retryAt: Date | undefined;
     if (!droppedDenied) {
       const [row] = await this.#execute(recordMiss(missKey, now, MISS_BACKOFF_SECONDS, MISS_BACKOFF_MAX_SECONDS));
+      this.#prefetched.touched([missToken(missKey)]);
       if (row) retryAt = new Date(row.retry_after as string | Date);
     }
     return { decision: 'reject', chosen: null, ...scored, ...(retryAt ? { retryAt } : {}) };
   }
 
-  /** A user's confirmation: an overlay edge at once; global only on corroborated evidence. */
-  async confirm(request: ConfirmRequest): Promise<ConfirmResult> {
-    const { source, sourceProvider, targetProvider, target } = request;
-    const targetId = linkableId(target);
-    if (!targetId) throw new Error('the confirmed target track has no provider id');
-    const scope = accountScope(request.accountId);
-    const sourceId = linkableId(source);
-    const sourceIsrc = normalizeIsrc(source.isrc);
-    const targetIsrc = normalizeIsrc(target.isrc);
-
-    const keys = [trackKey(targetProvider, targetId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
-    return this.#graphWrite(keys, async (execute) => {
-      const identityId = await this.#identityFor(execute, source, sourceProvider, scope, targetIsrc, { provider: targetProvider, id: targetId });
-      await execute(deleteDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetId));
-      if (sourceId) {
-        await execute(
-          upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
-        );
-      }
-      await execute(
-        upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope }),
-      );
-
-      const [count] = await execute(countConfirmingAccounts(targetProvider, targetId, identityId));
-      const confirmingAccounts = Number(count?.accounts ?? 0);
-      const rule = sourceIsrc !== null && sourceIsrc === targetIsrc ? 'isrc_agreement' : confirmingAccounts >= PROMOTION_MIN_ACCOUNTS ? 'independent_confirmations' : null;
-      if (rule) {
-        if (sourceId) {
-          await execute(
-            upsertEdge({ identityId, provider: sourceProvider, providerTrackId: sourceId, providerUri: uriOf(source, sourceProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
-          );
-        }
-        await execute(
-          upsertEdge({ identityId, provider: targetProvider, providerTrackId: targetId, providerUri: uriOf(target, targetProvider), confidence: CONFIRMED_EDGE_CONFIDENCE, source: 'user_confirmed', scope: GLOBAL_SCOPE }),
-        );
-      }
-      return { identityId, promoted: rule !== null, rule, confirmingAccounts };
-    });
+  /** A user's confirmation: an overlay edge at once; global only on corroborated evidence (see `GraphWriter`). */
+  confirm(request: ConfirmRequest): Promise<ConfirmResult> {
+    return this.#graph.confirm(request);
   }
 
   /** A user's "not this one": remembered for the account and source; undoes a confirmation of it. */
-  async deny(request: DenyRequest): Promise<void> {
-    const scope = accountScope(request.accountId);
-    const { source, sourceProvider, targetProvider, targetTrackId } = request;
-    const sourceId = linkableId(source);
-    const sourceIsrc = normalizeIsrc(source.isrc);
-    const keys = [trackKey(targetProvider, targetTrackId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : [])];
-    await this.#graphWrite(keys, async (execute) => {
-      await execute(insertDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetTrackId));
-      const [row] = await execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
-      if (row) await execute(deleteEdge(scope, targetProvider, targetTrackId, String(row.identity_id)));
-    });
+  deny(request: DenyRequest): Promise<void> {
+    return this.#graph.deny(request);
   }
 
   /**
    * A target track that does not exist (a write answered NotFound, or the adapter refused its URI):
    * its edges go from every scope, so no account's migration is sent to it again. Returns how many.
    */
-  async forgetTarget(provider: string, providerTrackId: string): Promise<number> {
-    return this.#graphWrite([trackKey(provider, providerTrackId)], async (execute) => (await execute(deleteTargetEdges(provider, providerTrackId))).length);
-  }
-
-  /** Runs graph writes in one transaction after locking their keys in a fixed order. */
-  async #graphWrite<T>(keys: readonly string[], work: (execute: SqlExecutor) => Promise<T>): Promise<T> {
-    const sorted = [...new Set(keys)].sort();
-    return this.#transaction(async (execute) => {
-      for (const key of sorted) await execute(lockGraphKey(key));
-      return work(execute);
-    });
+  forgetTarget(provider: string, providerTrackId: string): Promise<number> {
+    return this.#graph.forgetTarget(provider, providerTrackId);
   }
 
   /**
@@ -551,46 +389,13 @@ export class MatchService {
     pool: Map<string, Track>,
     searches: number,
     missKey: MissKey,
+    hadMiss: boolean,
   ): Promise<Resolution> {
     const { source, sourceProvider, target } = request;
     const chosen = pool.get(chosenId)!;
     const candidates = ranked(scored, pool);
     const best = candidates.find((c) => c.track.id === chosenId);
-    const targetIsrc = normalizeIsrc(chosen.isrc);
-    const sourceId = linkableId(source);
-    const sourceIsrc = normalizeIsrc(source.isrc);
-    const keys = [trackKey(target.provider, chosenId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
-    await this.#graphWrite(keys, async (execute) => {
-      const identityId = await this.#identityFor(execute, source, sourceProvider, GLOBAL_SCOPE, targetIsrc);
-      const [identity] = await execute({ text: 'select isrc from track_identity where id = ?', values: [identityId] });
-      const identityIsrc = (identity?.isrc as string | null) ?? null;
-      const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identityIsrc;
-      await execute(
-        upsertEdge({
-          identityId,
-          provider: target.provider,
-          providerTrackId: chosenId,
-          providerUri: uriOf(chosen, target.provider),
-          confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-          source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
-          scope: GLOBAL_SCOPE,
-        }),
-      );
-      if (sourceId) {
-        await execute(
-          upsertEdge({
-            identityId,
-            provider: sourceProvider,
-            providerTrackId: sourceId,
-            providerUri: uriOf(source, sourceProvider),
-            confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-            source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
-            scope: GLOBAL_SCOPE,
-          }),
-        );
-      }
-      await execute(deleteMiss(missKey));
-    });
+    await this.#graph.recordAccepted({ source, sourceProvider, targetProvider: target.provider, chosen, chosenId, confidence, missKey, hadMiss });
     return {
       decision: 'accept',
       chosen: { id: chosenId, uri: uriOf(chosen, target.provider), track: chosen },
@@ -603,84 +408,12 @@ export class MatchService {
       from: 'search',
     };
   }
-
-  /**
-   * The identity of a source track (own edge in scope or global, then ISRC), else — for a
-   * confirmation — the one other accounts confirmed this pair on, else the target's ISRC identity,
-   * else a new one.
-   */
-  async #identityFor(execute: SqlExecutor, source: Track, sourceProvider: string, scope: string, targetIsrc: string | null, confirmed?: { provider: string; id: string }): Promise<string> {
-    const sourceIsrc = normalizeIsrc(source.isrc);
-    const sourceId = linkableId(source);
-    let [row] = await execute(selectSourceIdentity(sourceProvider, sourceId, sourceIsrc, scope));
-    if (!row && confirmed && sourceId) [row] = await execute(selectConfirmedIdentity(sourceProvider, sourceId, confirmed.provider, confirmed.id));
-    if (row) {
-      const id = String(row.identity_id);
-      await execute(fillIdentity(id, { isrc: sourceIsrc ?? targetIsrc, album: source.album, durationS: roundDuration(source.duration_s) }));
-      return id;
-    }
-    if (targetIsrc) return this.#identityForIsrc(execute, targetIsrc, source);
-    return this.#createIdentity(execute, source, sourceIsrc);
-  }
-
-  async #identityForIsrc(execute: SqlExecutor, isrc: string, track: Track): Promise<string> {
-    const [row] = await execute(selectIdentityByIsrc(isrc));
-    if (row) {
-      const id = String(row.id);
-      await execute(fillIdentity(id, { album: track.album, durationS: roundDuration(track.duration_s) }));
-      return id;
-    }
-    return this.#createIdentity(execute, track, isrc);
-  }
-
-  async #createIdentity(execute: SqlExecutor, track: Track, isrc: string | null): Promise<string> {
-    const [row] = await execute(
-      insertIdentity({ isrc, title: track.title, artist: track.artist || track.artists.join(', '), album: track.album, durationS: roundDuration(track.duration_s) }),
-    );
-    return String(row!.id);
-  }
 }
 
-const GRAPH_REASON: Record<EdgeSource, string> = {
-  isrc_exact: 'Known match: the same recording code (ISRC) on both services',
-  user_confirmed: 'Known match: confirmed by a listener',
-  fuzzy: 'Known match from an earlier confident search',
-};
-
-const isrcKey = (isrc: string): string => `isrc:${isrc}`;
-const trackKey = (provider: string, id: string): string => `track:${provider}:${id}`;
-
-function empty(decision: Resolution['decision'], from: Resolution['from'], searches: number): Resolution {
-  return { decision, chosen: null, confidence: 0, reason: '', breakdown: [], penalties: [], candidates: [], searches, from };
+function missKeyOf(lookup: GraphLookup, strictness: Strictness): MissKey {
+  return { sourceProvider: lookup.sourceProvider, sourceKey: lookup.sourceKey, targetProvider: lookup.targetProvider, strictness };
 }
 
-function ranked(scored: readonly ScoredCandidate[], pool: Map<string, Track>): RankedCandidate[] {
-  const out: RankedCandidate[] = [];
-  for (const candidate of scored) {
-    const track = pool.get(candidate.id);
-    if (track) out.push({ track, score: candidate.score, reason: candidate.reason, breakdown: candidate.breakdown, penalties: candidate.penalties });
-  }
-  return out;
-}
-
-/** Why a source track without title, artist, album or a usable ISRC cannot be searched for, naming the link it does have. */
-function unsearchableReason(track: Track, targetProvider: string): string {
-  const named = namedLinks(track)[0];
-  if (named === undefined) return `it has no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file.`;
-  const { service, link } = named;
-  const shown = link.slice(0, 200);
-  const a = /^[aeiou]/i.test(service ?? '') ? 'an' : 'a';
-  // The target's own link, which its plugin did not take as a song (a video, an album, a malformed id).
-  if (service === targetProvider) return `it is only ${a} ${service} link (${shown}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
-  if (service === null) return `it is only a web link (${shown}) that ${targetProvider} does not take as a song, with no title, artist or album to search by. Add the song's title and artist to the file.`;
-  return `it is only ${a} ${service} link (${shown}), with no title, artist or album to search ${targetProvider} by. Add the song's title and artist to the file, or migrate it to ${service}.`;
-}
-
-function uriOf(track: Track, provider: string): string | null {
-  const uri = track.provider_uris[provider];
-  return typeof uri === 'string' ? uri : null;
-}
-
-function roundDuration(duration: number | null): number | null {
-  return duration === null ? null : Math.round(duration);
+function denialKeyOf(lookup: GraphLookup): DenialKey {
+  return { scope: lookup.scope, sourceProvider: lookup.sourceProvider, sourceKey: lookup.sourceKey, targetProvider: lookup.targetProvider };
 }

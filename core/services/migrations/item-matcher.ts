@@ -1,8 +1,9 @@
 import { AuthExpired, ProviderError, RateLimited, type Album, type Artist, type Track } from '@opl/plugin-sdk';
 import { normalizeText, parseStrictness, titleSimilarity, type Strictness } from '../../matching/index.ts';
-import { sourceKeyOf, type MatchService, type RankedCandidate } from '../matching/index.ts';
+import { sourceKeyOf, type MatchService, type RankedCandidate, type ResolveRequest } from '../matching/index.ts';
 import type { ItemMatch } from './migration-jobs.sql.ts';
 import { selectDecisions } from './migration-jobs.sql.ts';
+import { selectDecisionsOf } from './item-decisions.sql.ts';
 import type { Execute } from './migration-store.ts';
 import { linkAsks, type LinkLookup } from './source-lookup.ts';
 
@@ -32,7 +33,7 @@ export interface MatchContext {
   targetAccountId: string;
   strictness: Strictness;
   execute: Execute;
-  matching: Pick<MatchService, 'resolve'>;
+  matching: Pick<MatchService, 'resolve'> & Partial<Pick<MatchService, 'prefetch'>>;
   target: TargetCalls;
   /** Reads what a link-only song is from its own service (`SourceLookup`), when the owner can. */
   lookup?: LinkLookup;
@@ -77,11 +78,34 @@ function candidateViews(candidates: readonly RankedCandidate[], provider: string
   }));
 }
 
+/** Remembered decisions read ahead for a slice of songs (`prefetchMatches`), by decision key; each used once. */
+const decisionsAhead = new WeakMap<MatchContext, Map<string, Record<string, unknown>[]>>();
+
+/**
+ * Reads ahead, for a slice of items about to be matched, what matching each song first asks the
+ * database: remembered review decisions (one statement) and the match service's graph, no-match
+ * and denial lookups (`MatchService.prefetch`, three statements). Matching then needs no database
+ * round trip for a song the graph knows, and none before the search for one it does not.
+ */
+export async function prefetchMatches(context: MatchContext, rows: readonly { entity_type?: unknown; source_metadata?: unknown }[]): Promise<void> {
+  const tracks = rows.filter((row) => String(row.entity_type) === 'track').map((row) => row.source_metadata as Track);
+  if (tracks.length === 0) return;
+  const keys = tracks.map((track) => decisionKey(context.sourceProvider, 'track', track as unknown as Record<string, unknown>));
+  const found = await context.execute(selectDecisionsOf(context.ownerId, context.targetProvider, decisionScopes(context.targetAccountId), 'track', keys));
+  const byKey = new Map<string, Record<string, unknown>[]>(keys.map((key) => [key, []]));
+  for (const row of found) byKey.get(String(row['source_key']))?.push(row);
+  decisionsAhead.set(context, byKey);
+  await context.matching.prefetch?.(tracks.map((source) => resolveRequest(context, source)));
+}
+
 async function rememberedDecision(context: MatchContext, entityType: string, metadata: Record<string, unknown>): Promise<ItemMatch | null> {
   const key = decisionKey(context.sourceProvider, entityType, metadata);
   const scopes = decisionScopes(context.targetAccountId);
+  const ahead = entityType === 'track' ? decisionsAhead.get(context) : undefined;
+  const prefetched = ahead?.get(key);
+  ahead?.delete(key);
   // Every scope in one query; the narrowest scope that has a usable decision still wins.
-  const found = await context.execute(selectDecisions(context.ownerId, context.targetProvider, scopes, entityType, key));
+  const found = prefetched ?? (await context.execute(selectDecisions(context.ownerId, context.targetProvider, scopes, entityType, key)));
   for (const scope of scopes) {
     const decision = found.find((row) => row['scope'] === scope);
     if (!decision) continue;
@@ -113,14 +137,18 @@ function retryError(reason: string, type: string | undefined, retryAfterSeconds:
   return new ProviderError(reason);
 }
 
-function resolveTrack(context: MatchContext, source: Track) {
-  return context.matching.resolve({
+function resolveRequest(context: MatchContext, source: Track): ResolveRequest {
+  return {
     source,
     sourceProvider: context.sourceProvider,
     target: { provider: context.targetProvider, pluginId: context.targetPluginId, accountId: context.targetAccountId },
     strictness: parseStrictness(context.strictness),
     validate: (uri) => context.target.validateUri(uri),
-  });
+  };
+}
+
+function resolveTrack(context: MatchContext, source: Track) {
+  return context.matching.resolve(resolveRequest(context, source));
 }
 
 /** What the link's own service said a link-only song is (see `SourceLookup`), recorded in `match_detail.looked_up`. */

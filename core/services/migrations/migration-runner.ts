@@ -8,7 +8,7 @@ import type { ImportRecordService } from '../imports/index.ts';
 import { isLinkOnly, MatchService, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { LeaseLost } from './lease-lost.ts';
-import { matchAlbum, matchArtist, matchTrack, type MatchContext } from './item-matcher.ts';
+import { matchAlbum, matchArtist, matchTrack, prefetchMatches, type MatchContext } from './item-matcher.ts';
 import { linkAsks, type LinkAsk, type SourceLookup } from './source-lookup.ts';
 import { classifyFailure, INLINE_WAIT_LIMIT_S, StopRun, type FailureClass } from './migration-errors.ts';
 import { retryDelaySeconds } from './retry-backoff.ts';
@@ -344,6 +344,8 @@ export class MigrationRunner {
       if (pending.length === 0) return 'done';
       // Songs that are only links of another service are read from it in batches, before matching.
       if (context.lookup) await context.lookup.prefetch(pending.flatMap((row) => (String(row['entity_type']) === 'track' ? linkOnlyAsks(row['source_metadata'] as Track, job.targetProvider) : [])));
+      // What matching each song first asks the database, for the whole batch at once.
+      await prefetchMatches(context, pending);
       let next = 0;
       let sliced = false;
       let failure: { error: unknown } | null = null;
