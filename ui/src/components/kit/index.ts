@@ -1,0 +1,3 @@
+export { FocusTarget } from './focus-target.ts';
+export { OplLightElement } from './light-element.ts';
+export { nextStepsList } from './next-steps.template.ts';
