@@ -25,8 +25,3 @@ export function badges(item: { readonly demo: boolean }, provider?: ProviderRow)
   ${provider && !provider.official ? html`<span class="badge">Unofficial</span>` : nothing}
   ${provider && provider.stability !== 'stable' ? html`<span class="badge">${provider.stability}</span>` : nothing}`;
 }
-
-/** Fires an event the page listens for; bubbles to the page's wrapper, which stays inside its shadow root. */
-export function emit(from: HTMLElement, type: string, detail: unknown): void {
-  from.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
-}

@@ -21,10 +21,10 @@ import {
 import { apiRequest } from '../../../api/http.ts';
 import { unexpectedAnswer } from '../../../api/problem.ts';
 import { formatTimestamp } from '../../../api/timestamp.ts';
-import { FocusTarget, nextStepsList, OplLightElement } from '../../kit/index.ts';
+import { emit, FocusTarget, nextStepsList, OplLightElement } from '../../kit/index.ts';
 import { accessHint } from '../../problem-notice/access-hint.ts';
 import '../../problem-notice/index.ts';
-import { badges, emit, safeId, sameOrigin, type Origin, type OriginExtras } from '../origin.ts';
+import { badges, safeId, sameOrigin, type Origin, type OriginExtras } from '../origin.ts';
 
 /** What an account card shows under its facts after an action. */
 type AccountNote = { readonly kind: 'test'; readonly test: ConnectionTest } | { readonly kind: 'failure'; readonly failure: ConnectionFailure };

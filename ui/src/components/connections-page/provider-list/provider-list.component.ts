@@ -2,8 +2,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { authKindLabel, normaliseLabel, type AccountView, type ProviderRow } from '../../../api/connections.ts';
 import { hrefFor } from '../../../router/route.ts';
 import type { ConnectAttempt } from '../connect-attempt.store.ts';
-import { OplLightElement } from '../../kit/index.ts';
-import { badges, emit, safeId, sameOrigin, type Origin, type OriginExtras } from '../origin.ts';
+import { emit, OplLightElement } from '../../kit/index.ts';
+import { badges, safeId, sameOrigin, type Origin, type OriginExtras } from '../origin.ts';
 
 /** What `opl-connect` carries: where the sign-in starts and what to ask the engine for. */
 export interface ConnectRequest {
