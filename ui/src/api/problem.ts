@@ -56,3 +56,8 @@ export function networkProblem(): Problem {
     detail: 'The request did not get an answer. Check that the engine is running, then try again.',
   };
 }
+
+/** A 2xx answer that lacks the documented fields: said as a problem like any other failure. */
+export function unexpectedAnswer(status: number, request: string): Problem {
+  return { title: 'Unexpected answer from the engine', status, detail: `${request} did not return the documented fields.` };
+}

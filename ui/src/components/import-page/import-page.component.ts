@@ -1,70 +1,37 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { apiRequest, downloadRequest, type ApiResult } from '../../api/http.ts';
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { apiRequest, type ApiResult } from '../../api/http.ts';
 import {
-  describeImportFailure,
   FILE_PREVIEW_PATH,
-  formatDuration,
-  formatLabel,
-  groupIssues,
-  importPath,
-  issueLocation,
+  describeImportFailure,
   parseImportPreview,
-  sourceLabel,
   TEXT_PREVIEW_PATH,
   uploadHeaders,
   URL_PREVIEW_PATH,
   type ImportFailure,
-  type ImportIssue,
   type ImportPreview,
   type ImportSource,
-  type PreviewPlaylist,
 } from '../../api/imports.ts';
-import type { Problem } from '../../api/problem.ts';
+import { plural } from '../../api/plural.ts';
+import { unexpectedAnswer } from '../../api/problem.ts';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
-import { describeShareFailure, importShareRequest, parseCreatedShare, SHARES_PATH, type CreatedShare } from '../../api/shares.ts';
-import { formatTimestamp } from '../../api/timestamp.ts';
-import { availableFormat, describeExportFailure, EXPORT_HANDOVER_KEY, type ExportFailure, type ExportFormatValue } from '../../api/exports.ts';
-import { IMPORT_HANDOVER_KEY } from '../../api/migrations.ts';
-import { hrefFor } from '../../router/route.ts';
+import { availableFormat, type ExportFormatValue } from '../../api/exports.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
-import { exportFailureNotice } from '../export-page/export-failure.template.ts';
-import { readExportResult, type ExportResult } from '../export-page/export-result.ts';
-import '../export-page/export-result/index.ts';
 import { loadUnavailableFormats } from '../export-page/format-availability.ts';
-import { accessHint } from '../problem-notice/access-hint.ts';
+import { FocusTarget } from '../kit/index.ts';
 import '../problem-notice/index.ts';
+import { importFailureNotice } from './import-failure.template.ts';
 import { importPageStyles } from './import-page.styles.ts';
+import type { PreviewBusy } from './import-preview/import-preview.component.ts';
+import './import-preview/index.ts';
+import { importPreviewStyles } from './import-preview/import-preview.styles.ts';
 
 /** What is waiting for the engine: one of the three ways in, or the deletion of the shown import. */
-type Busy = { readonly kind: ImportSource; readonly label: string } | { readonly kind: 'delete' } | { readonly kind: 'export' } | { readonly kind: 'share' };
-
-/** The outcome of "Share…": the link to hand out, or why there is none. */
-type ShareOutcome = { readonly created: CreatedShare } | { readonly problem: Problem; readonly nextSteps: readonly string[] };
-
-/** How long a new share answers, as offered ("until revoked" is the default). */
-const SHARE_EXPIRY = [
-  { value: '', label: 'Until I revoke it' },
-  { value: '24', label: '1 day' },
-  { value: '168', label: '1 week' },
-  { value: '720', label: '30 days' },
-] as const;
-
-/** The formats `POST /api/exports` writes, in the order offered. */
-const EXPORT_FORMATS: readonly { readonly value: ExportFormatValue; readonly label: string }[] = [
-  { value: 'csv', label: 'CSV (spreadsheets)' },
-  { value: 'txt', label: 'TXT (tab-separated)' },
-  { value: 'm3u8', label: 'M3U8 (players)' },
-  { value: 'xspf', label: 'XSPF (players)' },
-  { value: 'json', label: 'Open Playlist JSON (lossless)' },
-];
-
-/** Playlists of a preview shown at first, and added by each "Show more": a large import must not build every table at once. */
-export const PLAYLISTS_SHOWN = 20;
+type Busy = { readonly kind: ImportSource; readonly label: string } | PreviewBusy;
 
 /** Where a problem is shown: next to the control that caused it. */
 type Failure = { readonly near: ImportSource | 'preview'; readonly failure: ImportFailure };
@@ -74,21 +41,13 @@ type FieldErrors = { readonly text?: string; readonly url?: string };
 /** An upload may be large and the engine parses it before answering. */
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-function unexpectedAnswer(status: number, request: string): Problem {
-  return { title: 'Unexpected answer from the engine', status, detail: `${request} did not return the documented fields.` };
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
-}
-
 /**
  * Import: turn a playlist file, pasted text or a link into an import record and preview it —
  * playlists, the first tracks and line-level issues — before anything is matched. The record can
  * be exported to a portable file or deleted here; migrating from it arrives with the Migrate area.
  */
 export class OplImportPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, importPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, importPreviewStyles, importPageStyles];
 
   static override properties = {
     summary: {},
@@ -99,12 +58,8 @@ export class OplImportPage extends LitElement {
     _dragOver: { state: true },
     _announcement: { state: true },
     _accounts: { state: true },
-    _share: { state: true },
-    _exportFailure: { state: true },
-    _exportResult: { state: true },
     _unavailableFormats: { state: true },
     _exportFormat: { state: true },
-    _shownPlaylists: { state: true },
   };
 
   declare summary: string;
@@ -116,18 +71,10 @@ export class OplImportPage extends LitElement {
   declare _announcement: string;
   /** Connected provider accounts, for choosing which one reads a provider playlist link. */
   declare _accounts: readonly AccountView[];
-  declare _share: ShareOutcome | undefined;
-  /** Why the last "Download export" was refused, in the Export page's words. */
-  declare _exportFailure: ExportFailure | undefined;
-  /** What the last "Download export" holds, its warnings in words (as the Export page shows them). */
-  declare _exportResult: ExportResult | undefined;
   /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
   declare _unavailableFormats: ReadonlySet<ExportFormatValue>;
   declare _exportFormat: ExportFormatValue;
-  /** How many playlists of the preview are rendered. */
-  declare _shownPlaylists: number;
-  /** Id of an element to focus after the next render. */
-  #focusTarget: string | undefined;
+  readonly #focus = new FocusTarget();
 
   constructor() {
     super();
@@ -139,13 +86,8 @@ export class OplImportPage extends LitElement {
     this._dragOver = false;
     this._announcement = '';
     this._accounts = [];
-    this._share = undefined;
-    this._exportFailure = undefined;
-    this._exportResult = undefined;
     this._unavailableFormats = new Set();
     this._exportFormat = 'csv';
-    this._shownPlaylists = PLAYLISTS_SHOWN;
-    this.#focusTarget = undefined;
   }
 
   override connectedCallback(): void {
@@ -167,13 +109,8 @@ export class OplImportPage extends LitElement {
     if (result.ok) this._accounts = parseAccounts(result.data) ?? [];
   }
 
-  protected override updated(_changed: PropertyValues<this>): void {
-    if (!this.#focusTarget) return;
-    const target = this.renderRoot.querySelector<HTMLElement>(`#${this.#focusTarget}`);
-    if (target) {
-      this.#focusTarget = undefined;
-      target.focus();
-    }
+  protected override updated(): void {
+    this.#focus.apply(this.renderRoot);
   }
 
   /** Sends one preview request and shows its outcome: the preview (focus on its heading) or the problem. */
@@ -196,16 +133,12 @@ export class OplImportPage extends LitElement {
       return false;
     }
     this._preview = preview;
-    this._share = undefined;
-    this._exportFailure = undefined;
-    this._exportResult = undefined;
-    this._shownPlaylists = PLAYLISTS_SHOWN;
     const errors = preview.issues.filter((issue) => issue.severity === 'error').length;
     const warnings = preview.issues.length - errors;
     this._announcement =
       `Preview ready: ${plural(preview.playlistCount, 'playlist')}, ${plural(preview.trackCount, 'track')}` +
       `${preview.issues.length > 0 ? `, ${plural(errors, 'error')} and ${plural(warnings, 'warning')}` : ', no issues'}.`;
-    this.#focusTarget = 'preview-heading';
+    this.#focus.set('preview-heading');
     return true;
   }
 
@@ -275,7 +208,7 @@ export class OplImportPage extends LitElement {
     if (text.trim() === '') {
       if (this._failure?.near === 'text') this._failure = undefined;
       this._fieldErrors = { text: 'Paste at least one line, for example “Artist - Title”.' };
-      this.#focusTarget = 'import-text';
+      this.#focus.set('import-text');
       return;
     }
     this._fieldErrors = {};
@@ -293,7 +226,7 @@ export class OplImportPage extends LitElement {
     if (error) {
       if (this._failure?.near === 'url') this._failure = undefined;
       this._fieldErrors = { url: error };
-      this.#focusTarget = 'import-url';
+      this.#focus.set('import-url');
       return;
     }
     this._fieldErrors = {};
@@ -303,132 +236,24 @@ export class OplImportPage extends LitElement {
     await this.#preview('url', 'the link', URL_PREVIEW_PATH, () => apiRequest(URL_PREVIEW_PATH, { method: 'POST', json, timeoutMs: UPLOAD_TIMEOUT_MS }));
   }
 
-  /** Creates a public share of one playlist of the shown import and shows its link. */
-  async #createShare(preview: ImportPreview): Promise<void> {
-    if (this._busy) return;
-    const playlistKey = this.renderRoot.querySelector<HTMLSelectElement>('#share-playlist')?.value ?? preview.playlists[0]?.key ?? '0';
-    const expiry = this.renderRoot.querySelector<HTMLSelectElement>('#share-expiry')?.value ?? '';
-    this._busy = { kind: 'share' };
-    this._share = undefined;
-    this._announcement = 'Creating the share…';
-    const result = await apiRequest(SHARES_PATH, { method: 'POST', json: importShareRequest(preview.id, playlistKey, expiry === '' ? null : Number(expiry)) });
-    this._busy = undefined;
-    if (!result.ok) {
-      this._share = describeShareFailure(result.status, result.problem, result.body);
-      this._announcement = `Not shared: ${this._share.problem.title}.`;
-      return;
-    }
-    const created = parseCreatedShare(result.data);
-    if (!created) {
-      this._share = { problem: unexpectedAnswer(result.status, `POST ${SHARES_PATH}`), nextSteps: ['Try again later.'] };
-      return;
-    }
-    this._share = { created };
-    this._announcement = `Shared “${created.name}”. The link is ready to copy.`;
-    this.#focusTarget = 'share-link';
-  }
-
-  async #copyShareLink(link: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(link);
-      this._announcement = 'Link copied.';
-    } catch {
-      // Clipboard access can be refused (permissions, insecure origin): the link stays selected to copy by hand.
-      const input = this.renderRoot.querySelector<HTMLInputElement>('#share-link');
-      input?.focus();
-      input?.select();
-      this._announcement = 'Copying was not allowed here: the link is selected, copy it with your keyboard.';
-    }
-  }
-
-  /** Exports the whole import through `POST /api/exports` and hands the file to the browser. */
-  async #export(preview: ImportPreview): Promise<void> {
-    if (this._busy) return;
-    const format = this._exportFormat;
-    this._busy = { kind: 'export' };
-    this._failure = undefined;
-    this._exportFailure = undefined;
-    this._exportResult = undefined;
-    this._announcement = '';
-    const result = await downloadRequest('/api/exports', { source_provider: 'import', source_account_id: preview.id, format });
-    this._busy = undefined;
-    if (!result.ok) {
-      this._exportFailure = describeExportFailure('live', result.status, result.problem, result.body, result.headers?.get('retry-after') ?? null);
-      this._announcement = `Not exported: ${this._exportFailure.problem.title}.`;
-      return;
-    }
-    const url = URL.createObjectURL(result.blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = result.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    // The warnings in words, not only counted: an archive's manifest names each one, a single file its codes header.
-    const exported = await readExportResult(result, { partialPlaylistIds: [] });
-    if (this._preview?.id !== preview.id) return;
-    this._exportResult = exported;
-    const warnings = Math.max(exported.warningCount, exported.warnings.length);
-    this._announcement = `Exported ${result.fileName}${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}.`;
-  }
-
-  /** Hands the import to the Export page, where single playlists and a format with its explanation are chosen. */
-  #chooseExport(importId: string): void {
-    sessionStorage.setItem(EXPORT_HANDOVER_KEY, importId);
-    window.location.assign(hrefFor('export'));
-  }
-
-  /** Hands the import to the Migrate wizard (the router drops query strings after the hash). */
-  #startMigration(importId: string): void {
-    sessionStorage.setItem(IMPORT_HANDOVER_KEY, importId);
-    window.location.assign(hrefFor('migrate'));
-  }
-
-  async #delete(preview: ImportPreview): Promise<void> {
-    if (this._busy) return;
-    this._busy = { kind: 'delete' };
-    this._failure = undefined;
-    this._exportFailure = undefined;
-    this._exportResult = undefined;
-    this._announcement = '';
-    const result = await apiRequest(importPath(preview.id), { method: 'DELETE' });
-    this._busy = undefined;
-    // 404 and 410: it is already gone (expired, or deleted elsewhere), which is what was asked.
-    if (result.ok || result.status === 404 || result.status === 410) {
-      this._preview = undefined;
-      this._announcement = result.ok ? 'Import deleted.' : 'The import was already gone.';
-      this.#focusTarget = 'add-heading';
-      return;
-    }
-    this._failure = { near: 'preview', failure: describeImportFailure('file', result.status, result.problem, result.body) };
-  }
-
   #failureNotice(near: Failure['near']): TemplateResult | typeof nothing {
     const shown = this._failure;
     if (shown?.near !== near) return nothing;
-    const { failure } = shown;
-    return html`<opl-problem-notice .problem=${failure.problem} data-testid="import-problem">
-      <div class="failure-more">
-        ${failure.reason ? html`<p class="reason">Reason: <code>${failure.reason}</code></p>` : nothing}
-        ${failure.issues ? this.#issueLists(failure.issues.errors, failure.issues.warnings, `${near}-failure`) : nothing}
-        ${failure.nextSteps.length > 0
-          ? html`<ul class="next-steps" aria-label="What to do next">
-              ${failure.nextSteps.map((step) => html`<li>${step}</li>`)}
-            </ul>`
-          : nothing}
-        ${failure.connect
-          ? html`<p><a class="button-link" href=${hrefFor('connections')} data-provider=${failure.connect.provider}
-                >Connect a ${failure.connect.displayName} account</a
-              ></p>`
-          : nothing}
-        ${failure.reconnect
-          ? html`<p><a class="button-link" href=${hrefFor('connections')} data-provider=${failure.reconnect.provider} data-account=${failure.reconnect.accountId ?? ''}
-                >Reconnect the ${failure.reconnect.displayName} account</a
-              ></p>`
-          : nothing}
-        ${accessHint(failure.problem)}
-      </div>
-    </opl-problem-notice>`;
+    return importFailureNotice(shown.failure, near);
   }
+
+  readonly #onPreviewBusy = (event: CustomEvent<PreviewBusy | null>): void => {
+    // A CustomEvent carries "nothing" as null.
+    this._busy = event.detail ?? undefined;
+    // Deleting or exporting the shown import replaces what any earlier attempt said.
+    if (event.detail?.kind === 'delete' || event.detail?.kind === 'export') this._failure = undefined;
+  };
+
+  readonly #onPreviewDeleted = (event: CustomEvent<string>): void => {
+    this._preview = undefined;
+    this._announcement = event.detail;
+    this.#focus.set('add-heading');
+  };
 
   #busyStatus(kind: ImportSource): TemplateResult | typeof nothing {
     const busy = this._busy;
@@ -532,212 +357,6 @@ export class OplImportPage extends LitElement {
       <p class="hint" id="import-account-hint">Only used for provider playlist links. The account must be able to see the playlist.</p>`;
   }
 
-  #shareBlock(preview: ImportPreview): TemplateResult {
-    const sharing = this._busy?.kind === 'share';
-    const outcome = this._share;
-    return html`<div class="share" role="group" aria-labelledby="share-heading" data-testid="share-block">
-      <h3 id="share-heading">Share a playlist</h3>
-      <p class="hint" id="share-hint">
-        Anyone with the link can see the playlist's name and tracks (no account details) and import it into their own engine. You can revoke it on
-        the <a href=${hrefFor('shares')}>Shares</a> page.
-      </p>
-      <div class="share-form">
-        ${preview.playlists.length > 1
-          ? html`<label for="share-playlist">Playlist</label>
-              <select id="share-playlist">
-                ${preview.playlists.map((playlist) => html`<option value=${playlist.key}>${playlist.name || 'Untitled playlist'}</option>`)}
-              </select>`
-          : nothing}
-        <label for="share-expiry">Link works</label>
-        <select id="share-expiry">
-          ${SHARE_EXPIRY.map((item) => html`<option value=${item.value}>${item.label}</option>`)}
-        </select>
-        <button type="button" data-action="share" aria-describedby="share-hint" aria-disabled=${sharing ? 'true' : 'false'} @click=${() => void this.#createShare(preview)}>
-          ${sharing ? 'Sharing…' : 'Share…'}
-        </button>
-      </div>
-      ${outcome && 'created' in outcome
-        ? html`<div class="share-result" data-testid="share-result">
-            <label for="share-link">Link to “${outcome.created.name}”</label>
-            <input id="share-link" type="url" readonly .value=${outcome.created.url} @focus=${(event: FocusEvent) => (event.currentTarget as HTMLInputElement).select()} />
-            <div class="form-actions">
-              <button type="button" data-action="copy-share" @click=${() => void this.#copyShareLink(outcome.created.url)}>Copy link</button>
-              <a class="button-link" href=${outcome.created.url} target="_blank" rel="noopener noreferrer">Open the shared page</a>
-            </div>
-          </div>`
-        : nothing}
-      ${outcome && 'problem' in outcome
-        ? html`<opl-problem-notice .problem=${outcome.problem} data-testid="share-problem">
-            <ul class="next-steps" aria-label="What to do next">
-              ${outcome.nextSteps.map((step) => html`<li>${step}</li>`)}
-            </ul>
-          </opl-problem-notice>`
-        : nothing}
-    </div>`;
-  }
-
-  #issueList(issues: readonly ImportIssue[], testId: string): TemplateResult {
-    return html`<ul class="issues" data-testid=${testId}>
-      ${issues.map(
-        (issue) => html`<li data-line=${issue.line ?? ''} data-code=${issue.code}>
-          <span class="where">${issueLocation(issue)}</span>
-          <span class="message">${issue.message}</span>
-          <code class="secondary">${issue.code}</code>
-        </li>`,
-      )}
-    </ul>`;
-  }
-
-  #issueLists(errors: readonly ImportIssue[], warnings: readonly ImportIssue[], idPrefix: string): TemplateResult {
-    return html`${errors.length > 0
-      ? html`<h4 id=${`${idPrefix}-errors`}>Errors, rows skipped <span class="count">(${errors.length})</span></h4>
-          ${this.#issueList(errors, 'issue-errors')}`
-      : nothing}
-    ${warnings.length > 0
-      ? html`<h4 id=${`${idPrefix}-warnings`}>Warnings, rows kept <span class="count">(${warnings.length})</span></h4>
-          ${this.#issueList(warnings, 'issue-warnings')}`
-      : nothing}`;
-  }
-
-  #playlist(playlist: PreviewPlaylist, index: number): TemplateResult {
-    const headingId = `playlist-heading-${index}`;
-    const shown = playlist.tracks.length;
-    return html`<div class="playlist" data-testid="preview-playlist">
-      <h3 id=${headingId} tabindex="-1"><bdi>${playlist.name || 'Untitled playlist'}</bdi> <span class="count">(${plural(playlist.trackCount, 'track')})</span></h3>
-      ${playlist.description ? html`<p class="description" dir="auto">${playlist.description}</p>` : nothing}
-      ${shown === 0
-        ? html`<p class="empty">This playlist has no tracks.</p>`
-        : html`${shown < playlist.trackCount
-              ? html`<p class="hint">Showing the first ${shown} of ${playlist.trackCount.toLocaleString('en')} tracks.</p>`
-              : nothing}
-            <div class="table-scroll" role="region" aria-labelledby=${headingId} tabindex="0">
-              <table aria-labelledby=${headingId} data-testid="tracks-table">
-                <thead>
-                  <tr>
-                    <th scope="col" class="number">#</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Artist</th>
-                    <th scope="col">Album</th>
-                    <th scope="col" class="number">Duration</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${playlist.tracks.map((track, position) => {
-                    const duration = formatDuration(track.durationS);
-                    return html`<tr>
-                      <td class="number">${position + 1}</td>
-                      <th scope="row" dir="auto">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
-                      <td dir="auto">${track.artist}</td>
-                      <td dir="auto">${track.album ?? ''}</td>
-                      <td class="number" data-field="duration">
-                        ${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}
-                      </td>
-                    </tr>`;
-                  })}
-                </tbody>
-              </table>
-            </div>`}
-    </div>`;
-  }
-
-  /** A refused export of the shown import: on this page, importing again is done right here. */
-  #exportFailureHere(failure: ExportFailure): ExportFailure {
-    if (failure.action.kind !== 'import-again') return failure;
-    return { ...failure, nextSteps: ['The import was deleted or has expired. Import the file, text or link again above, then export it.'] };
-  }
-
-  /** Shows the next playlists and moves focus to the first of them. */
-  #showMorePlaylists(): void {
-    const first = this._shownPlaylists;
-    this._shownPlaylists += PLAYLISTS_SHOWN;
-    this.#focusTarget = `playlist-heading-${first}`;
-  }
-
-  #morePlaylists(preview: ImportPreview): TemplateResult | typeof nothing {
-    const total = preview.playlists.length;
-    const shown = Math.min(this._shownPlaylists, total);
-    if (shown >= total) return nothing;
-    const next = Math.min(PLAYLISTS_SHOWN, total - shown);
-    return html`<div class="more-playlists" data-testid="more-playlists">
-      <p class="hint" id="more-playlists-hint">Showing ${shown.toLocaleString('en')} of ${plural(total, 'playlist')}.</p>
-      <button type="button" aria-describedby="more-playlists-hint" @click=${() => this.#showMorePlaylists()}>Show ${plural(next, 'more playlist')}</button>
-    </div>`;
-  }
-
-  #previewSection(preview: ImportPreview): TemplateResult {
-    const { errors, warnings } = groupIssues(preview.issues);
-    const deleting = this._busy?.kind === 'delete';
-    const exporting = this._busy?.kind === 'export';
-    return html`<section aria-labelledby="preview-heading" data-testid="import-preview" data-import-id=${preview.id}>
-      <h2 id="preview-heading" tabindex="-1">Preview: <bdi>${preview.name ?? 'Untitled import'}</bdi></h2>
-      <dl>
-        <dt>Source</dt>
-        <dd data-field="source">${sourceLabel(preview.kind)}</dd>
-        <dt>Format</dt>
-        <dd data-field="format">${formatLabel(preview.format)}</dd>
-        <dt>Contents</dt>
-        <dd data-field="counts">${plural(preview.playlistCount, 'playlist')}, ${plural(preview.trackCount, 'track')}</dd>
-        <dt>Issues</dt>
-        <dd data-field="issues">
-          ${preview.issues.length === 0 ? 'None' : `${plural(errors.length, 'error')}, ${plural(warnings.length, 'warning')}`}
-        </dd>
-        <dt>Kept until</dt>
-        <dd data-field="expires">
-          <time datetime=${preview.expiresAt}>${formatTimestamp(preview.expiresAt)}</time>
-          <span class="explain">The engine deletes the import after this time; nothing was matched or written anywhere.</span>
-        </dd>
-      </dl>
-      <div class="actions">
-        <button type="button" id="delete-import" aria-disabled=${deleting ? 'true' : 'false'} @click=${() => void this.#delete(preview)}>
-          ${deleting ? 'Deleting…' : 'Delete import'}
-        </button>
-        <span class="export-choice">
-          <label for="export-format">Export as</label>
-          <select
-            id="export-format"
-            aria-describedby=${this._unavailableFormats.size > 0 ? 'export-formats-note' : nothing}
-            @change=${(event: Event) => {
-              this._exportFormat = (event.currentTarget as HTMLSelectElement).value as ExportFormatValue;
-              this._exportFailure = undefined;
-              this._exportResult = undefined;
-            }}
-          >
-            ${EXPORT_FORMATS.map((item) => {
-              const unavailable = this._unavailableFormats.has(item.value);
-              return html`<option value=${item.value} ?disabled=${unavailable} ?selected=${this._exportFormat === item.value}>
-                ${item.label}${unavailable ? ' — not available now' : ''}
-              </option>`;
-            })}
-          </select>
-          <button type="button" id="export-import" data-action="export" aria-disabled=${exporting ? 'true' : 'false'} @click=${() => void this.#export(preview)}>
-            ${exporting ? 'Exporting…' : 'Download export'}
-          </button>
-        </span>
-        <button type="button" data-action="export-choose" @click=${() => this.#chooseExport(preview.id)}>Choose playlists to export…</button>
-        <button type="button" data-action="migrate" aria-describedby="migrate-note" @click=${() => this.#startMigration(preview.id)}>Start a migration…</button>
-      </div>
-      <p class="hint" id="migrate-note">
-        Several playlists download as one ZIP archive with a manifest. A migration takes this import as its source on the
-        <a href=${hrefFor('migrate')}>Migrate</a> page.
-      </p>
-      ${this._unavailableFormats.size > 0
-        ? html`<p class="hint" id="export-formats-note">
-            A format marked “not available now” cannot be written at the moment: its plugin is not loaded (an administrator can see why on the Plugins page).
-          </p>`
-        : nothing}
-      ${this._exportFailure ? exportFailureNotice(this.#exportFailureHere(this._exportFailure), () => void this.#export(preview), { importHere: true }) : nothing}
-      <opl-export-result .result=${this._exportResult} heading="import-export-result-heading"></opl-export-result>
-      ${this.#failureNotice('preview')} ${this.#shareBlock(preview)}
-      ${preview.issues.length > 0
-        ? html`<div class="issue-groups" role="group" aria-labelledby="issues-heading">
-            <h3 id="issues-heading">Issues by line</h3>
-            ${this.#issueLists(errors, warnings, 'preview')}
-          </div>`
-        : nothing}
-      ${preview.playlists.slice(0, this._shownPlaylists).map((playlist, index) => this.#playlist(playlist, index))} ${this.#morePlaylists(preview)}
-    </section>`;
-  }
-
   override render(): TemplateResult {
     const preview = this._preview;
     return html`
@@ -747,7 +366,18 @@ export class OplImportPage extends LitElement {
         <p>Nothing is matched or written while you preview: the import is only read and kept for a while.</p>
         <div class="ways">${this.#fileWay()} ${this.#textWay()} ${this.#urlWay()}</div>
       </section>
-      ${preview ? this.#previewSection(preview) : nothing}
+      <opl-import-preview
+        .preview=${preview}
+        .busy=${this._busy}
+        .failure=${this._failure?.near === 'preview' ? this._failure.failure : undefined}
+        .exportFormat=${this._exportFormat}
+        .unavailableFormats=${this._unavailableFormats}
+        @opl-import-busy=${this.#onPreviewBusy}
+        @opl-import-failure=${(event: CustomEvent<ImportFailure>) => (this._failure = { near: 'preview', failure: event.detail })}
+        @opl-import-format=${(event: CustomEvent<ExportFormatValue>) => (this._exportFormat = event.detail)}
+        @opl-import-announce=${(event: CustomEvent<string>) => (this._announcement = event.detail)}
+        @opl-import-deleted=${this.#onPreviewDeleted}
+      ></opl-import-preview>
       <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>
     `;
   }

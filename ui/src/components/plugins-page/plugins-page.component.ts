@@ -4,20 +4,17 @@ import { canAllow, canRelease, draftForRefused } from '../../api/allow-list.ts';
 import { apiRequest, type ApiResult, type RequestOptions } from '../../api/http.ts';
 import { describeRefusal } from '../../api/plugin-refusals.ts';
 import {
-  describeGrant,
   describeRegistrySource,
   parsePluginsOverview,
   pluginKey,
-  pluginKindLabel,
   PLUGINS_PATH,
   PLUGINS_RELOAD_PATH,
   releasePath,
   type AllowListEntry,
-  type LoadedPlugin,
   type PluginsOverview,
   type RefusedPlugin,
 } from '../../api/plugins.ts';
-import type { Problem } from '../../api/problem.ts';
+import { unexpectedAnswer, type Problem } from '../../api/problem.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
@@ -30,6 +27,8 @@ import '../allow-list-editor/index.ts';
 import '../login-form/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
+import './loaded-plugins/index.ts';
+import { loadedPluginsStyles } from './loaded-plugins/loaded-plugins.styles.ts';
 import { pluginsPageStyles } from './plugins-page.styles.ts';
 
 type Load =
@@ -47,19 +46,13 @@ type Busy = { readonly kind: 'reload' } | { readonly kind: 'release'; readonly k
 /** Where an action's problem is shown: next to the button that caused it. */
 type ActionProblem = { readonly near: 'reload' | 'refused'; readonly problem: Problem };
 
-const LOADED_COLUMNS = 6;
-
-function unexpectedAnswer(status: number, request: string): Problem {
-  return { title: 'Unexpected answer from the engine', status, detail: `${request} did not return the documented fields.` };
-}
-
 /**
  * Plugins: what `GET /api/admin/plugins` reports — registry, loaded plugins with the network access
  * they were granted, refused plugins with the reason in words, and the hosted allow-list — plus
  * the actions the engine offers on them (reload, release from quarantine, allow-list edits).
  */
 export class OplPluginsPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, pluginsPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, loadedPluginsStyles, pluginsPageStyles];
 
   static override properties = {
     summary: {},
@@ -313,92 +306,6 @@ export class OplPluginsPage extends LitElement {
     `;
   }
 
-  #loadedDetails(plugin: LoadedPlugin): TemplateResult {
-    return html`<div class="details">
-      <div>
-        <h3>Network access</h3>
-        ${plugin.network.length === 0
-          ? html`<p class="empty">None: this plugin makes no network requests.</p>`
-          : html`<ul class="grants">
-              ${plugin.network.map(
-                (grant) => html`<li>
-                  <code>${describeGrant(grant)}</code>
-                  <span class="reason">${grant.reason}</span>
-                </li>`,
-              )}
-            </ul>`}
-      </div>
-      <div>
-        <h3>Capabilities</h3>
-        ${plugin.capabilities.length === 0
-          ? html`<p class="empty">None declared.</p>`
-          : html`<ul class="capabilities">
-              ${plugin.capabilities.map((capability) => html`<li><code>${capability}</code></li>`)}
-            </ul>`}
-      </div>
-    </div>`;
-  }
-
-  #loaded(loaded: readonly LoadedPlugin[]): TemplateResult {
-    return html`
-      <section aria-labelledby="loaded-heading">
-        <h2 id="loaded-heading" tabindex="-1">Loaded plugins <span class="count">(${loaded.length})</span></h2>
-        ${loaded.length === 0
-          ? html`<p class="empty">No plugins are loaded.</p>`
-          : html`<div class="table-scroll" role="region" aria-labelledby="loaded-heading" tabindex="0">
-              <table aria-labelledby="loaded-heading" data-testid="loaded-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Plugin</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Publisher</th>
-                    <th scope="col">Signature</th>
-                    <th scope="col">Access</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${loaded.map((plugin, index) => {
-                    const key = pluginKey(plugin);
-                    const expanded = this._expanded.has(key);
-                    const detailsId = `loaded-details-${index}`;
-                    return html`<tr data-plugin=${plugin.id}>
-                        <th scope="row">${plugin.name}<code class="secondary">${plugin.id}</code></th>
-                        <td><code>${plugin.version}</code></td>
-                        <td>${pluginKindLabel(plugin.kind)}</td>
-                        <td>${plugin.publisher.name}<span class="secondary">key <code>${plugin.publisher.keyId}</code></span></td>
-                        <td>
-                          ${plugin.signed
-                            ? html`<span class="signed">Signed</span>`
-                            : html`<span class="badge-warning">UNSIGNED — development only</span>`}
-                          ${plugin.signed && plugin.testOnlyKey
-                            ? html`<span class="badge-warning">TEST KEY — not for production</span>`
-                            : nothing}
-                        </td>
-                        <td>
-                          <button
-                            type="button"
-                            class="disclosure"
-                            aria-expanded=${expanded ? 'true' : 'false'}
-                            aria-controls=${detailsId}
-                            @click=${() => this.#toggle(key)}
-                          >
-                            <span class="chevron" aria-hidden="true"></span>Details<span class="visually-hidden"> of ${plugin.name}</span>
-                          </button>
-                          <span class="secondary">${plugin.network.length} network ${plugin.network.length === 1 ? 'grant' : 'grants'}</span>
-                        </td>
-                      </tr>
-                      <tr class="details-row" id=${detailsId} ?hidden=${!expanded}>
-                        <td colspan=${LOADED_COLUMNS}>${expanded ? this.#loadedDetails(plugin) : nothing}</td>
-                      </tr>`;
-                  })}
-                </tbody>
-              </table>
-            </div>`}
-      </section>
-    `;
-  }
-
   #refusedAction(plugin: RefusedPlugin): TemplateResult | typeof nothing {
     if (canRelease(plugin)) {
       const releasing = this._busy?.kind === 'release' && this._busy.key === pluginKey(plugin);
@@ -511,7 +418,11 @@ export class OplPluginsPage extends LitElement {
       case 'loaded': {
         const { overview } = load;
         return html`
-          ${this.#registry(overview)} ${this.#loaded(overview.loaded)} ${this.#refused(overview.refused)}
+          ${this.#registry(overview)} <opl-loaded-plugins
+            .loaded=${overview.loaded}
+            .expanded=${this._expanded}
+            @opl-plugin-toggle=${(event: CustomEvent<string>) => this.#toggle(event.detail)}
+          ></opl-loaded-plugins> ${this.#refused(overview.refused)}
           <opl-allow-list-editor
             .entries=${overview.allowList}
             .mode=${overview.mode}

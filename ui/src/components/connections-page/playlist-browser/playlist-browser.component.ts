@@ -15,7 +15,7 @@ import {
   type PlaylistListing,
   type PlaylistSummary,
 } from '../../../api/playlists.ts';
-import type { Problem } from '../../../api/problem.ts';
+import { unexpectedAnswer } from '../../../api/problem.ts';
 import { formatTimestamp } from '../../../api/timestamp.ts';
 import { panelStyles } from '../../../theme/panel.styles.ts';
 import { pageStyles } from '../../../theme/page.styles.ts';
@@ -37,10 +37,6 @@ type TrackLoad =
   | { readonly kind: 'loading'; readonly playlist: PlaylistSummary }
   | { readonly kind: 'loaded'; readonly detail: PlaylistDetail }
   | { readonly kind: 'failed'; readonly playlist: PlaylistSummary; readonly failure: ConnectionFailure };
-
-function unexpectedAnswer(status: number, request: string): Problem {
-  return { title: 'Unexpected answer from the engine', status, detail: `${request} did not return the documented fields.` };
-}
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
