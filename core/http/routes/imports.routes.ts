@@ -46,7 +46,7 @@ const recordFields = {
   id: z.string(),
   kind: z.enum(['file', 'text', 'url']),
   name: z.string().nullable().describe('The uploaded file name, or the name given to pasted text'),
-  format: z.string().nullable().describe('The format that read it: csv, txt, m3u8, pls, wpl, xspf, itunes-library, json'),
+  format: z.string().nullable().describe('The format that read it: csv, txt, m3u8, pls, wpl, xspf, xml, itunes-library, json'),
   state: z.enum(['previewed', 'queued', 'retained']).describe('queued: a migration holds it as its source'),
   created_at: z.string(),
   expires_at: z.string(),
@@ -200,7 +200,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
           tags: ['imports'],
           summary: 'Preview a local playlist file: the raw file is the request body (any Content-Type)',
           description:
-            'The body streams into a bounded spool (memory, then a private temporary file removed afterwards). The file name comes from `filename`, `X-Filename` (percent-encoded) or `Content-Disposition`; the format from its extension, the Content-Type, or the content. Formats: csv, txt, m3u/m3u8, pls, wpl, xspf, jspf, iTunes / Apple Music Library.xml (plist), Open Playlist JSON.',
+            'The body streams into a bounded spool (memory, then a private temporary file removed afterwards). The file name comes from `filename`, `X-Filename` (percent-encoded) or `Content-Disposition`; the format from its extension, the Content-Type, or the content. Formats: csv, txt, m3u/m3u8, pls, wpl, xspf, jspf, plain XML playlists, iTunes / Apple Music Library.xml (plist), Open Playlist JSON and plain JSON playlists.',
           querystring: z.object({ filename: z.string().min(1).max(255).optional().describe('Name of the uploaded file, e.g. `Road Trip.m3u8`') }),
           response: {
             201: importPreviewSchema,
