@@ -155,18 +155,27 @@ describe('review, pause and resume on the board', () => {
     expect(await board.getAttribute('data-status')).toBe('awaiting_review');
 
     // 4. Correct one by searching the target: the search box starts with the song's title and artist.
-    const searched = items.nth(0);
-    const searchedId = await searched.getAttribute('data-item-id');
+    const searchedId = await items.nth(0).getAttribute('data-item-id');
+    // Held by its id: the list may re-render while the search runs.
+    const searched = board.locator(`[data-testid="review-item"][data-item-id="${searchedId}"]`);
+    const before = ((await api(`/api/migrations/${jobId}/items`)).json as { id: string; target_uri: string | null; candidates: { uri: string | null; title: string }[] }[]).find((item) => item.id === searchedId)!;
+    const suggestedTitle = before.candidates.find((candidate) => candidate.uri === before.target_uri)?.title ?? null;
     const search = searched.getByRole('searchbox', { name: /Search the target/ });
     expect(await search.inputValue()).not.toBe('');
     await search.press('Enter');
-    const results = searched.locator('[data-testid="search-results"]');
-    await expect.poll(() => results.getByRole('radio').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    // The search finds the song and its TIDAL twin; one of the two may be the suggestion itself,
-    // already chosen (approving that is a plain approval, not a correction). Correct with the other.
-    const other = results.locator('input[type="radio"]:not(:checked):not([disabled])');
-    expect(await other.count()).toBeGreaterThan(0);
-    await other.first().check();
+    const results = searched.locator('[data-testid="search-results"] li');
+    await expect.poll(() => results.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // The search finds the song and its TIDAL twin. One of them is the suggestion itself: choosing
+    // it is a plain approval, not a correction (and its radio may show unticked, its twin in the
+    // candidate list holding the group's tick). Correct with a song whose title is not the suggestion's.
+    const titleOf = (text: string) => /^•\s+(.+?) — /.exec(text.trim())?.[1] ?? '';
+    let picked = false;
+    for (let index = 0; index < (await results.count()) && !picked; index++) {
+      if (titleOf(await results.nth(index).innerText()) === suggestedTitle) continue;
+      await results.nth(index).getByRole('radio').check();
+      picked = true;
+    }
+    expect(picked, `a search result other than "${suggestedTitle}"`).toBe(true);
     await searched.getByRole('button', { name: /^Approve/ }).click();
     await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(REVIEWS - 4);
     const afterSearch = (await api(`/api/migrations/${jobId}/items`)).json as { id: string; status: string; reason: string }[];
