@@ -6,6 +6,7 @@
  */
 export { splitArtistTitle, type ArtistTitle, type SplitOptions } from './artist-title.ts';
 export { looksBinary } from './binary-content.ts';
+export { markLocalFiles } from './local-links.ts';
 export { PLAYLIST_COLUMNS, SCHEMA_VERSION, TRACK_COLUMNS, V1_COLUMNS, type V1Column } from './export-columns.ts';
 export { EMPTY_TRACK_VALUES, playlistValues, trackValues, type CellValue } from './export-values.ts';
 export {

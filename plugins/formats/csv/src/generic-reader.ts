@@ -1,7 +1,6 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
 import type { CsvRecord } from './csv-records.ts';
 import { normalizeName } from './header-index.ts';
-import { markLocalFiles } from './local-links.ts';
 import { acceptRow } from './row-shape.ts';
 
 /**
@@ -112,7 +111,7 @@ export function readGeneric(names: readonly string[], records: Iterable<CsvRecor
   }
   const playlists = [...tables].map(([playlist, table]): PlaylistInput => {
     const tracks = table.finish();
-    markLocalFiles(tracks);
+    formatKit.markLocalFiles(tracks);
     return { name: formatKit.boundedText(playlist === '' ? name : playlist, formatKit.LIMITS.playlistName).value, tracks };
   });
   if (playlists.every((playlist) => playlist.tracks?.length === 0)) issues.add(null, 'no_tracks', 'the file has a header but no track rows', 'warning');

@@ -1,5 +1,4 @@
 import { formatKit, type PlaylistInput } from '@opl/plugin-sdk';
-import { markLocalFiles } from './local-links.ts';
 import { tabCells, unquoteCell } from './tab-cells.ts';
 import { headerCells, isTableHeader } from './txt-layout.ts';
 
@@ -137,7 +136,7 @@ export function readTable(lines: Iterator<formatKit.TextLine>, filename: string 
     table.add(line.number, cells);
   }
   const tracks = table.finish();
-  markLocalFiles(tracks);
+  formatKit.markLocalFiles(tracks);
   if (tracks.length === 0) issues.add(null, 'no_tracks', 'the file has a header row but no track rows', 'warning');
   return [{ name, tracks }];
 }
