@@ -1,12 +1,9 @@
+import type { SqlStatement } from '../../storage/sql/executors.ts';
+
 /**
- * SQL of generated drafts: pure functions returning `{text, values}` with `?` placeholders. Every
+ * SQL of generated drafts: pure functions returning `{text, values}`, values bound to `?`. Every
  * statement names the owner: a draft is private to its owner, and another owner's id finds nothing.
  */
-
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
 
 export const DRAFT_COLUMNS = `id, owner_id, target_provider, target_account_id, name, description, controls, status, prompt_hash, generation,
   migration_job_id, expires_at, created_at, updated_at`;

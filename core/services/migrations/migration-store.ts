@@ -1,8 +1,10 @@
 import { insertLedger, lockJob, releaseLease, renewLease, type LedgerIntent, type SqlStatement } from './migration-jobs.sql.ts';
 import type { LeaseFence } from './lease-lost.ts';
 
-export type Execute = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
-export type Transaction = <T>(work: (execute: Execute) => Promise<T>) => Promise<T>;
+import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
+
+export type Execute = SqlExecute;
+export type Transaction = SqlTransaction;
 
 /**
  * Statements that change (or delete) rows of a job or its items. Their progress trigger takes the
