@@ -280,7 +280,7 @@ export class OplImportPage extends LitElement {
         </button>
         <!-- Rendered (not display:none) so every browser opens its picker on click(); the button above is what users reach. -->
         <input id="file-input" class="visually-hidden" type="file" tabindex="-1" aria-hidden="true" @change=${this.#onFileChosen} />
-        <p class="hint" id="file-hint">One file at a time: CSV, TXT, M3U or M3U8, PLS, WPL, XSPF, an iTunes / Apple Music Library.xml or Open Playlist JSON. The preview starts as soon as it is chosen.</p>
+        <p class="hint" id="file-hint">One file at a time: CSV, TXT, M3U or M3U8, PLS, WPL, XSPF, a plain XML or JSON playlist, an iTunes / Apple Music Library.xml or Open Playlist JSON. The preview starts as soon as it is chosen.</p>
       </div>
       ${this.#busyStatus('file')} ${this.#failureNotice('file')}
     </div>`;
