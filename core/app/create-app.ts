@@ -35,8 +35,10 @@ import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
+import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
+import { runOrganizerJob } from '../services/organizer/index.ts';
 import { ENGINE_VERSION } from './version.ts';
 
 export interface AppRoles {
@@ -248,6 +250,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
     });
+    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }) });
     const services: AppServices = {
       config,
       logger,
@@ -264,6 +267,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       matching,
       migrations,
       generator,
+      organizer,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -292,6 +296,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           library: services.library,
           migrations: services.migrations,
           generator: services.generator,
+          organizer: services.organizer.service,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
