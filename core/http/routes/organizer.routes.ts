@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createJobRequestSchema, OrganizerError, preflightRequestSchema, type OrganizerService } from '../../services/organizer/index.ts';
+import { createJobRequestSchema, duplicatesRequestSchema, OrganizerError, preflightRequestSchema, type OrganizerService } from '../../services/organizer/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
@@ -11,7 +11,7 @@ import { providerProblem } from './provider-problems.ts';
  * exact typed phrase; the backend enforces every rule whatever the client sends.
  */
 
-export type OrganizerApi = Pick<OrganizerService, 'playlists' | 'preflight' | 'createJob' | 'job' | 'jobs' | 'retry'>;
+export type OrganizerApi = Pick<OrganizerService, 'playlists' | 'duplicates' | 'preflight' | 'createJob' | 'job' | 'jobs' | 'retry'>;
 
 const actionSchema = z.enum(['unfollow_playlist', 'delete_playlist', 'remove_tracks']);
 const availabilitySchema = z.object({ available: z.boolean(), reason: z.string().nullable(), note: z.string().nullable() });
@@ -91,6 +91,31 @@ const jobSchema = z
   })
   .meta({ id: 'OrganizerJob' });
 
+const duplicateEntrySchema = z.object({ position: z.number().int(), uri: z.string().nullable(), entry_id: z.string().nullable(), title: z.string(), artist: z.string() });
+const pairPlaylistSchema = z.object({ id: z.string(), name: z.string(), track_count: z.number().int() });
+const duplicatesSchema = z
+  .discriminatedUnion('scope', [
+    z.object({
+      scope: z.literal('playlists'),
+      account_id: z.string(),
+      scanned: z.number().int(),
+      read: z.number().int(),
+      pairs: z.array(z.object({ playlists: z.tuple([pairPlaylistSchema, pairPlaylistSchema]), normalized_name: z.string(), overlap: z.number(), shared_songs: z.number().int(), evidence: z.array(z.string()) })),
+      skipped: z.array(z.object({ id: z.string(), name: z.string(), reason: z.string() })),
+    }),
+    z.object({
+      scope: z.literal('entries'),
+      account_id: z.string(),
+      playlist_id: z.string(),
+      name: z.string(),
+      snapshot_id: z.string().nullable(),
+      keep: z.enum(['first', 'last']),
+      groups: z.array(z.object({ original: duplicateEntrySchema, duplicates: z.array(duplicateEntrySchema.extend({ matched_by: z.string(), why: z.string() })) })),
+      proposed_removals: z.array(duplicateEntrySchema),
+    }),
+  ])
+  .meta({ id: 'OrganizerDuplicates' });
+
 const jobParams = z.object({ job_id: z.uuid() });
 
 function organizerProblem(error: unknown): unknown {
@@ -143,6 +168,22 @@ export const organizerRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }>
     async (request) => {
       const owner = requireOwner(request, 'preflight an organizer job');
       return guarded(() => organizer.preflight(owner.id, request.body));
+    },
+  );
+
+  app.post(
+    '/api/organizer/duplicates',
+    {
+      schema: {
+        tags: ['organizer'],
+        summary: 'Read-only duplicate scan: candidate playlist pairs (same normalized name, compatible owner, ≥ 50% overlap) or repeated entries of one playlist',
+        body: duplicatesRequestSchema,
+        response: { 200: duplicatesSchema, 404: problemResponse('No such account or playlist'), 409: problemResponse('The account needs reconnecting') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'scan for duplicates');
+      return guarded(() => organizer.duplicates(owner.id, request.body));
     },
   );
 

@@ -5,3 +5,4 @@ export { OrganizerRunner } from './organizer-runner.ts';
 export { OrganizerService, PREFLIGHT_TTL_SECONDS, type OrganizerItemView, type OrganizerJobView, type OrganizerPlaylistView, type PreflightView } from './organizer.service.ts';
 export { runOrganizerJob } from './organizer.jobs.ts';
 export type { ProviderOrganizer } from './organizer-preflight.ts';
+export { duplicatesRequestSchema, type DuplicatesRequest, type DuplicatesView } from './organizer-duplicates.ts';

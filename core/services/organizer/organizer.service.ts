@@ -5,6 +5,7 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { availability, ORGANIZER_ACTIONS, phraseMatches, relationOf, type ActionAvailability, type OrganizerAction, type PlaylistRelation } from './organizer-actions.ts';
 import { OrganizerError } from './organizer-errors.ts';
 import { buildPlan, phraseFor, type Plan, type PlannedPlaylist, type ProviderOrganizer } from './organizer-preflight.ts';
+import { scanDuplicates, type DuplicatesRequest, type DuplicatesView } from './organizer-duplicates.ts';
 import { confirmOwnership, readFull } from './organizer-reads.ts';
 import type { CreateJobRequest, PreflightRequest } from './organizer-request.ts';
 import { insertJobWithItems, insertPreflight, resetRetryableItems, selectItems, selectJob, selectJobs, selectPreflight } from './organizer.sql.ts';
@@ -107,6 +108,11 @@ export class OrganizerService {
         actions: Object.fromEntries(ORGANIZER_ACTIONS.map((action) => [action, availability(provider.section, provider.displayName, playlist, action)])) as Record<OrganizerAction, ActionAvailability>,
       })),
     };
+  }
+
+  /** Read-only: proposes duplicate playlists or entries; never selects, removes or edits. */
+  async duplicates(ownerId: string, request: DuplicatesRequest): Promise<DuplicatesView> {
+    return scanDuplicates(this.#deps, ownerId, request);
   }
 
   async preflight(ownerId: string, request: PreflightRequest): Promise<PreflightView> {

@@ -152,3 +152,13 @@ export function resetRetryableItems(ownerId: string, jobId: string): SqlStatemen
 export function selectStrandedJobs(): SqlStatement {
   return { text: `select id from organizer_job where status in ('queued', 'running') and (lease_until is null or lease_until < now()) order by created_at limit 100`, values: [] };
 }
+
+/** Identity-graph identities of a provider's track ids (an account overlay edge before a global one). */
+export function selectIdentities(provider: string, trackIds: readonly string[], accountScope: string): SqlStatement {
+  return {
+    text: `select distinct on (provider_track_id) provider_track_id, identity_id from track_edge
+            where provider = ? and provider_track_id in (select jsonb_array_elements_text(?::jsonb)) and scope in ('global', ?)
+            order by provider_track_id, case when scope = 'global' then 1 else 0 end, created_at`,
+    values: [provider, JSON.stringify(trackIds), accountScope],
+  };
+}

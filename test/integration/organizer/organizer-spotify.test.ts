@@ -27,8 +27,11 @@ beforeAll(async () => {
         { name: 'Lost Answer', trackKeys: [b, c, d] },
         { name: 'Changes Under Us', trackKeys: [c, d, e] },
         { name: 'Big One', trackKeys: onSpotify.slice(0, 30) },
+        { name: 'Summer Hits', trackKeys: [a, b, c, d] },
+        { name: 'summer hits!', trackKeys: [a, b, e] },
+        { name: 'Dupes Inside', trackKeys: [a, b, a, c, b] },
       ],
-      followed: [{ name: 'Friend Mix', trackKeys: [c, d] }, { name: 'Rate Limited Friend', trackKeys: [e] }, { name: 'Shared Jam', trackKeys: [a, e], collaborative: true }],
+      followed: [{ name: 'Summer Hits', trackKeys: [a, b] }, { name: 'Friend Mix', trackKeys: [c, d] }, { name: 'Rate Limited Friend', trackKeys: [e] }, { name: 'Shared Jam', trackKeys: [a, e], collaborative: true }],
       likedTrackKeys: [a, b],
     },
     tidalLibrary: {},
@@ -125,6 +128,46 @@ describe('safe removal and refusals', () => {
     const { job } = await client.run({ account_id: h.spotifyAccount, action: 'unfollow_playlist', playlist_ids: [target.id] });
     expect(job.status).toBe('completed');
     expect(inLibrary(target.id)).toBe(false);
+  });
+});
+
+describe('duplicate scans (read-only)', () => {
+  it('pairs same-named playlists of one owner with enough overlap, explains why, and reads nothing again from warm caches', async () => {
+    await client.playlists(h.spotifyAccount);
+    const before = h.spotify.requests.length;
+    const first = await h.api('/api/organizer/duplicates', { method: 'POST', body: JSON.stringify({ scope: 'playlists', account_id: h.spotifyAccount }) });
+    expect(first.status, first.text).toBe(200);
+    const scan = first.json as { read: number; pairs: { playlists: { name: string }[]; overlap: number; evidence: string[] }[] };
+    const names = scan.pairs.map((pair) => pair.playlists.map((playlist) => playlist.name).sort().join(' + '));
+    expect(names).toContain('Summer Hits + summer hits!');
+    // The friend's “Summer Hits” has another owner: never a candidate.
+    expect(scan.pairs.filter((pair) => pair.playlists.some((playlist) => playlist.name === 'Summer Hits'))).toHaveLength(1);
+    const pair = scan.pairs.find((candidate) => candidate.playlists.some((playlist) => playlist.name === 'summer hits!'))!;
+    expect(pair.overlap).toBeCloseTo(2 / 3);
+    expect(pair.evidence.join(' ')).toMatch(/2 of the smaller playlist's 3 songs/);
+    const writes = h.spotify.requests.slice(before).filter((request) => request.method !== 'GET');
+    expect(writes).toEqual([]);
+    const afterFirst = h.spotify.requests.length;
+    const second = await h.api('/api/organizer/duplicates', { method: 'POST', body: JSON.stringify({ scope: 'playlists', account_id: h.spotifyAccount }) });
+    expect(second.status).toBe(200);
+    expect(h.spotify.requests.length).toBe(afterFirst);
+  });
+
+  it('finds repeated entries inside a playlist and proposes removals by keep policy, selecting nothing', async () => {
+    const dupes = playlist('Dupes Inside');
+    const answer = await h.api('/api/organizer/duplicates', { method: 'POST', body: JSON.stringify({ scope: 'entries', account_id: h.spotifyAccount, playlist_id: dupes.id, levels: ['same_id'], keep: 'last' }) });
+    expect(answer.status, answer.text).toBe(200);
+    const scan = answer.json as { groups: { original: { position: number }; duplicates: { position: number }[] }[]; proposed_removals: { position: number; uri: string }[] };
+    expect(scan.groups.map((group) => [group.original.position, group.duplicates.map((entry) => entry.position)])).toEqual([
+      [0, [2]],
+      [1, [4]],
+    ]);
+    expect(scan.proposed_removals.map((entry) => entry.position)).toEqual([0, 1]);
+    expect(playlist('Dupes Inside').uris).toEqual(dupes.uris);
+    // The proposal becomes a removal only through its own preflight and typed phrase.
+    const { job } = await client.run({ account_id: h.spotifyAccount, action: 'remove_tracks', playlist_id: dupes.id, entries: scan.proposed_removals.map(({ position, uri }) => ({ position, uri })) });
+    expect(job.status).toBe('completed');
+    expect(playlist('Dupes Inside').uris).toEqual([dupes.uris[2], dupes.uris[3], dupes.uris[4]]);
   });
 });
 
