@@ -72,6 +72,8 @@ export interface AppOverrides {
   migrationSliceSeconds?: number;
   /** Tests: first wait before a migration reads its target again for writes not visible yet. */
   migrationVisibilityWaitMs?: number;
+  /** Tests of organizer crash recovery: a short job lease. */
+  organizerLeaseSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -250,7 +252,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
     });
-    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }) });
+    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
     const services: AppServices = {
       config,
       logger,
@@ -314,6 +316,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
           migrations.recovery.start();
           stack.push(async () => migrations.recovery.stop());
+          organizer.recovery.start();
+          stack.push(async () => organizer.recovery.stop());
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

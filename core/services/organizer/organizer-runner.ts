@@ -7,7 +7,7 @@ import { classifyFailure, INLINE_WAIT_LIMIT_S, uncertainWrite } from '../migrati
 import { confirmOwnership, readFull, type OrganizerReadDeps } from './organizer-reads.ts';
 import type { PlannedRemoval, ProviderOrganizer } from './organizer-preflight.ts';
 import { claimJob, markItemRunning, releaseJob, selectItems, selectJobForWorker, settleItem, type ItemOutcome } from './organizer.sql.ts';
-import { putBacksToExpected, sameSequence, sequenceHash, sequenceOf, type SequenceEntry } from './playlist-sequence.ts';
+import { putBacksToExpected, sameSequence, sequenceHash, sequenceOf, type PutBack, type SequenceEntry } from './playlist-sequence.ts';
 
 /**
  * Runs one organizer job in the worker. Every item is marked `running` (its attempt counted)
@@ -18,7 +18,8 @@ import { putBacksToExpected, sameSequence, sequenceHash, sequenceOf, type Sequen
  * Nothing is ever sent twice blindly.
  */
 
-const LEASE_SECONDS = 120;
+/** How long a worker holds a job between renewals (each item renews it); a dead worker's lease runs out after this. */
+export const ORGANIZER_LEASE_SECONDS = 120;
 /** Automatic retries of a rate-limited call inside one run; after that the item stays retryable. */
 const RATE_LIMIT_RETRIES = 3;
 
@@ -27,6 +28,7 @@ export interface OrganizerRunnerDeps extends OrganizerReadDeps {
   readonly logger: Logger;
   readonly organizerOf: (provider: string) => ProviderOrganizer | null;
   readonly invalidate: (ownerId: string, accountId: string) => Promise<void>;
+  readonly leaseSeconds?: number;
 }
 
 interface JobRow {
@@ -65,14 +67,14 @@ export class OrganizerRunner {
     const { execute } = this.#deps;
     const [job] = (await execute(selectJobForWorker(jobId))) as unknown as JobRow[];
     if (!job) return;
-    if ((await execute(claimJob(jobId, this.#worker, LEASE_SECONDS))).length === 0) return;
+    if ((await execute(claimJob(jobId, this.#worker, this.#deps.leaseSeconds ?? ORGANIZER_LEASE_SECONDS))).length === 0) return;
     const provider = this.#deps.organizerOf(job.provider);
     try {
       const items = (await execute(selectItems(jobId))) as unknown as ItemRow[];
       for (const item of items) {
         if (item.status !== 'pending' && item.status !== 'running') continue;
         if (signal.aborted) throw new LostLease('the worker is stopping');
-        if ((await execute(claimJob(jobId, this.#worker, LEASE_SECONDS))).length === 0) throw new LostLease('lease lost');
+        if ((await execute(claimJob(jobId, this.#worker, this.#deps.leaseSeconds ?? ORGANIZER_LEASE_SECONDS))).length === 0) throw new LostLease('lease lost');
         const outcome = provider
           ? await this.#settle(job, item, provider, signal)
           : { status: 'failed' as const, retryable: true, errorCode: 'provider_unavailable', error: `The ${job.provider} plugin is not loaded; retry once it is.`, notes: [] };
@@ -141,7 +143,13 @@ export class OrganizerRunner {
     const before = await observe();
     if (!before) return refused('The playlist is gone; nothing was removed.', 'playlist_gone');
     if (sequenceHash(before) === item.expected_sequence_hash) return done(interrupted ? ['The removal had already been applied; it was not sent again.'] : [], chosen);
-    if (sequenceHash(before) !== item.baseline_sequence_hash) return changed();
+    if (sequenceHash(before) !== item.baseline_sequence_hash) {
+      // A run that died between the provider's removal and the put-back of the extra copies left
+      // the expected sequence with copies missing: finish the put-back, nothing else.
+      const pending = interrupted && songs.removes_every_occurrence && songs.positional_insert ? putBacksToExpected(before, expected) : null;
+      if (!pending || pending.length === 0) return changed();
+      return this.#putBack(job, item, provider, pending, expected, observe, signal, null);
+    }
 
     // The playlist is exactly as the preflight saw it: the removal has not happened and may be sent.
     const stillPresent = new Set(before.map((entry) => entry.entryId).filter((id): id is string => id !== null));
@@ -160,20 +168,24 @@ export class OrganizerRunner {
     }
 
     // Settled only by what the playlist shows now.
-    let after = await observe();
+    const after = await observe();
     if (!after) return refused('The playlist disappeared while songs were being removed.', 'playlist_gone');
     if (sameSequence(after, expected)) return done(sendError ? ['The provider’s answer was lost, but a read shows exactly the chosen entries removed.'] : [], chosen);
     if (sendError && sameSequence(after, before)) return { ...failureOutcome(sendError), notes: ['Nothing was removed; the playlist is unchanged, so a retry is safe.'] };
     const putBacks = putBacksToExpected(after, expected);
     if (!putBacks || !songs.positional_insert) return changed(sendError);
-    // The provider removed more copies than chosen: put each extra copy back where it was.
+    return this.#putBack(job, item, provider, putBacks, expected, observe, signal, sendError);
+  }
+
+  /** The provider removed more copies than chosen: put each extra copy back where it was, then verify. */
+  async #putBack(job: JobRow, item: ItemRow, provider: ProviderOrganizer, putBacks: readonly PutBack[], expected: readonly SequenceEntry[], observe: () => Promise<SequenceEntry[] | null>, signal: AbortSignal, sendError: unknown): Promise<ItemOutcome> {
     for (const putBack of putBacks) {
-      await this.#withRateLimitRetries(() => this.#deps.connections.call(ownerId, accountId, 'addTracks', { playlist_id: item.playlist_id, items: [{ uri: putBack.key, position: putBack.position }] }), signal);
+      await this.#withRateLimitRetries(() => this.#deps.connections.call(job.owner_id, job.account_id, 'addTracks', { playlist_id: item.playlist_id, items: [{ uri: putBack.key, position: putBack.position }] }), signal);
     }
-    after = await observe();
+    const after = await observe();
     if (after && sameSequence(after, expected)) {
       const count = putBacks.length;
-      return done([`${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${putBacks.map((putBack) => putBack.position).join(', ')}).`], chosen);
+      return done([`${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${putBacks.map((putBack) => putBack.position).join(', ')}).`], item.entries ?? []);
     }
     return changed(sendError);
   }

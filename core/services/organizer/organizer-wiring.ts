@@ -4,7 +4,8 @@ import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import type { ProviderOrganizer } from './organizer-preflight.ts';
-import { OrganizerRunner } from './organizer-runner.ts';
+import { OrganizerRecovery } from './organizer-recovery.ts';
+import { ORGANIZER_LEASE_SECONDS, OrganizerRunner } from './organizer-runner.ts';
 import { OrganizerService } from './organizer.service.ts';
 
 /**
@@ -18,7 +19,13 @@ export function createOrganizer(deps: {
   catalogue: Pick<PluginCatalogue, 'providerPlugin'>;
   logger: Logger;
   enqueue: (jobId: string) => Promise<unknown>;
-}): { service: OrganizerService; runner: OrganizerRunner } {
+  /** Tests of crash recovery: a short lease. */
+  leaseSeconds?: number;
+}): { service: OrganizerService; runner: OrganizerRunner; recovery: OrganizerRecovery } {
+  const leaseSeconds = deps.leaseSeconds ?? ORGANIZER_LEASE_SECONDS;
+  const enqueue = async (jobId: string) => {
+    await deps.enqueue(jobId);
+  };
   const organizerOf = (provider: string): ProviderOrganizer | null => {
     const section = deps.catalogue.providerPlugin(provider)?.provider;
     return section ? { provider: section.name, displayName: section.display_name, section: section.organizer } : null;
@@ -28,9 +35,7 @@ export function createOrganizer(deps: {
     connections: deps.connections,
     playlists: deps.playlists,
     organizerOf,
-    enqueue: async (jobId) => {
-      await deps.enqueue(jobId);
-    },
+    enqueue,
   });
   const runner = new OrganizerRunner({
     execute: deps.execute,
@@ -39,6 +44,8 @@ export function createOrganizer(deps: {
     organizerOf,
     logger: deps.logger.child({ component: 'organizer' }),
     invalidate: (ownerId, accountId) => deps.playlists.invalidate(ownerId, accountId),
+    leaseSeconds,
   });
-  return { service, runner };
+  const recovery = new OrganizerRecovery({ execute: deps.execute, enqueue, intervalSeconds: leaseSeconds, logger: deps.logger.child({ component: 'organizer-recovery' }) });
+  return { service, runner, recovery };
 }
