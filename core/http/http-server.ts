@@ -155,7 +155,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
-  await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired } });
+  await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });

@@ -11,7 +11,7 @@ import { providerProblem } from './provider-problems.ts';
  * exact typed phrase; the backend enforces every rule whatever the client sends.
  */
 
-export type OrganizerApi = Pick<OrganizerService, 'playlists' | 'duplicates' | 'preflight' | 'createJob' | 'job' | 'jobs' | 'retry'>;
+export type OrganizerApi = Pick<OrganizerService, 'playlists' | 'duplicates' | 'preflight' | 'createJob' | 'job' | 'jobs' | 'retry' | 'undo'>;
 
 const actionSchema = z.enum(['unfollow_playlist', 'delete_playlist', 'remove_tracks']);
 const availabilitySchema = z.object({ available: z.boolean(), reason: z.string().nullable(), note: z.string().nullable() });
@@ -62,11 +62,12 @@ const preflightSchema = z
   })
   .meta({ id: 'OrganizerPreflight' });
 
+const jobActionSchema = z.enum(['unfollow_playlist', 'delete_playlist', 'remove_tracks', 'restore_tracks']);
 const itemSchema = z.object({
   id: z.uuid(),
   playlist_id: z.string(),
   playlist_name: z.string().nullable(),
-  action: actionSchema,
+  action: jobActionSchema,
   status: z.string(),
   retryable: z.boolean(),
   attempts: z.number().int(),
@@ -81,7 +82,8 @@ const jobSchema = z
     id: z.uuid(),
     provider: z.string(),
     account_id: z.string(),
-    action: actionSchema,
+    action: jobActionSchema,
+    undo_of: z.uuid().nullable(),
     status: z.string(),
     counts: z.object({ items: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int(), retryable: z.number().int() }),
     created_at: z.string(),
@@ -134,6 +136,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export const organizerRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }> = async (app, { organizer }) => {
+  await app.register(organizerUndoRoutes, { organizer });
   app.get(
     '/api/organizer/playlists',
     {
@@ -240,6 +243,31 @@ export const organizerRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }>
     async (request, reply) => {
       const owner = requireOwner(request, 'retry an organizer job');
       const job = await guarded(() => organizer.retry(owner.id, request.params.job_id));
+      return reply.code(202).send(job);
+    },
+  );
+};
+
+/** The undo of a song removal (its own plugin so the main one stays readable). */
+const organizerUndoRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }> = async (app, { organizer }) => {
+  app.post(
+    '/api/organizer/jobs/:job_id/undo',
+    {
+      schema: {
+        tags: ['organizer'],
+        summary: 'Undo a finished song removal: a new job puts the removed entries back at their positions',
+        params: jobParams,
+        response: {
+          202: jobSchema,
+          404: problemResponse('No such job'),
+          409: problemResponse('Not a finished song removal, or the playlist changed since (`organizer_preflight_stale`)'),
+          422: problemResponse('The provider cannot insert at a position (`organizer_unsupported`)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'undo an organizer job');
+      const job = await guarded(() => organizer.undo(owner.id, request.params.job_id));
       return reply.code(202).send(job);
     },
   );

@@ -43,7 +43,7 @@ export interface ItemRow {
   id: string;
   playlist_id: string;
   playlist_name: string | null;
-  action: 'unfollow_playlist' | 'delete_playlist' | 'remove_tracks';
+  action: 'unfollow_playlist' | 'delete_playlist' | 'remove_tracks' | 'restore_tracks';
   status: string;
   snapshot_id: string | null;
   entries: PlannedRemoval[] | null;
@@ -97,6 +97,7 @@ export class OrganizerRunner {
     if ((await this.#deps.execute(markItemRunning(item.id, job.id, this.#worker))).length === 0) throw new LostLease('lease lost');
     try {
       if (item.action === 'remove_tracks') return await this.#removeSongs(job, item, provider, interrupted, signal);
+      if (item.action === 'restore_tracks') return await this.#restoreSongs(job, item, provider, interrupted, signal);
       return await this.#playlistAction(job, item, provider, signal);
     } catch (error) {
       if (error instanceof LostLease) throw error;
@@ -178,16 +179,46 @@ export class OrganizerRunner {
   }
 
   /** The provider removed more copies than chosen: put each extra copy back where it was, then verify. */
-  async #putBack(job: JobRow, item: ItemRow, provider: ProviderOrganizer, putBacks: readonly PutBack[], expected: readonly SequenceEntry[], observe: () => Promise<SequenceEntry[] | null>, signal: AbortSignal, sendError: unknown): Promise<ItemOutcome> {
+  async #putBack(
+    job: JobRow,
+    item: ItemRow,
+    provider: ProviderOrganizer,
+    putBacks: readonly PutBack[],
+    expected: readonly SequenceEntry[],
+    observe: () => Promise<SequenceEntry[] | null>,
+    signal: AbortSignal,
+    sendError: unknown,
+    note: (count: number, positions: string) => string = (count, positions) =>
+      `${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${positions}).`,
+  ): Promise<ItemOutcome> {
     for (const putBack of putBacks) {
       await this.#withRateLimitRetries(() => this.#deps.connections.call(job.owner_id, job.account_id, 'addTracks', { playlist_id: item.playlist_id, items: [{ uri: putBack.key, position: putBack.position }] }), signal);
     }
     const after = await observe();
     if (after && sameSequence(after, expected)) {
-      const count = putBacks.length;
-      return done([`${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${putBacks.map((putBack) => putBack.position).join(', ')}).`], item.entries ?? []);
+      return done([note(putBacks.length, putBacks.map((putBack) => putBack.position).join(', '))], item.entries ?? []);
     }
     return changed(sendError);
+  }
+
+  /**
+   * Undo of a song removal: puts the removed entries back at their positions. Only entries the
+   * removal took are ever added, and only while the playlist is the removal's result with some of
+   * them back already (a crashed undo resumes where it stopped); anything else needs a look first.
+   */
+  async #restoreSongs(job: JobRow, item: ItemRow, provider: ProviderOrganizer, interrupted: boolean, signal: AbortSignal): Promise<ItemOutcome> {
+    const target = item.baseline ?? [];
+    const positions = new Set((item.entries ?? []).map((entry) => entry.position));
+    const observe = async () => {
+      const playlist = await readFull(this.#deps, job.owner_id, job.account_id, item.playlist_id);
+      return playlist ? sequenceOf(playlist.tracks, provider.provider) : null;
+    };
+    const before = await observe();
+    if (!before) return refused('The playlist is gone; nothing was put back.', 'playlist_gone');
+    if (sameSequence(before, target)) return done(interrupted ? ['The entries were already back; nothing was sent again.'] : [], item.entries ?? []);
+    const missing = putBacksToExpected(before, target);
+    if (!missing || missing.some((entry) => !positions.has(entry.position))) return changed();
+    return this.#putBack(job, item, provider, missing, target, observe, signal, null, (count, at) => `${count} removed entr${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${at}).`);
   }
 
   async #withRateLimitRetries<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {

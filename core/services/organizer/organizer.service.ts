@@ -8,8 +8,8 @@ import { buildPlan, phraseFor, type Plan, type PlannedPlaylist, type ProviderOrg
 import { scanDuplicates, type DuplicatesRequest, type DuplicatesView } from './organizer-duplicates.ts';
 import { confirmOwnership, readFull } from './organizer-reads.ts';
 import type { CreateJobRequest, PreflightRequest } from './organizer-request.ts';
-import { insertJobWithItems, insertPreflight, resetRetryableItems, selectItems, selectJob, selectJobs, selectPreflight } from './organizer.sql.ts';
-import { sequenceHash, sequenceOf } from './playlist-sequence.ts';
+import { insertJobWithItems, insertPreflight, type NewItem, resetRetryableItems, selectItems, selectJob, selectJobs, selectPreflight } from './organizer.sql.ts';
+import { expectedAfterRemoval, sameSequence, sequenceHash, sequenceOf, type SequenceEntry } from './playlist-sequence.ts';
 
 /**
  * The organizer's API side: the account's playlists with what can be done to each, preflights,
@@ -52,7 +52,7 @@ export interface OrganizerItemView {
   id: string;
   playlist_id: string;
   playlist_name: string | null;
-  action: OrganizerAction;
+  action: OrganizerAction | 'restore_tracks';
   status: string;
   retryable: boolean;
   attempts: number;
@@ -67,7 +67,9 @@ export interface OrganizerJobView {
   id: string;
   provider: string;
   account_id: string;
-  action: OrganizerAction;
+  action: OrganizerAction | 'restore_tracks';
+  /** Set on an undo job: the song removal it undoes. */
+  undo_of: string | null;
   status: string;
   counts: { items: number; succeeded: number; failed: number; pending: number; retryable: number };
   created_at: string;
@@ -201,6 +203,39 @@ export class OrganizerService {
     return Promise.all(rows.map(async (row) => jobView(row, await this.#deps.execute(selectItems(String(row['id']))))));
   }
 
+  /**
+   * Undo of a finished song removal: a new job puts the removed entries back at their positions.
+   * Refused when the provider cannot insert at a position, or when the playlist is no longer
+   * exactly the removal's result (an undo never guesses where entries belong).
+   */
+  async undo(ownerId: string, jobId: string): Promise<OrganizerJobView> {
+    const [row] = await this.#deps.execute(selectJob(ownerId, jobId));
+    if (!row) throw new OrganizerError('not_found', 'No such organizer job.');
+    if (row['mode'] !== 'remove_tracks') throw new OrganizerError('organizer_state_conflict', 'Only a song removal can be undone.');
+    if (row['status'] !== 'completed' && row['status'] !== 'partial') throw new OrganizerError('organizer_state_conflict', 'Only a finished song removal can be undone.');
+    const providerName = String(row['provider']);
+    const accountId = String(row['account_id']);
+    const songs = this.#provider(providerName).section.remove_songs;
+    if (!songs.available || !songs.positional_insert) throw new OrganizerError('organizer_unsupported', 'This provider cannot insert songs at a position, so the removed entries cannot be put back where they were.');
+    const items = (await this.#deps.execute(selectItems(jobId))).filter((item) => item['status'] === 'succeeded' && Array.isArray(item['baseline']) && Array.isArray(item['entries']));
+    if (items.length === 0) throw new OrganizerError('organizer_state_conflict', 'Nothing of this job was removed, so there is nothing to undo.');
+    const planned: NewItem[] = [];
+    for (const item of items) {
+      const target = item['baseline'] as SequenceEntry[];
+      const entries = item['entries'] as PlannedPlaylist['removals'] & object;
+      const start = expectedAfterRemoval(target, new Set(entries.map((entry) => entry.position)));
+      const live = await readFull(this.#deps, ownerId, accountId, String(item['playlist_id']));
+      if (!live || !sameSequence(sequenceOf(live.tracks, providerName), start)) {
+        throw new OrganizerError('organizer_preflight_stale', `“${String(item['playlist_name'])}” changed since the removal (or was restored already), so the removed entries cannot be put back exactly where they were. Nothing was changed.`);
+      }
+      planned.push({ playlistId: String(item['playlist_id']), playlistName: String(item['playlist_name']), relation: String(item['relation']), snapshotId: null, entries, setVideoIds: null, baseline: target, baselineHash: sequenceHash(start), expectedHash: sequenceHash(target) });
+    }
+    const undoId = randomUUID();
+    await this.#deps.execute(insertJobWithItems({ id: undoId, ownerId, provider: providerName, accountId, action: 'restore_tracks', preflightId: null, preflight: { undo_of: jobId } }, planned));
+    await this.#deps.enqueue(undoId);
+    return this.job(ownerId, undoId);
+  }
+
   async retry(ownerId: string, jobId: string): Promise<OrganizerJobView> {
     const current = await this.job(ownerId, jobId);
     if (current.status === 'queued' || current.status === 'running') throw new OrganizerError('organizer_state_conflict', 'The job is still running; retry once it has finished.');
@@ -235,7 +270,7 @@ function jobView(row: Record<string, unknown>, itemRows: Record<string, unknown>
     id: String(item['id']),
     playlist_id: String(item['playlist_id']),
     playlist_name: (item['playlist_name'] as string | null) ?? null,
-    action: item['action'] as OrganizerAction,
+    action: item['action'] as OrganizerAction | 'restore_tracks',
     status: String(item['status']),
     retryable: item['retryable'] === true,
     attempts: Number(item['attempts']),
@@ -254,6 +289,7 @@ function jobView(row: Record<string, unknown>, itemRows: Record<string, unknown>
     provider: String(row['provider']),
     account_id: String(row['account_id']),
     action: row['mode'] as OrganizerAction,
+    undo_of: ((row['preflight'] as { undo_of?: string } | null)?.undo_of as string | undefined) ?? null,
     status: String(row['status']),
     counts: { items: items.length, succeeded: count('succeeded'), failed: count('failed') + count('ambiguous'), pending: count('pending') + count('running'), retryable: items.filter((item) => item.status !== 'succeeded' && item.retryable).length },
     created_at: iso(row['created_at'])!,

@@ -43,7 +43,7 @@ export interface NewItem {
 }
 
 /** The job and one item per playlist in one statement; the unique preflight id refuses a second job. */
-export function insertJobWithItems(job: { id: string; ownerId: string; provider: string; accountId: string; action: OrganizerAction; preflightId: string; preflight: unknown }, items: readonly NewItem[]): SqlStatement {
+export function insertJobWithItems(job: { id: string; ownerId: string; provider: string; accountId: string; action: OrganizerAction | 'restore_tracks'; preflightId: string | null; preflight: unknown }, items: readonly NewItem[]): SqlStatement {
   const rows = items.map((item) => ({
     playlist_id: item.playlistId,
     playlist_name: item.playlistName,

@@ -95,6 +95,13 @@ describe('the unofficial video-music provider', () => {
     const after = h.ytmusic!.playlist(repeats.id)!;
     expect(after.videoIds).toEqual([repeats.videoIds[0], repeats.videoIds[1], repeats.videoIds[3], repeats.videoIds[4]]);
     expect(after.setVideoIds).toEqual([repeats.setVideoIds[0], repeats.setVideoIds[1], repeats.setVideoIds[3], repeats.setVideoIds[4]]);
+
+    // Undo: the entry comes back at its position (as a new occurrence with its own setVideoId).
+    const undo = await h.api(`/api/organizer/jobs/${job.id}/undo`, { method: 'POST' });
+    expect(undo.status, undo.text).toBe(202);
+    const undone = await client.waitForJob((undo.json as { id: string }).id);
+    expect(undone.status, JSON.stringify(undone)).toBe('completed');
+    expect(h.ytmusic!.playlist(repeats.id)!.videoIds).toEqual(repeats.videoIds);
   });
 
   it('refuses an entry id that is not the entry at that position', async () => {

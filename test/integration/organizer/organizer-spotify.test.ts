@@ -197,6 +197,17 @@ describe('song removal by URI + positions + snapshot id', () => {
     // The preflight started its one job.
     const again = await client.createJob({ preflight_token: preflight.token, confirmation: 'remove 1 song' });
     expect(again.status).toBe(409);
+
+    // Undo puts the removed entry back where it was, once.
+    const undo = await h.api(`/api/organizer/jobs/${job.id}/undo`, { method: 'POST' });
+    expect(undo.status, undo.text).toBe(202);
+    const undone = await client.waitForJob((undo.json as OrganizerJobJson).id);
+    expect(undone).toMatchObject({ status: 'completed', action: 'restore_tracks' });
+    expect(undone.items[0]!.notes.join(' ')).toMatch(/1 removed entry was put back at its position \(0\)/);
+    expect(playlist('Road Trip').uris).toEqual(road.uris);
+    const twice = await h.api(`/api/organizer/jobs/${job.id}/undo`, { method: 'POST' });
+    expect(twice.status).toBe(409);
+    expect(playlist('Road Trip').uris).toEqual(road.uris);
   });
 
   it('refuses a selection that does not match the playlist, and more than 100 entries', async () => {
