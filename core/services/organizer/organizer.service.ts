@@ -289,7 +289,7 @@ function jobView(row: Record<string, unknown>, itemRows: Record<string, unknown>
     provider: String(row['provider']),
     account_id: String(row['account_id']),
     action: row['mode'] as OrganizerAction,
-    undo_of: ((row['preflight'] as { undo_of?: string } | null)?.undo_of as string | undefined) ?? null,
+    undo_of: ((row['preflight'] as { undo_of?: string } | null)?.undo_of) ?? null,
     status: String(row['status']),
     counts: { items: items.length, succeeded: count('succeeded'), failed: count('failed') + count('ambiguous'), pending: count('pending') + count('running'), retryable: items.filter((item) => item.status !== 'succeeded' && item.retryable).length },
     created_at: iso(row['created_at'])!,
