@@ -102,5 +102,10 @@ describe('the Organizer page', () => {
     await job.waitFor({ timeout: 60_000 });
     expect(await job.textContent()).toMatch(/put back/);
     expect(playlist('Road Trip').uris).toEqual([road.uris[0], road.uris[1], road.uris[3]]);
+
+    // Undo puts the removed entry back where it was.
+    await organizer().getByRole('button', { name: 'Undo: put the removed songs back' }).click();
+    await organizer().locator('[data-testid="organizer-job"][data-status="completed"]').filter({ hasText: 'put back at its position (2)' }).waitFor({ timeout: 60_000 });
+    expect(playlist('Road Trip').uris).toEqual(road.uris);
   });
 });

@@ -61,7 +61,7 @@ export interface Preflight {
 export interface OrganizerJob {
   readonly id: string;
   readonly status: string;
-  readonly action: OrganizerAction;
+  readonly action: OrganizerAction | 'restore_tracks';
   readonly counts: { readonly items: number; readonly succeeded: number; readonly failed: number; readonly pending: number; readonly retryable: number };
   readonly items: readonly {
     readonly id: string;

@@ -241,6 +241,18 @@ export class OplOrganizerPage extends LitElement {
     this.#follow();
   }
 
+  async #undo(): Promise<void> {
+    const job = this._job;
+    if (!job) return;
+    const result = await apiRequest(`${organizerJobPath(job.id)}/undo`, { method: 'POST', json: {} });
+    if (!result.ok) {
+      this._problem = result.problem;
+      return;
+    }
+    this._job = result.data as OrganizerJob;
+    this.#follow();
+  }
+
   async #scanDuplicates(): Promise<void> {
     this._busy = true;
     const result = await apiRequest(ORGANIZER_DUPLICATES_PATH, { method: 'POST', json: { scope: 'playlists', account_id: this._accountId }, timeoutMs: 120_000 });
@@ -351,6 +363,9 @@ export class OplOrganizerPage extends LitElement {
         )}
       </ul>
       ${isFinished(job) && job.counts.retryable > 0 ? html`<button type="button" @click=${() => void this.#retry()}>Retry failed items</button>` : nothing}
+      ${isFinished(job) && job.action === 'remove_tracks' && job.counts.succeeded > 0
+        ? html`<button type="button" @click=${() => void this.#undo()}>Undo: put the removed songs back</button>`
+        : nothing}
     </section>`;
   }
 
