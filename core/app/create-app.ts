@@ -35,8 +35,10 @@ import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
+import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
+import { runOrganizerJob } from '../services/organizer/index.ts';
 import { ENGINE_VERSION } from './version.ts';
 
 export interface AppRoles {
@@ -70,6 +72,8 @@ export interface AppOverrides {
   migrationSliceSeconds?: number;
   /** Tests: first wait before a migration reads its target again for writes not visible yet. */
   migrationVisibilityWaitMs?: number;
+  /** Tests of organizer crash recovery: a short job lease. */
+  organizerLeaseSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -248,6 +252,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
     });
+    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
     const services: AppServices = {
       config,
       logger,
@@ -264,6 +269,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       matching,
       migrations,
       generator,
+      organizer,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -292,6 +298,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           library: services.library,
           migrations: services.migrations,
           generator: services.generator,
+          organizer: services.organizer.service,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
@@ -309,6 +316,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
           migrations.recovery.start();
           stack.push(async () => migrations.recovery.stop());
+          organizer.recovery.start();
+          stack.push(async () => organizer.recovery.stop());
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authKindSchema, capabilitySchema } from './capabilities.schema.ts';
+import { NO_ORGANIZER_ACTIONS, organizerSectionSchema } from './organizer.schema.ts';
 
 /**
  * The plugin manifest: everything the engine needs to decide whether to load a plugin and what it
@@ -289,6 +290,8 @@ export const providerSectionSchema = z.object({
   mirror_unavailable_reason: z.string().max(500).nullable().default(null),
   can_unfollow_playlist: z.boolean().default(false),
   can_delete_playlist: z.boolean().default(false),
+  /** What the organizer offers for this provider (see organizer.schema.ts); nothing when absent. */
+  organizer: organizerSectionSchema.default(NO_ORGANIZER_ACTIONS),
   auth: z.array(authMethodSchema).min(1),
   /** Public links to this provider's playlists that URL imports may hand to this plugin. */
   playlist_links: z.array(playlistLinkSchema).default([]),
@@ -357,6 +360,7 @@ export const manifestSchema = manifestSourceSchema
         if (!grantedOrigins.has(origin)) ctx.addIssue({ code: 'custom', path: ['provider', 'auth', index, 'credential_origins'], message: `credential origin ${origin} has no network grant` });
       }
     });
+    if (manifest.provider) organizerConsistency(manifest.provider, ctx);
     if (manifest.credential_access) {
       const granted = new Set(manifest.network.map((grant) => grant.origin));
       for (const origin of manifest.credential_access.origins) {
@@ -364,6 +368,25 @@ export const manifestSchema = manifestSourceSchema
       }
     }
   });
+
+/** The organizer may offer only what the plugin's operations can do. */
+function organizerConsistency(provider: z.output<typeof providerSectionSchema>, ctx: z.RefinementCtx): void {
+  const { organizer } = provider;
+  const path = (key: string) => ['provider', 'organizer', key];
+  if (organizer.safe_removal.available && !provider.can_unfollow_playlist) ctx.addIssue({ code: 'custom', path: path('safe_removal'), message: 'safe removal calls unfollowPlaylist: set "can_unfollow_playlist": true' });
+  if (organizer.permanent_delete.available && !provider.can_delete_playlist) ctx.addIssue({ code: 'custom', path: path('permanent_delete'), message: 'permanent deletion calls deletePlaylist: set "can_delete_playlist": true' });
+  if (organizer.permanent_delete.available && !provider.capabilities.includes('READ_PLAYLISTS')) ctx.addIssue({ code: 'custom', path: path('permanent_delete'), message: 'confirming ownership reads playlists: declare READ_PLAYLISTS' });
+  const songs = organizer.remove_songs;
+  if (songs.available) {
+    for (const needed of ['REMOVE_TRACKS', 'READ_TRACKS'] as const) {
+      if (!provider.capabilities.includes(needed)) ctx.addIssue({ code: 'custom', path: path('remove_songs'), message: `removing songs needs the ${needed} capability` });
+    }
+    if (songs.positional_insert && !provider.capabilities.includes('ADD_TRACKS')) ctx.addIssue({ code: 'custom', path: path('remove_songs'), message: 'positional_insert puts songs back with addTracks: declare ADD_TRACKS' });
+    if (songs.max_entries_per_job > provider.write_constraints.max_remove_batch && songs.identify_by === 'uri_positions_snapshot') {
+      ctx.addIssue({ code: 'custom', path: path('remove_songs'), message: 'a snapshot-pinned removal is one request: max_entries_per_job cannot exceed write_constraints.max_remove_batch' });
+    }
+  }
+}
 
 export type ManifestSource = z.input<typeof manifestSourceSchema>;
 export type Manifest = z.output<typeof manifestSchema>;

@@ -2,6 +2,7 @@
 export * from './capabilities.schema.ts';
 export * from './capabilities.ts';
 export * from './manifest.schema.ts';
+export * from './organizer.schema.ts';
 export * from './model.schema.ts';
 export * from './operations.schema.ts';
 export * from './open-playlist.schema.ts';

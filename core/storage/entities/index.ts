@@ -10,6 +10,7 @@ import { MigrationJob } from './migration-job.entity.ts';
 import { OperationLedger } from './operation-ledger.entity.ts';
 import { OrganizerItem } from './organizer-item.entity.ts';
 import { OrganizerJob } from './organizer-job.entity.ts';
+import { OrganizerPreflight } from './organizer-preflight.entity.ts';
 import { OwnerSession } from './owner-session.entity.ts';
 import { PluginAllowListEntry } from './plugin-allow-list-entry.entity.ts';
 import { PlaylistCache } from './playlist-cache.entity.ts';
@@ -40,6 +41,7 @@ export {
   OperationLedger,
   OrganizerItem,
   OrganizerJob,
+  OrganizerPreflight,
   OwnerSession,
   PlaylistCache,
   PluginAllowListEntry,
@@ -77,6 +79,7 @@ export const ENTITIES = [
   SyncCheckpoint,
   OrganizerJob,
   OrganizerItem,
+  OrganizerPreflight,
   GenerationPreference,
   GenerationDraft,
   GenerationDraftItem,

@@ -27,6 +27,12 @@ export const OrganizerItem = defineEntity({
     entries: p.json<unknown[]>().nullable(),
     /** Per-occurrence video-entry ids (unofficial video-music provider). */
     setVideoIds: p.array().columnType('text[]').nullable(),
+    /** Song removal: the playlist's entries (URI keys and entry ids) the preflight saw, in order. */
+    baseline: p.json<unknown[]>().nullable(),
+    /** How the playlist relates to the account as the preflight read it (owned, collaborative, followed). */
+    relation: p.text().nullable(),
+    /** What the user should know about the outcome (copies put back, already absent, …). */
+    notes: p.json<string[]>().nullable(),
     baselineSequenceHash: p.text().nullable(),
     expectedSequenceHash: p.text().nullable(),
     attempts: p.integer().default(0),

@@ -17,6 +17,11 @@ export const OrganizerJob = defineEntity({
     preflight: p.json<Record<string, unknown>>(),
     /** When the typed confirmation was checked. */
     confirmedAt: p.datetime(),
+    /** The preflight this job was started from: one job per preflight. */
+    preflightId: p.uuid().nullable().unique(),
+    /** The worker running the job holds it until then (renewed per item); a crashed worker's lease runs out. */
+    leaseOwner: p.text().nullable(),
+    leaseUntil: p.datetime().nullable(),
     summary: p.json<Record<string, unknown>>().nullable(),
     error: p.text().nullable(),
     createdAt: createdAt(),

@@ -66,7 +66,8 @@ export type SyncRuleStatus = (typeof SYNC_RULE_STATUSES)[number];
 export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'completed', 'failed'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
-export const ORGANIZER_ACTIONS = ['unfollow_playlist', 'delete_playlist', 'remove_tracks'] as const;
+/** `restore_tracks`: the undo of a finished song removal (puts the removed entries back where they were). */
+export const ORGANIZER_ACTIONS = ['unfollow_playlist', 'delete_playlist', 'remove_tracks', 'restore_tracks'] as const;
 export type OrganizerAction = (typeof ORGANIZER_ACTIONS)[number];
 
 export const ORGANIZER_JOB_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;

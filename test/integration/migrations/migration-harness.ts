@@ -87,6 +87,8 @@ export async function startMigrationHarness(options: {
   ytmusicLibrary?: SeedLibrary;
   overrides?: Omit<AppOverrides, 'logger'>;
   env?: Record<string, string>;
+  /** False: no job runs by itself (tests that drive a worker step by step). */
+  worker?: boolean;
 }): Promise<MigrationHarness> {
   const spotify = await startFakeSpotify();
   const tidal = await startFakeTidal();
@@ -101,7 +103,7 @@ export async function startMigrationHarness(options: {
   const ytmusicUser = ytmusic?.createAccount({ displayName: 'YouTube Music Listener', library: options.ytmusicLibrary });
   if (ytmusic && ytmusicUser) ytmusic.setAuthorizeUser(ytmusicUser.userId);
   const plugins = await firstPartyPlugins();
-  const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: true }, {
+  const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: options.worker ?? true }, {
     providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides, ...ytmusic?.originOverrides },
     providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}) },
     ...options.overrides,

@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Shares, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Shares, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -95,12 +95,8 @@ export const AREAS: readonly Area[] = [
     id: 'organizer',
     label: 'Organizer',
     summary: 'Tidy your library safely: remove playlists, delete ones you own, remove songs, review duplicates.',
-    plans: [
-      'Every action starts with a preflight that checks ownership and what the service allows.',
-      'Removing a playlist from your library is the default; permanent deletion needs a typed confirmation.',
-      'Duplicate playlists are only pointed out, never changed automatically.',
-    ],
-    available: false,
+    plans: [],
+    available: true,
   },
   {
     id: 'sync',

@@ -15,6 +15,7 @@ import '../migrate-page/index.ts';
 import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
 import '../shares-page/index.ts';
+import '../organizer-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
 export const PRODUCT_NAME = 'Open Playlist Engine';
@@ -77,6 +78,8 @@ export class OplApp extends LitElement {
         return html`<opl-export-page .summary=${area.summary}></opl-export-page>`;
       case 'shares':
         return html`<opl-shares-page .summary=${area.summary}></opl-shares-page>`;
+      case 'organizer':
+        return html`<opl-organizer-page .summary=${area.summary}></opl-organizer-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
       default:
