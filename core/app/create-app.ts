@@ -35,6 +35,7 @@ import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
+import { createSnapshotJob, SnapshotService } from '../services/snapshots/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -70,6 +71,8 @@ export interface AppOverrides {
   migrationSliceSeconds?: number;
   /** Tests: first wait before a migration reads its target again for writes not visible yet. */
   migrationVisibilityWaitMs?: number;
+  /** Tests of crash recovery: how often a snapshot job says it is alive (stale after 6 times as long). */
+  snapshotHeartbeatSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -248,6 +251,19 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
     });
+    const snapshots = new SnapshotService({
+      execute,
+      connections,
+      playlists,
+      enqueue: async (snapshotId) => {
+        await jobs.enqueue(createSnapshotJob, { snapshot_id: snapshotId }, { singletonKey: snapshotId });
+      },
+      root: config.snapshotDir,
+      limits: config.snapshotLimits,
+      schemaBaseUrl: config.schemaBaseUrl,
+      logger,
+      ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
+    });
     const services: AppServices = {
       config,
       logger,
@@ -264,6 +280,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       matching,
       migrations,
       generator,
+      snapshots,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -292,6 +309,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           library: services.library,
           migrations: services.migrations,
           generator: services.generator,
+          snapshots: services.snapshots,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
@@ -309,6 +327,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
           migrations.recovery.start();
           stack.push(async () => migrations.recovery.stop());
+          await snapshots.reconcile();
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

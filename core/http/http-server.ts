@@ -23,6 +23,7 @@ import { importRoutes, unavailableImports, type ImportsApi } from './routes/impo
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { libraryRoutes, type LibraryApi } from './routes/library.routes.ts';
 import { generatorRoutes, type GeneratorApi } from './routes/generator.routes.ts';
+import { snapshotRoutes, type SnapshotsApi } from './routes/snapshots.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
@@ -53,6 +54,8 @@ export interface HttpDependencies {
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
   /** The playlist generator; absent only where no database exists (the OpenAPI generator). */
   generator?: GeneratorApi;
+  /** Library snapshots; absent only where no database exists (the OpenAPI generator). */
+  snapshots?: SnapshotsApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -63,6 +66,27 @@ export interface HttpDependencies {
 const notWired = async (): Promise<never> => {
   throw new Error('connections are not wired in this server');
 };
+
+function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
+  return {
+    limits,
+    createProfile: notWired,
+    updateProfile: notWired,
+    profiles: notWired,
+    profile: notWired,
+    deleteProfile: notWired,
+    createSnapshot: notWired,
+    snapshots: notWired,
+    snapshot: notWired,
+    archive: notWired,
+    verify: notWired,
+    deleteSnapshot: notWired,
+    upload: notWired,
+    openArchive: () => {
+      throw new Error('snapshots are not wired in this server');
+    },
+  };
+}
 
 const unwiredGenerator: GeneratorApi = {
   config: () => ({ available: false, backend: 'openai_compatible', model: '', demo: false, message: 'The generator is not wired in this server.', limits: { max_prompt_chars: 0, max_output_chars: 0, max_tracks: 0 } }),
@@ -152,6 +176,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
+  await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
