@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSnapshotCollections, verifySnapshotArchive } from '../../../core/services/snapshots/archive/index.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
@@ -166,6 +167,26 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
     expect(await readdir(root)).toEqual([`${snapshot.id}.zip`]);
     const listed = (await h.api('/api/snapshots')).json as { snapshots: SnapshotJson[] };
     expect(listed.snapshots.map((entry) => entry.id)).toEqual([snapshot.id]);
+  });
+});
+
+describe('startup reconciliation of snapshot jobs', () => {
+  it('fails a running snapshot whose worker went silent, and leaves a live one alone', async () => {
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      const profile = (await h.api('/api/snapshots/profiles', { method: 'POST', body: JSON.stringify({ name: 'Crash', selection: { accounts: [{ account_id: h.spotifyAccount, collections: ['liked'] }] } }) })).json as { id: string; library_id: string };
+      const insert = `insert into snapshot (owner_id, profile_id, library_id, status, started_at, updated_at) select owner_id, id, library_id, 'running', now(), now() - make_interval(secs => $2) from snapshot_profile where id = $1 returning id`;
+      const stale = (await client.query<{ id: string }>(insert, [profile.id, 3_600])).rows[0]!.id;
+      const live = (await client.query<{ id: string }>(insert, [profile.id, 1])).rows[0]!.id;
+      const result = await h.app.app.services.snapshots.reconcile();
+      expect(result.failed).toEqual([stale]);
+      expect((await h.api(`/api/snapshots/${stale}`)).json).toMatchObject({ status: 'failed', error: expect.stringContaining('engine stopped') });
+      expect((await h.api(`/api/snapshots/${live}`)).json).toMatchObject({ status: 'running' });
+      await client.query(`delete from snapshot where id = any($1)`, [[stale, live]]);
+    } finally {
+      await client.end();
+    }
   });
 });
 
