@@ -199,8 +199,22 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     });
     stack.push(() => importPreview.close());
     const matching = new MatchService({ execute, transaction, plugins: pluginHost, catalogue });
+    const snapshots = new SnapshotService({
+      execute,
+      connections,
+      playlists,
+      enqueue: async (snapshotId) => {
+        await jobs.enqueue(createSnapshotJob, { snapshot_id: snapshotId }, { singletonKey: snapshotId });
+      },
+      root: config.snapshotDir,
+      limits: config.snapshotLimits,
+      schemaBaseUrl: config.schemaBaseUrl,
+      logger,
+      ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
+    });
     const migrations = createMigrationEngine({
       drafts: new GeneratedDraftSource(execute),
+      snapshots,
       config,
       logger,
       execute,
@@ -250,19 +264,6 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       demo: demoModel !== null,
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
-    });
-    const snapshots = new SnapshotService({
-      execute,
-      connections,
-      playlists,
-      enqueue: async (snapshotId) => {
-        await jobs.enqueue(createSnapshotJob, { snapshot_id: snapshotId }, { singletonKey: snapshotId });
-      },
-      root: config.snapshotDir,
-      limits: config.snapshotLimits,
-      schemaBaseUrl: config.schemaBaseUrl,
-      logger,
-      ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
     });
     const services: AppServices = {
       config,

@@ -35,7 +35,7 @@ const snapshotSchema = z
     counts: z.record(z.string(), z.unknown()),
     progress: z.record(z.string(), z.unknown()).describe('collections_done, collections_total, items, current: while the job runs'),
     partial_failures: z.array(failureSchema),
-    collections: z.array(z.object({ member: z.string(), kind: z.string(), name: z.string(), status: z.string(), item_count: z.number().int(), source_id: z.string(), source_collection_id: z.string().nullable() })),
+    collections: z.array(z.object({ member: z.string(), restore_id: z.string().describe('Selects the collection in a restore (POST /api/migrations with source_provider "snapshot")'), kind: z.string(), name: z.string(), status: z.string(), item_count: z.number().int(), source_id: z.string(), source_collection_id: z.string().nullable() })),
     sources: z.array(z.object({ source_id: z.string(), provider: z.string(), label: z.string() })),
     verified_at: z.string().nullable(),
     verification_reason: z.string().nullable().describe('The reason code of the last failed verification, null when it verified'),

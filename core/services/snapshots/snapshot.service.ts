@@ -2,14 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { PluginError, type Playlist } from '@opl/plugin-sdk';
+import { PluginError, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SnapshotOrigin, SnapshotStatus } from '../../storage/entities/values.ts';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
+import type { SnapshotCollectionSource } from '../migrations/migration-source.ts';
+import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
@@ -49,7 +50,8 @@ export interface SnapshotView {
   counts: Record<string, unknown>;
   progress: Record<string, unknown>;
   partial_failures: SnapshotManifest['partial_failures'];
-  collections: { member: string; kind: string; name: string; status: string; item_count: number; source_id: string; source_collection_id: string | null }[];
+  /** `restore_id`: how `POST /api/migrations` selects the collection (`<source id>:<collection id>`). */
+  collections: { member: string; restore_id: string; kind: string; name: string; status: string; item_count: number; source_id: string; source_collection_id: string | null }[];
   sources: SnapshotManifest['sources'];
   verified_at: string | null;
   verification_reason: string | null;
@@ -87,6 +89,7 @@ function snapshotView(row: Record<string, unknown>): SnapshotView {
     partial_failures: manifest?.partial_failures ?? [],
     collections: (manifest?.collections ?? []).map((collection) => ({
       member: collection.member,
+      restore_id: `${collection.source_id}:${collection.source_collection_id ?? collection.member}`,
       kind: collection.kind,
       name: collection.name,
       status: collection.status,
@@ -390,6 +393,40 @@ export class SnapshotService {
     const files = await reconcileFiles(this.#deps.root, rows);
     if (failed.length > 0 || files.removed.length > 0 || files.restored.length > 0) this.#deps.logger.info({ failed: failed.length, removed: files.removed.length, restored: files.restored.length }, 'snapshots reconciled');
     return { failed, files };
+  }
+
+  /**
+   * A snapshot as a migration source (a restore): the archive is verified again, then only the
+   * wanted collections are read from it, each by its restore id `<source id>:<collection id>`.
+   */
+  async collections(ownerId: string, snapshotId: string, ids: readonly string[]): Promise<{ libraryId: string; collections: SnapshotCollectionSource[]; available: string[] } | null> {
+    const [row] = await this.#deps.execute(sql.selectSnapshot(ownerId, snapshotId));
+    const name = row?.['archive_path'] as string | null | undefined;
+    if (!row || !name) return null;
+    const path = insideRoot(this.#deps.root, name);
+    const { manifest } = await verifySnapshotArchive(path, this.#deps.limits);
+    const restoreId = (collection: SnapshotManifest['collections'][number]) => `${collection.source_id}:${collection.source_collection_id ?? collection.member}`;
+    const wanted = manifest.collections.filter((collection) => collection.entity_type === 'track' && ids.includes(restoreId(collection)));
+    const tracks = new Map<string, Track[]>(wanted.filter((collection) => collection.status !== 'failed').map((collection) => [collection.member, []]));
+    await readSnapshotCollections(
+      path,
+      [...tracks.keys()],
+      (collection, record) => {
+        tracks.get(collection.member)!.push(record as Track);
+      },
+      this.#deps.limits,
+    );
+    return {
+      libraryId: manifest.library_id,
+      available: manifest.collections.filter((collection) => collection.entity_type === 'track').map(restoreId),
+      collections: wanted.map((collection) => ({
+        id: restoreId(collection),
+        kind: collection.kind === 'liked_tracks' ? 'LIKED_TRACKS' : 'PLAYLIST',
+        name: collection.name,
+        description: collection.playlist?.description ?? null,
+        tracks: tracks.get(collection.member) ?? null,
+      })),
+    };
   }
 
   /** Reads a stored archive as a stream (a download). */

@@ -18,7 +18,7 @@ import { startMigrationHarness, type MigrationHarness } from '../migrations/migr
  */
 
 const catalog = seedCatalog();
-const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
+const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
 const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
 
 interface SnapshotJson {
@@ -167,6 +167,50 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
     expect(await readdir(root)).toEqual([`${snapshot.id}.zip`]);
     const listed = (await h.api('/api/snapshots')).json as { snapshots: SnapshotJson[] };
     expect(listed.snapshots.map((entry) => entry.id)).toEqual([snapshot.id]);
+  });
+
+  it('restores collections to another provider as an ordinary migration, and a second restore writes nothing twice', async () => {
+    const road = `s1:${ids['Road Songs']}`;
+    const restore = () =>
+      h.api('/api/migrations', {
+        method: 'POST',
+        body: JSON.stringify({ source_provider: 'snapshot', source_account_id: snapshot.id, source_snapshot_id: snapshot.id, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: [road, `s1:${ids['Quiet Hours']}`] }, acknowledge_warnings: true }),
+      });
+    const finished = (job: { status: string }) => ['completed', 'failed', 'cancelled', 'awaiting_review'].includes(job.status);
+    const first = await restore();
+    expect(first.status, first.text).toBe(202);
+    const job = first.json as { id: string; source_kind: string; source_account_id: string };
+    expect(job).toMatchObject({ source_kind: 'snapshot', source_account_id: `snapshot:${snapshot.library_id}` });
+    const done = await h.waitForJob(job.id, finished, 120_000);
+    expect(done.status).toBe('completed');
+    const playlists = () => h.tidal.playlistsOf(h.tidalUser.userId).filter((playlist) => playlist.name === 'Road Songs');
+    expect(playlists()).toHaveLength(1);
+    const target = playlists()[0]!;
+    expect(target.items.map((item) => item.id)).toEqual(songs.slice(0, 5).map((song) => h.tidal.trackId(song.key)!));
+    // Only the snapshot was read: no Spotify call for the restore.
+    const spotifyCalls = h.spotify.requests.length;
+    const writes = () => h.tidal.requests.filter((request) => request.method === 'POST').length;
+    const writesBefore = writes();
+
+    const second = await restore();
+    expect(second.status, second.text).toBe(202);
+    const again = await h.waitForJob((second.json as { id: string }).id, finished, 120_000);
+    expect(again.status).toBe('completed');
+    expect(again.collections.find((collection) => collection.name === 'Road Songs')?.target_playlist_id).toBe(target.id);
+    expect(playlists()).toHaveLength(1);
+    expect(playlists()[0]!.items.map((item) => item.id)).toEqual(target.items.map((item) => item.id));
+    expect(writes()).toBe(writesBefore);
+    expect(h.spotify.requests.length).toBe(spotifyCalls);
+  });
+
+  it('refuses a restore of a collection that was unreadable when the snapshot was taken, or of an unknown snapshot', async () => {
+    const base = { source_provider: 'snapshot', source_account_id: snapshot.id, source_snapshot_id: snapshot.id, target_provider: 'tidal', target_account_id: h.tidalAccount, acknowledge_warnings: true };
+    const failed = await h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ ...base, selection: { playlist_ids: [`s1:${ids['Friend Mix']}`] } }) });
+    expect(failed.status).toBe(422);
+    expect(failed.text).toContain('could not be read when the snapshot was taken');
+    const unknown = randomUUID();
+    const missing = await h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ ...base, source_account_id: unknown, source_snapshot_id: unknown, selection: { playlist_ids: ['s1:liked'] } }) });
+    expect(missing.status).toBe(422);
   });
 });
 
