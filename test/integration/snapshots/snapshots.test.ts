@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotCommand } from '../../../core/cli/snapshot.command.ts';
+import { loadConfig } from '../../../core/config/index.ts';
 import { readSnapshotCollections, verifySnapshotArchive } from '../../../core/services/snapshots/archive/index.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { craftZip } from '../../support/zip-crafter.ts';
@@ -214,6 +216,39 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
   });
 });
 
+describe('opl snapshot create, list and restore', () => {
+  it('take, list and restore snapshots through the running engine', async () => {
+    const config = loadConfig({ OPL_DATA_DIR: scratch });
+    const run = async (args: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await snapshotCommand(args, config, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+      return { code, stdout, stderr };
+    };
+    const profile = (await h.api('/api/snapshots/profiles', { method: 'POST', body: JSON.stringify({ name: 'CLI', selection: { accounts: [{ account_id: h.spotifyAccount, collections: [ids['Quiet Hours']] }] } }) })).json as { id: string };
+    const created = await run(['create', '--profile', profile.id, '--wait', '--url', h.baseUrl]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/ completed \(created\) .*: 1 collection, 3 items, \d+ bytes/);
+    expect(created.stdout).toContain(`s1:${ids['Quiet Hours']}  Quiet Hours: complete, 3 items`);
+    const id = /^([0-9a-f-]{36}) /.exec(created.stdout)![1]!;
+    const listed = await run(['list', '--url', h.baseUrl]);
+    expect(listed.stdout).toContain(id);
+    // The engine's safe defaults warn (another job moments ago): the command says how to go ahead.
+    const warned = await run(['restore', id, '--target', `tidal:${h.tidalAccount}`, '--url', h.baseUrl]);
+    expect(warned.code).toBe(1);
+    expect(warned.stderr).toContain('--acknowledge-warnings');
+    const restored = await run(['restore', id, '--target', `tidal:${h.tidalAccount}`, '--acknowledge-warnings', '--url', h.baseUrl]);
+    expect(restored.code, restored.stderr).toBe(0);
+    const job = await h.waitForJob(restored.stdout.trim(), (entry) => ['completed', 'failed', 'cancelled', 'awaiting_review'].includes(entry.status), 120_000);
+    expect(job).toMatchObject({ status: 'completed', source_kind: 'snapshot' });
+    expect((await run(['create', '--url', h.baseUrl])).code).toBe(64);
+    expect((await run(['restore', id, '--target', 'nonsense', '--url', h.baseUrl])).code).toBe(64);
+    const unknown = await run(['restore', randomUUID(), '--target', `tidal:${h.tidalAccount}`, '--url', h.baseUrl]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not_found');
+  });
+});
+
 describe('startup reconciliation of snapshot jobs', () => {
   it('fails a running snapshot whose worker went silent, and leaves a live one alone', async () => {
     const client = new pg.Client({ connectionString: h.app.databaseUrl });
@@ -236,7 +271,8 @@ describe('startup reconciliation of snapshot jobs', () => {
 
 describe('startup reconciliation of the snapshot directory', () => {
   it('removes temporary and orphan archives, finishes or undoes staged deletions, and leaves everything else alone', async () => {
-    const kept = ((await h.api('/api/snapshots')).json as { snapshots: SnapshotJson[] }).snapshots[0]!.id;
+    const all = ((await h.api('/api/snapshots')).json as { snapshots: SnapshotJson[] }).snapshots.map((entry) => entry.id);
+    const kept = all[0]!;
     const outside = join(scratch, 'outside.zip');
     await writeFile(outside, 'not ours');
     const orphan = `${randomUUID()}.zip`;
@@ -258,7 +294,7 @@ describe('startup reconciliation of the snapshot directory', () => {
     const result = await h.app.app.services.snapshots.reconcile();
     expect(result.files.removed.sort()).toEqual([orphan, partial, upload, staleDeletion].sort());
     expect(result.files.restored).toEqual([`${kept}.zip`]);
-    expect((await readdir(root)).sort()).toEqual([`${kept}.zip`, linked, 'notes.txt'].sort());
+    expect((await readdir(root)).sort()).toEqual([...all.map((entry) => `${entry}.zip`), linked, 'notes.txt'].sort());
     expect(await readdir(scratch)).toContain('outside.zip');
   });
 });
