@@ -19,6 +19,7 @@ import type { Database } from '../storage/index.ts';
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
 import type { GeneratorService } from '../services/generator/index.ts';
 import type { OrganizerRecovery, OrganizerRunner, OrganizerService } from '../services/organizer/index.ts';
+import type { SnapshotService } from '../services/snapshots/index.ts';
 
 export interface AppServices {
   config: Config;
@@ -48,6 +49,8 @@ export interface AppServices {
   generator: GeneratorService;
   /** The organizer: remove from library, permanent delete, remove songs (API side and worker side). */
   organizer: { service: OrganizerService; runner: OrganizerRunner; recovery: OrganizerRecovery };
+  /** Library snapshots: profiles, archives taken by a job, verification, upload and download. */
+  snapshots: SnapshotService;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

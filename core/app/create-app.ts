@@ -36,6 +36,7 @@ import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
+import { createSnapshotJob, SnapshotService } from '../services/snapshots/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { runOrganizerJob } from '../services/organizer/index.ts';
@@ -74,6 +75,8 @@ export interface AppOverrides {
   migrationVisibilityWaitMs?: number;
   /** Tests of organizer crash recovery: a short job lease. */
   organizerLeaseSeconds?: number;
+  /** Tests of crash recovery: how often a snapshot job says it is alive (stale after 6 times as long). */
+  snapshotHeartbeatSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -200,8 +203,22 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     });
     stack.push(() => importPreview.close());
     const matching = new MatchService({ execute, transaction, plugins: pluginHost, catalogue });
+    const snapshots = new SnapshotService({
+      execute,
+      connections,
+      playlists,
+      enqueue: async (snapshotId) => {
+        await jobs.enqueue(createSnapshotJob, { snapshot_id: snapshotId }, { singletonKey: snapshotId });
+      },
+      root: config.snapshotDir,
+      limits: config.snapshotLimits,
+      schemaBaseUrl: config.schemaBaseUrl,
+      logger,
+      ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
+    });
     const migrations = createMigrationEngine({
       drafts: new GeneratedDraftSource(execute),
+      snapshots,
       config,
       logger,
       execute,
@@ -270,6 +287,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       migrations,
       generator,
       organizer,
+      snapshots,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -299,6 +317,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           migrations: services.migrations,
           generator: services.generator,
           organizer: services.organizer.service,
+          snapshots: services.snapshots,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
@@ -318,6 +337,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           stack.push(async () => migrations.recovery.stop());
           organizer.recovery.start();
           stack.push(async () => organizer.recovery.stop());
+          await snapshots.reconcile();
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

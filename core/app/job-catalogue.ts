@@ -5,7 +5,17 @@ import { cleanUpMigrationHistoryJob, runMigrationJob } from '../services/migrati
 import { purgeEndedSharesJob } from '../services/shares/purge-ended-shares.job.ts';
 import { expireGenerationDraftsJob } from '../services/generator/expire-drafts.job.ts';
 import { runOrganizerJob } from '../services/organizer/organizer.jobs.ts';
+import { createSnapshotJob } from '../services/snapshots/snapshot.jobs.ts';
 import type { AppServices } from './app-services.ts';
 
-/** Every job kind of the engine. Workers register all of them; senders create their queues. */
-export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob, expireImportRecordsJob, runMigrationJob, cleanUpMigrationHistoryJob, purgeEndedSharesJob, expireGenerationDraftsJob, runOrganizerJob];
+/** Every job kind of the engine. Workers register all of them; senders create their queues. One per line, so features add theirs without touching another's. */
+export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [
+  expireOwnerSessionsJob,
+  expireImportRecordsJob,
+  runMigrationJob,
+  cleanUpMigrationHistoryJob,
+  purgeEndedSharesJob,
+  expireGenerationDraftsJob,
+  runOrganizerJob,
+  createSnapshotJob,
+];

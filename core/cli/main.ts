@@ -23,6 +23,7 @@ Tools:
   organize       remove from library, delete, remove songs, find duplicates — with a preflight (opl organize --help)
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
+  snapshot       library snapshots: opl snapshot verify <archive.zip> checks an archive offline
   convert        convert a playlist file to another format offline (opl convert <file> --to <format>)
   plugin         plugin administration (list, allow-list, release, setup) and the opl-plugin authoring CLI
   openapi        print the OpenAPI document (--write updates core/http/openapi.json, --check fails on drift)
@@ -66,6 +67,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     case 'openapi':
       return (await import('./openapi.command.ts')).openApiCommand(args);
+    case 'snapshot':
+      return (await import('./snapshot.command.ts')).snapshotCommand(args, loadConfigOrExit());
     case 'convert':
       return (await import('./convert.command.ts')).convertCommand(args, loadConfigOrExit());
     case 'plugin':

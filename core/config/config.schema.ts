@@ -106,6 +106,21 @@ export const configEnvSchema = z
       .default('auto')
       .describe('How `opl start`, `serve` and `worker` write their logs: `auto` prints readable lines and a start banner (the address to open) when standard output is a terminal and JSON lines otherwise (services, containers, pipes); `json` and `pretty` force one.'),
     OPL_SNAPSHOT_DIR: optionalText.describe('Directory for library snapshot archives. Default: `OPL_DATA_DIR/snapshots`.'),
+    OPL_SNAPSHOT_MAX_ARCHIVE_BYTES: integer(1024, 1024 * 1024 * 1024 * 1024)
+      .default(1024 * 1024 * 1024)
+      .describe('Largest snapshot archive file verification (and an upload) accepts, in bytes.'),
+    OPL_SNAPSHOT_MAX_UNCOMPRESSED_BYTES: integer(1024, 1024 * 1024 * 1024 * 1024)
+      .default(4 * 1024 * 1024 * 1024)
+      .describe('Most bytes all members of a snapshot archive may decompress to together.'),
+    OPL_SNAPSHOT_MAX_MANIFEST_BYTES: integer(1024, 1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024)
+      .describe("Largest decompressed `manifest.json` of a snapshot archive (it is read into memory)."),
+    OPL_SNAPSHOT_MAX_RECORD_BYTES: integer(1024, 256 * 1024 * 1024)
+      .default(2 * 1024 * 1024)
+      .describe('Longest record line of a snapshot collection member, in bytes.'),
+    OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: integer(2, 1_000_000)
+      .default(200)
+      .describe('Most decompressed bytes per compressed byte of one snapshot member (beyond its first MiB): higher is refused as a zip bomb.'),
     OPL_EXPORT_MAX_PLAYLISTS: integer(1, 100_000)
       .default(100)
       .describe('Maximum playlists in one export request.'),
@@ -254,6 +269,8 @@ export interface Config {
   /** `auto`: readable on a terminal, JSON otherwise (see `readableLogs`). */
   logFormat: 'auto' | 'json' | 'pretty';
   snapshotDir: string;
+  /** Verification caps of snapshot archives (SPEC Limits rule 8). */
+  snapshotLimits: { archiveBytes: number; uncompressedBytes: number; manifestBytes: number; recordBytes: number; compressionRatio: number };
   exportMaxPlaylists: number;
   imports: {
     maxBytes: number;
@@ -325,6 +342,13 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     logLevel: env.OPL_LOG_LEVEL,
     logFormat: env.OPL_LOG_FORMAT,
     snapshotDir: env.OPL_SNAPSHOT_DIR ? absolute(env.OPL_SNAPSHOT_DIR) : resolve(dataDir, 'snapshots'),
+    snapshotLimits: {
+      archiveBytes: env.OPL_SNAPSHOT_MAX_ARCHIVE_BYTES,
+      uncompressedBytes: env.OPL_SNAPSHOT_MAX_UNCOMPRESSED_BYTES,
+      manifestBytes: env.OPL_SNAPSHOT_MAX_MANIFEST_BYTES,
+      recordBytes: env.OPL_SNAPSHOT_MAX_RECORD_BYTES,
+      compressionRatio: env.OPL_SNAPSHOT_MAX_COMPRESSION_RATIO,
+    },
     exportMaxPlaylists: env.OPL_EXPORT_MAX_PLAYLISTS,
     imports: {
       maxBytes: env.OPL_IMPORT_MAX_BYTES,

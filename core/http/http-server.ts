@@ -23,6 +23,7 @@ import { importRoutes, unavailableImports, type ImportsApi } from './routes/impo
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { libraryRoutes, type LibraryApi } from './routes/library.routes.ts';
 import { generatorRoutes, type GeneratorApi } from './routes/generator.routes.ts';
+import { snapshotRoutes, type SnapshotsApi } from './routes/snapshots.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
@@ -56,6 +57,8 @@ export interface HttpDependencies {
   generator?: GeneratorApi;
   /** The organizer; absent only where no database exists (the OpenAPI generator). */
   organizer?: OrganizerApi;
+  /** Library snapshots; absent only where no database exists (the OpenAPI generator). */
+  snapshots?: SnapshotsApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -66,6 +69,27 @@ export interface HttpDependencies {
 const notWired = async (): Promise<never> => {
   throw new Error('connections are not wired in this server');
 };
+
+function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
+  return {
+    limits,
+    createProfile: notWired,
+    updateProfile: notWired,
+    profiles: notWired,
+    profile: notWired,
+    deleteProfile: notWired,
+    createSnapshot: notWired,
+    snapshots: notWired,
+    snapshot: notWired,
+    archive: notWired,
+    verify: notWired,
+    deleteSnapshot: notWired,
+    upload: notWired,
+    openArchive: () => {
+      throw new Error('snapshots are not wired in this server');
+    },
+  };
+}
 
 const unwiredGenerator: GeneratorApi = {
   config: () => ({ available: false, backend: 'openai_compatible', model: '', demo: false, message: 'The generator is not wired in this server.', limits: { max_prompt_chars: 0, max_output_chars: 0, max_tracks: 0 } }),
@@ -156,6 +180,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
+  await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });

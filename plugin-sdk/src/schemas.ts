@@ -6,4 +6,5 @@ export * from './organizer.schema.ts';
 export * from './model.schema.ts';
 export * from './operations.schema.ts';
 export * from './open-playlist.schema.ts';
+export * from './snapshot-manifest.schema.ts';
 export { findExcessiveNesting, jsonDepthExceeds } from './json-depth.ts';

@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   unprocessable_content: { status: 422, title: 'The request cannot be processed' },
+  snapshot_verification_failed: { status: 422, title: 'The snapshot archive failed verification' },
   unsupported_schema_version: { status: 422, title: 'The document\'s schema_version is not supported' },
   auth_failed: { status: 422, title: 'The connection could not be completed' },
   provider_unsupported: { status: 422, title: 'The provider does not support this' },

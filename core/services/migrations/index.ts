@@ -12,7 +12,7 @@ import { MigrationRecovery } from './migration-recovery.ts';
 import { MigrationRunner } from './migration-runner.ts';
 import { MigrationService, type QuotaForecaster } from './migration.service.ts';
 import { MigrationStore, type Execute, type Transaction } from './migration-store.ts';
-import type { GeneratedSourceReader } from './migration-source.ts';
+import type { GeneratedSourceReader, SnapshotSourceReader } from './migration-source.ts';
 import { SourceLookup } from './source-lookup.ts';
 
 export { MigrationError, MigrationService } from './migration.service.ts';
@@ -50,6 +50,8 @@ export interface MigrationEngineOptions {
   imports: ImportRecordService;
   /** Confirmed generator drafts as migration sources. */
   drafts: GeneratedSourceReader;
+  /** Verified library snapshots as migration sources (restores). */
+  snapshots: SnapshotSourceReader;
   matching: MatchService;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
   /** The operations a loaded plugin implements (empty when it is not loaded). */
@@ -75,6 +77,7 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
     playlists: options.playlists,
     imports: options.imports,
     drafts: options.drafts,
+    snapshots: options.snapshots,
     catalogue: options.catalogue,
     matching: options.matching,
     enqueue,

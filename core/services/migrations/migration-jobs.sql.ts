@@ -16,7 +16,7 @@ export { MIGRATION_PROGRESS_LOCK };
 // The operation ledger's statements live in their own file; importers of this one still find them here.
 export * from './operation-ledger.sql.ts';
 
-export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, origin,
+export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, source_snapshot_id, origin,
   strictness, status, outcome, phase, selection, warnings, acknowledged_warnings, summary, error, error_code, lease_owner,
   lease_expires_at, resume_at, created_at, updated_at, started_at, completed_at, detail_expires_at, detail_purged_at, progress_seq`;
 
@@ -34,7 +34,9 @@ export interface NewJob {
   ownerId: string;
   sourceProvider: string;
   sourceAccountId: string;
-  sourceKind: 'provider' | 'import' | 'generated';
+  sourceKind: 'provider' | 'import' | 'generated' | 'snapshot';
+  /** The verified snapshot a restore reads (`source_kind = snapshot`); null otherwise. */
+  sourceSnapshotId?: string | null;
   targetProvider: string;
   targetAccountId: string;
   strictness: string;
@@ -45,15 +47,16 @@ export interface NewJob {
 
 export function insertJob(job: NewJob): SqlStatement {
   return {
-    text: `insert into migration_job (id, owner_id, source_provider, source_account_id, source_kind, target_provider, target_account_id,
+    text: `insert into migration_job (id, owner_id, source_provider, source_account_id, source_kind, source_snapshot_id, target_provider, target_account_id,
              strictness, selection, warnings, acknowledged_warnings)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb) returning ${JOB_COLUMNS}`,
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb) returning ${JOB_COLUMNS}`,
     values: [
       job.id,
       job.ownerId,
       job.sourceProvider,
       job.sourceAccountId,
       job.sourceKind,
+      job.sourceSnapshotId ?? null,
       job.targetProvider,
       job.targetAccountId,
       job.strictness,

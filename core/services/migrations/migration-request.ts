@@ -15,6 +15,11 @@ import { MAX_COLLECTION_ID_LENGTH } from '../imports/import-collection-ids.ts';
 export const IMPORT_SOURCE = 'import';
 /** A confirmed generator draft (`source_account_id` = the draft id): its approved tracks, frozen at confirmation. */
 export const GENERATED_SOURCE = 'generated';
+/**
+ * A verified library snapshot (`source_snapshot_id` = the snapshot id; `source_account_id` may repeat it). The job's
+ * `source_account_id` becomes the lineage `snapshot:<library_id>`, which scopes review decisions and target-playlist reuse.
+ */
+export const SNAPSHOT_SOURCE = 'snapshot';
 
 const id = z.string().trim().min(1).max(MAX_COLLECTION_ID_LENGTH);
 

@@ -266,7 +266,7 @@ export class MigrationRunner {
 
   async #importItems(job: JobRow): Promise<void> {
     const selection = job.selection['request'] as Selection;
-    const source = await this.#o.sources.load({ ownerId: job.ownerId, sourceKind: job.sourceKind, sourceProvider: job.sourceProvider, sourceAccountId: job.sourceAccountId }, selection);
+    const source = await this.#o.sources.load({ ownerId: job.ownerId, sourceKind: job.sourceKind, sourceProvider: job.sourceProvider, sourceAccountId: job.sourceAccountId, sourceSnapshotId: job.sourceSnapshotId }, selection);
     const items = itemsOf(source);
     const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: null }));
     job.selection = { ...job.selection, collections };

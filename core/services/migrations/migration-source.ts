@@ -30,13 +30,17 @@ export interface LoadedSource {
   collections: SourceCollection[];
   albums: Album[];
   artists: Artist[];
+  /** A snapshot's library lineage UUID (restores only). */
+  lineage?: string;
 }
 
 export interface SourceRef {
   ownerId: string;
-  sourceKind: 'provider' | 'import' | 'generated';
+  sourceKind: 'provider' | 'import' | 'generated' | 'snapshot';
   sourceProvider: string;
   sourceAccountId: string;
+  /** The snapshot a restore reads (`snapshot` sources only). */
+  sourceSnapshotId?: string | null;
 }
 
 export class SelectionError extends Error {
@@ -53,11 +57,30 @@ export interface GeneratedSourceReader {
   approvedTracks(ownerId: string, draftId: string): Promise<{ name: string; tracks: Track[] } | null>;
 }
 
+/** A collection of a verified snapshot, as a restore reads it. */
+export interface SnapshotCollectionSource {
+  id: string;
+  kind: 'PLAYLIST' | 'LIKED_TRACKS';
+  name: string;
+  description: string | null;
+  /** Null when the collection could not be read when the snapshot was taken. */
+  tracks: Track[] | null;
+}
+
+/**
+ * A snapshot as a source (`source_kind = snapshot`): the archive is verified again and the
+ * wanted collections read from it; null when the owner has no such snapshot with an archive.
+ */
+export interface SnapshotSourceReader {
+  collections(ownerId: string, snapshotId: string, ids: readonly string[]): Promise<{ libraryId: string; collections: SnapshotCollectionSource[]; available: string[] } | null>;
+}
+
 interface Dependencies {
   readonly playlists: Pick<PlaylistReadService, 'read'>;
   readonly connections: Pick<ConnectionService, 'call'>;
   readonly imports: Pick<ImportRecordService, 'get'>;
   readonly drafts: GeneratedSourceReader;
+  readonly snapshots: SnapshotSourceReader;
 }
 
 /** The key a track can be selected by: its entry id, its track id, or its position. */
@@ -86,6 +109,7 @@ export class MigrationSources {
     }
     if (source.sourceKind === 'import') return this.#fromImport(source, selection, ids);
     if (source.sourceKind === 'generated') return this.#fromDraft(source, selection, ids);
+    if (source.sourceKind === 'snapshot') return this.#fromSnapshot(source, selection, ids);
     const collections: SourceCollection[] = [];
     for (const id of ids) {
       const { playlist } = await this.#deps.playlists.read(source.ownerId, source.sourceAccountId, id);
@@ -114,6 +138,24 @@ export class MigrationSources {
       return { id, kind: playlist.kind === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST', name: playlist.name, description: playlist.description, tracks, totalTracks: playlist.tracks.length, snapshot: playlistSnapshot(playlist) };
     });
     return { provider: IMPORT_SOURCE, collections, albums: [], artists: [] };
+  }
+
+  /** A restore reads only the snapshot: its archive is verified again before any collection of it is used. */
+  async #fromSnapshot(source: SourceRef, selection: Selection, ids: readonly string[]): Promise<LoadedSource> {
+    if (selection.saved_album_ids.length > 0 || selection.followed_artist_ids.length > 0) {
+      throw new SelectionError('selection_not_found', 'Restoring saved albums or followed artists from a snapshot is not supported yet; select its playlists and liked tracks.');
+    }
+    const snapshotId = source.sourceSnapshotId ?? '';
+    const read = await this.#deps.snapshots.collections(source.ownerId, snapshotId, ids);
+    if (!read) throw new SelectionError('selection_not_found', `No snapshot ${snapshotId} with an archive exists for this owner.`);
+    const collections = ids.map((id): SourceCollection => {
+      const found = read.collections.find((collection) => collection.id === id);
+      if (!found) throw new SelectionError('selection_not_found', `The snapshot has no collection ${JSON.stringify(id)}; its collections are ${read.available.map((key) => JSON.stringify(key)).join(', ')}.`);
+      if (found.tracks === null) throw new SelectionError('selection_not_found', `"${found.name}" could not be read when the snapshot was taken, so it cannot be restored from it.`);
+      const tracks = narrow(found.tracks, selectedTrackKeys(selection, id));
+      return { id, kind: found.kind, name: found.name, description: found.description, tracks, totalTracks: found.tracks.length };
+    });
+    return { provider: source.sourceProvider, collections, albums: [], artists: [], lineage: read.libraryId };
   }
 
   /** A draft's approved tracks are target tracks already: each carries its URI on the draft's target. */

@@ -54,7 +54,8 @@ export interface JobRow {
   ownerId: string;
   sourceProvider: string;
   sourceAccountId: string;
-  sourceKind: 'provider' | 'import' | 'generated';
+  sourceKind: 'provider' | 'import' | 'generated' | 'snapshot';
+  sourceSnapshotId: string | null;
   targetProvider: string;
   targetAccountId: string;
   strictness: string;
@@ -82,7 +83,8 @@ export function jobRow(row: Record<string, unknown>): JobRow {
     ownerId: String(row['owner_id']),
     sourceProvider: String(row['source_provider']),
     sourceAccountId: String(row['source_account_id']),
-    sourceKind: row['source_kind'] === 'import' || row['source_kind'] === 'generated' ? row['source_kind'] : 'provider',
+    sourceKind: row['source_kind'] === 'import' || row['source_kind'] === 'generated' || row['source_kind'] === 'snapshot' ? row['source_kind'] : 'provider',
+    sourceSnapshotId: (row['source_snapshot_id'] as string | null | undefined) ?? null,
     targetProvider: String(row['target_provider']),
     targetAccountId: String(row['target_account_id']),
     strictness: String(row['strictness']),

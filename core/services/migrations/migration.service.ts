@@ -25,8 +25,8 @@ import {
   upsertDecision,
 } from './migration-jobs.sql.ts';
 import { linksForAnotherService, preflightWarnings, sameName, selectionSummary, songsOverlap, unsupportedTargets, type LinksElsewhere, type MigrationWarning, type SelectionSummary } from './migration-preflight.ts';
-import { GENERATED_SOURCE, IMPORT_SOURCE, type CreateMigration } from './migration-request.ts';
-import { MigrationSources, SelectionError, type GeneratedSourceReader, type LoadedSource } from './migration-source.ts';
+import { GENERATED_SOURCE, IMPORT_SOURCE, SNAPSHOT_SOURCE, type CreateMigration } from './migration-request.ts';
+import { MigrationSources, SelectionError, type GeneratedSourceReader, type LoadedSource, type SnapshotSourceReader } from './migration-source.ts';
 import type { SourceLookup } from './source-lookup.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
 import type { MigrationStore } from './migration-store.ts';
@@ -82,6 +82,7 @@ export interface MigrationServiceOptions {
   playlists: Pick<PlaylistReadService, 'read' | 'list'>;
   imports: Pick<ImportRecordService, 'get' | 'claimForJob'>;
   drafts: GeneratedSourceReader;
+  snapshots: SnapshotSourceReader;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
   matching: Pick<MatchService, 'confirm' | 'deny'>;
   enqueue(jobId: string): Promise<void>;
@@ -104,7 +105,7 @@ export class MigrationService {
 
   constructor(options: MigrationServiceOptions) {
     this.#o = options;
-    this.#sources = new MigrationSources({ playlists: options.playlists, connections: options.connections, imports: options.imports, drafts: options.drafts });
+    this.#sources = new MigrationSources({ playlists: options.playlists, connections: options.connections, imports: options.imports, drafts: options.drafts, snapshots: options.snapshots });
   }
 
   get sources(): MigrationSources {
@@ -120,7 +121,7 @@ export class MigrationService {
 
   /** Creates and queues a job; 409 (`migration_warnings`) unless the warnings are acknowledged. */
   async create(ownerId: string, request: CreateMigration): Promise<JobView> {
-    const { view, source, sourceKind, sourceProvider } = await this.#check(ownerId, request);
+    const { view, source, sourceKind, sourceProvider, sourceAccountId, sourceSnapshotId } = await this.#check(ownerId, request);
     if (view.warnings.length > 0 && !request.acknowledge_warnings) {
       throw new MigrationError('migration_warnings', view.message, { summary: view.summary, warnings: view.warnings });
     }
@@ -132,8 +133,9 @@ export class MigrationService {
           id,
           ownerId,
           sourceProvider,
-          sourceAccountId: request.source_account_id,
+          sourceAccountId,
           sourceKind,
+          sourceSnapshotId,
           targetProvider: request.target_provider,
           targetAccountId: request.target_account_id,
           strictness: request.strictness,
@@ -157,14 +159,21 @@ export class MigrationService {
     return jobView(jobRow(row!), countsFrom([]));
   }
 
-  async #check(ownerId: string, request: CreateMigration): Promise<{ view: PreflightView; source: LoadedSource; sourceKind: 'provider' | 'import' | 'generated'; sourceProvider: string }> {
-    if (request.source_snapshot_id !== null) throw new MigrationError('invalid_selection', 'Snapshot sources are not available on this instance yet; migrate from a connected account or an import.');
+  async #check(
+    ownerId: string,
+    request: CreateMigration,
+  ): Promise<{ view: PreflightView; source: LoadedSource; sourceKind: 'provider' | 'import' | 'generated' | 'snapshot'; sourceProvider: string; sourceAccountId: string; sourceSnapshotId: string | null }> {
+    const restoring = request.source_provider === SNAPSHOT_SOURCE || request.source_snapshot_id !== null;
+    const sourceSnapshotId = restoring ? (request.source_snapshot_id ?? request.source_account_id) : null;
+    if (restoring && (request.source_provider ?? SNAPSHOT_SOURCE) !== SNAPSHOT_SOURCE) throw new MigrationError('invalid_selection', 'A snapshot restore has source_provider "snapshot" (or none) and the snapshot in source_snapshot_id.');
+    if (sourceSnapshotId !== null && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(sourceSnapshotId)) throw new MigrationError('invalid_selection', 'source_snapshot_id must be the id of one of your snapshots.');
     const target = await this.#o.connections.get(ownerId, request.target_account_id);
     if (target.provider !== request.target_provider) throw new MigrationError('invalid_selection', `Account ${request.target_account_id} is a ${target.provider} account, not ${request.target_provider}.`);
     const targetManifest = this.#o.catalogue.providerPlugin(target.provider);
     if (!targetManifest?.provider) throw new MigrationError('unsupported_target_type', `No ${target.provider} plugin is loaded on this instance.`);
-    const sourceKind = request.source_provider === IMPORT_SOURCE ? 'import' : request.source_provider === GENERATED_SOURCE ? 'generated' : 'provider';
-    let sourceProvider = sourceKind === 'generated' ? GENERATED_SOURCE : IMPORT_SOURCE;
+    const sourceKind = restoring ? 'snapshot' : request.source_provider === IMPORT_SOURCE ? 'import' : request.source_provider === GENERATED_SOURCE ? 'generated' : 'provider';
+    let sourceProvider = sourceKind === 'generated' ? GENERATED_SOURCE : sourceKind === 'snapshot' ? SNAPSHOT_SOURCE : IMPORT_SOURCE;
+    let sourceAccountId = request.source_account_id;
     if (sourceKind === 'provider') {
       const account = await this.#o.connections.get(ownerId, request.source_account_id);
       if (request.source_provider !== null && request.source_provider !== account.provider) throw new MigrationError('invalid_selection', `Account ${request.source_account_id} is a ${account.provider} account, not ${request.source_provider}.`);
@@ -173,7 +182,9 @@ export class MigrationService {
     }
     let source: LoadedSource;
     try {
-      source = await this.#sources.load({ ownerId, sourceKind, sourceProvider, sourceAccountId: request.source_account_id }, request.selection);
+      source = await this.#sources.load({ ownerId, sourceKind, sourceProvider, sourceAccountId: request.source_account_id, sourceSnapshotId }, request.selection);
+      // A restore's lineage: every snapshot of one library restores into the same target playlists and reuses its decisions.
+      if (sourceKind === 'snapshot') sourceAccountId = `snapshot:${source.lineage ?? ''}`;
     } catch (error) {
       if (error instanceof SelectionError) throw new MigrationError('invalid_selection', error.message, { reason: error.code });
       throw error;
@@ -202,7 +213,7 @@ export class MigrationService {
       warnings,
       collections: source.collections.map((collection) => ({ id: collection.id, name: collection.name, kind: collection.kind, tracks: collection.totalTracks, selected_tracks: collection.tracks.length })),
     };
-    return { view, source, sourceKind, sourceProvider };
+    return { view, source, sourceKind, sourceProvider, sourceAccountId, sourceSnapshotId };
   }
 
   /**

@@ -86,6 +86,9 @@ export type DraftItemStatus = (typeof DRAFT_ITEM_STATUSES)[number];
 
 export const SNAPSHOT_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
 export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
+/** `created` by a snapshot job of this engine, or `uploaded` from an archive made elsewhere. */
+export const SNAPSHOT_ORIGINS = ['created', 'uploaded'] as const;
+export type SnapshotOrigin = (typeof SNAPSHOT_ORIGINS)[number];
 
 export const PLUGIN_STATES = ['active', 'refused', 'quarantined'] as const;
 export type PluginState = (typeof PLUGIN_STATES)[number];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { manifestSchema, manifestSourceSchema } from '../manifest.schema.ts';
 import { albumSchema, artistSchema, playlistSchema, trackSchema } from '../model.schema.ts';
 import { BUNDLE_SCHEMA_PATH, DEFAULT_SCHEMA_BASE, EXPORT_MANIFEST_SCHEMA_PATH, exportManifestSchema, openPlaylistBundleSchema } from '../open-playlist.schema.ts';
+import { SNAPSHOT_MANIFEST_SCHEMA_PATH, snapshotManifestSchema } from '../snapshot-manifest.schema.ts';
 import { keyRecordSchema } from './key.schema.ts';
 import { registryIndexSchema } from './registry.schema.ts';
 import { signatureFileSchema } from './signature.schema.ts';
@@ -74,6 +75,14 @@ export const JSON_SCHEMA_SPECS: Readonly<Record<string, SchemaSpec>> = {
     description: `The manifest of a multi-playlist export archive: format, source provider, one ordered entry per playlist with its file, status, track count and warning codes, and the full warnings. ${SERVED_BY_ENGINE}`,
     source: 'plugin-sdk/src/open-playlist.schema.ts (exportManifestSchema)',
     id: DEFAULT_SCHEMA_BASE + EXPORT_MANIFEST_SCHEMA_PATH,
+  },
+  'export/open-playlist-snapshot-manifest-v1.json': {
+    schema: snapshotManifestSchema,
+    io: 'output',
+    title: 'Open Playlist library snapshot manifest v1 (manifest.json)',
+    description: `The manifest of a library snapshot archive: schema version, snapshot and library lineage UUIDs, timestamps, source labels, one entry per collection member with its counts and checksums, and the partial failures. Verifiers reject any schema_version other than 1. ${SERVED_BY_ENGINE}`,
+    source: 'plugin-sdk/src/snapshot-manifest.schema.ts (snapshotManifestSchema)',
+    id: DEFAULT_SCHEMA_BASE + SNAPSHOT_MANIFEST_SCHEMA_PATH,
   },
   'trust-store.schema.json': { schema: trustStoreSchema, io: 'input', title: 'Local trust store (OPL_PLUGIN_TRUST_FILE)', description: 'The publisher keys an installation trusts and the keys it revoked.', source: 'plugin-sdk/src/tools/trust-store.schema.ts (trustStoreSchema)' },
 };

@@ -6,6 +6,7 @@ import { createApp, type App, type AppOverrides, type AppRoles } from '../../../
 import { loadConfig } from '../../../core/config/index.ts';
 import { createLogger } from '../../../core/logging/logger.ts';
 import { writeTranscript } from '../../support/secret-scan.ts';
+import { snapshotArchiveText } from './snapshot-archive-text.ts';
 import { createTestDatabase } from './test-database.ts';
 
 /** The owner secret and public base URL that turn the owner-session gate on, for tests that need it. */
@@ -56,6 +57,8 @@ export async function startTestApp(
     async close() {
       await app.stop();
       writeTranscript('integration-app', [...logs, ...answers]);
+      // Snapshot archives are scanned too: every record and manifest of every archive left behind.
+      writeTranscript('snapshot-archives', await snapshotArchiveText(config.snapshotDir));
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

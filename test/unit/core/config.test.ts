@@ -50,6 +50,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ OPL_PROT: '9000' })[0]).toMatch(/OPL_PROT: unknown variable/);
   });
 
+  it('sets the snapshot verification caps, with defaults real libraries fit', () => {
+    expect(loadConfig({}, '/x').snapshotLimits).toEqual({ archiveBytes: 1024 ** 3, uncompressedBytes: 4 * 1024 ** 3, manifestBytes: 64 * 1024 ** 2, recordBytes: 2 * 1024 ** 2, compressionRatio: 200 });
+    expect(loadConfig({ OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: '50', OPL_SNAPSHOT_MAX_ARCHIVE_BYTES: '2048' }, '/x').snapshotLimits).toMatchObject({ compressionRatio: 50, archiveBytes: 2048 });
+    expect(problemsOf({ OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: '1' })[0]).toMatch(/OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: must be at least 2/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ OPL_PORT: '', OPL_DATABASE_URL: ' ' }, '/x').port).toBe(8765);
   });

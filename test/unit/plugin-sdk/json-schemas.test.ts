@@ -25,6 +25,7 @@ describe('published JSON Schemas', () => {
       'bundle-manifest.schema.json',
       'export/open-playlist-bundle-v1.json',
       'export/open-playlist-export-manifest-v1.json',
+      'export/open-playlist-snapshot-manifest-v1.json',
       'key-record.schema.json',
       'manifest.schema.json',
       'playlist.schema.json',
@@ -40,7 +41,7 @@ describe('published JSON Schemas', () => {
   });
 
   it('give the published export documents an $id under the default schema base, named by their path', () => {
-    for (const name of ['export/open-playlist-bundle-v1.json', 'export/open-playlist-export-manifest-v1.json']) {
+    for (const name of ['export/open-playlist-bundle-v1.json', 'export/open-playlist-export-manifest-v1.json', 'export/open-playlist-snapshot-manifest-v1.json']) {
       expect((generated.get(name) as JsonSchema & { $id?: string }).$id, name).toBe(`https://open-playlist.org/schemas/${name}`);
     }
   });

@@ -1,0 +1,15 @@
+import type { SnapshotVerificationReason } from './archive/index.ts';
+
+export type SnapshotErrorCode = 'not_found' | 'invalid_selection' | 'busy' | 'not_ready' | 'verification_failed' | 'too_large' | 'already_exists';
+
+/** A refusal of the snapshot service, turned into a problem by the routes. */
+export class SnapshotError extends Error {
+  readonly code: SnapshotErrorCode;
+  readonly reason: SnapshotVerificationReason | null;
+  constructor(code: SnapshotErrorCode, message: string, reason: SnapshotVerificationReason | null = null) {
+    super(message);
+    this.name = 'SnapshotError';
+    this.code = code;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * A snapshot profile's selection (SPEC Snapshots rule 1): connected accounts and, per account,
+ * the collections to keep — every playlist it has when the snapshot is taken (`all`), or the
+ * listed ids (`liked` is the liked-tracks collection).
+ */
+export const profileSelectionSchema = z
+  .object({
+    accounts: z
+      .array(
+        z
+          .object({
+            account_id: z.uuid(),
+            collections: z.union([z.literal('all'), z.array(z.string().min(1).max(500)).min(1).max(10_000)]),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(50)
+      .refine((accounts) => new Set(accounts.map((account) => account.account_id)).size === accounts.length, 'an account is listed twice'),
+  })
+  .strict();
+
+export type ProfileSelection = z.output<typeof profileSelectionSchema>;
+
+export const profileBodySchema = z
+  .object({ name: z.string().trim().min(1).max(200), selection: profileSelectionSchema })
+  .strict();
+
+export type ProfileBody = z.output<typeof profileBodySchema>;
