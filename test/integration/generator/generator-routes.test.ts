@@ -78,7 +78,13 @@ describe('the generator', () => {
     const draft = answer.json as Draft;
     expect(draft.status).toBe('draft');
     // In the model's words; the target's title may be a version of it (the seed has "Remastered" twins on TIDAL).
-    expect(draft.items.map((item) => [item.status, item.intent?.title])).toEqual([...cleanSongs.map((track) => ['resolved', track.title]), ['unresolved', 'A Song Nobody Ever Recorded']]);
+    // The explicit song stays in view, left out with the reason; the invented one stays unresolved.
+    expect(draft.items.map((item) => [item.status, item.intent?.title])).toEqual([
+      ...cleanSongs.map((track) => ['resolved', track.title]),
+      ['removed', explicitSong.title],
+      ['unresolved', 'A Song Nobody Ever Recorded'],
+    ]);
+    expect(draft.items[3]!.reason).toMatch(/^Left out: the target marks it explicit/);
     for (const item of draft.items.slice(0, 3)) expect(item.title.startsWith(item.intent!.title)).toBe(true);
     expect(draft.items.filter((item) => item.status === 'resolved').every((item) => item.target_uri?.startsWith('tidal:'))).toBe(true);
     expect(draft.items.at(-1)!.reason).toMatch(/^Not found on the target/);
