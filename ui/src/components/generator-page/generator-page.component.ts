@@ -307,9 +307,11 @@ export class OplGeneratorPage extends LitElement {
   async #approveAll(): Promise<void> {
     const draft = this._draft;
     if (!draft) return;
-    for (const item of this.#orderedItems().filter((entry) => entry.status === 'resolved' && !entry.approved)) {
+    const waiting = this.#orderedItems().filter((entry) => entry.status === 'resolved' && !entry.approved);
+    for (const item of waiting) {
       if (!(await this.#edit('approve', draftItemPath(draft.id, item.id), 'PATCH', { approved: true }, 'Approved every song found.'))) return;
     }
+    if (waiting.length === 0) this._announcement = 'Every song found was already approved.';
   }
 
   async #search(): Promise<void> {
@@ -424,7 +426,7 @@ export class OplGeneratorPage extends LitElement {
         ? html`<ul class="results" data-testid="search-results" aria-label="Search results">
             ${this._results.length === 0 ? html`<li class="empty">No results.</li>` : nothing}
             ${this._results.map(
-              (result) => html`<li>
+              (result) => html`<li data-uri=${result.uri}>
                 <span>${result.title} — ${result.artist}${result.album ? html` <span class="muted">(${result.album})</span>` : nothing}</span>
                 ${replacing
                   ? html`<button
