@@ -79,12 +79,15 @@ export function insertDraftItems(draftId: string, ownerId: string, items: readon
   };
 }
 
+/** A draft is readable until it expires; a confirmed one as long as its migration's history (see `claimDraft`). */
+const VISIBLE = `(expires_at > now() or status = 'confirmed')`;
+
 export function selectDraft(ownerId: string, draftId: string): SqlStatement {
-  return { text: `select ${DRAFT_COLUMNS} from generation_draft where id = ? and owner_id = ? and expires_at > now()`, values: [draftId, ownerId] };
+  return { text: `select ${DRAFT_COLUMNS} from generation_draft where id = ? and owner_id = ? and ${VISIBLE}`, values: [draftId, ownerId] };
 }
 
 export function selectDrafts(ownerId: string, limit: number): SqlStatement {
-  return { text: `select ${DRAFT_COLUMNS} from generation_draft where owner_id = ? and expires_at > now() order by created_at desc, id limit ?`, values: [ownerId, limit] };
+  return { text: `select ${DRAFT_COLUMNS} from generation_draft where owner_id = ? and ${VISIBLE} order by created_at desc, id limit ?`, values: [ownerId, limit] };
 }
 
 export function selectDraftItems(ownerId: string, draftId: string): SqlStatement {
