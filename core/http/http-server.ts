@@ -67,6 +67,7 @@ const notWired = async (): Promise<never> => {
 const unwiredGenerator: GeneratorApi = {
   config: () => ({ available: false, backend: 'openai_compatible', model: '', demo: false, message: 'The generator is not wired in this server.', limits: { max_prompt_chars: 0, max_output_chars: 0, max_tracks: 0 } }),
   createDraft: notWired,
+  preferences: notWired,
   startDraft: notWired,
   regenerate: notWired,
   cancel: notWired,

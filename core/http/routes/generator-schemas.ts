@@ -4,6 +4,11 @@ import { jobViewSchema } from './migrations.routes.ts';
 
 /** Request and answer schemas of `/api/generator` (the OpenAPI document is generated from them). */
 
+const usePreferences = z
+  .boolean()
+  .default(false)
+  .describe("Opt in: send the model a summary computed here from your connected library and imports (top artists and genres with counts; no song list, no account data). Off unless true.");
+
 export const limitsSchema = z.object({ max_prompt_chars: z.number().int(), max_output_chars: z.number().int(), max_tracks: z.number().int() });
 export const configSchema = z
   .object({ available: z.boolean(), backend: z.literal('openai_compatible'), model: z.string(), demo: z.boolean(), message: z.string(), limits: limitsSchema })
@@ -64,7 +69,7 @@ export const draftSchema = z.object({ ...draftFields, items: z.array(itemSchema)
 export const draftSummarySchema = z.object(draftFields).meta({ id: 'GenerationDraftSummary' });
 
 export const createSchema = z
-  .object({ target_provider: z.string().min(1).max(100), target_account_id: z.uuid(), generation: generationSpecSchema })
+  .object({ target_provider: z.string().min(1).max(100), target_account_id: z.uuid(), generation: generationSpecSchema, use_preferences: usePreferences })
   .strict()
   .meta({ id: 'CreateGenerationDraft' });
 
@@ -87,6 +92,7 @@ export const regenerateBody = z
     scope: z.enum(['all', 'open_slots']).describe('`all`: every song anew; `open_slots`: only the unresolved and removed songs, refilled in place'),
     prompt: z.string().trim().min(1).max(GENERATOR_LIMITS.maxPromptChars).describe('Asked again: the engine never stored it'),
     controls: generatorControlsSchema.optional().describe("The draft's own controls when absent"),
+    use_preferences: usePreferences,
   })
   .strict()
   .meta({ id: 'RegenerateGenerationDraft' });

@@ -32,7 +32,7 @@ import {
 
 export type GeneratorApi = Pick<
   GeneratorService,
-  'config' | 'createDraft' | 'startDraft' | 'regenerate' | 'cancel' | 'eventsAfter' | 'follow' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'replaceItem' | 'confirm' | 'search' | 'addFromSearch' | 'reorder'
+  'config' | 'preferences' | 'createDraft' | 'startDraft' | 'regenerate' | 'cancel' | 'eventsAfter' | 'follow' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'replaceItem' | 'confirm' | 'search' | 'addFromSearch' | 'reorder'
 >;
 
 const draftParams = z.object({ draft_id: z.uuid() });
@@ -105,7 +105,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
       try {
         if (!request.query.wait) {
           // The work outlives this request: POST …/cancel stops it; its end is recorded on the draft.
-          const { draft } = await generator.startDraft(owner.id, request.body, null);
+          const { draft } = await generator.startDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
           return await reply.code(202).send(draft);
         }
         // The client going away ends the work: the model call and the searches stop.
@@ -113,7 +113,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
         request.raw.on('close', () => {
           if (!reply.sent) cancel.abort();
         });
-        const draft = await generator.createDraft(owner.id, request.body, null, cancel.signal);
+        const draft = await generator.createDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences), cancel.signal);
         return await reply.code(201).send(draft);
       } catch (error) {
         throw generatorProblem(error);
@@ -198,7 +198,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
     async (request, reply) => {
       const owner = requireOwner(request, 'generate a draft again');
       try {
-        const { draft, done } = await generator.regenerate(owner.id, request.params.draft_id, request.body, null);
+        const { draft, done } = await generator.regenerate(owner.id, request.params.draft_id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
         if (!request.query.wait) return await reply.code(202).send(draft);
         const outcome = await done;
         if (outcome.error !== null && (await generator.draft(owner.id, draft.id)).items.length === 0) throw outcome.error;

@@ -86,8 +86,8 @@ export function generationMessages(spec: GenerationSpec, preferences: Preference
     `Familiar versus new: ${controls.discovery} of 100 (0: well-known songs only, 100: discoveries only).`,
     ...(preferences && (preferences.top_artists.length > 0 || preferences.top_genres.length > 0)
       ? [
-          `The listener's library leans towards these artists: ${preferences.top_artists.map((artist) => artist.name).join('; ') || 'none known'}.`,
-          `And these genres: ${preferences.top_genres.map((genre) => genre.name).join('; ') || 'none known'}.`,
+          `The listener's library leans towards these artists (songs in it): ${preferences.top_artists.map((artist) => `${artist.name} (${artist.count})`).join('; ') || 'none known'}.`,
+          `And these genres: ${preferences.top_genres.map((genre) => `${genre.name} (${genre.count})`).join('; ') || 'none known'}.`,
         ]
       : []),
     ...(avoid.length > 0 ? [`The playlist already has these songs; do not propose them again: ${avoid.join('; ')}.`] : []),

@@ -5,6 +5,7 @@ import { MatchService, type GraphTransaction, type MatchTarget, type SqlExecutor
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
 import { cancelRequested, runGeneration, type GenerationOutcome, type GenerationRun } from './draft-generation.ts';
+import { summarizePreferences } from './preference-summary.ts';
 import { draftEventsAfter, type GenerationEvent } from './generator-events.ts';
 import { draftView, itemView, type DraftItemView, type DraftView } from './draft-views.ts';
 import { GENERATOR_LIMITS, generatorControlsSchema, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
@@ -246,6 +247,11 @@ export class GeneratorService {
     });
     this.#runs.add(done);
     return { done };
+  }
+
+  /** The opt-in summary of the owner's library (top artists and genres with counts), or null without the opt-in. */
+  async preferences(ownerId: string, optIn: boolean): Promise<PreferenceSummary | null> {
+    return optIn ? summarizePreferences(this.#d.execute, ownerId) : null;
   }
 
   /** The progress events of a draft after event id `after` (see `generator-events.ts`). */

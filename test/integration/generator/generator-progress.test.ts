@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeChatModel, type FakeChatModel } from '../../fakes/chat-model/index.ts';
@@ -195,5 +196,42 @@ describe('regenerate and replace', () => {
     const bySearch = await post(`/api/generator/drafts/${draft.id}/items/${item.id}/replace`, { target_uri: found.uri, text });
     expect(bySearch.status, bySearch.text).toBe(200);
     expect((bySearch.json as Draft).items.find((entry) => entry.id === item.id)).toMatchObject({ target_uri: found.uri, reason: 'Replaced by you from a search.' });
+  });
+});
+
+describe('the opt-in preference summary', () => {
+  it('sends the top artists and genres of the library (counts only) when asked, and nothing of it otherwise', async () => {
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      // A playlist of the connected account, as the engine caches it after reading it.
+      const tracks = [
+        ...Array.from({ length: 3 }, (_, index) => ({ title: `Secret Song ${index}`, artist: 'Preferred Artist', genre: 'Folk', provider_uris: { tidal: `tidal:track:${index}` } })),
+        { title: 'Other Secret Song', artist: 'Second Artist', genre: 'Jazz', provider_uris: {} },
+      ];
+      await client.query(`insert into playlist_cache (owner_id, provider_account_id, scope, payload, fetched_at) values ('local', $1, 'playlist:pref-test', $2::jsonb, now())`, [h.tidalAccount, JSON.stringify({ id: 'pref-test', name: 'My Private Playlist Name', tracks })]);
+    } finally {
+      await client.end();
+    }
+    const ask = async (usePreferences: boolean | undefined) => {
+      model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [song(onTidal[0]!)] }) });
+      const before = model.requests.length;
+      const made = await post('/api/generator/drafts', { target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: 'prefs', controls: { track_count: 1 } }, ...(usePreferences === undefined ? {} : { use_preferences: usePreferences }) });
+      expect(made.status, made.text).toBe(201);
+      return { sent: JSON.stringify(model.requests.slice(before).map((request) => request.body)), draft: made.json as Draft };
+    };
+    for (const optOut of [undefined, false]) {
+      const { sent, draft } = await ask(optOut);
+      expect(sent).not.toContain('Preferred Artist');
+      expect(sent).not.toContain('leans towards');
+      expect(draft.generation['preferences_used']).toBe(false);
+    }
+    const { sent, draft } = await ask(true);
+    expect(sent).toContain('Preferred Artist (3)');
+    expect(sent).toContain('Second Artist (1)');
+    expect(sent).toContain('Folk (3)');
+    expect(draft.generation['preferences_used']).toBe(true);
+    // Counts of artists and genres only: no song, playlist or account.
+    for (const secret of ['Secret Song', 'My Private Playlist Name', 'tidal:track:', h.tidalAccount]) expect(sent).not.toContain(secret);
   });
 });

@@ -34,6 +34,14 @@ export function generationProgress(draft: DraftSummary, items: readonly DraftIte
   </div>`;
 }
 
+/** What a screen reader hears when a generation ends. */
+export function endAnnouncement(draft: DraftSummary, items: readonly DraftItem[]): string {
+  const error = draft.generation['error'] as { message?: string } | undefined;
+  if (draft.status === 'failed') return `The generation ended without songs: ${error?.message ?? 'see the message on the page'}.`;
+  const found = items.filter((item) => item.status === 'resolved').length;
+  return `${draft.generation['cancelled'] === true ? 'Cancelled. ' : ''}The draft is ready: ${found} of ${items.length} songs found.`;
+}
+
 export function confirmPanel(
   draft: DraftSummary,
   approved: number,

@@ -20,10 +20,12 @@ export interface FormState {
   readonly words: Readonly<Record<WordField, string>>;
   readonly busy: boolean;
   readonly promptError: string | null;
+  readonly usePreferences: boolean;
 }
 
 export interface FormHandlers {
   prompt(value: string): void;
+  preferences(value: boolean): void;
   target(accountId: string): void;
   words(field: WordField, value: string): void;
   control<K extends keyof Controls>(key: K, value: Controls[K]): void;
@@ -112,6 +114,14 @@ export function generationForm(state: FormState, on: FormHandlers): TemplateResu
         )}
       </fieldset>
     </fieldset>
+
+    <p>
+      <label class="choice"
+        ><input type="checkbox" data-testid="use-preferences" aria-describedby="preferences-hint" .checked=${state.usePreferences} @change=${(event: Event) => on.preferences((event.target as HTMLInputElement).checked)} /> Tell the model what my library leans
+        towards</label
+      >
+    </p>
+    <p class="hint" id="preferences-hint">Off unless you tick it. Counted here from your connected library and imports: the top 10 artists and 5 genres with their counts, never a song list or account data.</p>
 
     <fieldset class="choices">
       <legend>Find the songs on</legend>

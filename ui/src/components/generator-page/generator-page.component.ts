@@ -31,7 +31,7 @@ import { FocusTarget } from '../kit/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { draftEditor } from './draft-editor.template.ts';
-import { confirmPanel, generationProgress } from './draft-status.template.ts';
+import { confirmPanel, endAnnouncement, generationProgress } from './draft-status.template.ts';
 import { generationForm, type WordField } from './generation-form.template.ts';
 import { generatorPageStyles } from './generator-page.styles.ts';
 
@@ -66,6 +66,7 @@ export class OplGeneratorPage extends LitElement {
     _results: { state: true },
     _acknowledge: { state: true },
     _name: { state: true },
+    _usePreferences: { state: true },
   };
 
   declare summary: string;
@@ -87,6 +88,8 @@ export class OplGeneratorPage extends LitElement {
   declare _results: readonly SearchResult[] | undefined;
   declare _acknowledge: boolean;
   declare _name: string;
+  /** Opt-in, per request: the model hears which artists and genres the library leans towards. */
+  declare _usePreferences: boolean;
 
   #events: EventSource | undefined;
   readonly #focus = new FocusTarget();
@@ -111,6 +114,7 @@ export class OplGeneratorPage extends LitElement {
     this._results = undefined;
     this._acknowledge = false;
     this._name = '';
+    this._usePreferences = false;
   }
 
   override connectedCallback(): void {
@@ -160,7 +164,7 @@ export class OplGeneratorPage extends LitElement {
     const request = this.#request();
     const account = this.#accounts().find((entry) => entry.id === this._targetId);
     if (!request || !account) return;
-    await this.#run('generate', `${DRAFTS_PATH}?wait=false`, { target_provider: account.provider, target_account_id: account.id, generation: request }, 'Generating: the model is choosing songs.');
+    await this.#run('generate', `${DRAFTS_PATH}?wait=false`, { target_provider: account.provider, target_account_id: account.id, generation: request, use_preferences: this._usePreferences }, 'Generating: the model is choosing songs.');
   }
 
   async #regenerate(scope: 'all' | 'open_slots'): Promise<void> {
@@ -169,7 +173,7 @@ export class OplGeneratorPage extends LitElement {
     const request = this.#request();
     if (!request) return;
     const what = scope === 'all' ? 'Generating every song again.' : 'Generating songs for the open slots.';
-    await this.#run('regenerate', `${draftPath(draft.id)}/regenerate?wait=false`, { scope, prompt: request.prompt, controls: request.controls }, what);
+    await this.#run('regenerate', `${draftPath(draft.id)}/regenerate?wait=false`, { scope, prompt: request.prompt, controls: request.controls, use_preferences: this._usePreferences }, what);
   }
 
   async #run(busy: string, path: string, body: unknown, announcement: string): Promise<void> {
@@ -215,7 +219,7 @@ export class OplGeneratorPage extends LitElement {
       }
       if (summary.status !== 'generating') {
         this.#closeEvents();
-        this._announcement = this.#endAnnouncement(summary);
+        this._announcement = endAnnouncement(summary, this.#orderedItems());
       }
     });
   }
@@ -223,14 +227,6 @@ export class OplGeneratorPage extends LitElement {
   #closeEvents(): void {
     this.#events?.close();
     this.#events = undefined;
-  }
-
-  #endAnnouncement(draft: DraftSummary): string {
-    const error = draft.generation['error'] as { message?: string } | undefined;
-    if (draft.status === 'failed') return `The generation ended without songs: ${error?.message ?? 'see the message on the page'}.`;
-    const items = this.#orderedItems();
-    const found = items.filter((item) => item.status === 'resolved').length;
-    return `${draft.generation['cancelled'] === true ? 'Cancelled. ' : ''}The draft is ready: ${found} of ${items.length} songs found.`;
   }
 
   async #cancel(): Promise<void> {
@@ -478,9 +474,10 @@ export class OplGeneratorPage extends LitElement {
         : html`<p data-testid="model-name">Model: <code>${config.model}</code>, run by you.</p>`}
       <section>
         ${generationForm(
-          { config, accounts: load.accounts, targetId: this._targetId, prompt: this._prompt, controls: this._controls, words: this._words, busy: this._busy !== undefined || this._draft?.status === 'generating', promptError: this._promptError },
+          { config, accounts: load.accounts, targetId: this._targetId, prompt: this._prompt, controls: this._controls, words: this._words, busy: this._busy !== undefined || this._draft?.status === 'generating', promptError: this._promptError, usePreferences: this._usePreferences },
           {
             prompt: (value) => (this._prompt = value),
+            preferences: (value) => (this._usePreferences = value),
             target: (id) => (this._targetId = id),
             words: (field, value) => (this._words = { ...this._words, [field]: value }),
             control: (key, value) => (this._controls = { ...this._controls, [key]: value }),
