@@ -11,7 +11,7 @@ import { loadProviderClients, type ProviderClients } from '../services/connectio
 import { CredentialVault } from '../services/connections/vault/credential-vault.ts';
 import { envKeyProvider, fileKeyProvider } from '../services/connections/vault/key-provider.ts';
 import { MatchService } from '../services/matching/index.ts';
-import { createMigrationEngine, runMigrationJob } from '../services/migrations/index.ts';
+import { createMigrationEngine, ProgressChannel, runMigrationJob } from '../services/migrations/index.ts';
 import { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import { sqlExecutors } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
@@ -34,7 +34,7 @@ import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
 import { startDemoModel } from './demo-model.ts';
-import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
+import { ChatModelClient, GENERATION_PROGRESS_CHANNEL, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
 import { createSnapshotJob, SnapshotService } from '../services/snapshots/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
@@ -257,6 +257,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     const demoModel = config.demo && !config.generator ? await startDemoModel(logger) : null;
     if (demoModel) stack.push(() => demoModel.close());
     const modelEndpoint = config.generator ?? (demoModel ? { url: demoModel.url, model: demoModel.model, apiKey: undefined, timeoutMs: 30_000, maxOutputBytes: 256 * 1024 } : null);
+    const generationProgress = new ProgressChannel(database.connectionString, logger.child({ component: 'generation-progress' }), GENERATION_PROGRESS_CHANNEL);
+    stack.push(() => generationProgress.close());
     const generator = new GeneratorService({
       execute,
       transaction,
@@ -268,8 +270,11 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       demo: demoModel !== null,
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
+      progress: generationProgress,
     });
     const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
+    // Generations running here stop (each leaves its draft in a clear state) before the database goes.
+    stack.push(() => generator.close());
     const services: AppServices = {
       config,
       logger,

@@ -12,7 +12,7 @@ import { terminalLines } from './terminal-text.ts';
 const EXIT = { ok: 0, failed: 1, usage: 64 } as const;
 
 interface DraftItem {
-  status: 'resolved' | 'unresolved' | 'removed';
+  status: 'pending' | 'resolved' | 'unresolved' | 'removed';
   approved: boolean;
   title: string;
   artist: string;
@@ -39,9 +39,10 @@ function printDraft(draft: Draft, io: Io): void {
   const minutes = Math.round(draft.counts.duration_s / 60);
   say(io.stdout, `Draft ${draft.id} "${draft.name}": ${plural(draft.counts.resolved, 'song')} found (${draft.counts.approved} approved, about ${minutes} min)${draft.counts.unresolved ? `, ${draft.counts.unresolved} not found` : ''}.\n`);
   draft.items.forEach((item, index) => {
-    const mark = item.status === 'unresolved' ? '?' : item.approved ? '✓' : '~';
+    const mark = item.status === 'unresolved' ? '?' : item.status === 'removed' ? '-' : item.approved ? '✓' : '~';
     const where = item.album ? ` (${item.album})` : '';
-    const why = item.status === 'unresolved' ? ` — ${item.reason ?? 'not found'}` : item.approved ? '' : ' — check it: not approved yet';
+    // A removed song is one the engine left out (a duplicate, the explicit filter, past the wished length), with the reason.
+    const why = item.status === 'unresolved' || item.status === 'removed' ? ` — ${item.reason ?? 'not found'}` : item.approved ? '' : ' — check it: not approved yet';
     say(io.stdout, `${String(index + 1).padStart(3)}. ${mark} ${item.title} — ${item.artist}${where}${why}\n`);
   });
   for (const note of draft.generation.notes ?? []) say(io.stderr, `note: ${note.message}\n`);

@@ -94,6 +94,13 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
 const unwiredGenerator: GeneratorApi = {
   config: () => ({ available: false, backend: 'openai_compatible', model: '', demo: false, message: 'The generator is not wired in this server.', limits: { max_prompt_chars: 0, max_output_chars: 0, max_tracks: 0 } }),
   createDraft: notWired,
+  preferences: notWired,
+  startDraft: notWired,
+  regenerate: notWired,
+  cancel: notWired,
+  eventsAfter: notWired,
+  follow: notWired,
+  replaceItem: notWired,
   draft: notWired,
   drafts: notWired,
   deleteDraft: notWired,

@@ -1,9 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { generationSpecSchema, GeneratorError, ModelError, type GeneratorService } from '../../services/generator/index.ts';
+import { GENERATION_EVENT_BATCH, GeneratorError, ModelError, type GeneratorService } from '../../services/generator/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
-import { jobViewSchema, toAppError } from './migrations.routes.ts';
+import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
+import { toAppError } from './migrations.routes.ts';
+import {
+  addBody,
+  configSchema,
+  confirmation,
+  confirmBody,
+  createSchema,
+  draftSchema,
+  draftSummarySchema,
+  itemBody,
+  itemParams,
+  regenerateBody,
+  renameBody,
+  reorderBody,
+  replaceBody,
+  searchBody,
+  searchResult,
+  waitQuery,
+} from './generator-schemas.ts';
 
 /**
  * `/api/generator`: playlist drafts proposed by the configured language model and resolved to
@@ -11,53 +30,10 @@ import { jobViewSchema, toAppError } from './migrations.routes.ts';
  * is used for that request only: never stored, logged or echoed in an error.
  */
 
-export type GeneratorApi = Pick<GeneratorService, 'config' | 'createDraft' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'confirm' | 'search' | 'addFromSearch' | 'reorder'>;
-
-const limitsSchema = z.object({ max_prompt_chars: z.number().int(), max_output_chars: z.number().int(), max_tracks: z.number().int() });
-const configSchema = z
-  .object({ available: z.boolean(), backend: z.literal('openai_compatible'), model: z.string(), demo: z.boolean(), message: z.string(), limits: limitsSchema })
-  .meta({ id: 'GeneratorConfig' });
-
-const intentSchema = z.object({ title: z.string(), artist: z.string(), album: z.string().nullable(), release_year: z.number().int().nullable(), reason: z.string().nullable() });
-const itemSchema = z
-  .object({
-    id: z.uuid(),
-    position: z.number().int(),
-    status: z.enum(['resolved', 'unresolved', 'removed']),
-    approved: z.boolean(),
-    target_uri: z.string().nullable(),
-    title: z.string(),
-    artist: z.string(),
-    album: z.string().nullable(),
-    duration_s: z.number().int().nullable(),
-    isrc: z.string().nullable(),
-    explicit: z.boolean().nullable(),
-    confidence: z.number().nullable(),
-    reason: z.string().nullable(),
-    intent: intentSchema.nullable(),
-  })
-  .meta({ id: 'GenerationDraftItem' });
-
-const draftFields = {
-  id: z.uuid(),
-  name: z.string(),
-  status: z.string(),
-  target_provider: z.string(),
-  target_account_id: z.string(),
-  controls: z.record(z.string(), z.unknown()),
-  generation: z.record(z.string(), z.unknown()),
-  migration_job_id: z.string().nullable(),
-  expires_at: z.string(),
-  created_at: z.string(),
-  counts: z.object({ resolved: z.number().int(), unresolved: z.number().int(), approved: z.number().int(), duration_s: z.number() }),
-};
-const draftSchema = z.object({ ...draftFields, items: z.array(itemSchema) }).meta({ id: 'GenerationDraft' });
-const draftSummarySchema = z.object(draftFields).meta({ id: 'GenerationDraftSummary' });
-
-const createSchema = z
-  .object({ target_provider: z.string().min(1).max(100), target_account_id: z.uuid(), generation: generationSpecSchema })
-  .strict()
-  .meta({ id: 'CreateGenerationDraft' });
+export type GeneratorApi = Pick<
+  GeneratorService,
+  'config' | 'preferences' | 'createDraft' | 'startDraft' | 'regenerate' | 'cancel' | 'eventsAfter' | 'follow' | 'draft' | 'drafts' | 'deleteDraft' | 'rename' | 'updateItem' | 'replaceItem' | 'confirm' | 'search' | 'addFromSearch' | 'reorder'
+>;
 
 const draftParams = z.object({ draft_id: z.uuid() });
 
@@ -91,20 +67,9 @@ function generatorProblem(error: unknown): unknown {
   return toAppError(error);
 }
 
-const renameBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();
-const itemBody = z
-  .object({ approved: z.boolean().optional(), removed: z.boolean().optional() })
-  .strict()
-  .refine((body) => body.approved !== undefined || body.removed !== undefined, 'say what to change: approved and/or removed');
-const itemParams = z.object({ draft_id: z.uuid(), item_id: z.uuid() });
-const searchBody = z.object({ text: z.string().trim().min(1).max(500) }).strict();
-const searchResult = z.object({ uri: z.string(), title: z.string(), artist: z.string(), album: z.string().nullable(), duration_s: z.number().nullable(), explicit: z.boolean().nullable() }).meta({ id: 'GeneratorSearchResult' });
-const addBody = z.object({ text: z.string().trim().min(1).max(500), target_uri: z.string().min(1).max(2_000) }).strict();
-const reorderBody = z.object({ item_ids: z.array(z.uuid()).min(1).max(1_000) }).strict();
-const confirmBody = z.object({ acknowledge_warnings: z.boolean().default(false) }).strict().meta({ id: 'ConfirmGenerationDraft' });
-const confirmation = z.object({ created: z.boolean(), job: jobViewSchema }).meta({ id: 'GenerationConfirmation' });
-
 export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }> = async (app, { generator }) => {
+  const openStreams = new OpenEventStreams();
+  app.addHook('preClose', async () => openStreams.endAll());
   app.get(
     '/api/generator/config',
     { schema: { tags: ['generator'], summary: 'Whether a model is configured, which, and the request limits', response: { 200: configSchema } } },
@@ -120,9 +85,11 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
       schema: {
         tags: ['generator'],
         summary: 'Generate a draft: the model proposes songs, each is resolved on the target account (the prompt is never stored)',
+        querystring: waitQuery,
         body: createSchema,
         response: {
           201: draftSchema,
+          202: draftSchema.describe('`wait=false`: the draft as it starts (`generating`); follow GET …/events'),
           404: problemResponse('No such account'),
           409: problemResponse('The target account needs reconnecting'),
           422: problemResponse('The target cannot be searched (`provider_unsupported`)'),
@@ -135,14 +102,128 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'generate a playlist');
-      // The client going away ends the work: the model call and the searches stop.
-      const cancel = new AbortController();
-      request.raw.on('close', () => {
-        if (!reply.sent) cancel.abort();
-      });
       try {
-        const draft = await generator.createDraft(owner.id, request.body, null, cancel.signal);
+        if (!request.query.wait) {
+          // The work outlives this request: POST …/cancel stops it; its end is recorded on the draft.
+          const { draft } = await generator.startDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
+          return await reply.code(202).send(draft);
+        }
+        // The client going away ends the work: the model call and the searches stop.
+        const cancel = new AbortController();
+        request.raw.on('close', () => {
+          if (!reply.sent) cancel.abort();
+        });
+        const draft = await generator.createDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences), cancel.signal);
         return await reply.code(201).send(draft);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.get(
+    '/api/generator/drafts/:draft_id/events',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: 'Live generation progress as server-sent events (`draft` and `item` events); resume with Last-Event-ID',
+        description:
+          'Each event is a persisted row change: `id` is its progress number, `event` is `item` (one item as it is now: pending, then resolved, unresolved or removed) or `draft` (the draft without its items, with `item_order`, the ids of its items in order). A client reconnecting with `Last-Event-ID: N` (or `?after=N`) receives every change after N. Never holds the prompt.',
+        params: draftParams,
+        querystring: z.object({ after: z.coerce.number().int().min(0).optional() }),
+        headers: z.looseObject({ 'last-event-id': z.string().regex(/^\d{1,18}$/).optional() }),
+        response: { 200: z.string().describe('text/event-stream'), 404: problemResponse('No such draft for this owner') },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'follow a generation');
+      const draftId = request.params.draft_id;
+      try {
+        await generator.draft(owner.id, draftId);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
+      await streamRowEvents(
+        request,
+        reply,
+        { eventsAfter: (last) => generator.eventsAfter(owner.id, draftId, last), subscribe: (wake) => generator.follow(draftId, wake), batchSize: GENERATION_EVENT_BATCH },
+        after,
+        openStreams,
+      );
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/cancel',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: 'Stop a running generation (the model call or the searches); songs not searched yet stay as unresolved, "not searched"',
+        params: draftParams,
+        response: { 200: draftSchema, 404: problemResponse('No such draft'), 409: problemResponse('No generation runs for this draft') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'cancel a generation');
+      try {
+        return await generator.cancel(owner.id, request.params.draft_id);
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/regenerate',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: 'Ask the model again: every song, or only the open slots (unresolved or removed songs), with the same controls unless new ones are given',
+        params: draftParams,
+        querystring: waitQuery,
+        body: regenerateBody,
+        response: {
+          200: draftSchema.describe('`wait=true`: the draft once generated again'),
+          202: draftSchema.describe('`wait=false`: the draft as it starts (`generating`); follow GET …/events'),
+          404: problemResponse('No such draft'),
+          409: problemResponse('A generation runs, the draft is confirmed, or it has no open slot'),
+          429: problemResponse('The model server asks to slow down (Retry-After)'),
+          502: problemResponse('The model failed (`model_failed`)'),
+          503: problemResponse('No model is configured (`generator_unavailable`)'),
+          504: problemResponse('The model did not answer in time (`model_timeout`)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'generate a draft again');
+      try {
+        const { draft, done } = await generator.regenerate(owner.id, request.params.draft_id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
+        if (!request.query.wait) return await reply.code(202).send(draft);
+        const outcome = await done;
+        if (outcome.error !== null && (await generator.draft(owner.id, draft.id)).items.length === 0) throw outcome.error;
+        return await reply.code(200).send(await generator.draft(owner.id, draft.id));
+      } catch (error) {
+        throw generatorProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/generator/drafts/:draft_id/items/:item_id/replace',
+    {
+      schema: {
+        tags: ['generator'],
+        summary: "Replace an item's track with one of its candidates, or with a search result (`text`: the search runs again and must return it)",
+        params: itemParams,
+        body: replaceBody,
+        response: { 200: draftSchema, 404: problemResponse('No such draft or item'), 409: problemResponse('Not a candidate or result, already in the draft, or the draft is no longer editable') },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'edit a generated draft');
+      try {
+        return await generator.replaceItem(owner.id, request.params.draft_id, request.params.item_id, request.body);
       } catch (error) {
         throw generatorProblem(error);
       }

@@ -15,6 +15,7 @@ import {
 } from '../../services/migrations/index.ts';
 import { AppError, PROBLEM_CONTENT_TYPE, problemResponse, problemSchema } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
+import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /**
@@ -153,16 +154,12 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const HEARTBEAT_MS = 15_000;
-
 export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi }> = async (app, { migrations }) => {
   const { service } = migrations;
   // Hijacked event streams are not fastify's to end: close them when the server closes, or
   // shutdown would wait for every open browser tab.
-  const openStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end();
-  });
+  const openStreams = new OpenEventStreams();
+  app.addHook('preClose', async () => openStreams.endAll());
 
   app.post(
     '/api/migrations/preflight',
@@ -351,46 +348,14 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       const owner = requireOwner(request, 'follow migrations');
       await guarded(() => service.job(owner.id, request.params.job_id));
       const jobId = request.params.job_id;
-      let last = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' });
-      raw.write('retry: 2000\n\n');
-      let closed = false;
-      let pending = true;
-      let draining: Promise<void> | null = null;
-      const drain = async () => {
-        while (pending && !closed) {
-          pending = false;
-          const events = await eventsAfter(migrations.store.execute, jobId, last);
-          for (const event of events) {
-            if (closed) return;
-            raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
-            last = Math.max(last, event.id);
-          }
-          if (events.length >= 500) pending = true;
-        }
-      };
-      const wake = () => {
-        pending = true;
-        draining ??= drain()
-          .catch((error: unknown) => request.log.warn({ err: error }, 'progress stream failed'))
-          .finally(() => {
-            draining = null;
-            if (pending && !closed) wake();
-          });
-      };
-      const unsubscribe = await migrations.progress.subscribe(jobId, wake);
-      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-      const end = () => raw.end();
-      openStreams.add(end);
-      raw.once('close', () => {
-        closed = true;
-        openStreams.delete(end);
-        clearInterval(heartbeat);
-        unsubscribe();
-      });
-      wake();
+      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
+      await streamRowEvents(
+        request,
+        reply,
+        { eventsAfter: (last) => eventsAfter(migrations.store.execute, jobId, last), subscribe: (wake) => migrations.progress.subscribe(jobId, wake), batchSize: 500 },
+        after,
+        openStreams,
+      );
     },
   );
 

@@ -47,6 +47,9 @@ export interface PreferenceSummary {
   top_genres: { name: string; count: number }[];
 }
 
+/** Kept songs named to the model when only some slots are regenerated (the rest are not named). */
+const MAX_AVOIDED = 50;
+
 const list = (label: string, items: readonly string[]) => (items.length > 0 ? [`${label}: ${items.join('; ')}.`] : []);
 
 /** How many songs to ask for: the count, or what fills the wished duration at about 3.5 minutes a song. */
@@ -60,9 +63,11 @@ export function songsToAsk(controls: GeneratorControls): number {
  * data. The instructions say that the request is data, not orders to the engine; whatever the
  * model answers is read as untrusted anyway (see `readIntents`).
  */
-export function generationMessages(spec: GenerationSpec, preferences: PreferenceSummary | null): ChatMessage[] {
+export function generationMessages(spec: GenerationSpec, preferences: PreferenceSummary | null, options: { count?: number; avoid?: readonly { title: string; artist: string }[] } = {}): ChatMessage[] {
   const controls = spec.controls;
-  const count = songsToAsk(controls);
+  const count = options.count ?? songsToAsk(controls);
+  // Songs the draft keeps when only some slots are asked again: the model must not repeat them.
+  const avoid = (options.avoid ?? []).slice(0, MAX_AVOIDED).map((song) => `${song.title} by ${song.artist}`);
   const system = [
     'You are a music curator. You propose real, existing recorded songs for one playlist.',
     'Answer with JSON only: an object {"tracks": [...]}, each track {"title", "artist", "album" or null, "release_year" or null, "reason" or null}.',
@@ -81,10 +86,11 @@ export function generationMessages(spec: GenerationSpec, preferences: Preference
     `Familiar versus new: ${controls.discovery} of 100 (0: well-known songs only, 100: discoveries only).`,
     ...(preferences && (preferences.top_artists.length > 0 || preferences.top_genres.length > 0)
       ? [
-          `The listener's library leans towards these artists: ${preferences.top_artists.map((artist) => artist.name).join('; ') || 'none known'}.`,
-          `And these genres: ${preferences.top_genres.map((genre) => genre.name).join('; ') || 'none known'}.`,
+          `The listener's library leans towards these artists (songs in it): ${preferences.top_artists.map((artist) => `${artist.name} (${artist.count})`).join('; ') || 'none known'}.`,
+          `And these genres: ${preferences.top_genres.map((genre) => `${genre.name} (${genre.count})`).join('; ') || 'none known'}.`,
         ]
       : []),
+    ...(avoid.length > 0 ? [`The playlist already has these songs; do not propose them again: ${avoid.join('; ')}.`] : []),
     `Propose at most ${count} songs.`,
   ];
   return [

@@ -1,11 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Manifest } from '@opl/plugin-sdk';
+import type { Manifest, Track } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
-import { MatchService, type GraphTransaction, type SqlExecutor } from '../matching/index.ts';
+import { MatchService, type GraphTransaction, type MatchTarget, type SqlExecutor } from '../matching/index.ts';
+import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
-import { GENERATOR_LIMITS, generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
-import { resolveIntents } from './intent-resolver.ts';
-import { appendDraftItem, deleteDraft, deleteExpiredDrafts, insertDraft, insertDraftItems, renameDraft, reorderDraftItems, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
+import { cancelRequested, runGeneration, type GenerationOutcome, type GenerationRun } from './draft-generation.ts';
+import { summarizePreferences } from './preference-summary.ts';
+import { draftEventsAfter, type GenerationEvent } from './generator-events.ts';
+import { draftView, itemView, type DraftItemView, type DraftView } from './draft-views.ts';
+import { GENERATOR_LIMITS, generatorControlsSchema, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
+import { beginRegeneration, endAbandonedGenerations, replaceItemTrack, requestCancel } from './generation-run.sql.ts';
+import { appendDraftItem, deleteDraft, deleteExpiredDrafts, insertDraft, renameDraft, reorderDraftItems, selectDraft, selectDraftItems, selectDrafts, updateDraftItem } from './generator.sql.ts';
 import type { MigrationService } from '../migrations/migration.service.ts';
 import { GENERATED_SOURCE } from '../migrations/migration-request.ts';
 import type { JobView } from '../migrations/migration-views.ts';
@@ -45,24 +50,6 @@ export interface CreateDraftRequest {
   generation: GenerationSpec;
 }
 
-export interface DraftItemView {
-  id: string;
-  position: number;
-  status: 'resolved' | 'unresolved' | 'removed';
-  approved: boolean;
-  target_uri: string | null;
-  title: string;
-  artist: string;
-  album: string | null;
-  duration_s: number | null;
-  isrc: string | null;
-  explicit: boolean | null;
-  confidence: number | null;
-  reason: string | null;
-  /** What the model proposed (its words), for unresolved items above all. */
-  intent: { title: string; artist: string; album: string | null; release_year: number | null; reason: string | null } | null;
-}
-
 export interface SearchResultView {
   uri: string;
   title: string;
@@ -72,20 +59,7 @@ export interface SearchResultView {
   explicit: boolean | null;
 }
 
-export interface DraftView {
-  id: string;
-  name: string;
-  status: string;
-  target_provider: string;
-  target_account_id: string;
-  controls: Record<string, unknown>;
-  generation: Record<string, unknown>;
-  migration_job_id: string | null;
-  expires_at: string;
-  created_at: string;
-  counts: { resolved: number; unresolved: number; approved: number; duration_s: number };
-  items: DraftItemView[];
-}
+export type { DraftItemView, DraftView };
 
 interface Dependencies {
   execute: SqlExecutor;
@@ -101,32 +75,20 @@ interface Dependencies {
   demo: boolean;
   maxOutputBytes: number;
   draftTtlHours: number;
+  /** The generation progress channel: how a generation running here learns of a cancel made through another process. */
+  progress?: Pick<ProgressChannel, 'subscribe'>;
+}
+
+export interface RegenerateRequest {
+  scope: 'all' | 'open_slots';
+  prompt: string;
+  /** The draft's own controls when absent ("regenerate with the same controls"). */
+  controls?: Record<string, unknown> | undefined;
 }
 
 const SEARCH_LIMIT = 10;
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
-const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
-
-function itemView(row: Record<string, unknown>): DraftItemView {
-  const intent = json(row['intent']) as DraftItemView['intent'];
-  return {
-    id: String(row['id']),
-    position: Number(row['position']),
-    status: row['status'] as DraftItemView['status'],
-    approved: row['approved'] === true,
-    target_uri: (row['target_uri'] as string | null) ?? null,
-    title: String(row['title']),
-    artist: String(row['artist']),
-    album: (row['album'] as string | null) ?? null,
-    duration_s: row['duration_s'] === null ? null : Number(row['duration_s']),
-    isrc: (row['isrc'] as string | null) ?? null,
-    explicit: (row['explicit'] as boolean | null) ?? null,
-    confidence: row['confidence'] === null ? null : Number(row['confidence']),
-    reason: (row['reason'] as string | null) ?? null,
-    intent: intent ?? null,
-  };
-}
-
+/** A generation with no change for this long lost its process (crash, restart) and is ended by the maintenance job. */
+const ABANDONED_GENERATION_MINUTES = 30;
 export class GeneratorService {
   readonly #d: Dependencies;
 
@@ -157,98 +119,156 @@ export class GeneratorService {
     };
   }
 
-  /**
-   * Asks the model, resolves its songs on the target and stores the draft. `signal` ends the work
-   * when the client goes away. Model failures surface as `ModelError` (typed, prompt-free).
-   */
-  async createDraft(ownerId: string, request: CreateDraftRequest, preferences: PreferenceSummary | null, signal?: AbortSignal): Promise<DraftView> {
-    const model = this.#d.model;
-    if (!model) throw new GeneratorError('generator_unavailable', this.config().message);
-    const account = await this.#d.connections.get(ownerId, request.target_account_id);
-    if (account.provider !== request.target_provider) {
-      throw new GeneratorError('provider_unsupported', `Account ${request.target_account_id} is a ${account.provider} account, not ${request.target_provider}.`);
-    }
+  /** The draft's target: a connected account whose plugin can search tracks. */
+  async #target(ownerId: string, provider: string, accountId: string): Promise<MatchTarget & { displayName: string }> {
+    const account = await this.#d.connections.get(ownerId, accountId);
+    if (account.provider !== provider) throw new GeneratorError('provider_unsupported', `Account ${accountId} is a ${account.provider} account, not ${provider}.`);
     const manifest = this.#d.catalogue.providerPlugin(account.provider);
     if (!manifest || !this.#d.pluginOperations(manifest.id).includes('searchTracks')) {
       throw new GeneratorError('provider_unsupported', `${account.provider_display_name} cannot be searched for tracks, so songs cannot be found there.`);
     }
+    return { provider: account.provider, pluginId: manifest.id, accountId: account.id, displayName: account.provider_display_name };
+  }
+
+  #model(): ChatModelClient {
+    if (!this.#d.model) throw new GeneratorError('generator_unavailable', this.config().message);
+    return this.#d.model;
+  }
+
+  /**
+   * Creates the draft at once (`generating`) and runs the generation in the background: the model
+   * call, then each song's search, written to the rows as they go (the progress stream shows them).
+   * `done` settles when it ends; the draft then says how (see `runGeneration`).
+   */
+  async startDraft(ownerId: string, request: CreateDraftRequest, preferences: PreferenceSummary | null, signal?: AbortSignal): Promise<{ draft: DraftView; done: Promise<GenerationOutcome> }> {
+    const model = this.#model();
+    const target = await this.#target(ownerId, request.target_provider, request.target_account_id);
     const spec = request.generation;
-    const count = songsToAsk(spec.controls);
-    const started = performance.now();
-    const proposed = await model.proposeIntents(generationMessages(spec, preferences), count, signal);
-    const modelMs = performance.now() - started;
+    const id = randomUUID();
+    await this.#d.execute(
+      insertDraft({
+        id,
+        ownerId,
+        targetProvider: target.provider,
+        targetAccountId: target.accountId,
+        name: this.#nameFor(spec),
+        controls: spec.controls,
+        promptHash: createHash('sha256').update(spec.prompt).digest('hex'),
+        generation: { phase: 'model', scope: 'all', model: model.model, demo: this.#d.demo, preferences_used: preferences !== null },
+        ttlHours: this.#d.draftTtlHours,
+        status: 'generating',
+      }),
+    );
+    const { done } = await this.#launch(target, { ownerId, draftId: id, spec, preferences, scope: { kind: 'all' } }, signal);
+    return { draft: await this.draft(ownerId, id), done };
+  }
+
+  /**
+   * Generates and waits: the draft comes back when it is complete. A failure or a cancellation
+   * (`signal`: the client went away) leaves no draft behind and is thrown (typed, prompt-free).
+   */
+  async createDraft(ownerId: string, request: CreateDraftRequest, preferences: PreferenceSummary | null, signal?: AbortSignal): Promise<DraftView> {
+    const { draft, done } = await this.startDraft(ownerId, request, preferences, signal);
+    const outcome = await done;
+    if (outcome.error !== null || outcome.cancelled) {
+      await this.#d.execute(deleteDraft(ownerId, draft.id));
+      throw outcome.error ?? new ModelError('model_cancelled', 'The generation was cancelled.');
+    }
+    return this.draft(ownerId, draft.id);
+  }
+
+  /**
+   * Asks the model again for the draft, with the same controls unless new ones are given (the
+   * prompt is asked again: it was never stored): every song (`all`), or only the open slots
+   * (unresolved or removed items, each refilled in place; the kept songs are named to the model so
+   * it does not repeat them). Runs in the background like `startDraft`.
+   */
+  async regenerate(ownerId: string, draftId: string, request: RegenerateRequest, preferences: PreferenceSummary | null, signal?: AbortSignal): Promise<{ draft: DraftView; done: Promise<GenerationOutcome> }> {
+    const model = this.#model();
+    const draft = await this.draft(ownerId, draftId);
+    if (!['draft', 'approved', 'failed'].includes(draft.status) || draft.migration_job_id) throw new GeneratorError('draft_not_editable', `The draft is ${draft.status}; it cannot be generated again now.`);
+    const target = await this.#target(ownerId, draft.target_provider, draft.target_account_id);
+    const controls = generatorControlsSchema.parse(request.controls ?? draft.controls);
+    const spec: GenerationSpec = { prompt: request.prompt, controls };
+    let scope: GenerationRun['scope'] = { kind: 'all' };
+    if (request.scope === 'open_slots') {
+      const slots = draft.items.filter((item) => item.status === 'unresolved' || item.status === 'removed');
+      if (slots.length === 0) throw new GeneratorError('draft_not_editable', 'The draft has no open slot (an unresolved or removed song) to fill; regenerate all of it instead.');
+      const keep = draft.items.filter((item) => item.status === 'resolved').map((item) => ({ title: item.title, artist: item.artist, uri: item.target_uri }));
+      scope = { kind: 'open_slots', slotIds: slots.slice(0, GENERATOR_LIMITS.maxTracks).map((item) => item.id), keep };
+    }
+    const generation = { phase: 'model', scope: request.scope, model: model.model, demo: this.#d.demo, preferences_used: preferences !== null };
+    const begun = await this.#d.execute(beginRegeneration(ownerId, draftId, controls, createHash('sha256').update(spec.prompt).digest('hex'), generation));
+    if (begun.length === 0) throw new GeneratorError('draft_not_editable', 'The draft changed meanwhile (a generation runs, or it was confirmed); reload it.');
+    const { done } = await this.#launch(target, { ownerId, draftId, spec, preferences, scope }, signal);
+    return { draft: await this.draft(ownerId, draftId), done };
+  }
+
+  /** Stops a running generation, whichever engine process runs it. The draft is left as `runGeneration` describes. */
+  async cancel(ownerId: string, draftId: string): Promise<DraftView> {
+    const asked = await this.#d.execute(requestCancel(ownerId, draftId));
+    if (asked.length === 0) {
+      const draft = await this.draft(ownerId, draftId);
+      throw new GeneratorError('draft_not_editable', `The draft is ${draft.status}: no generation runs to cancel.`);
+    }
+    this.#running.get(draftId)?.abort();
+    return this.draft(ownerId, draftId);
+  }
+
+  readonly #running = new Map<string, AbortController>();
+  readonly #runs = new Set<Promise<unknown>>();
+
+  async #launch(target: MatchTarget, run: GenerationRun, signal?: AbortSignal): Promise<{ done: Promise<GenerationOutcome> }> {
+    const controller = new AbortController();
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    this.#running.set(run.draftId, controller);
+    const execute = this.#d.execute;
+    // A cancel made through another process reaches this one as the draft row's notification.
+    const unsubscribe = this.#d.progress
+      ? await this.#d.progress.subscribe(run.draftId, () => {
+          void cancelRequested(execute, run.ownerId, run.draftId)
+            .then((yes) => {
+              if (yes) controller.abort();
+            })
+            .catch(() => undefined);
+        })
+      : () => undefined;
     const matching = new MatchService({
-      execute: this.#d.execute,
+      execute,
       transaction: this.#d.transaction,
       catalogue: this.#d.catalogue,
-      plugins: { call: (_pluginId, _op, input) => this.#d.connections.call(ownerId, account.id, 'searchTracks', input) },
+      plugins: { call: (_pluginId, _op, input) => this.#d.connections.call(run.ownerId, target.accountId, 'searchTracks', input) },
     });
-    const resolved = await resolveIntents(proposed.intents, {
-      matching,
-      target: { provider: account.provider, pluginId: manifest.id, accountId: account.id },
-      controls: spec.controls,
-      cancelled: () => signal?.aborted === true,
+    const done = runGeneration({ execute, transaction: this.#d.transaction, model: this.#model(), demo: this.#d.demo, resolve: { matching, target } }, run, controller.signal).finally(() => {
+      this.#running.delete(run.draftId);
+      this.#runs.delete(done);
+      unsubscribe();
     });
-    if (signal?.aborted) throw new ModelError('model_cancelled', 'The generation was cancelled.');
-    const resolveMs = performance.now() - started - modelMs;
-    const generation = {
-      model: model.model,
-      demo: this.#d.demo,
-      output_mode: proposed.mode,
-      repaired: proposed.repaired,
-      asked: count,
-      proposed: proposed.intents.length,
-      resolved: resolved.items.filter((item) => item.status === 'resolved').length,
-      unresolved: resolved.items.filter((item) => item.status === 'unresolved').length,
-      searches: resolved.searches,
-      duplicates_dropped: resolved.duplicates,
-      explicit_filtered: resolved.explicitFiltered,
-      duration_trimmed: resolved.durationTrimmed,
-      notes: proposed.notes,
-      /** Time spent waiting for the model, and resolving its songs on the target (searches, scoring). */
-      model_ms: Math.round(modelMs),
-      resolve_ms: Math.round(resolveMs),
-    };
-    const id = randomUUID();
-    const name = this.#nameFor(spec);
-    await this.#d.transaction(async (execute) => {
-      await execute(
-        insertDraft({
-          id,
-          ownerId,
-          targetProvider: account.provider,
-          targetAccountId: account.id,
-          name,
-          controls: spec.controls,
-          promptHash: createHash('sha256').update(spec.prompt).digest('hex'),
-          generation,
-          ttlHours: this.#d.draftTtlHours,
-        }),
-      );
-      if (resolved.items.length === 0) return;
-      await execute(
-        insertDraftItems(
-          id,
-          ownerId,
-          resolved.items.map((item) => ({
-            status: item.status,
-            approved: item.approved,
-            targetUri: item.target?.uri ?? null,
-            targetId: item.target?.id ?? null,
-            title: item.target?.title ?? item.intent.title,
-            artist: item.target?.artist ?? item.intent.artist,
-            album: item.target?.album ?? item.intent.album,
-            durationS: item.target?.durationS ?? null,
-            isrc: item.target?.isrc ?? null,
-            explicit: item.target?.explicit ?? null,
-            confidence: item.confidence,
-            reason: item.reason,
-            intent: { ...item.intent },
-          })),
-        ),
-      );
-    });
-    return this.draft(ownerId, id);
+    this.#runs.add(done);
+    return { done };
+  }
+
+  /** The opt-in summary of the owner's library (top artists and genres with counts), or null without the opt-in. */
+  async preferences(ownerId: string, optIn: boolean): Promise<PreferenceSummary | null> {
+    return optIn ? summarizePreferences(this.#d.execute, ownerId) : null;
+  }
+
+  /** The progress events of a draft after event id `after` (see `generator-events.ts`). */
+  async eventsAfter(ownerId: string, draftId: string, after: number): Promise<GenerationEvent[]> {
+    return draftEventsAfter(this.#d.execute, ownerId, draftId, after);
+  }
+
+  /** Calls `wake` whenever the draft or one of its items changes, in any engine process. */
+  async follow(draftId: string, wake: () => void): Promise<() => void> {
+    if (!this.#d.progress) return () => undefined;
+    return this.#d.progress.subscribe(draftId, wake);
+  }
+
+  /** Stops the generations running in this process (shutdown): each leaves its draft in a clear state. */
+  async close(): Promise<void> {
+    for (const controller of this.#running.values()) controller.abort();
+    await Promise.allSettled([...this.#runs]);
   }
 
   /**
@@ -265,14 +285,14 @@ export class GeneratorService {
     const [row] = await this.#d.execute(selectDraft(ownerId, draftId));
     if (!row) throw new GeneratorError('draft_not_found', `No draft ${draftId} (it may have expired).`);
     const items = (await this.#d.execute(selectDraftItems(ownerId, draftId))).map(itemView);
-    return this.#view(row, items);
+    return draftView(row, items);
   }
 
   async drafts(ownerId: string): Promise<Omit<DraftView, 'items'>[]> {
     const rows = await this.#d.execute(selectDrafts(ownerId, 100));
     return Promise.all(
       rows.map(async (row) => {
-        const { items: _items, ...rest } = this.#view(row, (await this.#d.execute(selectDraftItems(ownerId, String(row['id'])))).map(itemView));
+        const { items: _items, ...rest } = draftView(row, (await this.#d.execute(selectDraftItems(ownerId, String(row['id'])))).map(itemView));
         return rest;
       }),
     );
@@ -342,6 +362,61 @@ export class GeneratorService {
     return this.draft(ownerId, draftId);
   }
 
+  /**
+   * Replaces an item's track with another the target returned: one of the candidates kept when the
+   * item was resolved, or (with `text`) a result of a new search of the target, which runs again
+   * here so that what the draft shows is what the target said, never what a client claims.
+   */
+  async replaceItem(ownerId: string, draftId: string, itemId: string, choice: { target_uri: string; text?: string | undefined }): Promise<DraftView> {
+    const draft = await this.#refuseEdit(ownerId, draftId);
+    const item = draft.items.find((entry) => entry.id === itemId);
+    if (!item) throw new GeneratorError('draft_not_found', `The draft has no item ${itemId}.`);
+    if (item.status === 'pending') throw new GeneratorError('draft_not_editable', `"${item.title}" is still being searched.`);
+    let track: { id: string; title: string; artist: string; album: string | null; duration_s: number | null; isrc: string | null; explicit: boolean | null } | undefined;
+    let confidence: number | null = null;
+    let reason: string;
+    if (choice.text !== undefined) {
+      track = (await this.#searchTarget(ownerId, draft, choice.text)).find((candidate) => candidate.provider_uris[draft.target_provider] === choice.target_uri) as (Track & { id: string }) | undefined;
+      if (!track) throw new GeneratorError('draft_not_editable', `${choice.target_uri} is not among the target's results for this search; search again and choose one of them.`);
+      reason = 'Replaced by you from a search.';
+    } else {
+      const candidate = item.candidates.find((entry) => entry.uri === choice.target_uri);
+      if (!candidate) throw new GeneratorError('draft_not_editable', `${choice.target_uri} is not one of the candidates the target returned for this song; search for it instead.`);
+      track = candidate;
+      confidence = candidate.confidence;
+      reason = `Replaced by you with another candidate. ${candidate.reason}`;
+    }
+    if (draft.items.some((entry) => entry.id !== itemId && entry.target_uri === choice.target_uri && entry.status !== 'removed')) throw new GeneratorError('draft_not_editable', `"${track.title}" is already in the draft.`);
+    const replaced = await this.#d.execute(
+      replaceItemTrack(ownerId, draftId, itemId, {
+        status: 'resolved',
+        approved: true,
+        targetUri: choice.target_uri,
+        targetId: track.id,
+        title: track.title,
+        artist: track.artist,
+        album: track.album,
+        durationS: track.duration_s,
+        isrc: track.isrc,
+        explicit: track.explicit,
+        confidence,
+        reason,
+        intent: null,
+      }),
+    );
+    if (replaced.length === 0) await this.#refuseEdit(ownerId, draftId);
+    return this.draft(ownerId, draftId);
+  }
+
+  async #searchTarget(ownerId: string, draft: DraftView, text: string): Promise<Track[]> {
+    const { candidates } = await this.#d.connections.call(ownerId, draft.target_account_id, 'searchTracks', {
+      query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text },
+      mode: 'text',
+      limit: SEARCH_LIMIT,
+    });
+    return candidates;
+  }
+
   /** Puts the items in the order given: every item of the draft exactly once. */
   async reorder(ownerId: string, draftId: string, itemIds: readonly string[]): Promise<DraftView> {
     const draft = await this.#refuseEdit(ownerId, draftId);
@@ -389,6 +464,7 @@ export class GeneratorService {
 
   /** Deletes up to `batchSize` expired unconfirmed drafts; returns how many. */
   async purgeExpired(batchSize: number): Promise<number> {
+    for (const statement of endAbandonedGenerations(ABANDONED_GENERATION_MINUTES)) await this.#d.execute(statement);
     return (await this.#d.execute(deleteExpiredDrafts(batchSize))).length;
   }
 
@@ -397,28 +473,5 @@ export class GeneratorService {
     if (rows.length > 0) return;
     const draft = await this.draft(ownerId, draftId);
     throw new GeneratorError('draft_not_editable', `The draft is the source of migration ${draft.migration_job_id ?? ''}; it stays as long as that migration's history.`);
-  }
-
-  #view(row: Record<string, unknown>, items: DraftItemView[]): DraftView {
-    const live = items.filter((item) => item.status !== 'removed');
-    return {
-      id: String(row['id']),
-      name: String(row['name']),
-      status: String(row['status']),
-      target_provider: String(row['target_provider']),
-      target_account_id: String(row['target_account_id']),
-      controls: json(row['controls']) as Record<string, unknown>,
-      generation: json(row['generation']) as Record<string, unknown>,
-      migration_job_id: (row['migration_job_id'] as string | null) ?? null,
-      expires_at: iso(row['expires_at']),
-      created_at: iso(row['created_at']),
-      counts: {
-        resolved: live.filter((item) => item.status === 'resolved').length,
-        unresolved: live.filter((item) => item.status === 'unresolved').length,
-        approved: live.filter((item) => item.approved && item.status === 'resolved').length,
-        duration_s: live.reduce((total, item) => total + (item.status === 'resolved' ? (item.duration_s ?? 0) : 0), 0),
-      },
-      items,
-    };
   }
 }

@@ -6,10 +6,10 @@ import type { SqlStatement } from '../../storage/sql/executors.ts';
  */
 
 export const DRAFT_COLUMNS = `id, owner_id, target_provider, target_account_id, name, description, controls, status, prompt_hash, generation,
-  migration_job_id, expires_at, created_at, updated_at`;
+  migration_job_id, expires_at, created_at, updated_at, progress_seq`;
 
 export const DRAFT_ITEM_COLUMNS = `id, draft_id, position, status, approved, target_uri, target_id, title, artist, album, duration_s, isrc, explicit,
-  confidence, reason, intent`;
+  confidence, reason, intent, candidates, progress_seq`;
 
 export interface NewDraft {
   id: string;
@@ -21,18 +21,20 @@ export interface NewDraft {
   promptHash: string;
   generation: Record<string, unknown>;
   ttlHours: number;
+  /** `generating` while the model and the searches run (the items arrive as they are resolved). */
+  status?: 'generating' | 'draft';
 }
 
 export function insertDraft(draft: NewDraft): SqlStatement {
   return {
     text: `insert into generation_draft (id, owner_id, target_provider, target_account_id, name, controls, status, prompt_hash, generation, expires_at)
-           values (?, ?, ?, ?, ?, ?::jsonb, 'draft', ?, ?::jsonb, now() + make_interval(hours => ?)) returning ${DRAFT_COLUMNS}`,
-    values: [draft.id, draft.ownerId, draft.targetProvider, draft.targetAccountId, draft.name, JSON.stringify(draft.controls), draft.promptHash, JSON.stringify(draft.generation), draft.ttlHours],
+           values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, now() + make_interval(hours => ?)) returning ${DRAFT_COLUMNS}`,
+    values: [draft.id, draft.ownerId, draft.targetProvider, draft.targetAccountId, draft.name, JSON.stringify(draft.controls), draft.status ?? 'draft', draft.promptHash, JSON.stringify(draft.generation), draft.ttlHours],
   };
 }
 
 export interface NewDraftItem {
-  status: 'resolved' | 'unresolved';
+  status: 'pending' | 'resolved' | 'unresolved' | 'removed';
   approved: boolean;
   targetUri: string | null;
   targetId: string | null;
@@ -43,14 +45,15 @@ export interface NewDraftItem {
   isrc: string | null;
   explicit: boolean | null;
   confidence: number | null;
-  reason: string;
-  intent: Record<string, unknown>;
+  reason: string | null;
+  intent: Record<string, unknown> | null;
+  candidates?: unknown[];
 }
 
-/** The items in list order (positions 0…n-1). */
-export function insertDraftItems(draftId: string, ownerId: string, items: readonly NewDraftItem[]): SqlStatement {
-  const rows = items.map((item, position) => ({
-    position,
+/** The items in list order (positions `from`…`from`+n-1). */
+export function insertDraftItems(draftId: string, ownerId: string, items: readonly NewDraftItem[], from = 0): SqlStatement {
+  const rows = items.map((item, index) => ({
+    position: from + index,
     status: item.status,
     approved: item.approved,
     target_uri: item.targetUri,
@@ -64,22 +67,27 @@ export function insertDraftItems(draftId: string, ownerId: string, items: readon
     confidence: item.confidence,
     reason: item.reason,
     intent: item.intent,
+    candidates: item.candidates ?? [],
   }));
   return {
-    text: `insert into generation_draft_item (draft_id, owner_id, position, status, approved, target_uri, target_id, title, artist, album, duration_s, isrc, explicit, confidence, reason, intent)
-           select ?, ?, r.position, r.status, r.approved, r.target_uri, r.target_id, r.title, r.artist, r.album, r.duration_s, r.isrc, r.explicit, r.confidence, r.reason, r.intent
+    text: `insert into generation_draft_item (draft_id, owner_id, position, status, approved, target_uri, target_id, title, artist, album, duration_s, isrc, explicit, confidence, reason, intent, candidates)
+           select ?, ?, r.position, r.status, r.approved, r.target_uri, r.target_id, r.title, r.artist, r.album, r.duration_s, r.isrc, r.explicit, r.confidence, r.reason, r.intent, r.candidates
            from jsonb_to_recordset(?::jsonb) as r(position int, status text, approved boolean, target_uri text, target_id text, title text, artist text, album text,
-             duration_s int, isrc text, explicit boolean, confidence double precision, reason text, intent jsonb)`,
+             duration_s int, isrc text, explicit boolean, confidence double precision, reason text, intent jsonb, candidates jsonb)
+           returning id`,
     values: [draftId, ownerId, JSON.stringify(rows)],
   };
 }
 
+/** A draft is readable until it expires; a confirmed one as long as its migration's history (see `claimDraft`). */
+const VISIBLE = `(expires_at > now() or status = 'confirmed')`;
+
 export function selectDraft(ownerId: string, draftId: string): SqlStatement {
-  return { text: `select ${DRAFT_COLUMNS} from generation_draft where id = ? and owner_id = ? and expires_at > now()`, values: [draftId, ownerId] };
+  return { text: `select ${DRAFT_COLUMNS} from generation_draft where id = ? and owner_id = ? and ${VISIBLE}`, values: [draftId, ownerId] };
 }
 
 export function selectDrafts(ownerId: string, limit: number): SqlStatement {
-  return { text: `select ${DRAFT_COLUMNS} from generation_draft where owner_id = ? and expires_at > now() order by created_at desc, id limit ?`, values: [ownerId, limit] };
+  return { text: `select ${DRAFT_COLUMNS} from generation_draft where owner_id = ? and ${VISIBLE} order by created_at desc, id limit ?`, values: [ownerId, limit] };
 }
 
 export function selectDraftItems(ownerId: string, draftId: string): SqlStatement {
@@ -166,7 +174,7 @@ export function reorderDraftItems(ownerId: string, draftId: string, itemIds: rea
 export function appendDraftItem(ownerId: string, draftId: string, item: NewDraftItem): SqlStatement {
   return {
     text: `insert into generation_draft_item (draft_id, owner_id, position, status, approved, target_uri, target_id, title, artist, album, duration_s, isrc, explicit, confidence, reason, intent)
-           select d.id, d.owner_id, coalesce((select max(position) + 1 from generation_draft_item where draft_id = d.id), 0), 'resolved', true, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null
+           select d.id, d.owner_id, coalesce((select max(position) + 1 from generation_draft_item where draft_id = d.id and owner_id = d.owner_id), 0), 'resolved', true, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null
            from generation_draft d where d.id = ? and d.owner_id = ? and d.status in ('draft', 'approved') and d.expires_at > now()
            returning id`,
     values: [item.targetUri, item.targetId, item.title, item.artist, item.album, item.durationS === null ? null : Math.round(item.durationS), item.isrc, item.explicit, item.reason, draftId, ownerId],

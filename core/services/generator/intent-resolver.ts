@@ -1,6 +1,6 @@
 import type { Track } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
-import type { MatchService, MatchTarget, Resolution } from '../matching/index.ts';
+import type { MatchService, MatchTarget, RankedCandidate, Resolution } from '../matching/index.ts';
 import type { GeneratorControls } from './generation-request.ts';
 import type { TrackIntent } from './track-intents.ts';
 
@@ -8,30 +8,50 @@ import type { TrackIntent } from './track-intents.ts';
  * Turns the model's song intents into real tracks of the target, through the target adapter's
  * search and the core match service (the same scoring a migration uses). Nothing the model names
  * is trusted as existing: a song the target does not have stays in the draft as unresolved, with
- * the reason, instead of vanishing. Two intents that land on the same target track count once;
- * the explicit preference is applied to what the target says about the track.
+ * the reason, instead of vanishing. Two intents that land on the same target track, a track the
+ * explicit preference excludes, and songs past the wished duration stay too, as removed with the
+ * reason, so the user sees everything the model proposed and can bring any of it back.
  */
+
+/** A scored result of the target's search, kept so the user can pick it instead (replace). */
+export interface CandidateTrack {
+  uri: string;
+  id: string;
+  title: string;
+  artist: string;
+  album: string | null;
+  duration_s: number | null;
+  isrc: string | null;
+  explicit: boolean | null;
+  confidence: number;
+  /** The scorer's sentence, and its signals: why this candidate scored as it did. */
+  reason: string;
+  signals: { signal: string; value: number; weight: number; note: string }[];
+}
 
 export interface ResolvedIntent {
   intent: TrackIntent;
-  status: 'resolved' | 'unresolved';
+  status: 'resolved' | 'unresolved' | 'removed';
   /** Approved at once when the match service accepted it; a suggestion for review otherwise. */
   approved: boolean;
   target: { uri: string; id: string; title: string; artist: string; album: string | null; durationS: number | null; isrc: string | null; explicit: boolean | null } | null;
   confidence: number | null;
   reason: string;
+  candidates: CandidateTrack[];
 }
 
-export interface ResolvedDraft {
-  items: ResolvedIntent[];
+export interface ResolutionTotals {
   searches: number;
-  /** Intents dropped because they named a track already in the draft. */
+  /** Intents left out because they named a track already in the draft. */
   duplicates: number;
   /** Tracks left out by the explicit preference. */
   explicitFiltered: number;
   /** Resolved tracks left out because the wished duration was already filled. */
   durationTrimmed: number;
 }
+
+/** How many of the target's ranked results an item keeps for "replace". */
+export const KEPT_CANDIDATES = 5;
 
 /** The intent as the source track of a match: words only, no ids. */
 export function intentAsTrack(intent: TrackIntent): Track {
@@ -44,55 +64,71 @@ function chosenTrack(resolution: Resolution): Track | null {
   return resolution.chosen.track ?? resolution.candidates.find((candidate) => candidate.track.id === resolution.chosen!.id)?.track ?? null;
 }
 
-export async function resolveIntents(
-  intents: readonly TrackIntent[],
-  options: { matching: Pick<MatchService, 'resolve'>; target: MatchTarget; controls: GeneratorControls; cancelled?: () => boolean; onProgress?: (done: number, total: number) => void },
-): Promise<ResolvedDraft> {
-  const items: ResolvedIntent[] = [];
-  const seen = new Set<string>();
-  let searches = 0;
-  let duplicates = 0;
-  let explicitFiltered = 0;
-  for (const intent of intents) {
-    if (options.cancelled?.()) break;
-    const resolution = await options.matching.resolve({ source: intentAsTrack(intent), sourceProvider: 'generated', target: options.target, strictness: 'same_recording' });
-    searches += resolution.searches;
-    options.onProgress?.(items.length + duplicates + explicitFiltered + 1, intents.length);
-    const track = resolution.decision === 'accept' || resolution.decision === 'review' ? chosenTrack(resolution) : null;
-    const uri = resolution.chosen?.uri ?? null;
-    if (!track || !uri) {
-      items.push({ intent, status: 'unresolved', approved: false, target: null, confidence: null, reason: resolution.decision === 'retry' ? `Not searched: ${resolution.reason}` : `Not found on the target: ${resolution.reason}` });
-      continue;
-    }
-    if (seen.has(uri)) {
-      duplicates += 1;
-      continue;
-    }
-    if ((options.controls.explicit === 'exclude' && track.explicit === true) || (options.controls.explicit === 'only' && track.explicit !== true)) {
-      explicitFiltered += 1;
-      continue;
-    }
-    seen.add(uri);
-    items.push({
-      intent,
-      status: 'resolved',
-      approved: resolution.decision === 'accept',
-      target: { uri, id: track.id ?? resolution.chosen!.id, title: track.title, artist: track.artist, album: track.album, durationS: track.duration_s, isrc: track.isrc, explicit: track.explicit },
-      confidence: Math.max(0, Math.min(1, resolution.confidence)),
-      reason: resolution.reason,
-    });
+function candidateOf(provider: string, ranked: RankedCandidate): CandidateTrack | null {
+  const uri = ranked.track.provider_uris[provider];
+  if (!uri || !ranked.track.id) return null;
+  const track = ranked.track;
+  return {
+    uri,
+    id: track.id!,
+    title: track.title,
+    artist: track.artist,
+    album: track.album,
+    duration_s: track.duration_s,
+    isrc: track.isrc,
+    explicit: track.explicit,
+    confidence: Math.max(0, Math.min(1, ranked.score)),
+    reason: ranked.reason,
+    signals: [...ranked.breakdown, ...ranked.penalties].map((signal) => ({ signal: signal.signal, value: signal.value, weight: signal.weight, note: signal.note })),
+  };
+}
+
+export interface ResolveOptions {
+  matching: Pick<MatchService, 'resolve'>;
+  target: MatchTarget;
+  controls: GeneratorControls;
+  /** Target URIs already in the draft (kept items when only some slots are regenerated). */
+  taken?: Iterable<string>;
+}
+
+/** Resolves one intent; `seen` holds the URIs already taken (updated when this one takes a track). */
+export async function resolveIntent(intent: TrackIntent, options: ResolveOptions, seen: Set<string>, totals: ResolutionTotals): Promise<ResolvedIntent> {
+  const resolution = await options.matching.resolve({ source: intentAsTrack(intent), sourceProvider: 'generated', target: options.target, strictness: 'same_recording' });
+  totals.searches += resolution.searches;
+  const candidates = resolution.candidates
+    .map((ranked) => candidateOf(options.target.provider, ranked))
+    .filter((candidate): candidate is CandidateTrack => candidate !== null)
+    .slice(0, KEPT_CANDIDATES);
+  const track = resolution.decision === 'accept' || resolution.decision === 'review' ? chosenTrack(resolution) : null;
+  const uri = resolution.chosen?.uri ?? null;
+  if (!track || !uri) {
+    const reason = resolution.decision === 'retry' ? `Not searched: ${resolution.reason}` : `Not found on the target: ${resolution.reason}`;
+    return { intent, status: 'unresolved', approved: false, target: null, confidence: null, reason, candidates };
   }
-  const durationTrimmed = fitDuration(items, options.controls.duration_minutes);
-  return { items, searches, duplicates, explicitFiltered, durationTrimmed };
+  const target = { uri, id: track.id ?? resolution.chosen!.id, title: track.title, artist: track.artist, album: track.album, durationS: track.duration_s, isrc: track.isrc, explicit: track.explicit };
+  const confidence = Math.max(0, Math.min(1, resolution.confidence));
+  const base = { intent, target, confidence, candidates };
+  if (seen.has(uri)) {
+    totals.duplicates += 1;
+    return { ...base, status: 'removed', approved: false, reason: `Left out: the same track as another song of the draft. ${resolution.reason}` };
+  }
+  if ((options.controls.explicit === 'exclude' && track.explicit === true) || (options.controls.explicit === 'only' && track.explicit !== true)) {
+    totals.explicitFiltered += 1;
+    const why = options.controls.explicit === 'exclude' ? 'the target marks it explicit and you excluded explicit songs' : 'the target does not mark it explicit and you asked for explicit songs only';
+    return { ...base, status: 'removed', approved: false, reason: `Left out: ${why}.` };
+  }
+  seen.add(uri);
+  return { ...base, status: 'resolved', approved: resolution.decision === 'accept', reason: resolution.reason };
 }
 
 /**
  * Local models miss durations: the wished length is fitted with the resolved tracks' real
  * durations, keeping songs in order until the next would overshoot by more than half its own
- * length. The resolved songs after that are removed (counted in the draft's summary).
+ * length. The resolved songs after that are marked removed (with the reason; the user may restore
+ * them). Returns the indexes it removed.
  */
-export function fitDuration(items: ResolvedIntent[], durationMinutes: number | null): number {
-  if (durationMinutes === null) return 0;
+export function fitDuration(items: ResolvedIntent[], durationMinutes: number | null): number[] {
+  if (durationMinutes === null) return [];
   const budget = durationMinutes * 60;
   let total = 0;
   let cut = -1;
@@ -106,10 +142,14 @@ export function fitDuration(items: ResolvedIntent[], durationMinutes: number | n
     }
     total += length;
   }
-  if (cut < 0) return 0;
+  if (cut < 0) return [];
+  const removed: number[] = [];
   // Unresolved songs after the cut stay: they take no time, and the user may still replace them.
-  const kept = items.filter((item, index) => index < cut || item.status !== 'resolved');
-  const removed = items.length - kept.length;
-  items.splice(0, items.length, ...kept);
+  for (let index = cut; index < items.length; index++) {
+    const item = items[index]!;
+    if (item.status !== 'resolved') continue;
+    items[index] = { ...item, status: 'removed', approved: false, reason: `Left out: the draft already fills the wished ${durationMinutes} minutes.` };
+    removed.push(index);
+  }
   return removed;
 }

@@ -36,16 +36,17 @@ export async function eventsAfter(execute: Execute, jobId: string, after: number
   return events.sort((a, b) => a.id - b.id);
 }
 
-/** One LISTEN connection per process, fanning notifications out to the open event streams. */
+/** One LISTEN connection per process and channel, fanning notifications out to the open event streams (keyed by the notified id). */
 export class ProgressChannel {
   readonly #listeners = new Map<string, Set<() => void>>();
   readonly #connection: PgListener;
 
-  constructor(connectionString: string, logger: Logger) {
+  /** `channel`: the NOTIFY channel of the rows' progress triggers (migrations by default; generator drafts use their own). */
+  constructor(connectionString: string, logger: Logger, channel: string = PROGRESS_CHANNEL) {
     this.#connection = new PgListener({
       connectionString,
-      channel: PROGRESS_CHANNEL,
-      applicationName: 'opl-progress-listener',
+      channel,
+      applicationName: `opl-progress-listener`,
       logger,
       onNotify: (jobId) => {
         for (const wake of this.#listeners.get(jobId) ?? []) wake();

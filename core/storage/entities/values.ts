@@ -80,8 +80,12 @@ export type OrganizerItemStatus = (typeof ORGANIZER_ITEM_STATUSES)[number];
 export const DRAFT_STATUSES = ['generating', 'draft', 'approved', 'confirmed', 'discarded', 'failed'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
-/** `resolved`: a real target track; `unresolved`: the model's song was not found (kept, never silently dropped); `removed` by the user. */
-export const DRAFT_ITEM_STATUSES = ['resolved', 'unresolved', 'removed'] as const;
+/**
+ * `pending`: proposed by the model, not searched yet; `resolved`: a real target track; `unresolved`:
+ * the model's song was not found (kept, never silently dropped); `removed` by the user, or left out
+ * by the engine with the reason (a duplicate, the explicit filter, past the wished duration).
+ */
+export const DRAFT_ITEM_STATUSES = ['pending', 'resolved', 'unresolved', 'removed'] as const;
 export type DraftItemStatus = (typeof DRAFT_ITEM_STATUSES)[number];
 
 export const SNAPSHOT_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;

@@ -22,6 +22,9 @@ const cleanSongs = onTidal.filter((track) => !track.explicit).slice(0, 3);
 let h: MigrationHarness;
 let model: FakeChatModel;
 const answers: string[] = [];
+/** The confirmed draft and its migration, scanned by the privacy test. */
+let confirmedDraftId = '';
+let confirmedJobId = '';
 
 beforeAll(async () => {
   model = await startFakeChatModel({ dialect: 'llama.cpp' });
@@ -78,7 +81,13 @@ describe('the generator', () => {
     const draft = answer.json as Draft;
     expect(draft.status).toBe('draft');
     // In the model's words; the target's title may be a version of it (the seed has "Remastered" twins on TIDAL).
-    expect(draft.items.map((item) => [item.status, item.intent?.title])).toEqual([...cleanSongs.map((track) => ['resolved', track.title]), ['unresolved', 'A Song Nobody Ever Recorded']]);
+    // The explicit song stays in view, left out with the reason; the invented one stays unresolved.
+    expect(draft.items.map((item) => [item.status, item.intent?.title])).toEqual([
+      ...cleanSongs.map((track) => ['resolved', track.title]),
+      ['removed', explicitSong.title],
+      ['unresolved', 'A Song Nobody Ever Recorded'],
+    ]);
+    expect(draft.items[3]!.reason).toMatch(/^Left out: the target marks it explicit/);
     for (const item of draft.items.slice(0, 3)) expect(item.title.startsWith(item.intent!.title)).toBe(true);
     expect(draft.items.filter((item) => item.status === 'resolved').every((item) => item.target_uri?.startsWith('tidal:'))).toBe(true);
     expect(draft.items.at(-1)!.reason).toMatch(/^Not found on the target/);
@@ -156,6 +165,8 @@ describe('editing and confirming a draft', () => {
     const confirmed = await confirm();
     expect(confirmed.status, confirmed.text).toBe(201);
     const job = (confirmed.json as { job: { id: string; source_kind: string; source_provider: string } }).job;
+    confirmedDraftId = draft.id;
+    confirmedJobId = job.id;
     expect(job).toMatchObject({ source_kind: 'generated', source_provider: 'generated', source_account_id: draft.id });
     const done = await h.waitForJob(job.id, (state) => state.status === 'completed');
     expect(done.outcome).toBe('completed');
@@ -231,8 +242,57 @@ describe('expiry', () => {
   });
 });
 
+/** The whole text of an event stream until it has been quiet for a moment (the events are all persisted rows, so they come at once). */
+async function streamText(path: string): Promise<string> {
+  const controller = new AbortController();
+  const response = await fetch(`${h.baseUrl}${path}`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const decoder = new TextDecoder();
+  let text = '';
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1_500))]);
+      if (next === null || next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    controller.abort();
+  }
+  return text;
+}
+
 describe('privacy', () => {
-  it('never kept the prompt after generate, edit, confirm and migrate: not in a log line, a row of any table, or an answer', async () => {
+  it('never kept the prompt after generate, edit, confirm and migrate: not in a log line, a row of any table, an event, a report, an error or an answer', async () => {
+    expect(confirmedDraftId).not.toBe('');
+    // More edits with the prompt: a generation followed live, a regeneration of its open slots, a replacement.
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [song(cleanSongs[0]!), { title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: null }] }) });
+    const live = await h.api('/api/generator/drafts?wait=false', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} live`, controls: { track_count: 2 } } }),
+    });
+    expect(live.status, live.text).toBe(202);
+    const liveId = (live.json as Draft).id;
+    for (let attempt = 0; attempt < 100 && ((await h.api(`/api/generator/drafts/${liveId}`)).json as Draft).status === 'generating'; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [song(cleanSongs[1]!)] }) });
+    const regenerated = await h.api(`/api/generator/drafts/${liveId}/regenerate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'open_slots', prompt: `${MARKER} again` }) });
+    expect(regenerated.status, regenerated.text).toBe(200);
+    model.failNext({ kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    const failed = await h.api(`/api/generator/drafts/${liveId}/regenerate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'all', prompt: `${MARKER} failing` }) });
+    expect(failed.status, failed.text).toBe(200);
+    expect((failed.json as Draft).generation).toMatchObject({ error: { code: 'model_failed' } });
+
+    const streamed = [
+      await streamText(`/api/generator/drafts/${liveId}/events`),
+      await streamText(`/api/generator/drafts/${confirmedDraftId}/events`),
+      await streamText(`/api/migrations/${confirmedJobId}/events`),
+    ].join('\n');
+    expect(streamed).toContain('event: item');
+    const reports = [(await h.api(`/api/migrations/${confirmedJobId}/report?format=json`)).text, (await h.api(`/api/migrations/${confirmedJobId}/report?format=csv`)).text].join('\n');
+    expect(reports).toContain('tidal:');
+    for (const text of [streamed, reports, failed.text]) expect(text).not.toContain(MARKER);
+
     const client = new pg.Client({ connectionString: h.app.databaseUrl });
     await client.connect();
     try {

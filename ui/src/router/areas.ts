@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Shares, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Generator, Shares, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -112,13 +112,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'generator',
     label: 'Generator',
-    summary: 'Draft a playlist from a prompt with a language model you run locally.',
-    plans: [
-      'Describe what you want and set explicit controls; the model only proposes searches.',
-      'Edit the draft of real tracks: rename, reorder, add, remove, replace, regenerate.',
-      'Nothing is written until you approve the draft. Prompts are never stored.',
-    ],
-    available: false,
+    summary: 'Draft a playlist from a prompt with a language model you run locally: the model proposes songs, the engine finds them, you edit and approve.',
+    plans: [],
+    available: true,
   },
   {
     id: 'snapshots',

@@ -8,6 +8,7 @@ import { themeStyles } from '../../theme/theme.styles.ts';
 import '../area-placeholder/index.ts';
 import '../connections-page/index.ts';
 import '../export-page/index.ts';
+import '../generator-page/index.ts';
 import '../health-indicator/index.ts';
 import '../history-page/index.ts';
 import '../import-page/index.ts';
@@ -80,6 +81,8 @@ export class OplApp extends LitElement {
         return html`<opl-shares-page .summary=${area.summary}></opl-shares-page>`;
       case 'organizer':
         return html`<opl-organizer-page .summary=${area.summary}></opl-organizer-page>`;
+      case 'generator':
+        return html`<opl-generator-page .summary=${area.summary}></opl-generator-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
       default:
