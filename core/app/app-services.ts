@@ -18,6 +18,7 @@ import type { Database } from '../storage/index.ts';
 
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
 import type { GeneratorService } from '../services/generator/index.ts';
+import type { SyncEngine } from '../services/sync/index.ts';
 
 export interface AppServices {
   config: Config;
@@ -45,6 +46,8 @@ export interface AppServices {
   migrations: MigrationEngine;
   /** The playlist generator: model proposals resolved to real tracks, as private drafts. */
   generator: GeneratorService;
+  /** Scheduled sync: rules, the schedule's evaluation, runs (each an ordinary migration job). */
+  sync: SyncEngine;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

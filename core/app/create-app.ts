@@ -37,6 +37,8 @@ import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
+import { createSyncEngine } from '../services/sync/index.ts';
+import { runSyncJob } from '../services/sync/sync.jobs.ts';
 import { ENGINE_VERSION } from './version.ts';
 
 export interface AppRoles {
@@ -70,6 +72,10 @@ export interface AppOverrides {
   migrationSliceSeconds?: number;
   /** Tests: first wait before a migration reads its target again for writes not visible yet. */
   migrationVisibilityWaitMs?: number;
+  /** Tests of sync schedules: the clock every scheduling decision reads (moved by the test). */
+  syncClock?: () => Date;
+  /** Tests: short sync run leases (a stalled worker's run is taken over quickly). */
+  syncLeaseSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -248,6 +254,22 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
     });
+    const sync = createSyncEngine({
+      execute,
+      transaction,
+      connectionString: database.connectionString,
+      logger,
+      migrations,
+      connections,
+      playlists,
+      catalogue,
+      enqueueRun: async (runId) => {
+        await jobs.enqueue(runSyncJob, { run_id: runId }, { singletonKey: runId });
+      },
+      ...(overrides.syncClock ? { clock: overrides.syncClock } : {}),
+      ...(overrides.syncLeaseSeconds ? { leaseSeconds: overrides.syncLeaseSeconds } : {}),
+    });
+    stack.push(() => sync.events.close());
     const services: AppServices = {
       config,
       logger,
@@ -264,6 +286,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       matching,
       migrations,
       generator,
+      sync,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -292,6 +315,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           library: services.library,
           migrations: services.migrations,
           generator: services.generator,
+          sync: services.sync,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
@@ -309,6 +333,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           await jobs.startWorkers(services, pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds });
           migrations.recovery.start();
           stack.push(async () => migrations.recovery.stop());
+          // The schedule is evaluated at start too, not only at the next minute: catch-up comes first.
+          void sync.scheduler.evaluate().catch((error: unknown) => logger.warn({ err: error }, 'the start-up sync evaluation failed'));
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

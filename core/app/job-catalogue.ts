@@ -4,7 +4,8 @@ import { expireOwnerSessionsJob } from '../services/owner/expire-owner-sessions.
 import { cleanUpMigrationHistoryJob, runMigrationJob } from '../services/migrations/migration.jobs.ts';
 import { purgeEndedSharesJob } from '../services/shares/purge-ended-shares.job.ts';
 import { expireGenerationDraftsJob } from '../services/generator/expire-drafts.job.ts';
+import { evaluateSyncScheduleJob, runSyncJob } from '../services/sync/sync.jobs.ts';
 import type { AppServices } from './app-services.ts';
 
 /** Every job kind of the engine. Workers register all of them; senders create their queues. */
-export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob, expireImportRecordsJob, runMigrationJob, cleanUpMigrationHistoryJob, purgeEndedSharesJob, expireGenerationDraftsJob];
+export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [expireOwnerSessionsJob, expireImportRecordsJob, runMigrationJob, cleanUpMigrationHistoryJob, purgeEndedSharesJob, expireGenerationDraftsJob, evaluateSyncScheduleJob, runSyncJob];

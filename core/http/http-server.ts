@@ -30,6 +30,7 @@ import { schemaRoutes } from './routes/schemas.routes.ts';
 import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
+import { syncRoutes, unavailableSync, type SyncApi } from './routes/sync.routes.ts';
 
 export interface HttpDependencies {
   config: Config;
@@ -53,6 +54,8 @@ export interface HttpDependencies {
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
   /** The playlist generator; absent only where no database exists (the OpenAPI generator). */
   generator?: GeneratorApi;
+  /** Scheduled sync rules; absent only where no database exists (the OpenAPI generator). */
+  sync?: SyncApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -152,6 +155,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
+  await app.register(syncRoutes, { sync: deps.sync ?? unavailableSync() });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
