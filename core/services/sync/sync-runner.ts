@@ -152,6 +152,8 @@ export class SyncRunner {
     const target = await this.#checkTarget(rule);
     held();
     const stats = { unchanged: false, added: migratable.length, provider_reads: read.reads + (target ? 1 : 0) };
+    // Songs are matched as strictly as the migration the rule was made from.
+    const origin = await this.#o.migrations.job(rule.ownerId, rule.originJobId).catch(() => null);
     const jobId = await this.#o.migrations.createForSync(
       {
         ownerId: rule.ownerId,
@@ -161,7 +163,7 @@ export class SyncRunner {
         targetProvider: rule.targetProvider,
         targetAccountId: rule.targetAccountId,
         targetPlaylistId: rule.targetPlaylistId,
-        strictness: 'same_recording',
+        strictness: origin?.strictness ?? 'same_recording',
         collection: { id: rule.sourcePlaylistId, kind: rule.collectionKind, name: read.playlist!.name, description: read.playlist!.description, total_tracks: tracks.length },
         trackKeys: [...new Set(migratable.map(({ track, index }) => selectionKey(track, index)))],
       },
@@ -281,12 +283,15 @@ export class SyncRunner {
       case 'running':
         await this.#o.execute(setRunStatus(runId, 'running'));
         return;
-      case 'completed': {
-        const ok = job.outcome !== 'failed';
+      case 'completed':
+      case 'failed': {
+        // A job that wrote nothing because every song was skipped (in review, or not found on the
+        // target) ends "failed" without an error: for the rule that is a finished run, not a failure.
+        const ok = job.error === null;
         const counts = (job.summary?.['counts'] ?? {}) as Record<string, number>;
         await this.#o.transaction(async (execute) => {
           const stats = { ...((runRecord['stats'] as Record<string, unknown> | null) ?? {}), written: counts['written'] ?? 0, skipped: counts['skipped'] ?? 0, failed: counts['failed'] ?? 0 };
-          const ended = await execute(endRun(runId, null, { status: ok ? 'completed' : 'failed', errorCode: ok ? null : 'migration_failed', error: ok ? null : job.error, stats }, now));
+          const ended = await execute(endRun(runId, null, { status: ok ? 'completed' : 'failed', errorCode: ok ? null : (job.errorCode ?? 'migration_failed'), error: ok ? null : job.error, stats }, now));
           if (ended.length === 0) return;
           await execute(setRuleStatus(rule.id, 'active', ['review_required']));
           if (!ok) return this.#ruleAfterFailure(execute, rule, { kind: 'fail', code: 'migration_failed' }, job.error ?? 'The migration failed.');
@@ -295,13 +300,11 @@ export class SyncRunner {
         });
         return;
       }
-      case 'failed':
       case 'cancelled':
+        // The user cancelled the run's migration: the checkpoint stays, so the next run offers those songs again.
         await this.#o.transaction(async (execute) => {
-          const ended = await execute(endRun(runId, null, { status: job.status === 'failed' ? 'failed' : 'cancelled', errorCode: job.status === 'failed' ? (job.errorCode ?? 'migration_failed') : 'migration_cancelled', error: job.error, stats: undefined }, now));
-          if (ended.length === 0) return;
-          await execute(setRuleStatus(rule.id, 'active', ['review_required']));
-          if (job.status === 'failed') await this.#ruleAfterFailure(execute, rule, { kind: 'fail', code: 'migration_failed' }, job.error ?? 'The migration failed.');
+          const ended = await execute(endRun(runId, null, { status: 'cancelled', errorCode: 'migration_cancelled', error: 'The run\'s migration was cancelled.', stats: undefined }, now));
+          if (ended.length > 0) await execute(setRuleStatus(rule.id, 'active', ['review_required']));
         });
         return;
     }
