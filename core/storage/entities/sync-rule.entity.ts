@@ -58,7 +58,7 @@ export const SyncRule = defineEntity({
   triggers: [{ name: 'sync_rule_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: syncProgressTriggerBody() }],
   indexes: [{ properties: ['ownerId'] }, { properties: ['status', 'nextRunAt'] }, { properties: ['ownerId', 'progressSeq'] }],
   checks: [
-    { name: 'sync_rule_interval_positive', expression: 'interval_minutes is null or interval_minutes between 5 and 10080' },
+    { name: 'sync_rule_interval_positive', expression: 'interval_minutes is null or (interval_minutes >= 5 and interval_minutes <= 10080)' },
     { name: 'sync_rule_schedule_complete', expression: `(schedule_kind = 'interval' and interval_minutes is not null) or (schedule_kind = 'daily' and daily_at is not null and time_zone is not null)` },
   ],
 });

@@ -14,7 +14,7 @@ export class Migration20261129083842_sync_rules extends Migration {
     this.addSql(`alter table "sync_rule" add constraint "sync_rule_schedule_complete" check ((schedule_kind = 'interval' and interval_minutes is not null) or (schedule_kind = 'daily' and daily_at is not null and time_zone is not null));`);
     this.addSql(`alter table "sync_rule" add constraint "sync_rule_collection_kind_check" check ("collection_kind" in ('PLAYLIST', 'LIKED_TRACKS'));`);
     this.addSql(`alter table "sync_rule" add constraint "sync_rule_schedule_kind_check" check ("schedule_kind" in ('interval', 'daily'));`);
-    this.addSql(`alter table "sync_rule" add constraint "sync_rule_interval_positive" check (interval_minutes is null or interval_minutes between 5 and 10080);`);
+    this.addSql(`alter table "sync_rule" add constraint "sync_rule_interval_positive" check (interval_minutes is null or (interval_minutes >= 5 and interval_minutes <= 10080));`);
     this.addSql(`create or replace function "sync_rule_sync_rule_progress_fn"() returns trigger as $$ begin NEW.progress_seq := nextval('sync_progress_seq');     perform pg_notify('opl_sync_progress', NEW.owner_id);     return NEW; end; $$ language plpgsql;`);
     this.addSql(`create trigger "sync_rule_progress" BEFORE INSERT OR UPDATE on "sync_rule" for each ROW execute function "sync_rule_sync_rule_progress_fn"();`);
 
