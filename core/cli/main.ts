@@ -20,6 +20,7 @@ Tools:
   migrate        migrate playlists between services through a running engine (opl migrate --help)
   export         download playlists as files from a running engine (opl export --help)
   generate       a playlist proposed by the engine's language model, as a draft (opl generate --help)
+  sync           scheduled sync rules of a running engine: list, create, run, pause, resume (opl sync --help)
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
   convert        convert a playlist file to another format offline (opl convert <file> --to <format>)
@@ -45,6 +46,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./export.command.ts')).exportCommand(args, loadConfigOrExit());
     case 'generate':
       return (await import('./generate.command.ts')).generateCommand(args, loadConfigOrExit());
+    case 'sync':
+      return (await import('./sync.command.ts')).syncCommand(args, loadConfigOrExit());
     case 'db':
       if (args[0] === 'migrate' && args.length === 1) return (await import('./db-migrate.command.ts')).dbMigrateCommand(loadConfigOrExit());
       process.stderr.write('Usage: opl db migrate   (apply database migrations and exit)\n');
