@@ -20,6 +20,7 @@ import type { Database } from '../storage/index.ts';
 import type { GeneratorService } from '../services/generator/index.ts';
 import type { OrganizerRecovery, OrganizerRunner, OrganizerService } from '../services/organizer/index.ts';
 import type { SnapshotService } from '../services/snapshots/index.ts';
+import type { SyncEngine } from '../services/sync/index.ts';
 
 export interface AppServices {
   config: Config;
@@ -51,6 +52,8 @@ export interface AppServices {
   organizer: { service: OrganizerService; runner: OrganizerRunner; recovery: OrganizerRecovery };
   /** Library snapshots: profiles, archives taken by a job, verification, upload and download. */
   snapshots: SnapshotService;
+  /** Scheduled sync: rules, the schedule's evaluation, runs (each an ordinary migration job). */
+  sync: SyncEngine;
   plugins: {
     /** The sandbox host: call loaded plugins through it. */
     host: PluginHost;

@@ -40,6 +40,8 @@ import { createSnapshotJob, SnapshotService } from '../services/snapshots/index.
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { runOrganizerJob } from '../services/organizer/index.ts';
+import { createSyncEngine } from '../services/sync/index.ts';
+import { runSyncJob } from '../services/sync/sync.jobs.ts';
 import { ENGINE_VERSION } from './version.ts';
 
 export interface AppRoles {
@@ -77,6 +79,10 @@ export interface AppOverrides {
   organizerLeaseSeconds?: number;
   /** Tests of crash recovery: how often a snapshot job says it is alive (stale after 6 times as long). */
   snapshotHeartbeatSeconds?: number;
+  /** Tests of sync schedules: the clock every scheduling decision reads (moved by the test). */
+  syncClock?: () => Date;
+  /** Tests: short sync run leases (a stalled worker's run is taken over quickly). */
+  syncLeaseSeconds?: number;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -275,6 +281,22 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
     // Generations running here stop (each leaves its draft in a clear state) before the database goes.
     stack.push(() => generator.close());
+    const sync = createSyncEngine({
+      execute,
+      transaction,
+      connectionString: database.connectionString,
+      logger,
+      migrations,
+      connections,
+      playlists,
+      catalogue,
+      enqueueRun: async (runId) => {
+        await jobs.enqueue(runSyncJob, { run_id: runId }, { singletonKey: runId });
+      },
+      ...(overrides.syncClock ? { clock: overrides.syncClock } : {}),
+      ...(overrides.syncLeaseSeconds ? { leaseSeconds: overrides.syncLeaseSeconds } : {}),
+    });
+    stack.push(() => sync.events.close());
     const services: AppServices = {
       config,
       logger,
@@ -293,6 +315,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       generator,
       organizer,
       snapshots,
+      sync,
       plugins: {
         host: pluginHost,
         catalogue,
@@ -323,6 +346,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           generator: services.generator,
           organizer: services.organizer.service,
           snapshots: services.snapshots,
+          sync: services.sync,
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,
@@ -343,6 +367,8 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           organizer.recovery.start();
           stack.push(async () => organizer.recovery.stop());
           await snapshots.reconcile();
+          // The schedule is evaluated at start too, not only at the next minute: catch-up comes first.
+          void sync.scheduler.evaluate().catch((error: unknown) => logger.warn({ err: error }, 'the start-up sync evaluation failed'));
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

@@ -6,6 +6,7 @@ import { purgeEndedSharesJob } from '../services/shares/purge-ended-shares.job.t
 import { expireGenerationDraftsJob } from '../services/generator/expire-drafts.job.ts';
 import { runOrganizerJob } from '../services/organizer/organizer.jobs.ts';
 import { createSnapshotJob } from '../services/snapshots/snapshot.jobs.ts';
+import { evaluateSyncScheduleJob, runSyncJob } from '../services/sync/sync.jobs.ts';
 import type { AppServices } from './app-services.ts';
 
 /** Every job kind of the engine. Workers register all of them; senders create their queues. One per line, so features add theirs without touching another's. */
@@ -18,4 +19,6 @@ export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [
   expireGenerationDraftsJob,
   runOrganizerJob,
   createSnapshotJob,
+  evaluateSyncScheduleJob,
+  runSyncJob,
 ];

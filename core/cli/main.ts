@@ -21,6 +21,7 @@ Tools:
   export         download playlists as files from a running engine (opl export --help)
   generate       a playlist proposed by the engine's language model, as a draft (opl generate --help)
   organize       remove from library, delete, remove songs, find duplicates — with a preflight (opl organize --help)
+  sync           scheduled sync rules of a running engine: list, create, run, pause, resume (opl sync --help)
   config         validate the OPL_* environment and print the effective configuration
   config vars    list every OPL_* variable with its default and meaning
   snapshot       library snapshots: opl snapshot verify <archive.zip> checks an archive offline
@@ -49,6 +50,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./generate.command.ts')).generateCommand(args, loadConfigOrExit());
     case 'organize':
       return (await import('./organize.command.ts')).organizeCommand(args, loadConfigOrExit());
+    case 'sync':
+      return (await import('./sync.command.ts')).syncCommand(args, loadConfigOrExit());
     case 'db':
       if (args[0] === 'migrate' && args.length === 1) return (await import('./db-migrate.command.ts')).dbMigrateCommand(loadConfigOrExit());
       process.stderr.write('Usage: opl db migrate   (apply database migrations and exit)\n');

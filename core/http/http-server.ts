@@ -32,6 +32,7 @@ import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 import { organizerRoutes, type OrganizerApi } from './routes/organizer.routes.ts';
+import { syncRoutes, unavailableSync, type SyncApi } from './routes/sync.routes.ts';
 
 export interface HttpDependencies {
   config: Config;
@@ -59,6 +60,8 @@ export interface HttpDependencies {
   organizer?: OrganizerApi;
   /** Library snapshots; absent only where no database exists (the OpenAPI generator). */
   snapshots?: SnapshotsApi;
+  /** Scheduled sync rules; absent only where no database exists (the OpenAPI generator). */
+  sync?: SyncApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -188,6 +191,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
   await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });
+  await app.register(syncRoutes, { sync: deps.sync ?? unavailableSync() });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });

@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   provider_auth_expired: { status: 409, title: 'The provider account needs reconnecting' },
   account_mismatch: { status: 409, title: 'A different provider account signed in' },
   migration_warnings: { status: 409, title: 'Review and acknowledge migration warnings before starting' },
+  sync_rule_cycle: { status: 409, title: 'The sync rule would feed changes back into its own source (an inverse rule or a longer loop)' },
   migration_state_conflict: { status: 409, title: 'The migration is not in a state that allows this' },
   migration_detail_expired: { status: 410, title: 'The migration item detail has expired' },
   gone: { status: 410, title: 'Gone' },

@@ -36,6 +36,8 @@ export const jobViewSchema = z
     outcome: z.enum(['pending', 'running', 'completed', 'partial', 'failed']),
     phase: z.string(),
     source_kind: z.string(),
+    origin: z.enum(['user', 'sync']).describe('`sync`: a run of a sync rule made this job (`sync_run_id`)'),
+    sync_run_id: z.string().nullable(),
     source_provider: z.string(),
     source_account_id: z.string(),
     target_provider: z.string(),

@@ -16,7 +16,7 @@ import type { GeneratedSourceReader, SnapshotSourceReader } from './migration-so
 import { SourceLookup } from './source-lookup.ts';
 
 export { MigrationError, MigrationService } from './migration.service.ts';
-export type { PreflightView, ReviewInput } from './migration.service.ts';
+export type { PreflightView, ReviewInput, SyncJobInput } from './migration.service.ts';
 export { createMigrationSchema, type CreateMigration } from './migration-request.ts';
 export { itemFilterSchema, pagingSchema, type ItemFilter } from './item-filters.ts';
 export { eventsAfter, ProgressChannel, type ProgressEvent } from './migration-events.ts';

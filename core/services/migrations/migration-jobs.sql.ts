@@ -16,7 +16,7 @@ export { MIGRATION_PROGRESS_LOCK };
 // The operation ledger's statements live in their own file; importers of this one still find them here.
 export * from './operation-ledger.sql.ts';
 
-export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, source_snapshot_id, origin,
+export const JOB_COLUMNS = `id, owner_id, source_provider, source_account_id, target_provider, target_account_id, source_kind, source_snapshot_id, origin, sync_run_id,
   strictness, status, outcome, phase, selection, warnings, acknowledged_warnings, summary, error, error_code, lease_owner,
   lease_expires_at, resume_at, created_at, updated_at, started_at, completed_at, detail_expires_at, detail_purged_at, progress_seq`;
 
@@ -43,13 +43,15 @@ export interface NewJob {
   selection: Record<string, unknown>;
   warnings: unknown[];
   acknowledgedWarnings: unknown[];
+  /** A sync rule's run (`origin` sync); absent: a user's migration. */
+  syncRunId?: string | null;
 }
 
 export function insertJob(job: NewJob): SqlStatement {
   return {
     text: `insert into migration_job (id, owner_id, source_provider, source_account_id, source_kind, source_snapshot_id, target_provider, target_account_id,
-             strictness, selection, warnings, acknowledged_warnings)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb) returning ${JOB_COLUMNS}`,
+             strictness, selection, warnings, acknowledged_warnings, origin, sync_run_id)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?) returning ${JOB_COLUMNS}`,
     values: [
       job.id,
       job.ownerId,
@@ -63,6 +65,8 @@ export function insertJob(job: NewJob): SqlStatement {
       JSON.stringify(job.selection),
       JSON.stringify(job.warnings),
       JSON.stringify(job.acknowledgedWarnings),
+      job.syncRunId ? 'sync' : 'user',
+      job.syncRunId ?? null,
     ],
   };
 }

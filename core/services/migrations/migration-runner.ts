@@ -85,9 +85,21 @@ export class MigrationRunner {
    * entry would claim the lease this worker already holds and run the job twice side by side.
    */
   readonly #running = new Set<string>();
+  /** Told about every run that ended without work left (finished, waiting for review, paused, failed). */
+  readonly #settled = new Set<(jobId: string) => Promise<void>>();
 
   constructor(options: RunnerOptions) {
     this.#o = options;
+  }
+
+  /**
+   * Calls `listener` after each run of a job that ended without a next slice queued: the job
+   * finished, waits for review, paused or retries later. The sync finalizer listens here; it reads
+   * the job's persisted state, so a listener that misses a call (a crash) is caught up by its sweep.
+   */
+  onSettled(listener: (jobId: string) => Promise<void>): () => void {
+    this.#settled.add(listener);
+    return () => this.#settled.delete(listener);
   }
 
   /** Whether a run of this worker is working on the job now. */
@@ -107,7 +119,11 @@ export class MigrationRunner {
     }
     // Queued for its next slice only now: an entry queued while this run was still on the books
     // could reach this worker's other slot at once, find the job running here and be dropped.
-    if (sliced) await this.#o.enqueue(jobId);
+    if (sliced) {
+      await this.#o.enqueue(jobId);
+      return;
+    }
+    for (const listener of this.#settled) await listener(jobId).catch((error: unknown) => this.#o.logger.warn({ err: error, migration: jobId }, 'a settled-job listener failed'));
   }
 
   /** Runs the job if its lease can be had; true when the slice ended with work left (the lease is released). */
@@ -268,7 +284,10 @@ export class MigrationRunner {
     const selection = job.selection['request'] as Selection;
     const source = await this.#o.sources.load({ ownerId: job.ownerId, sourceKind: job.sourceKind, sourceProvider: job.sourceProvider, sourceAccountId: job.sourceAccountId, sourceSnapshotId: job.sourceSnapshotId }, selection);
     const items = itemsOf(source);
-    const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: null }));
+    // A target fixed at creation (a sync rule follows its target playlist by id) is kept: the
+    // writer then adds to that playlist and never looks for, adopts or creates another.
+    const fixedTargets = new Map(((job.selection['collections'] as { id: string; target_playlist_id?: string | null }[] | undefined) ?? []).map((collection) => [collection.id, collection.target_playlist_id ?? null]));
+    const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: fixedTargets.get(collection.id) ?? null }));
     job.selection = { ...job.selection, collections };
     await this.#o.store.inJob(job.id, async (execute) => {
       // A run that died after inserting but before committing left nothing; a finished one moved the phase.

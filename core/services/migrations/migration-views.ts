@@ -56,6 +56,9 @@ export interface JobRow {
   sourceAccountId: string;
   sourceKind: 'provider' | 'import' | 'generated' | 'snapshot';
   sourceSnapshotId: string | null;
+  /** `sync`: created by a sync rule's run (`syncRunId`). */
+  origin: 'user' | 'sync';
+  syncRunId: string | null;
   targetProvider: string;
   targetAccountId: string;
   strictness: string;
@@ -85,6 +88,8 @@ export function jobRow(row: Record<string, unknown>): JobRow {
     sourceAccountId: String(row['source_account_id']),
     sourceKind: row['source_kind'] === 'import' || row['source_kind'] === 'generated' || row['source_kind'] === 'snapshot' ? row['source_kind'] : 'provider',
     sourceSnapshotId: (row['source_snapshot_id'] as string | null | undefined) ?? null,
+    origin: row['origin'] === 'sync' ? 'sync' : 'user',
+    syncRunId: (row['sync_run_id'] as string | null | undefined) ?? null,
     targetProvider: String(row['target_provider']),
     targetAccountId: String(row['target_account_id']),
     strictness: String(row['strictness']),
@@ -127,6 +132,8 @@ export function jobView(job: JobRow, counted: { counts: StatusCounts; entity_cou
     outcome: job.outcome,
     phase: job.phase,
     source_kind: job.sourceKind,
+    origin: job.origin,
+    sync_run_id: job.syncRunId,
     source_provider: job.sourceProvider,
     source_account_id: job.sourceAccountId,
     target_provider: job.targetProvider,

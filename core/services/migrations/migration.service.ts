@@ -29,7 +29,7 @@ import { GENERATED_SOURCE, IMPORT_SOURCE, SNAPSHOT_SOURCE, type CreateMigration 
 import { MigrationSources, SelectionError, type GeneratedSourceReader, type LoadedSource, type SnapshotSourceReader } from './migration-source.ts';
 import type { SourceLookup } from './source-lookup.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
-import type { MigrationStore } from './migration-store.ts';
+import type { Execute, MigrationStore } from './migration-store.ts';
 import { countsFrom, detailExpired, itemView, jobRow, jobView, type ItemView, type JobRow, type JobView } from './migration-views.ts';
 
 /**
@@ -47,6 +47,24 @@ export class MigrationError extends Error {
     this.extensions = extensions;
   }
 }
+
+/** What a sync run asks `createForSync` for. */
+export interface SyncJobInput {
+  ownerId: string;
+  syncRunId: string;
+  sourceProvider: string;
+  sourceAccountId: string;
+  targetProvider: string;
+  targetAccountId: string;
+  targetPlaylistId: string;
+  strictness: string;
+  collection: { id: string; kind: 'PLAYLIST' | 'LIKED_TRACKS'; name: string; description: string | null; total_tracks: number };
+  /** Selection keys of the tracks to migrate (entry ids, track ids or `pos:<n>`). */
+  trackKeys: string[];
+}
+
+/** The sync run lost its lease before its job was recorded: the job is rolled back. */
+class SyncClaimLost extends Error {}
 
 export interface PreflightView {
   code: 'migration_warnings' | 'ok';
@@ -157,6 +175,30 @@ export class MigrationService {
     });
     await this.#o.enqueue(id);
     return jobView(jobRow(row!), countsFrom([]));
+  }
+
+  /**
+   * A sync run's job: an ordinary provider-source migration (`origin` sync) of the tracks the run
+   * selected, into the rule's target collection fixed by id, so the writer neither looks for nor
+   * creates another playlist. No preflight: the rule's owner chose this route when making the rule,
+   * and its reads would cost provider calls on every run. `claim` runs in the job's own transaction
+   * (the sync run records the job there, fenced by its lease); returning false rolls the job back.
+   */
+  async createForSync(input: SyncJobInput, claim: (execute: Execute, jobId: string) => Promise<boolean>): Promise<string | null> {
+    const id = randomUUID();
+    const { collection } = input;
+    const selection = { request: { playlist_ids: [], tracks: { [collection.id]: input.trackKeys }, saved_album_ids: [], followed_artist_ids: [] }, summary: { playlists: 1, tracks: input.trackKeys.length, saved_albums: 0, followed_artists: 0 }, collections: [{ ...collection, selected_tracks: input.trackKeys.length, target_playlist_id: input.targetPlaylistId }] };
+    const created = await this.#o.store.inJob(id, async (execute) => {
+      await execute(insertJob({ id, ownerId: input.ownerId, sourceProvider: input.sourceProvider, sourceAccountId: input.sourceAccountId, sourceKind: 'provider', targetProvider: input.targetProvider, targetAccountId: input.targetAccountId, strictness: input.strictness, selection, warnings: [], acknowledgedWarnings: [], syncRunId: input.syncRunId }));
+      if (await claim(execute, id)) return true;
+      throw new SyncClaimLost();
+    }).catch((error: unknown) => {
+      if (error instanceof SyncClaimLost) return false;
+      throw error;
+    });
+    if (!created) return null;
+    await this.#o.enqueue(id);
+    return id;
   }
 
   async #check(

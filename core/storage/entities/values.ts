@@ -60,10 +60,17 @@ export type ImportState = (typeof IMPORT_STATES)[number];
 export const SYNC_MODES = ['add_only', 'mirror'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
 
+export const SYNC_SCHEDULE_KINDS = ['interval', 'daily'] as const;
+export type SyncScheduleKind = (typeof SYNC_SCHEDULE_KINDS)[number];
+
+export const SYNC_COLLECTION_KINDS = ['PLAYLIST', 'LIKED_TRACKS'] as const;
+export type SyncCollectionKind = (typeof SYNC_COLLECTION_KINDS)[number];
+
 export const SYNC_RULE_STATUSES = ['active', 'paused', 'review_required'] as const;
 export type SyncRuleStatus = (typeof SYNC_RULE_STATUSES)[number];
 
-export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'completed', 'failed'] as const;
+/** `completed` covers unchanged sources too (the run's stats say so); `cancelled`: the rule was deleted or the job cancelled. */
+export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'completed', 'failed', 'cancelled'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** `restore_tracks`: the undo of a finished song removal (puts the removed entries back where they were). */

@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Generator, Shares, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Sync, Generator, Shares, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -102,12 +102,8 @@ export const AREAS: readonly Area[] = [
     id: 'sync',
     label: 'Sync',
     summary: 'Keep a migrated playlist up to date with one-way scheduled sync rules.',
-    plans: [
-      'Start a rule from a completed migration and choose how often it runs.',
-      'Add-only rules copy new tracks; mirror rules also remove and reorder where the target service allows it.',
-      'Rules pause themselves when a review is needed or a sign-in expires.',
-    ],
-    available: false,
+    plans: [],
+    available: true,
   },
   {
     id: 'generator',

@@ -17,6 +17,7 @@ import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
 import '../shares-page/index.ts';
 import '../organizer-page/index.ts';
+import '../sync-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
 export const PRODUCT_NAME = 'Open Playlist Engine';
@@ -77,6 +78,8 @@ export class OplApp extends LitElement {
         return html`<opl-import-page .summary=${area.summary}></opl-import-page>`;
       case 'export':
         return html`<opl-export-page .summary=${area.summary}></opl-export-page>`;
+      case 'sync':
+        return html`<opl-sync-page .summary=${area.summary}></opl-sync-page>`;
       case 'shares':
         return html`<opl-shares-page .summary=${area.summary}></opl-shares-page>`;
       case 'organizer':

@@ -14,6 +14,7 @@ import {
 } from '../../api/migrations.ts';
 import type { Problem } from '../../api/problem.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
+import { KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
 import { hrefFor } from '../../router/route.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
@@ -93,6 +94,12 @@ export class OplHistoryPage extends LitElement {
     </section>`;
   }
 
+  /** Hands the finished migration to the Sync page, which makes a rule of it. */
+  #keepInSync(job: MigrationJob): void {
+    sessionStorage.setItem(KEEP_IN_SYNC_KEY, job.id);
+    window.location.hash = hrefFor('sync');
+  }
+
   #list(jobs: readonly MigrationJob[]): TemplateResult {
     if (jobs.length === 0) return html`<p class="empty">No migrations yet. Start one on <a href=${hrefFor('migrate')}>Migrate</a>.</p>`;
     return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Migrations">
@@ -108,7 +115,12 @@ export class OplHistoryPage extends LitElement {
               <td>${jobStatusLabel(job.status)}</td>
               <td>${outcomeLabel(job.outcome)}</td>
               <td>${job.done} of ${job.total}</td>
-              <td><button type="button" @click=${() => void this.#open(job)}>Open<span class="visually-hidden"> ${job.label}</span></button></td>
+              <td>
+                <button type="button" @click=${() => void this.#open(job)}>Open<span class="visually-hidden"> ${job.label}</span></button>
+                ${job.status === 'completed' && job.sourceKind === 'provider'
+                  ? html`<button type="button" data-action="keep-in-sync" @click=${() => this.#keepInSync(job)}>Keep in sync<span class="visually-hidden"> ${job.label}</span></button>`
+                  : nothing}
+              </td>
             </tr>`,
           )}
         </tbody>

@@ -1,0 +1,100 @@
+/**
+ * The sync endpoints (`/api/syncs`): rules that keep a migrated playlist up to date, their runs.
+ * Parsed into camelCase with the words the pages use. Pure: no I/O.
+ */
+
+export const SYNCS_PATH = '/api/syncs';
+/** History's "Keep in sync" hands the chosen migration to the Sync page under this key. */
+export const KEEP_IN_SYNC_KEY = 'opl.sync.migration-id';
+
+export function syncPath(ruleId: string, action: '' | 'pause' | 'resume' | 'run' = ''): string {
+  return `${SYNCS_PATH}/${encodeURIComponent(ruleId)}${action ? `/${action}` : ''}`;
+}
+
+export type Schedule = { readonly kind: 'interval'; readonly everyMinutes: number } | { readonly kind: 'daily'; readonly at: string; readonly timeZone: string };
+
+export interface SyncRule {
+  readonly id: string;
+  readonly name: string;
+  readonly sourceProvider: string;
+  readonly targetProvider: string;
+  readonly targetAccountId: string;
+  readonly sourceAccountId: string;
+  readonly mode: 'add_only' | 'mirror';
+  readonly status: 'active' | 'paused' | 'review_required';
+  readonly pauseReason: string | null;
+  readonly action: { readonly type: 'reconnect' | 'resume'; readonly accountId: string | null } | null;
+  readonly schedule: Schedule;
+  readonly nextRunAt: string | null;
+  readonly lastRunAt: string | null;
+  readonly activeRun: { readonly id: string; readonly status: string; readonly migrationJobId: string | null } | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function parseSchedule(value: unknown): Schedule | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value['kind'] === 'interval' && typeof value['every_minutes'] === 'number') return { kind: 'interval', everyMinutes: value['every_minutes'] };
+  if (value['kind'] === 'daily' && typeof value['at'] === 'string' && typeof value['time_zone'] === 'string') return { kind: 'daily', at: value['at'], timeZone: value['time_zone'] };
+  return undefined;
+}
+
+export function parseRule(value: unknown): SyncRule | undefined {
+  if (!isRecord(value) || typeof value['id'] !== 'string' || !isRecord(value['source']) || !isRecord(value['target'])) return undefined;
+  const schedule = parseSchedule(value['schedule']);
+  const status = value['status'];
+  if (!schedule || (status !== 'active' && status !== 'paused' && status !== 'review_required')) return undefined;
+  const actionType = isRecord(value['action']) ? value['action']['type'] : null;
+  const action: SyncRule['action'] = isRecord(value['action']) && (actionType === 'reconnect' || actionType === 'resume') ? { type: actionType, accountId: text(value['action']['account_id']) } : null;
+  const run = isRecord(value['active_run']) && typeof value['active_run']['id'] === 'string' ? { id: value['active_run']['id'], status: String(value['active_run']['status']), migrationJobId: text(value['active_run']['migration_job_id']) } : null;
+  return {
+    id: value['id'],
+    name: text(value['name']) ?? '',
+    sourceProvider: String(value['source']['provider']),
+    sourceAccountId: String(value['source']['account_id']),
+    targetProvider: String(value['target']['provider']),
+    targetAccountId: String(value['target']['account_id']),
+    mode: value['mode'] === 'mirror' ? 'mirror' : 'add_only',
+    status,
+    pauseReason: text(value['pause_reason']),
+    action,
+    schedule,
+    nextRunAt: text(value['next_run_at']),
+    lastRunAt: text(value['last_run_at']),
+    activeRun: run,
+  };
+}
+
+export function parseRules(value: unknown): SyncRule[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const rules = value.map(parseRule);
+  return rules.every((rule) => rule !== undefined) ? (rules) : undefined;
+}
+
+export function scheduleLabel(schedule: Schedule): string {
+  if (schedule.kind === 'daily') return `Daily at ${schedule.at} (${schedule.timeZone})`;
+  const minutes = schedule.everyMinutes;
+  if (minutes % 1440 === 0) return minutes === 1440 ? 'Every day' : `Every ${minutes / 1440} days`;
+  if (minutes % 60 === 0) return minutes === 60 ? 'Every hour' : `Every ${minutes / 60} hours`;
+  return `Every ${minutes} minutes`;
+}
+
+export function ruleStateLabel(rule: SyncRule): string {
+  if (rule.status === 'review_required') return 'Waiting for your review';
+  if (rule.status === 'paused') return `Paused: ${rule.pauseReason ?? 'by you'}`;
+  if (rule.activeRun) return rule.activeRun.status === 'queued' ? 'Run queued' : 'Running';
+  return 'Active';
+}
+
+/** The body of `POST /api/syncs`. */
+export function createRuleRequest(migrationId: string, schedule: Schedule): Record<string, unknown> {
+  return {
+    migration_job_id: migrationId,
+    mode: 'add_only',
+    schedule: schedule.kind === 'interval' ? { kind: 'interval', every_minutes: schedule.everyMinutes } : { kind: 'daily', at: schedule.at, time_zone: schedule.timeZone },
+  };
+}

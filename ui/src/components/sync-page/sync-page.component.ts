@@ -1,0 +1,228 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { apiRequest } from '../../api/http.ts';
+import type { Problem } from '../../api/problem.ts';
+import { createRuleRequest, KEEP_IN_SYNC_KEY, parseRule, parseRules, ruleStateLabel, scheduleLabel, SYNCS_PATH, syncPath, type Schedule, type SyncRule } from '../../api/syncs.ts';
+import { formatTimestamp } from '../../api/timestamp.ts';
+import { hrefFor } from '../../router/route.ts';
+import { formStyles } from '../../theme/form.styles.ts';
+import { pageStyles } from '../../theme/page.styles.ts';
+import { sharedStyles } from '../../theme/shared.styles.ts';
+import { tableStyles } from '../../theme/table.styles.ts';
+import { accessHint } from '../problem-notice/access-hint.ts';
+import '../problem-notice/index.ts';
+import { syncPageStyles } from './sync-page.styles.ts';
+
+type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly rules: readonly SyncRule[] } | { readonly state: 'failed'; readonly problem: Problem };
+
+const INTERVALS: readonly { minutes: number; label: string }[] = [
+  { minutes: 15, label: 'Every 15 minutes' },
+  { minutes: 60, label: 'Every hour' },
+  { minutes: 360, label: 'Every 6 hours' },
+  { minutes: 1440, label: 'Every day' },
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Sync: the owner's rules with their state, next and last run, and the moves each allows (run now,
+ * pause, resume, remove); above them, a rule is made from a finished migration (History's "Keep in
+ * sync" fills it in). Add-only only: mirror is shown as not available, with why.
+ */
+export class OplSyncPage extends LitElement {
+  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, syncPageStyles];
+
+  static override properties = {
+    summary: {},
+    _load: { state: true },
+    _busy: { state: true },
+    _problem: { state: true },
+    _announcement: { state: true },
+    _migrationId: { state: true },
+    _scheduleKind: { state: true },
+  };
+
+  declare summary: string;
+  declare _load: Load;
+  declare _busy: string | undefined;
+  declare _problem: Problem | undefined;
+  declare _announcement: string;
+  declare _migrationId: string;
+  declare _scheduleKind: 'interval' | 'daily';
+
+  constructor() {
+    super();
+    this.summary = '';
+    this._load = { state: 'loading' };
+    this._busy = undefined;
+    this._problem = undefined;
+    this._announcement = '';
+    this._migrationId = '';
+    this._scheduleKind = 'interval';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const handed = sessionStorage.getItem(KEEP_IN_SYNC_KEY);
+    if (handed) {
+      sessionStorage.removeItem(KEEP_IN_SYNC_KEY);
+      this._migrationId = handed;
+    }
+    void this.#reload();
+  }
+
+  async #reload(): Promise<void> {
+    const result = await apiRequest(SYNCS_PATH);
+    if (!result.ok) {
+      this._load = { state: 'failed', problem: result.problem };
+      return;
+    }
+    const rules = parseRules(result.data);
+    this._load = rules ? { state: 'loaded', rules } : { state: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status, detail: `GET ${SYNCS_PATH} did not return the documented fields.` } };
+  }
+
+  async #act(rule: SyncRule, action: 'pause' | 'resume' | 'run' | 'delete', done: string): Promise<void> {
+    if (this._busy) return;
+    this._busy = rule.id;
+    this._problem = undefined;
+    const result = await apiRequest(action === 'delete' ? syncPath(rule.id) : syncPath(rule.id, action), { method: action === 'delete' ? 'DELETE' : 'POST' });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `Not done: ${result.problem.title}.`;
+      return;
+    }
+    await this.#reload();
+    this._announcement = done;
+  }
+
+  async #create(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this._busy) return;
+    const form = new FormData(event.target as HTMLFormElement);
+    const field = (name: string, fallback: string) => {
+      const value = form.get(name);
+      return typeof value === 'string' && value !== '' ? value : fallback;
+    };
+    const migrationId = field('migration', '').trim();
+    if (!UUID.test(migrationId)) {
+      this._problem = { title: 'Choose a migration', status: 0, detail: 'Paste the id of a finished migration of one playlist, or use “Keep in sync” on the History page.' };
+      return;
+    }
+    const schedule: Schedule =
+      this._scheduleKind === 'daily'
+        ? { kind: 'daily', at: field('at', '03:00'), timeZone: field('tz', 'UTC') }
+        : { kind: 'interval', everyMinutes: Number(field('every', '60')) };
+    this._busy = 'create';
+    this._problem = undefined;
+    const result = await apiRequest(SYNCS_PATH, { method: 'POST', json: createRuleRequest(migrationId, schedule) });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `No rule made: ${result.problem.title}.`;
+      return;
+    }
+    const rule = parseRule(result.data);
+    this._migrationId = '';
+    await this.#reload();
+    this._announcement = `Keeping “${rule?.name ?? 'the playlist'}” in sync: ${rule ? scheduleLabel(rule.schedule).toLowerCase() : ''}.`;
+  }
+
+  #form(): TemplateResult {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return html`<form class="create" data-testid="create-rule" @submit=${(event: SubmitEvent) => void this.#create(event)}>
+      <div>
+        <label for="sync-migration">Finished migration</label>
+        <p class="hint" id="sync-migration-hint">One whole playlist, migrated from a connected account. “Keep in sync” on <a href=${hrefFor('history')}>History</a> fills this in.</p>
+        <input id="sync-migration" name="migration" aria-describedby="sync-migration-hint" .value=${this._migrationId} autocomplete="off" spellcheck="false" size="40" />
+      </div>
+      <fieldset>
+        <legend>How often</legend>
+        <label><input type="radio" name="kind" value="interval" .checked=${this._scheduleKind === 'interval'} @change=${() => (this._scheduleKind = 'interval')} /> Every so often</label>
+        ${this._scheduleKind === 'interval'
+          ? html`<select name="every" aria-label="Interval">${INTERVALS.map((entry) => html`<option value=${entry.minutes} ?selected=${entry.minutes === 60}>${entry.label}</option>`)}</select>`
+          : nothing}
+        <label><input type="radio" name="kind" value="daily" .checked=${this._scheduleKind === 'daily'} @change=${() => (this._scheduleKind = 'daily')} /> Daily at a time</label>
+        ${this._scheduleKind === 'daily'
+          ? html`<label for="sync-at">Time</label><input id="sync-at" name="at" type="time" value="03:00" required />
+              <label for="sync-tz">Time zone</label><input id="sync-tz" name="tz" .value=${zone} required />`
+          : nothing}
+      </fieldset>
+      <fieldset>
+        <legend>Mode</legend>
+        <label><input type="radio" name="mode" value="add_only" checked /> Add only: new songs of the source are added; nothing is removed or moved</label>
+        <label><input type="radio" name="mode" value="mirror" disabled aria-describedby="sync-mirror-hint" /> Mirror</label>
+        <p class="hint" id="sync-mirror-hint">Mirror (removing and reordering to match the source) is not available in this version.</p>
+      </fieldset>
+      <p><button type="submit" aria-disabled=${this._busy === 'create' ? 'true' : 'false'}>${this._busy === 'create' ? 'Making the rule…' : 'Keep in sync'}</button></p>
+    </form>`;
+  }
+
+  #row(rule: SyncRule): TemplateResult {
+    const busy = this._busy === rule.id;
+    const name = rule.name || 'Untitled playlist';
+    return html`<tr data-testid="rule-row" data-rule-id=${rule.id} data-status=${rule.status}>
+      <th scope="row">${name}</th>
+      <td>${rule.sourceProvider} → ${rule.targetProvider}</td>
+      <td>${scheduleLabel(rule.schedule)}</td>
+      <td class="state" data-status=${rule.status}>
+        ${ruleStateLabel(rule)}
+        ${rule.action?.type === 'reconnect' ? html` <a href=${hrefFor('connections')}>Reconnect</a>` : nothing}
+        ${rule.status === 'review_required' && rule.activeRun?.migrationJobId ? html` <a href=${hrefFor('history')}>Review on History</a>` : nothing}
+      </td>
+      <td>${rule.nextRunAt ? html`<time datetime=${rule.nextRunAt}>${formatTimestamp(rule.nextRunAt)}</time>` : '—'}</td>
+      <td>${rule.lastRunAt ? html`<time datetime=${rule.lastRunAt}>${formatTimestamp(rule.lastRunAt)}</time>` : 'Never'}</td>
+      <td class="actions">
+        ${rule.status === 'active' ? html`<button type="button" data-action="run" aria-disabled=${busy ? 'true' : 'false'} @click=${() => void this.#act(rule, 'run', `A run of “${name}” is queued.`)}>Run now</button>` : nothing}
+        ${rule.status === 'paused'
+          ? html`<button type="button" data-action="resume" @click=${() => void this.#act(rule, 'resume', `“${name}” is scheduled again.`)}>Resume</button>`
+          : html`<button type="button" data-action="pause" @click=${() => void this.#act(rule, 'pause', `“${name}” is paused.`)}>Pause</button>`}
+        <button type="button" data-action="delete" aria-label=${`Remove the rule of ${name}`} @click=${() => void this.#act(rule, 'delete', `The rule of “${name}” is removed; the playlists stay.`)}>Remove</button>
+      </td>
+    </tr>`;
+  }
+
+  #body(): TemplateResult {
+    const load = this._load;
+    if (load.state === 'loading') return html`<p role="status">Loading your sync rules…</p>`;
+    if (load.state === 'failed') {
+      return html`<opl-problem-notice .problem=${load.problem}>${accessHint(load.problem)}
+        <p><button type="button" @click=${() => void this.#reload()}>Try again</button></p></opl-problem-notice>`;
+    }
+    if (load.rules.length === 0) return html`<p class="empty" data-testid="no-rules">No sync rules yet.</p>`;
+    return html`<div class="table-scroll" role="region" aria-labelledby="rules-heading" tabindex="0">
+      <table aria-labelledby="rules-heading" data-testid="rules-table">
+        <thead>
+          <tr>
+            <th scope="col">Playlist</th>
+            <th scope="col">Route</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">State</th>
+            <th scope="col">Next run</th>
+            <th scope="col">Last run</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${load.rules.map((rule) => this.#row(rule))}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  override render(): TemplateResult {
+    return html`
+      ${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}
+      <section aria-labelledby="create-heading">
+        <h2 id="create-heading">New rule</h2>
+        ${this.#form()}
+      </section>
+      ${this._problem ? html`<opl-problem-notice .problem=${this._problem} data-testid="sync-problem"></opl-problem-notice>` : nothing}
+      <section aria-labelledby="rules-heading">
+        <h2 id="rules-heading">Your sync rules</h2>
+        <p class="hint">A rule reads its source on schedule and adds what it gained to the same target playlist, never a song the target already has.</p>
+        ${this.#body()}
+      </section>
+      <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>
+    `;
+  }
+}
