@@ -255,7 +255,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       records: importRecords,
       accounts: { connections, playlists },
       history: { job: (ownerId, jobId) => migrations.service.job(ownerId, jobId), execute },
-      plugins: { manifests: () => catalogue.manifests(), serialize: (pluginId, input, onChunk) => pluginHost.serialize(pluginId, input, onChunk) },
+      plugins: { manifests: () => catalogue.manifests(), serializePlaylist: (pluginId, input, nextSlice, onChunk) => pluginHost.serializePlaylist(pluginId, input, nextSlice, onChunk) },
       maxPlaylists: config.exportMaxPlaylists,
       schemaBaseUrl: config.schemaBaseUrl,
     });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Manifest } from '@opl/plugin-sdk';
+import type { Manifest, Track } from '@opl/plugin-sdk';
 import { PluginError, Unsupported } from '@opl/plugin-sdk';
 import {
   createHostFetch,
@@ -11,6 +11,7 @@ import {
   SandboxError,
   serializeInputOf,
   type AcquirePermit,
+  type SerializeSlice,
   type HostFetch,
   type Sandbox,
   type SandboxCallContext,
@@ -43,6 +44,7 @@ interface Hosted {
 const plugins = new Map<string, Hosted>();
 const chunkAcks = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 const permits = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+const slices = new Map<string, { resolve: (slice: SerializeSlice) => void; reject: (error: Error) => void }>();
 
 function send(message: FromChild): void {
   if (process.connected) process.send!(message);
@@ -147,18 +149,31 @@ async function handle(message: ToChild): Promise<void> {
       return;
     }
     case 'call':
-    case 'serialize': {
+    case 'serialize':
+    case 'serialize_playlist': {
       try {
         const sandbox = await sandboxFor(message.pluginId);
+        let seq = 0;
+        const onChunk = (bytes: Uint8Array) => {
+          const key = `${message.callId}:${seq}`;
+          const ack = new Promise<void>((resolve, reject) => chunkAcks.set(key, { resolve, reject }));
+          send({ type: 'chunk', callId: message.callId, seq: seq++, bytes: bytes as Uint8Array<ArrayBuffer> });
+          return ack;
+        };
         if (message.type === 'serialize') {
-          let seq = 0;
           // A structured clone of the engine's playlists is plain data, which the fast check reads at a fraction of zod's cost.
-          const value = await sandbox.serializeChecked(serializeInputOf(message.input), (bytes) => {
-            const key = `${message.callId}:${seq}`;
-            const ack = new Promise<void>((resolve, reject) => chunkAcks.set(key, { resolve, reject }));
-            send({ type: 'chunk', callId: message.callId, seq: seq++, bytes: bytes as Uint8Array<ArrayBuffer> });
-            return ack;
-          });
+          const value = await sandbox.serializeChecked(serializeInputOf(message.input), onChunk);
+          send({ type: 'result', callId: message.callId, ok: true, value });
+        } else if (message.type === 'serialize_playlist') {
+          let sliceSeq = 0;
+          // Each slice is asked of the engine when the writer wants it: the engine reads its source no faster than the plugin writes.
+          const nextSlice = () => {
+            const key = `${message.callId}:${sliceSeq}`;
+            const slice = new Promise<SerializeSlice>((resolve, reject) => slices.set(key, { resolve, reject }));
+            send({ type: 'slice_request', callId: message.callId, seq: sliceSeq++ });
+            return slice;
+          };
+          const value = await sandbox.serializePlaylist(message.input, nextSlice, onChunk);
           send({ type: 'result', callId: message.callId, ok: true, value });
         } else {
           if (!isOperationName(message.op)) throw new Unsupported(`"${message.op.slice(0, 60)}" is not a plugin operation`);
@@ -177,6 +192,15 @@ async function handle(message: ToChild): Promise<void> {
       chunkAcks.delete(key);
       if (message.ok) ack?.resolve();
       else ack?.reject(new Error(message.message ?? 'the consumer refused the chunk'));
+      return;
+    }
+    case 'slice': {
+      const key = `${message.callId}:${message.seq}`;
+      const waiting = slices.get(key);
+      slices.delete(key);
+      // The sandbox checks the slice (serializeSliceOf) before the writer sees it.
+      if (message.ok) waiting?.resolve(message.done === true ? { done: true, late: (message.late ?? {}) as Record<string, unknown> } : { done: false, tracks: message.tracks as Track[] });
+      else waiting?.reject(new Error(message.message ?? 'the engine could not read the tracks'));
       return;
     }
     case 'acquired': {

@@ -46,6 +46,18 @@ export const toChildSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unload'), requestId: id, pluginId: id }),
   z.object({ type: z.literal('call'), callId: id, pluginId: id, op: z.string().max(100), input: z.unknown(), context: z.unknown() }),
   z.object({ type: z.literal('serialize'), callId: id, pluginId: id, input: z.unknown() }),
+  z.object({ type: z.literal('serialize_playlist'), callId: id, pluginId: id, input: z.unknown() }),
+  /** The answer to `slice_request`: the next tracks (checked again by the child), the end with the late options, or why there are none. */
+  z.object({
+    type: z.literal('slice'),
+    callId: id,
+    seq: z.number().int().nonnegative(),
+    ok: z.boolean(),
+    done: z.boolean().optional(),
+    tracks: z.unknown().optional(),
+    late: z.unknown().optional(),
+    message: z.string().max(1_000).optional(),
+  }),
   z.object({ type: z.literal('chunk_ack'), callId: id, seq: z.number().int().nonnegative(), ok: z.boolean(), message: z.string().max(1_000).optional() }),
   z.object({ type: z.literal('acquired'), requestId: id, ok: z.boolean(), message: z.string().max(1_000).optional() }),
   z.object({ type: z.literal('ping'), seq: z.number().int().nonnegative() }),
@@ -69,6 +81,8 @@ export const fromChildSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('result'), callId: id, ok: z.boolean(), json: z.string().max(512 * 1024 * 1024).optional(), value: z.unknown().optional(), error: errorDataSchema.optional() }),
   z.object({ type: z.literal('chunk'), callId: id, seq: z.number().int().nonnegative(), bytes: z.instanceof(Uint8Array) }),
+  /** A `serializePlaylist` writer wants the next slice of its tracks. */
+  z.object({ type: z.literal('slice_request'), callId: id, seq: z.number().int().nonnegative() }),
   z.object({
     type: z.literal('acquire'),
     requestId: id,

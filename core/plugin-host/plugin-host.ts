@@ -10,6 +10,7 @@ import {
   type ChunkSink,
   type SandboxFailure,
   type SandboxLimits,
+  type SliceSource,
   validateResult,
   validateResultText,
 } from '@opl/plugin-sdk/sandbox';
@@ -107,7 +108,7 @@ export class PluginHost {
 
   async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}): Promise<OperationResult<N>> {
     if (!isOperationName(op)) throw new Unsupported(`"${String(op).slice(0, 60)}" is not a plugin operation`);
-    if (op === 'serialize') throw new Unsupported('serialize streams its output: use PluginHost.serialize');
+    if (op === 'serialize' || op === 'serializePlaylist') throw new Unsupported(`${op} streams its output: use PluginHost.${op}`);
     const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }), context.account?.id ?? null);
     if (result.json === undefined) throw new SandboxError('crashed', `${pluginId}: the plugin host sent no ${op} result`);
     // The one parse and validation of the plugin's result, on the engine's side of the process boundary.
@@ -117,6 +118,17 @@ export class PluginHost {
   async serialize(pluginId: string, input: OperationCallInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>> {
     const result = await this.#run(pluginId, 'serialize', onChunk, (callId) => ({ type: 'serialize', callId, pluginId, input }));
     return validateResult(pluginId, 'serialize', result.value);
+  }
+
+  /**
+   * Writes one playlist's file through the plugin's playlist writer (`serializePlaylist`): `input`
+   * holds the playlist's details without tracks, `nextSlice` is asked for the tracks a slice at a
+   * time as the writer wants them (a plugin that predates writers gets them gathered into its
+   * `serialize`, in the plugin-host process). A `nextSlice` that throws fails the call.
+   */
+  async serializePlaylist(pluginId: string, input: OperationCallInput<'serializePlaylist'>, nextSlice: SliceSource, onChunk: ChunkSink): Promise<OperationResult<'serializePlaylist'>> {
+    const result = await this.#run(pluginId, 'serializePlaylist', onChunk, (callId) => ({ type: 'serialize_playlist', callId, pluginId, input }), null, nextSlice);
+    return validateResult(pluginId, 'serializePlaylist', result.value);
   }
 
   /** Resolves when the child answers (the readiness probe); `pingMs` gives the round trip. */
@@ -171,7 +183,14 @@ export class PluginHost {
     if (this.#closed) throw new SandboxError('disposed', 'the plugin host is closed');
   }
 
-  async #run(pluginId: string, op: OperationName, onChunk: ChunkSink | null, message: (callId: string) => ToChild, accountId: string | null = null): Promise<{ json?: string; value?: unknown }> {
+  async #run(
+    pluginId: string,
+    op: OperationName,
+    onChunk: ChunkSink | null,
+    message: (callId: string) => ToChild,
+    accountId: string | null = null,
+    nextSlice?: SliceSource,
+  ): Promise<{ json?: string; value?: unknown }> {
     this.#assertOpen();
     const quarantine = this.#quarantined.get(pluginId);
     if (quarantine) throw new SandboxError('quarantined', `${pluginId} is quarantined: ${quarantine.reason}`);
@@ -184,7 +203,7 @@ export class PluginHost {
     }
     const callId = randomUUID();
     return new Promise<{ json?: string; value?: unknown }>((resolve, reject) => {
-      this.#calls.set(callId, { pluginId, op, accountId, quotaRefusal: null, resolve, reject, onChunk, chunkChain: Promise.resolve() });
+      this.#calls.set(callId, { pluginId, op, accountId, quotaRefusal: null, resolve, reject, onChunk, chunkChain: Promise.resolve(), ...(nextSlice ? { nextSlice } : {}) });
       try {
         this.#send(message(callId));
       } catch (error) {
@@ -398,6 +417,19 @@ export class PluginHost {
             this.#trySend({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: false, message: (error as Error).message?.slice(0, 500) ?? 'refused' });
           }
         });
+        return;
+      }
+      case 'slice_request': {
+        const nextSlice = this.#calls.get(message.callId)?.nextSlice;
+        const { callId, seq } = message;
+        if (!nextSlice) {
+          this.#trySend({ type: 'slice', callId, seq, ok: false, message: 'no such call' });
+          return;
+        }
+        void nextSlice().then(
+          (slice) => this.#trySend(slice.done ? { type: 'slice', callId, seq, ok: true, done: true, late: slice.late } : { type: 'slice', callId, seq, ok: true, tracks: slice.tracks }),
+          (error: unknown) => this.#trySend({ type: 'slice', callId, seq, ok: false, message: error instanceof Error ? error.message.slice(0, 500) : 'the tracks could not be read' }),
+        );
         return;
       }
       case 'acquire': {

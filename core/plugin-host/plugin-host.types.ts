@@ -1,5 +1,5 @@
 import type { Manifest, OperationName } from '@opl/plugin-sdk';
-import type { AcquirePermit, ChunkSink, SandboxCallContext, SandboxFailure, SandboxLimits } from '@opl/plugin-sdk/sandbox';
+import type { AcquirePermit, ChunkSink, SandboxCallContext, SandboxFailure, SandboxLimits, SliceSource } from '@opl/plugin-sdk/sandbox';
 import type { FromChild } from './ipc-messages.schema.ts';
 
 /** The plugin host's options, events and bookkeeping records (the host itself: plugin-host.ts). */
@@ -106,6 +106,8 @@ export interface PendingCall {
   readonly onChunk: ChunkSink | null;
   /** Chunks are handed over strictly in order, one at a time. */
   chunkChain: Promise<void>;
+  /** `serializePlaylist` only: the slices of tracks the child asks for, one at a time. */
+  readonly nextSlice?: SliceSource;
 }
 
 /** A request to the child (a load, say) waiting for its answer. */

@@ -9,10 +9,12 @@ export {
   PLUGIN_DEFINITION_MARK,
   type FormatOperations,
   type FormatPluginDefinition,
+  type PlaylistWriter,
   type PluginDefinition,
   type ProviderOperations,
   type ProviderPluginDefinition,
   type SerializeChunk,
+  type SerializeChunks,
 } from './define-plugin.ts';
 export {
   AuthExpired,

@@ -63,6 +63,11 @@ interface OperationSpec {
   /** A manifest flag that must be true (for operations outside the capability set). */
   readonly requiresFlag?: 'can_mirror' | 'can_unfollow_playlist' | 'can_delete_playlist';
   readonly writes: boolean;
+  /**
+   * An older operation that does the same work, through which the host runs this one for a plugin
+   * that does not implement it (a contract added later stays open to plugins written before it).
+   */
+  readonly servedBy?: 'serialize';
 }
 
 function op<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec & { input: I; output: O }) {
@@ -222,7 +227,31 @@ export const FORMAT_OPERATIONS = {
     requires: [],
     writes: false,
   }),
+  /**
+   * One playlist's file written in slices, so that neither side ever holds the whole playlist: the
+   * plugin's `serializePlaylist` returns a `PlaylistWriter` for the playlist's details (`tracks`
+   * empty), and the host drives it — `begin`, then `write` once per slice of tracks in playlist
+   * order (`serializeSliceSchema`), then `end` with the options known only after the last track
+   * (`serializeLateOptionsSchema`: the export's `warnings`) — streaming every chunk as it comes. The
+   * bytes are those `serialize` writes for that one playlist, whatever the slices. A plugin written
+   * before this operation is run through its `serialize`, with the tracks gathered first.
+   */
+  serializePlaylist: op({
+    plugin: 'format',
+    input: z.object({ playlist: playlistSchema.extend({ tracks: z.array(trackSchema).max(0).default([]) }), options: z.record(z.string().max(100), z.unknown()).default({}) }),
+    output: z.object({ chunks: z.number().int().nonnegative() }),
+    requires: [],
+    writes: false,
+    servedBy: 'serialize',
+  }),
 } as const;
+
+/** Most tracks in one slice of `serializePlaylist`. */
+export const MAX_SERIALIZE_SLICE_TRACKS = 10_000;
+/** One slice of a playlist's tracks for `serializePlaylist`, in playlist order. */
+export const serializeSliceSchema = z.array(trackSchema).max(MAX_SERIALIZE_SLICE_TRACKS);
+/** Options a `serializePlaylist` writer receives at its end, known only once every track was written. */
+export const serializeLateOptionsSchema = z.record(z.string().max(100), z.unknown()).default({});
 
 export type ProviderOperationName = keyof typeof PROVIDER_OPERATIONS;
 export type FormatOperationName = keyof typeof FORMAT_OPERATIONS;

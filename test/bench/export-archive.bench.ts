@@ -12,10 +12,12 @@ import { round } from './bench-stats.ts';
  * Peak memory of a ZIP64 export: 100 playlists × 10,000 tracks next to 10 playlists × 1,000 tracks
  * (100× the tracks), each export in its own child process so that its peak resident memory
  * (`maxRSS`) is its own; the format plugin runs in the plugin-host child process as in the engine,
- * whose peak is reported beside it (the goal is about the engine process). The source is an account whose playlists are generated when read (one at
- * a time, like a zero-latency provider); everything after that is the engine's export path: the
- * real format plugin in the sandbox, temporary files, archiver's ZIP64 archive, the manifest, and
- * a client reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
+ * whose peak is reported beside it (the goal is about the engine process). The source is an account whose playlists are cached: each is
+ * generated as the engine reads a cached playlist for an export (its details, then its tracks 500
+ * at a time, each slice parsed from JSON text as the database driver hands it over); everything
+ * after that is the engine's export path: the real format plugin's playlist writer in the sandbox
+ * fed slice by slice, temporary files, archiver's ZIP64 archive, the manifest, and a client
+ * reading the archive in 64 KiB chunks. Goal: the large export's peak RSS at most 1.5×
  * the small one's. The processes run with the node flags of the engine's default heap profile
  * (`OPL_HEAP_PROFILE=memory`, as the `opl` launcher starts the engine). More runs tell what the
  * peak follows: the large export's playlists read alone, and serialized with no export around them;
@@ -102,8 +104,8 @@ export async function run(): Promise<object> {
         small,
         large,
         peak_rss_ratio: { engine: engineRatio, plugin_host: ratio(large.plugin_host_peak_rss_mib, small.plugin_host_peak_rss_mib), total: totalRatio },
-        // The large export's 100 playlists only read (as the engine receives a provider plugin's
-        // readPlaylist result), then read and serialized one at a time with no export around them:
+        // The large export's 100 playlists only read (slice by slice, as the export reads a cached
+        // playlist), then read and serialized one at a time with no export around them:
         // what the source and the sandbox alone need at their peak.
         large_read_only: { engine_peak_rss_mib: readOnly.engine_peak_rss_mib },
         large_serialize_only: serializeOnly,

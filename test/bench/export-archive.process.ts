@@ -4,17 +4,20 @@
 // <tracks per playlist> [export | serialize-only | read-only]. `serialize-only` reads and serializes
 // the same playlists one at a time into nothing (no export service, temporary files or archive);
 // `read-only` only reads them: the baselines that tell the export path's own memory from the
-// playlists' and the sandbox's.
+// playlists' and the sandbox's. Playlists are read as the engine reads a cached playlist for an
+// export: its details, then its tracks a slice at a time, each slice JSON text parsed (as the
+// PostgreSQL driver hands over a jsonb value) — never the whole playlist at once.
 // Prints one JSON line: peak RSS, the RSS before exporting, the output size, the time taken.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Manifest, Playlist } from '@opl/plugin-sdk';
+import type { Manifest, Playlist, Track } from '@opl/plugin-sdk';
 import { validateResultText } from '@opl/plugin-sdk/sandbox';
-import { manifestSchema, playlistSchema } from '@opl/plugin-sdk/schemas';
+import { manifestSchema, playlistSchema, trackSchema } from '@opl/plugin-sdk/schemas';
 import { PluginHost } from '../../core/plugin-host/index.ts';
 import { ExportService } from '../../core/services/exports/index.ts';
+import { EXPORT_SLICE_TRACKS } from '../../core/services/exports/export-source.ts';
 import type { AccountView } from '../../core/services/connections/connection.service.ts';
 
 const [buildDir, format, playlistArg, trackArg, mode = 'export'] = process.argv.slice(2);
@@ -51,6 +54,23 @@ function playlistOf(list: number): Playlist {
   return validateResultText('bench.provider', 'readPlaylist', text);
 }
 
+/** A track as the cache holds it (validated when it was read: every field present), before this benchmark's values. */
+const CACHED_TRACK = trackSchema.parse({ title: '', artist: '' });
+
+/** What `PlaylistReadService.readInSlices` gives for a cached playlist: the details, then the tracks from the database a slice at a time. */
+function slicesOf(list: number) {
+  const playlist = JSON.parse(JSON.stringify({ ...playlistSchema.parse({ id: `pl${list}`, name: `Bench playlist ${list}`, track_count: TRACKS }), tracks: [] })) as Playlist;
+  async function* slices(): AsyncGenerator<readonly Track[]> {
+    for (let from = 0; from < TRACKS; from += EXPORT_SLICE_TRACKS) {
+      const text = JSON.stringify(Array.from({ length: Math.min(EXPORT_SLICE_TRACKS, TRACKS - from) }, (_, index) => ({ ...CACHED_TRACK, ...track(list, from + index) })));
+      // A turn of the event loop per slice, as a database round trip has.
+      await new Promise((resolve) => setImmediate(resolve));
+      yield JSON.parse(text) as Track[];
+    }
+  }
+  return { playlist, trackCount: TRACKS, slices: slices() };
+}
+
 const manifest: Manifest = manifestSchema.parse(JSON.parse(await readFile(join(buildDir!, format!, 'manifest.json'), 'utf8')));
 // As the engine runs format plugins: in the plugin-host child process, at the default sandbox size (OPL_PLUGIN_MEMORY_MB).
 // The child gets this process's heap profile flags, as the engine passes its own to it.
@@ -80,9 +100,10 @@ const service = new ExportService({
     playlists: {
       list: async () => ({ account_id: ACCOUNT, provider: 'spotify', cached: true, fetched_at: new Date(0).toISOString(), playlists: summaries }),
       read: async (_owner, _account, id) => ({ account_id: ACCOUNT, provider: 'spotify', cached: true, fetched_at: new Date(0).toISOString(), playlist: playlistOf(Number(id.slice(2))) }),
+      readInSlices: async (_owner, _account, id) => slicesOf(Number(id.slice(2))),
     },
   },
-  plugins: { manifests: () => [manifest], serialize: (pluginId, input, onChunk) => host.serialize(pluginId, input, onChunk) },
+  plugins: { manifests: () => [manifest], serializePlaylist: (pluginId, input, nextSlice, onChunk) => host.serializePlaylist(pluginId, input, nextSlice, onChunk) },
   maxPlaylists: PLAYLISTS,
   schemaBaseUrl: 'https://bench.example/schemas',
 });
@@ -95,13 +116,17 @@ let bytes = 0;
 let contentType = 'none';
 if (mode === 'read-only') {
   for (let list = 0; list < PLAYLISTS; list += 1) {
-    bytes += playlistOf(list).tracks.length;
-    // A turn of the event loop between reads, as a real read has, so the collector's tasks run.
-    await new Promise((resolve) => setImmediate(resolve));
+    for await (const slice of slicesOf(list).slices) bytes += slice.length;
   }
 } else if (mode === 'serialize-only') {
   for (let list = 0; list < PLAYLISTS; list += 1) {
-    await host.serialize(manifest.id, { playlists: [playlistOf(list)], options: {} }, (chunk) => {
+    const { playlist, slices } = slicesOf(list);
+    const tracks = slices[Symbol.asyncIterator]();
+    const nextSlice = async () => {
+      const next = await tracks.next();
+      return next.done ? { done: true as const, late: {} } : { done: false as const, tracks: next.value };
+    };
+    await host.serializePlaylist(manifest.id, { playlist, options: {} }, nextSlice, (chunk) => {
       bytes += chunk.byteLength;
     });
   }

@@ -2,12 +2,12 @@ import { PluginError } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { ExportError } from './export-error.ts';
-import { PlaylistUnavailableError, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { EXPORT_SLICE_TRACKS, inSlices, PlaylistUnavailableError, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 export interface AccountExportDependencies {
   readonly connections: Pick<ConnectionService, 'get'>;
   /** The read path of `GET /api/playlists/{id}`: the account's credentials, the rate limiter, the cache. */
-  readonly playlists: Pick<PlaylistReadService, 'list' | 'read'>;
+  readonly playlists: Pick<PlaylistReadService, 'list' | 'read' | 'readInSlices'>;
 }
 
 export interface AccountSourceRequest {
@@ -56,15 +56,17 @@ export async function accountExportSource(deps: AccountExportDependencies, reque
     archiveName: `${account.provider_display_name} ${account.display_name ?? account.account_label ?? ''}`.trim(),
     playlists,
     async read(id): Promise<SourcePlaylist> {
-      let read;
+      const keys = selectedTrackKeys(request.selection, id);
       try {
-        read = await deps.playlists.read(request.ownerId, request.accountId, id);
+        // Some tracks of it: they are picked from the whole playlist. All of it: a slice at a time, from the cache.
+        if (keys !== undefined) return inSlices(id, selectTracks(id, (await deps.playlists.read(request.ownerId, request.accountId, id)).playlist, keys));
+        const { playlist, slices } = await deps.playlists.readInSlices(request.ownerId, request.accountId, id, EXPORT_SLICE_TRACKS);
+        return { id, playlist, slices, partial: null, warnings: [] };
       } catch (error) {
         if (error instanceof PluginError && error.type === 'NotFound') throw new PlaylistUnavailableError('not_found', error.message, await listedName(id));
         if (error instanceof PluginError && error.type === 'Unsupported') throw new PlaylistUnavailableError('denied', error.message, await listedName(id));
         throw error;
       }
-      return { id, ...selectTracks(id, read.playlist, selectedTrackKeys(request.selection, id)), warnings: [] };
     },
   };
 }

@@ -4,9 +4,14 @@ import { ExportError } from './export-error.ts';
 
 /**
  * Where an export's playlists come from (an import record, a connected provider account, or a
- * migration's stored history). The export service asks for one playlist at a time, serializes it
- * and lets it go, so a source never hands over more than one playlist's tracks at once.
+ * migration's stored history). The export service asks for one playlist at a time and feeds its
+ * tracks, a slice at a time, through the format plugin's playlist writer into the file, so a
+ * source that reads its tracks in slices (the history, from the database) never holds a whole
+ * playlist at all.
  */
+/** Tracks per slice handed to the format plugin: small enough that a slice dies young in V8's heap. */
+export const EXPORT_SLICE_TRACKS = 500;
+
 /**
  * `source_provider` of an export from an import record, in the request and in the bundle and
  * manifest written (the convention of `POST /api/migrations`, whose import jobs store it too).
@@ -33,11 +38,27 @@ export interface ExportSource {
 export interface SourcePlaylist {
   /** The id the manifest and warnings name the playlist by. */
   id: string;
+  /** The playlist's details; `tracks` is empty: they come in `slices`. */
   playlist: Playlist;
+  /** The playlist's tracks in order, at most `EXPORT_SLICE_TRACKS` at a time; iterated once. */
+  slices: AsyncIterable<readonly Track[]>;
   /** Set when a track selection restricted the playlist. */
   partial: { selected: number; total: number } | null;
-  /** Warnings only this source knows about (e.g. the historical ones). */
+  /**
+   * Warnings only this source knows about (e.g. the historical ones). A source may add to them
+   * while its slices are read (what it learns about the tracks), so they are read after the last.
+   */
   warnings: ExportWarning[];
+}
+
+/** A playlist held whole, as a source playlist handing its tracks over in slices. */
+export function inSlices(id: string, picked: Pick<SourcePlaylist, 'playlist' | 'partial'>, warnings: ExportWarning[] = []): SourcePlaylist {
+  const { tracks } = picked.playlist;
+  return { id, playlist: { ...picked.playlist, tracks: [] }, partial: picked.partial, warnings, slices: slicesOf(tracks) };
+}
+
+async function* slicesOf(tracks: readonly Track[]): AsyncGenerator<readonly Track[]> {
+  for (let start = 0; start < tracks.length; start += EXPORT_SLICE_TRACKS) yield tracks.slice(start, start + EXPORT_SLICE_TRACKS);
 }
 
 /** One playlist of a multi-playlist export that could not be read: missing, or access denied. */

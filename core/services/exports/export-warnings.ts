@@ -42,31 +42,72 @@ function plural(count: number, word: string): string {
 }
 
 /**
- * The warnings of an export, per playlist in order (SPEC "Warning codes"): `partial_selection`,
+ * The warnings of one exported playlist (SPEC "Warning codes"), counted as its tracks go by a slice
+ * at a time, so that no export needs the whole playlist in hand: `partial_selection`,
  * `empty_playlist`, `unsupported_items`, and for M3U8/XSPF `missing_source_uri`.
  */
-export function exportWarnings(selected: readonly SelectedPlaylist[], format: ExportFormat): ExportWarning[] {
-  const warnings: ExportWarning[] = [];
-  for (const { id, playlist, partial } of selected) {
-    const name = `"${clip(playlist.name, 200)}"`;
+export class PlaylistWarningTally {
+  readonly #id: string;
+  readonly #name: string;
+  readonly #partial: SelectedPlaylist['partial'];
+  readonly #format: ExportFormat;
+  #tracks = 0;
+  #unsupported = 0;
+  readonly #unsupportedKinds = new Set<string>();
+  #missing = 0;
+
+  constructor(id: string, playlistName: string, partial: SelectedPlaylist['partial'], format: ExportFormat) {
+    this.#id = id;
+    this.#name = `"${clip(playlistName, 200)}"`;
+    this.#partial = partial;
+    this.#format = format;
+  }
+
+  /** Tracks counted so far. */
+  get tracks(): number {
+    return this.#tracks;
+  }
+
+  add(tracks: readonly Track[]): void {
+    for (const track of tracks) {
+      this.#tracks += 1;
+      if (isUnsupported(track)) {
+        this.#unsupported += 1;
+        this.#unsupportedKinds.add(track.is_local ? 'local_file' : track.media_type);
+      }
+      if (PLAYABLE_FORMATS.has(this.#format) && !hasPlayableUri(track)) this.#missing += 1;
+    }
+  }
+
+  /** The playlist's warnings once every track was added. */
+  warnings(): ExportWarning[] {
+    const warnings: ExportWarning[] = [];
+    const [id, name, partial, format] = [this.#id, this.#name, this.#partial, this.#format];
     if (partial) {
       warnings.push({ code: 'partial_selection', playlist_id: id, count: partial.selected, message: `Only ${partial.selected} of the ${plural(partial.total, 'track')} of ${name} ${partial.selected === 1 ? 'was' : 'were'} selected and exported.` });
     }
-    if (playlist.tracks.length === 0) {
+    if (this.#tracks === 0) {
       warnings.push({ code: 'empty_playlist', playlist_id: id, count: 0, message: partial ? `The selection of ${name} has no tracks; the file holds the playlist's details only.` : `${name} has no tracks; the file holds the playlist's details only.` });
-      continue;
+      return warnings;
     }
-    const unsupported = playlist.tracks.filter(isUnsupported);
-    if (unsupported.length > 0) {
-      const kinds = [...new Set(unsupported.map((track) => (track.is_local ? 'local_file' : track.media_type)))].join(', ');
-      warnings.push({ code: 'unsupported_items', playlist_id: id, count: unsupported.length, message: `${name} holds ${plural(unsupported.length, 'item')} that streaming services cannot play or migrate (${kinds}); ${unsupported.length === 1 ? 'it is exported as it is' : 'they are exported as they are'}.` });
+    const unsupported = this.#unsupported;
+    if (unsupported > 0) {
+      const kinds = [...this.#unsupportedKinds].join(', ');
+      warnings.push({ code: 'unsupported_items', playlist_id: id, count: unsupported, message: `${name} holds ${plural(unsupported, 'item')} that streaming services cannot play or migrate (${kinds}); ${unsupported === 1 ? 'it is exported as it is' : 'they are exported as they are'}.` });
     }
-    if (PLAYABLE_FORMATS.has(format)) {
-      const missing = playlist.tracks.filter((track) => !hasPlayableUri(track)).length;
-      if (missing > 0) {
-        warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} ${missing === 1 ? 'has' : 'have'} no link a player can open (a Spotify or TIDAL track, or a web address), so this ${format} file cannot play ${missing === 1 ? 'it' : 'them'}.` });
-      }
+    const missing = this.#missing;
+    if (missing > 0) {
+      warnings.push({ code: 'missing_source_uri', playlist_id: id, count: missing, message: `${plural(missing, 'track')} of ${name} ${missing === 1 ? 'has' : 'have'} no link a player can open (a Spotify or TIDAL track, or a web address), so this ${format} file cannot play ${missing === 1 ? 'it' : 'them'}.` });
     }
+    return warnings;
   }
-  return warnings;
+}
+
+/** The warnings of an export of whole playlists, per playlist in order (see `PlaylistWarningTally`). */
+export function exportWarnings(selected: readonly SelectedPlaylist[], format: ExportFormat): ExportWarning[] {
+  return selected.flatMap(({ id, playlist, partial }) => {
+    const tally = new PlaylistWarningTally(id, playlist.name, partial, format);
+    tally.add(playlist.tracks);
+    return tally.warnings();
+  });
 }

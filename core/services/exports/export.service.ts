@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
-import type { Manifest, OperationResult, Playlist } from '@opl/plugin-sdk';
-import { SandboxError } from '@opl/plugin-sdk/sandbox';
+import type { Manifest, OperationResult, Track } from '@opl/plugin-sdk';
+import { SandboxError, type SerializeSlice, type SliceSource } from '@opl/plugin-sdk/sandbox';
 import {
   EXPORT_FORMATS,
   EXPORT_MANIFEST_SCHEMA_PATH,
@@ -25,7 +25,7 @@ import { accountExportSource, type AccountExportDependencies } from './account-e
 import { ExportError } from './export-error.ts';
 import { clip, IMPORT_SOURCE_PROVIDER, PlaylistUnavailableError, selectedPlaylistIds, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 import { unicodeName, withoutExtension } from './download-name.ts';
-import { exportWarnings } from './export-warnings.ts';
+import { PlaylistWarningTally } from './export-warnings.ts';
 import { historyExportSource, type HistoryExportDependencies } from './history-export-source.ts';
 import { importExportSource } from './import-export-source.ts';
 import { JsonBundleAssembly } from './json-bundle-assembly.ts';
@@ -84,7 +84,13 @@ export interface ExportArtifact {
 
 export interface ExportPluginAccess {
   manifests(): readonly Manifest[];
-  serialize(pluginId: string, input: OperationCallInput<'serialize'>, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<OperationResult<'serialize'>>;
+  /** The format plugin's playlist writer (`PluginHost.serializePlaylist`): the details, then the tracks as `nextSlice` hands them over. */
+  serializePlaylist(
+    pluginId: string,
+    input: OperationCallInput<'serializePlaylist'>,
+    nextSlice: SliceSource,
+    onChunk: (chunk: Uint8Array) => void | Promise<void>,
+  ): Promise<OperationResult<'serializePlaylist'>>;
 }
 
 export interface ExportServiceOptions {
@@ -111,9 +117,10 @@ interface Built {
   warnings: ExportWarning[];
 }
 
-/** The warnings of one playlist: the source's own first (e.g. historical), then the format's. */
-function warningsOf(item: SourcePlaylist, format: ExportFormat): ExportWarning[] {
-  return [...item.warnings, ...exportWarnings([item], format)];
+/** What writing one playlist gave: its tracks, and its warnings (the source's own first, e.g. historical, then the format's). */
+interface Written {
+  tracks: number;
+  warnings: ExportWarning[];
 }
 
 /**
@@ -258,18 +265,41 @@ export class ExportService {
   }
 
   /**
-   * Writes `playlists` through the format plugin into a new temporary file. Once `stop` fires (the
-   * client left, or the archive's file failed), the next chunk is refused, which ends the plugin's
-   * call early. A refused chunk is the reason the call failed: that reason is thrown, never a
-   * message blaming the plugin.
+   * Writes one playlist through the format plugin's playlist writer into a new temporary file: its
+   * details first, then its tracks as the plugin asks for them, a slice at a time from the source
+   * (counted for the warnings on the way), so neither this process nor the sandbox holds more than
+   * a slice of them. Once `stop` fires (the client left, or the archive's file failed), the next
+   * chunk or slice is refused, which ends the plugin's call early. A refused chunk, or a source
+   * that failed to read its tracks, is the reason the call failed: that reason is thrown, never a
+   * message blaming the plugin. `withWarnings`: the file carries the playlist's warnings (a JSON
+   * bundle writes them at its end; other formats ignore them).
    */
-  async #serializeTo(path: string, pluginId: string, format: ExportFormat, playlists: Playlist[], sourceProvider: string, warnings: readonly ExportWarning[], stop?: AbortSignal): Promise<void> {
+  async #serializeTo(path: string, pluginId: string, format: ExportFormat, item: SourcePlaylist, sourceProvider: string, withWarnings: boolean, stop?: AbortSignal): Promise<Written> {
     stop?.throwIfAborted();
     const handle = await onTemporaryStorage(() => this.#openFile(path));
-    // Set in the chunk callback (an object: the compiler does not follow assignments made in callbacks).
+    // Set in the callbacks (an object: the compiler does not follow assignments made in callbacks).
     const sink: { refused: Error | null; unclosed: Error | null } = { refused: null, unclosed: null };
+    const tally = new PlaylistWarningTally(item.id, item.playlist.name, item.partial, format);
+    const tracks = item.slices[Symbol.asyncIterator]();
+    let warnings: ExportWarning[] | null = null;
+    const nextSlice = async (): Promise<SerializeSlice> => {
+      if (stop?.aborted) throw (sink.refused = stop.reason as Error);
+      let next: IteratorResult<readonly Track[]>;
+      try {
+        next = await tracks.next();
+      } catch (error) {
+        throw (sink.refused = error instanceof Error ? error : new Error(String(error)));
+      }
+      if (!next.done) {
+        tally.add(next.value);
+        return { done: false, tracks: next.value };
+      }
+      warnings = [...item.warnings, ...tally.warnings()];
+      return { done: true, late: { warnings: withWarnings ? warnings : [] } };
+    };
     try {
-      await this.#plugins.serialize(pluginId, { playlists, options: { source_provider: sourceProvider, schema_base: this.#schemaBaseUrl, warnings: [...warnings] } }, async (chunk) => {
+      const input = { playlist: item.playlist, options: { source_provider: sourceProvider, schema_base: this.#schemaBaseUrl } };
+      await this.#plugins.serializePlaylist(pluginId, input, nextSlice, async (chunk) => {
         if (sink.refused !== null) throw sink.refused;
         if (stop?.aborted) throw (sink.refused = stop.reason as Error);
         try {
@@ -280,17 +310,18 @@ export class ExportService {
       });
     } catch (error) {
       if (sink.refused !== null) throw sink.refused;
-      const names = playlists.map((playlist) => `"${clip(playlist.name, 80)}"`).join(', ');
+      const name = `"${clip(item.playlist.name, 80)}"`;
       if (error instanceof SandboxError) {
         // The sandbox or its process stopped (a limit, a crash, a quarantine): the engine's trouble, worth a retry.
         throw new ExportError(
           'format_unavailable',
-          `The ${format} format plugin stopped while writing ${names} (${error.failure}). Try again; an admin can see the plugin's state on the Plugins page.`,
+          `The ${format} format plugin stopped while writing ${name} (${error.failure}). Try again; an admin can see the plugin's state on the Plugins page.`,
           { failure: error.failure },
         );
       }
-      throw new ExportError('write_failed', `The ${format} format plugin could not write ${names}: ${error instanceof Error ? clip(error.message, 500) : clip(String(error), 500)}`);
+      throw new ExportError('write_failed', `The ${format} format plugin could not write ${name}: ${error instanceof Error ? clip(error.message, 500) : clip(String(error), 500)}`);
     } finally {
+      await tracks.return?.().catch(() => undefined);
       await handle.close().catch((error: unknown) => {
         sink.unclosed = temporaryStorageError(error);
       });
@@ -299,6 +330,9 @@ export class ExportService {
     if (sink.refused !== null) throw sink.refused;
     // Some filesystems report a failed write only when the file is closed.
     if (sink.unclosed !== null) throw sink.unclosed;
+    // A plugin that returned before asking for every slice wrote a file without all the tracks.
+    if (warnings === null) throw new ExportError('write_failed', `The ${format} format plugin stopped writing "${clip(item.playlist.name, 80)}" before its last track.`);
+    return { tracks: tally.tracks, warnings };
   }
 
   async #single(work: string, pluginId: string, format: ExportFormat, source: ExportSource, signal?: AbortSignal): Promise<Built> {
@@ -313,11 +347,10 @@ export class ExportService {
       }
       throw error;
     }
-    const warnings = warningsOf(item, format);
     const [fileName] = exportFileNames([{ id: item.id, name: item.playlist.name }], EXTENSIONS[format]);
     const path = join(work, 'playlist');
     // Nobody waits for the file any more (the client left): the plugin stops at its next chunk.
-    await this.#serializeTo(path, pluginId, format, [item.playlist], source.sourceProvider, warnings, signal);
+    const { warnings } = await this.#serializeTo(path, pluginId, format, item, source.sourceProvider, true, signal);
     return {
       path,
       contentType: EXPORT_CONTENT_TYPES[format],
@@ -397,22 +430,23 @@ export class ExportService {
           entries.push({ playlist_id: wanted.id, playlist_name: clip(name, 1_000), filename: '', status: 'error', track_count: 0, warning_codes: ['playlist_read_failed'] });
           continue;
         }
-        const own = warningsOf(item, format);
-        warnings.push(...own);
         const file = join(work, `playlist-${index}`);
         named.push({ id: item.id, name: item.playlist.name });
         const entryName = bundle ? BUNDLE_FILE_NAME : exportFileNames(named, EXTENSIONS[format]).at(-1)!;
+        let written: Written;
         if (bundle) {
           const { assembly } = bundle;
-          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, [], stop);
+          written = await this.#serializeTo(file, pluginId, format, item, source.sourceProvider, false, stop);
           await onTemporaryStorage(() => assembly.addFrom(file));
           await rm(file, { force: true });
         } else {
-          await this.#serializeTo(file, pluginId, format, [item.playlist], source.sourceProvider, own, stop);
+          written = await this.#serializeTo(file, pluginId, format, item, source.sourceProvider, true, stop);
           await appendFile(file, entryName);
         }
+        const own = written.warnings;
+        warnings.push(...own);
         const codes = [...new Set(own.map((warning) => warning.code))];
-        const common = { playlist_id: item.id, playlist_name: clip(item.playlist.name, 1_000), filename: entryName, track_count: item.playlist.tracks.length };
+        const common = { playlist_id: item.id, playlist_name: clip(item.playlist.name, 1_000), filename: entryName, track_count: written.tracks };
         entries.push(codes.length > 0 ? { ...common, status: 'warning', warning_codes: codes } : { ...common, status: 'ok', warning_codes: [] });
       }
       if (failures.length === entries.length) {

@@ -5,8 +5,8 @@ import type { JobRow } from '../migrations/migration-views.ts';
 import { detailExpired } from '../migrations/migration-views.ts';
 import { PLAYLIST_SNAPSHOTS_KEY } from '../migrations/playlist-snapshot.ts';
 import { ExportError } from './export-error.ts';
-import { clip, IMPORT_SOURCE_PROVIDER, type ExportSource, type SourcePlaylist } from './export-source.ts';
-import { selectHistoryTracks } from './history-export.sql.ts';
+import { clip, EXPORT_SLICE_TRACKS, IMPORT_SOURCE_PROVIDER, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { countHistoryTracks, selectHistoryTracks } from './history-export.sql.ts';
 
 export interface HistoryExportDependencies {
   /** The owner's job (throws the migration service's `not_found` for anyone else's or an unknown one). */
@@ -79,7 +79,8 @@ function safeJson(text: string): unknown {
 
 /**
  * The playlist portion of a finished migration as an export source (SPEC "Export endpoints" rules
- * 4, 5, 8): tracks from the items' stored source metadata in source order, playlist-level
+ * 4, 5, 8): tracks from the items' stored source metadata in source order, read from the database
+ * a slice at a time as the format plugin writes them, playlist-level
  * metadata from the snapshot the job keeps in its selection data. Nothing is read from a
  * provider. Older jobs without a snapshot, and items whose metadata cannot be read, still
  * export, with `historical_playlist_metadata_partial` / `historical_track_metadata_partial`.
@@ -114,28 +115,41 @@ export async function historyExportSource(deps: HistoryExportDependencies, owner
       if (!complete) {
         warnings.push({ code: 'historical_playlist_metadata_partial', playlist_id: id, message: `Migration ${jobId} kept only part of ${label}'s details (an older job, or an unreadable snapshot); the export has its name and tracks but may lack its description, owner, artwork or dates.` });
       }
-      const rows = await deps.execute(selectHistoryTracks(job.id, id));
+      const [counted] = await deps.execute(countHistoryTracks(job.id, id));
+      const count = Number(counted?.['tracks'] ?? 0);
       // Cleanup may have deleted items since the check above: it deletes only once the deadline
-      // has passed, and sets that deadline first, so a fresh look at the job after the read tells
-      // whether these rows can be trusted to be whole (never a file missing tracks, or empty).
-      const now = await deps.job(ownerId, jobId);
-      if (detailExpired(now)) throw expired(now);
-      let rebuilt = 0;
-      const tracks = rows.map((row) => {
-        const track = storedTrack(row['source_metadata']);
-        if (track) return track;
-        rebuilt += 1;
-        return trackFromColumns(row, trackProvider);
-      });
-      if (rebuilt > 0) {
-        warnings.push({ code: 'historical_track_metadata_partial', playlist_id: id, count: rebuilt, message: `${rebuilt} track${rebuilt === 1 ? '' : 's'} of ${label} had no readable stored metadata and ${rebuilt === 1 ? 'was' : 'were'} rebuilt from the migration's columns (title, artist, album, duration, ISRC, link).` });
+      // has passed, and sets that deadline first, so a fresh look at the job after a read tells
+      // whether the rows read so far can be trusted to be whole (never a file missing tracks, or
+      // empty). Looked at after the count and again after the last slice.
+      const stillKept = async () => {
+        const now = await deps.job(ownerId, jobId);
+        if (detailExpired(now)) throw expired(now);
+      };
+      await stillKept();
+      async function* slices(): AsyncGenerator<readonly Track[]> {
+        let rebuilt = 0;
+        for (let offset = 0; offset < count; offset += EXPORT_SLICE_TRACKS) {
+          const rows = await deps.execute(selectHistoryTracks(job.id, id, offset, EXPORT_SLICE_TRACKS));
+          if (rows.length === 0) break;
+          yield rows.map((row) => {
+            const track = storedTrack(row['source_metadata']);
+            if (track) return track;
+            rebuilt += 1;
+            return trackFromColumns(row, trackProvider);
+          });
+        }
+        await stillKept();
+        if (rebuilt > 0) {
+          warnings.push({ code: 'historical_track_metadata_partial', playlist_id: id, count: rebuilt, message: `${rebuilt} track${rebuilt === 1 ? '' : 's'} of ${label} had no readable stored metadata and ${rebuilt === 1 ? 'was' : 'were'} rebuilt from the migration's columns (title, artist, album, duration, ISRC, link).` });
+        }
       }
-      const total = typeof collection.total_tracks === 'number' ? collection.total_tracks : tracks.length;
+      const total = typeof collection.total_tracks === 'number' ? collection.total_tracks : count;
       return {
         id,
-        playlist: { ...base, tracks, track_count: tracks.length },
+        playlist: { ...base, tracks: [], track_count: count },
+        slices: slices(),
         // The job migrated a part of the playlist: the file holds that part.
-        partial: total > tracks.length ? { selected: tracks.length, total } : null,
+        partial: total > count ? { selected: count, total } : null,
         warnings,
       };
     },

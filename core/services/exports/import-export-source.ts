@@ -1,6 +1,6 @@
 import { importCollectionIds, type ImportRecordContents } from '../imports/index.ts';
 import { ExportError } from './export-error.ts';
-import { IMPORT_SOURCE_PROVIDER, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
+import { IMPORT_SOURCE_PROVIDER, inSlices, selectedPlaylistIds, selectedTrackKeys, selectTracks, type ExportSelection, type ExportSource, type SourcePlaylist } from './export-source.ts';
 
 /**
  * The extension of a playlist file an import record may be named after (a file upload, a URL's
@@ -48,7 +48,7 @@ export function importExportSource(record: ImportRecordContents, selection: Expo
     playlists: chosen.map((entry, index) => ({ id: String(index), name: entry.picked.playlist.name })),
     async read(key): Promise<SourcePlaylist> {
       const entry = chosen[Number(key)]!;
-      return { id: entry.id, ...entry.picked, warnings: [] };
+      return inSlices(entry.id, entry.picked);
     },
   };
 }

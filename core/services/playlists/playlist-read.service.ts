@@ -1,7 +1,7 @@
 import type { Playlist, Track } from '@opl/plugin-sdk';
 import type { Execute } from '../../plugins/plugin-store.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
-import { deleteAccountCache, selectCache, upsertCache } from './playlist-cache.sql.ts';
+import { deleteAccountCache, selectCache, selectCachedDetails, selectCachedTracks, upsertCache } from './playlist-cache.sql.ts';
 
 /**
  * Reads a connected account's playlists through its provider plugin, with the spec's caching: the
@@ -33,6 +33,13 @@ export interface PlaylistView {
   cached: boolean;
   fetched_at: string;
   playlist: Playlist;
+}
+
+/** A playlist's details (`tracks` empty) and its tracks a slice at a time (`PlaylistReadService.readInSlices`). */
+export interface PlaylistSlicesView {
+  playlist: Playlist;
+  trackCount: number;
+  slices: AsyncIterable<readonly Track[]>;
 }
 
 export class PlaylistLimitError extends Error {
@@ -87,6 +94,37 @@ export class PlaylistReadService {
     const playlist = playlistId === LIKED_PLAYLIST_ID ? await this.#readLiked(ownerId, accountId, account.provider) : await this.#readPlaylist(ownerId, accountId, playlistId);
     const [stored] = await this.#deps.execute(upsertCache(ownerId, accountId, scope, playlist.snapshot_id, playlist));
     return { account_id: accountId, provider: account.provider, cached: false, fetched_at: new Date(stored!['fetched_at'] as string).toISOString(), playlist };
+  }
+
+  /**
+   * The playlist `read` gives, its tracks handed over `sliceTracks` at a time: from the cache
+   * when it is current, read from the database slice by slice (the whole playlist is never in
+   * this process); otherwise read from the provider and cached as `read` does, then sliced.
+   */
+  async readInSlices(ownerId: string, accountId: string, playlistId: string, sliceTracks: number): Promise<PlaylistSlicesView> {
+    await this.#deps.connections.get(ownerId, accountId);
+    const scope = `playlist:${playlistId}`;
+    const [cached] = await this.#deps.execute(selectCachedDetails(ownerId, accountId, scope));
+    if (cached && (await this.#snapshotStillCurrent(ownerId, accountId, playlistId, (cached['snapshot_id'] as string | null) ?? null))) {
+      const execute = this.#deps.execute;
+      const version = cached['version'] as string;
+      const trackCount = Number(cached['track_count']);
+      async function* slices(): AsyncGenerator<readonly Track[]> {
+        for (let from = 0; from < trackCount; from += sliceTracks) {
+          const [row] = await execute(selectCachedTracks(ownerId, accountId, scope, version, from, Math.min(from + sliceTracks, trackCount) - 1));
+          // Refreshed meanwhile: the rest would come from another version of the playlist.
+          if (!row) throw new Error('The playlist was read again from the service while it was being exported; export it again.');
+          yield row['tracks'] as Track[];
+        }
+      }
+      return { playlist: cached['details'] as Playlist, trackCount, slices: slices() };
+    }
+    const { playlist } = await this.read(ownerId, accountId, playlistId, true);
+    const { tracks } = playlist;
+    async function* slices(): AsyncGenerator<readonly Track[]> {
+      for (let from = 0; from < tracks.length; from += sliceTracks) yield tracks.slice(from, from + sliceTracks);
+    }
+    return { playlist: { ...playlist, tracks: [] }, trackCount: tracks.length, slices: slices() };
   }
 
   /** Forget every cached read of an account (after any write to it). */

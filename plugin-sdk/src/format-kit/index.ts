@@ -40,5 +40,6 @@ export { orderedProviders, pickSourceUri, providerOfUri, trackSourceUri } from '
 export { decodeFile, decodingWarning, detectEncoding, LEGACY_ENCODING_WARNING, PLAIN_UTF8, type DecodedText, type DetectedEncoding, type Decoding, type Detection } from './text-decoding.ts';
 export { firstLineIs, MAX_LINE_LENGTH, ReadableLines, refuseLongLinesOnly, reportLongLine, textLines, type TextLine } from './text-lines.ts';
 export { chunkUtf8, MAX_CHUNK_BYTES, utf8ByteLength } from './utf8-chunker.ts';
+export { chunkedWriter, type PlaylistPieces } from './playlist-writer.ts';
 export { isValidUtf8, utf8SequenceAt } from './utf8-validator.ts';
 export { readV1Header, unsupportedVersion, V1RowGrouper, type V1Header, type V1HeaderOptions } from './v1-rows.ts';

@@ -52,6 +52,6 @@ export {
   type SandboxLimits,
   type SandboxOptions,
 } from './sandbox.ts';
-export { serializeInputOf } from './serialize-input.ts';
+export { serializeInputOf, serializeSliceOf, type SerializeSlice, type SliceSource } from './serialize-input.ts';
 export { ALLOWED_ENCODINGS, decodeText, encodeText, TextCodecError } from './text-codec.ts';
 export { errorDataFromThrown, MAX_ERROR_MESSAGE } from './thrown-error.ts';

@@ -1,9 +1,10 @@
 /**
  * Source of the code that runs inside every isolate before the plugin. It receives the host's
  * references as closure arguments, removes the few non-language globals an isolate starts with,
- * and returns three entry points for the host: `install` (check the module's default export),
- * `dispatch` (run one operation) and `serialize` (stream a format plugin's chunks). `dispatch` and
- * `serialize` answer with one string: "1" and the result's JSON, or "0" and a description of what
+ * and returns four entry points for the host: `install` (check the module's default export),
+ * `dispatch` (run one operation), `serialize` (stream a format plugin's chunks) and
+ * `serializePlaylist` (drive a format plugin's playlist writer with slices of tracks pulled from
+ * the host, streaming its chunks). `dispatch` and the serializers answer with one string: "1" and the result's JSON, or "0" and a description of what
  * was thrown — the host then parses the result only where it needs an object.
  *
  * Nothing here is trusted by the host: a plugin shares this realm and could tamper with it, but
@@ -12,11 +13,11 @@
  *
  * Closure arguments: $0 fetch (Reference to an async host function), $1 log, $2 decodeText,
  * $3 encodeText, $4 now (sync Callbacks), $5 chunk sink (Reference to an async host function),
- * $6 the manifest's plugin kind.
+ * $6 the manifest's plugin kind, $7 the next slice of tracks (Reference to an async host function).
  */
 export const PRELUDE_SOURCE = String.raw`
 'use strict';
-const hostFetch = $0, hostLog = $1, hostDecode = $2, hostEncode = $3, hostNow = $4, hostChunk = $5, expectedKind = $6;
+const hostFetch = $0, hostLog = $1, hostDecode = $2, hostEncode = $3, hostNow = $4, hostChunk = $5, expectedKind = $6, hostSlice = $7;
 const global = globalThis;
 const parse = JSON.parse, stringify = JSON.stringify;
 const freeze = Object.freeze, keys = Object.keys, create = Object.create;
@@ -161,21 +162,76 @@ async function dispatch(callId, op, inputJson, callJson, binaryKeysJson, ...bina
   }
 }
 
+function chunkEmitter(callId) {
+  return async (chunk) => {
+    if (typeof chunk !== 'string' && !(chunk instanceof U8)) throw new TypeErrorCtor('serialize chunks must be strings or Uint8Array');
+    const outcome = await hostChunk.apply(undefined, [callId, chunk], { arguments: { copy: true }, result: { promise: true, copy: true } });
+    if (!outcome.ok) throw new ErrorCtor(outcome.message);
+  };
+}
+
+async function emitAll(produced, emit, what) {
+  if (produced !== null && typeof produced === 'object' && typeof produced[asyncIterator] === 'function') {
+    for await (const chunk of produced) await emit(chunk);
+  } else if (produced !== null && typeof produced === 'object' && typeof produced[iterator] === 'function') {
+    for (const chunk of produced) await emit(chunk);
+  } else {
+    throw new TypeErrorCtor(what + ' must return an iterable of string or Uint8Array chunks');
+  }
+}
+
 async function serialize(callId, input, callJson) {
   try {
     const ctx = makeContext(callId, parse(callJson));
-    const produced = operations.serialize.call(receiver, input, ctx);
-    const emit = async (chunk) => {
-      if (typeof chunk !== 'string' && !(chunk instanceof U8)) throw new TypeErrorCtor('serialize chunks must be strings or Uint8Array');
-      const outcome = await hostChunk.apply(undefined, [callId, chunk], { arguments: { copy: true }, result: { promise: true, copy: true } });
-      if (!outcome.ok) throw new ErrorCtor(outcome.message);
-    };
-    if (produced !== null && typeof produced === 'object' && typeof produced[asyncIterator] === 'function') {
-      for await (const chunk of produced) await emit(chunk);
-    } else if (produced !== null && typeof produced === 'object' && typeof produced[iterator] === 'function') {
-      for (const chunk of produced) await emit(chunk);
+    await emitAll(operations.serialize.call(receiver, input, ctx), chunkEmitter(callId), 'serialize');
+    return '1null';
+  } catch (error) {
+    return '0' + stringify(describe(error));
+  }
+}
+
+/** The next slice from the host: {done: false, tracks} or {done: true, late}. */
+async function nextSlice(callId) {
+  const outcome = await hostSlice.apply(undefined, [callId], { result: { promise: true } });
+  if (!outcome.ok) throw new ErrorCtor(outcome.message);
+  return outcome;
+}
+
+async function serializePlaylist(callId, input, callJson) {
+  try {
+    const ctx = makeContext(callId, parse(callJson));
+    const emit = chunkEmitter(callId);
+    if (typeof operations.serializePlaylist === 'function') {
+      const writer = operations.serializePlaylist.call(receiver, input, ctx);
+      if (writer === null || typeof writer !== 'object' || typeof writer.begin !== 'function' || typeof writer.write !== 'function' || typeof writer.end !== 'function') {
+        throw new TypeErrorCtor('serializePlaylist must return a writer with begin, write and end');
+      }
+      await emitAll(writer.begin(), emit, 'begin');
+      for (;;) {
+        const slice = await nextSlice(callId);
+        if (slice.done) {
+          await emitAll(writer.end(slice.late), emit, 'end');
+          break;
+        }
+        await emitAll(writer.write(slice.tracks), emit, 'write');
+      }
     } else {
-      throw new TypeErrorCtor('serialize must return an iterable of string or Uint8Array chunks');
+      // A plugin written before playlist writers: its serialize gets the whole playlist, gathered here.
+      const tracks = [];
+      let late;
+      for (;;) {
+        const slice = await nextSlice(callId);
+        if (slice.done) {
+          late = slice.late;
+          break;
+        }
+        for (let index = 0; index < slice.tracks.length; index++) tracks.push(slice.tracks[index]);
+      }
+      const playlist = input.playlist;
+      playlist.tracks = tracks;
+      const options = input.options;
+      for (const key of keys(late)) options[key] = late[key];
+      await emitAll(operations.serialize.call(receiver, { playlists: [playlist], options }, ctx), emit, 'serialize');
     }
     return '1null';
   } catch (error) {
@@ -183,5 +239,5 @@ async function serialize(callId, input, callJson) {
   }
 }
 
-return freeze({ install, dispatch, serialize });
+return freeze({ install, dispatch, serialize, serializePlaylist });
 `;

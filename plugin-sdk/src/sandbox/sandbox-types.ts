@@ -4,6 +4,7 @@ import type { SandboxCallContext } from './call-context.schema.ts';
 import type { HostFetch } from './host-fetch.ts';
 import type { SandboxLog } from './plugin-log.ts';
 import type { SandboxFailure } from './sandbox-error.ts';
+import type { SliceSource } from './serialize-input.ts';
 
 /** The sandbox's public face: its options, limits and the calls it offers (built by `createSandbox`). */
 
@@ -67,6 +68,13 @@ export interface Sandbox {
    * which for a 10,000-track playlist is a quarter of a whole export's time.
    */
   serializeChecked(input: OperationInput<'serialize'>, onChunk: ChunkSink): Promise<OperationResult<'serialize'>>;
+  /**
+   * Writes one playlist's file from its details (`{playlist, options}`, no tracks) and the slices
+   * `nextSlice` hands over one at a time (checked here), through the plugin's `serializePlaylist`
+   * writer, or its `serialize` with the tracks gathered first when it predates writers. Time spent
+   * waiting for a slice is the host's, not the plugin's.
+   */
+  serializePlaylist(input: unknown, nextSlice: SliceSource, onChunk: ChunkSink): Promise<OperationResult<'serializePlaylist'>>;
   dispose(): void;
 }
 

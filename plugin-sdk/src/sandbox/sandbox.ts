@@ -15,6 +15,7 @@ import { errorDataFromThrown } from './thrown-error.ts';
 import { issuesText } from './zod-issues.ts';
 import { validateResult, validateResultText } from './result-validation.ts';
 import { MAX_SERIALIZE_BYTES, SERIALIZE_CHUNK_BYTES, type ChunkSink, type Sandbox, type SandboxOptions } from './sandbox-types.ts';
+import { serializeSliceOf, type SliceSource } from './serialize-input.ts';
 
 export { validateResult, validateResultText } from './result-validation.ts';
 export { MAX_SERIALIZE_BYTES, SERIALIZE_CHUNK_BYTES, type Acquire, type AcquirePermit, type ChunkSink, type Sandbox, type SandboxLimits, type SandboxOptions } from './sandbox-types.ts';
@@ -50,6 +51,8 @@ interface ActiveCall {
   timer: ReturnType<typeof setTimeout> | null;
   fail: (error: SandboxError) => void;
   onChunk: ChunkSink | null;
+  /** `serializePlaylist` only: where the writer's slices of tracks come from. */
+  nextSlice: SliceSource | null;
   chunks: number;
   bytes: number;
 }
@@ -58,6 +61,7 @@ type IsolateApi = {
   install: ivm.Reference<(namespace: unknown) => string>;
   dispatch: ivm.Reference<(...args: unknown[]) => Promise<string>>;
   serialize: ivm.Reference<(...args: unknown[]) => Promise<string>>;
+  serializePlaylist: ivm.Reference<(...args: unknown[]) => Promise<string>>;
 };
 
 /** Moves top-level byte arrays out of an input so the rest can cross as JSON. */
@@ -245,19 +249,37 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
   });
 
+  // A writer's next slice of tracks, checked on this side and handed over as an explicit copy (as fetch outcomes are).
+  const sliceReference = new ivm.Reference(async (callId: unknown) => {
+    const call = typeof callId === 'string' ? active.get(callId) : undefined;
+    let outcome: Record<string, unknown>;
+    if (!call?.nextSlice) {
+      outcome = { ok: false, message: 'this ctx belongs to a call that has ended' };
+    } else {
+      const source = call.nextSlice;
+      try {
+        outcome = { ok: true, ...serializeSliceOf(await hostWait(call, () => source())) };
+      } catch (error) {
+        outcome = { ok: false, message: `the tracks to write could not be read: ${errorMessage(error).slice(0, 300)}` };
+      }
+    }
+    return new ivm.ExternalCopy(outcome).copyInto({ release: true });
+  });
+
   let api: IsolateApi;
   let implemented: Set<string>;
   try {
     const context = await isolate.createContext();
     const prelude = await context.evalClosure(
       PRELUDE_SOURCE,
-      [fetchReference, logCallback, decodeCallback, encodeCallback, nowCallback, chunkReference, manifest.kind],
+      [fetchReference, logCallback, decodeCallback, encodeCallback, nowCallback, chunkReference, manifest.kind, sliceReference],
       { result: { reference: true }, timeout: limits.cpuTimeMs },
     );
     api = {
       install: (await prelude.get('install', { reference: true })) as IsolateApi['install'],
       dispatch: (await prelude.get('dispatch', { reference: true })) as IsolateApi['dispatch'],
       serialize: (await prelude.get('serialize', { reference: true })) as IsolateApi['serialize'],
+      serializePlaylist: (await prelude.get('serializePlaylist', { reference: true })) as IsolateApi['serializePlaylist'],
     };
 
     let module: ivm.Module;
@@ -295,7 +317,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw loadFailure('invalid_code', `${pluginId}: loading failed: ${message}`);
   }
 
-  function begin(op: OperationName, context: ParsedCallContext, onChunk: ChunkSink | null): { call: ActiveCall; failed: Promise<never> } {
+  function begin(op: OperationName, context: ParsedCallContext, onChunk: ChunkSink | null, nextSlice: SliceSource | null = null): { call: ActiveCall; failed: Promise<never> } {
     let fail!: (error: SandboxError) => void;
     const failed = new Promise<never>((_, reject) => {
       fail = reject;
@@ -316,6 +338,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       timer: null,
       fail,
       onChunk,
+      nextSlice,
       chunks: 0,
       bytes: 0,
     };
@@ -395,7 +418,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   async function callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string> {
-    if (op === 'serialize') throw new InvalidInput('serialize streams its output: use sandbox.serialize');
+    if (op === 'serialize' || op === 'serializePlaylist') throw new InvalidInput(`${op} streams its output: use sandbox.${op}`);
     const prepared = prepare(op, input, context);
     const { json, keys, binaries } = splitBinaries(prepared.input);
     const { call, failed } = begin(op, prepared.context, null);
@@ -449,6 +472,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       // Only the operation, the call context and the failure state are checked: the caller vouches for the input.
       const prepared = prepare('serialize', { playlists: [] }, {});
       return runSerialize(input, prepared.context, onChunk);
+    },
+
+    async serializePlaylist(input: unknown, nextSlice: SliceSource, onChunk: ChunkSink): Promise<OperationResult<'serializePlaylist'>> {
+      const prepared = prepare('serializePlaylist', input, {});
+      const { call, failed } = begin('serializePlaylist', prepared.context, onChunk, nextSlice);
+      await execute('serializePlaylist', call, failed, () =>
+        api.serializePlaylist.apply(undefined, [call.id, new ivm.ExternalCopy(prepared.input).copyInto({ release: true }), pluginCallJson(prepared.context)], { timeout: limits.cpuTimeMs, result: { promise: true } }),
+      );
+      return validated('serializePlaylist', { chunks: call.chunks });
     },
 
     dispose(): void {

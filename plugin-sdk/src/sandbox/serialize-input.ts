@@ -1,6 +1,7 @@
 import { InvalidInput } from '../errors.ts';
-import { OPERATIONS, type OperationInput } from '../operations.schema.ts';
-import { fastSerializeInput, MISS } from './fast-result-check.ts';
+import type { Track } from '../model.schema.ts';
+import { MAX_SERIALIZE_SLICE_TRACKS, OPERATIONS, serializeLateOptionsSchema, serializeSliceSchema, type OperationInput } from '../operations.schema.ts';
+import { fastSerializeInput, fastTracks, MISS } from './fast-result-check.ts';
 import { issuesText } from './zod-issues.ts';
 
 /**
@@ -17,4 +18,29 @@ export function serializeInputOf(value: unknown): OperationInput<'serialize'> {
   const parsed = OPERATIONS.serialize.input.safeParse(value ?? {});
   if (!parsed.success) throw new InvalidInput(`invalid serialize input: ${issuesText(parsed.error.issues)}`);
   return parsed.data as OperationInput<'serialize'>;
+}
+
+/** One slice of `serializePlaylist`'s tracks as the host hands it to the writer: more tracks in order, or the end with the late options. */
+export type SerializeSlice = { readonly done: false; readonly tracks: readonly Track[] } | { readonly done: true; readonly late: Readonly<Record<string, unknown>> };
+
+/** Where `serializePlaylist` pulls its slices from, one call per slice, until one says `done`. */
+export type SliceSource = () => Promise<SerializeSlice>;
+
+/**
+ * A slice as the writer may receive it, from plain data (a structured clone from the engine): the
+ * tracks through the fast check, zod deciding and wording the refusal whenever it does not vouch.
+ */
+export function serializeSliceOf(value: unknown): SerializeSlice {
+  if (typeof value !== 'object' || value === null) throw new InvalidInput('invalid serialize slice: not an object');
+  const slice = value as { done?: unknown; tracks?: unknown; late?: unknown };
+  if (slice.done === true) {
+    const late = serializeLateOptionsSchema.safeParse(slice.late ?? {});
+    if (!late.success) throw new InvalidInput(`invalid serialize slice: late options: ${issuesText(late.error.issues)}`);
+    return { done: true, late: late.data };
+  }
+  const fast = fastTracks(slice.tracks, MAX_SERIALIZE_SLICE_TRACKS);
+  if (fast !== MISS && slice.tracks !== undefined) return { done: false, tracks: fast };
+  const parsed = serializeSliceSchema.safeParse(slice.tracks);
+  if (!parsed.success) throw new InvalidInput(`invalid serialize slice: ${issuesText(parsed.error.issues)}`);
+  return { done: false, tracks: parsed.data };
 }

@@ -1,8 +1,8 @@
 import type { FormatContext } from '../context.ts';
-import type { FormatPluginDefinition } from '../define-plugin.ts';
+import type { FormatPluginDefinition, SerializeChunks } from '../define-plugin.ts';
 import { MAX_CHUNK_BYTES } from '../format-kit/utf8-chunker.ts';
 import type { PlaylistInput } from '../model.schema.ts';
-import { FORMAT_OPERATIONS, type OperationResult } from '../operations.schema.ts';
+import { FORMAT_OPERATIONS, serializeLateOptionsSchema, serializeSliceSchema, type OperationResult } from '../operations.schema.ts';
 import { formatTestContext } from './format-context.ts';
 
 /**
@@ -61,26 +61,80 @@ export async function runSerialize(
   run: RunSerializeOptions = {},
 ): Promise<SerializeRun> {
   const serialize = requireOperation(definition.operations.serialize, 'serialize');
-  const maxChunkBytes = run.maxChunkBytes ?? MAX_CHUNK_BYTES;
   const input = FORMAT_OPERATIONS.serialize.input.parse({ playlists, options });
-  const bytesDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const chunks: string[] = [];
-  for await (const chunk of serialize(input, run.context ?? formatTestContext())) {
-    let text: string;
-    let size: number;
-    if (typeof chunk === 'string') {
-      text = chunk;
-      size = utf8.encode(chunk).byteLength;
-    } else if (chunk instanceof Uint8Array) {
-      text = bytesDecoder.decode(chunk, { stream: true });
-      size = chunk.byteLength;
-    } else {
-      throw new Error(`serialize yielded chunk ${chunks.length} as ${typeof chunk}, not a string or Uint8Array`);
-    }
-    if (size > maxChunkBytes) throw new Error(`serialize yielded chunk ${chunks.length} of ${size} bytes, more than the ${maxChunkBytes}-byte limit`);
-    chunks.push(text);
+  const collector = new ChunkCollector(run.maxChunkBytes ?? MAX_CHUNK_BYTES, 'serialize');
+  await collector.take(serialize(input, run.context ?? formatTestContext()));
+  return collector.finish();
+}
+
+export interface RunSerializePlaylistOptions extends RunSerializeOptions {
+  /** The options known only after the last track, as the engine passes them to `end` (`warnings`). */
+  late?: Record<string, unknown>;
+}
+
+/**
+ * Runs `serializePlaylist` as the host drives it: the playlist's details (its tracks left out)
+ * open a writer, its tracks go to `write` in slices of the given sizes (the last size repeats
+ * until every track is written; no slice at all for a playlist without tracks), then `end` gets
+ * `late`. Chunks are checked as `runSerialize` checks them; chunks of one step never span two.
+ */
+export async function runSerializePlaylist(
+  definition: FormatPluginDefinition,
+  playlist: PlaylistInput,
+  sliceSizes: readonly number[],
+  options: Record<string, unknown> = {},
+  run: RunSerializePlaylistOptions = {},
+): Promise<SerializeRun> {
+  const open = requireOperation(definition.operations.serializePlaylist, 'serializePlaylist');
+  if (sliceSizes.length === 0 || sliceSizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error('slice sizes must be whole numbers of at least 1');
+  const { tracks = [], ...details } = playlist;
+  const input = FORMAT_OPERATIONS.serializePlaylist.input.parse({ playlist: { ...details, tracks: [] }, options });
+  const all = serializeSliceSchema.max(Number.MAX_SAFE_INTEGER).parse(tracks);
+  const collector = new ChunkCollector(run.maxChunkBytes ?? MAX_CHUNK_BYTES, 'serializePlaylist');
+  const writer = open(input, run.context ?? formatTestContext());
+  await collector.take(writer.begin());
+  for (let start = 0, step = 0; start < all.length; step++) {
+    const size = sliceSizes[Math.min(step, sliceSizes.length - 1)]!;
+    await collector.take(writer.write(all.slice(start, start + size)));
+    start += size;
   }
-  const rest = bytesDecoder.decode();
-  if (rest !== '') throw new Error('serialize yielded byte chunks that end inside a UTF-8 character');
-  return { text: chunks.join(''), chunks };
+  await collector.take(writer.end(serializeLateOptionsSchema.parse(run.late ?? {})));
+  return collector.finish();
+}
+
+/** Collects a serializer's chunks in order, checking each as the host does. */
+class ChunkCollector {
+  readonly #maxChunkBytes: number;
+  readonly #operation: string;
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  readonly #chunks: string[] = [];
+
+  constructor(maxChunkBytes: number, operation: string) {
+    this.#maxChunkBytes = maxChunkBytes;
+    this.#operation = operation;
+  }
+
+  async take(produced: SerializeChunks): Promise<void> {
+    for await (const chunk of produced) {
+      let text: string;
+      let size: number;
+      if (typeof chunk === 'string') {
+        text = chunk;
+        size = utf8.encode(chunk).byteLength;
+      } else if (chunk instanceof Uint8Array) {
+        text = this.#decoder.decode(chunk, { stream: true });
+        size = chunk.byteLength;
+      } else {
+        throw new Error(`${this.#operation} yielded chunk ${this.#chunks.length} as ${typeof chunk}, not a string or Uint8Array`);
+      }
+      if (size > this.#maxChunkBytes) throw new Error(`${this.#operation} yielded chunk ${this.#chunks.length} of ${size} bytes, more than the ${this.#maxChunkBytes}-byte limit`);
+      this.#chunks.push(text);
+    }
+  }
+
+  finish(): SerializeRun {
+    const rest = this.#decoder.decode();
+    if (rest !== '') throw new Error(`${this.#operation} yielded byte chunks that end inside a UTF-8 character`);
+    return { text: this.#chunks.join(''), chunks: this.#chunks };
+  }
 }

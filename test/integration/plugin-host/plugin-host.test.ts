@@ -192,6 +192,33 @@ describe('PluginHost', () => {
     expect(Buffer.concat(chunks).toString('utf8')).toBe(`# Mix\na\nb\n${'.'.repeat(100_000)}`);
   });
 
+  it('serializePlaylist asks the engine for the tracks a slice at a time; a plugin without a writer gets them gathered into its serialize', async () => {
+    const queue = [
+      { done: false as const, tracks: [{ title: 'a', artist: 'x' }] },
+      { done: false as const, tracks: [{ title: 'b', artist: 'y' }, { title: 'c', artist: 'z' }] },
+      { done: true as const, late: { warnings: [] } },
+    ];
+    let asked = 0;
+    const chunks: Uint8Array[] = [];
+    const result = await host.serializePlaylist(
+      FORMAT_ID,
+      { playlist: { name: 'Mix' } },
+      async () => {
+        asked += 1;
+        return queue.shift() as never;
+      },
+      (chunk) => {
+        chunks.push(chunk);
+      },
+    );
+    expect(asked).toBe(3);
+    expect(result.chunks).toBe(chunks.length);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`# Mix\na\nb\nc\n${'.'.repeat(100_000)}`);
+    // The engine's source failing fails the call, with its reason.
+    const failed = await failure(host.serializePlaylist(FORMAT_ID, { playlist: { name: 'Mix' } }, () => Promise.reject(new Error('the database went away')), () => undefined));
+    expect(failed.message).toContain('the database went away');
+  });
+
   it('recovers when the child process is killed: in-flight calls fail typed, plugins are reloaded', async () => {
     const pid = host.childPid!;
     const hanging = failure(host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'hang' }));

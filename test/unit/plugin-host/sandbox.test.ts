@@ -281,6 +281,81 @@ describe('createSandbox: format plugins', () => {
   });
 });
 
+describe('createSandbox: serializePlaylist (a playlist writer fed slices of tracks)', () => {
+  const writer = `export default { mark: 'opl.plugin/v1', kind: 'format', operations: {
+    parse() { return { playlists: [], issues: [] }; },
+    *serialize(input) { yield 'whole:' + input.playlists.map((p) => p.name + '=' + p.tracks.map((t) => t.title).join(',')).join(';') + ':' + JSON.stringify(input.options.warnings ?? null); },
+    serializePlaylist(input) {
+      let written = 0;
+      return {
+        begin() { return ['begin:' + input.playlist.name + ':' + input.playlist.tracks.length + '|']; },
+        *write(tracks) { written += tracks.length; yield 'slice(' + tracks.map((t) => t.title).join(',') + ')'; },
+        *end(late) { yield '|end:' + written + ':' + JSON.stringify(late.warnings ?? null); },
+      };
+    },
+  } };`;
+  const slices = (...parts: { title: string }[][]) => {
+    const queue: ({ done: false; tracks: { title: string; artist: string }[] } | { done: true; late: Record<string, unknown> })[] = [
+      ...parts.map((titles) => ({ done: false as const, tracks: titles.map(({ title }) => ({ title, artist: 'A' })) })),
+      { done: true as const, late: { warnings: [{ code: 'w' }] } },
+    ];
+    let asked = 0;
+    const next = async () => {
+      asked += 1;
+      const slice = queue.shift();
+      if (!slice) throw new Error('asked for a slice after the end');
+      return slice as never;
+    };
+    return { next, asked: () => asked };
+  };
+  const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString('utf8');
+
+  it('drives the writer: begin, one write per slice as the host hands it over, end with the late options', async () => {
+    const { sandbox } = await open(writer, formatManifest);
+    const chunks: Uint8Array[] = [];
+    const source = slices([{ title: 'a' }], [{ title: 'b' }, { title: 'c' }]);
+    const result = await sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: {} }, source.next, (chunk) => {
+      chunks.push(chunk);
+    });
+    expect(text(chunks)).toBe('begin:Mix:0|slice(a)slice(b,c)|end:3:[{"code":"w"}]');
+    expect(result.chunks).toBe(chunks.length);
+    expect(source.asked()).toBe(3);
+  });
+
+  it('runs a plugin written before writers through its serialize, the slices gathered into one playlist and the late options merged', async () => {
+    const old = `export default { mark: 'opl.plugin/v1', kind: 'format', operations: {
+      parse() { return { playlists: [], issues: [] }; },
+      *serialize(input) { yield 'whole:' + input.playlists.map((p) => p.name + '=' + p.tracks.map((t) => t.title).join(',')).join(';') + ':' + JSON.stringify(input.options.warnings ?? null) + ':' + input.options.keep; },
+    } };`;
+    const { sandbox } = await open(old, formatManifest);
+    const chunks: Uint8Array[] = [];
+    await sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: { keep: 'yes' } }, slices([{ title: 'a' }], [], [{ title: 'b' }]).next, (chunk) => {
+      chunks.push(chunk);
+    });
+    expect(text(chunks)).toBe('whole:Mix=a,b:[{"code":"w"}]:yes');
+  });
+
+  it('refuses tracks in the details, an invalid slice, and a plugin that writes no files; a failing source fails the call with its reason', async () => {
+    const { sandbox } = await open(writer, formatManifest);
+    await expect(sandbox.serializePlaylist({ playlist: { name: 'Mix', tracks: [{ title: 'a', artist: 'A' }] }, options: {} }, slices().next, () => undefined)).rejects.toBeInstanceOf(InvalidInput);
+    const invalid = await failure(sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: {} }, async () => ({ done: false, tracks: [{ title: 42 }] }) as never, () => undefined));
+    expect(invalid.message).toContain('invalid serialize slice');
+    const broken = await failure(
+      sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: {} }, () => Promise.reject(new Error('the database went away')), () => undefined),
+    );
+    expect(broken.message).toContain('the database went away');
+    const importOnly = await open(writer, manifestSchema.parse({ ...formatManifest, format: { ...formatManifest.format, directions: ['import'] } }));
+    await expect(importOnly.sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: {} }, slices().next, () => undefined)).rejects.toBeInstanceOf(Unsupported);
+  });
+
+  it('fails a writer that is not one', async () => {
+    const notAWriter = `export default { mark: 'opl.plugin/v1', kind: 'format', operations: { parse() { return { playlists: [], issues: [] }; }, serializePlaylist() { return { begin() { return []; } }; } } };`;
+    const { sandbox } = await open(notAWriter, formatManifest);
+    const error = await failure(sandbox.serializePlaylist({ playlist: { name: 'Mix' }, options: {} }, slices().next, () => undefined));
+    expect(error.message).toContain('serializePlaylist must return a writer with begin, write and end');
+  });
+});
+
 describe('createSandbox: limits', () => {
   it('stops a synchronous infinite loop at the CPU limit and stays broken', async () => {
     const broken: string[] = [];

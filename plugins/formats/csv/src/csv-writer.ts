@@ -1,4 +1,4 @@
-import { formatKit, type Playlist } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type PlaylistWriter, type Track } from '@opl/plugin-sdk';
 
 /**
  * CSV v1 (SPEC "Export formats"): UTF-8 with a byte order mark, a header row naming the 23 v1
@@ -40,25 +40,51 @@ function dataCell(value: formatKit.CellValue): string {
 
 export const HEADER_ROW = formatKit.V1_COLUMNS.map(quoteField).join(',') + LINE_END;
 
+/**
+ * One playlist's rows, its tracks given in as many slices as the caller likes: the running track
+ * number is all it keeps between them.
+ */
+class PlaylistRows {
+  // Formatted once per playlist: a 10,000-character description is not re-quoted per track.
+  readonly #playlistCells: string;
+  readonly #sourceProvider: string | null;
+  #order = 0;
+
+  constructor(playlist: Playlist, sourceProvider: string | null) {
+    this.#playlistCells = formatKit.playlistValues(playlist).map(dataCell).join(',');
+    this.#sourceProvider = sourceProvider;
+  }
+
+  *tracks(tracks: Iterable<Track>): Generator<string> {
+    for (const track of tracks) {
+      this.#order += 1;
+      yield `${this.#playlistCells},${formatKit.trackValues(track, this.#order, this.#sourceProvider).map(dataCell).join(',')}${LINE_END}`;
+    }
+  }
+
+  /** A playlist without tracks still has its row: the playlist columns, every track column empty. */
+  *end(): Generator<string> {
+    if (this.#order === 0) yield `${this.#playlistCells},${formatKit.EMPTY_TRACK_VALUES.map(dataCell).join(',')}${LINE_END}`;
+  }
+}
+
 /** The file row by row, lazily: a 100,000-track playlist is never held as one string. */
 export function* csvRows(playlists: Iterable<Playlist>, sourceProvider: string | null): Generator<string> {
   yield BOM + HEADER_ROW;
   for (const playlist of playlists) {
-    // Formatted once per playlist: a 10,000-character description is not re-quoted per track.
-    const playlistCells = formatKit.playlistValues(playlist).map(dataCell).join(',');
-    if (playlist.tracks.length === 0) {
-      yield `${playlistCells},${formatKit.EMPTY_TRACK_VALUES.map(dataCell).join(',')}${LINE_END}`;
-      continue;
-    }
-    let order = 0;
-    for (const track of playlist.tracks) {
-      order += 1;
-      yield `${playlistCells},${formatKit.trackValues(track, order, sourceProvider).map(dataCell).join(',')}${LINE_END}`;
-    }
+    const rows = new PlaylistRows(playlist, sourceProvider);
+    yield* rows.tracks(playlist.tracks);
+    yield* rows.end();
   }
 }
 
 /** The file in chunks of at most `maxChunkBytes` UTF-8 bytes (the host encodes strings as UTF-8). */
 export function serializeCsv(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
   return formatKit.chunkUtf8(csvRows(playlists, options.sourceProvider), options.maxChunkBytes);
+}
+
+/** One playlist's file written slice by slice (`serializePlaylist`): the bytes `serializeCsv` writes for it. */
+export function csvPlaylistWriter(playlist: Playlist, options: SerializeOptions): PlaylistWriter {
+  const rows = new PlaylistRows(playlist, options.sourceProvider);
+  return formatKit.chunkedWriter({ begin: () => [BOM + HEADER_ROW], write: (tracks) => rows.tracks(tracks), end: () => rows.end() }, options.maxChunkBytes);
 }

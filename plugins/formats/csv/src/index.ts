@@ -1,6 +1,6 @@
 import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseCsv } from './csv-parser.ts';
-import { serializeCsv, serializeOptions } from './csv-writer.ts';
+import { csvPlaylistWriter, serializeCsv, serializeOptions } from './csv-writer.ts';
 
 /**
  * The CSV v1 format (SPEC "Export formats"): UTF-8 with BOM, every field quoted, the v1 export
@@ -13,5 +13,8 @@ export default defineFormatPlugin({
   },
   serialize(input) {
     return serializeCsv(input.playlists, serializeOptions(input.options));
+  },
+  serializePlaylist(input) {
+    return csvPlaylistWriter(input.playlist, serializeOptions(input.options));
   },
 });

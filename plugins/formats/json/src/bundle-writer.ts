@@ -1,4 +1,4 @@
-import { formatKit, type Playlist } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type PlaylistWriter } from '@opl/plugin-sdk';
 import { BUNDLE_SCHEMA_PATH, BUNDLE_SCHEMA_VERSION, DEFAULT_SCHEMA_BASE } from './bundle-constants.ts';
 
 export interface BundleOptions {
@@ -47,47 +47,144 @@ function jsonAt(value: unknown, indent: string, compact: boolean): string {
   return compact || indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }
 
+/** The bundle's whitespace: none when compact, else 2-space indentation. */
+class Layout {
+  readonly compact: boolean;
+  readonly nl: string;
+  readonly sp: string;
+
+  constructor(compact: boolean) {
+    this.compact = compact;
+    this.nl = compact ? '' : '\n';
+    this.sp = compact ? '' : ' ';
+  }
+
+  level(depth: number): string {
+    return this.compact ? '' : '  '.repeat(depth);
+  }
+
+  field(key: string, value: unknown, depth: number): string {
+    return `${this.level(depth)}${JSON.stringify(key)}:${this.sp}${jsonAt(value, this.level(depth), this.compact)}`;
+  }
+}
+
+/** The envelope up to the opening of `playlists`. */
+function* bundleHead(options: BundleOptions, layout: Layout): Generator<string> {
+  const { nl, sp } = layout;
+  yield `{${nl}`;
+  yield `${layout.field('$schema', options.schemaBase + BUNDLE_SCHEMA_PATH, 1)},${nl}`;
+  yield `${layout.field('schema_version', BUNDLE_SCHEMA_VERSION, 1)},${nl}`;
+  yield `${layout.field('source_provider', options.sourceProvider, 1)},${nl}`;
+  yield `${layout.level(1)}"playlists":${sp}[`;
+}
+
+/** The envelope after the last playlist: the warnings come last because some are only known then. */
+function* bundleTail(options: BundleOptions, layout: Layout, playlistCount: number): Generator<string> {
+  const { nl } = layout;
+  yield `${playlistCount === 0 ? '' : `${nl}${layout.level(1)}`}],${nl}`;
+  yield `${layout.field('warnings', options.warnings, 1)}${nl}`;
+  yield `}${nl}`;
+}
+
+/**
+ * One playlist object of the bundle: its fields in the model's order, `tracks` written as they are
+ * given, in as many slices as the caller likes (the count written is all it keeps of them).
+ */
+class PlaylistObject {
+  readonly #playlist: Record<string, unknown>;
+  readonly #layout: Layout;
+  readonly #first: boolean;
+  readonly #keys: string[];
+  readonly #tracksAt: number;
+  #written = 0;
+
+  constructor(playlist: Playlist, layout: Layout, first: boolean) {
+    this.#playlist = playlist;
+    this.#layout = layout;
+    this.#first = first;
+    this.#keys = Object.keys(playlist).filter((key) => this.#playlist[key] !== undefined);
+    const at = this.#keys.indexOf('tracks');
+    this.#tracksAt = at === -1 ? this.#keys.length : at;
+  }
+
+  *#fields(from: number, to: number): Generator<string> {
+    for (let index = from; index < to; index++) {
+      const key = this.#keys[index]!;
+      yield `${this.#layout.field(key, this.#playlist[key], 3)}${index + 1 < this.#keys.length ? ',' : ''}${this.#layout.nl}`;
+    }
+  }
+
+  /** Up to the opening of `tracks`. */
+  *head(): Generator<string> {
+    const { nl, sp } = this.#layout;
+    yield `${this.#first ? '' : ','}${nl}${this.#layout.level(2)}{${nl}`;
+    yield* this.#fields(0, this.#tracksAt);
+    if (this.#tracksAt < this.#keys.length) yield `${this.#layout.level(3)}"tracks":${sp}[`;
+  }
+
+  *tracks(tracks: Iterable<unknown>): Generator<string> {
+    const { nl } = this.#layout;
+    for (const track of tracks) {
+      // One line per track, also when pretty: readable, a changed track is a one-line diff, and
+      // a 100,000-track file stays close to the compact size.
+      yield `${this.#written === 0 ? '' : ','}${nl}${this.#layout.level(4)}${jsonAt(track, '', true)}`;
+      this.#written += 1;
+    }
+  }
+
+  /** From the close of `tracks` to the end of the object. */
+  *tail(): Generator<string> {
+    const { nl } = this.#layout;
+    if (this.#tracksAt < this.#keys.length) {
+      const separator = this.#tracksAt + 1 < this.#keys.length ? ',' : '';
+      yield `${this.#written === 0 ? '' : `${nl}${this.#layout.level(3)}`}]${separator}${nl}`;
+      yield* this.#fields(this.#tracksAt + 1, this.#keys.length);
+    }
+    yield `${this.#layout.level(2)}}`;
+  }
+}
+
 /**
  * The bundle as small pieces, playlist by playlist and track by track, so a 100,000-track export
  * is never one string. Every field of every Playlist and Track is written as the model holds it,
  * in the model's order: JSON needs no escaping beyond its own, and values are never altered.
  */
 export function* bundlePieces(playlists: Iterable<Playlist>, options: BundleOptions): Generator<string> {
-  const { compact } = options;
-  const nl = compact ? '' : '\n';
-  const sp = compact ? '' : ' ';
-  const level = (depth: number): string => (compact ? '' : '  '.repeat(depth));
-  const field = (key: string, value: unknown, depth: number): string => `${level(depth)}${JSON.stringify(key)}:${sp}${jsonAt(value, level(depth), compact)}`;
-
-  yield `{${nl}`;
-  yield `${field('$schema', options.schemaBase + BUNDLE_SCHEMA_PATH, 1)},${nl}`;
-  yield `${field('schema_version', BUNDLE_SCHEMA_VERSION, 1)},${nl}`;
-  yield `${field('source_provider', options.sourceProvider, 1)},${nl}`;
-  yield `${level(1)}"playlists":${sp}[`;
+  const layout = new Layout(options.compact);
+  yield* bundleHead(options, layout);
   let playlistCount = 0;
   for (const playlist of playlists) {
-    yield `${playlistCount === 0 ? '' : ','}${nl}${level(2)}{${nl}`;
+    const object = new PlaylistObject(playlist, layout, playlistCount === 0);
     playlistCount += 1;
-    const keys = Object.keys(playlist).filter((key) => (playlist as Record<string, unknown>)[key] !== undefined);
-    for (const [index, key] of keys.entries()) {
-      const separator = index + 1 < keys.length ? ',' : '';
-      if (key !== 'tracks') {
-        yield `${field(key, (playlist as Record<string, unknown>)[key], 3)}${separator}${nl}`;
-        continue;
-      }
-      yield `${level(3)}"tracks":${sp}[`;
-      for (const [position, track] of playlist.tracks.entries()) {
-        // One line per track, also when pretty: readable, a changed track is a one-line diff, and
-        // a 100,000-track file stays close to the compact size.
-        yield `${position === 0 ? '' : ','}${nl}${level(4)}${jsonAt(track, '', true)}`;
-      }
-      yield `${playlist.tracks.length === 0 ? '' : `${nl}${level(3)}`}]${separator}${nl}`;
-    }
-    yield `${level(2)}}`;
+    yield* object.head();
+    yield* object.tracks(playlist.tracks);
+    yield* object.tail();
   }
-  yield `${playlistCount === 0 ? '' : `${nl}${level(1)}`}],${nl}`;
-  yield `${field('warnings', options.warnings, 1)}${nl}`;
-  yield `}${nl}`;
+  yield* bundleTail(options, layout, playlistCount);
+}
+
+/**
+ * A one-playlist bundle written slice by slice (`serializePlaylist`): the bytes `serializeBundle`
+ * writes for that playlist. The warnings are read at the end, from `late` when it has them.
+ */
+export function bundlePlaylistWriter(playlist: Playlist, options: Readonly<Record<string, unknown>>): PlaylistWriter {
+  const early = bundleOptions(options);
+  const layout = new Layout(early.compact);
+  const object = new PlaylistObject(playlist, layout, true);
+  return formatKit.chunkedWriter(
+    {
+      *begin() {
+        yield* bundleHead(early, layout);
+        yield* object.head();
+      },
+      write: (tracks) => object.tracks(tracks),
+      *end(late) {
+        yield* object.tail();
+        yield* bundleTail(late.warnings === undefined ? early : bundleOptions({ ...options, warnings: late.warnings }), layout, 1);
+      },
+    },
+    early.maxChunkBytes,
+  );
 }
 
 /** The bundle as UTF-8 text chunks of at most `options.maxChunkBytes` bytes each. */

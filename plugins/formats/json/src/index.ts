@@ -1,6 +1,6 @@
 import { defineFormatPlugin } from '@opl/plugin-sdk';
 import { parseBundle } from './bundle-reader.ts';
-import { bundleOptions, serializeBundle } from './bundle-writer.ts';
+import { bundleOptions, bundlePlaylistWriter, serializeBundle } from './bundle-writer.ts';
 import { decodeJson } from './text-input.ts';
 
 /**
@@ -19,6 +19,9 @@ export default defineFormatPlugin({
   },
   serialize(input) {
     return serializeBundle(input.playlists, bundleOptions(input.options));
+  },
+  serializePlaylist(input) {
+    return bundlePlaylistWriter(input.playlist, input.options);
   },
 });
 

@@ -1,6 +1,6 @@
 import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseM3u } from './m3u-parser.ts';
-import { serializeM3u, serializeOptions } from './m3u-serializer.ts';
+import { m3uPlaylistWriter, serializeM3u, serializeOptions } from './m3u-serializer.ts';
 
 /**
  * M3U / M3U8 (SPEC "Export formats", M3U v1): one serializer for both extensions. Exports are
@@ -14,5 +14,8 @@ export default defineFormatPlugin({
   },
   serialize(input) {
     return serializeM3u(input.playlists, serializeOptions(input.options));
+  },
+  serializePlaylist(input) {
+    return m3uPlaylistWriter(input.playlist, serializeOptions(input.options));
   },
 });

@@ -1,4 +1,4 @@
-import { formatKit, type Playlist, type Track } from '@opl/plugin-sdk';
+import { formatKit, type Playlist, type PlaylistWriter, type Track } from '@opl/plugin-sdk';
 import { escapeValue, oneLine } from './directive-escape.ts';
 import { parseExtinf } from './extinf.ts';
 import { playableLocation } from './locations.ts';
@@ -91,18 +91,43 @@ function* trackLines(track: Track, preferred: string | null): Generator<string> 
   if (location !== null) yield location + LINE_END;
 }
 
-/** The file line by line, lazily: a 100,000-track playlist is never held as one string. */
-export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
+function* fileHead(): Generator<string> {
   yield `#EXTM3U${LINE_END}`;
   yield directive(SCHEMA_VERSION_DIRECTIVE, '1');
+}
+
+/** A playlist's lines before its tracks. */
+function* playlistHead(playlist: Playlist): Generator<string> {
+  const name = shownText(playlist.name).trim();
+  yield `#PLAYLIST:${name}${LINE_END}`;
+  // An empty `#PLAYLIST:` reads as "no name" (the file name is used), so an empty name is explicit too.
+  if (name !== playlist.name || name === '') yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
+  yield* fieldDirectives(PLAYLIST_DIRECTIVES, playlist);
+}
+
+function* tracksLines(tracks: Iterable<Track>, options: SerializeOptions): Generator<string> {
+  for (const track of tracks) yield* trackLines(track, options.sourceProvider);
+}
+
+/** The file line by line, lazily: a 100,000-track playlist is never held as one string. */
+export function* m3uLines(playlists: Iterable<Playlist>, options: SerializeOptions): Generator<string> {
+  yield* fileHead();
   for (const playlist of playlists) {
-    const name = shownText(playlist.name).trim();
-    yield `#PLAYLIST:${name}${LINE_END}`;
-    // An empty `#PLAYLIST:` reads as "no name" (the file name is used), so an empty name is explicit too.
-    if (name !== playlist.name || name === '') yield directive(PLAYLIST_NAME_DIRECTIVE, playlist.name);
-    yield* fieldDirectives(PLAYLIST_DIRECTIVES, playlist);
-    for (const track of playlist.tracks) yield* trackLines(track, options.sourceProvider);
+    yield* playlistHead(playlist);
+    yield* tracksLines(playlist.tracks, options);
   }
+}
+
+/** One playlist's file written slice by slice (`serializePlaylist`): the bytes `serializeM3u` writes for it. */
+export function m3uPlaylistWriter(playlist: Playlist, options: SerializeOptions): PlaylistWriter {
+  return formatKit.chunkedWriter({
+    *begin() {
+      yield* fileHead();
+      yield* playlistHead(playlist);
+    },
+    write: (tracks) => tracksLines(tracks, options),
+    end: () => [],
+  });
 }
 
 /** UTF-8 (no BOM, LF line ends) in chunks of at most 64 KiB. */

@@ -1,6 +1,6 @@
 import { defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseTxt } from './txt-parser.ts';
-import { serializeOptions, serializeTxt } from './txt-serializer.ts';
+import { serializeOptions, serializeTxt, txtPlaylistWriter } from './txt-serializer.ts';
 
 /**
  * The TXT v1 format (SPEC "Export formats"): tab-separated export columns after two comment lines.
@@ -14,5 +14,8 @@ export default defineFormatPlugin({
   },
   serialize(input) {
     return serializeTxt(input.playlists, serializeOptions(input.options));
+  },
+  serializePlaylist(input) {
+    return txtPlaylistWriter(input.playlist, serializeOptions(input.options));
   },
 });

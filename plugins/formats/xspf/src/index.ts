@@ -1,20 +1,26 @@
 import { decodeXmlDocument, defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
 import { parseXspfText } from './xspf-parser.ts';
-import { onePlaylist, xspfPieces } from './xspf-writer.ts';
+import { onePlaylist, xspfPieces, xspfPlaylistWriter, type WriterOptions } from './xspf-writer.ts';
 
 /**
  * XSPF v1 (SPEC "Export formats"): exports one playlist as XSPF with the Open Playlist v1
  * extension; imports XSPF 1 (and 0) and JSPF. XML goes through the SDK's safe parser: a DOCTYPE,
  * entity declarations and unknown entities are refused.
  */
+function writerOptions(options: Readonly<Record<string, unknown>>): WriterOptions {
+  const provider = options.source_provider;
+  return { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null };
+}
+
 export default defineFormatPlugin({
   parse(input, ctx) {
     // JSPF too: a JSON document has no XML declaration, so it is read as strict UTF-8 (or by its BOM).
     return parseXspfText(decodeXmlDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
   },
   serialize(input) {
-    const provider = input.options.source_provider;
-    const playlist = onePlaylist(input.playlists);
-    return formatKit.chunkUtf8(xspfPieces(playlist, { sourceProvider: typeof provider === 'string' && provider !== '' ? provider : null }));
+    return formatKit.chunkUtf8(xspfPieces(onePlaylist(input.playlists), writerOptions(input.options)));
+  },
+  serializePlaylist(input) {
+    return xspfPlaylistWriter(input.playlist, writerOptions(input.options));
   },
 });

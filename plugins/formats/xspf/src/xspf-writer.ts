@@ -1,4 +1,4 @@
-import { escapeXmlText, formatKit, InvalidInput, type Playlist, type Track } from '@opl/plugin-sdk';
+import { escapeXmlText, formatKit, InvalidInput, type Playlist, type PlaylistWriter, type Track } from '@opl/plugin-sdk';
 import { fieldXml, PLAYLIST_FIELDS, TRACK_FIELDS } from './extension-fields.ts';
 import { locationUri } from './location-uri.ts';
 import { imageReadsBack, imageUri, textReadsBack } from './text-layout.ts';
@@ -148,7 +148,8 @@ export function trackXml(track: Track, options: WriterOptions): string {
   );
 }
 
-export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generator<string> {
+/** The document up to its track list: the declaration, the root, the playlist's elements and extension. */
+function* documentHead(playlist: Playlist, options: WriterOptions): Generator<string> {
   const indent = '  ';
   // XSPF allows one playlist identifier: the preferred provider's URI (the extension keeps them all).
   const identifier = formatKit.orderedProviders(playlist.provider_uris, options.sourceProvider)
@@ -168,13 +169,46 @@ export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generat
     element(indent, 'date', dateFits ? playlist.created_at : null) +
     element(indent, 'license', asUri(metadataText(playlist.metadata, 'license'))) +
     extension(PLAYLIST_FIELDS, playlist, indent, standardPlaylistFields(playlist, dateFits));
-  if (playlist.tracks.length === 0) {
-    yield '  <trackList/>\n</playlist>\n';
-    return;
+}
+
+/**
+ * The track list, its tracks given in as many slices as the caller likes: `<trackList>` opens
+ * with the first track, and a playlist without one gets `<trackList/>`.
+ */
+class TrackList {
+  readonly #options: WriterOptions;
+  #open = false;
+
+  constructor(options: WriterOptions) {
+    this.#options = options;
   }
-  yield '  <trackList>\n';
-  for (const track of playlist.tracks) yield trackXml(track, options);
-  yield '  </trackList>\n</playlist>\n';
+
+  *tracks(tracks: Iterable<Track>): Generator<string> {
+    for (const track of tracks) {
+      if (!this.#open) {
+        this.#open = true;
+        yield '  <trackList>\n';
+      }
+      yield trackXml(track, this.#options);
+    }
+  }
+
+  *end(): Generator<string> {
+    yield this.#open ? '  </trackList>\n</playlist>\n' : '  <trackList/>\n</playlist>\n';
+  }
+}
+
+export function* xspfPieces(playlist: Playlist, options: WriterOptions): Generator<string> {
+  yield* documentHead(playlist, options);
+  const list = new TrackList(options);
+  yield* list.tracks(playlist.tracks);
+  yield* list.end();
+}
+
+/** One playlist's document written slice by slice (`serializePlaylist`): the bytes `xspfPieces` makes of it. */
+export function xspfPlaylistWriter(playlist: Playlist, options: WriterOptions): PlaylistWriter {
+  const list = new TrackList(options);
+  return formatKit.chunkedWriter({ begin: () => documentHead(playlist, options), write: (tracks) => list.tracks(tracks), end: () => list.end() });
 }
 
 export function onePlaylist(playlists: readonly Playlist[]): Playlist {

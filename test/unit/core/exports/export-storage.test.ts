@@ -1,7 +1,8 @@
 import { mkdtemp, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Manifest, Playlist } from '@opl/plugin-sdk';
+import type { Manifest, Playlist, Track } from '@opl/plugin-sdk';
+import type { SliceSource } from '@opl/plugin-sdk/sandbox';
 import { playlistSchema } from '@opl/plugin-sdk/schemas';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExportError } from '../../../../core/services/exports/export-error.ts';
@@ -24,8 +25,11 @@ function chunkingPlugins(): ExportPluginAccess & { chunks: number } {
   const access = {
     chunks: 0,
     manifests: () => manifests,
-    async serialize(_pluginId: string, input: { playlists: Playlist[] }, onChunk: (chunk: Uint8Array) => void | Promise<void>) {
-      const text = JSON.stringify({ $schema: 'https://x/schemas/bundle.json', schema_version: 1, source_provider: 'import', playlists: input.playlists, warnings: [] }, null, 2);
+    async serializePlaylist(_pluginId: string, input: { playlist: Playlist }, nextSlice: SliceSource, onChunk: (chunk: Uint8Array) => void | Promise<void>) {
+      const tracks: Track[] = [];
+      for (let slice = await nextSlice(); !slice.done; slice = await nextSlice()) tracks.push(...slice.tracks);
+      const playlists = [{ ...input.playlist, tracks }];
+      const text = JSON.stringify({ $schema: 'https://x/schemas/bundle.json', schema_version: 1, source_provider: 'import', playlists, warnings: [] }, null, 2);
       const bytes = Buffer.from(text);
       for (let offset = 0; offset < bytes.length; offset += CHUNK) {
         try {
@@ -178,10 +182,10 @@ describe('exports on a full or failing temporary filesystem, and a client that l
     const plugins = chunkingPlugins();
     const left = new AbortController();
     const leaving = new Error('the client closed the connection');
-    const base = plugins.serialize.bind(plugins);
+    const base = plugins.serializePlaylist.bind(plugins);
     // The client leaves while the plugin is writing its first chunk.
-    plugins.serialize = (pluginId, input, onChunk) =>
-      base(pluginId, input, async (chunk) => {
+    plugins.serializePlaylist = (pluginId, input, nextSlice, onChunk) =>
+      base(pluginId, input, nextSlice, async (chunk) => {
         left.abort(leaving);
         await onChunk(chunk);
       });
