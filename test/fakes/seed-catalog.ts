@@ -246,8 +246,16 @@ export function demoLibrary(): SeedLibrary {
       { name: 'Versions', description: 'Originals next to their live and remix versions.', trackKeys: music.filter((track) => /\(|- Remastered/.test(track.title)).slice(0, 12).map((track) => track.key) },
       { name: 'Big Mix', description: 'A long playlist that needs paging.', trackKeys: keys(3, 160, 1) },
       { name: 'Empty For Now', trackKeys: [] },
+      // The same playlist made twice (a common accident): same name, mostly the same songs, so the
+      // organizer's duplicate scan has a pair to show.
+      { name: 'Workout', description: 'Made on the phone.', trackKeys: keys(60, 12, 2) },
+      { name: 'Workout', description: 'Made again on the laptop.', trackKeys: [...keys(60, 9, 2), ...keys(130, 3)] },
     ],
-    followed: [{ name: 'Friends Weekly', description: 'A friend’s playlist you follow.', trackKeys: keys(90, 15, 2), public: true }],
+    followed: [
+      { name: 'Friends Weekly', description: 'A friend’s playlist you follow.', trackKeys: keys(90, 15, 2), public: true },
+      // A friend's playlist you may edit: the organizer's "collaborative" relation.
+      { name: 'Band Practice', description: 'A friend’s playlist you both add to.', trackKeys: keys(150, 8, 3), collaborative: true },
+    ],
     likedTrackKeys: keys(1, 60, 4),
     savedAlbumKeys: [...catalog.albums.keys()].slice(0, 12),
     followedArtistKeys: [...catalog.artists.keys()].slice(0, 10),

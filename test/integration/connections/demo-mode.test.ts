@@ -5,6 +5,7 @@ import { startConnectionApp, type ConnectionApp } from '../support/connection-ap
 /**
  * Demo mode (`OPL_DEMO=1`): the engine runs the fake Spotify and TIDAL servers in-process with
  * seeded libraries, so a newcomer connects accounts with no credentials. Everything says demo.
+ * The seeded libraries give the organizer work to show (a collaborative playlist, a duplicate pair).
  */
 
 let app: ConnectionApp;
@@ -63,6 +64,20 @@ describe('demo mode', () => {
     expect(accounts.find((account) => account.id === accountId)).toMatchObject({ demo: true, display_name: 'Demo Listener' });
     const list = (await (await fetch(`${baseUrl}/api/playlists?account_id=${accountId}`)).json()) as { playlists: { name: string }[] };
     expect(list.playlists.map((playlist) => playlist.name)).toEqual(expect.arrayContaining(['Liked songs', 'Road Trip 2024', '夜のプレイリスト']));
+  });
+
+  it('gives the organizer something to show: a collaborative playlist and a same-named pair with overlapping songs', async () => {
+    const accountId = await connect('spotify');
+    const listing = await fetch(`${baseUrl}/api/organizer/playlists?account_id=${accountId}`);
+    expect(listing.status).toBe(200);
+    const rows = ((await listing.json()) as { playlists: { name: string; relation: string; actions: Record<string, { available: boolean }> }[] }).playlists;
+    expect(rows.find((row) => row.name === 'Band Practice')).toMatchObject({ relation: 'collaborative', actions: { remove_tracks: { available: true } } });
+    expect(rows.find((row) => row.name === 'Friends Weekly')).toMatchObject({ relation: 'followed' });
+    const scan = await fetch(`${baseUrl}/api/organizer/duplicates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'playlists', account_id: accountId }) });
+    expect(scan.status).toBe(200);
+    const pairs = ((await scan.json()) as { pairs: { playlists: { name: string }[]; overlap: number }[] }).pairs;
+    expect(pairs.map((pair) => pair.playlists.map((playlist) => playlist.name))).toEqual([['Workout', 'Workout']]);
+    expect(pairs[0]!.overlap).toBeGreaterThanOrEqual(0.5);
   });
 
   it('connects a demo TIDAL account too', async () => {

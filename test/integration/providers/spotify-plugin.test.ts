@@ -73,7 +73,7 @@ describe('Spotify plugin: reading', () => {
       listed.push(...page.items);
       cursor = page.next_cursor;
     } while (cursor !== null);
-    expect(listed.map((playlist) => playlist.name)).toEqual([...demoLibrary().playlists!.map((playlist) => playlist.name), 'Friends Weekly']);
+    expect(listed.map((playlist) => playlist.name)).toEqual([...demoLibrary().playlists!, ...demoLibrary().followed!].map((playlist) => playlist.name));
     for (const playlist of listed) expect(playlist.snapshot_id).toBeTruthy();
     const friends = listed.find((playlist) => playlist.name === 'Friends Weekly')!;
     expect(friends).toMatchObject({ is_owned: false, is_followed: true, owner_name: 'Plugin Listener Friend' });

@@ -31,6 +31,8 @@ const app = await createApp(config, { http: false, worker: true }, {
   providerClients: options.clients,
   migrationLeaseSeconds: options.leaseSeconds,
   migrationSliceSeconds: options.sliceSeconds,
+  // The organizer's job lease too: a killed worker's organizer job is recovered as quickly.
+  organizerLeaseSeconds: options.leaseSeconds,
 });
 await app.start();
 process.stdout.write(`${WORKER_READY}\n`);
