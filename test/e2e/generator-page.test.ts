@@ -7,8 +7,8 @@ import { focused, openSession, type BrowserSession } from './support/page.ts';
  * The Generator in a real browser against the demo engine (`OPL_DEMO=1`: the built-in demo model,
  * the demo TIDAL fake, the real plugin in its sandbox, the real worker). A newcomer connects TIDAL,
  * describes a playlist, watches the songs being found live, edits the draft with the keyboard
- * (reorder, remove, replace), approves, confirms, and finds the migration that wrote it. No route
- * is stubbed.
+ * (reorder, remove, replace), approves, confirms, and finds the migration that wrote it. Every
+ * request reaches the real engine.
  */
 
 const baseUrl = inject('oplBaseUrl');

@@ -12,7 +12,7 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * PostgreSQL, the Spotify plugin in its sandbox) whose Spotify is this test's stateful fake: the
  * user sees what can be done to each playlist and why not, removes a followed playlist from the
  * library, and removes one copy of a duplicated song after reading the preflight's diff and typing
- * the phrase. Nothing is stubbed; the fake's state is the proof.
+ * the phrase. Every request reaches the real engine; the fake's state is the proof.
  */
 
 const catalog = seedCatalog();

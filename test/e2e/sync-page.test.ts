@@ -12,7 +12,7 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * "Keep in sync" in real Chromium against a real engine whose Spotify and TIDAL are stateful fakes:
  * a finished migration on History becomes a rule on the Sync page, which lists it with its schedule
  * and state; Run now adds what the source gained to the same TIDAL playlist (once), and Pause and
- * Resume change its state. No route is stubbed.
+ * Resume change its state. Every request reaches the real engine.
  */
 
 const catalog = seedCatalog();
