@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Server-sent events derived from persisted rows, shared by every progress stream (migrations,
- * generator drafts): each event is a row change numbered by a sequence, so a client that
+ * generator drafts, sync rules): each event is a row change numbered by a sequence, so a client that
  * reconnects with `Last-Event-ID: N` gets every change after N. A notification (LISTEN/NOTIFY, any
  * process) wakes the stream, which reads the rows changed since the last event it sent.
  */

@@ -84,6 +84,8 @@ describe('the Sync page', () => {
     await keep.click();
     await page.getByRole('heading', { level: 1, name: 'Sync', exact: true }).waitFor();
     await expect.poll(() => syncPage().getByLabel('Finished migration').inputValue()).toBe(jobId);
+    // The picker names the migration by its playlist and route instead of an id.
+    expect(await syncPage().getByLabel('Finished migration').locator('option:checked').textContent()).toContain('spotify → tidal');
     await syncPage().getByRole('combobox', { name: 'Interval' }).selectOption({ label: 'Every 6 hours' });
     expect(await syncPage().getByRole('radio', { name: 'Mirror' }).isDisabled()).toBe(true);
     await syncPage().getByRole('button', { name: 'Keep in sync' }).click();
@@ -103,6 +105,9 @@ describe('the Sync page', () => {
     const [target] = tidal.playlistsOf(tidalUser.userId).filter((playlist) => playlist.name === 'Evening Sync');
     await expect.poll(() => tidal.playlistEntries(target!.id)!.map((entry) => entry.id), { timeout: 60_000 }).toEqual([...SONGS, added].map((track) => tidal.trackId(track.key)));
     expect(tidal.playlistsOf(tidalUser.userId).filter((playlist) => playlist.name === 'Evening Sync')).toHaveLength(1);
+    // The page follows the rule's events: the finished run shows without a reload.
+    await expect.poll(() => row().locator('td').nth(4).textContent(), { timeout: 30_000 }).not.toBe('Never');
+    expect(await row().getAttribute('data-status')).toBe('active');
   }, 120_000);
 
   it('pauses and resumes with the keyboard-operable buttons, showing the state', async () => {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createRuleSchema, scheduleSchema, syncEventsAfter, SyncError, updateRuleSchema, type SyncEngine } from '../../services/sync/index.ts';
+import { createRuleSchema, scheduleSchema, SYNC_EVENT_BATCH, syncEventsAfter, SyncError, updateRuleSchema, type SyncEngine } from '../../services/sync/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
+import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { toAppError } from './migrations.routes.ts';
 
 /**
@@ -55,7 +56,6 @@ const ruleSchema = z
 
 const ruleParams = z.object({ rule_id: z.uuid() });
 const runParams = z.object({ rule_id: z.uuid(), run_id: z.uuid() });
-const HEARTBEAT_MS = 15_000;
 
 function syncProblem(error: unknown): unknown {
   if (error instanceof SyncError) {
@@ -86,10 +86,8 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 
 export const syncRoutes: FastifyPluginAsyncZod<{ sync: SyncApi }> = async (app, { sync }) => {
   const { rules } = sync;
-  const openStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end();
-  });
+  const openStreams = new OpenEventStreams();
+  app.addHook('preClose', async () => openStreams.endAll());
 
   app.get('/api/syncs', { schema: { tags: ['syncs'], summary: 'The owner\'s sync rules, with state, next and last run and the run in progress', response: { 200: z.array(ruleSchema) } } }, async (request) =>
     guarded(() => rules.list(requireOwner(request, 'list sync rules').id)),
@@ -127,46 +125,14 @@ export const syncRoutes: FastifyPluginAsyncZod<{ sync: SyncApi }> = async (app, 
     },
     async (request, reply) => {
       const owner = requireOwner(request, 'follow sync rules');
-      let last = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' });
-      raw.write('retry: 2000\n\n');
-      let closed = false;
-      let pending = true;
-      let draining: Promise<void> | null = null;
-      const drain = async () => {
-        while (pending && !closed) {
-          pending = false;
-          const events = await syncEventsAfter(sync.execute, owner.id, last);
-          for (const event of events) {
-            if (closed) return;
-            raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
-            last = Math.max(last, event.id);
-          }
-          if (events.length > 0) pending = true;
-        }
-      };
-      const wake = () => {
-        pending = true;
-        draining ??= drain()
-          .catch((error: unknown) => request.log.warn({ err: error }, 'sync event stream failed'))
-          .finally(() => {
-            draining = null;
-            if (pending && !closed) wake();
-          });
-      };
-      const unsubscribe = await sync.events.subscribe(owner.id, wake);
-      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-      const end = () => raw.end();
-      openStreams.add(end);
-      raw.once('close', () => {
-        closed = true;
-        openStreams.delete(end);
-        clearInterval(heartbeat);
-        unsubscribe();
-      });
-      wake();
+      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
+      await streamRowEvents(
+        request,
+        reply,
+        { eventsAfter: (last) => syncEventsAfter(sync.execute, owner.id, last), subscribe: (wake) => sync.events.subscribe(owner.id, wake), batchSize: SYNC_EVENT_BATCH },
+        after,
+        openStreams,
+      );
     },
   );
 

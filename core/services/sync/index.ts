@@ -13,7 +13,7 @@ import { SyncScheduler } from './sync-scheduler.ts';
 export { SyncError } from './sync-errors.ts';
 export { createRuleSchema, updateRuleSchema, SyncRulesService, type CreateRule, type UpdateRule } from './sync-rules.service.ts';
 export { scheduleSchema, type Schedule } from './sync-schedule.ts';
-export { syncEventsAfter, SyncEventChannel, type SyncEvent } from './sync-events.ts';
+export { SYNC_EVENT_BATCH, syncEventsAfter, SyncEventChannel, type SyncEvent } from './sync-events.ts';
 export type { RuleView, RunView } from './sync-views.ts';
 export { SyncRunner } from './sync-runner.ts';
 export { SyncScheduler } from './sync-scheduler.ts';

@@ -13,7 +13,9 @@ import { ruleRow, ruleView, runView, type RuleView, type RunView } from './sync-
  * own event stream.
  */
 
-const EVENT_BATCH = 200;
+/** A batch this long (or longer) means more may follow. */
+export const SYNC_EVENT_BATCH = 200;
+const EVENT_BATCH = SYNC_EVENT_BATCH;
 
 export type SyncEvent = { id: number; type: 'rule'; data: RuleView } | { id: number; type: 'run'; data: RunView };
 

@@ -4,6 +4,8 @@
  */
 
 export const SYNCS_PATH = '/api/syncs';
+/** Rule and run changes as server-sent events (`rule`, `run`). */
+export const SYNC_EVENTS_PATH = `${SYNCS_PATH}/events`;
 /** History's "Keep in sync" hands the chosen migration to the Sync page under this key. */
 export const KEEP_IN_SYNC_KEY = 'opl.sync.migration-id';
 
@@ -88,6 +90,14 @@ export function ruleStateLabel(rule: SyncRule): string {
   if (rule.status === 'paused') return `Paused: ${rule.pauseReason ?? 'by you'}`;
   if (rule.activeRun) return rule.activeRun.status === 'queued' ? 'Run queued' : 'Running';
   return 'Active';
+}
+
+/**
+ * Whether a migration can start a rule: completed (not failed) and read from a connected account.
+ * The engine checks the rest (one whole playlist, a target playlist written) and says why not.
+ */
+export function canStartRule(job: { readonly status: string; readonly outcome: string; readonly sourceKind: string }): boolean {
+  return job.status === 'completed' && job.outcome !== 'failed' && job.sourceKind === 'provider';
 }
 
 /** The body of `POST /api/syncs`. */

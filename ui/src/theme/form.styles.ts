@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** Labelled text fields with a hint and a field-level error, as the forms of every page lay them out. */
+/** Labelled fields (text, select, textarea) with a hint and a field-level error, as the forms of every page lay them out. */
 export const formStyles = css`
   label {
     font-weight: 600;
@@ -12,7 +12,9 @@ export const formStyles = css`
     font-size: 0.9375rem;
   }
 
-  input {
+  input,
+  select,
+  textarea {
     font: inherit;
     padding: var(--opl-space-2) var(--opl-space-3);
     border: 1px solid var(--opl-color-control-border);
@@ -21,7 +23,9 @@ export const formStyles = css`
     color: var(--opl-color-text);
   }
 
-  input[aria-invalid='true'] {
+  input[aria-invalid='true'],
+  select[aria-invalid='true'],
+  textarea[aria-invalid='true'] {
     border-color: var(--opl-color-danger);
     border-width: 2px;
   }

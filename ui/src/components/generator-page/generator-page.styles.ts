@@ -8,21 +8,6 @@ export const generatorPageStyles = css`
     margin-bottom: var(--opl-space-3);
   }
 
-  textarea,
-  select {
-    font: inherit;
-    padding: var(--opl-space-2) var(--opl-space-3);
-    border: 1px solid var(--opl-color-control-border);
-    border-radius: var(--opl-radius);
-    background: var(--opl-color-surface);
-    color: var(--opl-color-text);
-  }
-
-  textarea[aria-invalid='true'] {
-    border-color: var(--opl-color-danger);
-    border-width: 2px;
-  }
-
   fieldset {
     border: 1px solid var(--opl-color-border);
     border-radius: var(--opl-radius);

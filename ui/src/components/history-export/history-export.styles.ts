@@ -17,15 +17,6 @@ export const historyExportStyles = css`
     flex-basis: 100%;
   }
 
-  select {
-    font: inherit;
-    padding: var(--opl-space-2) var(--opl-space-3);
-    border: 1px solid var(--opl-color-control-border);
-    border-radius: var(--opl-radius);
-    background: var(--opl-color-surface);
-    color: var(--opl-color-text);
-  }
-
   opl-export-result,
   opl-problem-notice {
     margin-top: var(--opl-space-4);

@@ -14,7 +14,7 @@ import {
 } from '../../api/migrations.ts';
 import type { Problem } from '../../api/problem.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
-import { KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
+import { canStartRule, KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
 import { hrefFor } from '../../router/route.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
@@ -117,7 +117,7 @@ export class OplHistoryPage extends LitElement {
               <td>${job.done} of ${job.total}</td>
               <td>
                 <button type="button" @click=${() => void this.#open(job)}>Open<span class="visually-hidden"> ${job.label}</span></button>
-                ${job.status === 'completed' && job.sourceKind === 'provider'
+                ${canStartRule(job)
                   ? html`<button type="button" data-action="keep-in-sync" @click=${() => this.#keepInSync(job)}>Keep in sync<span class="visually-hidden"> ${job.label}</span></button>`
                   : nothing}
               </td>

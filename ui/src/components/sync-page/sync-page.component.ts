@@ -1,7 +1,8 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import type { Problem } from '../../api/problem.ts';
-import { createRuleRequest, KEEP_IN_SYNC_KEY, parseRule, parseRules, ruleStateLabel, scheduleLabel, SYNCS_PATH, syncPath, type Schedule, type SyncRule } from '../../api/syncs.ts';
+import { migrationsListPath, parseJobs, type MigrationJob } from '../../api/migrations.ts';
+import { canStartRule, createRuleRequest, KEEP_IN_SYNC_KEY, parseRule, parseRules, ruleStateLabel, scheduleLabel, SYNC_EVENTS_PATH, SYNCS_PATH, syncPath, type Schedule, type SyncRule } from '../../api/syncs.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -21,12 +22,16 @@ const INTERVALS: readonly { minutes: number; label: string }[] = [
   { minutes: 1440, label: 'Every day' },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How many recent migrations the picker offers; older ones arrive through History's "Keep in sync". */
+const PICKER_JOBS = 200;
+/** Events come in bursts (a run changes its rule and itself): one reload per burst. */
+const RELOAD_AFTER_EVENT_MS = 150;
 
 /**
  * Sync: the owner's rules with their state, next and last run, and the moves each allows (run now,
  * pause, resume, remove); above them, a rule is made from a finished migration (History's "Keep in
- * sync" fills it in). Add-only only: mirror is shown as not available, with why.
+ * sync" fills it in, or the picker offers the recent finished ones). Add-only only: mirror is
+ * shown as not available, with why. The rule and run events keep the table current while open.
  */
 export class OplSyncPage extends LitElement {
   static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, syncPageStyles];
@@ -39,6 +44,7 @@ export class OplSyncPage extends LitElement {
     _announcement: { state: true },
     _migrationId: { state: true },
     _scheduleKind: { state: true },
+    _origins: { state: true },
   };
 
   declare summary: string;
@@ -48,6 +54,10 @@ export class OplSyncPage extends LitElement {
   declare _announcement: string;
   declare _migrationId: string;
   declare _scheduleKind: 'interval' | 'daily';
+  /** Finished migrations a rule can start from, newest first; undefined while loading. */
+  declare _origins: readonly MigrationJob[] | undefined;
+  #events: EventSource | undefined;
+  #reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -58,6 +68,7 @@ export class OplSyncPage extends LitElement {
     this._announcement = '';
     this._migrationId = '';
     this._scheduleKind = 'interval';
+    this._origins = undefined;
   }
 
   override connectedCallback(): void {
@@ -68,6 +79,33 @@ export class OplSyncPage extends LitElement {
       this._migrationId = handed;
     }
     void this.#reload();
+    void this.#loadOrigins();
+    this.#follow();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#events?.close();
+    this.#events = undefined;
+    clearTimeout(this.#reloadTimer);
+  }
+
+  /** Every rule or run change reloads the list (EventSource resumes with Last-Event-ID by itself). */
+  #follow(): void {
+    const events = new EventSource(SYNC_EVENTS_PATH);
+    this.#events = events;
+    const soon = () => {
+      clearTimeout(this.#reloadTimer);
+      this.#reloadTimer = setTimeout(() => void this.#reload(), RELOAD_AFTER_EVENT_MS);
+    };
+    events.addEventListener('rule', soon);
+    events.addEventListener('run', soon);
+  }
+
+  async #loadOrigins(): Promise<void> {
+    const result = await apiRequest(migrationsListPath(PICKER_JOBS));
+    const jobs = result.ok ? parseJobs(result.data) : undefined;
+    this._origins = (jobs ?? []).filter(canStartRule);
   }
 
   async #reload(): Promise<void> {
@@ -98,14 +136,15 @@ export class OplSyncPage extends LitElement {
   async #create(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this._busy) return;
-    const form = new FormData(event.target as HTMLFormElement);
+    const formElement = event.target as HTMLFormElement;
+    const form = new FormData(formElement);
     const field = (name: string, fallback: string) => {
       const value = form.get(name);
       return typeof value === 'string' && value !== '' ? value : fallback;
     };
-    const migrationId = field('migration', '').trim();
-    if (!UUID.test(migrationId)) {
-      this._problem = { title: 'Choose a migration', status: 0, detail: 'Paste the id of a finished migration of one playlist, or use “Keep in sync” on the History page.' };
+    const migrationId = field('migration', '');
+    if (migrationId === '') {
+      this._problem = { title: 'Choose a migration', status: 0, detail: 'Choose the finished migration of one playlist to keep in sync, or use “Keep in sync” on the History page.' };
       return;
     }
     const schedule: Schedule =
@@ -123,6 +162,8 @@ export class OplSyncPage extends LitElement {
     }
     const rule = parseRule(result.data);
     this._migrationId = '';
+    await this.updateComplete;
+    formElement.reset();
     await this.#reload();
     this._announcement = `Keeping “${rule?.name ?? 'the playlist'}” in sync: ${rule ? scheduleLabel(rule.schedule).toLowerCase() : ''}.`;
   }
@@ -132,8 +173,8 @@ export class OplSyncPage extends LitElement {
     return html`<form class="create" data-testid="create-rule" @submit=${(event: SubmitEvent) => void this.#create(event)}>
       <div>
         <label for="sync-migration">Finished migration</label>
-        <p class="hint" id="sync-migration-hint">One whole playlist, migrated from a connected account. “Keep in sync” on <a href=${hrefFor('history')}>History</a> fills this in.</p>
-        <input id="sync-migration" name="migration" aria-describedby="sync-migration-hint" .value=${this._migrationId} autocomplete="off" spellcheck="false" size="40" />
+        <p class="hint" id="sync-migration-hint">One whole playlist, migrated from a connected account. “Keep in sync” on <a href=${hrefFor('history')}>History</a> chooses it for you.</p>
+        ${this.#originPicker()}
       </div>
       <fieldset>
         <legend>How often</legend>
@@ -155,6 +196,24 @@ export class OplSyncPage extends LitElement {
       </fieldset>
       <p><button type="submit" aria-disabled=${this._busy === 'create' ? 'true' : 'false'}>${this._busy === 'create' ? 'Making the rule…' : 'Keep in sync'}</button></p>
     </form>`;
+  }
+
+  #originPicker(): TemplateResult {
+    const origins = this._origins;
+    if (!origins) return html`<p role="status">Loading your finished migrations…</p>`;
+    const chosen = this._migrationId;
+    // A migration handed over from History may be older than the ones listed: it is offered too.
+    const handedOnly = chosen !== '' && !origins.some((job) => job.id === chosen);
+    if (origins.length === 0 && !handedOnly) {
+      return html`<p class="empty" data-testid="no-origins">No finished migration from a connected account yet. <a href=${hrefFor('migrate')}>Migrate a playlist</a> first.</p>`;
+    }
+    return html`<select id="sync-migration" name="migration" aria-describedby="sync-migration-hint" @change=${(event: Event) => (this._migrationId = (event.target as HTMLSelectElement).value)}>
+      <option value="" ?selected=${chosen === ''}>Choose a migration…</option>
+      ${handedOnly ? html`<option value=${chosen} selected>The migration chosen on History</option>` : nothing}
+      ${origins.map(
+        (job) => html`<option value=${job.id} ?selected=${job.id === chosen}>${job.label} — ${job.sourceProvider} → ${job.targetProvider}, ${formatTimestamp(job.completedAt ?? job.createdAt)}</option>`,
+      )}
+    </select>`;
   }
 
   #row(rule: SyncRule): TemplateResult {
