@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { engineUrlOption, UUID } from '../engine-command/index.ts';
+import { engineUrlOption, parseCommandWords, UUID } from '../engine-command/index.ts';
 
 /** The command line of `opl sync`: a subcommand, then its options. */
 
@@ -31,26 +30,19 @@ export type SyncOptions = { url: string | null } & (
 const ACTIONS = ['list', 'create', 'run', 'pause', 'resume'] as const;
 
 export function parseSyncOptions(args: readonly string[]): SyncOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        migration: { type: 'string' },
-        every: { type: 'string' },
-        daily: { type: 'string' },
-        tz: { type: 'string' },
-        mode: { type: 'string' },
-        wait: { type: 'boolean', default: false },
-        url: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new SyncUsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandWords(
+    args,
+    {
+      migration: { type: 'string' },
+      every: { type: 'string' },
+      daily: { type: 'string' },
+      tz: { type: 'string' },
+      mode: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+      url: { type: 'string' },
+    },
+    (message) => new SyncUsageError(message),
+  );
   const action = positionals[0] as (typeof ACTIONS)[number] | undefined;
   if (!action || !ACTIONS.includes(action)) throw new SyncUsageError(`say what to do: ${ACTIONS.join(', ')}.`);
   const url = engineUrlOption(values.url, (message) => new SyncUsageError(message));

@@ -1,4 +1,5 @@
 import type { EntityType, ItemStatus, JobOutcome, MigrationJobStatus } from '../../storage/entities/values.ts';
+import { isoOrNull, jsonColumn } from '../../storage/sql/row-values.ts';
 
 /**
  * How migration rows look in the API: one mapping from database rows to JSON views, shared by
@@ -39,15 +40,6 @@ export function countsFrom(rows: readonly Record<string, unknown>[]): { counts: 
   return { counts, entity_counts: entity };
 }
 
-function iso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return (value instanceof Date ? value : new Date(value as string)).toISOString();
-}
-
-function json<T>(value: unknown, fallback: T): T {
-  if (value === null || value === undefined) return fallback;
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-}
 
 export interface JobRow {
   id: string;
@@ -96,18 +88,18 @@ export function jobRow(row: Record<string, unknown>): JobRow {
     status: String(row['status']) as MigrationJobStatus,
     outcome: String(row['outcome']) as JobOutcome,
     phase: String(row['phase']),
-    selection: json(row['selection'], {}),
-    warnings: json(row['warnings'], []),
-    acknowledgedWarnings: json(row['acknowledged_warnings'], []),
-    summary: json(row['summary'], null),
+    selection: jsonColumn(row['selection'], {}),
+    warnings: jsonColumn(row['warnings'], []),
+    acknowledgedWarnings: jsonColumn(row['acknowledged_warnings'], []),
+    summary: jsonColumn(row['summary'], null),
     error: (row['error'] as string | null) ?? null,
     errorCode: (row['error_code'] as string | null) ?? null,
-    resumeAt: iso(row['resume_at']),
-    createdAt: iso(row['created_at'])!,
-    startedAt: iso(row['started_at']),
-    completedAt: iso(row['completed_at']),
-    detailExpiresAt: iso(row['detail_expires_at']),
-    detailPurgedAt: iso(row['detail_purged_at']),
+    resumeAt: isoOrNull(row['resume_at']),
+    createdAt: isoOrNull(row['created_at'])!,
+    startedAt: isoOrNull(row['started_at']),
+    completedAt: isoOrNull(row['completed_at']),
+    detailExpiresAt: isoOrNull(row['detail_expires_at']),
+    detailPurgedAt: isoOrNull(row['detail_purged_at']),
     progressSeq: Number(row['progress_seq'] ?? 0),
   };
 }
@@ -181,7 +173,7 @@ export function itemView(row: Record<string, unknown>) {
     source_track_id: (row['source_track_id'] as string | null) ?? null,
     source_item_id: (row['source_item_id'] as string | null) ?? null,
     source_uri: (row['source_uri'] as string | null) ?? null,
-    source_metadata: json<Record<string, unknown>>(row['source_metadata'], {}),
+    source_metadata: jsonColumn<Record<string, unknown>>(row['source_metadata'], {}),
     target_uri: (row['target_uri'] as string | null) ?? null,
     target_id: (row['target_id'] as string | null) ?? null,
     target_entity_id: (row['target_entity_id'] as string | null) ?? null,
@@ -190,11 +182,11 @@ export function itemView(row: Record<string, unknown>) {
     review_action: (row['review_action'] as string | null) ?? null,
     review_original_status: (row['review_original_status'] as string | null) ?? null,
     review_original_reason: (row['review_original_reason'] as string | null) ?? null,
-    reviewed_at: iso(row['reviewed_at']),
-    candidates: json<unknown[]>(row['candidates'], []),
-    match_detail: json<Record<string, unknown> | null>(row['match_detail'], null),
-    created_at: iso(row['created_at']),
-    updated_at: iso(row['updated_at']),
+    reviewed_at: isoOrNull(row['reviewed_at']),
+    candidates: jsonColumn<unknown[]>(row['candidates'], []),
+    match_detail: jsonColumn<Record<string, unknown> | null>(row['match_detail'], null),
+    created_at: isoOrNull(row['created_at']),
+    updated_at: isoOrNull(row['updated_at']),
   };
 }
 

@@ -1,16 +1,8 @@
 import { scheduleOf, type Schedule } from './sync-schedule.ts';
+import { isoOrNull, jsonColumn } from '../../storage/sql/row-values.ts';
 
 /** How sync rows look in the API (JSON endpoints and events share these). */
 
-function iso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return (value instanceof Date ? value : new Date(value as string)).toISOString();
-}
-
-function json<T>(value: unknown, fallback: T): T {
-  if (value === null || value === undefined) return fallback;
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-}
 
 export interface RuleRow {
   id: string;
@@ -54,11 +46,11 @@ export function ruleRow(row: Record<string, unknown>): RuleRow {
     pauseCode: (row['pause_code'] as string | null) ?? null,
     pauseReason: (row['pause_reason'] as string | null) ?? null,
     schedule: scheduleOf(row as { schedule_kind: unknown; interval_minutes: unknown; daily_at: unknown; time_zone: unknown }),
-    nextRunAt: iso(row['next_run_at']),
-    lastRunAt: iso(row['last_run_at']),
+    nextRunAt: isoOrNull(row['next_run_at']),
+    lastRunAt: isoOrNull(row['last_run_at']),
     consecutiveFailures: Number(row['consecutive_failures'] ?? 0),
     progressSeq: Number(row['progress_seq'] ?? 0),
-    createdAt: iso(row['created_at'])!,
+    createdAt: isoOrNull(row['created_at'])!,
   };
 }
 
@@ -101,14 +93,14 @@ export function runView(row: Record<string, unknown>) {
     status: String(row['status']) as 'queued' | 'running' | 'review_required' | 'completed' | 'failed' | 'cancelled',
     trigger: typeof row['trigger'] === 'string' ? row['trigger'] : 'schedule',
     attempt: Number(row['attempt'] ?? 1),
-    scheduled_for: iso(row['scheduled_for'])!,
+    scheduled_for: isoOrNull(row['scheduled_for'])!,
     migration_job_id: (row['migration_job_id'] as string | null) ?? null,
-    stats: json<Record<string, unknown>>(row['stats'], {}),
+    stats: jsonColumn<Record<string, unknown>>(row['stats'], {}),
     error_code: (row['error_code'] as string | null) ?? null,
     error: (row['error'] as string | null) ?? null,
-    started_at: iso(row['started_at']),
-    completed_at: iso(row['completed_at']),
-    created_at: iso(row['created_at'])!,
+    started_at: isoOrNull(row['started_at']),
+    completed_at: isoOrNull(row['completed_at']),
+    created_at: isoOrNull(row['created_at'])!,
   };
 }
 
