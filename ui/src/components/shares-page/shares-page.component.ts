@@ -8,6 +8,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
+import { scrollingTable } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { sharesPageStyles } from './shares-page.styles.ts';
 
@@ -109,24 +110,12 @@ export class OplSharesPage extends LitElement {
         You have not shared any playlist yet. Preview a playlist on the <a href=${hrefFor('import')}>Import</a> page and choose “Share…”.
       </p>`;
     }
-    return html`<div class="table-scroll" role="region" aria-labelledby="shares-heading" tabindex="0">
-      <table aria-labelledby="shares-heading" data-testid="shares-table">
-        <thead>
-          <tr>
-            <th scope="col">Playlist</th>
-            <th scope="col" class="number">Tracks</th>
-            <th scope="col">From</th>
-            <th scope="col">Shared</th>
-            <th scope="col">Link works</th>
-            <th scope="col">State</th>
-            <th scope="col"><span class="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${load.shares.map((share) => this.#row(share))}
-        </tbody>
-      </table>
-    </div>`;
+    return scrollingTable({
+      headingId: 'shares-heading',
+      testId: 'shares-table',
+      columns: [{ label: 'Playlist' }, { label: 'Tracks', numeric: true }, { label: 'From' }, { label: 'Shared' }, { label: 'Link works' }, { label: 'State' }, { label: 'Actions', hidden: true }],
+      rows: load.shares.map((share) => this.#row(share)),
+    });
   }
 
   override render(): TemplateResult {

@@ -10,6 +10,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
+import { scrollingTable } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { syncPageStyles } from './sync-page.styles.ts';
 
@@ -248,24 +249,12 @@ export class OplSyncPage extends LitElement {
         <p><button type="button" @click=${() => void this.#reload()}>Try again</button></p></opl-problem-notice>`;
     }
     if (load.rules.length === 0) return html`<p class="empty" data-testid="no-rules">No sync rules yet.</p>`;
-    return html`<div class="table-scroll" role="region" aria-labelledby="rules-heading" tabindex="0">
-      <table aria-labelledby="rules-heading" data-testid="rules-table">
-        <thead>
-          <tr>
-            <th scope="col">Playlist</th>
-            <th scope="col">Route</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">State</th>
-            <th scope="col">Next run</th>
-            <th scope="col">Last run</th>
-            <th scope="col"><span class="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${load.rules.map((rule) => this.#row(rule))}
-        </tbody>
-      </table>
-    </div>`;
+    return scrollingTable({
+      headingId: 'rules-heading',
+      testId: 'rules-table',
+      columns: [{ label: 'Playlist' }, { label: 'Route' }, { label: 'Schedule' }, { label: 'State' }, { label: 'Next run' }, { label: 'Last run' }, { label: 'Actions', hidden: true }],
+      rows: load.rules.map((rule) => this.#row(rule)),
+    });
   }
 
   override render(): TemplateResult {
