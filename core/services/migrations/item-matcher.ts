@@ -6,6 +6,7 @@ import { selectDecisions } from './migration-jobs.sql.ts';
 import { selectDecisionsOf } from './item-decisions.sql.ts';
 import type { Execute } from './migration-store.ts';
 import { linkAsks, type LinkLookup } from './source-lookup.ts';
+import { SKIPPED_BEFORE } from './migration-outcome.ts';
 
 /**
  * Phase 3.5 of a migration: find each item's target. Tracks go through the match service (graph
@@ -110,7 +111,7 @@ async function rememberedDecision(context: MatchContext, entityType: string, met
     const decision = found.find((row) => row['scope'] === scope);
     if (!decision) continue;
     if (decision['action'] === 'skip') {
-      return { status: 'skipped', targetUri: null, targetId: null, confidence: null, reason: 'Skipped: you skipped this before for this target.', candidates: null, matchDetail: { from: 'review_decision', scope } };
+      return { status: 'skipped', targetUri: null, targetId: null, confidence: null, reason: SKIPPED_BEFORE, candidates: null, matchDetail: { from: 'review_decision', scope } };
     }
     const uri = decision['chosen_target_uri'] as string | null;
     if (!uri) continue;

@@ -32,7 +32,7 @@ import type { LoadedSource, MigrationSources } from './migration-source.ts';
 import type { MigrationStore } from './migration-store.ts';
 import { countsFrom, jobRow, type JobRow } from './migration-views.ts';
 import { TargetWriter, type WriteCollection } from './target-writer.ts';
-import { ALREADY_IN_TARGET, DUPLICATE_IN_JOB, outcomeOf } from './migration-outcome.ts';
+import { HARMLESS_SKIP_PATTERNS, outcomeOf } from './migration-outcome.ts';
 
 /**
  * The worker side of a migration: one run takes the job's lease, continues from the persisted
@@ -414,9 +414,9 @@ export class MigrationRunner {
     await this.#o.playlists.invalidate(job.ownerId, job.targetAccountId).catch(() => undefined);
   }
 
-  /** Skips that are not losses: songs the target already had. */
+  /** Skips that are not losses: songs the target already had, and the user's own skips. */
   async #harmlessSkips(jobId: string): Promise<number> {
-    const [row] = await this.#o.store.execute({ text: `select count(*)::int as n from job_item where job_id = ? and status = 'skipped' and (reason like ? or reason like ?)`, values: [jobId, `${ALREADY_IN_TARGET}%`, `${DUPLICATE_IN_JOB}%`] });
+    const [row] = await this.#o.store.execute({ text: `select count(*)::int as n from job_item where job_id = ? and status = 'skipped' and (${HARMLESS_SKIP_PATTERNS.map(() => 'reason like ?').join(' or ')})`, values: [jobId, ...HARMLESS_SKIP_PATTERNS] });
     return Number(row?.['n'] ?? 0);
   }
 }

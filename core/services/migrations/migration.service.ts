@@ -31,6 +31,7 @@ import type { SourceLookup } from './source-lookup.ts';
 import { PLAYLIST_SNAPSHOTS_KEY, playlistSnapshots } from './playlist-snapshot.ts';
 import type { Execute, MigrationStore } from './migration-store.ts';
 import { countsFrom, detailExpired, itemView, jobRow, jobView, type ItemView, type JobRow, type JobView } from './migration-views.ts';
+import { SKIPPED_IN_REVIEW } from './migration-outcome.ts';
 
 /**
  * The API side of migrations: preflight and creation, job and item reads, review decisions, and
@@ -487,7 +488,7 @@ export class MigrationService {
         targetUri: input.action === 'approve' ? chosen.uri : null,
         targetId: input.action === 'approve' ? chosen.id : null,
         confidence: input.action === 'approve' ? 1 : null,
-        reason: input.action === 'approve' ? (input.target_uri ? 'Corrected in review.' : 'Approved in review.') : 'Skipped in review.',
+        reason: input.action === 'approve' ? (input.target_uri ? 'Corrected in review.' : 'Approved in review.') : SKIPPED_IN_REVIEW,
       }),
     );
     if (!updated) throw new MigrationError('migration_state_conflict', `Item ${String(row['id'])} was decided meanwhile.`);

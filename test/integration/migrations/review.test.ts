@@ -93,6 +93,16 @@ describe('review', () => {
     const items = (await h.api(`/api/migrations/${secondJob}/items`)).json as Item[];
     expect(items.find((item) => item.title === twinA.title)).toMatchObject({ status: 'written', reason: 'Your earlier review decision for this source.' });
     expect(items.find((item) => item.title === twinB.title)!.reason).toMatch(/skipped this before/);
+    // The user's own skip is not a loss: everything else arrived, so the job is complete.
+    expect(job.outcome).toBe('completed');
+  });
+
+  it('a job whose every song the user chose to skip ends completed, not failed', async () => {
+    const only = await importText([line(twinB)], 'Only Skipped');
+    const jobId = await startFromImport(only);
+    const job = await h.waitForJob(jobId, (candidate) => ['completed', 'failed', 'awaiting_review'].includes(candidate.status));
+    expect(job).toMatchObject({ status: 'completed', outcome: 'completed' });
+    expect(job.counts).toMatchObject({ written: 0, skipped: 1 });
   });
 
   it('searches the target for a correction when no candidate is right, and takes a found song', async () => {

@@ -117,6 +117,9 @@ describe('job outcome', () => {
   it('is completed when everything arrived or was already there', () => {
     expect(outcomeOf(counts(5, 2, 0), 2, null)).toBe('completed');
   });
+  it('is completed when the only songs that did not arrive are ones the user chose to skip', () => {
+    expect(outcomeOf(counts(0, 3, 0), 3, null)).toBe('completed');
+  });
   it('is partial when some arrived and some did not', () => {
     expect(outcomeOf(counts(5, 1, 0), 0, null)).toBe('partial');
     expect(outcomeOf(counts(5, 0, 1), 0, null)).toBe('partial');
