@@ -19,6 +19,7 @@ import type { Database } from '../storage/index.ts';
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
 import type { GeneratorService } from '../services/generator/index.ts';
 import type { OrganizerRecovery, OrganizerRunner, OrganizerService } from '../services/organizer/index.ts';
+import type { SignInThrottle } from '../services/sign-in/index.ts';
 import type { SnapshotService } from '../services/snapshots/index.ts';
 import type { SyncEngine } from '../services/sync/index.ts';
 
@@ -28,6 +29,8 @@ export interface AppServices {
   database: Database;
   jobs: JobQueue<AppServices>;
   ownerSessions: OwnerSessionService;
+  /** Counts failed sign-ins (owner secret, admin token) per address, account and device. */
+  signInThrottle: SignInThrottle;
   /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
   imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** Playlist shares: bounded public snapshots read by token. */

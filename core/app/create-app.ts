@@ -17,6 +17,7 @@ import { sqlExecutors } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import { LibraryReadService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
+import { SignInThrottle } from '../services/sign-in/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { ShareService } from '../services/shares/index.ts';
@@ -83,6 +84,8 @@ export interface AppOverrides {
   syncClock?: () => Date;
   /** Tests: short sync run leases (a stalled worker's run is taken over quickly). */
   syncLeaseSeconds?: number;
+  /** Tests of sign-in lockouts: the clock the throttle reads (moved past a lockout by the test). */
+  signInClock?: () => Date;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -303,6 +306,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       database,
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
+      signInThrottle: new SignInThrottle({ execute, ...(overrides.signInClock ? { clock: overrides.signInClock } : {}) }),
       imports: { records: importRecords, preview: importPreview },
       shares,
       exports: exportService,
@@ -335,6 +339,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           version: ENGINE_VERSION,
           readiness,
           ownerSessions: services.ownerSessions,
+          signInThrottle: services.signInThrottle,
           pluginAdmin: services.plugins.admin,
           imports: services.imports,
           exports: services.exports,

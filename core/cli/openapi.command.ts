@@ -1,3 +1,4 @@
+import { SignInThrottle } from '../services/sign-in/index.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '../app/version.ts';
@@ -23,6 +24,7 @@ export async function generateOpenApi(): Promise<string> {
     version: ENGINE_VERSION,
     readiness: [],
     ownerSessions: new OwnerSessionService({ execute: unreachable, ownerSecret: undefined, ttlHours: 1 }),
+    signInThrottle: new SignInThrottle({ execute: unreachable }),
     pluginAdmin: { providers: () => [], view: unreachable, reload: unreachable, addAllowListEntry: unreachable, removeAllowListEntry: unreachable, release: unreachable },
     uiDistDir: '/nonexistent',
   });

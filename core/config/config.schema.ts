@@ -18,6 +18,23 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
+/** fastify's `trustProxy`: false, true, a hop count, or proxy addresses/CIDRs. */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): boolean | number | string[] => {
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    const bad = entries.find((entry) => !/^[0-9A-Fa-f:.]+(?:\/\d{1,3})?$/.test(entry));
+    if (bad !== undefined || entries.length === 0) {
+      context.addIssue({ code: 'custom', message: `must be false, true, a hop count, or proxy addresses/CIDR ranges (${JSON.stringify(bad ?? value)} is none of these)` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const optionalText = z
   .string()
   .trim()
@@ -100,6 +117,9 @@ export const configEnvSchema = z
       .describe('Lifetime of an owner session, in hours.'),
     OPL_HOST: z.string().trim().min(1).default('127.0.0.1').describe('Interface the HTTP server listens on.'),
     OPL_PORT: integer(0, 65535).default(8765).describe('TCP port of the HTTP server (0 picks a free port).'),
+    OPL_TRUST_PROXY: trustProxy
+      .default(false)
+      .describe('Which reverse proxies may name the client address in `X-Forwarded-For` (the address sign-in throttling counts by): `false` (none: the connection\'s address), `true` (any: only when nothing else can reach the engine), a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges (e.g. `127.0.0.1,10.0.0.0/8`).'),
     OPL_LOG_LEVEL: logLevel.default('info').describe('Log level: fatal, error, warn, info, debug, trace or silent.'),
     OPL_LOG_FORMAT: z
       .enum(['auto', 'json', 'pretty'])
@@ -264,6 +284,8 @@ export interface Config {
   ownerSecret: string | undefined;
   sessionTtlHours: number;
   host: string;
+  /** fastify's `trustProxy` (OPL_TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
   port: number;
   logLevel: z.output<typeof logLevel>;
   /** `auto`: readable on a terminal, JSON otherwise (see `readableLogs`). */
@@ -338,6 +360,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     ownerSecret: env.OPL_OWNER_SECRET,
     sessionTtlHours: env.OPL_SESSION_TTL_HOURS,
     host: env.OPL_HOST,
+    trustProxy: env.OPL_TRUST_PROXY,
     port: env.OPL_PORT,
     logLevel: env.OPL_LOG_LEVEL,
     logFormat: env.OPL_LOG_FORMAT,

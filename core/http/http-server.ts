@@ -29,6 +29,7 @@ import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } f
 import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.routes.ts';
+import type { SignInThrottle } from '../services/sign-in/index.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 import { organizerRoutes, type OrganizerApi } from './routes/organizer.routes.ts';
@@ -40,6 +41,8 @@ export interface HttpDependencies {
   version: string;
   readiness: readonly ReadinessCheck[];
   ownerSessions: OwnerSessionService;
+  /** Failed-sign-in throttle of the owner secret and the admin token. */
+  signInThrottle: SignInThrottle;
   pluginAdmin: PluginAdminApi;
   /** Import previews and records; absent only where no database exists (the OpenAPI generator). */
   imports?: ImportsApi;
@@ -125,6 +128,10 @@ const SECURITY_HEADERS: Record<string, string> = {
     "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
 };
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /** Builds the fastify server with every route of the API; `listen` is the caller's business. */
 export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServer> {
   const { config } = deps;
@@ -133,6 +140,9 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     genReqId: requestIdFor,
     logController: new RedactingLogController(),
     bodyLimit: 1024 * 1024,
+    // Who the client is (request.ip) counts for sign-in throttling: only named proxies may say.
+    // A hop count trusts that many proxies nearest the engine (proxy-addr's meaning of a number).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Requests Node's parser refuses (a raw `é` in the URL, oversized headers) answer problem+json too.
@@ -174,12 +184,13 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(sessionRoutes, {
     policy,
     sessions: deps.ownerSessions,
+    throttle: deps.signInThrottle,
     secureCookie: config.publicBaseUrl?.startsWith('https://') ?? false,
   });
 
   await app.register(pluginRoutes, {
     admin: deps.pluginAdmin,
-    policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken },
+    policy: { deploymentMode: config.deploymentMode, adminToken: config.adminToken, throttle: deps.signInThrottle },
     ...(deps.connections ? { connectInfo: deps.connections.connectInfo.bind(deps.connections) } : {}),
   });
   await app.register(connectionRoutes, {

@@ -2,10 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/index.ts';
 import { requireOwner } from './owner-gate.ts';
+import { signInAttempt, throttledTokenCheck } from './sign-in-guard.ts';
+import type { SignInThrottle } from '../../services/sign-in/index.ts';
 
 export interface AdminPolicy {
   deploymentMode: 'self_host' | 'hosted';
   adminToken: string | undefined;
+  /** Counts wrong admin tokens per client address and for the admin account. */
+  throttle: SignInThrottle;
 }
 
 /** Who performed an admin action, for audit fields such as `added_by`. */
@@ -20,9 +24,10 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * Admin routes (plugin allow-list, quarantine). Self-host: the instance owner is the admin (behind
- * the owner-session gate when it is on). Hosted: only a bearer token equal to `OPL_ADMIN_TOKEN`.
+ * the owner-session gate when it is on). Hosted: only a bearer token equal to `OPL_ADMIN_TOKEN`;
+ * wrong tokens are throttled like failed sign-ins (sign-in-guard.ts).
  */
-export function requireAdmin(request: FastifyRequest, policy: AdminPolicy): Admin {
+export async function requireAdmin(request: FastifyRequest, policy: AdminPolicy): Promise<Admin> {
   if (policy.deploymentMode === 'self_host') {
     const owner = requireOwner(request, 'manage plugins');
     return { kind: 'owner', id: owner.id };
@@ -32,7 +37,10 @@ export function requireAdmin(request: FastifyRequest, policy: AdminPolicy): Admi
   }
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match?.[1] || !sameSecret(match[1], policy.adminToken)) {
+  const given = match?.[1];
+  const expected = policy.adminToken;
+  // No token at all is a missing header, not a guess: only wrong tokens are counted.
+  if (!given || !(await throttledTokenCheck(request, policy.throttle, signInAttempt(request, 'admin_token', 'admin'), () => sameSecret(given, expected)))) {
     throw new AppError('admin_token_required', 'Send the admin token as "Authorization: Bearer <OPL_ADMIN_TOKEN>".');
   }
   return { kind: 'admin_token' };

@@ -127,7 +127,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
       },
     },
     async (request) => {
-      requireAdmin(request, policy);
+      await requireAdmin(request, policy);
       return admin.view();
     },
   );
@@ -142,7 +142,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
       },
     },
     async (request) => {
-      requireAdmin(request, policy);
+      await requireAdmin(request, policy);
       await admin.reload();
       return admin.view();
     },
@@ -159,7 +159,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const who = requireAdmin(request, policy);
+      const who = await requireAdmin(request, policy);
       const candidate = { pluginId: request.body.plugin_id, keyId: request.body.key_id, versionRange: request.body.version_range };
       const problem = validateAllowListEntry(candidate);
       if (problem) throw new AppError('validation_failed', problem);
@@ -180,7 +180,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      requireAdmin(request, policy);
+      await requireAdmin(request, policy);
       if (!(await admin.removeAllowListEntry(request.params.id))) throw new AppError('not_found', 'There is no allow-list entry with this id.');
       return reply.status(204).send(null);
     },
@@ -197,7 +197,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<PluginRoutesOptions> = async (a
       },
     },
     async (request) => {
-      requireAdmin(request, policy);
+      await requireAdmin(request, policy);
       if (!(await admin.release(request.params.pluginId))) throw new AppError('not_found', `${request.params.pluginId} is not quarantined.`);
       return admin.view();
     },

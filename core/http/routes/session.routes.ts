@@ -4,6 +4,8 @@ import type { OwnerPolicy } from '../../services/owner/owner.ts';
 import type { OwnerSessionService } from '../../services/owner/owner-session.service.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../owner/owner-gate.ts';
+import { signInAttempt, throttledSignIn } from '../owner/sign-in-guard.ts';
+import type { SignInThrottle } from '../../services/sign-in/index.ts';
 
 const meSchema = z
   .object({
@@ -16,16 +18,14 @@ const meSchema = z
   })
   .meta({ id: 'CurrentOwner' });
 
-/** A failed login waits this long, which makes guessing the owner secret slow without locking anyone out. */
-const FAILED_LOGIN_DELAY_MS = 400;
-
 export interface SessionRoutesOptions {
   policy: OwnerPolicy;
   sessions: OwnerSessionService;
+  throttle: SignInThrottle;
   secureCookie: boolean;
 }
 
-export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, secureCookie }) => {
+export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, throttle, secureCookie }) => {
   app.get(
     '/api/me',
     {
@@ -48,11 +48,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       schema: {
         tags: ['session'],
         summary: 'Log in with the owner secret; sets an HttpOnly session cookie',
+        description:
+          'Failed attempts are throttled per client address and for the owner account: after 5 failures from one address in 15 minutes each attempt waits longer before it is checked (0.5 s, doubling, up to 10 s); the 11th starts a lockout (1 minute, doubling with each lockout in a row, at most 15 minutes) answered with 429 `sign_in_locked`, `locked_until` and Retry-After. The account locks after 50 failures from anywhere. A success clears the counts and sets an `opl_device` cookie: attempts from a device that signed in before are counted on that device alone, so nobody else can lock it out.',
         body: z.object({ secret: z.string().min(1).max(1024) }).strict(),
         response: {
           204: z.null().describe('Logged in'),
           401: problemResponse('Wrong owner secret'),
           404: problemResponse('The session gate is off on this instance'),
+          429: problemResponse('Too many failed attempts (`sign_in_locked`, with `locked_until` and Retry-After)'),
         },
       },
       // Never log the body: it holds the owner secret.
@@ -62,11 +65,9 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       if (!policy.sessionGate) {
         throw new AppError('not_found', 'The owner-session gate is off on this instance (OPL_PUBLIC_BASE_URL is not set), so there is nothing to log in to.');
       }
-      if (!sessions.verifySecret(request.body.secret)) {
-        await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
-        request.log.warn('owner login failed');
-        throw new AppError('invalid_owner_secret', 'The owner secret is not correct.');
-      }
+      const secret = request.body.secret;
+      const right = await throttledSignIn(request, reply, throttle, signInAttempt(request, 'owner_secret', 'owner'), () => sessions.verifySecret(secret), secureCookie);
+      if (!right) throw new AppError('invalid_owner_secret', 'The owner secret is not correct.');
       const { token } = await sessions.create();
       void reply.setCookie(SESSION_COOKIE, token, {
         path: '/',

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/index.ts';
+import type { SignInThrottle } from '../sign-in/index.ts';
 import type { OwnerSessionService } from './owner-session.service.ts';
 
-/** Hourly removal of expired owner sessions, in bounded batches so one run never holds long locks. */
+/**
+ * Hourly removal of expired owner sessions, in bounded batches so one run never holds long locks,
+ * and of sign-in bookkeeping nobody needs any more (quiet throttle keys, expired device cookies).
+ */
 export const expireOwnerSessionsJob = defineJob({
   name: 'maintenance.expire-owner-sessions',
   payload: z.object({ batchSize: z.number().int().min(1).max(10_000) }).strict(),
   schedule: { cron: '7 * * * *', payload: { batchSize: 500 } },
   queue: { retryLimit: 3, retryDelay: 60, expireInSeconds: 300 },
-  async handle(payload, { deps, logger, signal }: JobContext<{ ownerSessions: OwnerSessionService }>) {
+  async handle(payload, { deps, logger, signal }: JobContext<{ ownerSessions: OwnerSessionService; signInThrottle: SignInThrottle }>) {
     let removed = 0;
     for (;;) {
       if (signal.aborted) break;
@@ -17,5 +21,6 @@ export const expireOwnerSessionsJob = defineJob({
       if (batch < payload.batchSize) break;
     }
     if (removed > 0) logger.info({ removed }, 'expired owner sessions removed');
+    await deps.signInThrottle.purge();
   },
 });

@@ -20,6 +20,7 @@ import { ProviderCredential } from './provider-credential.entity.ts';
 import { RateLimitBucket } from './rate-limit-bucket.entity.ts';
 import { ReviewDecision } from './review-decision.entity.ts';
 import { Share } from './share.entity.ts';
+import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
@@ -51,6 +52,8 @@ export {
   RateLimitBucket,
   ReviewDecision,
   Share,
+  SignInDevice,
+  SignInThrottle,
   Snapshot,
   SnapshotProfile,
   SyncCheckpoint,
@@ -89,6 +92,8 @@ export const ENTITIES = [
   PluginRecord,
   PluginAllowListEntry,
   OwnerSession,
+  SignInThrottle,
+  SignInDevice,
   AuthAttempt,
   RateLimitBucket,
   PlaylistCache,
