@@ -84,6 +84,7 @@ const jobSchema = z
     account_id: z.string(),
     action: jobActionSchema,
     undo_of: z.uuid().nullable(),
+    restore_order: z.enum(['positions', 'appended']).nullable(),
     status: z.string(),
     counts: z.object({ items: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int(), retryable: z.number().int() }),
     created_at: z.string(),
@@ -255,13 +256,13 @@ const organizerUndoRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }> = 
     {
       schema: {
         tags: ['organizer'],
-        summary: 'Undo a finished song removal: a new job puts the removed entries back at their positions',
+        summary: 'Undo a finished song removal: a new job puts the removed entries back at their positions, or at the end where the provider can only append (each item says so)',
         params: jobParams,
         response: {
           202: jobSchema,
           404: problemResponse('No such job'),
           409: problemResponse('Not a finished song removal, or the playlist changed since (`organizer_preflight_stale`)'),
-          422: problemResponse('The provider cannot insert at a position (`organizer_unsupported`)'),
+          422: problemResponse('The provider cannot add songs at all (`organizer_unsupported`)'),
         },
       },
     },
