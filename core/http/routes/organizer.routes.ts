@@ -87,6 +87,7 @@ const jobSchema = z
     restore_order: z.enum(['positions', 'appended']).nullable(),
     status: z.string(),
     counts: z.object({ items: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int(), retryable: z.number().int() }),
+    reconnect_required: z.boolean().describe('Some item failed because the connection must be renewed: reconnect the account, then retry.'),
     created_at: z.string(),
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
@@ -238,7 +239,7 @@ export const organizerRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }>
         tags: ['organizer'],
         summary: 'Run the failed, retryable items again (successful items never rerun)',
         params: jobParams,
-        response: { 202: jobSchema, 404: problemResponse('No such job'), 409: problemResponse('Still running, or nothing retryable') },
+        response: { 202: jobSchema, 404: problemResponse('No such job'), 409: problemResponse('Still running, nothing retryable, or the account must be reconnected first (`action: reconnect`)') },
       },
     },
     async (request, reply) => {

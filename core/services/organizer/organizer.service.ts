@@ -77,6 +77,8 @@ export interface OrganizerJobView {
   restore_order: RestoreOrder | null;
   status: string;
   counts: { items: number; succeeded: number; failed: number; pending: number; retryable: number };
+  /** Some item failed because the account's connection must be renewed: reconnect, then retry. */
+  reconnect_required: boolean;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
@@ -257,6 +259,11 @@ export class OrganizerService {
   async retry(ownerId: string, jobId: string): Promise<OrganizerJobView> {
     const current = await this.job(ownerId, jobId);
     if (current.status === 'queued' || current.status === 'running') throw new OrganizerError('organizer_state_conflict', 'The job is still running; retry once it has finished.');
+    // A retry before reconnecting would only fail the same items again: say what to do instead.
+    const account = await this.#deps.connections.get(ownerId, current.account_id);
+    if (account.status === 'reauth_required') {
+      throw new OrganizerError('organizer_state_conflict', `The ${account.provider} connection needs to be renewed first: reconnect the account on the Connections page, then retry. Nothing was changed.`, { action: 'reconnect', account_id: current.account_id });
+    }
     const reset = await this.#deps.execute(resetRetryableItems(ownerId, jobId));
     if (reset.length === 0) throw new OrganizerError('organizer_state_conflict', 'Nothing to retry: no failed item of this job can be retried (successful items are never run again).');
     await this.#deps.enqueue(jobId);
@@ -311,6 +318,7 @@ function jobView(row: Record<string, unknown>, itemRows: Record<string, unknown>
     restore_order: row['mode'] === 'restore_tracks' ? ((row['preflight'] as { restore_order?: RestoreOrder } | null)?.restore_order ?? 'positions') : null,
     status: String(row['status']),
     counts: { items: items.length, succeeded: count('succeeded'), failed: count('failed') + count('ambiguous'), pending: count('pending') + count('running'), retryable: items.filter((item) => item.status !== 'succeeded' && item.retryable).length },
+    reconnect_required: items.some((item) => item.status === 'failed' && item.retryable && item.error_code === 'auth_expired'),
     created_at: iso(row['created_at'])!,
     started_at: iso(row['started_at']),
     completed_at: iso(row['completed_at']),
