@@ -21,6 +21,9 @@ const playlistsSchema = z
   .object({
     account_id: z.string(),
     provider: z.string(),
+    provider_actions: z
+      .object({ unfollow_playlist: availabilitySchema, delete_playlist: availabilitySchema, remove_tracks: availabilitySchema })
+      .describe('What the provider offers at all (its manifest): an action unavailable here is unavailable for every playlist, for this reason.'),
     playlists: z.array(
       z.object({
         id: z.string(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { availability, ORGANIZER_ACTIONS, phraseMatches, relationOf, type ActionAvailability, type OrganizerAction, type PlaylistRelation } from './organizer-actions.ts';
+import { availability, ORGANIZER_ACTIONS, phraseMatches, providerActions, relationOf, type ActionAvailability, type OrganizerAction, type PlaylistRelation } from './organizer-actions.ts';
 import { OrganizerError } from './organizer-errors.ts';
 import { buildPlan, phraseFor, type Plan, type PlannedPlaylist, type PlannedRemoval, type ProviderOrganizer } from './organizer-preflight.ts';
 import { restoreByAppending, restoreOrderOf, type RestoreOrder } from './organizer-restore.ts';
@@ -100,13 +100,14 @@ export class OrganizerService {
     return found;
   }
 
-  async playlists(ownerId: string, accountId: string, refresh: boolean): Promise<{ account_id: string; provider: string; playlists: OrganizerPlaylistView[] }> {
+  async playlists(ownerId: string, accountId: string, refresh: boolean): Promise<{ account_id: string; provider: string; provider_actions: Record<OrganizerAction, ActionAvailability>; playlists: OrganizerPlaylistView[] }> {
     const account = await this.#deps.connections.get(ownerId, accountId);
     const provider = this.#provider(account.provider);
     const list = await this.#deps.playlists.list(ownerId, accountId, refresh);
     return {
       account_id: accountId,
       provider: account.provider,
+      provider_actions: providerActions(provider.section),
       playlists: list.playlists.map((playlist) => ({
         id: playlist.id ?? '',
         name: playlist.name,

@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** Labelled text fields with a hint and a field-level error, as the forms of every page lay them out. */
+/** Labelled text fields and list boxes with a hint and a field-level error, as the forms of every page lay them out. */
 export const formStyles = css`
   label {
     font-weight: 600;
@@ -12,13 +12,19 @@ export const formStyles = css`
     font-size: 0.9375rem;
   }
 
-  input {
+  input,
+  select {
     font: inherit;
     padding: var(--opl-space-2) var(--opl-space-3);
     border: 1px solid var(--opl-color-control-border);
     border-radius: var(--opl-radius);
     background: var(--opl-color-surface);
     color: var(--opl-color-text);
+  }
+
+  /* A list box is as wide as its longest option (a playlist name): never wider than its column. */
+  select {
+    max-width: 100%;
   }
 
   input[aria-invalid='true'] {
