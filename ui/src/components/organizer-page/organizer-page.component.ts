@@ -297,7 +297,6 @@ export class OplOrganizerPage extends LitElement {
 
   #actionCell(playlist: OrganizerPlaylist, action: OrganizerAction): TemplateResult {
     const state = playlist.actions[action];
-    if (this.#offered(action) === false) return html`<td class="unavailable" data-action=${action}>Not offered (see above)</td>`;
     if (!state.available) return html`<td class="unavailable" data-action=${action}>${state.reason}</td>`;
     return html`<td data-action=${action}>
       <button type="button" class=${action === 'delete_playlist' ? 'danger' : ''} aria-label=${`${ACTION_LABELS[action]}: ${playlist.name}`} @click=${() => void this.#startAction(playlist, action)}>${ACTION_LABELS[action]}</button>
@@ -309,24 +308,29 @@ export class OplOrganizerPage extends LitElement {
     return this._providerActions?.[action].available !== false;
   }
 
+  /** The table's action columns: an action the provider offers for no playlist has none (the note above says why). */
+  #columns(): OrganizerAction[] {
+    return ORGANIZER_ACTIONS_SHOWN.filter((action) => this.#offered(action));
+  }
+
   /** What the provider does not offer at all, said once instead of on every row. */
   #providerLimits(): TemplateResult | typeof nothing {
     const missing = ORGANIZER_ACTIONS_SHOWN.flatMap((action): [OrganizerAction, Availability][] => (this.#offered(action) ? [] : [[action, this._providerActions![action]]]));
     if (missing.length === 0) return nothing;
     return html`<div class="note" data-testid="provider-limits">
-      <strong>Not offered for any playlist of this account</strong>
+      <strong>Not offered for any playlist of this account (so the table has no column for it)</strong>
       <ul>
         ${missing.map(([action, state]) => html`<li data-action=${action}><span class="action-name">${ACTION_LABELS[action].replace('…', '')}:</span> ${state.reason}</li>`)}
       </ul>
     </div>`;
   }
 
-  #playlistRow(playlist: OrganizerPlaylist): TemplateResult {
+  #playlistRow(playlist: OrganizerPlaylist, columns: readonly OrganizerAction[]): TemplateResult {
     const cells =
       playlist.relation === 'liked_collection'
-        ? // One reason for the whole row: the same words in three cells would say nothing more.
-          html`<td class="unavailable" colspan="3" data-action="all">${playlist.actions.unfollow_playlist.reason}</td>`
-        : ORGANIZER_ACTIONS_SHOWN.map((action) => this.#actionCell(playlist, action));
+        ? // One reason for the whole row: the same words in every cell would say nothing more.
+          html`<td class="unavailable" colspan=${columns.length} data-action="all">${playlist.actions.unfollow_playlist.reason}</td>`
+        : columns.map((action) => this.#actionCell(playlist, action));
     return html`<tr data-testid="organizer-row" data-playlist=${playlist.name}>
       <th scope="row">${playlist.name}</th>
       <td>${RELATION_LABELS[playlist.relation] ?? playlist.relation}</td>
@@ -335,17 +339,18 @@ export class OplOrganizerPage extends LitElement {
   }
 
   #playlistTable(playlists: readonly OrganizerPlaylist[]): TemplateResult {
+    const columns = this.#columns();
     return html`<div class="table-scroll" role="region" aria-labelledby="organizer-playlists-heading" tabindex="0">
       <table data-testid="organizer-playlists">
         <thead>
           <tr>
             <th scope="col">Playlist</th>
             <th scope="col">Whose</th>
-            ${ORGANIZER_ACTIONS_SHOWN.map((action) => html`<th scope="col">${ACTION_LABELS[action].replace('…', '')}</th>`)}
+            ${columns.map((action) => html`<th scope="col">${ACTION_LABELS[action].replace('…', '')}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${playlists.map((playlist) => this.#playlistRow(playlist))}
+          ${playlists.map((playlist) => this.#playlistRow(playlist, columns))}
         </tbody>
       </table>
     </div>`;
@@ -439,7 +444,7 @@ export class OplOrganizerPage extends LitElement {
           : accounts.length === 0
             ? html`<p class="empty" data-testid="no-accounts">No account is connected yet. <a href=${hrefFor('connections')}>Connect one on Connections</a> first, then come back.</p>`
             : html`<div class="account-field">
-                <label for="organizer-account">Account</label>
+                <label for="organizer-account">Connected account</label>
                 <select id="organizer-account" data-testid="organizer-account" @change=${(event: Event) => void this.#chooseAccount((event.target as HTMLSelectElement).value)}>
                   <option value="">Choose an account</option>
                   ${accounts.map((account) => html`<option value=${account.id} ?selected=${account.id === this._accountId}>${accountFullName(account)}</option>`)}

@@ -7,6 +7,15 @@ export const organizerPageStyles = css`
     max-width: 22em;
   }
 
+  td button {
+    white-space: nowrap;
+    padding: var(--opl-space-1) var(--opl-space-3);
+  }
+
+  th[scope='row'] {
+    min-width: 8rem;
+  }
+
   button.danger {
     color: var(--opl-color-danger);
     border-color: var(--opl-color-danger);
