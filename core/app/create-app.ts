@@ -281,7 +281,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       draftTtlHours: config.generatorDraftTtlHours,
       progress: generationProgress,
     });
-    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
+    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, preflightTtlSeconds: config.organizerPreflightTtlSeconds, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
     // Generations running here stop (each leaves its draft in a clear state) before the database goes.
     stack.push(() => generator.close());
     const sync = createSyncEngine({

@@ -22,6 +22,7 @@ interface Job {
   status: string;
   action: string;
   counts: { items: number; succeeded: number; failed: number; retryable: number };
+  reconnect_required: boolean;
   items: { playlist_name: string | null; status: string; error: string | null; notes: string[] }[];
 }
 
@@ -34,6 +35,19 @@ function printJob(job: Job, io: Io): void {
     say(io.stdout, `  ${item.status.padEnd(9)} ${item.playlist_name ?? ''}${item.error ? ` — ${item.error}` : ''}\n`);
     for (const note of item.notes) say(io.stdout, `            ${note}\n`);
   }
+  if (FINISHED.has(job.status) && job.reconnect_required) say(io.stdout, `Reconnect the account (web UI: Connections), then: opl organize retry --job ${job.id}\n`);
+}
+
+/** Follows a started job to its end and prints it; exit 0 only when every item succeeded. */
+async function follow(client: EngineClient, started: Job, io: Io): Promise<number> {
+  let job = started;
+  say(io.stderr, `Started organizer job ${job.id}.\n`);
+  while (!FINISHED.has(job.status)) {
+    await sleep(500);
+    job = (await client.request('GET', `/api/organizer/jobs/${job.id}`)).json as Job;
+  }
+  printJob(job, io);
+  return job.status === 'completed' ? EXIT.ok : EXIT.failed;
 }
 
 function refused(answer: { status: number; json: unknown }, io: Io): number {
@@ -68,14 +82,13 @@ async function run(client: EngineClient, options: OrganizeOptions, io: Io): Prom
     case 'run': {
       const started = await client.request('POST', '/api/organizer/jobs', { preflight_token: options.token, confirmation: options.confirm }, [202, 400, 404, 409, 422]);
       if (started.status !== 202) return refused(started, io);
-      let job = started.json as Job;
-      say(io.stderr, `Started organizer job ${job.id}.\n`);
-      while (!FINISHED.has(job.status)) {
-        await sleep(500);
-        job = (await client.request('GET', `/api/organizer/jobs/${job.id}`)).json as Job;
-      }
-      printJob(job, io);
-      return job.status === 'completed' ? EXIT.ok : EXIT.failed;
+      return follow(client, started.json as Job, io);
+    }
+    case 'retry':
+    case 'undo': {
+      const started = await client.request('POST', `/api/organizer/jobs/${options.job}/${options.command}`, {}, [202, 404, 409, 422]);
+      if (started.status !== 202) return refused(started, io);
+      return follow(client, started.json as Job, io);
     }
     case 'status': {
       if (options.job) {

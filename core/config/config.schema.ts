@@ -249,6 +249,9 @@ export const configEnvSchema = z
       .default(256 * 1024)
       .describe('Largest model answer read, in bytes; a larger one is refused.'),
     OPL_GENERATOR_DRAFT_TTL_HOURS: integer(1, 24 * 90).default(168).describe('Hours an unconfirmed generated draft is kept.'),
+    OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: integer(30, 3_600)
+      .default(600)
+      .describe('Seconds an organizer preflight may start its job; an older one is refused and needs a new preflight (30 to 3600).'),
     OPL_DEMO: booleanFlag
       .default(false)
       .describe('Demo mode: runs simulated Spotify and TIDAL services in-process with made-up libraries, so accounts can be connected and migrated without credentials. Labelled as demo everywhere. Refused in hosted mode.'),
@@ -341,6 +344,7 @@ export interface Config {
   /** The playlist generator's model endpoint; null when none is configured. */
   generator: { url: string; model: string; apiKey: string | undefined; timeoutMs: number; maxOutputBytes: number } | null;
   generatorDraftTtlHours: number;
+  organizerPreflightTtlSeconds: number;
 }
 
 /** The installation's own directory: defaults for the registry and the local trust store live here. */
@@ -412,6 +416,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
         ? { url: env.OPL_GENERATOR_URL, model: env.OPL_GENERATOR_MODEL, apiKey: env.OPL_GENERATOR_API_KEY, timeoutMs: env.OPL_GENERATOR_TIMEOUT_MS, maxOutputBytes: env.OPL_GENERATOR_MAX_OUTPUT_BYTES }
         : null,
     generatorDraftTtlHours: env.OPL_GENERATOR_DRAFT_TTL_HOURS,
+    organizerPreflightTtlSeconds: env.OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS,
     schemaBaseUrl: publishedSchemaBaseUrl ?? DEFAULT_SCHEMA_BASE,
     publishedSchemaBaseUrl,
   };

@@ -26,7 +26,7 @@ beforeAll(async () => {
   spotify = await startFakeSpotify();
   listener = spotify.createAccount({
     displayName: 'Tidy Listener',
-    library: { playlists: [{ name: 'Road Trip', trackKeys: [a, b, a, c] }], followed: [{ name: 'Friend Mix', trackKeys: [c, d] }] },
+    library: { playlists: [{ name: 'Road Trip', trackKeys: [a, b, a, c] }], followed: [{ name: 'Friend Mix', trackKeys: [c, d] }, { name: 'Old Mix', trackKeys: [a, d] }] },
   });
   spotify.setAuthorizeUser(listener.userId);
   engine = await startInProcessEngine({ name: 'organizer', fakes: [spotify], providers: ['spotify'], worker: true });
@@ -62,9 +62,11 @@ describe('the Organizer page', () => {
 
   it('shows what can be done to each playlist, and why not', async () => {
     await row('Friend Mix').waitFor();
-    expect(await row('Road Trip').locator('td[data-action="delete_playlist"]').textContent()).toMatch(/no endpoint that deletes a playlist/);
+    // What Spotify offers for no playlist is said once above the table; each row says what is particular to it.
+    expect(await organizer().locator('[data-testid="provider-limits"] li[data-action="delete_playlist"]').textContent()).toMatch(/no endpoint that deletes a playlist/);
+    expect(await row('Road Trip').locator('td[data-action="delete_playlist"]').count()).toBe(0);
     expect(await row('Friend Mix').locator('td[data-action="remove_tracks"]').textContent()).toMatch(/only for your own playlists or collaborative playlists/);
-    expect(await row('Liked songs').locator('td[data-action="unfollow_playlist"]').textContent()).toMatch(/not ordinary playlists/);
+    expect(await row('Liked songs').locator('td[data-action="all"]').textContent()).toMatch(/not ordinary playlists/);
   });
 
   it('removes a followed playlist from the library after a preflight', async () => {
@@ -107,5 +109,25 @@ describe('the Organizer page', () => {
     await organizer().getByRole('button', { name: 'Undo: put the removed songs back' }).click();
     await organizer().locator('[data-testid="organizer-job"][data-status="completed"]').filter({ hasText: 'put back at its position (2)' }).waitFor({ timeout: 60_000 });
     expect(playlist('Road Trip').uris).toEqual(road.uris);
+  });
+
+  it('stops a job whose connection was revoked, links to Connections, and retries it after reconnecting', async () => {
+    const old = playlist('Old Mix');
+    await row('Old Mix').getByRole('button', { name: 'Remove from library: Old Mix' }).click();
+    const preflight = organizer().locator('[data-testid="preflight"]');
+    await preflight.waitFor({ timeout: 30_000 });
+    // The user removes the app's access at Spotify between the preflight and the confirmation.
+    spotify.revokeUser(listener.userId);
+    await preflight.getByRole('button', { name: 'Confirm' }).click();
+    const failed = organizer().locator('[data-testid="organizer-job"][data-status="failed"]');
+    await failed.waitFor({ timeout: 60_000 });
+    const reconnect = failed.locator('[data-testid="reconnect-needed"]');
+    expect(await reconnect.getByRole('link', { name: /reconnect it on Connections/ }).getAttribute('href')).toBe('#/connections');
+    expect(spotify.library(listener.userId)!.playlists).toContain(old.id);
+
+    await connectByRedirect(engine.baseUrl, 'spotify');
+    await failed.getByRole('button', { name: 'Retry failed items' }).click();
+    await organizer().locator('[data-testid="organizer-job"][data-status="completed"]').waitFor({ timeout: 60_000 });
+    expect(spotify.library(listener.userId)!.playlists).not.toContain(old.id);
   });
 });

@@ -2,7 +2,7 @@ import { engineUrlOption, parseCommandLine, UUID } from '../engine-command/index
 
 /** `opl organize` command lines: one subcommand, then its flags. Every mistake is a usage error (exit 64). */
 
-export const ORGANIZE_USAGE = `usage: opl organize <duplicates|preflight|run|status> [options] [--url <engine>]
+export const ORGANIZE_USAGE = `usage: opl organize <duplicates|preflight|run|status|retry|undo> [options] [--url <engine>]
 
   opl organize duplicates --account <id> [--playlist <id> [--levels same_id,same_isrc,same_recording] [--keep first|last]]
       read-only: same-named playlist pairs with ≥ 50% overlap, or (with --playlist) repeated entries
@@ -13,6 +13,10 @@ export const ORGANIZE_USAGE = `usage: opl organize <duplicates|preflight|run|sta
       starts the job from the preflight and follows it to the end
   opl organize status [--job <id>]
       one job with its items, or the recent jobs
+  opl organize retry --job <id>
+      runs the job's failed, retryable items again (after reconnecting, if the job says so)
+  opl organize undo --job <id>
+      puts the songs a finished song removal took back, and follows the undo to the end
 `;
 
 export class OrganizeUsageError extends Error {}
@@ -21,7 +25,8 @@ export type OrganizeOptions =
   | { command: 'duplicates'; url: string | null; account: string; playlist: string | null; levels: string[]; keep: 'first' | 'last' }
   | { command: 'preflight'; url: string | null; body: Record<string, unknown> }
   | { command: 'run'; url: string | null; token: string; confirm: string | null }
-  | { command: 'status'; url: string | null; job: string | null };
+  | { command: 'status'; url: string | null; job: string | null }
+  | { command: 'retry' | 'undo'; url: string | null; job: string };
 
 const usage = (message: string) => new OrganizeUsageError(message);
 
@@ -66,6 +71,11 @@ export function parseOrganizeOptions(args: readonly string[]): OrganizeOptions {
     case 'status': {
       const values = parseCommandLine(rest, { url: { type: 'string' }, job: { type: 'string' } }, usage);
       return { command, url: engineUrlOption(values.url, usage), job: values.job === undefined ? null : uuid(values.job, '--job') };
+    }
+    case 'retry':
+    case 'undo': {
+      const values = parseCommandLine(rest, { url: { type: 'string' }, job: { type: 'string' } }, usage);
+      return { command, url: engineUrlOption(values.url, usage), job: uuid(values.job, '--job') };
     }
     default:
       throw usage(command ? `unknown subcommand ${JSON.stringify(command)}` : 'choose a subcommand');

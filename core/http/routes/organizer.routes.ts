@@ -21,6 +21,9 @@ const playlistsSchema = z
   .object({
     account_id: z.string(),
     provider: z.string(),
+    provider_actions: z
+      .object({ unfollow_playlist: availabilitySchema, delete_playlist: availabilitySchema, remove_tracks: availabilitySchema })
+      .describe('What the provider offers at all (its manifest): an action unavailable here is unavailable for every playlist, for this reason.'),
     playlists: z.array(
       z.object({
         id: z.string(),
@@ -84,8 +87,10 @@ const jobSchema = z
     account_id: z.string(),
     action: jobActionSchema,
     undo_of: z.uuid().nullable(),
+    restore_order: z.enum(['positions', 'appended']).nullable(),
     status: z.string(),
     counts: z.object({ items: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int(), retryable: z.number().int() }),
+    reconnect_required: z.boolean().describe('Some item failed because the connection must be renewed: reconnect the account, then retry.'),
     created_at: z.string(),
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
@@ -237,7 +242,7 @@ export const organizerRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }>
         tags: ['organizer'],
         summary: 'Run the failed, retryable items again (successful items never rerun)',
         params: jobParams,
-        response: { 202: jobSchema, 404: problemResponse('No such job'), 409: problemResponse('Still running, or nothing retryable') },
+        response: { 202: jobSchema, 404: problemResponse('No such job'), 409: problemResponse('Still running, nothing retryable, or the account must be reconnected first (`action: reconnect`)') },
       },
     },
     async (request, reply) => {
@@ -255,13 +260,13 @@ const organizerUndoRoutes: FastifyPluginAsyncZod<{ organizer: OrganizerApi }> = 
     {
       schema: {
         tags: ['organizer'],
-        summary: 'Undo a finished song removal: a new job puts the removed entries back at their positions',
+        summary: 'Undo a finished song removal: a new job puts the removed entries back at their positions, or at the end where the provider can only append (each item says so)',
         params: jobParams,
         response: {
           202: jobSchema,
           404: problemResponse('No such job'),
           409: problemResponse('Not a finished song removal, or the playlist changed since (`organizer_preflight_stale`)'),
-          422: problemResponse('The provider cannot insert at a position (`organizer_unsupported`)'),
+          422: problemResponse('The provider cannot add songs at all (`organizer_unsupported`)'),
         },
       },
     },

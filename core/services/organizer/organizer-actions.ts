@@ -85,6 +85,17 @@ export function availability(section: OrganizerSection, displayName: string, pla
   }
 }
 
+const SECTION_OF = { unfollow_playlist: 'safe_removal', delete_playlist: 'permanent_delete', remove_tracks: 'remove_songs' } as const;
+
+/** What the provider offers at all, from its manifest alone: an action it lacks is unavailable for every playlist, for one reason. */
+export function providerActions(section: OrganizerSection): Record<OrganizerAction, ActionAvailability> {
+  const entries = ORGANIZER_ACTIONS.map((action): [OrganizerAction, ActionAvailability] => {
+    const offered = section[SECTION_OF[action]];
+    return [action, offered.available ? { available: true, reason: null, note: offered.note } : { available: false, reason: offered.reason, note: null }];
+  });
+  return Object.fromEntries(entries) as Record<OrganizerAction, ActionAvailability>;
+}
+
 /** The typed phrase a job needs (null: none), compared exactly after Unicode normalization. */
 export function confirmationPhrase(action: OrganizerAction, playlistNames: readonly string[], songCount: number): string | null {
   if (action === 'delete_playlist') return playlistNames.length === 1 ? playlistNames[0]! : `delete ${playlistNames.length} playlists`;

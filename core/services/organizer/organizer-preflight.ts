@@ -57,6 +57,8 @@ export interface ProviderOrganizer {
   provider: string;
   displayName: string;
   section: OrganizerSection;
+  /** The plugin declares ADD_TRACKS: an undo can at least append what was removed. */
+  addsTracks: boolean;
 }
 
 interface Refusal {

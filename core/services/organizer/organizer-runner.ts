@@ -7,6 +7,7 @@ import { classifyFailure, INLINE_WAIT_LIMIT_S, uncertainWrite } from '../migrati
 import { confirmOwnership, readFull, type OrganizerReadDeps } from './organizer-reads.ts';
 import type { PlannedRemoval, ProviderOrganizer } from './organizer-preflight.ts';
 import { claimJob, markItemRunning, releaseJob, selectItems, selectJobForWorker, settleItem, type ItemOutcome } from './organizer.sql.ts';
+import { restorablePositions, restoreNotes, type RestoreOrder } from './organizer-restore.ts';
 import { putBacksToExpected, sameSequence, sequenceHash, sequenceOf, type PutBack, type SequenceEntry } from './playlist-sequence.ts';
 
 /**
@@ -37,6 +38,8 @@ interface JobRow {
   provider: string;
   account_id: string;
   mode: string;
+  /** The plan the job was made from; an undo job's says how it restores (`restore_order`). */
+  preflight: { restore_order?: RestoreOrder } | null;
 }
 
 export interface ItemRow {
@@ -188,37 +191,48 @@ export class OrganizerRunner {
     observe: () => Promise<SequenceEntry[] | null>,
     signal: AbortSignal,
     sendError: unknown,
-    note: (count: number, positions: string) => string = (count, positions) =>
-      `${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${positions}).`,
+    options: { positional: boolean; notes: (positions: number[]) => string[] } = {
+      positional: true,
+      notes: (positions) => {
+        const count = positions.length;
+        return [`${provider.displayName} removed every copy of the chosen songs; ${count} unselected cop${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${positions.join(', ')}).`];
+      },
+    },
   ): Promise<ItemOutcome> {
     for (const putBack of putBacks) {
-      await this.#withRateLimitRetries(() => this.#deps.connections.call(job.owner_id, job.account_id, 'addTracks', { playlist_id: item.playlist_id, items: [{ uri: putBack.key, position: putBack.position }] }), signal);
+      // Ascending order: each insert (or append) lands exactly where the expected sequence has it.
+      const position = options.positional ? putBack.position : null;
+      await this.#withRateLimitRetries(() => this.#deps.connections.call(job.owner_id, job.account_id, 'addTracks', { playlist_id: item.playlist_id, items: [{ uri: putBack.key, position }] }), signal);
     }
     const after = await observe();
     if (after && sameSequence(after, expected)) {
-      return done([note(putBacks.length, putBacks.map((putBack) => putBack.position).join(', '))], item.entries ?? []);
+      return done(options.notes(putBacks.map((putBack) => putBack.position)), item.entries ?? []);
     }
     return changed(sendError);
   }
 
   /**
-   * Undo of a song removal: puts the removed entries back at their positions. Only entries the
-   * removal took are ever added, and only while the playlist is the removal's result with some of
-   * them back already (a crashed undo resumes where it stopped); anything else needs a look first.
+   * Undo of a song removal: re-adds the removed entries, at their positions or (a provider that can
+   * only append) at the end in their old order. Only entries the removal took are ever added, and
+   * only while the playlist is the removal's result with some of them back already (a crashed undo
+   * resumes where it stopped); anything else needs a look first.
    */
   async #restoreSongs(job: JobRow, item: ItemRow, provider: ProviderOrganizer, interrupted: boolean, signal: AbortSignal): Promise<ItemOutcome> {
     const target = item.baseline ?? [];
-    const positions = new Set((item.entries ?? []).map((entry) => entry.position));
+    const removed = item.entries ?? [];
+    const order: RestoreOrder = job.preflight?.restore_order ?? 'positions';
     const observe = async () => {
       const playlist = await readFull(this.#deps, job.owner_id, job.account_id, item.playlist_id);
       return playlist ? sequenceOf(playlist.tracks, provider.provider) : null;
     };
     const before = await observe();
     if (!before) return refused('The playlist is gone; nothing was put back.', 'playlist_gone');
-    if (sameSequence(before, target)) return done(interrupted ? ['The entries were already back; nothing was sent again.'] : [], item.entries ?? []);
+    const notes = (sent: readonly number[]) => restoreNotes(order, provider.displayName, target, removed, sent);
+    if (sameSequence(before, target)) return done([...(interrupted ? ['The entries were already back; nothing was sent again.'] : []), ...(order === 'appended' ? notes([]) : [])], removed);
+    const allowed = restorablePositions(order, target, removed);
     const missing = putBacksToExpected(before, target);
-    if (!missing || missing.some((entry) => !positions.has(entry.position))) return changed();
-    return this.#putBack(job, item, provider, missing, target, observe, signal, null, (count, at) => `${count} removed entr${count === 1 ? 'y was' : 'ies were'} put back at ${count === 1 ? 'its' : 'their'} position${count === 1 ? '' : 's'} (${at}).`);
+    if (!missing || missing.some((entry) => !allowed.has(entry.position))) return changed();
+    return this.#putBack(job, item, provider, missing, target, observe, signal, null, { positional: order === 'positions', notes: (sent) => notes(sent) });
   }
 
   async #withRateLimitRetries<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {

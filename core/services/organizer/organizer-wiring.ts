@@ -19,6 +19,8 @@ export function createOrganizer(deps: {
   catalogue: Pick<PluginCatalogue, 'providerPlugin'>;
   logger: Logger;
   enqueue: (jobId: string) => Promise<unknown>;
+  /** `OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS`. */
+  preflightTtlSeconds: number;
   /** Tests of crash recovery: a short lease. */
   leaseSeconds?: number;
 }): { service: OrganizerService; runner: OrganizerRunner; recovery: OrganizerRecovery } {
@@ -28,7 +30,7 @@ export function createOrganizer(deps: {
   };
   const organizerOf = (provider: string): ProviderOrganizer | null => {
     const section = deps.catalogue.providerPlugin(provider)?.provider;
-    return section ? { provider: section.name, displayName: section.display_name, section: section.organizer } : null;
+    return section ? { provider: section.name, displayName: section.display_name, section: section.organizer, addsTracks: section.capabilities.includes('ADD_TRACKS') } : null;
   };
   const service = new OrganizerService({
     execute: deps.execute,
@@ -36,6 +38,7 @@ export function createOrganizer(deps: {
     playlists: deps.playlists,
     organizerOf,
     enqueue,
+    preflightTtlSeconds: deps.preflightTtlSeconds,
   });
   const runner = new OrganizerRunner({
     execute: deps.execute,

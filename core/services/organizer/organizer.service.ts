@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import { availability, ORGANIZER_ACTIONS, phraseMatches, relationOf, type ActionAvailability, type OrganizerAction, type PlaylistRelation } from './organizer-actions.ts';
+import { availability, ORGANIZER_ACTIONS, phraseMatches, providerActions, relationOf, type ActionAvailability, type OrganizerAction, type PlaylistRelation } from './organizer-actions.ts';
 import { OrganizerError } from './organizer-errors.ts';
-import { buildPlan, phraseFor, type Plan, type PlannedPlaylist, type ProviderOrganizer } from './organizer-preflight.ts';
+import { buildPlan, phraseFor, type Plan, type PlannedPlaylist, type PlannedRemoval, type ProviderOrganizer } from './organizer-preflight.ts';
+import { restoreByAppending, restoreOrderOf, type RestoreOrder } from './organizer-restore.ts';
 import { scanDuplicates, type DuplicatesRequest, type DuplicatesView } from './organizer-duplicates.ts';
 import { confirmOwnership, readFull } from './organizer-reads.ts';
 import type { CreateJobRequest, PreflightRequest } from './organizer-request.ts';
-import { insertJobWithItems, insertPreflight, type NewItem, resetRetryableItems, selectItems, selectJob, selectJobs, selectPreflight } from './organizer.sql.ts';
+import { insertJobWithItems, insertPreflight, type NewItem, resetRetryableItems, selectItems, selectItemsOfJobs, selectJob, selectJobs, selectPreflight } from './organizer.sql.ts';
 import { expectedAfterRemoval, sameSequence, sequenceHash, sequenceOf, type SequenceEntry } from './playlist-sequence.ts';
 
 /**
@@ -17,8 +18,8 @@ import { expectedAfterRemoval, sameSequence, sequenceHash, sequenceOf, type Sequ
  * The worker side is organizer-runner.ts.
  */
 
-/** How long a preflight may start a job. */
-export const PREFLIGHT_TTL_SECONDS = 600;
+/** How long a preflight may start a job unless configured (`OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS`). */
+export const DEFAULT_PREFLIGHT_TTL_SECONDS = 600;
 
 export interface OrganizerServiceDeps {
   readonly execute: SqlExecute;
@@ -26,6 +27,8 @@ export interface OrganizerServiceDeps {
   readonly playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   readonly organizerOf: (provider: string) => ProviderOrganizer | null;
   readonly enqueue: (jobId: string) => Promise<void>;
+  /** Seconds a preflight may start its job; older ones are refused as stale. */
+  readonly preflightTtlSeconds?: number;
 }
 
 export interface OrganizerPlaylistView {
@@ -70,8 +73,12 @@ export interface OrganizerJobView {
   action: OrganizerAction | 'restore_tracks';
   /** Set on an undo job: the song removal it undoes. */
   undo_of: string | null;
+  /** Undo job: `positions` (entries go back where they were) or `appended` (the provider can only add at the end). */
+  restore_order: RestoreOrder | null;
   status: string;
   counts: { items: number; succeeded: number; failed: number; pending: number; retryable: number };
+  /** Some item failed because the account's connection must be renewed: reconnect, then retry. */
+  reconnect_required: boolean;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
@@ -93,13 +100,14 @@ export class OrganizerService {
     return found;
   }
 
-  async playlists(ownerId: string, accountId: string, refresh: boolean): Promise<{ account_id: string; provider: string; playlists: OrganizerPlaylistView[] }> {
+  async playlists(ownerId: string, accountId: string, refresh: boolean): Promise<{ account_id: string; provider: string; provider_actions: Record<OrganizerAction, ActionAvailability>; playlists: OrganizerPlaylistView[] }> {
     const account = await this.#deps.connections.get(ownerId, accountId);
     const provider = this.#provider(account.provider);
     const list = await this.#deps.playlists.list(ownerId, accountId, refresh);
     return {
       account_id: accountId,
       provider: account.provider,
+      provider_actions: providerActions(provider.section),
       playlists: list.playlists.map((playlist) => ({
         id: playlist.id ?? '',
         name: playlist.name,
@@ -123,7 +131,7 @@ export class OrganizerService {
     const plan = await buildPlan(this.#deps, ownerId, provider, request);
     const token = randomUUID();
     const phrase = phraseFor(plan);
-    const [stored] = await this.#deps.execute(insertPreflight({ id: token, ownerId, provider: account.provider, accountId: request.account_id, action: request.action, plan, phrase, ttlSeconds: PREFLIGHT_TTL_SECONDS }));
+    const [stored] = await this.#deps.execute(insertPreflight({ id: token, ownerId, provider: account.provider, accountId: request.account_id, action: request.action, plan, phrase, ttlSeconds: this.#deps.preflightTtlSeconds ?? DEFAULT_PREFLIGHT_TTL_SECONDS }));
     return {
       token,
       expires_at: iso(stored!['expires_at'])!,
@@ -199,14 +207,25 @@ export class OrganizerService {
   }
 
   async jobs(ownerId: string, limit = 50): Promise<OrganizerJobView[]> {
+    // Two statements whatever the number of jobs: the jobs, then all their items at once.
     const rows = await this.#deps.execute(selectJobs(ownerId, limit));
-    return Promise.all(rows.map(async (row) => jobView(row, await this.#deps.execute(selectItems(String(row['id']))))));
+    if (rows.length === 0) return [];
+    const itemsByJob = new Map<string, Record<string, unknown>[]>();
+    for (const item of await this.#deps.execute(selectItemsOfJobs(ownerId, rows.map((row) => String(row['id']))))) {
+      const jobId = String(item['job_id']);
+      const list = itemsByJob.get(jobId);
+      if (list) list.push(item);
+      else itemsByJob.set(jobId, [item]);
+    }
+    return rows.map((row) => jobView(row, itemsByJob.get(String(row['id'])) ?? []));
   }
 
   /**
-   * Undo of a finished song removal: a new job puts the removed entries back at their positions.
-   * Refused when the provider cannot insert at a position, or when the playlist is no longer
-   * exactly the removal's result (an undo never guesses where entries belong).
+   * Undo of a finished song removal: a new job re-adds the removed entries. Where the provider
+   * inserts at a position they go back exactly where they were; where it can only append, they go
+   * at the end in their old order, and each item says which entries could not regain their place.
+   * Refused when the playlist is no longer exactly the removal's result (an undo never guesses
+   * what else changed).
    */
   async undo(ownerId: string, jobId: string): Promise<OrganizerJobView> {
     const [row] = await this.#deps.execute(selectJob(ownerId, jobId));
@@ -215,23 +234,25 @@ export class OrganizerService {
     if (row['status'] !== 'completed' && row['status'] !== 'partial') throw new OrganizerError('organizer_state_conflict', 'Only a finished song removal can be undone.');
     const providerName = String(row['provider']);
     const accountId = String(row['account_id']);
-    const songs = this.#provider(providerName).section.remove_songs;
-    if (!songs.available || !songs.positional_insert) throw new OrganizerError('organizer_unsupported', 'This provider cannot insert songs at a position, so the removed entries cannot be put back where they were.');
+    const provider = this.#provider(providerName);
+    const order = restoreOrderOf(provider);
+    if (!order) throw new OrganizerError('organizer_unsupported', `${provider.displayName} cannot add songs to a playlist, so the removed entries cannot be put back.`);
     const items = (await this.#deps.execute(selectItems(jobId))).filter((item) => item['status'] === 'succeeded' && Array.isArray(item['baseline']) && Array.isArray(item['entries']));
     if (items.length === 0) throw new OrganizerError('organizer_state_conflict', 'Nothing of this job was removed, so there is nothing to undo.');
     const planned: NewItem[] = [];
     for (const item of items) {
-      const target = item['baseline'] as SequenceEntry[];
-      const entries = item['entries'] as PlannedPlaylist['removals'] & object;
-      const start = expectedAfterRemoval(target, new Set(entries.map((entry) => entry.position)));
+      const original = item['baseline'] as SequenceEntry[];
+      const entries = [...(item['entries'] as PlannedRemoval[])].sort((a, b) => a.position - b.position);
+      const start = expectedAfterRemoval(original, new Set(entries.map((entry) => entry.position)));
       const live = await readFull(this.#deps, ownerId, accountId, String(item['playlist_id']));
       if (!live || !sameSequence(sequenceOf(live.tracks, providerName), start)) {
-        throw new OrganizerError('organizer_preflight_stale', `“${String(item['playlist_name'])}” changed since the removal (or was restored already), so the removed entries cannot be put back exactly where they were. Nothing was changed.`);
+        throw new OrganizerError('organizer_preflight_stale', `“${String(item['playlist_name'])}” changed since the removal (or was restored already), so the removed entries cannot be put back exactly as they were. Nothing was changed.`);
       }
+      const target = order === 'positions' ? original : restoreByAppending(original, start, entries);
       planned.push({ playlistId: String(item['playlist_id']), playlistName: String(item['playlist_name']), relation: String(item['relation']), snapshotId: null, entries, setVideoIds: null, baseline: target, baselineHash: sequenceHash(start), expectedHash: sequenceHash(target) });
     }
     const undoId = randomUUID();
-    await this.#deps.execute(insertJobWithItems({ id: undoId, ownerId, provider: providerName, accountId, action: 'restore_tracks', preflightId: null, preflight: { undo_of: jobId } }, planned));
+    await this.#deps.execute(insertJobWithItems({ id: undoId, ownerId, provider: providerName, accountId, action: 'restore_tracks', preflightId: null, preflight: { undo_of: jobId, restore_order: order } }, planned));
     await this.#deps.enqueue(undoId);
     return this.job(ownerId, undoId);
   }
@@ -239,6 +260,11 @@ export class OrganizerService {
   async retry(ownerId: string, jobId: string): Promise<OrganizerJobView> {
     const current = await this.job(ownerId, jobId);
     if (current.status === 'queued' || current.status === 'running') throw new OrganizerError('organizer_state_conflict', 'The job is still running; retry once it has finished.');
+    // A retry before reconnecting would only fail the same items again: say what to do instead.
+    const account = await this.#deps.connections.get(ownerId, current.account_id);
+    if (account.status === 'reauth_required') {
+      throw new OrganizerError('organizer_state_conflict', `The ${account.provider} connection needs to be renewed first: reconnect the account on the Connections page, then retry. Nothing was changed.`, { action: 'reconnect', account_id: current.account_id });
+    }
     const reset = await this.#deps.execute(resetRetryableItems(ownerId, jobId));
     if (reset.length === 0) throw new OrganizerError('organizer_state_conflict', 'Nothing to retry: no failed item of this job can be retried (successful items are never run again).');
     await this.#deps.enqueue(jobId);
@@ -290,8 +316,10 @@ function jobView(row: Record<string, unknown>, itemRows: Record<string, unknown>
     account_id: String(row['account_id']),
     action: row['mode'] as OrganizerAction,
     undo_of: ((row['preflight'] as { undo_of?: string } | null)?.undo_of) ?? null,
+    restore_order: row['mode'] === 'restore_tracks' ? ((row['preflight'] as { restore_order?: RestoreOrder } | null)?.restore_order ?? 'positions') : null,
     status: String(row['status']),
     counts: { items: items.length, succeeded: count('succeeded'), failed: count('failed') + count('ambiguous'), pending: count('pending') + count('running'), retryable: items.filter((item) => item.status !== 'succeeded' && item.retryable).length },
+    reconnect_required: items.some((item) => item.status === 'failed' && item.retryable && item.error_code === 'auth_expired'),
     created_at: iso(row['created_at'])!,
     started_at: iso(row['started_at']),
     completed_at: iso(row['completed_at']),

@@ -83,6 +83,14 @@ export function selectItems(jobId: string): SqlStatement {
   return { text: `select ${ITEM_COLUMNS} from organizer_item where job_id = ? order by created_at, playlist_id`, values: [jobId] };
 }
 
+/** The items of several jobs of one owner in one statement (a job list never reads per job). */
+export function selectItemsOfJobs(ownerId: string, jobIds: readonly string[]): SqlStatement {
+  return {
+    text: `select ${ITEM_COLUMNS} from organizer_item where owner_id = ? and job_id in (select jsonb_array_elements_text(?::jsonb)::uuid) order by job_id, created_at, playlist_id`,
+    values: [ownerId, JSON.stringify(jobIds)],
+  };
+}
+
 /** Worker side (no owner: the job id came from the queue). */
 export function selectJobForWorker(jobId: string): SqlStatement {
   return { text: `select ${JOB_COLUMNS} from organizer_job where id = ?`, values: [jobId] };

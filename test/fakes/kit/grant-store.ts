@@ -91,4 +91,10 @@ export class GrantStore {
     const grant = this.refreshTokens.get(token);
     if (grant) grant.revoked = true;
   }
+
+  /** The user removes the app's access in their account settings: every token issued to them so far stops working. */
+  revokeUser(userId: string): void {
+    for (const grant of this.accessTokens.values()) if (grant.userId === userId) grant.expired = true;
+    for (const grant of this.refreshTokens.values()) if (grant.userId === userId) grant.revoked = true;
+  }
 }

@@ -63,6 +63,8 @@ export interface FakeSpotifyServer extends FakeProviderServer {
   library(userId: string): { liked: string[]; savedAlbums: string[]; followedArtists: string[]; playlists: string[] } | null;
   /** Invalidates a refresh token, as when the user removes the app's access. */
   revokeRefreshToken(refreshToken: string): void;
+  /** The user removes the app's access: every access and refresh token issued to them so far stops working. */
+  revokeUser(userId: string): void;
 }
 
 function view(playlist: FakePlaylist): FakeSpotifyPlaylistView {
@@ -141,6 +143,7 @@ export async function startFakeSpotify(options: FakeSpotifyOptions = {}): Promis
     },
     expireAccessToken: (accessToken) => state.expireAccessToken(accessToken),
     revokeRefreshToken: (refreshToken) => state.revokeRefreshToken(refreshToken),
+    revokeUser: (userId) => state.revokeUser(userId),
     uriOf: (seedKey) => catalog.entryForKey(seedKey)?.uri ?? null,
     albumIdOf: (seedKey) => catalog.albumId(seedKey),
     artistIdOf: (seedKey) => catalog.artistId(seedKey),

@@ -47,6 +47,17 @@ describe('opl organize', () => {
     const status = await opl(['status']);
     expect(status.code).toBe(0);
     expect(status.output).toContain('(remove_tracks): completed');
+
+    // Undo puts the entry back where it was; nothing is left to retry.
+    const jobId = /Job ([0-9a-f-]{36}) \(remove_tracks\)/.exec(status.output)![1]!;
+    const undone = await opl(['undo', '--job', jobId]);
+    expect(undone.code, undone.output).toBe(0);
+    expect(undone.output).toMatch(/\(restore_tracks\): completed/);
+    expect(undone.output).toContain('1 removed entry was put back at its position (3).');
+    expect(h.spotify.playlistByName(h.spotifyUser.userId, 'Scripted')!.uris).toEqual(target.uris);
+    const retry = await opl(['retry', '--job', jobId]);
+    expect(retry.code).toBe(1);
+    expect(retry.output).toContain('organizer_state_conflict');
   });
 
   it('scans for duplicate playlists read-only, and answers a bad command line with its usage', async () => {

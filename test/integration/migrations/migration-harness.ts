@@ -89,6 +89,8 @@ export async function startMigrationHarness(options: {
   env?: Record<string, string>;
   /** False: no job runs by itself (tests that drive a worker step by step). */
   worker?: boolean;
+  /** A registry of the test's own (e.g. plugins built with another manifest) instead of the first-party setup. */
+  plugins?: { env: Record<string, string>; remove(): Promise<void> };
 }): Promise<MigrationHarness> {
   const spotify = await startFakeSpotify();
   const tidal = await startFakeTidal();
@@ -102,7 +104,7 @@ export async function startMigrationHarness(options: {
   if (deezer && deezerUser) deezer.setAuthorizeUser(deezerUser.userId);
   const ytmusicUser = ytmusic?.createAccount({ displayName: 'YouTube Music Listener', library: options.ytmusicLibrary });
   if (ytmusic && ytmusicUser) ytmusic.setAuthorizeUser(ytmusicUser.userId);
-  const plugins = await firstPartyPlugins();
+  const plugins = options.plugins ?? (await firstPartyPlugins());
   const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: options.worker ?? true }, {
     providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides, ...ytmusic?.originOverrides },
     providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}) },

@@ -50,6 +50,12 @@ describe('organizer playlists on official provider A', () => {
   it('lists ownership and, per action, whether it is available and why not', async () => {
     const answer = await client.playlists(h.spotifyAccount);
     expect(answer.status, answer.text).toBe(200);
+    // What Spotify offers for no playlist at all, once, from its manifest.
+    expect((answer.json as { provider_actions: Record<string, { available: boolean; reason: string | null }> }).provider_actions).toMatchObject({
+      unfollow_playlist: { available: true, reason: null },
+      delete_playlist: { available: false, reason: expect.stringMatching(/no endpoint that deletes/) as unknown },
+      remove_tracks: { available: true, reason: null },
+    });
     const rows = (answer.json as { playlists: { id: string; name: string; relation: string; actions: Record<string, { available: boolean; reason: string | null }> }[] }).playlists;
     const byName = (name: string) => rows.find((row) => row.name === name)!;
     expect(byName('Road Trip')).toMatchObject({ relation: 'owned', actions: { unfollow_playlist: { available: true }, delete_playlist: { available: false }, remove_tracks: { available: true } } });

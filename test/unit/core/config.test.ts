@@ -56,6 +56,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: '1' })[0]).toMatch(/OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: must be at least 2/);
   });
 
+  it('bounds how long an organizer preflight may start its job', () => {
+    expect(loadConfig({}, '/x').organizerPreflightTtlSeconds).toBe(600);
+    expect(loadConfig({ OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: '45' }, '/x').organizerPreflightTtlSeconds).toBe(45);
+    expect(problemsOf({ OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: '10' })[0]).toMatch(/OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: must be at least 30/);
+    expect(problemsOf({ OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: '7200' })[0]).toMatch(/OPL_ORGANIZER_PREFLIGHT_TTL_SECONDS: must be at most 3600/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ OPL_PORT: '', OPL_DATABASE_URL: ' ' }, '/x').port).toBe(8765);
   });

@@ -35,6 +35,13 @@ export interface OrganizerPlaylist {
   readonly actions: Readonly<Record<OrganizerAction, Availability>>;
 }
 
+/** GET /api/organizer/playlists: what the provider offers at all, and each playlist. */
+export interface OrganizerPlaylists {
+  readonly provider: string;
+  readonly provider_actions: Readonly<Record<OrganizerAction, Availability>>;
+  readonly playlists: readonly OrganizerPlaylist[];
+}
+
 export interface Removal {
   readonly position: number;
   readonly uri: string;
@@ -63,6 +70,10 @@ export interface OrganizerJob {
   readonly status: string;
   readonly action: OrganizerAction | 'restore_tracks';
   readonly counts: { readonly items: number; readonly succeeded: number; readonly failed: number; readonly pending: number; readonly retryable: number };
+  /** Some item failed because the connection must be renewed: reconnect, then retry. */
+  readonly reconnect_required: boolean;
+  /** Undo jobs: `appended` when the provider could only add at the end. */
+  readonly restore_order: 'positions' | 'appended' | null;
   readonly items: readonly {
     readonly id: string;
     readonly playlist_name: string | null;
@@ -78,6 +89,48 @@ export interface DuplicatePair {
   readonly overlap: number;
   readonly evidence: readonly string[];
 }
+
+/** One entry of a playlist as the in-playlist duplicate scan shows it. */
+export interface DuplicateEntry {
+  readonly position: number;
+  readonly uri: string | null;
+  readonly entry_id: string | null;
+  readonly title: string;
+  readonly artist: string;
+}
+
+/** Entries that repeat an earlier one (`original`), each with how it matched. */
+export interface DuplicateGroup {
+  readonly original: DuplicateEntry;
+  readonly duplicates: readonly (DuplicateEntry & { readonly matched_by: string; readonly why: string })[];
+}
+
+/** POST /api/organizer/duplicates with `scope: entries`: read-only, selects nothing. */
+export interface EntryDuplicates {
+  readonly playlist_id: string;
+  readonly name: string;
+  readonly keep: 'first' | 'last';
+  readonly groups: readonly DuplicateGroup[];
+  readonly proposed_removals: readonly DuplicateEntry[];
+}
+
+export const DUPLICATE_LEVELS = ['same_id', 'same_isrc', 'same_recording'] as const;
+export type DuplicateLevel = (typeof DUPLICATE_LEVELS)[number];
+
+export const DUPLICATE_LEVEL_LABELS: Readonly<Record<DuplicateLevel, string>> = {
+  same_id: 'The same entry of the service (same id)',
+  same_isrc: 'The same recording code (ISRC)',
+  same_recording: 'The same recording by title, artist and length (never a live, remix or other version)',
+};
+
+/** What the page hands to a song-removal preflight: exactly the chosen entries of one playlist. */
+export interface ChosenEntries {
+  readonly playlistId: string;
+  readonly entries: readonly { readonly position: number; readonly uri: string; readonly entry_id: string | null }[];
+}
+
+/** The actions the playlist table shows, in its column order. */
+export const ORGANIZER_ACTIONS_SHOWN: readonly OrganizerAction[] = ['unfollow_playlist', 'delete_playlist', 'remove_tracks'];
 
 export const ACTION_LABELS: Readonly<Record<OrganizerAction, string>> = {
   unfollow_playlist: 'Remove from library',

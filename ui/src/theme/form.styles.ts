@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** Labelled fields (text, select, textarea) with a hint and a field-level error, as the forms of every page lay them out. */
+/** Labelled fields (text, list boxes, text areas) with a hint and a field-level error, as the forms of every page lay them out. */
 export const formStyles = css`
   label {
     font-weight: 600;
@@ -21,6 +21,11 @@ export const formStyles = css`
     border-radius: var(--opl-radius);
     background: var(--opl-color-surface);
     color: var(--opl-color-text);
+  }
+
+  /* A list box is as wide as its longest option (a playlist name): never wider than its column. */
+  select {
+    max-width: 100%;
   }
 
   input[aria-invalid='true'],

@@ -3,6 +3,7 @@ import { ACCOUNTS_PATH, accountFullName, parseAccounts, type AccountView } from 
 import { apiRequest } from '../../api/http.ts';
 import {
   ACTION_LABELS,
+  ORGANIZER_ACTIONS_SHOWN,
   isFinished,
   looksLike,
   ORGANIZER_DUPLICATES_PATH,
@@ -15,15 +16,23 @@ import {
   type DuplicatePair,
   type OrganizerAction,
   type OrganizerJob,
+  type Availability,
+  type ChosenEntries,
   type OrganizerPlaylist,
+  type OrganizerPlaylists,
   type Preflight,
 } from '../../api/organizer.ts';
 import type { Problem } from '../../api/problem.ts';
 import { formStyles } from '../../theme/form.styles.ts';
+import { hrefFor } from '../../router/route.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
+import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import { FocusTarget } from '../kit/index.ts';
+import '../organizer-song-duplicates/index.ts';
 import '../problem-notice/index.ts';
+import { organizerJobPanel } from './organizer-job.template.ts';
 import { organizerPageStyles } from './organizer-page.styles.ts';
 
 interface TrackRow {
@@ -42,13 +51,14 @@ const UNEXPECTED = (path: string): Problem => ({ title: 'Unexpected answer from 
  * job. The engine enforces every rule; this page never decides what is allowed.
  */
 export class OplOrganizerPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, organizerPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, tableStyles, formStyles, organizerPageStyles];
 
   static override properties = {
     summary: {},
     _accounts: { state: true },
     _accountId: { state: true },
     _playlists: { state: true },
+    _providerActions: { state: true },
     _tracks: { state: true },
     _selected: { state: true },
     _preflight: { state: true },
@@ -63,6 +73,8 @@ export class OplOrganizerPage extends LitElement {
   declare _accounts: readonly AccountView[] | undefined;
   declare _accountId: string;
   declare _playlists: readonly OrganizerPlaylist[] | undefined;
+  /** What the account's provider offers at all: an action it lacks is explained once, above the table. */
+  declare _providerActions: OrganizerPlaylists['provider_actions'] | undefined;
   /** Song removal: the playlist whose entries are being chosen. */
   declare _tracks: { playlist: OrganizerPlaylist; rows: readonly TrackRow[] } | undefined;
   declare _selected: ReadonlySet<number>;
@@ -73,6 +85,7 @@ export class OplOrganizerPage extends LitElement {
   declare _problem: Problem | undefined;
   declare _busy: boolean;
   #poll: ReturnType<typeof setTimeout> | undefined;
+  readonly #focus = new FocusTarget();
 
   constructor() {
     super();
@@ -80,6 +93,7 @@ export class OplOrganizerPage extends LitElement {
     this._accounts = undefined;
     this._accountId = '';
     this._playlists = undefined;
+    this._providerActions = undefined;
     this._tracks = undefined;
     this._selected = new Set();
     this._preflight = undefined;
@@ -93,6 +107,10 @@ export class OplOrganizerPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#loadAccounts();
+  }
+
+  override updated(): void {
+    this.#focus.apply(this.renderRoot);
   }
 
   override disconnectedCallback(): void {
@@ -132,11 +150,12 @@ export class OplOrganizerPage extends LitElement {
       this._problem = result.problem;
       return;
     }
-    if (!looksLike<{ playlists: OrganizerPlaylist[] }>(result.data, ['playlists'])) {
+    if (!looksLike<OrganizerPlaylists>(result.data, ['playlists', 'provider_actions'])) {
       this._problem = UNEXPECTED(path);
       return;
     }
     this._playlists = result.data.playlists;
+    this._providerActions = result.data.provider_actions;
   }
 
   async #startAction(playlist: OrganizerPlaylist, action: OrganizerAction): Promise<void> {
@@ -166,6 +185,7 @@ export class OplOrganizerPage extends LitElement {
       return;
     }
     this._tracks = { playlist, rows: tracks.map((track, position) => ({ position, uri: track.provider_uris[account.provider] ?? null, entryId: track.source_item_id, title: track.title, artist: track.artist })) };
+    this.#focus.set('song-picker-heading');
   }
 
   #toggle(position: number, on: boolean): void {
@@ -182,6 +202,13 @@ export class OplOrganizerPage extends LitElement {
     await this.#runPreflight({ account_id: this._accountId, action: 'remove_tracks', playlist_id: current.playlist.id, entries });
   }
 
+  /** Entries chosen in the duplicate-songs review: the same preflight as a hand-made selection. */
+  async #removeChosen(chosen: ChosenEntries): Promise<void> {
+    this.#resetFlow();
+    this._job = undefined;
+    await this.#runPreflight({ account_id: this._accountId, action: 'remove_tracks', playlist_id: chosen.playlistId, entries: chosen.entries });
+  }
+
   async #runPreflight(body: Record<string, unknown>): Promise<void> {
     this._busy = true;
     this._problem = undefined;
@@ -196,6 +223,7 @@ export class OplOrganizerPage extends LitElement {
       return;
     }
     this._preflight = result.data;
+    this.#focus.set('preflight-heading');
   }
 
   async #confirm(): Promise<void> {
@@ -210,7 +238,10 @@ export class OplOrganizerPage extends LitElement {
     }
     this._preflight = undefined;
     this._tracks = undefined;
+    // The playlist is about to change: an earlier duplicate scan of it no longer holds.
+    this.renderRoot.querySelector('opl-organizer-song-duplicates')?.reset();
     this._job = result.data as OrganizerJob;
+    this.#focus.set('job-heading');
     this.#follow();
   }
 
@@ -272,26 +303,54 @@ export class OplOrganizerPage extends LitElement {
     </td>`;
   }
 
+  /** False when the provider offers the action for no playlist at all. */
+  #offered(action: OrganizerAction): boolean {
+    return this._providerActions?.[action].available !== false;
+  }
+
+  /** The table's action columns: an action the provider offers for no playlist has none (the note above says why). */
+  #columns(): OrganizerAction[] {
+    return ORGANIZER_ACTIONS_SHOWN.filter((action) => this.#offered(action));
+  }
+
+  /** What the provider does not offer at all, said once instead of on every row. */
+  #providerLimits(): TemplateResult | typeof nothing {
+    const missing = ORGANIZER_ACTIONS_SHOWN.flatMap((action): [OrganizerAction, Availability][] => (this.#offered(action) ? [] : [[action, this._providerActions![action]]]));
+    if (missing.length === 0) return nothing;
+    return html`<div class="note" data-testid="provider-limits">
+      <strong>Not offered for any playlist of this account (so the table has no column for it)</strong>
+      <ul>
+        ${missing.map(([action, state]) => html`<li data-action=${action}><span class="action-name">${ACTION_LABELS[action].replace('…', '')}:</span> ${state.reason}</li>`)}
+      </ul>
+    </div>`;
+  }
+
+  #playlistRow(playlist: OrganizerPlaylist, columns: readonly OrganizerAction[]): TemplateResult {
+    const cells =
+      playlist.relation === 'liked_collection'
+        ? // One reason for the whole row: the same words in every cell would say nothing more.
+          html`<td class="unavailable" colspan=${columns.length} data-action="all">${playlist.actions.unfollow_playlist.reason}</td>`
+        : columns.map((action) => this.#actionCell(playlist, action));
+    return html`<tr data-testid="organizer-row" data-playlist=${playlist.name}>
+      <th scope="row">${playlist.name}</th>
+      <td>${RELATION_LABELS[playlist.relation] ?? playlist.relation}</td>
+      ${cells}
+    </tr>`;
+  }
+
   #playlistTable(playlists: readonly OrganizerPlaylist[]): TemplateResult {
+    const columns = this.#columns();
     return html`<div class="table-scroll" role="region" aria-labelledby="organizer-playlists-heading" tabindex="0">
       <table data-testid="organizer-playlists">
         <thead>
           <tr>
             <th scope="col">Playlist</th>
             <th scope="col">Whose</th>
-            <th scope="col">${ACTION_LABELS.unfollow_playlist}</th>
-            <th scope="col">${ACTION_LABELS.delete_playlist}</th>
-            <th scope="col">Remove songs</th>
+            ${columns.map((action) => html`<th scope="col">${ACTION_LABELS[action].replace('…', '')}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${playlists.map(
-            (playlist) => html`<tr data-testid="organizer-row" data-playlist=${playlist.name}>
-              <th scope="row">${playlist.name}</th>
-              <td>${RELATION_LABELS[playlist.relation] ?? playlist.relation}</td>
-              ${this.#actionCell(playlist, 'unfollow_playlist')} ${this.#actionCell(playlist, 'delete_playlist')} ${this.#actionCell(playlist, 'remove_tracks')}
-            </tr>`,
-          )}
+          ${playlists.map((playlist) => this.#playlistRow(playlist, columns))}
         </tbody>
       </table>
     </div>`;
@@ -301,7 +360,7 @@ export class OplOrganizerPage extends LitElement {
     const current = this._tracks;
     if (!current || this._preflight) return nothing;
     return html`<section aria-labelledby="song-picker-heading" data-testid="song-picker">
-      <h2 id="song-picker-heading">Choose the songs to remove from “${current.playlist.name}”</h2>
+      <h2 id="song-picker-heading" tabindex="-1">Choose the songs to remove from “${current.playlist.name}”</h2>
       <p>Only the entries you tick are removed; copies you do not tick stay.</p>
       <ol class="songs" start="0">
         ${current.rows.map(
@@ -326,7 +385,7 @@ export class OplOrganizerPage extends LitElement {
     const phrase = preflight.confirmation_phrase;
     const ready = phrase === null || this._phrase.normalize('NFC') === phrase.normalize('NFC');
     return html`<section aria-labelledby="preflight-heading" data-testid="preflight">
-      <h2 id="preflight-heading">What will happen</h2>
+      <h2 id="preflight-heading" tabindex="-1">What will happen</h2>
       ${preflight.playlists.map(
         (playlist) => html`<div class="planned">
           <p data-testid="effect">${playlist.effect}</p>
@@ -340,10 +399,13 @@ export class OplOrganizerPage extends LitElement {
         </div>`,
       )}
       ${phrase !== null
-        ? html`<label class="phrase">Type <strong>${phrase}</strong> to confirm <input type="text" data-testid="phrase" autocomplete="off" .value=${this._phrase} @input=${(event: Event) => (this._phrase = (event.target as HTMLInputElement).value)} /></label>`
+        ? html`<p class="phrase">
+            <label for="organizer-phrase">Type <strong>${phrase}</strong> to confirm</label>
+            <input id="organizer-phrase" type="text" data-testid="phrase" autocomplete="off" .value=${this._phrase} @input=${(event: Event) => (this._phrase = (event.target as HTMLInputElement).value)} />
+          </p>`
         : nothing}
       <p>
-        <button type="button" class=${preflight.action === 'delete_playlist' ? 'danger' : ''} ?disabled=${!ready || this._busy} @click=${() => void this.#confirm()}>Confirm</button>
+        <button type="button" class=${preflight.action === 'delete_playlist' ? 'danger' : 'primary'} ?disabled=${!ready || this._busy} @click=${() => void this.#confirm()}>Confirm</button>
         <button type="button" @click=${() => this.#resetFlow()}>Cancel</button>
       </p>
     </section>`;
@@ -352,21 +414,7 @@ export class OplOrganizerPage extends LitElement {
   #jobPanel(): TemplateResult | typeof nothing {
     const job = this._job;
     if (!job) return nothing;
-    return html`<section aria-labelledby="job-heading" data-testid="organizer-job" data-status=${job.status}>
-      <h2 id="job-heading">Job: ${job.status}</h2>
-      <p>${job.counts.succeeded} of ${job.counts.items} done${job.counts.failed ? `, ${job.counts.failed} failed` : ''}.</p>
-      <ul>
-        ${job.items.map(
-          (item) => html`<li data-status=${item.status}>
-            ${item.playlist_name ?? 'Playlist'}: ${item.status}${item.error ? html` — ${item.error}` : nothing} ${item.notes.map((note) => html`<span class="note">${note}</span>`)}
-          </li>`,
-        )}
-      </ul>
-      ${isFinished(job) && job.counts.retryable > 0 ? html`<button type="button" @click=${() => void this.#retry()}>Retry failed items</button>` : nothing}
-      ${isFinished(job) && job.action === 'remove_tracks' && job.counts.succeeded > 0
-        ? html`<button type="button" @click=${() => void this.#undo()}>Undo: put the removed songs back</button>`
-        : nothing}
-    </section>`;
+    return organizerJobPanel(job, { retry: () => void this.#retry(), undo: () => void this.#undo() });
   }
 
   #duplicates(): TemplateResult {
@@ -394,21 +442,31 @@ export class OplOrganizerPage extends LitElement {
         ${accounts === undefined
           ? html`<p role="status">Loading your accounts…</p>`
           : accounts.length === 0
-            ? html`<p>Connect an account on the Connections page first.</p>`
-            : html`<label
-                >Account
-                <select data-testid="organizer-account" @change=${(event: Event) => void this.#chooseAccount((event.target as HTMLSelectElement).value)}>
+            ? html`<p class="empty" data-testid="no-accounts">No account is connected yet. <a href=${hrefFor('connections')}>Connect one on Connections</a> first, then come back.</p>`
+            : html`<div class="account-field">
+                <label for="organizer-account">Connected account</label>
+                <select id="organizer-account" data-testid="organizer-account" @change=${(event: Event) => void this.#chooseAccount((event.target as HTMLSelectElement).value)}>
                   <option value="">Choose an account</option>
                   ${accounts.map((account) => html`<option value=${account.id} ?selected=${account.id === this._accountId}>${accountFullName(account)}</option>`)}
-                </select></label
-              >`}
+                </select>
+              </div>`}
       </section>
       ${this.#jobPanel()} ${this.#preflightPanel()} ${this.#songPicker()}
       ${this._playlists
         ? html`<section aria-labelledby="organizer-playlists-heading">
               <h2 id="organizer-playlists-heading">Playlists</h2>
               <p><button type="button" @click=${() => void this.#loadPlaylists(true)}>Read the playlists again</button></p>
-              ${this.#playlistTable(this._playlists)}
+              ${this.#providerLimits()} ${this.#playlistTable(this._playlists)}
+            </section>
+            <section aria-labelledby="song-duplicates-heading" data-testid="song-duplicates">
+              <h2 id="song-duplicates-heading">Repeated songs in a playlist</h2>
+              <p>Only pointed out: nothing is removed until you tick copies, check the removal and type the phrase.</p>
+              <opl-organizer-song-duplicates
+                .accountId=${this._accountId}
+                .playlists=${this._playlists}
+                ?busy=${this._busy}
+                @organizer-remove-entries=${(event: CustomEvent<ChosenEntries>) => void this.#removeChosen(event.detail)}
+              ></opl-organizer-song-duplicates>
             </section>
             ${this.#duplicates()}`
         : nothing}
