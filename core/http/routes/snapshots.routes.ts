@@ -145,10 +145,20 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
     },
   );
 
-  app.get('/api/snapshots', { schema: { tags: ['snapshots'], summary: "The owner's snapshots, newest first", response: { 200: z.object({ snapshots: z.array(snapshotSchema) }) } } }, async (request) => {
-    const owner = requireOwner(request, 'list snapshots');
-    return { snapshots: await answer(() => snapshots.snapshots(owner.id)) };
-  });
+  app.get(
+    '/api/snapshots',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: "The owner's snapshots, newest first, and the largest archive an upload may be",
+        response: { 200: z.object({ snapshots: z.array(snapshotSchema), max_upload_bytes: z.number().int().describe('OPL_SNAPSHOT_MAX_ARCHIVE_BYTES') }) },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'list snapshots');
+      return { snapshots: await answer(() => snapshots.snapshots(owner.id)), max_upload_bytes: snapshots.limits.archiveBytes };
+    },
+  );
 
   app.get('/api/snapshots/:snapshot_id', { schema: { tags: ['snapshots'], summary: 'A snapshot: status, progress, counts, partial failures, verification', params: snapshotParams, response: { 200: snapshotSchema, 404: problemResponse('No such snapshot') } } }, async (request) => {
     const owner = requireOwner(request, 'read a snapshot');
