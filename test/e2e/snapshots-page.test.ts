@@ -58,8 +58,8 @@ describe('the Snapshots page', () => {
     await spotify.getByRole('radio', { name: /Only these collections/ }).check();
     const collections = spotify.locator(`input[name="collection-${spotifyAccount}"]`);
     await collections.first().waitFor({ timeout: 30_000 });
-    await spotify.getByRole('checkbox', { name: 'Liked tracks' }).check();
-    await collections.nth(1).check();
+    await spotify.locator(`input[name="collection-${spotifyAccount}"][value="liked"]`).check();
+    await spotify.locator(`input[name="collection-${spotifyAccount}"]:not([value="liked"])`).first().check();
     await form.getByLabel('Take snapshots').selectOption('weekly');
     await form.getByLabel('Day of the week (weekly)').selectOption('friday');
     await form.getByLabel('Time', { exact: true }).fill('04:30');

@@ -24,6 +24,12 @@ function collectionId(playlist: PlaylistSummary): string | null {
   return playlist.kind === 'LIKED_TRACKS' ? LIKED : playlist.id;
 }
 
+/** A listed collection as a choice; one the service gives no id cannot be chosen by id. */
+function choice(playlist: PlaylistSummary): { id: string; name: string }[] {
+  const id = collectionId(playlist);
+  return id ? [{ id, name: playlist.name }] : [];
+}
+
 function accountFieldset(state: ProfileFormState, account: AccountView): TemplateResult {
   const chosen = state.profile?.accounts.find((entry) => entry.accountId === account.id);
   const included = state.profile ? chosen !== undefined : true;
@@ -33,15 +39,15 @@ function accountFieldset(state: ProfileFormState, account: AccountView): Templat
   const id = `profile-account-${account.id}`;
   return html`<fieldset data-testid="profile-account" data-account-id=${account.id}>
     <legend><label><input type="checkbox" name="account" value=${account.id} .checked=${included} /> ${accountFullName(account)}</label></legend>
-    <label><input type="radio" name=${`scope-${account.id}`} value="all" .checked=${scope === 'all'} /> Every playlist it has when the snapshot is taken</label>
-    <label><input type="radio" name=${`scope-${account.id}`} value="chosen" .checked=${scope === 'chosen'} aria-describedby=${`${id}-hint`} /> Only these collections:</label>
-    <p class="hint" id=${`${id}-hint`}>Liked tracks are kept only when chosen here.</p>
+    <label><input type="radio" name=${`scope-${account.id}`} value="all" .checked=${scope === 'all'} aria-describedby=${`${id}-hint`} /> Every collection it has when the snapshot is taken</label>
+    <label><input type="radio" name=${`scope-${account.id}`} value="chosen" .checked=${scope === 'chosen'} /> Only these collections:</label>
+    <p class="hint" id=${`${id}-hint`}>Its playlists, and its liked songs where the service has them.</p>
     ${listed === 'loading' || listed === undefined
       ? html`<p role="status">Reading its playlists…</p>`
       : listed === 'failed'
-        ? html`<p class="field-error">Its playlists could not be read; choose “Every playlist” or try again later.</p>`
+        ? html`<p class="field-error">Its playlists could not be read; choose “Every collection” or try again later.</p>`
         : html`<ul class="collections">
-            ${[{ id: LIKED, name: 'Liked tracks' }, ...listed.flatMap((playlist) => (collectionId(playlist) && collectionId(playlist) !== LIKED ? [{ id: collectionId(playlist)!, name: playlist.name }] : []))].map(
+            ${listed.flatMap(choice).map(
               (collection) => html`<li><label><input type="checkbox" name=${`collection-${account.id}`} value=${collection.id} .checked=${picked.has(collection.id)} /> ${collection.name}</label></li>`,
             )}
           </ul>`}
@@ -106,7 +112,7 @@ export function readProfileForm(form: HTMLFormElement): ProfileInput | string {
   for (const accountId of data.getAll('account').filter((entry): entry is string => typeof entry === 'string')) {
     if (value(`scope-${accountId}`) === 'chosen') {
       const chosen = data.getAll(`collection-${accountId}`).filter((entry): entry is string => typeof entry === 'string');
-      if (chosen.length === 0) return 'Choose at least one collection of each chosen account, or “Every playlist”.';
+      if (chosen.length === 0) return 'Choose at least one collection of each chosen account, or “Every collection”.';
       accounts.push({ accountId, collections: chosen });
     } else {
       accounts.push({ accountId, collections: 'all' });

@@ -309,7 +309,7 @@ export class OplSnapshotsPage extends LitElement {
         .map((entry) => {
           const account = load.accounts.find((candidate) => candidate.id === entry.accountId);
           const name = account ? `${account.providerDisplayName}${account.displayName ? ` (${account.displayName})` : ''}` : 'an account no longer connected';
-          return `${name}: ${entry.collections === 'all' ? 'every playlist' : `${entry.collections.length} chosen`}`;
+          return `${name}: ${entry.collections === 'all' ? 'every collection' : `${entry.collections.length} chosen`}`;
         })
         .join('; ');
     return html`${load.profiles.length === 0
