@@ -38,6 +38,7 @@ import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GENERATION_PROGRESS_CHANNEL, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
 import { createSnapshotJob, SnapshotService } from '../services/snapshots/index.ts';
+import { SNAPSHOT_PROGRESS_CHANNEL } from '../storage/entities/snapshot.entity.ts';
 import { heapProfileEnv, heapProfileFlags } from '../bootstrap/heap-profile.mjs';
 import { JOB_CATALOGUE } from './job-catalogue.ts';
 import { runOrganizerJob } from '../services/organizer/index.ts';
@@ -80,7 +81,7 @@ export interface AppOverrides {
   organizerLeaseSeconds?: number;
   /** Tests of crash recovery: how often a snapshot job says it is alive (stale after 6 times as long). */
   snapshotHeartbeatSeconds?: number;
-  /** Tests of sync schedules: the clock every scheduling decision reads (moved by the test). */
+  /** Tests of sync and snapshot schedules: the clock every scheduling decision reads (moved by the test). */
   syncClock?: () => Date;
   /** Tests: short sync run leases (a stalled worker's run is taken over quickly). */
   syncLeaseSeconds?: number;
@@ -212,8 +213,14 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     });
     stack.push(() => importPreview.close());
     const matching = new MatchService({ execute, transaction, plugins: pluginHost, catalogue });
+    const snapshotProgress = new ProgressChannel(database.connectionString, logger.child({ component: 'snapshot-progress' }), SNAPSHOT_PROGRESS_CHANNEL);
+    stack.push(() => snapshotProgress.close());
     const snapshots = new SnapshotService({
       execute,
+      transaction,
+      progress: snapshotProgress,
+      // Snapshot schedules read the same injected clock as sync schedules.
+      ...(overrides.syncClock ? { clock: overrides.syncClock } : {}),
       connections,
       playlists,
       enqueue: async (snapshotId) => {
@@ -374,6 +381,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           await snapshots.reconcile();
           // The schedule is evaluated at start too, not only at the next minute: catch-up comes first.
           void sync.scheduler.evaluate().catch((error: unknown) => logger.warn({ err: error }, 'the start-up sync evaluation failed'));
+          void snapshots.scheduler.evaluate().catch((error: unknown) => logger.warn({ err: error }, 'the start-up snapshot evaluation failed'));
           logger.info({ jobs: JOB_CATALOGUE.map((job) => job.name) }, 'worker started');
         }
         if (!http) return undefined;

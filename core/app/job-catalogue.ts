@@ -5,7 +5,7 @@ import { cleanUpMigrationHistoryJob, runMigrationJob } from '../services/migrati
 import { purgeEndedSharesJob } from '../services/shares/purge-ended-shares.job.ts';
 import { expireGenerationDraftsJob } from '../services/generator/expire-drafts.job.ts';
 import { runOrganizerJob } from '../services/organizer/organizer.jobs.ts';
-import { createSnapshotJob } from '../services/snapshots/snapshot.jobs.ts';
+import { createSnapshotJob, evaluateSnapshotScheduleJob } from '../services/snapshots/snapshot.jobs.ts';
 import { evaluateSyncScheduleJob, runSyncJob } from '../services/sync/sync.jobs.ts';
 import type { AppServices } from './app-services.ts';
 
@@ -19,6 +19,7 @@ export const JOB_CATALOGUE: readonly AnyJobDefinition<AppServices>[] = [
   expireGenerationDraftsJob,
   runOrganizerJob,
   createSnapshotJob,
+  evaluateSnapshotScheduleJob,
   evaluateSyncScheduleJob,
   runSyncJob,
 ];

@@ -91,6 +91,8 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     verify: notWired,
     deleteSnapshot: notWired,
     upload: notWired,
+    eventsAfter: notWired,
+    follow: notWired,
     openArchive: () => {
       throw new Error('snapshots are not wired in this server');
     },

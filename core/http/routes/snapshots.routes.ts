@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { profileBodySchema, SnapshotError, type SnapshotService } from '../../services/snapshots/index.ts';
+import { profileBodySchema, retentionSchema, SnapshotError, snapshotScheduleSchema, type SnapshotService } from '../../services/snapshots/index.ts';
+import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { contentDisposition } from './exports.routes.ts';
@@ -15,12 +16,22 @@ import { toAppError } from './migrations.routes.ts';
 
 export type SnapshotsApi = Pick<
   SnapshotService,
-  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits'
+  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow'
 >;
 
 const selectionSchema = z.object({ accounts: z.array(z.object({ account_id: z.string(), collections: z.union([z.literal('all'), z.array(z.string())]) })) });
 const profileSchema = z
-  .object({ id: z.uuid(), name: z.string(), library_id: z.uuid().describe('The library lineage shared by every snapshot of this profile'), selection: selectionSchema, created_at: z.string(), updated_at: z.string() })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    library_id: z.uuid().describe('The library lineage shared by every snapshot of this profile'),
+    selection: selectionSchema,
+    schedule: snapshotScheduleSchema.nullable(),
+    next_run_at: z.string().nullable().describe('When the next scheduled snapshot is taken; null without a schedule'),
+    retention: retentionSchema.nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
   .meta({ id: 'SnapshotProfile' });
 const failureSchema = z.object({ member: z.string(), source_id: z.string(), source_collection_id: z.string().nullable(), failure: z.object({ code: z.string(), message: z.string() }) });
 const snapshotSchema = z
@@ -58,6 +69,8 @@ function snapshotProblem(error: unknown): unknown {
         return new AppError('invalid_selection', error.message);
       case 'too_large':
         return new AppError('payload_too_large', error.message);
+      case 'archive_missing':
+        return new AppError('gone', error.message, { extensions: { reason: 'archive_missing' } });
       case 'verification_failed':
         return new AppError('snapshot_verification_failed', error.message, { extensions: { reason: error.reason } });
       default:
@@ -75,7 +88,13 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Events a stream sends per read: one snapshot row, so one. */
+const SNAPSHOT_EVENT_BATCH = 1;
+
 export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> = async (app, { snapshots }) => {
+  const openStreams = new OpenEventStreams();
+  app.addHook('preClose', async () => openStreams.endAll());
+
   app.get('/api/snapshots/profiles', { schema: { tags: ['snapshots'], summary: "The owner's snapshot profiles", response: { 200: z.object({ profiles: z.array(profileSchema) }) } } }, async (request) => {
     const owner = requireOwner(request, 'list snapshot profiles');
     return { profiles: await answer(() => snapshots.profiles(owner.id)) };
@@ -119,22 +138,61 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
 
   app.post(
     '/api/snapshots',
-    { schema: { tags: ['snapshots'], summary: 'Take a snapshot of a profile now (a background job; follow it with GET /api/snapshots/{id})', body: z.object({ profile_id: z.uuid() }).strict(), response: { 202: snapshotSchema, 404: problemResponse('No such profile') } } },
+    { schema: { tags: ['snapshots'], summary: 'Take a snapshot of a profile now (a background job; follow it with GET /api/snapshots/{id}/events)', body: z.object({ profile_id: z.uuid() }).strict(), response: { 202: snapshotSchema, 404: problemResponse('No such profile') } } },
     async (request, reply) => {
       const owner = requireOwner(request, 'take a snapshot');
       return reply.code(202).send(await answer(() => snapshots.createSnapshot(owner.id, request.body.profile_id)));
     },
   );
 
-  app.get('/api/snapshots', { schema: { tags: ['snapshots'], summary: "The owner's snapshots, newest first", response: { 200: z.object({ snapshots: z.array(snapshotSchema) }) } } }, async (request) => {
-    const owner = requireOwner(request, 'list snapshots');
-    return { snapshots: await answer(() => snapshots.snapshots(owner.id)) };
-  });
+  app.get(
+    '/api/snapshots',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: "The owner's snapshots, newest first, and the largest archive an upload may be",
+        response: { 200: z.object({ snapshots: z.array(snapshotSchema), max_upload_bytes: z.number().int().describe('OPL_SNAPSHOT_MAX_ARCHIVE_BYTES') }) },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'list snapshots');
+      return { snapshots: await answer(() => snapshots.snapshots(owner.id)), max_upload_bytes: snapshots.limits.archiveBytes };
+    },
+  );
 
   app.get('/api/snapshots/:snapshot_id', { schema: { tags: ['snapshots'], summary: 'A snapshot: status, progress, counts, partial failures, verification', params: snapshotParams, response: { 200: snapshotSchema, 404: problemResponse('No such snapshot') } } }, async (request) => {
     const owner = requireOwner(request, 'read a snapshot');
     return answer(() => snapshots.snapshot(owner.id, request.params.snapshot_id));
   });
+
+  app.get(
+    '/api/snapshots/:snapshot_id/events',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: 'Live progress of a snapshot as server-sent events (`snapshot` events); resume with Last-Event-ID',
+        description:
+          'Each `snapshot` event is the snapshot as it is now (the body of GET /api/snapshots/{id}), sent whenever its row changes: queued, running with `progress` (collections done and total, items, the collection being read), then completed, partial or failed. `id` is the change number: a client reconnecting with `Last-Event-ID: N` (or `?after=N`) receives the snapshot again if it changed after N.',
+        params: snapshotParams,
+        querystring: z.object({ after: z.coerce.number().int().min(0).optional() }),
+        headers: z.looseObject({ 'last-event-id': z.string().regex(/^\d{1,18}$/).optional() }),
+        response: { 200: z.string().describe('text/event-stream'), 404: problemResponse('No such snapshot for this owner') },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'follow a snapshot');
+      const snapshotId = request.params.snapshot_id;
+      await answer(() => snapshots.snapshot(owner.id, snapshotId));
+      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
+      await streamRowEvents(
+        request,
+        reply,
+        { eventsAfter: (last) => snapshots.eventsAfter(owner.id, snapshotId, last), subscribe: (wake) => snapshots.follow(snapshotId, wake), batchSize: SNAPSHOT_EVENT_BATCH },
+        after,
+        openStreams,
+      );
+    },
+  );
 
   app.post(
     '/api/snapshots/:snapshot_id/verify',
@@ -162,7 +220,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
         tags: ['snapshots'],
         summary: 'Download the snapshot archive (ZIP64, application/zip)',
         params: snapshotParams,
-        response: { 200: z.any().describe('The archive'), 404: problemResponse('No such snapshot'), 409: problemResponse('The snapshot has no archive') },
+        response: { 200: z.any().describe('The archive'), 404: problemResponse('No such snapshot'), 409: problemResponse('The snapshot has no archive'), 410: problemResponse('The archive file is missing from the snapshot directory (`reason: archive_missing`)') },
       },
     },
     async (request, reply) => {

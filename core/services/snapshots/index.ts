@@ -1,4 +1,7 @@
-export { SnapshotService, type ProfileView, type SnapshotServiceDependencies, type SnapshotView } from './snapshot.service.ts';
+export { SnapshotService, type SnapshotServiceDependencies } from './snapshot.service.ts';
+export { ARCHIVE_MISSING, type ProfileView, type SnapshotEvent, type SnapshotView } from './snapshot-views.ts';
+export { retentionSchema, snapshotScheduleSchema, type RetentionPolicy, type SnapshotSchedule } from './snapshot-schedule.ts';
+export { SnapshotScheduler } from './snapshot-scheduler.ts';
 export { SnapshotError, type SnapshotErrorCode } from './snapshot-error.ts';
 export { profileBodySchema, profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
-export { createSnapshotJob } from './snapshot.jobs.ts';
+export { createSnapshotJob, evaluateSnapshotScheduleJob } from './snapshot.jobs.ts';

@@ -40,6 +40,8 @@ export interface ArchiveRow {
 export interface ReconciledFiles {
   removed: string[];
   restored: string[];
+  /** Ids of rows that name an archive the directory does not hold. */
+  missing: string[];
 }
 
 /**
@@ -50,7 +52,7 @@ export interface ReconciledFiles {
  * never a subdirectory, never anything outside.
  */
 export async function reconcileFiles(root: string, rows: readonly ArchiveRow[]): Promise<ReconciledFiles> {
-  const result: ReconciledFiles = { removed: [], restored: [] };
+  const result: ReconciledFiles = { removed: [], restored: [], missing: [] };
   let names: string[];
   try {
     names = await readdir(root);
@@ -92,5 +94,7 @@ export async function reconcileFiles(root: string, rows: readonly ArchiveRow[]):
       result.removed.push(name);
     }
   }
+  const present = new Set(await readdir(root));
+  for (const row of rows) if (row.archive_path && !present.has(row.archive_path)) result.missing.push(row.id);
   return result;
 }

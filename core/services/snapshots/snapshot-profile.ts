@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { retentionSchema, snapshotScheduleSchema } from './snapshot-schedule.ts';
 
 /**
  * A snapshot profile's selection (SPEC Snapshots rule 1): connected accounts and, per account,
@@ -24,8 +25,14 @@ export const profileSelectionSchema = z
 
 export type ProfileSelection = z.output<typeof profileSelectionSchema>;
 
+/** A profile as sent: replaced whole by PUT (a schedule or retention left out is turned off). */
 export const profileBodySchema = z
-  .object({ name: z.string().trim().min(1).max(200), selection: profileSelectionSchema })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    selection: profileSelectionSchema,
+    schedule: snapshotScheduleSchema.nullable().default(null).describe('Take snapshots on their own, daily or weekly; null: only on request'),
+    retention: retentionSchema.nullable().default(null).describe("Which of the profile's snapshots are kept; null: all"),
+  })
   .strict();
 
 export type ProfileBody = z.output<typeof profileBodySchema>;

@@ -15,3 +15,18 @@ export const createSnapshotJob = defineJob({
     await deps.snapshots.run(payload.snapshot_id, signal);
   },
 });
+
+/**
+ * Every minute (and once when a worker starts): due scheduled snapshots are queued and retention
+ * policies applied. pg-boss elects one cron runner across the workers; two evaluations at once
+ * are harmless anyway (a due profile is locked while it is evaluated).
+ */
+export const evaluateSnapshotScheduleJob = defineJob({
+  name: 'snapshots.evaluate',
+  payload: z.object({}).strict(),
+  schedule: { cron: '* * * * *', payload: {} },
+  queue: { policy: 'stately', retryLimit: 1, retryDelay: 10, expireInSeconds: 300 },
+  async handle(_payload, { deps }: JobContext<{ snapshots: SnapshotService }>) {
+    await deps.snapshots.scheduler.evaluate();
+  },
+});

@@ -5,19 +5,23 @@ import type { Readable } from 'node:stream';
 import { PluginError, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
-import type { SnapshotOrigin, SnapshotStatus } from '../../storage/entities/values.ts';
-import type { SqlExecute } from '../../storage/sql/executors.ts';
+import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
-import type { SnapshotCollectionSource } from '../migrations/migration-source.ts';
+import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
+import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
+import { nextSnapshotSlot } from './snapshot-schedule.ts';
+import { SnapshotScheduler } from './snapshot-scheduler.ts';
+import { ARCHIVE_MISSING, profileView, snapshotView, type ProfileView, type SnapshotEvent, type SnapshotView } from './snapshot-views.ts';
 import * as sql from './snapshots.sql.ts';
 
 export interface SnapshotServiceDependencies {
   execute: SqlExecute;
+  transaction: SqlTransaction;
   connections: Pick<ConnectionService, 'get'>;
   playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   /** Queues the creation job of a snapshot row. */
@@ -28,83 +32,10 @@ export interface SnapshotServiceDependencies {
   logger: Logger;
   /** How often a running job says it is alive; reconciliation fails a job silent for 6 times as long. */
   heartbeatSeconds?: number;
-}
-
-export interface ProfileView {
-  id: string;
-  name: string;
-  library_id: string;
-  selection: ProfileSelection;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SnapshotView {
-  id: string;
-  profile_id: string | null;
-  library_id: string;
-  status: SnapshotStatus;
-  origin: SnapshotOrigin;
-  archive_bytes: number | null;
-  archive_sha256: string | null;
-  counts: Record<string, unknown>;
-  progress: Record<string, unknown>;
-  partial_failures: SnapshotManifest['partial_failures'];
-  /** `restore_id`: how `POST /api/migrations` selects the collection (`<source id>:<collection id>`). */
-  collections: { member: string; restore_id: string; kind: string; name: string; status: string; item_count: number; source_id: string; source_collection_id: string | null }[];
-  sources: SnapshotManifest['sources'];
-  verified_at: string | null;
-  verification_reason: string | null;
-  error: string | null;
-  started_at: string | null;
-  completed_at: string | null;
-  created_at: string;
-}
-
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
-
-function profileView(row: Record<string, unknown>): ProfileView {
-  return {
-    id: row['id'] as string,
-    name: row['name'] as string,
-    library_id: row['library_id'] as string,
-    selection: row['selection'] as ProfileSelection,
-    created_at: iso(row['created_at'])!,
-    updated_at: iso(row['updated_at'])!,
-  };
-}
-
-function snapshotView(row: Record<string, unknown>): SnapshotView {
-  const manifest = row['manifest'] as SnapshotManifest | null;
-  return {
-    id: row['id'] as string,
-    profile_id: (row['profile_id'] as string | null) ?? null,
-    library_id: row['library_id'] as string,
-    status: row['status'] as SnapshotStatus,
-    origin: row['origin'] as SnapshotOrigin,
-    archive_bytes: row['archive_bytes'] === null ? null : Number(row['archive_bytes']),
-    archive_sha256: (row['archive_sha256'] as string | null) ?? null,
-    counts: row['counts'] as Record<string, unknown>,
-    progress: row['progress'] as Record<string, unknown>,
-    partial_failures: manifest?.partial_failures ?? [],
-    collections: (manifest?.collections ?? []).map((collection) => ({
-      member: collection.member,
-      restore_id: `${collection.source_id}:${collection.source_collection_id ?? collection.member}`,
-      kind: collection.kind,
-      name: collection.name,
-      status: collection.status,
-      item_count: collection.item_count,
-      source_id: collection.source_id,
-      source_collection_id: collection.source_collection_id,
-    })),
-    sources: manifest?.sources ?? [],
-    verified_at: iso(row['verified_at']),
-    verification_reason: (row['verification_reason'] as string | null) ?? null,
-    error: (row['error'] as string | null) ?? null,
-    started_at: iso(row['started_at']),
-    completed_at: iso(row['completed_at']),
-    created_at: iso(row['created_at'])!,
-  };
+  /** Wakes the progress streams of a snapshot when its row changes (any process); none: streams send what is there. */
+  progress?: Pick<ProgressChannel, 'subscribe'>;
+  /** "Now" of scheduling decisions (the first slot of a new schedule); tests pass the clock they move. */
+  clock?: () => Date;
 }
 
 /** A provider's read error as a manifest failure: its type as the code, its message (already free of credentials). */
@@ -129,9 +60,12 @@ function playlistDetails(playlist: Playlist): SnapshotPlaylist {
  */
 export class SnapshotService {
   readonly #deps: SnapshotServiceDependencies;
+  /** Schedules and retention, evaluated by the `snapshots.evaluate` job. */
+  readonly scheduler: SnapshotScheduler;
 
   constructor(deps: SnapshotServiceDependencies) {
     this.#deps = deps;
+    this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock: deps.clock ?? (() => new Date()), logger: deps.logger });
   }
 
   get limits(): SnapshotLimits {
@@ -148,15 +82,20 @@ export class SnapshotService {
     }
   }
 
+  #fields(body: ProfileBody): sql.ProfileFields {
+    const now = (this.#deps.clock ?? (() => new Date()))();
+    return { name: body.name, selection: body.selection, schedule: body.schedule, nextRunAt: body.schedule ? nextSnapshotSlot(body.schedule, now) : null, retention: body.retention };
+  }
+
   async createProfile(ownerId: string, body: ProfileBody): Promise<ProfileView> {
     await this.#checkAccounts(ownerId, body.selection);
-    const [row] = await this.#deps.execute(sql.insertProfile(ownerId, body.name, body.selection));
+    const [row] = await this.#deps.execute(sql.insertProfile(ownerId, this.#fields(body)));
     return profileView(row!);
   }
 
   async updateProfile(ownerId: string, id: string, body: ProfileBody): Promise<ProfileView> {
     await this.#checkAccounts(ownerId, body.selection);
-    const [row] = await this.#deps.execute(sql.updateProfile(ownerId, id, body.name, body.selection));
+    const [row] = await this.#deps.execute(sql.updateProfile(ownerId, id, this.#fields(body)));
     if (!row) throw new SnapshotError('not_found', `No snapshot profile ${id} exists for this owner.`);
     return profileView(row);
   }
@@ -186,6 +125,18 @@ export class SnapshotService {
     return snapshotView(row!);
   }
 
+  /** The progress events of a snapshot after event id `after`: one `snapshot` event, the row as it is now, when it changed since. */
+  async eventsAfter(ownerId: string, id: string, after: number): Promise<SnapshotEvent[]> {
+    const rows = await this.#deps.execute(sql.selectSnapshotEvent(ownerId, id, after));
+    return rows.map((row) => ({ id: Number(row['progress_seq']), type: 'snapshot' as const, data: snapshotView(row) }));
+  }
+
+  /** Calls `wake` whenever the snapshot changes, in any engine process. */
+  async follow(id: string, wake: () => void): Promise<() => void> {
+    if (!this.#deps.progress) return () => undefined;
+    return this.#deps.progress.subscribe(id, wake);
+  }
+
   async snapshots(ownerId: string): Promise<SnapshotView[]> {
     return (await this.#deps.execute(sql.selectSnapshots(ownerId))).map(snapshotView);
   }
@@ -196,26 +147,37 @@ export class SnapshotService {
     return snapshotView(row);
   }
 
-  /** The archive file of a finished snapshot, for a download. */
+  /**
+   * The archive file of a finished snapshot, for a download. A file gone from the disk (removed by
+   * hand, a restore of the directory from an older backup) is a clear refusal, and the row says so.
+   */
   async archive(ownerId: string, id: string): Promise<{ path: string; bytes: number; fileName: string }> {
     const [row] = await this.#deps.execute(sql.selectSnapshot(ownerId, id));
     if (!row) throw new SnapshotError('not_found', `No snapshot ${id} exists for this owner.`);
     const name = row['archive_path'] as string | null;
     if (!name) throw new SnapshotError('not_ready', `Snapshot ${id} has no archive (${String(row['status'])}).`);
     const path = insideRoot(this.#deps.root, name);
-    const bytes = (await stat(path)).size;
-    return { path, bytes, fileName: `opl-snapshot-${id}.zip` };
+    const stats = await stat(path).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    });
+    if (!stats?.isFile()) {
+      await this.#deps.execute(sql.recordVerification(ownerId, id, ARCHIVE_MISSING));
+      throw new SnapshotError('archive_missing', `The archive file of snapshot ${id} is missing from the snapshot directory (OPL_SNAPSHOT_DIR); it cannot be downloaded, verified or restored. Delete the snapshot, or put the file back and verify it again.`);
+    }
+    return { path, bytes: stats.size, fileName: `opl-snapshot-${id}.zip` };
   }
 
-  /** Verifies a stored archive again (the file may have changed on disk since it was taken). */
+  /** Verifies a stored archive again (the file may have changed on disk, or gone, since it was taken). */
   async verify(ownerId: string, id: string): Promise<SnapshotView> {
-    const { path } = await this.archive(ownerId, id);
     let reason: string | null = null;
     try {
+      const { path } = await this.archive(ownerId, id);
       await verifySnapshotArchive(path, this.#deps.limits);
     } catch (error) {
-      if (!(error instanceof SnapshotVerificationError)) throw error;
-      reason = error.reason;
+      if (error instanceof SnapshotError && error.code === 'archive_missing') reason = ARCHIVE_MISSING;
+      else if (error instanceof SnapshotVerificationError) reason = error.reason;
+      else throw error;
     }
     const [row] = await this.#deps.execute(sql.recordVerification(ownerId, id, reason));
     return snapshotView(row!);
@@ -267,11 +229,14 @@ export class SnapshotService {
         if (error instanceof SnapshotVerificationError) throw new SnapshotError('verification_failed', `The archive failed verification (${error.reason}): ${error.message} Nothing was kept.`, error.reason);
         throw error;
       }
-      const id = manifest.snapshot_id;
+      // The row gets an id of its own: keeping the archive's would let an upload probe whether
+      // another owner holds that snapshot. The owner's own copy is still recognised (409).
+      const id = randomUUID();
       const name = archiveName(id);
       const [row] = await this.#deps.execute(
         sql.insertUploadedSnapshot({
           id,
+          archiveSnapshotId: manifest.snapshot_id,
           ownerId,
           libraryId: manifest.library_id,
           status: manifest.counts.partial_collections + manifest.counts.failed_collections > 0 ? 'partial' : 'completed',
@@ -282,7 +247,7 @@ export class SnapshotService {
           counts: manifest.counts,
         }),
       );
-      if (!row) throw new SnapshotError('already_exists', `Snapshot ${id} is already stored here; nothing was changed.`);
+      if (!row) throw new SnapshotError('already_exists', `Snapshot ${manifest.snapshot_id} is already stored here; nothing was changed.`);
       await rename(temporary, insideRoot(this.#deps.root, name));
       return snapshotView(row);
     } finally {
@@ -328,6 +293,7 @@ export class SnapshotService {
         startedAt: new Date(claimed['started_at'] as string),
         sources,
         signal,
+        recordBytes: this.#deps.limits.recordBytes,
       });
       for (const plan of plans) {
         for (const wanted of plan.ids) {
@@ -391,7 +357,10 @@ export class SnapshotService {
     const failed = (await this.#deps.execute(sql.failStaleSnapshots(stale))).map((row) => row['id'] as string);
     const rows = (await this.#deps.execute(sql.selectArchiveFacts())) as { id: string; status: string; archive_path: string | null }[];
     const files = await reconcileFiles(this.#deps.root, rows);
-    if (failed.length > 0 || files.removed.length > 0 || files.restored.length > 0) this.#deps.logger.info({ failed: failed.length, removed: files.removed.length, restored: files.restored.length }, 'snapshots reconciled');
+    if (files.missing.length > 0) await this.#deps.execute(sql.markArchivesMissing(files.missing));
+    if (failed.length > 0 || files.removed.length > 0 || files.restored.length > 0 || files.missing.length > 0) {
+      this.#deps.logger.info({ failed: failed.length, removed: files.removed.length, restored: files.restored.length, missing: files.missing.length }, 'snapshots reconciled');
+    }
     return { failed, files };
   }
 
@@ -401,10 +370,19 @@ export class SnapshotService {
    */
   async collections(ownerId: string, snapshotId: string, ids: readonly string[]): Promise<{ libraryId: string; collections: SnapshotCollectionSource[]; available: string[] } | null> {
     const [row] = await this.#deps.execute(sql.selectSnapshot(ownerId, snapshotId));
-    const name = row?.['archive_path'] as string | null | undefined;
-    if (!row || !name) return null;
-    const path = insideRoot(this.#deps.root, name);
-    const { manifest } = await verifySnapshotArchive(path, this.#deps.limits);
+    if (!row?.['archive_path']) return null;
+    let path: string;
+    let manifest: SnapshotManifest;
+    try {
+      path = (await this.archive(ownerId, snapshotId)).path;
+      manifest = (await verifySnapshotArchive(path, this.#deps.limits)).manifest;
+    } catch (error) {
+      // A restore of a file that is gone or changed is refused with the reason, never a 500.
+      if (error instanceof SnapshotError) throw new SelectionError('selection_not_found', error.message);
+      if (!(error instanceof SnapshotVerificationError)) throw error;
+      await this.#deps.execute(sql.recordVerification(ownerId, snapshotId, error.reason));
+      throw new SelectionError('selection_not_found', `The archive of snapshot ${snapshotId} failed verification (${error.reason}): ${error.message} It cannot be restored.`);
+    }
     const restoreId = (collection: SnapshotManifest['collections'][number]) => `${collection.source_id}:${collection.source_collection_id ?? collection.member}`;
     const wanted = manifest.collections.filter((collection) => collection.entity_type === 'track' && ids.includes(restoreId(collection)));
     const tracks = new Map<string, Track[]>(wanted.filter((collection) => collection.status !== 'failed').map((collection) => [collection.member, []]));

@@ -5,19 +5,76 @@ import type { SqlStatement } from '../../storage/sql/executors.ts';
  * statement names the owner, so another owner's id finds nothing.
  */
 
-export const PROFILE_COLUMNS = 'id, owner_id, name, selection, library_id, created_at, updated_at';
+export const PROFILE_COLUMNS = 'id, owner_id, name, selection, library_id, schedule, next_run_at, retention, created_at, updated_at';
 export const SNAPSHOT_COLUMNS = `id, owner_id, profile_id, library_id, status, origin, archive_path, archive_sha256, archive_bytes, schema_version,
-  counts, progress, manifest, error, verification_reason, verified_at, started_at, completed_at, created_at, updated_at`;
+  counts, progress, manifest, error, verification_reason, verified_at, started_at, completed_at, created_at, updated_at, progress_seq`;
 
-export function insertProfile(ownerId: string, name: string, selection: unknown): SqlStatement {
-  return { text: `insert into snapshot_profile (owner_id, name, selection) values (?, ?, ?::jsonb) returning ${PROFILE_COLUMNS}`, values: [ownerId, name, JSON.stringify(selection)] };
+/** A profile's stored fields besides its owner and lineage; `nextRunAt` is the schedule's first slot. */
+export interface ProfileFields {
+  name: string;
+  selection: unknown;
+  schedule: unknown;
+  nextRunAt: Date | null;
+  retention: unknown;
 }
 
-export function updateProfile(ownerId: string, id: string, name: string, selection: unknown): SqlStatement {
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export function insertProfile(ownerId: string, fields: ProfileFields): SqlStatement {
   return {
-    text: `update snapshot_profile set name = ?, selection = ?::jsonb, updated_at = now() where owner_id = ? and id = ? returning ${PROFILE_COLUMNS}`,
-    values: [name, JSON.stringify(selection), ownerId, id],
+    text: `insert into snapshot_profile (owner_id, name, selection, schedule, next_run_at, retention) values (?, ?, ?::jsonb, ?::jsonb, ?, ?::jsonb) returning ${PROFILE_COLUMNS}`,
+    values: [ownerId, fields.name, json(fields.selection), json(fields.schedule), fields.nextRunAt, json(fields.retention)],
   };
+}
+
+export function updateProfile(ownerId: string, id: string, fields: ProfileFields): SqlStatement {
+  return {
+    text: `update snapshot_profile set name = ?, selection = ?::jsonb, schedule = ?::jsonb, next_run_at = ?, retention = ?::jsonb, updated_at = now() where owner_id = ? and id = ? returning ${PROFILE_COLUMNS}`,
+    values: [fields.name, json(fields.selection), json(fields.schedule), fields.nextRunAt, json(fields.retention), ownerId, id],
+  };
+}
+
+/** Profiles whose scheduled snapshot is due at `now` (oldest slot first). */
+export function selectDueProfiles(now: Date, limit: number): SqlStatement {
+  return { text: `select ${PROFILE_COLUMNS} from snapshot_profile where next_run_at <= ? order by next_run_at, id limit ?`, values: [now, limit] };
+}
+
+/** Locks one due profile for its evaluation; another evaluator (another worker) skips it. */
+export function lockDueProfile(id: string, now: Date): SqlStatement {
+  return { text: `select ${PROFILE_COLUMNS} from snapshot_profile where id = ? and next_run_at <= ? for update skip locked`, values: [id, now] };
+}
+
+export function setNextRun(id: string, nextRunAt: Date): SqlStatement {
+  return { text: 'update snapshot_profile set next_run_at = ? where id = ?', values: [nextRunAt, id] };
+}
+
+/** A scheduled snapshot, unless the profile has one queued or running already (a slow one is not doubled). */
+export function insertScheduledSnapshot(ownerId: string, profileId: string, libraryId: string): SqlStatement {
+  return {
+    text: `insert into snapshot (owner_id, profile_id, library_id, status, origin, progress)
+           select ?, ?, ?, 'queued', 'created', '{"collections_done":0,"collections_total":0,"items":0}'::jsonb
+           where not exists (select 1 from snapshot where profile_id = ? and status in ('queued', 'running')) returning id`,
+    values: [ownerId, profileId, libraryId, profileId],
+  };
+}
+
+/** Profiles with a retention policy. */
+export function selectRetainingProfiles(): SqlStatement {
+  return { text: `select ${PROFILE_COLUMNS} from snapshot_profile where retention is not null order by id`, values: [] };
+}
+
+/** A profile's finished snapshots, the facts retention needs. */
+export function selectFinishedSnapshots(profileId: string): SqlStatement {
+  return {
+    text: `select id, status, created_at, archive_path is not null and verification_reason is null and status in ('completed', 'partial') as good
+           from snapshot where profile_id = ? and status in ('completed', 'partial', 'failed')`,
+    values: [profileId],
+  };
+}
+
+/** A snapshot's progress events after event id `after`: the row as it is now, if it changed since. */
+export function selectSnapshotEvent(ownerId: string, id: string, after: number): SqlStatement {
+  return { text: `select ${SNAPSHOT_COLUMNS} from snapshot where owner_id = ? and id = ? and progress_seq > ?`, values: [ownerId, id, after] };
 }
 
 export function selectProfiles(ownerId: string): SqlStatement {
@@ -39,11 +96,27 @@ export function insertQueuedSnapshot(ownerId: string, profileId: string, library
   };
 }
 
-export function insertUploadedSnapshot(row: { id: string; ownerId: string; libraryId: string; status: 'completed' | 'partial'; archivePath: string; sha256: string; bytes: number; manifest: unknown; counts: unknown }): SqlStatement {
+/**
+ * An uploaded archive's row, unless this owner holds that snapshot already (by the id in its
+ * manifest). Other owners' rows are never consulted: the row's own id is always fresh.
+ */
+export function insertUploadedSnapshot(row: {
+  id: string;
+  archiveSnapshotId: string;
+  ownerId: string;
+  libraryId: string;
+  status: 'completed' | 'partial';
+  archivePath: string;
+  sha256: string;
+  bytes: number;
+  manifest: unknown;
+  counts: unknown;
+}): SqlStatement {
   return {
     text: `insert into snapshot (id, owner_id, library_id, status, origin, archive_path, archive_sha256, archive_bytes, schema_version, counts, manifest, verified_at, started_at, completed_at)
-           values (?, ?, ?, ?, 'uploaded', ?, ?, ?, 1, ?::jsonb, ?::jsonb, now(), now(), now()) on conflict (id) do nothing returning ${SNAPSHOT_COLUMNS}`,
-    values: [row.id, row.ownerId, row.libraryId, row.status, row.archivePath, row.sha256, row.bytes, JSON.stringify(row.counts), JSON.stringify(row.manifest)],
+           select ?, ?, ?, ?, 'uploaded', ?, ?, ?, 1, ?::jsonb, ?::jsonb, now(), now(), now()
+           where not exists (select 1 from snapshot where owner_id = ? and (id = ? or manifest->>'snapshot_id' = ?)) returning ${SNAPSHOT_COLUMNS}`,
+    values: [row.id, row.ownerId, row.libraryId, row.status, row.archivePath, row.sha256, row.bytes, JSON.stringify(row.counts), JSON.stringify(row.manifest), row.ownerId, row.archiveSnapshotId, row.archiveSnapshotId],
   };
 }
 
@@ -110,4 +183,9 @@ export function failStaleSnapshots(staleSeconds: number): SqlStatement {
 /** What reconciliation needs to know of the files: every archive a row names, and which rows still run. */
 export function selectArchiveFacts(): SqlStatement {
   return { text: 'select id, status, archive_path from snapshot', values: [] };
+}
+
+/** Rows whose archive file reconciliation did not find: shown as missing (their downloads are refused). */
+export function markArchivesMissing(ids: readonly string[]): SqlStatement {
+  return { text: `update snapshot set verification_reason = 'archive_missing', updated_at = now() where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and archive_path is not null returning id`, values: [JSON.stringify(ids)] };
 }

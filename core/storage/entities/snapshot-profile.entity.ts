@@ -17,10 +17,16 @@ export const SnapshotProfile = defineEntity({
       .uuid()
       .onCreate(() => randomUUID())
       .defaultRaw('gen_random_uuid()'),
+    /** When snapshots are taken on their own (`{kind: daily|weekly, at, time_zone, weekday?}`); null: only on request. */
+    schedule: p.json<Record<string, unknown>>().nullable(),
+    /** The next scheduled snapshot; null without a schedule. */
+    nextRunAt: p.datetime().nullable(),
+    /** Which of the profile's snapshots are kept (`{keep_last?, keep_days?}`); null: all of them. */
+    retention: p.json<Record<string, unknown>>().nullable(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  indexes: [{ properties: ['ownerId'] }],
+  indexes: [{ properties: ['ownerId'] }, { properties: ['nextRunAt'] }],
 });
 
 export type SnapshotProfile = InferEntity<typeof SnapshotProfile>;

@@ -3,6 +3,20 @@ import { createdAt, ownerId, updatedAt, uuidPrimaryKey } from './columns.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { SNAPSHOT_ORIGINS, SNAPSHOT_STATUSES } from './values.ts';
 
+/** The NOTIFY channel of snapshot changes (payload: the snapshot id). */
+export const SNAPSHOT_PROGRESS_CHANNEL = 'opl_snapshot_progress';
+
+/**
+ * Snapshot row changes are the snapshot progress events: every insert or update takes the next
+ * number of one sequence (the event id, so a client resuming after N misses nothing) and wakes
+ * the event streams of every process through NOTIFY, whichever process made the change.
+ */
+export function snapshotProgressTriggerBody(): string {
+  return `NEW.progress_seq := nextval('snapshot_progress_seq');
+    perform pg_notify('${SNAPSHOT_PROGRESS_CHANNEL}', NEW.id::text);
+    return NEW;`;
+}
+
 /** A library snapshot archive (ZIP64 under the snapshot directory) and its verified facts. */
 export const Snapshot = defineEntity({
   name: 'Snapshot',
@@ -31,12 +45,15 @@ export const Snapshot = defineEntity({
     /** Per-collection payload and item checksums. */
     checksums: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
     error: p.text().nullable(),
+    /** Set by a trigger on every change: the snapshot progress events' ids. */
+    progressSeq: p.bigint('number').nullable(),
     verifiedAt: p.datetime().nullable(),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  triggers: [{ name: 'snapshot_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: snapshotProgressTriggerBody() }],
   indexes: [{ properties: ['ownerId', 'createdAt'] }, { properties: ['status'] }, { properties: ['profile'] }],
 });
 

@@ -89,6 +89,7 @@ describe('/openapi.json', () => {
       '/api/snapshots/upload',
       '/api/snapshots/{snapshot_id}',
       '/api/snapshots/{snapshot_id}/archive',
+      '/api/snapshots/{snapshot_id}/events',
       '/api/snapshots/{snapshot_id}/verify',
       '/api/syncs',
       '/api/syncs/events',

@@ -1,5 +1,5 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Sync, Generator, Shares, Plugins and Settings work in this version; every other
+ * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Sync, Generator, Snapshots, Shares, Plugins and Settings work in this version; every other
  * area describes what it will do so the UI never pretends a feature exists.
  */
 
@@ -115,13 +115,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'snapshots',
     label: 'Snapshots',
-    summary: 'Back up your library into verified archives and restore them later.',
-    plans: [
-      'Choose accounts and collections to include in a snapshot profile.',
-      'Archives are checked on creation and before use; a partial read still gives a usable archive.',
-      'Restore a snapshot as an ordinary migration you can review.',
-    ],
-    available: false,
+    summary: 'Back up your library into verified archives: choose accounts and collections, take snapshots now or on a schedule, and restore them to any connected account.',
+    plans: [],
+    available: true,
   },
   {
     id: 'shares',

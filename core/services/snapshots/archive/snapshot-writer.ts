@@ -34,6 +34,11 @@ export interface SnapshotWriterOptions {
   readonly sources: readonly SnapshotSource[];
   /** Stops the writing between items (a cancelled job): the partial file is removed. */
   readonly signal?: AbortSignal;
+  /**
+   * The largest record line this engine's verifier accepts (`OPL_SNAPSHOT_MAX_RECORD_BYTES`): a
+   * larger record is refused here, as its collection's failure, so the archive still verifies.
+   */
+  readonly recordBytes?: number;
 }
 
 export interface CollectionToWrite {
@@ -80,6 +85,18 @@ function safePlaylist(playlist: SnapshotPlaylist | null, name: string): { playli
   if (credentialLikeText(JSON.stringify(kept))) kept = { ...kept, description: null, photo: null, artwork_uri: null, provider_uris: {} };
   if (credentialLikeText(JSON.stringify(kept))) kept = { ...kept, name: 'Untitled collection', owner_name: null, owner_id: null, id: null };
   return { playlist: kept, name: credentialLikeText(name) ? kept.name : name };
+}
+
+const itemsWere = (count: number) => (count === 1 ? '1 item was' : `${count} items were`);
+
+/** The failure naming the items a collection lost to the writer's own checks, or null. */
+function leftOut(tooLarge: number, credentialLike: number, recordCap: number): SnapshotFailure | null {
+  const credential = credentialLike > 0 ? `${itemsWere(credentialLike)} left out for holding text that looks like a credential.` : '';
+  if (tooLarge > 0) {
+    const message = `${itemsWere(tooLarge)} left out: each record is larger than the ${recordCap}-byte cap (OPL_SNAPSHOT_MAX_RECORD_BYTES).`;
+    return { code: 'record_too_large', message: credential ? `${message} ${credential}` : message };
+  }
+  return credentialLike > 0 ? { code: 'item_left_out', message: credential } : null;
 }
 
 /**
@@ -138,15 +155,21 @@ export class SnapshotArchiveWriter {
     let itemCount = 0;
     let payloadBytes = 0;
     let failure: SnapshotFailure | null = null;
-    let skipped: SnapshotFailure | null = null;
+    const recordCap = this.#options.recordBytes ?? DEFAULT_SNAPSHOT_LIMITS.recordBytes;
+    let tooLarge = 0;
+    let credentialLike = 0;
     try {
       for await (const item of collection.items) {
         this.#checkRunning();
         const record = snapshotRecord(entityType, item);
         const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
         // What the verifier would refuse is left out here, and said so, rather than written.
-        if (line.length - 1 > DEFAULT_SNAPSHOT_LIMITS.recordBytes || credentialLikeText(line.toString('utf8'))) {
-          skipped ??= { code: 'item_left_out', message: 'An item was left out: it was too large, or held text that looks like a credential.' };
+        if (line.length - 1 > recordCap) {
+          tooLarge += 1;
+          continue;
+        }
+        if (credentialLikeText(line.toString('utf8'))) {
+          credentialLike += 1;
           continue;
         }
         payload.update(line);
@@ -164,6 +187,7 @@ export class SnapshotArchiveWriter {
     }
     stream.end();
     await this.#unlessBroken(entered);
+    const skipped = leftOut(tooLarge, credentialLike, recordCap);
     const { playlist, name } = safePlaylist(collection.playlist, collection.name);
     const status = failure === null ? (skipped === null ? 'complete' : 'partial') : itemCount > 0 || skipped !== null ? 'partial' : 'failed';
     const entry: SnapshotCollection = {

@@ -55,7 +55,7 @@ describe('snapshot archive writer', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  function start(signal?: AbortSignal) {
+  function start(signal?: AbortSignal, recordBytes?: number) {
     return SnapshotArchiveWriter.start({
       path: join(dir, 'snap.zip'),
       snapshotId: randomUUID(),
@@ -64,6 +64,7 @@ describe('snapshot archive writer', () => {
       startedAt: new Date('2026-11-29T08:00:00Z'),
       sources: [{ source_id: 's1', provider: 'spotify', label: 'Spotify (Alex)' }],
       ...(signal ? { signal } : {}),
+      ...(recordBytes === undefined ? {} : { recordBytes }),
     });
   }
 
@@ -123,6 +124,25 @@ describe('snapshot archive writer', () => {
     const written = await writer.finish(new Date());
     await expect(verifySnapshotArchive(written.path)).resolves.toBeTruthy();
     expect((await readFile(written.path)).includes('abcdefghijklmnopqrstuvwxyz0123')).toBe(false);
+  });
+
+  it('refuses a record over the configured record cap as a partial failure of its collection, and the archive verifies under that cap', async () => {
+    const cap = 600;
+    const writer = await start(undefined, cap);
+    const huge = track(2, { title: `Long ${'x'.repeat(cap)}` });
+    const entry = await writer.addCollection(playlistCollection('p1', [track(1), huge, track(3)]));
+    expect(entry).toMatchObject({ status: 'partial', item_count: 2, failure: { code: 'record_too_large', message: expect.stringContaining(`${cap}-byte cap (OPL_SNAPSHOT_MAX_RECORD_BYTES)`) } });
+    const other = await writer.addCollection(playlistCollection('p2', [track(4)]));
+    expect(other).toMatchObject({ status: 'complete', failure: null });
+    const written = await writer.finish(new Date());
+    expect(written.manifest.partial_failures).toEqual([{ member: 'collections/0001.jsonl', source_id: 's1', source_collection_id: 'p1', failure: entry.failure }]);
+    // The verifier of an engine with the same cap accepts it: nothing over the cap was written.
+    await expect(verifySnapshotArchive(written.path, { ...DEFAULT_SNAPSHOT_LIMITS, recordBytes: cap })).resolves.toBeTruthy();
+    const titles: string[] = [];
+    await readSnapshotCollections(written.path, ['collections/0001.jsonl'], (_collection, record) => {
+      titles.push((record as { title: string }).title);
+    });
+    expect(titles).toEqual(['Song 1', 'Song 3']);
   });
 
   it('removes its temporary file when stopped, and never shows a half archive under the final name', async () => {

@@ -18,6 +18,7 @@ import '../settings-page/index.ts';
 import '../shares-page/index.ts';
 import '../organizer-page/index.ts';
 import '../sync-page/index.ts';
+import '../snapshots-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
 export const PRODUCT_NAME = 'Open Playlist Engine';
@@ -80,6 +81,8 @@ export class OplApp extends LitElement {
         return html`<opl-export-page .summary=${area.summary}></opl-export-page>`;
       case 'sync':
         return html`<opl-sync-page .summary=${area.summary}></opl-sync-page>`;
+      case 'snapshots':
+        return html`<opl-snapshots-page .summary=${area.summary}></opl-snapshots-page>`;
       case 'shares':
         return html`<opl-shares-page .summary=${area.summary}></opl-shares-page>`;
       case 'organizer':
