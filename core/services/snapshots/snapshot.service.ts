@@ -233,20 +233,24 @@ export class SnapshotService {
       // another owner holds that snapshot. The owner's own copy is still recognised (409).
       const id = randomUUID();
       const name = archiveName(id);
-      const [row] = await this.#deps.execute(
-        sql.insertUploadedSnapshot({
-          id,
-          archiveSnapshotId: manifest.snapshot_id,
-          ownerId,
-          libraryId: manifest.library_id,
-          status: manifest.counts.partial_collections + manifest.counts.failed_collections > 0 ? 'partial' : 'completed',
-          archivePath: name,
-          sha256: hash.digest('hex'),
-          bytes,
-          manifest,
-          counts: manifest.counts,
-        }),
-      );
+      // Under the owner's upload lock (read committed: the check sees an upload that committed while this one waited).
+      const [row] = await this.#deps.transaction(async (execute) => {
+        await execute(sql.lockOwnerUploads(ownerId));
+        return execute(
+          sql.insertUploadedSnapshot({
+            id,
+            archiveSnapshotId: manifest.snapshot_id,
+            ownerId,
+            libraryId: manifest.library_id,
+            status: manifest.counts.partial_collections + manifest.counts.failed_collections > 0 ? 'partial' : 'completed',
+            archivePath: name,
+            sha256: hash.digest('hex'),
+            bytes,
+            manifest,
+            counts: manifest.counts,
+          }),
+        );
+      });
       if (!row) throw new SnapshotError('already_exists', `Snapshot ${manifest.snapshot_id} is already stored here; nothing was changed.`);
       await rename(temporary, insideRoot(this.#deps.root, name));
       return snapshotView(row);

@@ -100,6 +100,13 @@ export function insertQueuedSnapshot(ownerId: string, profileId: string, library
  * An uploaded archive's row, unless this owner holds that snapshot already (by the id in its
  * manifest). Other owners' rows are never consulted: the row's own id is always fresh.
  */
+/** Advisory lock class of an owner's uploads: two uploads of one archive cannot both pass the "already stored" check. */
+export const SNAPSHOT_UPLOAD_LOCK = 1_937_021;
+
+export function lockOwnerUploads(ownerId: string): SqlStatement {
+  return { text: `select pg_advisory_xact_lock(${SNAPSHOT_UPLOAD_LOCK}, hashtext(?))`, values: [ownerId] };
+}
+
 export function insertUploadedSnapshot(row: {
   id: string;
   archiveSnapshotId: string;

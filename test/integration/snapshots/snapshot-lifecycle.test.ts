@@ -218,6 +218,13 @@ describe('uploads and other owners', () => {
     expect(await readFile(join(root, `${uploaded.id}.zip`))).toEqual(bytes);
     expect((await h.api(`/api/snapshots/${uploaded.id}`, { method: 'DELETE' })).status).toBe(204);
     await service.deleteSnapshot('someone-else', theirs.id);
+
+    // Four uploads of one archive at once by one owner: exactly one is kept, the rest are conflicts.
+    const racing = await Promise.allSettled(Array.from({ length: 4 }, () => service.upload('racing-owner', Readable.from([bytes]))));
+    expect(racing.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect(racing.filter((result) => result.status === 'rejected').map((result) => (result.reason as SnapshotError).code)).toEqual(['already_exists', 'already_exists', 'already_exists']);
+    const [kept] = await service.snapshots('racing-owner');
+    await service.deleteSnapshot('racing-owner', kept!.id);
   });
 });
 
