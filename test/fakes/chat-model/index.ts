@@ -34,6 +34,8 @@ export interface RecordedChatRequest {
   authorization: string | null;
   /** Whether a schema was enforced for this request. */
   enforced: boolean;
+  /** The client closed the connection before the answer was complete (it gave up: a cancel, a timeout). */
+  abandoned: boolean;
 }
 
 export interface FakeChatModel {
@@ -197,7 +199,11 @@ export async function startFakeChatModel(options: FakeChatModelOptions = {}): Pr
       }
       if (!Array.isArray(body['messages'])) return send(response, 400, { error: { message: "'messages' is required", type: 'invalid_request_error' } });
       const ask = schemaOf(body, dialect);
-      requests.push({ body, authorization, enforced: ask.schema !== null });
+      const recorded: RecordedChatRequest = { body, authorization, enforced: ask.schema !== null, abandoned: false };
+      requests.push(recorded);
+      response.on('close', () => {
+        if (!response.writableFinished) recorded.abandoned = true;
+      });
       const fault = faults.shift();
       if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'drop') return request.socket.destroy();
