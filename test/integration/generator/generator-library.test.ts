@@ -199,6 +199,54 @@ describe('library-grounded generation', () => {
   });
 });
 
+describe('library sources', () => {
+  it('draws on imports and snapshots too, each source on its own when chosen', async () => {
+    const bundle = JSON.stringify({
+      $schema: 'https://open-playlist.org/schemas/export/open-playlist-bundle-v1.json',
+      schema_version: 1,
+      source_provider: null,
+      playlists: [{ name: 'Imported', tracks: [{ title: 'Imported Only Song', artist: 'Import Artist' }] }],
+    });
+    const imported = await h.api(`/api/imports/preview?filename=${encodeURIComponent('Mine.json')}`, { method: 'POST', body: bundle });
+    expect(imported.status, imported.text).toBe(201);
+    const onlyImports = await post('/api/generator/drafts', {
+      target_provider: 'tidal',
+      target_account_id: h.tidalAccount,
+      generation: { prompt: 'imported', controls: { track_count: 1 } },
+      grounding: 'library',
+      library_sources: { connections: false, imports: true, snapshots: false },
+    });
+    expect(onlyImports.status, onlyImports.text).toBe(201);
+    expect([...lastOffer().lines.values()]).toEqual(['Imported Only Song — Import Artist']);
+
+    // A snapshot of the Spotify playlist: its tracks are offered from the archive.
+    const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+    const playlist = (json as { playlists: { id: string; name: string }[] }).playlists.find((entry) => entry.name === 'My Evening Songs')!;
+    const profile = await h.api('/api/snapshots/profiles', { method: 'POST', body: JSON.stringify({ name: 'Evening', selection: { accounts: [{ account_id: h.spotifyAccount, collections: [playlist.id] }] } }) });
+    expect(profile.status, profile.text).toBe(201);
+    const queued = await h.api('/api/snapshots', { method: 'POST', body: JSON.stringify({ profile_id: (profile.json as { id: string }).id }) });
+    expect(queued.status, queued.text).toBe(202);
+    let status = 'queued';
+    while (['queued', 'running'].includes(status)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = ((await h.api(`/api/snapshots/${(queued.json as { id: string }).id}`)).json as { status: string }).status;
+    }
+    expect(status).toBe('completed');
+    const onlySnapshots = await post('/api/generator/drafts', {
+      target_provider: 'spotify',
+      target_account_id: h.spotifyAccount,
+      generation: { prompt: 'from the snapshot', controls: { track_count: 2 } },
+      grounding: 'library',
+      library_sources: { connections: false, imports: false, snapshots: true },
+    });
+    expect(onlySnapshots.status, onlySnapshots.text).toBe(201);
+    expect([...lastOffer().lines.values()].map((line) => line.split(' — ')[0]).sort()).toEqual(mine.map((track) => track.title).sort());
+    // Snapshot tracks keep their Spotify identity: the same service needs no search.
+    expect((onlySnapshots.json as Draft).items.map((item) => item.status)).toEqual(['resolved', 'resolved']);
+    expect((onlySnapshots.json as Draft).generation).toMatchObject({ searches: 0 });
+  });
+});
+
 describe('cancelling a generation', () => {
   const finishedDraft = async (draftId: string): Promise<Draft> => {
     for (;;) {
