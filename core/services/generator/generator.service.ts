@@ -267,7 +267,7 @@ export class GeneratorService {
       // A cancel aborts the search in flight (the plugin call and the sandbox's request), not only the next one.
       plugins: { call: (_pluginId, _op, input, _context, signal) => this.#d.connections.call(run.ownerId, target.accountId, 'searchTracks', input, signal) },
     });
-    const validate = this.#d.pluginOperations(target.pluginId).includes('validateUri') ? targetValidator(this.#d.connections, run.ownerId, target.accountId) : undefined;
+    const validate = this.#d.pluginOperations(target.pluginId).includes('validateUri') ? targetValidator(this.#d.connections, run.ownerId, target.accountId, controller.signal) : undefined;
     const resolve = { matching, target, ...(validate ? { validate } : {}) };
     const done = runGeneration({ execute, transaction: this.#d.transaction, model: this.#model(), demo: this.#d.demo, resolve }, run, controller.signal).finally(() => {
       this.#running.delete(run.draftId);

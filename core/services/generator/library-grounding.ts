@@ -15,12 +15,13 @@ export function groundingOf(generation: Record<string, unknown>): Grounding {
 /**
  * The target adapter's `validateUri`, for the match service: a library track that already names a
  * track of the target (the same service as the target) is taken as it is, checked by the adapter,
- * without a search. A failed check says nothing against the track (null: "cannot tell").
+ * without a search. A failed check says nothing against the track (null: "cannot tell"); a cancel
+ * aborts a check in flight like a search.
  */
-export function targetValidator(connections: Pick<ConnectionService, 'call'>, ownerId: string, accountId: string): ValidateTarget {
+export function targetValidator(connections: Pick<ConnectionService, 'call'>, ownerId: string, accountId: string, signal?: AbortSignal): ValidateTarget {
   return async (uri) => {
     try {
-      const answer = await connections.call(ownerId, accountId, 'validateUri', { uri });
+      const answer = await connections.call(ownerId, accountId, 'validateUri', { uri }, signal);
       return { valid: answer.valid, id: answer.id ?? null, entity: answer.entity ?? null, normalizedUri: answer.normalized_uri ?? null };
     } catch {
       return null;
