@@ -199,6 +199,32 @@ describe('library-grounded generation', () => {
   });
 });
 
+describe('privacy in library-grounded mode', () => {
+  it('keeps no trace of the prompt after a grounded generation and regeneration: no table, no log line, no answer', async () => {
+    const MARKER = 'GROUNDED-PRIVACY-MARKER-93be01';
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [{ id: 't1', reason: 'fits' }, { id: MARKER }] }) });
+    const made = await post('/api/generator/drafts', { target_provider: 'spotify', target_account_id: h.spotifyAccount, generation: { prompt: `${MARKER} songs`, controls: { track_count: 2 } }, grounding: 'library' });
+    expect(made.status, made.text).toBe(201);
+    const draft = made.json as Draft;
+    const again = await post(`/api/generator/drafts/${draft.id}/regenerate`, { scope: 'open_slots', prompt: `${MARKER} again` });
+    expect(again.status, again.text).toBe(200);
+    for (const text of [made.text, again.text, (await h.api(`/api/generator/drafts/${draft.id}`)).text]) expect(text).not.toContain(MARKER);
+    const client = new pg.Client({ connectionString: h.app.databaseUrl });
+    await client.connect();
+    try {
+      const tables = await client.query<{ table_schema: string; table_name: string }>(`select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`);
+      for (const table of tables.rows) {
+        const found = await client.query<{ n: number }>(`select count(*)::int as n from "${table.table_schema}"."${table.table_name}" t where t::text like $1`, [`%${MARKER}%`]);
+        expect(found.rows[0]!.n, `${table.table_schema}.${table.table_name}`).toBe(0);
+      }
+    } finally {
+      await client.end();
+    }
+    expect(h.app.logs.join('\n')).not.toContain(MARKER);
+    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain(MARKER);
+  });
+});
+
 describe('library sources', () => {
   it('draws on imports and snapshots too, each source on its own when chosen', async () => {
     const bundle = JSON.stringify({
