@@ -287,6 +287,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       maxOutputBytes: modelEndpoint?.maxOutputBytes ?? 256 * 1024,
       draftTtlHours: config.generatorDraftTtlHours,
       progress: generationProgress,
+      snapshots,
     });
     const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, preflightTtlSeconds: config.organizerPreflightTtlSeconds, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
     // Generations running here stop (each leaves its draft in a clear state) before the database goes.

@@ -82,8 +82,9 @@ async function run(client: EngineClient, options: GenerateOptions, io: Io): Prom
     say(io.stderr, 'opl generate: the request is empty.\n');
     return EXIT.failed;
   }
-  say(io.stderr, `Asking the model for ${plural(options.controls.track_count, 'song')} and finding them on ${account.provider}…\n`);
-  const made = await client.request('POST', '/api/generator/drafts', { target_provider: account.provider, target_account_id: account.id, generation: { prompt, controls: options.controls } }, [201, 429, 502, 503, 504]);
+  say(io.stderr, `Asking the model for ${plural(options.controls.track_count, 'song')}${options.library ? ' of your library' : ''} and finding them on ${account.provider}…\n`);
+  const grounding = options.library ? { grounding: 'library', library_sources: options.library.seed === null ? {} : { seed: options.library.seed } } : {};
+  const made = await client.request('POST', '/api/generator/drafts', { target_provider: account.provider, target_account_id: account.id, generation: { prompt, controls: options.controls }, ...grounding }, [201, 422, 429, 502, 503, 504]);
   if (made.status !== 201) {
     const problem = made.json as { detail?: string };
     say(io.stderr, `opl generate: ${problem.detail ?? `the engine answered HTTP ${made.status}`}\n`);

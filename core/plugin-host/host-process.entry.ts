@@ -45,6 +45,8 @@ const plugins = new Map<string, Hosted>();
 const chunkAcks = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 const permits = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 const slices = new Map<string, { resolve: (slice: SerializeSlice) => void; reject: (error: Error) => void }>();
+/** Calls in flight that the engine may cancel, by call id. */
+const cancellable = new Map<string, AbortController>();
 
 function send(message: FromChild): void {
   if (process.connected) process.send!(message);
@@ -177,15 +179,24 @@ async function handle(message: ToChild): Promise<void> {
           send({ type: 'result', callId: message.callId, ok: true, value });
         } else {
           if (!isOperationName(message.op)) throw new Unsupported(`"${message.op.slice(0, 60)}" is not a plugin operation`);
-          // The engine parses and validates the result itself: once, on its side of the boundary.
-          const json = await sandbox.callJson(message.op, message.input, message.context as SandboxCallContext);
-          send({ type: 'result', callId: message.callId, ok: true, json });
+          const cancel = new AbortController();
+          cancellable.set(message.callId, cancel);
+          try {
+            // The engine parses and validates the result itself: once, on its side of the boundary.
+            const json = await sandbox.callJson(message.op, message.input, message.context as SandboxCallContext, cancel.signal);
+            send({ type: 'result', callId: message.callId, ok: true, json });
+          } finally {
+            cancellable.delete(message.callId);
+          }
         }
       } catch (error) {
         send({ type: 'result', callId: message.callId, ok: false, error: errorData(error) });
       }
       return;
     }
+    case 'cancel':
+      cancellable.get(message.callId)?.abort();
+      return;
     case 'chunk_ack': {
       const key = `${message.callId}:${message.seq}`;
       const ack = chunkAcks.get(key);

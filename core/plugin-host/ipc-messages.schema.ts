@@ -46,6 +46,8 @@ export const toChildSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unload'), requestId: id, pluginId: id }),
   z.object({ type: z.literal('call'), callId: id, pluginId: id, op: z.string().max(100), input: z.unknown(), context: z.unknown() }),
   z.object({ type: z.literal('serialize'), callId: id, pluginId: id, input: z.unknown() }),
+  /** The engine gave up on a call (its caller cancelled): the sandbox aborts the call's requests in flight. */
+  z.object({ type: z.literal('cancel'), callId: id }),
   z.object({ type: z.literal('serialize_playlist'), callId: id, pluginId: id, input: z.unknown() }),
   /** The answer to `slice_request`: the next tracks (checked again by the child), the end with the late options, or why there are none. */
   z.object({

@@ -31,6 +31,11 @@ import {
 } from './plugin-host.types.ts';
 import { markQuotaFromResults, quotaAwareError, type QuotaReporting } from './quota-reports.ts';
 
+/** A call its caller gave up on (see `PluginHost.call`). */
+function cancelledCall(pluginId: string, op: string): Error {
+  return new DOMException(`${pluginId}: ${op} was cancelled`, 'AbortError');
+}
+
 /**
  * The engine's handle on plugin sandboxes. All isolates live in one child process (see
  * host-process.entry.ts) so that nothing a plugin does can stop the engine: if the child dies or
@@ -106,10 +111,14 @@ export class PluginHost {
     if (known && this.#child && !this.#closed) await this.#request({ type: 'unload', requestId: randomUUID(), pluginId }).catch(() => undefined);
   }
 
-  async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}): Promise<OperationResult<N>> {
+  /**
+   * `signal`: the caller gave up (a cancelled generation, say). The call then fails at once with an
+   * `AbortError`, and the child aborts its requests in flight; whatever it answers later is dropped.
+   */
+  async call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: PluginCallContext = {}, signal?: AbortSignal): Promise<OperationResult<N>> {
     if (!isOperationName(op)) throw new Unsupported(`"${String(op).slice(0, 60)}" is not a plugin operation`);
     if (op === 'serialize' || op === 'serializePlaylist') throw new Unsupported(`${op} streams its output: use PluginHost.${op}`);
-    const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }), context.account?.id ?? null);
+    const result = await this.#run(pluginId, op, null, (callId) => ({ type: 'call', callId, pluginId, op, input, context }), context.account?.id ?? null, undefined, signal);
     if (result.json === undefined) throw new SandboxError('crashed', `${pluginId}: the plugin host sent no ${op} result`);
     // The one parse and validation of the plugin's result, on the engine's side of the process boundary.
     return validateResultText(pluginId, op, result.json);
@@ -190,8 +199,10 @@ export class PluginHost {
     message: (callId: string) => ToChild,
     accountId: string | null = null,
     nextSlice?: SliceSource,
+    signal?: AbortSignal,
   ): Promise<{ json?: string; value?: unknown }> {
     this.#assertOpen();
+    if (signal?.aborted) throw cancelledCall(pluginId, op);
     const quarantine = this.#quarantined.get(pluginId);
     if (quarantine) throw new SandboxError('quarantined', `${pluginId} is quarantined: ${quarantine.reason}`);
     if (!this.#plugins.has(pluginId)) throw new SandboxError('not_loaded', `no plugin ${pluginId} is loaded`);
@@ -202,7 +213,16 @@ export class PluginHost {
       throw reason ? new SandboxError('quarantined', `${pluginId} is quarantined: ${reason}`) : new SandboxError('not_loaded', `no plugin ${pluginId} is loaded`);
     }
     const callId = randomUUID();
-    return new Promise<{ json?: string; value?: unknown }>((resolve, reject) => {
+    return new Promise<{ json?: string; value?: unknown }>((settle, fail) => {
+      const onAbort = () => {
+        if (!this.#calls.delete(callId)) return;
+        this.#trySend({ type: 'cancel', callId });
+        fail(cancelledCall(pluginId, op));
+      };
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      const resolve = (result: { json?: string; value?: unknown }) => (done(), settle(result));
+      const reject = (error: Error) => (done(), fail(error));
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#calls.set(callId, { pluginId, op, accountId, quotaRefusal: null, resolve, reject, onChunk, chunkChain: Promise.resolve(), ...(nextSlice ? { nextSlice } : {}) });
       try {
         this.#send(message(callId));

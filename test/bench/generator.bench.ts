@@ -15,7 +15,9 @@ import { median, round } from './bench-stats.ts';
  * API. Reported per request, medians of a few runs:
  * - searches per resolved track (goal ≤ 1.2): what resolving costs the target's rate limit;
  * - engine time excluding the model (`resolve_ms`, per track): searching, scoring, storing;
- * - the model's own time, for scale (a real local model takes seconds to minutes).
+ * - the model's own time, for scale (a real local model takes seconds to minutes);
+ * - the same in library-grounded mode (`grounding: library`), choosing among the demo account's
+ *   own cached playlists: tracks of the target's own service need no search at all.
  *
  * `npm run bench -- generator`.
  */
@@ -54,6 +56,17 @@ export async function run(): Promise<Record<string, unknown>> {
       runs.push({ searchesPerTrack: generation.searches / Math.max(1, generation.resolved), resolveMsPerTrack: generation.resolve_ms / TRACKS, modelMs: generation.model_ms, resolved: generation.resolved, totalMs });
     }
     const searchesPerTrack = median(runs.map((entry) => entry.searchesPerTrack));
+
+    // Library-grounded: the account's playlists read once (the cache the offer is sampled from).
+    const get = async (path: string) => (await (await fetch(`${base}${path}`)).json()) as Record<string, unknown>;
+    for (const playlist of (await get(`/api/playlists?account_id=${accountId}`))['playlists'] as { id: string }[]) await get(`/api/playlists/${encodeURIComponent(playlist.id)}?account_id=${accountId}`);
+    const grounded: { searchesPerTrack: number; resolveMsPerTrack: number; resolved: number }[] = [];
+    for (let index = 0; index < RUNS; index++) {
+      const made = await post('/api/generator/drafts', { target_provider: 'tidal', target_account_id: accountId, generation: { prompt: prompts[index]!, controls: { track_count: TRACKS } }, grounding: 'library', library_sources: { seed: index } });
+      if (made.status !== 201) throw new Error(`grounded generation failed: ${made.status} ${JSON.stringify(made.json).slice(0, 300)}`);
+      const generation = made.json['generation'] as { searches: number; resolved: number; resolve_ms: number };
+      grounded.push({ searchesPerTrack: generation.searches / Math.max(1, generation.resolved), resolveMsPerTrack: generation.resolve_ms / Math.max(1, generation.resolved), resolved: generation.resolved });
+    }
     return {
       tracks_requested: TRACKS,
       runs: RUNS,
@@ -64,6 +77,9 @@ export async function run(): Promise<Record<string, unknown>> {
       engine_ms_per_track_excluding_model: round(median(runs.map((entry) => entry.resolveMsPerTrack)), 2),
       model_ms_median: round(median(runs.map((entry) => entry.modelMs)), 1),
       request_ms_median: round(median(runs.map((entry) => entry.totalMs)), 1),
+      library_resolved_median: median(grounded.map((entry) => entry.resolved)),
+      library_searches_per_resolved_track: round(median(grounded.map((entry) => entry.searchesPerTrack)), 3),
+      library_engine_ms_per_track_excluding_model: round(median(grounded.map((entry) => entry.resolveMsPerTrack)), 2),
     };
   } finally {
     await app.stop();

@@ -179,4 +179,45 @@ describe('the Generator page', () => {
     // The page closes the progress stream itself when the generation ends (Chromium reports that as aborted).
     expect(session.errors.filter((error) => !/status of (4\d\d|5\d\d)/.test(error) && !/\/events net::ERR_ABORTED$/.test(error))).toEqual([]);
   }, 180_000);
+  it('generates from my library: the toggle sends grounding=library and the draft holds only songs I have', async () => {
+    // The listener's library as the engine knows it: a playlist of the demo TIDAL account, read once.
+    const accounts = (await (await page.request.get(`${baseUrl}/api/auth/accounts`)).json()) as { accounts: { id: string; provider: string }[] };
+    const tidal = accounts.accounts.find((account) => account.provider === 'tidal')!;
+    const list = (await (await page.request.get(`${baseUrl}/api/playlists?account_id=${tidal.id}`)).json()) as { playlists: { id: string; track_count?: number | null }[] };
+    const read = async (id: string) => ((await (await page.request.get(`${baseUrl}/api/playlists/${encodeURIComponent(id)}?account_id=${tidal.id}`)).json()) as { playlist: { tracks: { title: string; artist: string; is_local: boolean }[] } }).playlist;
+    let mine: { title: string; artist: string; is_local: boolean }[] = [];
+    for (const entry of list.playlists) {
+      mine = (await read(entry.id)).tracks.filter((track) => !track.is_local);
+      if (mine.length >= 3) break;
+    }
+    expect(mine.length).toBeGreaterThanOrEqual(3);
+
+    await page.goto(`${baseUrl}/#/generator`);
+    await generator().locator('[data-testid="demo-model"]').waitFor({ timeout: 30_000 });
+    await generator().getByLabel('Describe the playlist').fill(`${mine[0]!.title} ${mine[1]!.title}`);
+    await generator().getByLabel('Number of songs').fill('3');
+    await generator().getByRole('radio', { name: 'Allow' }).check();
+    const library = generator().getByRole('radio', { name: 'Only songs I already have' });
+    await library.focus();
+    await page.keyboard.press('Space');
+    expect(await library.isChecked()).toBe(true);
+    await generator().getByRole('group', { name: 'Find the songs on' }).getByRole('radio', { name: /on TIDAL/ }).first().check();
+    const posts: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/generator/drafts') posts.push(request.postDataJSON());
+    });
+    await generator().getByRole('button', { name: 'Generate' }).click();
+    await expect.poll(() => draftSection().getAttribute('data-status'), { timeout: 60_000 }).toBe('draft');
+    expect(posts[0]).toMatchObject({ grounding: 'library', generation: { controls: { track_count: 3 } } });
+    await generator().locator('[data-testid="library-note"]').waitFor();
+
+    const draftId = (await draftSection().getAttribute('data-draft-id'))!;
+    const draft = (await (await page.request.get(`${baseUrl}/api/generator/drafts/${draftId}`)).json()) as { generation: { grounding: { mode: string } }; items: { status: string; title: string }[] };
+    expect(draft.generation.grounding.mode).toBe('library');
+    expect(draft.items).toHaveLength(3);
+    const titles = new Set(mine.map((track) => track.title));
+    for (const item of draft.items) expect(titles.has(item.title), item.title).toBe(true);
+    expect(await items().count()).toBe(3);
+    expect(session.errors.filter((error) => !/status of (4\d\d|5\d\d)/.test(error) && !/\/events net::ERR_ABORTED$/.test(error))).toEqual([]);
+  }, 120_000);
 });

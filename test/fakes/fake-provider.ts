@@ -47,6 +47,8 @@ export interface RecordedFakeRequest {
   readonly body: string;
   /** The answer's status; 0 when the fake dropped the connection. */
   status: number;
+  /** The client closed the connection before the answer was complete (it gave up: a cancel, a timeout). */
+  abandoned?: boolean;
 }
 
 /** An account a test (or the demo) created directly, with tokens minted without the OAuth dance. */
@@ -164,6 +166,9 @@ export async function startFakeHttp(handler: FakeHandler, options: { port?: numb
       requests.push(record);
       response.on('finish', () => {
         record.status = response.statusCode;
+      });
+      response.on('close', () => {
+        if (!response.writableFinished) record.abandoned = true;
       });
       Promise.resolve(handler({ method: record.method, url, path: url.pathname, headers, body: record.body, record, raw }, response)).catch((error: unknown) => {
         if (!response.headersSent) sendJson(response, 500, { error: 'fake server error', detail: error instanceof Error ? error.message : String(error) });

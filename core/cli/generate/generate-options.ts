@@ -8,7 +8,8 @@ import { engineUrlOption, UUID } from '../engine-command/index.ts';
 
 export const GENERATE_USAGE = `Usage:
   opl generate "<request>" --to <provider> [--account <account-id>] [--tracks N] [--minutes M]
-               [--genre G]… [--mood M]… [--explicit allow|exclude|only] [--confirm] [--yes] [--url <engine-url>]
+               [--genre G]… [--mood M]… [--explicit allow|exclude|only] [--from-library [--seed N]]
+               [--confirm] [--yes] [--url <engine-url>]
   opl generate - --to <provider> …     read the request from standard input
   opl generate --draft <draft-id> --confirm [--yes]   confirm a draft made (and edited) earlier
 
@@ -16,6 +17,9 @@ Asks the engine's configured language model (OPL_GENERATOR_URL) for songs, resol
 connected account of <provider>, and prints the draft: each song found there, and each that was not.
 --confirm writes the approved songs to a new playlist there (a migration: follow it with
 \`opl migrate --follow <job-id>\`). The request is sent to the model and is never stored.
+--from-library: the model may only choose among songs you already have (the playlists the engine
+has read from your connected accounts, your imports and snapshots), sent to it as a sampled list of
+titles and artists; --seed N makes that sample repeatable.
 
 Exit codes: 0 done, 1 failed (or refused, or the engine answered an error), 64 usage error.
 `;
@@ -30,6 +34,8 @@ export type GenerateOptions = { url: string | null; yes: boolean } & (
       provider: string;
       account: string | null;
       controls: { track_count: number; duration_minutes: number | null; genres: string[]; moods: string[]; explicit: 'allow' | 'exclude' | 'only' };
+      /** Library-grounded mode, with its sampling seed (null: a new one). */
+      library: { seed: number | null } | null;
       confirm: boolean;
     }
   | { mode: 'confirm'; draft: string }
@@ -56,6 +62,8 @@ export function parseGenerateOptions(args: readonly string[]): GenerateOptions {
         genre: { type: 'string', multiple: true },
         mood: { type: 'string', multiple: true },
         explicit: { type: 'string' },
+        'from-library': { type: 'boolean', default: false },
+        seed: { type: 'string' },
         confirm: { type: 'boolean', default: false },
         draft: { type: 'string' },
         yes: { type: 'boolean', default: false },
@@ -76,6 +84,7 @@ export function parseGenerateOptions(args: readonly string[]): GenerateOptions {
   if (positionals.length !== 1) throw new GenerateUsageError(positionals.length === 0 ? 'say what to generate: opl generate "<request>" --to <provider>' : 'put the request in one pair of quotes.');
   if (!values.to) throw new GenerateUsageError('--to <provider> is required (e.g. --to spotify).');
   if (values.account !== undefined && !UUID.test(values.account)) throw new GenerateUsageError(`--account takes an account id (a UUID), not ${JSON.stringify(values.account)}.`);
+  if (values.seed !== undefined && !values['from-library']) throw new GenerateUsageError('--seed samples your library: it goes with --from-library.');
   const explicit = values.explicit ?? 'allow';
   if (explicit !== 'allow' && explicit !== 'exclude' && explicit !== 'only') throw new GenerateUsageError(`--explicit takes allow, exclude or only, not ${JSON.stringify(explicit)}.`);
   return {
@@ -90,6 +99,7 @@ export function parseGenerateOptions(args: readonly string[]): GenerateOptions {
       moods: values.mood ?? [],
       explicit,
     },
+    library: values['from-library'] ? { seed: whole(values.seed, '--seed', 0, 2_147_483_647) } : null,
     confirm: values.confirm,
     url,
     yes: values.yes,

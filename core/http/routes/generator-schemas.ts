@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { generationSpecSchema, generatorControlsSchema, GENERATOR_LIMITS } from '../../services/generator/index.ts';
+import { generationSpecSchema, generatorControlsSchema, GENERATOR_LIMITS, LIBRARY_OFFER, librarySourcesSchema, type Grounding } from '../../services/generator/index.ts';
 import { jobViewSchema } from './migrations.routes.ts';
 
 /** Request and answer schemas of `/api/generator` (the OpenAPI document is generated from them). */
@@ -8,6 +8,19 @@ const usePreferences = z
   .boolean()
   .default(false)
   .describe("Opt in: send the model a summary computed here from your connected library and imports (top artists and genres with counts; no song list, no account data). Off unless true.");
+
+const grounding = z
+  .enum(['open', 'library'])
+  .describe(
+    `\`open\`: the model names any song and each is searched on the target. \`library\`: it chooses only among songs you already have (cached playlist reads of your connected accounts, imports, snapshots: see \`library_sources\`), offered to it as a sampled list of at most ${LIBRARY_OFFER.maxOffered} local ids with title and artist; the list is computed here and sent to the model only in this mode.`,
+  );
+const librarySources = librarySourcesSchema.describe('Library-grounded mode: which of your songs may be offered (all sources when absent)');
+
+/** The grounding of a request body: open unless it says `library` (then with its sources). */
+export function groundingOfBody(body: { grounding?: 'open' | 'library' | undefined; library_sources?: z.output<typeof librarySourcesSchema> | undefined }): Grounding | undefined {
+  if (body.grounding === undefined) return undefined;
+  return { mode: body.grounding, sources: body.library_sources ?? librarySourcesSchema.parse({}) };
+}
 
 export const limitsSchema = z.object({ max_prompt_chars: z.number().int(), max_output_chars: z.number().int(), max_tracks: z.number().int() });
 export const configSchema = z
@@ -69,7 +82,14 @@ export const draftSchema = z.object({ ...draftFields, items: z.array(itemSchema)
 export const draftSummarySchema = z.object(draftFields).meta({ id: 'GenerationDraftSummary' });
 
 export const createSchema = z
-  .object({ target_provider: z.string().min(1).max(100), target_account_id: z.uuid(), generation: generationSpecSchema, use_preferences: usePreferences })
+  .object({
+    target_provider: z.string().min(1).max(100),
+    target_account_id: z.uuid(),
+    generation: generationSpecSchema,
+    use_preferences: usePreferences,
+    grounding: grounding.default('open'),
+    library_sources: librarySources.optional(),
+  })
   .strict()
   .meta({ id: 'CreateGenerationDraft' });
 
@@ -93,6 +113,8 @@ export const regenerateBody = z
     prompt: z.string().trim().min(1).max(GENERATOR_LIMITS.maxPromptChars).describe('Asked again: the engine never stored it'),
     controls: generatorControlsSchema.optional().describe("The draft's own controls when absent"),
     use_preferences: usePreferences,
+    grounding: grounding.optional().describe("The draft's own grounding when absent (a new sampling seed each time unless `library_sources.seed` is given)"),
+    library_sources: librarySources.optional(),
   })
   .strict()
   .meta({ id: 'RegenerateGenerationDraft' });

@@ -13,6 +13,7 @@ import {
   createSchema,
   draftSchema,
   draftSummarySchema,
+  groundingOfBody,
   itemBody,
   itemParams,
   regenerateBody,
@@ -48,6 +49,8 @@ function generatorProblem(error: unknown): unknown {
         return new AppError('provider_unsupported', error.message);
       case 'nothing_resolved':
         return new AppError('unprocessable_content', error.message);
+      case 'library_empty':
+        return new AppError('unprocessable_content', error.message, { extensions: { reason: 'library_empty' } });
       case 'draft_not_editable':
         return new AppError('conflict', error.message);
     }
@@ -92,7 +95,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
           202: draftSchema.describe('`wait=false`: the draft as it starts (`generating`); follow GET …/events'),
           404: problemResponse('No such account'),
           409: problemResponse('The target account needs reconnecting'),
-          422: problemResponse('The target cannot be searched (`provider_unsupported`)'),
+          422: problemResponse('The target cannot be searched (`provider_unsupported`), or library-grounded mode found no song of yours to offer (`reason: library_empty`)'),
           429: problemResponse('The model server or the provider asks to slow down (Retry-After)'),
           502: problemResponse('The model failed or answered unusably twice (`model_failed`), or the provider failed'),
           503: problemResponse('No model is configured (`generator_unavailable`, with how to configure one)'),
@@ -105,7 +108,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
       try {
         if (!request.query.wait) {
           // The work outlives this request: POST …/cancel stops it; its end is recorded on the draft.
-          const { draft } = await generator.startDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
+          const { draft } = await generator.startDraft(owner.id, { ...request.body, grounding: groundingOfBody(request.body) }, await generator.preferences(owner.id, request.body.use_preferences));
           return await reply.code(202).send(draft);
         }
         // The client going away ends the work: the model call and the searches stop.
@@ -113,7 +116,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
         request.raw.on('close', () => {
           if (!reply.sent) cancel.abort();
         });
-        const draft = await generator.createDraft(owner.id, request.body, await generator.preferences(owner.id, request.body.use_preferences), cancel.signal);
+        const draft = await generator.createDraft(owner.id, { ...request.body, grounding: groundingOfBody(request.body) }, await generator.preferences(owner.id, request.body.use_preferences), cancel.signal);
         return await reply.code(201).send(draft);
       } catch (error) {
         throw generatorProblem(error);
@@ -188,6 +191,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
           202: draftSchema.describe('`wait=false`: the draft as it starts (`generating`); follow GET …/events'),
           404: problemResponse('No such draft'),
           409: problemResponse('A generation runs, the draft is confirmed, or it has no open slot'),
+          422: problemResponse('Library-grounded mode found no song of yours to offer (`reason: library_empty`)'),
           429: problemResponse('The model server asks to slow down (Retry-After)'),
           502: problemResponse('The model failed (`model_failed`)'),
           503: problemResponse('No model is configured (`generator_unavailable`)'),
@@ -198,7 +202,7 @@ export const generatorRoutes: FastifyPluginAsyncZod<{ generator: GeneratorApi }>
     async (request, reply) => {
       const owner = requireOwner(request, 'generate a draft again');
       try {
-        const { draft, done } = await generator.regenerate(owner.id, request.params.draft_id, request.body, await generator.preferences(owner.id, request.body.use_preferences));
+        const { draft, done } = await generator.regenerate(owner.id, request.params.draft_id, { ...request.body, grounding: groundingOfBody(request.body) }, await generator.preferences(owner.id, request.body.use_preferences));
         if (!request.query.wait) return await reply.code(202).send(draft);
         const outcome = await done;
         if (outcome.error !== null && (await generator.draft(owner.id, draft.id)).items.length === 0) throw outcome.error;

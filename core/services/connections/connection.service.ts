@@ -83,7 +83,7 @@ export interface ConnectionServiceOptions {
     providerPlugin(providerName: string): Manifest | undefined;
     manifest(pluginId: string): Manifest | undefined;
   };
-  readonly host: { call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: object): Promise<OperationResult<N>> };
+  readonly host: { call<N extends OperationName>(pluginId: string, op: N, input: OperationCallInput<N>, context: object, signal?: AbortSignal): Promise<OperationResult<N>> };
   readonly clients: ProviderClients;
   readonly deploymentMode: 'self_host' | 'hosted';
   readonly attemptTtlMinutes: number;
@@ -301,7 +301,8 @@ export class ConnectionService {
    * refresh-and-retry when the provider says the token expired, and the account marked for
    * reconnection when no refresh helps.
    */
-  async call<N extends OperationName>(ownerId: string, accountId: string, op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> {
+  /** `signal`: the caller gave up; the plugin call in flight is aborted (see `PluginHost.call`). */
+  async call<N extends OperationName>(ownerId: string, accountId: string, op: N, input: OperationCallInput<N>, signal?: AbortSignal): Promise<OperationResult<N>> {
     const row = await this.#accountRow(ownerId, accountId);
     const provider = String(row['provider']);
     if (row['status'] === 'reauth_required') throw new ConnectionError('auth_expired', `The ${provider} connection needs to be renewed: reconnect the account.`);
@@ -313,7 +314,8 @@ export class ConnectionService {
       const method = this.#methodFor(manifest, stored.authKind);
       const context = this.#context(provider, manifest, method, '');
       try {
-        return await this.#options.host.call(manifest.id, op, input, this.#callContext(manifest, method, stored, context, account));
+        const callContext = this.#callContext(manifest, method, stored, context, account);
+        return await (signal ? this.#options.host.call(manifest.id, op, input, callContext, signal) : this.#options.host.call(manifest.id, op, input, callContext));
       } catch (error) {
         if (!(error instanceof AuthExpired)) throw error;
         if (attempt > 0) {

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { libraryChoicesJsonSchema, readLibraryChoices, type ReadChoices } from './library-choices.ts';
+import type { OfferedTrack } from './library-offer.ts';
 import { intentsJsonSchema, readIntents, type ReadIntents } from './track-intents.ts';
 
 /**
@@ -50,6 +52,11 @@ export type OutputMode = 'json_schema' | 'json_object';
 export interface ProposedIntents extends ReadIntents {
   mode: OutputMode;
   /** True when the first answer was unusable and the repair request's answer was read. */
+  repaired: boolean;
+}
+
+export interface ChosenFromLibrary extends ReadChoices {
+  mode: OutputMode;
   repaired: boolean;
 }
 
@@ -139,27 +146,63 @@ export class ChatModelClient {
    * or holds no usable song gets one repair request; a second failure is `model_output_invalid`.
    */
   async proposeIntents(messages: readonly ChatMessage[], count: number, signal?: AbortSignal): Promise<ProposedIntents> {
-    const schema = intentsJsonSchema(count);
-    const mode: OutputMode = (await this.enforcesSchema(signal)) ? 'json_schema' : 'json_object';
-    const format = mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'opl_track_intents', schema, strict: true } } : { type: 'json_object' };
-    const asked: ChatMessage[] =
-      mode === 'json_schema' ? [...messages] : [...messages, { role: 'system', content: `Answer with one JSON object that matches this JSON Schema, and nothing else:\n${JSON.stringify(schema)}` }];
-    const first = await this.#complete(asked, format, signal);
-    const read = this.#read(first, count);
-    if (read) return { ...read, mode, repaired: false };
-    const repair: ChatMessage[] = [
-      ...asked,
-      { role: 'assistant', content: first.slice(0, REPAIR_ECHO_CHARS) },
-      { role: 'user', content: `That answer could not be used. Answer again with only a JSON object of the form {"tracks": [{"title": ..., "artist": ..., "album": ..., "release_year": ..., "reason": ...}]}, at most ${count} tracks, each a real song.` },
-    ];
-    const second = this.#read(await this.#complete(repair, format, signal), count);
-    if (second) return { ...second, mode, repaired: true };
-    throw new ModelError('model_output_invalid', 'The model answered twice without a usable list of songs (not JSON, or no song with a title and an artist).');
+    const { read, mode, repaired } = await this.#ask(
+      messages,
+      { name: 'opl_track_intents', schema: intentsJsonSchema(count) },
+      (content) => {
+        const intents = readIntents(jsonInText(content), count);
+        return intents && intents.intents.length > 0 ? intents : null;
+      },
+      `That answer could not be used. Answer again with only a JSON object of the form {"tracks": [{"title": ..., "artist": ..., "album": ..., "release_year": ..., "reason": ...}]}, at most ${count} tracks, each a real song.`,
+      signal,
+    );
+    return { ...read, mode, repaired };
   }
 
-  #read(content: string, count: number): ReadIntents | null {
-    const read = readIntents(jsonInText(content), count);
-    return read && read.intents.length > 0 ? read : null;
+  /**
+   * Library-grounded mode: asks the model to choose at most `count` of the offered tracks, by id.
+   * The schema's `enum` holds the offered ids; an answer with no chosen offered id at all gets one
+   * repair request, and the repaired answer is kept whatever it holds (its discarded choices become
+   * open slots with the reason); an answer that is still no list is `model_output_invalid`.
+   */
+  async chooseFromLibrary(messages: readonly ChatMessage[], offered: ReadonlyMap<string, OfferedTrack>, count: number, signal?: AbortSignal): Promise<ChosenFromLibrary> {
+    const readAnswer = (content: string) => readLibraryChoices(jsonInText(content), offered, count);
+    let fallback: ReadChoices | null = null;
+    const { read, mode, repaired } = await this.#ask(
+      messages,
+      { name: 'opl_library_choices', schema: libraryChoicesJsonSchema([...offered.keys()], count) },
+      (content, attempt) => {
+        const choices = readAnswer(content);
+        if (attempt === 1 && choices && choices.slots.length > 0) fallback = choices;
+        return choices && choices.slots.some((slot) => slot.kind === 'chosen') ? choices : null;
+      },
+      `That answer could not be used. Answer again with only a JSON object of the form {"tracks": [{"id": ..., "reason": ...}]}, at most ${count} tracks, each id one of the listed ids (t1, t2, ...).`,
+      signal,
+      () => fallback,
+    );
+    return { ...read, mode, repaired };
+  }
+
+  /** A structured request with one bounded repair: `read` returns null for an unusable answer. */
+  async #ask<R>(
+    messages: readonly ChatMessage[],
+    asked: { name: string; schema: Record<string, unknown> },
+    read: (content: string, attempt: number) => R | null,
+    repairText: string,
+    signal?: AbortSignal,
+    lastResort: () => R | null = () => null,
+  ): Promise<{ read: R; mode: OutputMode; repaired: boolean }> {
+    const mode: OutputMode = (await this.enforcesSchema(signal)) ? 'json_schema' : 'json_object';
+    const format = mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: asked.name, schema: asked.schema, strict: true } } : { type: 'json_object' };
+    const conversation: ChatMessage[] =
+      mode === 'json_schema' ? [...messages] : [...messages, { role: 'system', content: `Answer with one JSON object that matches this JSON Schema, and nothing else:\n${JSON.stringify(asked.schema)}` }];
+    const first = await this.#complete(conversation, format, signal);
+    const firstRead = read(first, 0);
+    if (firstRead) return { read: firstRead, mode, repaired: false };
+    const repair: ChatMessage[] = [...conversation, { role: 'assistant', content: first.slice(0, REPAIR_ECHO_CHARS) }, { role: 'user', content: repairText }];
+    const second = read(await this.#complete(repair, format, signal), 1) ?? lastResort();
+    if (second) return { read: second, mode, repaired: true };
+    throw new ModelError('model_output_invalid', 'The model answered twice without a usable list of songs (not JSON, or no usable song).');
   }
 
   /** One chat completion, its first choice's text; waits once through a short 429 and retries one 5xx. */

@@ -1,6 +1,8 @@
 import { ModelError, type ChatModelClient } from './chat-model.client.ts';
-import { generationMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
-import { fitDuration, resolveIntent, type ResolutionTotals, type ResolvedIntent, type ResolveOptions } from './intent-resolver.ts';
+import { generationMessages, libraryMessages, songsToAsk, type GenerationSpec, type PreferenceSummary } from './generation-request.ts';
+import { fitDuration, resolveIntent, resolveLibraryChoice, type ResolutionTotals, type ResolvedIntent, type ResolveOptions } from './intent-resolver.ts';
+import type { LibraryChoice, LibrarySlot } from './library-choices.ts';
+import { offeredLines, type OfferedTrack } from './library-offer.ts';
 import { abandonPendingItems, deleteDraftItems, refillSlot, selectCancelRequested, settleItem, updateGeneration } from './generation-run.sql.ts';
 import { insertDraftItems, type NewDraftItem } from './generator.sql.ts';
 import type { GraphTransaction, SqlExecutor } from '../matching/index.ts';
@@ -25,6 +27,31 @@ export interface GenerationRun {
   preferences: PreferenceSummary | null;
   /** `all`: every item is replaced by new proposals; `open_slots`: only these items (unresolved or removed) get one each. */
   scope: { kind: 'all' } | { kind: 'open_slots'; slotIds: string[]; keep: { title: string; artist: string; uri: string | null }[] };
+  /** Library-grounded mode: the offered sample of the listener's tracks (see `library-offer.ts`); null in open mode. */
+  library: { offered: OfferedTrack[] } | null;
+}
+
+/**
+ * One slot of the model's answer: a song it named (open mode), a library track it chose, or (in
+ * library mode) an answer that was not one of the offered ids, kept as an unresolved slot.
+ */
+interface Proposal {
+  intent: TrackIntent;
+  choice: LibraryChoice | null;
+  discarded: string | null;
+}
+
+const DISCARDED_INTENT: TrackIntent = { title: 'Not one of your songs', artist: 'Discarded answer of the model', album: null, release_year: null, reason: null };
+
+function proposalOf(slot: LibrarySlot): Proposal {
+  if (slot.kind === 'discarded') return { intent: DISCARDED_INTENT, choice: null, discarded: slot.why };
+  const { offered, reason } = slot.choice;
+  return { intent: { title: offered.title, artist: offered.artist, album: offered.album, release_year: offered.library.track.release_year ?? null, reason }, choice: slot.choice, discarded: null };
+}
+
+function discardedItem(proposal: Proposal): ResolvedIntent {
+  const reason = `Discarded: the model answered with ${proposal.discarded ?? 'something else'}, not one of the offered songs of your library; regenerate this slot or replace it with a search.`;
+  return { intent: proposal.intent, status: 'unresolved', approved: false, target: null, confidence: null, reason, candidates: [] };
 }
 
 export interface GenerationDependencies {
@@ -79,17 +106,26 @@ export async function runGeneration(d: GenerationDependencies, run: GenerationRu
   const started = performance.now();
   const count = run.scope.kind === 'all' ? songsToAsk(spec.controls) : run.scope.slotIds.length;
   let itemIds: string[] = [];
-  let proposedIntents: TrackIntent[] = [];
+  let proposals: Proposal[] = [];
   let notes: unknown[] = [];
   let mode = '';
   let repaired = false;
   let modelMs = 0;
   try {
     const avoid = run.scope.kind === 'open_slots' ? run.scope.keep : [];
-    const proposed = await d.model.proposeIntents(generationMessages(spec, run.preferences, { count, avoid }), count, signal);
+    let proposed: { notes: unknown[]; mode: string; repaired: boolean };
+    if (run.library) {
+      const offered = new Map(run.library.offered.map((entry) => [entry.id, entry]));
+      const chosen = await d.model.chooseFromLibrary(libraryMessages(spec, offeredLines(run.library.offered), count, run.preferences, avoid), offered, count, signal);
+      proposals = chosen.slots.map(proposalOf);
+      proposed = chosen;
+    } else {
+      const named = await d.model.proposeIntents(generationMessages(spec, run.preferences, { count, avoid }), count, signal);
+      proposals = named.intents.map((intent) => ({ intent, choice: null, discarded: null }));
+      proposed = named;
+    }
     modelMs = performance.now() - started;
     if (signal.aborted) throw new ModelError('model_cancelled', 'The generation was cancelled.');
-    proposedIntents = proposed.intents;
     notes = proposed.notes;
     mode = proposed.mode;
     repaired = proposed.repaired;
@@ -98,16 +134,19 @@ export async function runGeneration(d: GenerationDependencies, run: GenerationRu
     await d.transaction(async (execute) => {
       if (scope.kind === 'all') {
         await execute(deleteDraftItems(ownerId, draftId));
-        if (proposedIntents.length > 0) itemIds = (await execute(insertDraftItems(draftId, ownerId, proposedIntents.map(pendingRow)))).map((row) => String(row['id']));
+        if (proposals.length > 0) itemIds = (await execute(insertDraftItems(draftId, ownerId, proposals.map((proposal) => pendingRow(proposal.intent))))).map((row) => String(row['id']));
       } else {
-        const slots = scope.slotIds.slice(0, proposedIntents.length);
+        const slots = scope.slotIds.slice(0, proposals.length);
         for (const [index, slotId] of slots.entries()) {
-          const refilled = await execute(refillSlot(ownerId, draftId, slotId, proposedIntents[index]!));
+          const refilled = await execute(refillSlot(ownerId, draftId, slotId, proposals[index]!.intent));
           if (refilled.length > 0) itemIds.push(slotId);
         }
-        proposedIntents = proposedIntents.slice(0, slots.length);
+        proposals = proposals.slice(0, slots.length);
       }
-      await execute(updateGeneration(ownerId, draftId, { phase: 'resolving', asked: count, proposed: proposedIntents.length, output_mode: mode, repaired, notes, model_ms: Math.round(modelMs) }));
+      const discarded = proposals.filter((proposal) => proposal.discarded !== null).length;
+      await execute(
+        updateGeneration(ownerId, draftId, { phase: 'resolving', asked: count, proposed: proposals.length, output_mode: mode, repaired, notes, model_ms: Math.round(modelMs), ...(run.library ? { discarded } : {}) }),
+      );
     });
   } catch (error) {
     const cancelled = signal.aborted;
@@ -121,18 +160,22 @@ export async function runGeneration(d: GenerationDependencies, run: GenerationRu
 
   const totals: ResolutionTotals = { searches: 0, duplicates: 0, explicitFiltered: 0, durationTrimmed: 0 };
   const taken = new Set<string>(run.scope.kind === 'open_slots' ? run.scope.keep.flatMap((song) => (song.uri ? [song.uri] : [])) : []);
-  const options: ResolveOptions = { ...d.resolve, controls: spec.controls };
+  const options: ResolveOptions = { ...d.resolve, controls: spec.controls, signal };
   const resolved: ResolvedIntent[] = [];
   let failure: unknown = null;
-  for (const [index, intent] of proposedIntents.entries()) {
+  for (const [index, proposal] of proposals.entries()) {
     if (signal.aborted) break;
     let item: ResolvedIntent;
     try {
-      item = await resolveIntent(intent, options, taken, totals);
+      if (proposal.discarded !== null) item = discardedItem(proposal);
+      else if (proposal.choice) item = await resolveLibraryChoice(proposal.choice, options, taken, totals);
+      else item = await resolveIntent(proposal.intent, options, taken, totals);
     } catch (error) {
       failure = error;
       break;
     }
+    // Cancelled while searching: the search was aborted, so this song stays "not searched".
+    if (signal.aborted) break;
     resolved.push(item);
     await d.transaction(async (execute) => {
       await execute(settleItem(ownerId, draftId, itemIds[index]!, rowOf(item)));
@@ -150,7 +193,7 @@ export async function runGeneration(d: GenerationDependencies, run: GenerationRu
     model: d.model.model,
     demo: d.demo,
     resolved: resolved.filter((item) => item.status === 'resolved').length,
-    unresolved: proposedIntents.length - resolved.filter((item) => item.status !== 'unresolved').length,
+    unresolved: proposals.length - resolved.filter((item) => item.status !== 'unresolved').length,
     searches: totals.searches,
     duplicates_dropped: totals.duplicates,
     explicit_filtered: totals.explicitFiltered,

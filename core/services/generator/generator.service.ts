@@ -15,6 +15,9 @@ import type { MigrationService } from '../migrations/migration.service.ts';
 import { GENERATED_SOURCE } from '../migrations/migration-request.ts';
 import type { JobView } from '../migrations/migration-views.ts';
 import { INTENT_LIMITS } from './track-intents.ts';
+import { groundingOf, targetValidator } from './library-grounding.ts';
+import { libraryKey, OPEN_GROUNDING, type Grounding } from './library-offer.ts';
+import { offerLibrary, type SnapshotReader } from './library-tracks.ts';
 
 /**
  * The playlist generator: a prompt and controls go to the configured model; its song intents are
@@ -23,7 +26,7 @@ import { INTENT_LIMITS } from './track-intents.ts';
  * and what happened (model, output mode, searches, what was dropped), never the words.
  */
 
-export type GeneratorErrorCode = 'generator_unavailable' | 'draft_not_found' | 'provider_unsupported' | 'nothing_resolved' | 'draft_not_editable';
+export type GeneratorErrorCode = 'generator_unavailable' | 'draft_not_found' | 'provider_unsupported' | 'nothing_resolved' | 'draft_not_editable' | 'library_empty';
 
 export class GeneratorError extends Error {
   readonly code: GeneratorErrorCode;
@@ -48,6 +51,8 @@ export interface CreateDraftRequest {
   target_provider: string;
   target_account_id: string;
   generation: GenerationSpec;
+  /** Open (the model names any song) unless `library` (it chooses among the listener's own tracks). */
+  grounding?: Grounding | undefined;
 }
 
 export interface SearchResultView {
@@ -77,6 +82,8 @@ interface Dependencies {
   draftTtlHours: number;
   /** The generation progress channel: how a generation running here learns of a cancel made through another process. */
   progress?: Pick<ProgressChannel, 'subscribe'>;
+  /** The owner's snapshots, a source of library-grounded generation. */
+  snapshots?: SnapshotReader;
 }
 
 export interface RegenerateRequest {
@@ -84,6 +91,8 @@ export interface RegenerateRequest {
   prompt: string;
   /** The draft's own controls when absent ("regenerate with the same controls"). */
   controls?: Record<string, unknown> | undefined;
+  /** The draft's own grounding when absent (a new sampling seed unless one is given). */
+  grounding?: Grounding | undefined;
 }
 
 const SEARCH_LIMIT = 10;
@@ -144,6 +153,7 @@ export class GeneratorService {
     const model = this.#model();
     const target = await this.#target(ownerId, request.target_provider, request.target_account_id);
     const spec = request.generation;
+    const library = await this.#offer(ownerId, request.grounding ?? OPEN_GROUNDING, spec);
     const id = randomUUID();
     await this.#d.execute(
       insertDraft({
@@ -154,12 +164,12 @@ export class GeneratorService {
         name: this.#nameFor(spec),
         controls: spec.controls,
         promptHash: createHash('sha256').update(spec.prompt).digest('hex'),
-        generation: { phase: 'model', scope: 'all', model: model.model, demo: this.#d.demo, preferences_used: preferences !== null },
+        generation: { phase: 'model', scope: 'all', model: model.model, demo: this.#d.demo, preferences_used: preferences !== null, grounding: library.record },
         ttlHours: this.#d.draftTtlHours,
         status: 'generating',
       }),
     );
-    const { done } = await this.#launch(target, { ownerId, draftId: id, spec, preferences, scope: { kind: 'all' } }, signal);
+    const { done } = await this.#launch(target, { ownerId, draftId: id, spec, preferences, scope: { kind: 'all' }, library: library.offer }, signal);
     return { draft: await this.draft(ownerId, id), done };
   }
 
@@ -197,11 +207,27 @@ export class GeneratorService {
       const keep = draft.items.filter((item) => item.status === 'resolved').map((item) => ({ title: item.title, artist: item.artist, uri: item.target_uri }));
       scope = { kind: 'open_slots', slotIds: slots.slice(0, GENERATOR_LIMITS.maxTracks).map((item) => item.id), keep };
     }
-    const generation = { phase: 'model', scope: request.scope, model: model.model, demo: this.#d.demo, preferences_used: preferences !== null };
+    // The draft's own grounding unless another is given; the kept songs are not offered again.
+    const kept = scope.kind === 'open_slots' ? draft.items.filter((item) => item.status === 'resolved') : [];
+    const library = await this.#offer(ownerId, request.grounding ?? groundingOf(draft.generation), spec, new Set(kept.map((item) => libraryKey(item))));
+    const generation = { phase: 'model', scope: request.scope, model: model.model, demo: this.#d.demo, preferences_used: preferences !== null, grounding: library.record };
     const begun = await this.#d.execute(beginRegeneration(ownerId, draftId, controls, createHash('sha256').update(spec.prompt).digest('hex'), generation));
     if (begun.length === 0) throw new GeneratorError('draft_not_editable', 'The draft changed meanwhile (a generation runs, or it was confirmed); reload it.');
-    const { done } = await this.#launch(target, { ownerId, draftId, spec, preferences, scope }, signal);
+    const { done } = await this.#launch(target, { ownerId, draftId, spec, preferences, scope, library: library.offer }, signal);
     return { draft: await this.draft(ownerId, draftId), done };
+  }
+
+  /**
+   * Library-grounded mode: the offered sample of the owner's own tracks (computed here, sent only
+   * to the model of this request, never stored). Open mode offers nothing.
+   */
+  async #offer(ownerId: string, grounding: Grounding, spec: GenerationSpec, exclude?: ReadonlySet<string>): Promise<{ offer: GenerationRun['library']; record: Record<string, unknown> }> {
+    if (grounding.mode === 'open') return { offer: null, record: { mode: 'open' } };
+    const { offered, record } = await offerLibrary(this.#d.execute, this.#d.snapshots ?? null, ownerId, grounding.sources, spec.controls, exclude);
+    if (offered.length === 0) {
+      throw new GeneratorError('library_empty', 'Your library has no song to choose from for this request: read some playlists of a connected account, import a file or take a snapshot first (or check the explicit preference and the sources chosen), or generate in open mode.');
+    }
+    return { offer: { offered }, record };
   }
 
   /** Stops a running generation, whichever engine process runs it. The draft is left as `runGeneration` describes. */
@@ -238,9 +264,12 @@ export class GeneratorService {
       execute,
       transaction: this.#d.transaction,
       catalogue: this.#d.catalogue,
-      plugins: { call: (_pluginId, _op, input) => this.#d.connections.call(run.ownerId, target.accountId, 'searchTracks', input) },
+      // A cancel aborts the search in flight (the plugin call and the sandbox's request), not only the next one.
+      plugins: { call: (_pluginId, _op, input, _context, signal) => this.#d.connections.call(run.ownerId, target.accountId, 'searchTracks', input, signal) },
     });
-    const done = runGeneration({ execute, transaction: this.#d.transaction, model: this.#model(), demo: this.#d.demo, resolve: { matching, target } }, run, controller.signal).finally(() => {
+    const validate = this.#d.pluginOperations(target.pluginId).includes('validateUri') ? targetValidator(this.#d.connections, run.ownerId, target.accountId, controller.signal) : undefined;
+    const resolve = { matching, target, ...(validate ? { validate } : {}) };
+    const done = runGeneration({ execute, transaction: this.#d.transaction, model: this.#model(), demo: this.#d.demo, resolve }, run, controller.signal).finally(() => {
       this.#running.delete(run.draftId);
       this.#runs.delete(done);
       unsubscribe();
@@ -317,12 +346,7 @@ export class GeneratorService {
   /** Searches the draft's target by free text, for a song to add (the target's own results). */
   async search(ownerId: string, draftId: string, text: string): Promise<SearchResultView[]> {
     const draft = await this.#refuseEdit(ownerId, draftId);
-    const { candidates } = await this.#d.connections.call(ownerId, draft.target_account_id, 'searchTracks', {
-      query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text },
-      mode: 'text',
-      limit: SEARCH_LIMIT,
-    });
-    return candidates
+    return (await this.#searchTarget(ownerId, draft, text))
       .map((track) => ({ uri: track.provider_uris[draft.target_provider] ?? null, title: track.title, artist: track.artist, album: track.album, duration_s: track.duration_s, explicit: track.explicit }))
       .filter((result): result is SearchResultView => result.uri !== null);
   }
@@ -333,12 +357,7 @@ export class GeneratorService {
    */
   async addFromSearch(ownerId: string, draftId: string, text: string, targetUri: string): Promise<DraftView> {
     const draft = await this.#refuseEdit(ownerId, draftId);
-    const { candidates } = await this.#d.connections.call(ownerId, draft.target_account_id, 'searchTracks', {
-      query: { isrc: null, title: null, artist: null, album: null, duration_s: null, text },
-      mode: 'text',
-      limit: SEARCH_LIMIT,
-    });
-    const track = candidates.find((candidate) => candidate.provider_uris[draft.target_provider] === targetUri);
+    const track = (await this.#searchTarget(ownerId, draft, text)).find((candidate) => candidate.provider_uris[draft.target_provider] === targetUri);
     if (!track) throw new GeneratorError('draft_not_editable', `${targetUri} is not among the target's results for this search; search again and choose one of them.`);
     if (draft.items.some((item) => item.target_uri === targetUri && item.status !== 'removed')) throw new GeneratorError('draft_not_editable', `"${track.title}" is already in the draft.`);
     const added = await this.#d.execute(

@@ -4,3 +4,4 @@ export { GeneratorError, GeneratorService, type CreateDraftRequest, type DraftIt
 export { GENERATION_EVENT_BATCH, GENERATION_PROGRESS_CHANNEL, type GenerationEvent } from './generator-events.ts';
 export type { GenerationOutcome } from './draft-generation.ts';
 export { GeneratedDraftSource } from './draft-source.ts';
+export { LIBRARY_OFFER, librarySourcesSchema, type Grounding, type LibrarySources } from './library-offer.ts';

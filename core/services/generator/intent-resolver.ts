@@ -1,6 +1,7 @@
 import type { Track } from '@opl/plugin-sdk';
 import { trackSchema } from '@opl/plugin-sdk/schemas';
-import type { MatchService, MatchTarget, RankedCandidate, Resolution } from '../matching/index.ts';
+import type { MatchService, MatchTarget, RankedCandidate, Resolution, ValidateTarget } from '../matching/index.ts';
+import type { LibraryChoice } from './library-choices.ts';
 import type { GeneratorControls } from './generation-request.ts';
 import type { TrackIntent } from './track-intents.ts';
 
@@ -89,17 +90,46 @@ export interface ResolveOptions {
   controls: GeneratorControls;
   /** Target URIs already in the draft (kept items when only some slots are regenerated). */
   taken?: Iterable<string>;
+  /** The target adapter's URI check: a library track that names a target track is taken without a search. */
+  validate?: ValidateTarget;
+  /** Cancelling the generation aborts a search in flight. */
+  signal?: AbortSignal;
 }
 
 /** Resolves one intent; `seen` holds the URIs already taken (updated when this one takes a track). */
-export async function resolveIntent(intent: TrackIntent, options: ResolveOptions, seen: Set<string>, totals: ResolutionTotals): Promise<ResolvedIntent> {
-  const resolution = await options.matching.resolve({ source: intentAsTrack(intent), sourceProvider: 'generated', target: options.target, strictness: 'same_recording' });
+export function resolveIntent(intent: TrackIntent, options: ResolveOptions, seen: Set<string>, totals: ResolutionTotals): Promise<ResolvedIntent> {
+  return resolveSource(intent, intentAsTrack(intent), 'generated', null, options, seen, totals);
+}
+
+/**
+ * Library-grounded mode: resolves a track the listener has, with what is known of it (its ids,
+ * ISRC and URIs as read). The match service takes it as it takes a migration's source track: the
+ * very target track when the library track names one, else the identity graph (its own edge or its
+ * ISRC: no search), and a search only when neither knows a target id. A graph answer carries no
+ * target metadata, so the library track's own (same recording) is shown.
+ */
+export function resolveLibraryChoice(choice: LibraryChoice, options: ResolveOptions, seen: Set<string>, totals: ResolutionTotals): Promise<ResolvedIntent> {
+  const { offered } = choice;
+  const track = offered.library.track;
+  const intent: TrackIntent = { title: offered.title, artist: offered.artist, album: offered.album, release_year: track.release_year ?? null, reason: choice.reason };
+  return resolveSource(intent, track, offered.library.provider, track, options, seen, totals);
+}
+
+async function resolveSource(intent: TrackIntent, source: Track, sourceProvider: string, known: Track | null, options: ResolveOptions, seen: Set<string>, totals: ResolutionTotals): Promise<ResolvedIntent> {
+  const resolution = await options.matching.resolve({
+    source,
+    sourceProvider,
+    target: options.target,
+    strictness: 'same_recording',
+    ...(options.validate ? { validate: options.validate } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   totals.searches += resolution.searches;
   const candidates = resolution.candidates
     .map((ranked) => candidateOf(options.target.provider, ranked))
     .filter((candidate): candidate is CandidateTrack => candidate !== null)
     .slice(0, KEPT_CANDIDATES);
-  const track = resolution.decision === 'accept' || resolution.decision === 'review' ? chosenTrack(resolution) : null;
+  const track = resolution.decision === 'accept' || resolution.decision === 'review' ? (chosenTrack(resolution) ?? (resolution.chosen?.uri ? known : null)) : null;
   const uri = resolution.chosen?.uri ?? null;
   if (!track || !uri) {
     const reason = resolution.decision === 'retry' ? `Not searched: ${resolution.reason}` : `Not found on the target: ${resolution.reason}`;

@@ -17,7 +17,7 @@ export interface TrackIntent {
   reason: string | null;
 }
 
-export type IntentNoteCode = 'extra_items_dropped' | 'item_invalid' | 'field_dropped' | 'duplicate_intent';
+export type IntentNoteCode = 'extra_items_dropped' | 'item_invalid' | 'field_dropped' | 'duplicate_intent' | 'id_not_offered';
 
 export interface IntentNote {
   code: IntentNoteCode;
@@ -73,14 +73,15 @@ const PROVIDER_ID = /\b(?:spotify|tidal|deezer|applemusic|apple|ytmusic|youtube|
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Why a text field is refused, or null when it is plain words. */
-function refusal(text: string): string | null {
+export function refusal(text: string): string | null {
   if (MARKUP.test(text)) return 'markup';
   if (URL_LIKE.test(text)) return 'a URL';
   if (PROVIDER_ID.test(text)) return 'a provider id';
   return null;
 }
 
-function plainText(value: unknown, max: number): { text: string | null; problem: string | null } {
+/** A model-written text field as plain words (control characters folded, capped), or why it is refused. */
+export function plainText(value: unknown, max: number): { text: string | null; problem: string | null } {
   if (value === null || value === undefined) return { text: null, problem: null };
   if (typeof value !== 'string') return { text: null, problem: 'not text' };
   const text = value.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();

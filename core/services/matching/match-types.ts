@@ -13,7 +13,8 @@ export type ValidateTarget = (uri: string) => Promise<{ valid: boolean; entity?:
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
 export interface MatchPlugins {
-  call(pluginId: string, op: 'searchTracks', input: { query: SearchQuery; mode: 'isrc' | 'text'; limit: number }, context?: PluginCallContext): Promise<{ candidates: Track[] }>;
+  /** `signal`: the caller gave up (a cancelled generation); the search in flight is aborted. */
+  call(pluginId: string, op: 'searchTracks', input: { query: SearchQuery; mode: 'isrc' | 'text'; limit: number }, context?: PluginCallContext, signal?: AbortSignal): Promise<{ candidates: Track[] }>;
 }
 
 export interface MatchCatalogue {
@@ -45,6 +46,8 @@ export interface ResolveRequest {
   context?: PluginCallContext;
   /** Checks a graph hit's URI with the target adapter before it is used (see the class comment). */
   validate?: ValidateTarget;
+  /** Aborts the target searches in flight when the caller gives up (a cancelled generation). */
+  signal?: AbortSignal;
 }
 
 export interface ChosenTrack {

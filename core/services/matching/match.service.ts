@@ -1,6 +1,5 @@
 import { PluginError, type Track } from '@opl/plugin-sdk';
 import { decideMatch, parseStrictness, STRICTNESS, type ScoredCandidate, type Strictness } from '../../matching/index.ts';
-import type { PluginCallContext } from '../../plugin-host/index.ts';
 import { GraphWriter } from './graph-writer.ts';
 import { empty, GRAPH_REASON, missToken, ranked, unsearchableReason, uriOf } from './match-answers.ts';
 import { GLOBAL_SCOPE, recordMiss, selectDenied, selectGraphMatch, selectMiss, type DenialKey, type EdgeSource, type GraphLookup, type MissKey } from './match-graph.sql.ts';
@@ -270,7 +269,7 @@ export class MatchService {
     try {
       if (searchesIsrc) {
         searches += 1;
-        const found = await this.#search(target, { isrc, title: null, artist: null, album: null, duration_s: null }, 'isrc', request.context, true);
+        const found = await this.#search(target, { isrc, title: null, artist: null, album: null, duration_s: null }, 'isrc', request, true);
         add(found);
         if (pool.size > 0) {
           const decision = decideMatch(source, [...pool.values()], matchOptions);
@@ -279,7 +278,7 @@ export class MatchService {
       }
       if (hasText) {
         searches += 1;
-        add(await this.#search(target, { isrc: null, title: source.title, artist: source.artist || null, album: source.album, duration_s: source.duration_s }, 'text', request.context, false));
+        add(await this.#search(target, { isrc: null, title: source.title, artist: source.artist || null, album: source.album, duration_s: source.duration_s }, 'text', request, false));
       }
     } catch (error) {
       if (!(error instanceof SearchFailed)) throw error;
@@ -368,9 +367,11 @@ export class MatchService {
     return answer;
   }
 
-  async #search(target: MatchTarget, query: SearchQuery, mode: 'isrc' | 'text', context: PluginCallContext | undefined, tolerant: boolean): Promise<Track[]> {
+  async #search(target: MatchTarget, query: SearchQuery, mode: 'isrc' | 'text', request: Pick<ResolveRequest, 'context' | 'signal'>, tolerant: boolean): Promise<Track[]> {
     try {
-      const result = await this.#plugins.call(target.pluginId, 'searchTracks', { query, mode, limit: SEARCH_LIMIT }, context ?? {});
+      const result = request.signal
+        ? await this.#plugins.call(target.pluginId, 'searchTracks', { query, mode, limit: SEARCH_LIMIT }, request.context ?? {}, request.signal)
+        : await this.#plugins.call(target.pluginId, 'searchTracks', { query, mode, limit: SEARCH_LIMIT }, request.context ?? {});
       return result.candidates;
     } catch (error) {
       const type = error instanceof PluginError ? error.type : error instanceof Error ? error.name : 'Error';

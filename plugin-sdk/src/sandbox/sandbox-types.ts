@@ -59,7 +59,8 @@ export interface Sandbox {
    * validated: for a host that validates at its own boundary (the engine's PluginHost), so the
    * result is parsed and checked once, where it is used. Pass it to `validateResult` before use.
    */
-  callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string>;
+  /** `signal`: the caller gave up; the call's requests in flight are aborted. */
+  callJson(op: OperationName, input: unknown, context: SandboxCallContext, signal?: AbortSignal): Promise<string>;
   /** Runs a format plugin's `serialize`, handing each chunk (at most `SERIALIZE_CHUNK_BYTES`) to `onChunk` in order. */
   serialize(input: unknown, onChunk: ChunkSink): Promise<OperationResult<'serialize'>>;
   /**

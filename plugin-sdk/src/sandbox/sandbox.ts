@@ -417,11 +417,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     return validateResult(pluginId, op, value);
   }
 
-  async function callJson(op: OperationName, input: unknown, context: SandboxCallContext): Promise<string> {
+  async function callJson(op: OperationName, input: unknown, context: SandboxCallContext, signal?: AbortSignal): Promise<string> {
     if (op === 'serialize' || op === 'serializePlaylist') throw new InvalidInput(`${op} streams its output: use sandbox.${op}`);
     const prepared = prepare(op, input, context);
     const { json, keys, binaries } = splitBinaries(prepared.input);
     const { call, failed } = begin(op, prepared.context, null);
+    // The caller gave up: the call's requests in flight are aborted (the plugin sees a failed fetch and ends).
+    signal?.addEventListener('abort', () => call.abort.abort(), { once: true });
     return execute(op, call, failed, () =>
       api.dispatch.apply(
         undefined,

@@ -34,6 +34,8 @@ export interface RecordedChatRequest {
   authorization: string | null;
   /** Whether a schema was enforced for this request. */
   enforced: boolean;
+  /** The client closed the connection before the answer was complete (it gave up: a cancel, a timeout). */
+  abandoned: boolean;
 }
 
 export interface FakeChatModel {
@@ -107,6 +109,26 @@ function countIn(conversation: string): number {
   return match ? Number(match[1]) : 10;
 }
 
+const LIBRARY_HEADING = "The listener's library (id:";
+
+/**
+ * Library-grounded requests: the engine lists the listener's own tracks as `t3: Title — Artist
+ * (…)` lines and asks for ids. The fake chooses the listed tracks sharing the most words with the
+ * request (the conversation without the list itself), ties by list order; with an enforced schema
+ * only ids of its `enum`.
+ */
+function chooseOffered(conversation: string, allowed: readonly unknown[] | null, count: number): { id: string; reason: string }[] {
+  const at = conversation.indexOf(LIBRARY_HEADING);
+  const request = conversation.slice(0, at);
+  const listed = [...conversation.slice(at).matchAll(/^(t\d+): (.+)$/gm)].map((match) => ({ id: match[1]!, text: match[2]! }));
+  const asked = words(request);
+  const scored = listed
+    .filter((entry) => allowed === null || allowed.includes(entry.id))
+    .map((entry, index) => ({ entry, index, score: [...words(entry.text)].filter((word) => asked.has(word)).length }));
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  return scored.slice(0, count).map(({ entry }) => ({ id: entry.id, reason: 'Matches the words of the request.' }));
+}
+
 function answer(body: Record<string, unknown>, ask: SchemaAsk, songs: readonly FakeSong[], overshoot: number): string {
   const messages = (Array.isArray(body['messages']) ? body['messages'] : []) as { role?: unknown; content?: unknown }[];
   const conversation = messages.map((message) => (typeof message.content === 'string' ? message.content : '')).join('\n');
@@ -117,6 +139,12 @@ function answer(body: Record<string, unknown>, ask: SchemaAsk, songs: readonly F
   if (typeof lastUser?.content === 'string' && /Reply with exactly this JSON object/.test(lastUser.content)) {
     const literal = /\{.*\}/.exec(lastUser.content)?.[0] ?? '{}';
     return ask.jsonMode ? literal : `Sure! Here it is:\n${literal}`;
+  }
+  if (conversation.includes(LIBRARY_HEADING)) {
+    const items = (properties['tracks'] as { items?: { properties?: { id?: { enum?: unknown[] } } } } | undefined)?.items?.properties?.id?.enum ?? null;
+    if (ask.schema) return JSON.stringify({ tracks: chooseOffered(conversation, items, properties['tracks']?.maxItems ?? countIn(conversation)) });
+    const tracks = chooseOffered(conversation, null, countIn(conversation) + overshoot);
+    return ask.jsonMode ? JSON.stringify({ tracks }) : `Here are my picks:\n\`\`\`json\n${JSON.stringify({ tracks }, null, 2)}\n\`\`\``;
   }
   if (ask.schema) {
     const max = properties['tracks']?.maxItems ?? countIn(conversation);
@@ -171,7 +199,11 @@ export async function startFakeChatModel(options: FakeChatModelOptions = {}): Pr
       }
       if (!Array.isArray(body['messages'])) return send(response, 400, { error: { message: "'messages' is required", type: 'invalid_request_error' } });
       const ask = schemaOf(body, dialect);
-      requests.push({ body, authorization, enforced: ask.schema !== null });
+      const recorded: RecordedChatRequest = { body, authorization, enforced: ask.schema !== null, abandoned: false };
+      requests.push(recorded);
+      response.on('close', () => {
+        if (!response.writableFinished) recorded.abandoned = true;
+      });
       const fault = faults.shift();
       if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'drop') return request.socket.destroy();

@@ -24,6 +24,8 @@ export interface RecordedRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** The client closed the connection before the answer was complete (it gave up: an abort, a timeout). */
+  abandoned?: boolean;
 }
 
 export interface EchoServer {
@@ -73,7 +75,11 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://fake');
-      requests.push({ method: request.method ?? 'GET', host: request.headers.host ?? '', path: url.pathname + url.search, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const record: RecordedRequest = { method: request.method ?? 'GET', host: request.headers.host ?? '', path: url.pathname + url.search, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(record);
+      response.on('close', () => {
+        if (!response.writableFinished) record.abandoned = true;
+      });
       const path = url.pathname;
 
       if (path === '/v1/echo') {

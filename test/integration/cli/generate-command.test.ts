@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeChatModel, type FakeChatModel } from '../../fakes/chat-model/index.ts';
+import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
 import { CLI, runOpl } from '../support/engine-process.ts';
 
@@ -15,8 +16,10 @@ let model: FakeChatModel;
 
 beforeAll(async () => {
   model = await startFakeChatModel();
-  h = await startMigrationHarness({ spotifyLibrary: {}, tidalLibrary: {}, env: { OPL_GENERATOR_URL: model.url, OPL_GENERATOR_MODEL: 'fake-model' } });
+  h = await startMigrationHarness({ spotifyLibrary: { playlists: [{ name: 'Kept Songs', trackKeys: libraryTracks.map((track) => track.key) }] }, tidalLibrary: {}, env: { OPL_GENERATOR_URL: model.url, OPL_GENERATOR_MODEL: 'fake-model' } });
 }, 300_000);
+
+const libraryTracks = [...seedCatalog().tracks.values()].filter((track) => track.mediaType === 'track' && !track.explicit && (!track.availableOn || track.availableOn.includes('spotify'))).slice(0, 5);
 
 afterAll(async () => {
   await h?.close();
@@ -66,6 +69,23 @@ describe('opl generate', () => {
     const empty = await opl(['-', '--to', 'tidal', '--url', h.baseUrl], '   \n');
     expect(empty.code).toBe(1);
     expect(empty.output).toContain('the request is empty');
+  });
+
+  it('--from-library: chooses only among songs the engine has read from your accounts, and says so when there are none', async () => {
+    const empty = await opl(['calm', '--to', 'spotify', '--from-library', '--url', h.baseUrl]);
+    expect(empty.code, empty.output).toBe(1);
+    expect(empty.output).toContain('Your library has no song to choose from');
+    const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+    const playlist = (json as { playlists: { id: string; name: string }[] }).playlists.find((entry) => entry.name === 'Kept Songs')!;
+    expect((await h.api(`/api/playlists/${encodeURIComponent(playlist.id)}?account_id=${h.spotifyAccount}`)).status).toBe(200);
+    const made = await opl(['calm', '--to', 'spotify', '--from-library', '--seed', '5', '--tracks', '3', '--url', h.baseUrl]);
+    expect(made.code, made.output).toBe(0);
+    const lines = made.output.split('\n').filter((line) => /^ {2}\d\. /.test(line));
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(libraryTracks.some((track) => line.includes(`✓ ${track.title} — `))).toBe(true);
+    expect((model.requests.at(-1)!.body['messages'] as { content: string }[]).at(-1)!.content).toContain("The listener's library");
+    const usage = await opl(['calm', '--to', 'spotify', '--seed', '5', '--url', h.baseUrl]);
+    expect(usage.code).toBe(64);
   });
 
   it('says what is wrong: no account of that provider, a usage mistake, a model failure', async () => {

@@ -185,3 +185,46 @@ describe('server failures', () => {
     expect(fake!.requests.every((request) => request.authorization === 'Bearer right-key')).toBe(true);
   });
 });
+
+describe('library-grounded choices', () => {
+  const offered = new Map(
+    ['Golden Hour — Mira Vale', 'Rain On The River — Jonah Sun', 'Summer Static — Elio Park', 'Night Bus — Saskia Moor'].map((line, index) => {
+      const [title, artist] = line.split(' — ') as [string, string];
+      const entry = { id: `t${index + 1}`, title, artist, album: null, durationS: 200, explicit: null, library: { provider: 'import', origin: 'import' as const, track: { title, artist } as never } };
+      return [entry.id, entry];
+    }),
+  );
+  const grounded = (count: number): ChatMessage[] => [
+    { role: 'system', content: 'Choose songs from the list by id.' },
+    { role: 'user', content: `${MARKER} golden hour, summer static. Propose at most ${count} songs.\n\nThe listener's library (id: title — artist (album, length)):\n${[...offered.values()].map((entry) => `${entry.id}: ${entry.title} — ${entry.artist}`).join('\n')}` },
+  ];
+
+  it('an enforcing server gets the offered ids as an enum and the count as maxItems', async () => {
+    const client = await clientFor({ dialect: 'llama.cpp' });
+    const chosen = await client.chooseFromLibrary(grounded(2), offered, 2);
+    expect(chosen).toMatchObject({ mode: 'json_schema', repaired: false });
+    expect(chosen.slots.map((slot) => (slot.kind === 'chosen' ? slot.choice.offered.title : slot.why))).toEqual(['Golden Hour', 'Summer Static']);
+    const format = fake!.requests.at(-1)!.body['response_format'] as { json_schema: { name: string; schema: { properties: { tracks: { maxItems: number; items: { properties: { id: { enum: string[] } } } } } } } };
+    expect(format.json_schema.name).toBe('opl_library_choices');
+    expect(format.json_schema.schema.properties.tracks.maxItems).toBe(2);
+    expect(format.json_schema.schema.properties.tracks.items.properties.id.enum).toEqual(['t1', 't2', 't3', 't4']);
+  });
+
+  it('a server that ignores schemas overshoots: the first N choices are kept; an answer with no offered id is repaired once, then kept as discarded slots', async () => {
+    const client = await clientFor({ dialect: 'ignores-schema' });
+    const chosen = await client.chooseFromLibrary(grounded(2), offered, 2);
+    expect(chosen.mode).toBe('json_object');
+    expect(chosen.slots).toHaveLength(2);
+    expect(chosen.notes.map((note) => note.code)).toContain('extra_items_dropped');
+
+    fake!.failNext({ kind: 'content', content: '{"tracks": [{"id": "spotify:track:4uLU6hMCjMI75M1A2tKUQC"}]}' }, { kind: 'content', content: '{"tracks": [{"id": "t42"}, {"id": "https://x.example/y"}]}' });
+    const discarded = await client.chooseFromLibrary(grounded(2), offered, 2);
+    expect(discarded.repaired).toBe(true);
+    expect(discarded.slots).toEqual([
+      { kind: 'discarded', why: 'an id that was not offered' },
+      { kind: 'discarded', why: 'a URL' },
+    ]);
+    fake!.failNext({ kind: 'content', content: 'no json' }, { kind: 'content', content: 'still none' });
+    expect((await modelError(client.chooseFromLibrary(grounded(2), offered, 2))).code).toBe('model_output_invalid');
+  });
+});

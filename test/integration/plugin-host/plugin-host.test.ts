@@ -24,6 +24,10 @@ export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
   async readPlaylist(input, ctx) {
     if (input.playlist_id === 'rate') { const error = new Error('slow down'); error.type = 'RateLimited'; error.retryAfterSeconds = 7; throw error; }
     if (input.playlist_id === 'hang') await new Promise(() => {});
+    if (input.playlist_id === 'slow') {
+      try { await ctx.fetch('${origin}/v1/slow'); } catch (error) { ctx.log.info('slow fetch ended', { message: String(error.message) }); }
+      return { name: 'after the slow fetch' };
+    }
     if (input.playlist_id === 'fetch') {
       const response = await ctx.fetch('${origin}/v1/redirect?to=' + encodeURIComponent('${origin}/v1/echo'));
       return { name: 'status ' + response.status };
@@ -154,6 +158,21 @@ describe('PluginHost', () => {
     const missing = await failure(host.call('test.not.loaded', 'testConnection', {}));
     expect((missing as SandboxError).failure).toBe('not_loaded');
   });
+
+  it('a cancelled call fails at once, the child aborts its request in flight, and the plugin keeps working', async () => {
+    const cancel = new AbortController();
+    const before = echo.requests.length;
+    const call = host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'slow' }, {}, cancel.signal);
+    while (!echo.requests.slice(before).some((request) => request.path === '/v1/slow')) await new Promise((resolve) => setTimeout(resolve, 20));
+    cancel.abort();
+    const error = await failure(call);
+    expect(error.name).toBe('AbortError');
+    const slow = echo.requests.slice(before).find((request) => request.path === '/v1/slow')!;
+    while (!slow.abandoned) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => logger.lines.some((line) => line.message === 'slow fetch ended' && /cancelled because the call ended/.test(JSON.stringify(line.data)))).toBe(true);
+    expect(await failure(host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'p2' }, {}, AbortSignal.abort()))).toHaveProperty('name', 'AbortError');
+    expect(await host.call(PROVIDER_ID, 'readPlaylist', { playlist_id: 'p3' })).toMatchObject({ name: 'Playlist p3' });
+  }, 15_000);
 
   it('forwards plugin logs to the engine logger with the plugin id', async () => {
     await host.call(PROVIDER_ID, 'testConnection', {}, { account: { id: 'acc-log' } });

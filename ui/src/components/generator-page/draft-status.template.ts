@@ -20,7 +20,11 @@ export function generationProgress(draft: DraftSummary, items: readonly DraftIte
   const generation = draft.generation;
   const error = generation['error'] as { code?: string; message?: string } | undefined;
   const notes = Array.isArray(generation['notes']) ? (generation['notes'] as { message?: string }[]) : [];
+  const grounding = generation['grounding'] as { mode?: string; offered?: number } | undefined;
   return html`<div data-testid="generation-outcome" data-status=${draft.status}>
+    ${grounding?.mode === 'library'
+      ? html`<p class="note" data-testid="library-note"><strong>From your library.</strong> The model chose among ${grounding.offered ?? 0} of your songs; anything else it answered is listed as not one of your songs.</p>`
+      : nothing}
     ${generation['cancelled'] === true ? html`<p class="note" data-testid="cancelled-note"><strong>Cancelled.</strong> Songs not searched yet are listed as not found; generate them again or remove them.</p>` : nothing}
     ${error && error.code !== 'model_cancelled' ? html`<p class="note" data-testid="generation-error"><strong>The generation did not finish.</strong> ${error.message ?? ''}</p>` : nothing}
     ${notes.length > 0

@@ -21,11 +21,14 @@ export interface FormState {
   readonly busy: boolean;
   readonly promptError: string | null;
   readonly usePreferences: boolean;
+  /** Library-grounded: the model chooses only among songs the listener already has. */
+  readonly fromLibrary: boolean;
 }
 
 export interface FormHandlers {
   prompt(value: string): void;
   preferences(value: boolean): void;
+  library(value: boolean): void;
   target(accountId: string): void;
   words(field: WordField, value: string): void;
   control<K extends keyof Controls>(key: K, value: Controls[K]): void;
@@ -122,6 +125,20 @@ export function generationForm(state: FormState, on: FormHandlers): TemplateResu
       >
     </p>
     <p class="hint" id="preferences-hint">Off unless you tick it. Counted here from your connected library and imports: the top 10 artists and 5 genres with their counts, never a song list or account data.</p>
+
+    <fieldset class="choices">
+      <legend>Choose songs from</legend>
+      <label class="choice"
+        ><input type="radio" name="grounding" data-testid="grounding-open" .checked=${!state.fromLibrary} @change=${() => on.library(false)} /> Any song the model knows (each one is searched on the account below)</label
+      >
+      <label class="choice"
+        ><input type="radio" name="grounding" data-testid="grounding-library" aria-describedby="library-hint" .checked=${state.fromLibrary} @change=${() => on.library(true)} /> Only songs I already have</label
+      >
+      <p class="hint" id="library-hint">
+        Your songs are the playlists this engine has read from your connected accounts, your imports and snapshots. Up to 200 of them, sampled here, go to the model as titles and artists (no ids,
+        no account data) for this request only; it can choose nothing else, and most need no search.
+      </p>
+    </fieldset>
 
     <fieldset class="choices">
       <legend>Find the songs on</legend>

@@ -66,7 +66,7 @@ export class OplGeneratorPage extends LitElement {
     _results: { state: true },
     _acknowledge: { state: true },
     _name: { state: true },
-    _usePreferences: { state: true },
+    _options: { state: true },
   };
 
   declare summary: string;
@@ -88,8 +88,8 @@ export class OplGeneratorPage extends LitElement {
   declare _results: readonly SearchResult[] | undefined;
   declare _acknowledge: boolean;
   declare _name: string;
-  /** Opt-in, per request: the model hears which artists and genres the library leans towards. */
-  declare _usePreferences: boolean;
+  /** Per request, off unless chosen: the library's leanings (`use_preferences`); only the listener's own songs (`grounding`). */
+  declare _options: { use_preferences: boolean; grounding: 'open' | 'library' };
 
   #events: EventSource | undefined;
   readonly #focus = new FocusTarget();
@@ -114,7 +114,7 @@ export class OplGeneratorPage extends LitElement {
     this._results = undefined;
     this._acknowledge = false;
     this._name = '';
-    this._usePreferences = false;
+    this._options = { use_preferences: false, grounding: 'open' };
   }
 
   override connectedCallback(): void {
@@ -164,7 +164,7 @@ export class OplGeneratorPage extends LitElement {
     const request = this.#request();
     const account = this.#accounts().find((entry) => entry.id === this._targetId);
     if (!request || !account) return;
-    await this.#run('generate', `${DRAFTS_PATH}?wait=false`, { target_provider: account.provider, target_account_id: account.id, generation: request, use_preferences: this._usePreferences }, 'Generating: the model is choosing songs.');
+    await this.#run('generate', `${DRAFTS_PATH}?wait=false`, { target_provider: account.provider, target_account_id: account.id, generation: request, ...this._options }, 'Generating: the model is choosing songs.');
   }
 
   async #regenerate(scope: 'all' | 'open_slots'): Promise<void> {
@@ -173,7 +173,7 @@ export class OplGeneratorPage extends LitElement {
     const request = this.#request();
     if (!request) return;
     const what = scope === 'all' ? 'Generating every song again.' : 'Generating songs for the open slots.';
-    await this.#run('regenerate', `${draftPath(draft.id)}/regenerate?wait=false`, { scope, prompt: request.prompt, controls: request.controls, use_preferences: this._usePreferences }, what);
+    await this.#run('regenerate', `${draftPath(draft.id)}/regenerate?wait=false`, { scope, prompt: request.prompt, controls: request.controls, ...this._options }, what);
   }
 
   async #run(busy: string, path: string, body: unknown, announcement: string): Promise<void> {
@@ -474,10 +474,11 @@ export class OplGeneratorPage extends LitElement {
         : html`<p data-testid="model-name">Model: <code>${config.model}</code>, run by you.</p>`}
       <section>
         ${generationForm(
-          { config, accounts: load.accounts, targetId: this._targetId, prompt: this._prompt, controls: this._controls, words: this._words, busy: this._busy !== undefined || this._draft?.status === 'generating', promptError: this._promptError, usePreferences: this._usePreferences },
+          { config, accounts: load.accounts, targetId: this._targetId, prompt: this._prompt, controls: this._controls, words: this._words, busy: this._busy !== undefined || this._draft?.status === 'generating', promptError: this._promptError, usePreferences: this._options.use_preferences, fromLibrary: this._options.grounding === 'library' },
           {
             prompt: (value) => (this._prompt = value),
-            preferences: (value) => (this._usePreferences = value),
+            preferences: (value) => (this._options = { ...this._options, use_preferences: value }),
+            library: (value) => (this._options = { ...this._options, grounding: value ? 'library' : 'open' }),
             target: (id) => (this._targetId = id),
             words: (field, value) => (this._words = { ...this._words, [field]: value }),
             control: (key, value) => (this._controls = { ...this._controls, [key]: value }),
