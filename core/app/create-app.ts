@@ -15,7 +15,7 @@ import { createMigrationEngine, ProgressChannel, runMigrationJob } from '../serv
 import { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import { sqlExecutors } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
-import { LibraryReadService } from '../services/library/index.ts';
+import { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
@@ -309,6 +309,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       connections,
       playlists,
       library,
+      workspace: new WorkspaceService({ execute, connections, playlists }),
       rateLimiter,
       matching,
       migrations,
@@ -342,6 +343,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           connections: services.connections,
           playlists: services.playlists,
           library: services.library,
+          workspace: services.workspace,
           migrations: services.migrations,
           generator: services.generator,
           organizer: services.organizer.service,

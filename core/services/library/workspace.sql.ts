@@ -1,0 +1,110 @@
+import type { SqlStatement } from '../../storage/sql/executors.ts';
+
+/** SQL of the Library workspace (`?` placeholders). Reads caches, the graph and lineage; writes only the user's pairs. */
+
+/** Every cached playlist list of the owner's accounts. */
+export function selectListCaches(ownerId: string): SqlStatement {
+  return { text: `select provider_account_id, payload, fetched_at from playlist_cache where owner_id = ? and scope = 'list'`, values: [ownerId] };
+}
+
+/**
+ * Every cached playlist of the owner's accounts with only what the workspace compares of each
+ * track, in order: `[id, isrc, migratable, local]`.
+ */
+export function selectTrackCaches(ownerId: string): SqlStatement {
+  return {
+    text: `select provider_account_id, substr(scope, 10) as playlist_id, snapshot_id, payload->>'updated_at' as updated_at,
+             (select coalesce(jsonb_agg(jsonb_build_array(t->>'id', t->>'isrc', coalesce((t->>'is_migratable')::boolean, true), coalesce((t->>'is_local')::boolean, false)) order by o), '[]'::jsonb)
+                from jsonb_array_elements(case when jsonb_typeof(payload->'tracks') = 'array' then payload->'tracks' else '[]'::jsonb end) with ordinality as x(t, o)) as tracks
+           from playlist_cache where owner_id = ? and starts_with(scope, 'playlist:')`,
+    values: [ownerId],
+  };
+}
+
+export interface IdentityLookup {
+  provider: string;
+  trackId: string | null;
+  isrc: string | null;
+  /** The account whose overlay edges count too. */
+  accountId: string;
+}
+
+/**
+ * The identity each track belongs to: its own edge (the account's overlay or global), else the
+ * oldest identity carrying its ISRC. One row per lookup that has one, with `lookup_index`.
+ */
+export function selectIdentities(lookups: readonly IdentityLookup[]): SqlStatement {
+  const records = lookups.map((lookup, index) => ({ i: index, p: lookup.provider, t: lookup.trackId, s: `account:${lookup.accountId}`, isrc: lookup.isrc }));
+  return {
+    text: `select r.i as lookup_index, coalesce(
+               (select e.identity_id from track_edge e where e.provider = r.p and e.provider_track_id = r.t and e.scope in ('global', r.s)
+                 order by case when e.scope = 'global' then 1 else 0 end, e.created_at limit 1),
+               (select x.id from track_identity x where r.isrc is not null and x.isrc = r.isrc order by x.created_at, x.id limit 1)
+             )::text as identity_id
+           from jsonb_to_recordset(?::jsonb) as r(i int, p text, t text, s text, isrc text)`,
+    values: [JSON.stringify(records)],
+  };
+}
+
+/**
+ * Where the engine wrote one of the owner's playlists into another (snapshot restores excluded:
+ * they are not live playlists): one row per source and target collection, with the newest job.
+ */
+export function selectMigrationLineage(ownerId: string): SqlStatement {
+  return {
+    text: `select j.source_account_id, i.source_playlist_id, j.target_account_id,
+                  coalesce(i.target_playlist_id, case when i.source_playlist_id = 'liked' then 'liked' end) as target_playlist_id,
+                  bool_or(j.origin = 'sync') as by_sync, max(j.created_at) as at
+           from job_item i join migration_job j on j.id = i.job_id
+           where j.owner_id = ? and j.source_kind = 'provider' and i.entity_type = 'track' and i.source_playlist_id is not null
+             and coalesce(i.target_playlist_id, case when i.source_playlist_id = 'liked' then 'liked' end) is not null
+           group by 1, 2, 3, 4`,
+    values: [ownerId],
+  };
+}
+
+export function selectSyncRules(ownerId: string): SqlStatement {
+  return {
+    text: `select id, name, status, mode, source_account_id, source_playlist_id, target_account_id, target_playlist_id from sync_rule where owner_id = ?`,
+    values: [ownerId],
+  };
+}
+
+/**
+ * The source songs of the owner's playlists that reached a target account through the migration
+ * ledger (written, or found already there), snapshot restores excluded. One row per source
+ * account, playlist and song.
+ */
+export function selectMigratedTracks(ownerId: string, targetAccountId: string, sourceAccountIds: readonly string[]): SqlStatement {
+  return {
+    text: `select distinct j.source_account_id, i.source_playlist_id, i.source_track_id
+           from job_item i join migration_job j on j.id = i.job_id
+           where j.owner_id = ? and j.target_account_id = ? and j.source_kind = 'provider' and j.source_account_id = any(?::text[])
+             and i.entity_type = 'track' and i.source_track_id is not null
+             and (i.status = 'written' or (i.status = 'skipped' and starts_with(i.reason, 'Already in the target')))`,
+    values: [ownerId, targetAccountId, `{${sourceAccountIds.map((id) => `"${id.replace(/["\\]/g, '')}"`).join(',')}}`],
+  };
+}
+
+export function selectPairs(ownerId: string): SqlStatement {
+  return { text: `select a_account_id::text, a_playlist_id, b_account_id::text, b_playlist_id, relation from library_member_pair where owner_id = ?`, values: [ownerId] };
+}
+
+export interface PairRow {
+  aAccountId: string;
+  aPlaylistId: string;
+  bAccountId: string;
+  bPlaylistId: string;
+  relation: 'linked' | 'apart';
+}
+
+/** Records (or replaces) the user's word on pairs of members; each pair in canonical order. */
+export function upsertPairs(ownerId: string, pairs: readonly PairRow[]): SqlStatement {
+  return {
+    text: `insert into library_member_pair (owner_id, a_account_id, a_playlist_id, b_account_id, b_playlist_id, relation)
+           select ?, r.a_account_id, r.a_playlist_id, r.b_account_id, r.b_playlist_id, r.relation
+             from jsonb_to_recordset(?::jsonb) as r(a_account_id uuid, a_playlist_id text, b_account_id uuid, b_playlist_id text, relation text)
+           on conflict on constraint library_member_pair_unique do update set relation = excluded.relation, created_at = now()`,
+    values: [ownerId, JSON.stringify(pairs.map((pair) => ({ a_account_id: pair.aAccountId, a_playlist_id: pair.aPlaylistId, b_account_id: pair.bAccountId, b_playlist_id: pair.bPlaylistId, relation: pair.relation })))],
+  };
+}
