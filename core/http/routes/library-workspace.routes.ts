@@ -57,7 +57,7 @@ const workspaceSchema = z
         name: z.string(),
         songs: z.number().int(),
         members: z.array(memberSchema),
-        reasons: z.array(z.object({ kind: z.string(), members: z.tuple([z.string(), z.string()]), detail: z.string() })),
+        reasons: z.array(z.object({ kind: z.string(), members: z.tuple([z.string(), z.string()]), detail: z.string(), job_id: z.string().nullable() })),
       }),
     ),
   })

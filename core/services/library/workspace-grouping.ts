@@ -43,6 +43,8 @@ export interface Evidence {
   a: string;
   b: string;
   detail: string;
+  /** `migration`: the newest migration job a user started between the two (a sync rule starts from it). */
+  jobId?: string;
 }
 
 export interface MemberGroup {

@@ -59,7 +59,7 @@ export interface GroupView {
   /** Distinct identified songs of all its members. */
   songs: number;
   members: MemberView[];
-  reasons: { kind: EvidenceKind; members: [string, string]; detail: string }[];
+  reasons: { kind: EvidenceKind; members: [string, string]; detail: string; job_id: string | null }[];
 }
 
 export interface WorkspaceView {
@@ -251,7 +251,8 @@ function lineageEvidence(model: WorkspaceModel, lineageRows: Record<string, unkn
     const a = memberKey(String(row['source_account_id']), String(row['source_playlist_id']));
     const b = memberKey(String(row['target_account_id']), String(row['target_playlist_id']));
     if (!names.has(a) || !names.has(b)) continue;
-    evidence.push({ kind: row['by_sync'] === true ? 'sync_rule' : 'migration', a, b, detail: `Migrated from ${names.get(a)} to ${names.get(b)}.` });
+    const jobId = typeof row['job_id'] === 'string' ? row['job_id'] : undefined;
+    evidence.push({ kind: jobId ? 'migration' : 'sync_rule', a, b, detail: `Migrated from ${names.get(a)} to ${names.get(b)}.`, ...(jobId ? { jobId } : {}) });
   }
   for (const rule of rules) {
     const a = memberKey(String(rule['source_account_id']), String(rule['source_playlist_id']));
@@ -287,7 +288,7 @@ function groupView(members: readonly ModelMember[], reasons: readonly Evidence[]
       unknown: member.tracks?.filter((track) => track.identity === null).length ?? 0,
       status: statuses.get(member.key) ?? null,
     })),
-    reasons: reasons.map((reason) => ({ kind: reason.kind, members: [reason.a, reason.b], detail: reason.detail })),
+    reasons: reasons.map((reason) => ({ kind: reason.kind, members: [reason.a, reason.b], detail: reason.detail, job_id: reason.jobId ?? null })),
   };
 }
 

@@ -48,13 +48,15 @@ export function selectIdentities(lookups: readonly IdentityLookup[]): SqlStateme
 
 /**
  * Where the engine wrote one of the owner's playlists into another (snapshot restores excluded:
- * they are not live playlists): one row per source and target collection, with the newest job.
+ * they are not live playlists): one row per source and target collection, with the newest job a
+ * user started (what a sync rule is made from).
  */
 export function selectMigrationLineage(ownerId: string): SqlStatement {
   return {
     text: `select j.source_account_id, i.source_playlist_id, j.target_account_id,
                   coalesce(i.target_playlist_id, case when i.source_playlist_id = 'liked' then 'liked' end) as target_playlist_id,
-                  bool_or(j.origin = 'sync') as by_sync, max(j.created_at) as at
+                  max(j.created_at) as at,
+                  (array_agg(j.id::text order by j.created_at desc) filter (where j.origin = 'user'))[1] as job_id
            from job_item i join migration_job j on j.id = i.job_id
            where j.owner_id = ? and j.source_kind = 'provider' and i.entity_type = 'track' and i.source_playlist_id is not null
              and coalesce(i.target_playlist_id, case when i.source_playlist_id = 'liked' then 'liked' end) is not null

@@ -32,7 +32,7 @@ interface GroupJson {
   name: string;
   songs: number;
   members: MemberJson[];
-  reasons: { kind: string; members: [string, string]; detail: string }[];
+  reasons: { kind: string; members: [string, string]; detail: string; job_id: string | null }[];
 }
 interface WorkspaceJson {
   accounts: { account_id: string; provider: string; fetched_at: string | null; playlists: number; tracks_read: number }[];
@@ -143,14 +143,15 @@ describe('grouping', () => {
   });
 
   it('links a playlist to the one a migration wrote', async () => {
-    await h.migrate(h.spotifyAccount, h.spotifyPlaylistId('Road Trip'), 'tidal', h.tidalAccount);
+    const jobId = await h.migrate(h.spotifyAccount, h.spotifyPlaylistId('Road Trip'), 'tidal', h.tidalAccount);
     // The write made the target's cache stale; the refresh reads what the migration created.
     await refresh(h.tidalAccount);
     tidalIds = Object.fromEntries(h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => [playlist.name, playlist.id]));
     const view = await workspace();
     const road = groupOf(view, spotifyKey('Road Trip'));
     expect(road.members.map((member) => member.key).sort()).toEqual([spotifyKey('Road Trip'), tidalKey('Road Trip')].sort());
-    expect(road.reasons.find((reason) => reason.kind === 'migration')).toMatchObject({ members: [spotifyKey('Road Trip'), tidalKey('Road Trip')] });
+    // The migration a sync rule can start from comes with the reason.
+    expect(road.reasons.find((reason) => reason.kind === 'migration')).toMatchObject({ members: [spotifyKey('Road Trip'), tidalKey('Road Trip')], job_id: jobId });
     expect(road.members.map((member) => [member.holds, member.missing])).toEqual([
       [6, 0],
       [6, 0],
@@ -243,6 +244,8 @@ describe('migration status against a target account', () => {
     expect(run.status, run.text).toBe(202);
     expect(await h.waitRun(rule.id, (run.json as { id: string }).id)).toMatchObject({ status: 'completed' });
     expect(await statusOf('Synced')).toMatchObject({ state: 'in_sync', migrated: 5, total: 5 });
+    await refresh(h.tidalAccount);
+    expect(reasonKinds(groupOf(await workspace(), spotifyKey('Synced')))).toEqual(expect.arrayContaining(['migration', 'sync_rule']));
 
     // A snapshot of "Restored" restored into TIDAL: an ordinary job, but not a live migration.
     const restoredId = h.spotifyPlaylistId('Restored');

@@ -52,7 +52,7 @@ export interface WorkspaceGroup {
   readonly name: string;
   readonly songs: number;
   readonly members: readonly WorkspaceMember[];
-  readonly reasons: readonly { readonly kind: string; readonly members: readonly [string, string]; readonly detail: string }[];
+  readonly reasons: readonly { readonly kind: string; readonly members: readonly [string, string]; readonly detail: string; readonly jobId: string | null }[];
 }
 
 export interface WorkspaceAccount {
@@ -164,6 +164,7 @@ export function parseWorkspace(body: unknown): Workspace | undefined {
         kind: str(reason['kind']) ?? '',
         members: (Array.isArray(reason['members']) ? [str(reason['members'][0]) ?? '', str(reason['members'][1]) ?? ''] : ['', '']),
         detail: str(reason['detail']) ?? '',
+        jobId: str(reason['job_id']),
       })),
     });
   }
@@ -210,6 +211,12 @@ const REASONS: Record<string, string> = {
   same_name: 'Same name',
   liked_collections: 'Liked songs',
 };
+
+/** The migration a sync rule for this group can start from: the newest one between its members, unless a rule exists. */
+export function syncableJob(group: WorkspaceGroup): string | null {
+  if (group.reasons.some((reason) => reason.kind === 'sync_rule')) return null;
+  return group.reasons.find((reason) => reason.kind === 'migration' && reason.jobId !== null)?.jobId ?? null;
+}
 
 export function reasonLabel(kind: string): string {
   return REASONS[kind] ?? kind;

@@ -10,6 +10,7 @@ import {
   refreshPath,
   SPLIT_PATH,
   stateLabel,
+  syncableJob,
   workspacePath,
   type LibraryHandover,
   type MemberDiff,
@@ -19,6 +20,7 @@ import {
   type WorkspaceMember,
 } from '../../api/library-workspace.ts';
 import type { Problem } from '../../api/problem.ts';
+import { KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -294,6 +296,22 @@ export class OplLibraryPage extends LitElement {
     return html`<td class="state" data-state=${member.status.state}>${stateLabel(member.status)}</td>`;
   }
 
+  /** A migration links the group and no rule keeps it yet: the Sync page makes one from that migration. */
+  #keepInSync(group: WorkspaceGroup): TemplateResult | typeof nothing {
+    const jobId = syncableJob(group);
+    if (!jobId) return nothing;
+    return html`<button
+      type="button"
+      data-action="keep-in-sync"
+      @click=${() => {
+        sessionStorage.setItem(KEEP_IN_SYNC_KEY, jobId);
+        location.hash = hrefFor('sync');
+      }}
+    >
+      Keep in sync…
+    </button>`;
+  }
+
   #group(group: WorkspaceGroup): TemplateResult {
     const columns = this._target ? 6 : 5;
     return html`<tbody class="group" data-testid="group" data-group-id=${group.id}>
@@ -301,6 +319,7 @@ export class OplLibraryPage extends LitElement {
         <th colspan=${columns} scope="rowgroup">
           ${group.name} <span class="secondary-inline">· ${group.members.length} ${group.members.length === 1 ? 'playlist' : 'playlists'} · ${group.songs} songs</span>
           ${group.reasons.length > 0 ? html`<span class="reasons" data-testid="reasons">${[...new Set(group.reasons.map((reason) => reasonLabel(reason.kind)))].join(' · ')}</span>` : nothing}
+          ${this.#keepInSync(group)}
         </th>
       </tr>
       ${group.members.map((member) => this.#memberRow(group, member))}
