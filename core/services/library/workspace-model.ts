@@ -3,7 +3,7 @@ import type { AccountView } from '../connections/connection.service.ts';
 import { normalizeIsrc } from '../matching/index.ts';
 import type { PlaylistSummary } from '../playlists/playlist-read.service.ts';
 import { memberKey } from './workspace-grouping.ts';
-import { selectIdentities, selectListCaches, selectTrackCaches, type IdentityLookup } from './workspace.sql.ts';
+import { selectEdgeIdentities, selectIsrcIdentities, selectListCaches, selectTrackCaches } from './workspace.sql.ts';
 
 /**
  * The workspace's raw material, read from the database only — the playlist caches, the identity
@@ -12,7 +12,7 @@ import { selectIdentities, selectListCaches, selectTrackCaches, type IdentityLoo
  */
 
 /** Identity lookups per statement. */
-const LOOKUP_CHUNK = 5_000;
+const LOOKUP_CHUNK = 20_000;
 
 export interface ModelTrack {
   id: string | null;
@@ -75,25 +75,42 @@ export async function loadWorkspaceModel(execute: SqlExecute, ownerId: string, a
 
 const lookupKey = (account: AccountView, trackId: string | null, isrc: string | null) => `${account.provider}\n${account.id}\n${trackId ?? ''}\n${isrc ?? ''}`;
 
-/** Each distinct (provider track, ISRC) of the members once, in chunks: lookup key → identity id. */
+/**
+ * Every distinct track of the members resolved once: by its own edge (looked up per account, for
+ * its overlay), else by its ISRC (looked up once per ISRC), in chunks of set-based queries.
+ * Lookup key → identity id.
+ */
 async function resolveIdentities(execute: SqlExecute, members: readonly Pick<ModelMember, 'key' | 'account'>[], raw: ReadonlyMap<string, [string | null, string | null, boolean, boolean][]>): Promise<Map<string, string>> {
-  const pending = new Map<string, IdentityLookup>();
+  const trackIds = new Map<string, { account: AccountView; ids: Set<string> }>();
+  const isrcs = new Set<string>();
+  for (const member of members) {
+    const entry = trackIds.get(member.account.id) ?? { account: member.account, ids: new Set<string>() };
+    trackIds.set(member.account.id, entry);
+    for (const [id, isrc, , local] of raw.get(member.key) ?? []) {
+      if (!local && id !== null) entry.ids.add(id);
+      const normalized = normalizeIsrc(isrc);
+      if (normalized !== null) isrcs.add(normalized);
+    }
+  }
+  const byEdge = new Map<string, string>();
+  for (const { account, ids } of trackIds.values()) {
+    const list = [...ids];
+    for (let from = 0; from < list.length; from += LOOKUP_CHUNK) {
+      for (const row of await execute(selectEdgeIdentities(account.provider, account.id, list.slice(from, from + LOOKUP_CHUNK)))) byEdge.set(`${account.id}\n${String(row['provider_track_id'])}`, String(row['identity_id']));
+    }
+  }
+  const byIsrc = new Map<string, string>();
+  const isrcList = [...isrcs];
+  for (let from = 0; from < isrcList.length; from += LOOKUP_CHUNK) {
+    for (const row of await execute(selectIsrcIdentities(isrcList.slice(from, from + LOOKUP_CHUNK)))) byIsrc.set(String(row['isrc']), String(row['identity_id']));
+  }
+  const resolved = new Map<string, string>();
   for (const member of members) {
     for (const [id, isrc, , local] of raw.get(member.key) ?? []) {
       const trackId = local ? null : id;
       const normalized = normalizeIsrc(isrc);
-      if (trackId === null && normalized === null) continue;
-      const key = lookupKey(member.account, trackId, normalized);
-      if (!pending.has(key)) pending.set(key, { provider: member.account.provider, trackId, isrc: normalized, accountId: member.account.id });
-    }
-  }
-  const keys = [...pending.keys()];
-  const resolved = new Map<string, string>();
-  for (let from = 0; from < keys.length; from += LOOKUP_CHUNK) {
-    const chunk = keys.slice(from, from + LOOKUP_CHUNK);
-    for (const row of await execute(selectIdentities(chunk.map((key) => pending.get(key)!)))) {
-      const identity = row['identity_id'] as string | null;
-      if (identity !== null) resolved.set(chunk[Number(row['lookup_index'])]!, identity);
+      const identity = (trackId !== null ? byEdge.get(`${member.account.id}\n${trackId}`) : undefined) ?? (normalized !== null ? byIsrc.get(normalized) : undefined);
+      if (identity !== undefined) resolved.set(lookupKey(member.account, trackId, normalized), identity);
     }
   }
   return resolved;

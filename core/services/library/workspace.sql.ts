@@ -21,28 +21,26 @@ export function selectTrackCaches(ownerId: string): SqlStatement {
   };
 }
 
-export interface IdentityLookup {
-  provider: string;
-  trackId: string | null;
-  isrc: string | null;
-  /** The account whose overlay edges count too. */
-  accountId: string;
+/**
+ * The identity each of one account's provider tracks has an edge to: the account's overlay edge
+ * before a global one, the oldest first. One row per track that has one.
+ */
+export function selectEdgeIdentities(provider: string, accountId: string, trackIds: readonly string[]): SqlStatement {
+  return {
+    text: `select distinct on (e.provider_track_id) e.provider_track_id, e.identity_id::text as identity_id
+           from track_edge e
+           where e.provider = ? and e.scope in ('global', ?) and e.provider_track_id in (select jsonb_array_elements_text(?::jsonb))
+           order by e.provider_track_id, case when e.scope = 'global' then 1 else 0 end, e.created_at`,
+    values: [provider, `account:${accountId}`, JSON.stringify(trackIds)],
+  };
 }
 
-/**
- * The identity each track belongs to: its own edge (the account's overlay or global), else the
- * oldest identity carrying its ISRC. One row per lookup that has one, with `lookup_index`.
- */
-export function selectIdentities(lookups: readonly IdentityLookup[]): SqlStatement {
-  const records = lookups.map((lookup, index) => ({ i: index, p: lookup.provider, t: lookup.trackId, s: `account:${lookup.accountId}`, isrc: lookup.isrc }));
+/** The oldest identity carrying each ISRC (ISRC is evidence, not a key: there may be several). */
+export function selectIsrcIdentities(isrcs: readonly string[]): SqlStatement {
   return {
-    text: `select r.i as lookup_index, coalesce(
-               (select e.identity_id from track_edge e where e.provider = r.p and e.provider_track_id = r.t and e.scope in ('global', r.s)
-                 order by case when e.scope = 'global' then 1 else 0 end, e.created_at limit 1),
-               (select x.id from track_identity x where r.isrc is not null and x.isrc = r.isrc order by x.created_at, x.id limit 1)
-             )::text as identity_id
-           from jsonb_to_recordset(?::jsonb) as r(i int, p text, t text, s text, isrc text)`,
-    values: [JSON.stringify(records)],
+    text: `select distinct on (x.isrc) x.isrc, x.id::text as identity_id from track_identity x
+           where x.isrc in (select jsonb_array_elements_text(?::jsonb)) order by x.isrc, x.created_at, x.id`,
+    values: [JSON.stringify(isrcs)],
   };
 }
 
