@@ -10,7 +10,7 @@ import type { MatchService } from '../services/matching/index.ts';
 import type { MigrationEngine } from '../services/migrations/index.ts';
 import type { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import type { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
-import type { LibraryReadService } from '../services/library/index.ts';
+import type { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import type { ShareService } from '../services/shares/index.ts';
@@ -43,6 +43,8 @@ export interface AppServices {
   playlists: PlaylistReadService;
   /** Reads of a connected account's saved albums and followed artists (for choosing them). */
   library: LibraryReadService;
+  /** The Library workspace: every account's playlists grouped across services, coverage, migration status. */
+  workspace: WorkspaceService;
   /** The central rate limiter every provider request waits on (state in PostgreSQL). */
   rateLimiter: RateLimiter;
   /** Track matching: identity graph, no-match cache, review learning. */

@@ -15,7 +15,7 @@ import { createMigrationEngine, ProgressChannel, runMigrationJob } from '../serv
 import { RateLimiter } from '../services/pacing/rate-limiter.ts';
 import { sqlExecutors } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
-import { LibraryReadService } from '../services/library/index.ts';
+import { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
 import { SignInThrottle } from '../services/sign-in/index.ts';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
@@ -321,6 +321,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       connections,
       playlists,
       library,
+      workspace: new WorkspaceService({ execute, connections, playlists }),
       rateLimiter,
       matching,
       migrations,
@@ -355,6 +356,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           connections: services.connections,
           playlists: services.playlists,
           library: services.library,
+          workspace: services.workspace,
           migrations: services.migrations,
           generator: services.generator,
           organizer: services.organizer.service,

@@ -22,6 +22,8 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { importRoutes, unavailableImports, type ImportsApi } from './routes/imports.routes.ts';
 import { playlistRoutes, type PlaylistsApi } from './routes/playlists.routes.ts';
 import { libraryRoutes, type LibraryApi } from './routes/library.routes.ts';
+import { libraryWorkspaceRoutes, type WorkspaceApi } from './routes/library-workspace.routes.ts';
+import type { WorkspaceService } from '../services/library/index.ts';
 import { generatorRoutes, type GeneratorApi } from './routes/generator.routes.ts';
 import { snapshotRoutes, type SnapshotsApi } from './routes/snapshots.routes.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
@@ -53,6 +55,8 @@ export interface HttpDependencies {
   playlists?: PlaylistsApi;
   /** Saved albums and followed artists of connected accounts; absent only where no database exists. */
   library?: LibraryApi;
+  /** The Library workspace (groups, coverage, migration status); absent only where no database exists. */
+  workspace?: WorkspaceApi & Pick<WorkspaceService, 'statusesOf'>;
   /** Playlist shares; absent only where no database exists (the OpenAPI generator). */
   shares?: SharesApi;
   /** Migrations; absent only where no database exists (the OpenAPI generator). */
@@ -199,8 +203,9 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
     connections: deps.connections ?? { list: notWired, get: notWired, begin: notWired, complete: notWired, setLabel: notWired, disconnect: notWired, call: notWired },
     publicBaseUrl: config.publicBaseUrl,
   });
-  await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired } });
+  await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired }, statuses: deps.workspace ?? { statusesOf: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
+  await app.register(libraryWorkspaceRoutes, { workspace: deps.workspace ?? { workspace: notWired, refresh: notWired, join: notWired, split: notWired, diff: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
   await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });

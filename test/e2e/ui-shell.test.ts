@@ -58,8 +58,8 @@ describe('web UI shell', () => {
   });
 
   it('says plainly that an area is not built yet, with no buttons to press', async () => {
-    await page.goto(`${baseUrl}/#/library`);
-    await expect.poll(() => heading().textContent()).toBe('Library');
+    await page.goto(`${baseUrl}/#/snapshots`);
+    await expect.poll(() => heading().textContent()).toBe('Snapshots');
     const notice = page.getByRole('main').getByText('Not available yet in this version.');
     expect(await notice.isVisible()).toBe(true);
     expect(await page.getByRole('main').getByRole('button').count()).toBe(0);

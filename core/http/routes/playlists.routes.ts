@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { WorkspaceError, type WorkspaceService } from '../../services/library/index.ts';
 import type { PlaylistReadService } from '../../services/playlists/playlist-read.service.ts';
-import { problemResponse } from '../errors/index.ts';
+import { AppError, problemResponse } from '../errors/index.ts';
+import { migrationStatusSchema } from './library-workspace.routes.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
-/** `/api/playlists`: read a connected account's playlists (cached; `refresh=true` reads again). */
+/**
+ * `/api/playlists`: read a connected account's playlists (cached; `refresh=true` reads again). With
+ * a target context (`target_provider` and `target_account_id`) each playlist carries its
+ * `migration_status` there (the Library workspace's status, from the ledger: no provider call).
+ */
 
 export type PlaylistsApi = Pick<PlaylistReadService, 'list' | 'read'>;
+export type PlaylistStatusApi = Pick<WorkspaceService, 'statusesOf'>;
 
 const trackSchema = z.looseObject({
   title: z.string(),
@@ -36,16 +43,26 @@ const summaryShape = {
   artwork_uri: z.string().nullable(),
 };
 
-const playlistSummarySchema = z.looseObject(summaryShape).meta({ id: 'PlaylistSummary' });
-const playlistSchema = z.looseObject({ ...summaryShape, tracks: z.array(trackSchema) }).meta({ id: 'ProviderPlaylist' });
+const statusSchema = migrationStatusSchema.nullable().optional();
+const playlistSummarySchema = z.looseObject({ ...summaryShape, migration_status: statusSchema }).meta({ id: 'PlaylistSummary' });
+const playlistSchema = z.looseObject({ ...summaryShape, migration_status: statusSchema, tracks: z.array(trackSchema) }).meta({ id: 'ProviderPlaylist' });
 
-const query = z.object({
-  account_id: z.uuid(),
-  refresh: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((value) => value === 'true' || value === '1'),
-});
+const query = z
+  .object({
+    account_id: z.uuid(),
+    refresh: z
+      .enum(['true', 'false', '1', '0'])
+      .optional()
+      .transform((value) => value === 'true' || value === '1'),
+    target_provider: z.string().min(1).max(100).optional(),
+    target_account_id: z.uuid().optional(),
+  })
+  .refine((value) => (value.target_provider === undefined) === (value.target_account_id === undefined), 'target_provider and target_account_id come together');
+
+function statusProblem(error: unknown): unknown {
+  if (error instanceof WorkspaceError) return new AppError(error.code === 'not_found' ? 'not_found' : 'unprocessable_content', error.message);
+  return providerProblem(error);
+}
 
 const providerErrors = {
   404: problemResponse('No such account or playlist'),
@@ -54,7 +71,7 @@ const providerErrors = {
   502: problemResponse('The provider failed or could not be reached'),
 };
 
-export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi }> = async (app, { playlists }) => {
+export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi; statuses: PlaylistStatusApi }> = async (app, { playlists, statuses }) => {
   app.get(
     '/api/playlists',
     {
@@ -70,10 +87,15 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi }> 
     },
     async (request) => {
       const owner = requireOwner(request, 'read playlists');
+      const { account_id: accountId, target_provider: provider, target_account_id: targetAccountId } = request.query;
       try {
-        return await playlists.list(owner.id, request.query.account_id, request.query.refresh);
+        const view = await playlists.list(owner.id, accountId, request.query.refresh);
+        if (!provider || !targetAccountId) return view;
+        const ids = view.playlists.flatMap((playlist) => (playlist.id ? [playlist.id] : []));
+        const found = await statuses.statusesOf(owner.id, accountId, ids, { provider, accountId: targetAccountId });
+        return { ...view, playlists: view.playlists.map((playlist) => ({ ...playlist, migration_status: (playlist.id && found.get(playlist.id)) || null })) };
       } catch (error) {
-        throw providerProblem(error);
+        throw statusProblem(error);
       }
     },
   );
@@ -94,10 +116,14 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi }> 
     },
     async (request) => {
       const owner = requireOwner(request, 'read playlists');
+      const { account_id: accountId, target_provider: provider, target_account_id: targetAccountId } = request.query;
       try {
-        return await playlists.read(owner.id, request.query.account_id, request.params.playlist_id, request.query.refresh);
+        const view = await playlists.read(owner.id, accountId, request.params.playlist_id, request.query.refresh);
+        if (!provider || !targetAccountId) return view;
+        const found = await statuses.statusesOf(owner.id, accountId, [request.params.playlist_id], { provider, accountId: targetAccountId });
+        return { ...view, playlist: { ...view.playlist, migration_status: found.get(request.params.playlist_id) ?? null } };
       } catch (error) {
-        throw providerProblem(error);
+        throw statusProblem(error);
       }
     },
   );

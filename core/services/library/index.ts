@@ -1,1 +1,4 @@
 export { LIBRARY_PAGE_DEFAULT, LIBRARY_PAGE_MAX, LibraryReadService, LibraryUnsupportedError, type LibraryKind, type LibraryPageView } from './library-read.service.ts';
+export { MIGRATION_STATES, type MigrationState, type MigrationStatus } from './migration-status.ts';
+export { WorkspaceError, WorkspaceService, type DiffView, type GroupView, type MemberView, type TargetContext, type WorkspaceView } from './workspace.service.ts';
+export type { RefreshView } from './workspace-refresh.ts';

@@ -4,6 +4,7 @@ import { GenerationDraft } from './generation-draft.entity.ts';
 import { GenerationPreference } from './generation-preference.entity.ts';
 import { ImportRecord } from './import-record.entity.ts';
 import { JobItem } from './job-item.entity.ts';
+import { LibraryMemberPair } from './library-member-pair.entity.ts';
 import { MatchDenial } from './match-denial.entity.ts';
 import { MatchMiss } from './match-miss.entity.ts';
 import { MigrationJob } from './migration-job.entity.ts';
@@ -36,6 +37,7 @@ export {
   GenerationPreference,
   ImportRecord,
   JobItem,
+  LibraryMemberPair,
   MatchDenial,
   MatchMiss,
   MigrationJob,
@@ -97,4 +99,5 @@ export const ENTITIES = [
   AuthAttempt,
   RateLimitBucket,
   PlaylistCache,
+  LibraryMemberPair,
 ] as const;

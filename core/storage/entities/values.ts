@@ -103,3 +103,7 @@ export type SnapshotOrigin = (typeof SNAPSHOT_ORIGINS)[number];
 
 export const PLUGIN_STATES = ['active', 'refused', 'quarantined'] as const;
 export type PluginState = (typeof PLUGIN_STATES)[number];
+
+/** A user's word on two Library workspace members: joined (`linked`) or split (`apart`). */
+export const LIBRARY_PAIR_RELATIONS = ['linked', 'apart'] as const;
+export type LibraryPairRelation = (typeof LIBRARY_PAIR_RELATIONS)[number];

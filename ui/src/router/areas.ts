@@ -1,6 +1,7 @@
 /**
- * The product areas, in navigation order. Connections, Migrate, History, Import, Export, Organizer, Sync, Generator, Snapshots, Shares, Plugins and Settings work in this version; every other
- * area describes what it will do so the UI never pretends a feature exists.
+ * The product areas, in navigation order. Every area works in this version (Connections, Library,
+ * Migrate, History, Import, Export, Organizer, Sync, Generator, Snapshots, Shares, Plugins and
+ * Settings); an area that did not would describe what it will do, so the UI never pretends a feature exists.
  */
 
 export const AREA_IDS = [
@@ -42,13 +43,9 @@ export const AREAS: readonly Area[] = [
   {
     id: 'library',
     label: 'Library',
-    summary: 'One workspace for the playlists of all connected accounts, with the same playlist grouped across services.',
-    plans: [
-      'Browse playlists and liked-track collections of every connected account.',
-      'See which playlists were already migrated, fully or partially, and where to.',
-      'Start a migration, an export or an organizer action from a playlist.',
-    ],
-    available: false,
+    summary: 'Every connected account’s playlists in one place: the same playlist grouped across services, how complete each copy is, and what was migrated where.',
+    plans: [],
+    available: true,
   },
   {
     id: 'migrate',

@@ -12,6 +12,7 @@ import '../generator-page/index.ts';
 import '../health-indicator/index.ts';
 import '../history-page/index.ts';
 import '../import-page/index.ts';
+import '../library-page/index.ts';
 import '../migrate-page/index.ts';
 import '../plugins-page/index.ts';
 import '../settings-page/index.ts';
@@ -71,6 +72,8 @@ export class OplApp extends LitElement {
         return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
       case 'connections':
         return html`<opl-connections-page .summary=${area.summary}></opl-connections-page>`;
+      case 'library':
+        return html`<opl-library-page .summary=${area.summary}></opl-library-page>`;
       case 'migrate':
         return html`<opl-migrate-page .summary=${area.summary}></opl-migrate-page>`;
       case 'history':

@@ -18,6 +18,7 @@ import {
   type StartFailure,
   type Warning,
 } from '../../api/migrations.ts';
+import { LIBRARY_HANDOVER_KEY, parseHandover, type LibraryHandover } from '../../api/library-workspace.ts';
 import type { Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -59,6 +60,7 @@ export class OplMigratePage extends LitElement {
     _starting: { state: true },
     _startFailure: { state: true },
     _jobId: { state: true },
+    _handover: { state: true },
   };
 
   declare summary: string;
@@ -73,6 +75,8 @@ export class OplMigratePage extends LitElement {
   declare _starting: boolean;
   declare _startFailure: StartFailure | undefined;
   declare _jobId: string | undefined;
+  /** Songs the Library page handed over (one playlist's missing songs into one account): steps 1 and 2 are filled in. */
+  declare _handover: LibraryHandover | undefined;
 
   constructor() {
     super();
@@ -87,6 +91,7 @@ export class OplMigratePage extends LitElement {
     this._starting = false;
     this._startFailure = undefined;
     this._jobId = undefined;
+    this._handover = undefined;
   }
 
   override connectedCallback(): void {
@@ -96,6 +101,14 @@ export class OplMigratePage extends LitElement {
       sessionStorage.removeItem(IMPORT_HANDOVER_KEY);
       this._handedImportId = handed;
       this._source = { kind: 'import', importId: handed };
+    }
+    const fromLibrary = parseHandover(sessionStorage.getItem(LIBRARY_HANDOVER_KEY));
+    sessionStorage.removeItem(LIBRARY_HANDOVER_KEY);
+    if (fromLibrary && fromLibrary.trackKeys.length > 0) {
+      this._handover = fromLibrary;
+      this._source = { kind: 'account', accountId: fromLibrary.sourceAccountId, provider: fromLibrary.sourceProvider };
+      this._selection = { ...EMPTY_SELECTION, tracks: { [fromLibrary.playlistId]: fromLibrary.trackKeys } };
+      this._targetId = fromLibrary.targetAccountId;
     }
     void this.#loadAccounts();
   }
@@ -187,7 +200,17 @@ export class OplMigratePage extends LitElement {
     if (job) this._jobId = job.id;
   }
 
+  #handoverStep(handover: LibraryHandover): TemplateResult {
+    const count = handover.trackKeys.length;
+    return html`<section aria-labelledby="step-source" data-testid="library-handover">
+      <h2 id="step-source">1–2. From the Library</h2>
+      <p>${count} ${count === 1 ? 'song' : 'songs'} of “${handover.playlistName}” missing in ${handover.targetName}. The engine adds them to the playlist it wrote there before, or to a same-name playlist with songs in common; otherwise it creates one.</p>
+      <button type="button" @click=${() => ((this._handover = undefined), this.#chooseSource(undefined))}>Choose something else</button>
+    </section>`;
+  }
+
   #sourceStep(): TemplateResult {
+    if (this._handover) return this.#handoverStep(this._handover);
     return html`<section aria-labelledby="step-source">
       <h2 id="step-source">1. Source</h2>
       <opl-source-picker
@@ -200,7 +223,7 @@ export class OplMigratePage extends LitElement {
   }
 
   #selectionStep(): TemplateResult | typeof nothing {
-    if (!this._source) return nothing;
+    if (!this._source || this._handover) return nothing;
     return html`<section aria-labelledby="step-selection">
       <h2 id="step-selection">2. What to migrate</h2>
       <opl-selection-step

@@ -1,0 +1,126 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
+import { openSession, type BrowserSession } from './support/page.ts';
+
+/**
+ * The Library page in real Chromium against the demo engine (`OPL_DEMO=1`) with three demo
+ * accounts (Spotify, TIDAL, Deezer), every request reaching the real engine: a refresh reads the
+ * accounts, the demo playlists they share are grouped with provider badges, coverage bars and
+ * reasons, a target account adds statuses, filters narrow the table, a split and a join persist
+ * across a reload, and the diff hands the songs one playlist lacks to a prefilled Migrate wizard.
+ */
+
+const baseUrl = inject('oplBaseUrl');
+const accounts: Record<string, string> = {};
+
+beforeAll(async () => {
+  for (const provider of ['spotify', 'tidal', 'deezer']) accounts[provider] = await connectByRedirect(baseUrl, provider);
+}, 120_000);
+
+describe('the Library page', () => {
+  let session: BrowserSession;
+  let page: Page;
+  const library = () => page.locator('opl-library-page');
+  const groupWith = (name: string, provider: string): Locator =>
+    library()
+      .locator('[data-testid="group"]')
+      .filter({ has: page.locator(`[data-testid="member-row"][data-provider="${provider}"]`).filter({ has: page.getByRole('rowheader', { name }) }) });
+  const row = (name: string, provider: string): Locator =>
+    library()
+      .locator(`[data-testid="member-row"][data-provider="${provider}"]`)
+      .filter({ has: page.getByRole('rowheader', { name }) })
+      .first();
+  // The demo TIDAL account has two playlists; Late Night Focus is on all three services.
+  const focus = () => groupWith('Late Night Focus', 'spotify').first();
+
+  beforeAll(async () => {
+    session = await openSession(inject('chromiumWsEndpoint'));
+    page = session.page;
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('reads the accounts and groups the same playlist across the three services', async () => {
+    await page.goto(`${baseUrl}/#/library`);
+    await page.getByRole('heading', { level: 1, name: 'Library', exact: true }).waitFor();
+    await library().getByRole('button', { name: 'Refresh all accounts' }).click();
+    await library().locator('[data-testid="busy"]').getByText(/Reading/).waitFor();
+    await expect.poll(async () => (await library().locator('[data-testid="busy"]').textContent())?.trim(), { timeout: 120_000 }).toBe('');
+    await library().locator('[data-testid="groups-table"]').waitFor();
+
+    const group = focus();
+    await group.waitFor();
+    const providers = await group.locator('[data-testid="member-row"]').evaluateAll((rows) => rows.map((element) => element.getAttribute('data-provider')));
+    expect(providers).toEqual(expect.arrayContaining(['spotify', 'tidal', 'deezer']));
+    expect(await group.locator('.provider').allTextContents()).toEqual(expect.arrayContaining(['spotify', 'tidal', 'deezer']));
+    expect(await group.locator('[data-testid="reasons"]').textContent()).toMatch(/Songs in common|Same name|Migrated/);
+    // Coverage: each read member shows how many of the group's songs it holds.
+    const coverage = group.locator('[data-testid="member-row"][data-provider="spotify"] [data-testid="coverage"]').first();
+    expect(await coverage.textContent()).toMatch(/\d+ of \d+ songs/);
+    expect(await coverage.locator('meter').count()).toBe(1);
+  }, 180_000);
+
+  it('shows the status against a target account and filters by name and status', async () => {
+    await library().getByLabel('Migration status in').selectOption({ value: accounts['tidal']! });
+    const state = row('Late Night Focus', 'deezer').locator('.state');
+    await expect.poll(() => state.getAttribute('data-state')).toMatch(/^(not_migrated|partially_migrated|migrated|in_sync)$/);
+    expect(await state.textContent()).toMatch(/Not migrated|Migrated|Partially migrated|In sync/);
+    expect(await row('Late Night Focus', 'tidal').locator('.state').textContent()).toContain('Target account');
+
+    await library().getByLabel('Name').fill('late night');
+    await expect.poll(async () => library().locator('[data-testid="group"]').evaluateAll((groups) => groups.every((group) => /late night/i.test(group.textContent ?? '')))).toBe(true);
+    await library().getByLabel('Name').fill('');
+    const status = library().getByLabel('Status', { exact: true });
+    await status.selectOption('not_migrated');
+    await expect.poll(async () => library().locator('[data-testid="group"]').evaluateAll((groups) => groups.length > 0 && groups.every((group) => group.querySelector('.state[data-state="not_migrated"]') !== null))).toBe(true);
+    await status.selectOption('');
+  });
+
+  it('splits a playlist out of its group and joins it back, and both survive a reload', async () => {
+    const tidalKey = await row('Late Night Focus', 'tidal').getAttribute('data-key');
+    const spotifyKey = await row('Late Night Focus', 'spotify').getAttribute('data-key');
+    const groupIdOf = (key: string | null) => library().locator(`[data-testid="member-row"][data-key="${key}"]`).locator('xpath=ancestor::tbody').getAttribute('data-group-id');
+    expect(await groupIdOf(tidalKey)).toBe(await groupIdOf(spotifyKey));
+
+    await library().getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
+    await library().getByRole('button', { name: 'Split out of their group' }).click();
+    await expect.poll(async () => (await groupIdOf(tidalKey)) !== (await groupIdOf(spotifyKey))).toBe(true);
+    await page.reload();
+    await library().locator('[data-testid="groups-table"]').waitFor();
+    expect(await groupIdOf(tidalKey)).not.toBe(await groupIdOf(spotifyKey));
+
+    await library().getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
+    await library().getByRole('checkbox', { name: 'Select Late Night Focus on spotify' }).first().check();
+    await library().getByRole('button', { name: 'Join into one group' }).click();
+    await expect.poll(async () => (await groupIdOf(tidalKey)) === (await groupIdOf(spotifyKey))).toBe(true);
+    await page.reload();
+    await library().locator('[data-testid="groups-table"]').waitFor();
+    expect(await groupIdOf(tidalKey)).toBe(await groupIdOf(spotifyKey));
+    expect(await focus().locator('[data-testid="reasons"]').textContent()).toContain('Joined by you');
+  }, 60_000);
+
+  it('compares two playlists and hands the missing songs to a prefilled Migrate wizard', async () => {
+    await row('Road Trip 2024', 'spotify').getByRole('button', { name: 'Compare' }).click();
+    await row('Late Night Focus', 'tidal').getByRole('button', { name: 'Compare with this' }).click();
+    const diff = library().locator('[data-testid="diff"]');
+    await diff.waitFor();
+    expect(await diff.locator('[data-testid="diff-summary"]').textContent()).toMatch(/\d+ songs in both · \d+ only in spotify · \d+ only in tidal/);
+    const missing = await diff.locator('[data-testid="only-a"] li').count();
+    expect(missing).toBeGreaterThan(0);
+
+    await diff.getByRole('button', { name: new RegExp(`Migrate these ${missing} songs to`) }).click();
+    await page.getByRole('heading', { level: 1, name: 'Migrate', exact: true }).waitFor();
+    const migrate = page.locator('opl-migrate-page');
+    const handover = migrate.locator('[data-testid="library-handover"]');
+    await handover.waitFor();
+    expect(await handover.textContent()).toContain(`${missing} songs of “Road Trip 2024”`);
+    // The target is chosen already: the check runs against it.
+    await migrate.getByRole('button', { name: 'Check migration' }).click();
+    const preflight = migrate.locator('[data-testid="preflight"]');
+    await preflight.waitFor({ timeout: 60_000 });
+    expect(await preflight.textContent()).toContain(`1 collection with ${missing} tracks`);
+  }, 120_000);
+});

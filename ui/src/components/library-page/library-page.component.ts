@@ -1,0 +1,389 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { apiRequest } from '../../api/http.ts';
+import {
+  diffPath,
+  JOIN_PATH,
+  LIBRARY_HANDOVER_KEY,
+  parseDiff,
+  parseWorkspace,
+  reasonLabel,
+  refreshPath,
+  SPLIT_PATH,
+  stateLabel,
+  syncableJob,
+  workspacePath,
+  type LibraryHandover,
+  type MemberDiff,
+  type Workspace,
+  type WorkspaceAccount,
+  type WorkspaceGroup,
+  type WorkspaceMember,
+} from '../../api/library-workspace.ts';
+import type { Problem } from '../../api/problem.ts';
+import { KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
+import { formatTimestamp } from '../../api/timestamp.ts';
+import { hrefFor } from '../../router/route.ts';
+import { formStyles } from '../../theme/form.styles.ts';
+import { pageStyles } from '../../theme/page.styles.ts';
+import { sharedStyles } from '../../theme/shared.styles.ts';
+import { tableStyles } from '../../theme/table.styles.ts';
+import { accessHint } from '../problem-notice/access-hint.ts';
+import '../problem-notice/index.ts';
+import { OplLibraryDiff } from './library-diff.component.ts';
+import { libraryPageStyles } from './library-page.styles.ts';
+
+if (!customElements.get('opl-library-diff')) customElements.define('opl-library-diff', OplLibraryDiff);
+
+type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly workspace: Workspace } | { readonly state: 'failed'; readonly problem: Problem };
+
+/** Refreshes read providers: a large account takes a while. */
+const REFRESH_TIMEOUT_MS = 300_000;
+
+/**
+ * Library: every connected account's playlists and liked songs, the same playlist grouped across
+ * services with the reasons why, how much of the group's songs each one holds, and — against a
+ * chosen target account — whether each was migrated there. Members can be compared (the diff),
+ * split out of a group or joined into one, and the songs one lacks handed to the Migrate page.
+ * Everything shown comes from the engine's caches; "Refresh" reads the services again.
+ */
+export class OplLibraryPage extends LitElement {
+  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, libraryPageStyles];
+
+  static override properties = {
+    summary: {},
+    _load: { state: true },
+    _target: { state: true },
+    _filterName: { state: true },
+    _filterProvider: { state: true },
+    _filterState: { state: true },
+    _selected: { state: true },
+    _compare: { state: true },
+    _diff: { state: true },
+    _busy: { state: true },
+    _problem: { state: true },
+    _announcement: { state: true },
+  };
+
+  declare summary: string;
+  declare _load: Load;
+  declare _target: string;
+  declare _filterName: string;
+  declare _filterProvider: string;
+  declare _filterState: string;
+  declare _selected: ReadonlySet<string>;
+  /** The first member picked for a comparison. */
+  declare _compare: string | undefined;
+  declare _diff: { readonly diff: MemberDiff; readonly a: WorkspaceMember; readonly b: WorkspaceMember } | undefined;
+  declare _busy: string | undefined;
+  declare _problem: Problem | undefined;
+  declare _announcement: string;
+
+  constructor() {
+    super();
+    this.summary = '';
+    this._load = { state: 'loading' };
+    this._target = '';
+    this._filterName = '';
+    this._filterProvider = '';
+    this._filterState = '';
+    this._selected = new Set();
+    this._compare = undefined;
+    this._diff = undefined;
+    this._busy = undefined;
+    this._problem = undefined;
+    this._announcement = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#reload();
+  }
+
+  #accounts(): readonly WorkspaceAccount[] {
+    return this._load.state === 'loaded' ? this._load.workspace.accounts : [];
+  }
+
+  async #reload(): Promise<void> {
+    const target = this.#accounts().find((account) => account.accountId === this._target);
+    const result = await apiRequest(workspacePath(target ? { provider: target.provider, accountId: target.accountId } : null));
+    if (!result.ok) {
+      this._load = { state: 'failed', problem: result.problem };
+      return;
+    }
+    const workspace = parseWorkspace(result.data);
+    this._load = workspace ? { state: 'loaded', workspace } : { state: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status } };
+  }
+
+  async #refresh(accounts: readonly WorkspaceAccount[]): Promise<void> {
+    if (this._busy) return;
+    this._problem = undefined;
+    for (const [index, account] of accounts.entries()) {
+      this._busy = `Reading ${account.displayName ?? account.provider} on ${account.provider} (${index + 1} of ${accounts.length})…`;
+      const result = await apiRequest(refreshPath(account.accountId), { method: 'POST', json: { full: false }, timeoutMs: REFRESH_TIMEOUT_MS });
+      if (!result.ok) {
+        this._problem = result.problem;
+        break;
+      }
+    }
+    this._busy = undefined;
+    await this.#reload();
+    this._announcement = this._problem ? `Refresh stopped: ${this._problem.title}.` : 'Your library is up to date.';
+  }
+
+  async #change(path: string, members: readonly string[], done: string): Promise<void> {
+    if (this._busy) return;
+    this._busy = 'Saving…';
+    this._problem = undefined;
+    const result = await apiRequest(path, { method: 'POST', json: { members } });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `Not done: ${result.problem.title}.`;
+      return;
+    }
+    this._selected = new Set();
+    await this.#reload();
+    this._announcement = done;
+  }
+
+  async #pickForCompare(member: WorkspaceMember): Promise<void> {
+    if (!this._compare || this._compare === member.key) {
+      this._compare = this._compare === member.key ? undefined : member.key;
+      this._diff = undefined;
+      this._announcement = this._compare ? `Comparing “${member.name}”: choose the playlist to compare it with.` : '';
+      return;
+    }
+    const first = this.#members().find((candidate) => candidate.key === this._compare);
+    this._compare = undefined;
+    if (!first) return;
+    const result = await apiRequest(diffPath(first.key, member.key));
+    if (!result.ok) {
+      this._problem = result.problem;
+      return;
+    }
+    const diff = parseDiff(result.data);
+    if (diff) {
+      this._diff = { diff, a: first, b: member };
+      this._announcement = `Compared: ${diff.onlyA.length} only in ${diff.a.provider}, ${diff.onlyB.length} only in ${diff.b.provider}.`;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('#diff-heading')?.setAttribute('tabindex', '-1');
+      this.renderRoot.querySelector<HTMLElement>('#diff-heading')?.focus();
+    }
+  }
+
+  #migrateMissing(positions: readonly number[]): void {
+    const pair = this._diff;
+    if (!pair) return;
+    const handover: LibraryHandover = {
+      sourceAccountId: pair.a.accountId,
+      sourceProvider: pair.a.provider,
+      playlistId: pair.a.playlistId,
+      playlistName: pair.a.name,
+      trackKeys: positions.map((position) => `pos:${position}`),
+      targetAccountId: pair.b.accountId,
+      targetName: `${pair.b.accountName ?? pair.b.provider} on ${pair.b.provider}`,
+    };
+    sessionStorage.setItem(LIBRARY_HANDOVER_KEY, JSON.stringify(handover));
+    location.hash = hrefFor('migrate');
+  }
+
+  #members(): WorkspaceMember[] {
+    return this._load.state === 'loaded' ? this._load.workspace.groups.flatMap((group) => group.members) : [];
+  }
+
+  #visible(group: WorkspaceGroup): boolean {
+    const name = this._filterName.trim().toLowerCase();
+    if (name && !group.members.some((member) => member.name.toLowerCase().includes(name))) return false;
+    if (this._filterProvider && !group.members.some((member) => member.provider === this._filterProvider)) return false;
+    if (this._filterState && !group.members.some((member) => member.status?.state === this._filterState)) return false;
+    return true;
+  }
+
+  #accountBar(accounts: readonly WorkspaceAccount[]): TemplateResult {
+    return html`<ul class="accounts" data-testid="workspace-accounts">
+      ${accounts.map(
+        (account) => html`<li data-account-id=${account.accountId}>
+          <span><span class="provider">${account.provider}</span> ${account.displayName ?? ''}</span>
+          <span class="secondary-inline">${account.fetchedAt ? html`${account.playlists} playlists · read <time datetime=${account.fetchedAt}>${formatTimestamp(account.fetchedAt)}</time>` : 'Not read yet'}</span>
+          <button type="button" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => void this.#refresh([account])}>Refresh</button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  #filters(accounts: readonly WorkspaceAccount[]): TemplateResult {
+    const providers = [...new Set(accounts.map((account) => account.provider))];
+    return html`<div class="filters" role="search">
+      <div>
+        <label for="library-name">Name</label>
+        <input id="library-name" type="search" .value=${this._filterName} @input=${(event: Event) => (this._filterName = (event.currentTarget as HTMLInputElement).value)} />
+      </div>
+      <div>
+        <label for="library-provider">Service</label>
+        <select id="library-provider" @change=${(event: Event) => (this._filterProvider = (event.currentTarget as HTMLSelectElement).value)}>
+          <option value="">All</option>
+          ${providers.map((provider) => html`<option value=${provider} ?selected=${this._filterProvider === provider}>${provider}</option>`)}
+        </select>
+      </div>
+      <div>
+        <label for="library-target">Migration status in</label>
+        <select
+          id="library-target"
+          @change=${(event: Event) => {
+            this._target = (event.currentTarget as HTMLSelectElement).value;
+            if (!this._target) this._filterState = '';
+            void this.#reload();
+          }}
+        >
+          <option value="">(no account)</option>
+          ${accounts.map((account) => html`<option value=${account.accountId} ?selected=${this._target === account.accountId}>${account.displayName ?? account.accountId} on ${account.provider}</option>`)}
+        </select>
+      </div>
+      ${this._target
+        ? html`<div>
+            <label for="library-state">Status</label>
+            <select id="library-state" @change=${(event: Event) => (this._filterState = (event.currentTarget as HTMLSelectElement).value)}>
+              <option value="">Any</option>
+              ${(['not_migrated', 'partially_migrated', 'migrated', 'in_sync'] as const).map(
+                (state) => html`<option value=${state} ?selected=${this._filterState === state}>${stateLabel({ state, migrated: 0, total: 0, exact: true, syncRule: null }).replace(' (0 of 0)', '')}</option>`,
+              )}
+            </select>
+          </div>`
+        : nothing}
+    </div>`;
+  }
+
+  #memberRow(group: WorkspaceGroup, member: WorkspaceMember): TemplateResult {
+    const checked = this._selected.has(member.key);
+    const comparing = this._compare === member.key;
+    return html`<tr data-testid="member-row" data-key=${member.key} data-provider=${member.provider}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label=${`Select ${member.name} on ${member.provider}`}
+          .checked=${checked}
+          @change=${() => {
+            const next = new Set(this._selected);
+            if (next.has(member.key)) next.delete(member.key);
+            else next.add(member.key);
+            this._selected = next;
+          }}
+        />
+      </td>
+      <th scope="row">${member.name}<span class="secondary">${member.accountName ?? ''}</span></th>
+      <td><span class="provider">${member.provider}</span></td>
+      <td>
+        ${member.tracksRead
+          ? html`<div class="coverage" data-testid="coverage">
+              <meter min="0" max=${Math.max(group.songs, 1)} value=${member.holds} aria-label=${`${member.name} on ${member.provider} holds ${member.holds} of ${group.songs} songs`}></meter>
+              <span>${member.holds} of ${group.songs} songs${member.unknown > 0 ? html` · ${member.unknown} not compared yet` : nothing}</span>
+            </div>`
+          : html`<span class="secondary-inline">Songs not read yet</span>`}
+      </td>
+      ${this._target ? this.#stateCell(member) : nothing}
+      <td class="actions">
+        <button type="button" data-action="compare" aria-pressed=${comparing ? 'true' : 'false'} @click=${() => void this.#pickForCompare(member)}>
+          ${this._compare && !comparing ? 'Compare with this' : 'Compare'}
+        </button>
+      </td>
+    </tr>`;
+  }
+
+  #stateCell(member: WorkspaceMember): TemplateResult {
+    if (member.accountId === this._target) return html`<td class="state" data-state="target">Target account</td>`;
+    // The statuses arrive with the workspace read for this target.
+    if (!member.status) return html`<td class="state" data-state="pending">Checking…</td>`;
+    return html`<td class="state" data-state=${member.status.state}>${stateLabel(member.status)}</td>`;
+  }
+
+  /** A migration links the group and no rule keeps it yet: the Sync page makes one from that migration. */
+  #keepInSync(group: WorkspaceGroup): TemplateResult | typeof nothing {
+    const jobId = syncableJob(group);
+    if (!jobId) return nothing;
+    return html`<button
+      type="button"
+      data-action="keep-in-sync"
+      @click=${() => {
+        sessionStorage.setItem(KEEP_IN_SYNC_KEY, jobId);
+        location.hash = hrefFor('sync');
+      }}
+    >
+      Keep in sync…
+    </button>`;
+  }
+
+  #group(group: WorkspaceGroup): TemplateResult {
+    const columns = this._target ? 6 : 5;
+    return html`<tbody class="group" data-testid="group" data-group-id=${group.id}>
+      <tr class="group-head">
+        <th colspan=${columns} scope="rowgroup">
+          ${group.name} <span class="secondary-inline">· ${group.members.length} ${group.members.length === 1 ? 'playlist' : 'playlists'} · ${group.songs} songs</span>
+          ${group.reasons.length > 0 ? html`<span class="reasons" data-testid="reasons">${[...new Set(group.reasons.map((reason) => reasonLabel(reason.kind)))].join(' · ')}</span>` : nothing}
+          ${this.#keepInSync(group)}
+        </th>
+      </tr>
+      ${group.members.map((member) => this.#memberRow(group, member))}
+    </tbody>`;
+  }
+
+  #body(): TemplateResult {
+    const load = this._load;
+    if (load.state === 'loading') return html`<p role="status">Loading your library…</p>`;
+    if (load.state === 'failed') {
+      return html`<opl-problem-notice .problem=${load.problem}>${accessHint(load.problem)}
+        <p><button type="button" @click=${() => void this.#reload()}>Try again</button></p></opl-problem-notice>`;
+    }
+    const { accounts, groups } = load.workspace;
+    if (accounts.length === 0) return html`<p class="empty" data-testid="no-accounts">No account is connected yet. Connect one on <a href=${hrefFor('connections')}>Connections</a>.</p>`;
+    const visible = groups.filter((group) => this.#visible(group));
+    const selected = [...this._selected];
+    const target = accounts.find((account) => account.accountId === this._diff?.b.accountId);
+    return html`${this.#accountBar(accounts)}
+      <p>
+        <button type="button" class="primary" data-action="refresh-all" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => void this.#refresh(accounts)}>Refresh all accounts</button>
+        <span role="status" data-testid="busy">${this._busy ?? ''}</span>
+      </p>
+      ${this.#filters(accounts)}
+      <div class="toolbar">
+        <span>${selected.length} selected</span>
+        <button type="button" data-action="join" aria-disabled=${selected.length < 2 ? 'true' : 'false'} @click=${() => selected.length >= 2 && void this.#change(JOIN_PATH, selected, 'Joined into one group.')}>Join into one group</button>
+        <button type="button" data-action="split" aria-disabled=${selected.length < 1 ? 'true' : 'false'} @click=${() => selected.length >= 1 && void this.#change(SPLIT_PATH, selected, 'Taken out of their group.')}>Split out of their group</button>
+      </div>
+      ${groups.length === 0
+        ? html`<p class="empty" data-testid="no-groups">Nothing read yet: refresh your accounts to see their playlists here.</p>`
+        : html`<div class="table-scroll" role="region" aria-labelledby="groups-heading" tabindex="0">
+            <table aria-labelledby="groups-heading" data-testid="groups-table">
+              <thead>
+                <tr>
+                  <th scope="col"><span class="visually-hidden">Select</span></th>
+                  <th scope="col">Playlist</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">Songs of the group</th>
+                  ${this._target ? html`<th scope="col">Status</th>` : nothing}
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              ${visible.map((group) => this.#group(group))}
+            </table>
+          </div>
+          <p class="hint">${visible.length} of ${groups.length} groups shown.</p>`}
+      <opl-library-diff
+        .diff=${this._diff?.diff}
+        .targetName=${target ? `${target.displayName ?? target.provider} on ${target.provider}` : ''}
+        @opl-migrate-missing=${(event: CustomEvent<number[]>) => this.#migrateMissing(event.detail)}
+      ></opl-library-diff>`;
+  }
+
+  override render(): TemplateResult {
+    return html`
+      ${this.summary ? html`<p class="summary">${this.summary}</p>` : nothing}
+      ${this._problem ? html`<opl-problem-notice .problem=${this._problem} data-testid="library-problem">${accessHint(this._problem)}</opl-problem-notice>` : nothing}
+      <section aria-labelledby="groups-heading">
+        <h2 id="groups-heading">Your playlists, grouped across services</h2>
+        <p class="hint">The same playlist on several services is one group: linked by you, by a migration or sync rule, by songs in common, or by name when the songs agree. Nothing changes on the services.</p>
+        ${this.#body()}
+      </section>
+      <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>
+    `;
+  }
+}
