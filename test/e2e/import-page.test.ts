@@ -59,7 +59,6 @@ describe('Import page', () => {
       expect(await importPage().getByRole('button', { name: 'Choose a file…' }).isVisible()).toBe(true);
       expect(await importPage().getByRole('textbox', { name: 'Playlist text' }).isVisible()).toBe(true);
       expect(await importPage().getByRole('textbox', { name: 'Playlist link' }).isVisible()).toBe(true);
-      expect(await page.getByRole('main').getByText('Not available yet in this version.').count()).toBe(0);
     });
 
     it('uploads an M3U8 file and previews its tracks and issue lines, with focus on the preview', async () => {

@@ -22,11 +22,8 @@ describe('areas', () => {
     expect(AREAS.map((area) => area.id)).toEqual([...AREA_IDS]);
   });
 
-  it('describes every area that is not built yet', () => {
-    for (const area of AREAS.filter((candidate) => !candidate.available)) {
-      expect(area.summary.length, area.id).toBeGreaterThan(20);
-      expect(area.plans.length, area.id).toBeGreaterThan(0);
-    }
+  it('describes every area in a sentence under its heading', () => {
+    for (const area of AREAS) expect(area.summary.length, area.id).toBeGreaterThan(20);
   });
 
   it('finds an area by id', () => {

@@ -5,7 +5,6 @@ import { HashRouterController } from '../../router/router.controller.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { themeStyles } from '../../theme/theme.styles.ts';
-import '../area-placeholder/index.ts';
 import '../connections-page/index.ts';
 import '../export-page/index.ts';
 import '../generator-page/index.ts';
@@ -94,8 +93,6 @@ export class OplApp extends LitElement {
         return html`<opl-generator-page .summary=${area.summary}></opl-generator-page>`;
       case 'plugins':
         return html`<opl-plugins-page .summary=${area.summary}></opl-plugins-page>`;
-      default:
-        return html`<opl-area-placeholder .area=${area}></opl-area-placeholder>`;
     }
   }
 
