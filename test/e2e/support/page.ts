@@ -33,7 +33,12 @@ export async function openSession(wsEndpoint: string, options: { colorScheme?: '
     if (message.type() === 'warning') warnings.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => errors.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // A page leaving closes its live event stream (EventSource): that abort is the page's own doing.
+    if (reason === 'net::ERR_ABORTED' && request.headers()['accept'] === 'text/event-stream') return;
+    errors.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+  });
   return {
     browser,
     context,
