@@ -17,8 +17,6 @@ import { seedCatalog, type SeedTrack } from '../seed-catalog.ts';
 
 export type DemoChange = 'add' | 'remove' | 'move';
 
-export const DEMO_CHANGES: readonly DemoChange[] = ['add', 'remove', 'move'];
-
 /** What one demo edit changed. Positions are 0-based. */
 export interface DemoEditOutcome {
   readonly change: DemoChange;
