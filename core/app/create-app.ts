@@ -34,6 +34,7 @@ import { createHttpsRegistrySource } from '../plugins/registry/https-registry-so
 import { openDatabase, type Database } from '../storage/index.ts';
 import type { AppServices } from './app-services.ts';
 import { startDemoProviders } from './demo-providers.ts';
+import { DemoEditService } from '../services/demo/demo-edits.service.ts';
 import { startDemoModel } from './demo-model.ts';
 import { ChatModelClient, GENERATION_PROGRESS_CHANNEL, GeneratedDraftSource, GeneratorService } from '../services/generator/index.ts';
 import { createOrganizer } from '../services/organizer/organizer-wiring.ts';
@@ -362,6 +363,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           organizer: services.organizer.service,
           snapshots: services.snapshots,
           sync: services.sync,
+          ...(demo ? { demo: new DemoEditService({ connections, playlists, editors: demo.editors }) } : {}),
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),
           uiDistDir: overrides.uiDistDir ?? DEFAULT_UI_DIST,

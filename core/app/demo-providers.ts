@@ -1,3 +1,4 @@
+import type { DemoPlaylistEditor } from '../../test/fakes/kit/demo-edit.ts';
 import type { Logger } from '../logging/logger.ts';
 import { DEMO_CLIENT_ID, type ProviderClients } from '../services/connections/provider-clients.ts';
 
@@ -14,12 +15,15 @@ export interface DemoProviders {
   readonly originOverrides: Record<string, string>;
   readonly providers: ReadonlySet<string>;
   readonly clients: ProviderClients;
+  /** Each demo provider's playlist editor (demo mode's "change the source"), by provider. */
+  readonly editors: ReadonlyMap<string, DemoPlaylistEditor>;
   close(): Promise<void>;
 }
 
 interface DemoFake {
   readonly provider: string;
   readonly originOverrides: Readonly<Record<string, string>>;
+  readonly demoEdit?: DemoPlaylistEditor['demoEdit'];
   close(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ export async function startDemoProviders(logger: Logger): Promise<DemoProviders>
     originOverrides,
     providers: new Set(started.map((fake) => fake.provider)),
     clients,
+    editors: new Map(started.flatMap((fake) => (fake.demoEdit ? [[fake.provider, { demoEdit: fake.demoEdit }] as const] : []))),
     async close() {
       await Promise.allSettled(started.map((fake) => fake.close()));
     },

@@ -36,6 +36,7 @@ import { sessionRoutes } from './routes/session.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 import { organizerRoutes, type OrganizerApi } from './routes/organizer.routes.ts';
 import { syncRoutes, unavailableSync, type SyncApi } from './routes/sync.routes.ts';
+import { demoRoutes, type DemoApi } from './routes/demo.routes.ts';
 
 export interface HttpDependencies {
   config: Config;
@@ -69,6 +70,8 @@ export interface HttpDependencies {
   snapshots?: SnapshotsApi;
   /** Scheduled sync rules; absent only where no database exists (the OpenAPI generator). */
   sync?: SyncApi;
+  /** Demo mode's own routes; absent (they answer 404) when demo mode is off. */
+  demo?: DemoApi;
   /** The Open Playlist interchange API; absent only where no database exists (the OpenAPI generator). */
   openPlaylists?: OpenPlaylistsApi;
   uiDistDir: string;
@@ -210,6 +213,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
   await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });
   await app.register(syncRoutes, { sync: deps.sync ?? unavailableSync() });
+  await app.register(demoRoutes, { demo: deps.demo ?? null });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });
 
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });

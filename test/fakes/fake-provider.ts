@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { DemoPlaylistEditor } from './kit/demo-edit.ts';
 import type { SeedLibrary } from './seed-catalog.ts';
 
 /**
@@ -88,6 +89,8 @@ export interface FakeProviderServer {
   expireAccessToken(accessToken: string): void;
   /** Every request received, oldest first. */
   readonly requests: RecordedFakeRequest[];
+  /** Demo fakes only: changes one of the demo listener's playlists (see `kit/demo-edit.ts`). */
+  readonly demoEdit?: DemoPlaylistEditor['demoEdit'];
   close(): Promise<void>;
 }
 

@@ -81,6 +81,12 @@ export class AppleMusicState {
     return new Date(this.#lastSecond * 1000).toISOString().replace('.000Z', 'Z');
   }
 
+  /** A timestamp at least one second after `previous`: a change a reader can tell apart at Apple's precision. */
+  laterTimestamp(previous: string): string {
+    this.#lastSecond = Math.max(Math.floor(Date.now() / 1000), Math.floor(Date.parse(previous) / 1000) + 1, this.#lastSecond);
+    return new Date(this.#lastSecond * 1000).toISOString().replace('.000Z', 'Z');
+  }
+
   libraryId(prefix: 'i' | 'p' | 'l'): string {
     // Apple's library ids: a prefix and 14 base62 characters.
     const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

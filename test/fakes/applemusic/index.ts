@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { DEMO_LISTENER, pickDemoLibrary, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import { DEMO_LISTENER, demoPlaylistEditor, pickDemoLibrary, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { handleApi, type ApiResult } from './applemusic-api.routes.ts';
 import { STOREFRONTS } from './applemusic-catalog.ts';
@@ -159,6 +159,7 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     },
     demoUserToken: demoAccount?.accessToken ?? null,
     demoAccount,
+    ...(demoAccount ? { demoEdit: appleDemoEditor(state, demoAccount.userId).demoEdit } : {}),
     appendVisibleAfterReads: options.appendVisibleAfterReads ?? 2,
     // Apple has no OAuth clients and no authorize page: the music user token comes from MusicKit.
     registerClient() {},
@@ -201,4 +202,27 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
     },
   };
   return fake;
+}
+
+/**
+ * Demo edits of the demo user's editable library playlists. The change shows at once (the delayed
+ * appends are for the API's own writes) and `lastModifiedDate` moves to a later second.
+ */
+function appleDemoEditor(state: AppleMusicState, demoUserId: string) {
+  const storefront = state.users.get(demoUserId)!.storefront;
+  return demoPlaylistEditor<LibraryPlaylist, LibraryItem>({
+    find: (id) => {
+      const playlist = state.playlists.get(id);
+      return playlist?.ownerId === demoUserId && playlist.canEdit ? playlist : null;
+    },
+    entries: (playlist) => playlist.items,
+    seedKeyOf: (item) => (item.kind === 'song' && item.catalogId !== null ? (state.catalog.songs.get(item.catalogId)?.seedKey ?? null) : null),
+    newEntry(_playlist, seedKey) {
+      const id = state.catalog.idOf(seedKey);
+      const song = id === null ? undefined : state.catalog.songs.get(id);
+      return song && state.catalog.inStorefront(song, storefront) ? state.libraryItemFor(demoUserId, 'song', song.id) : null;
+    },
+    touch: (playlist) => void (playlist.lastModifiedDate = state.laterTimestamp(playlist.lastModifiedDate)),
+    version: (playlist) => playlist.lastModifiedDate,
+  });
 }

@@ -1,4 +1,4 @@
-import { randomId, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, randomId, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { DeezerApi } from './deezer-api.routes.ts';
 import { API_ORIGIN, CONNECT_ORIGIN, DeezerCatalog } from './deezer-catalog.ts';
@@ -178,5 +178,21 @@ export async function startFakeDeezer(options: FakeDeezerOptions = {}): Promise<
       return { tracks: user.liked.map((entry) => String(entry.value)), albums: user.albums.map((entry) => String(entry.value)), artists: user.artists.map((entry) => String(entry.value)), playlists: user.playlists.map(String) };
     },
   };
-  return withDemoListener(server, options.demo);
+  return withDemoListener(server, options.demo, undefined, (demoUserId) =>
+    demoPlaylistEditor({
+      find: (id) => {
+        const playlist = state.playlists.get(Number(id));
+        return playlist && String(playlist.creatorId) === demoUserId && !playlist.isLovedTrack ? playlist : null;
+      },
+      entries: (playlist) => playlist.entries,
+      seedKeyOf: (entry) => catalog.tracksById.get(entry.value)?.key ?? null,
+      newEntry(_playlist, seedKey) {
+        const id = catalog.trackIdOf(seedKey);
+        return id === null ? null : { value: id, timeAdd: Math.floor(Date.now() / 1000) };
+      },
+      // The checksum follows the track list by itself; `time_mod` moves as on any write.
+      touch: (playlist) => void (playlist.modifiedAt = Math.floor(Date.now() / 1000)),
+      version: (playlist) => state.checksum(playlist),
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import type { FakeAccountTokens, FakeProviderServer } from '../fake-provider.ts';
+import type { DemoPlaylistEditor } from './demo-edit.ts';
 import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
 
 /** The display name of every fake's demo user. */
@@ -23,8 +24,12 @@ export function seedDemoListener(server: Pick<FakeProviderServer, 'createAccount
   return account;
 }
 
-/** `seedDemoListener` when `demo` is set, for fakes that name their demo user by `demoUserId`. */
-export function withDemoListener<S extends FakeProviderServer & { readonly demoUserId: string | null }>(server: S, demo: boolean | undefined, library?: SeedLibrary): S {
+/**
+ * `seedDemoListener` when `demo` is set, for fakes that name their demo user by `demoUserId`.
+ * `editor`, given the demo user's id, makes the fake's demo playlist editor (`demoEdit`).
+ */
+export function withDemoListener<S extends FakeProviderServer & { readonly demoUserId: string | null }>(server: S, demo: boolean | undefined, library?: SeedLibrary, editor?: (demoUserId: string) => DemoPlaylistEditor): S {
   if (!demo) return server;
-  return { ...server, demoUserId: seedDemoListener(server, library).userId };
+  const demoUserId = seedDemoListener(server, library).userId;
+  return { ...server, demoUserId, ...(editor ? { demoEdit: editor(demoUserId).demoEdit } : {}) };
 }

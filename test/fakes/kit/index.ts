@@ -10,3 +10,4 @@ export * from './demo-account.ts';
 export * from './oauth-pages.ts';
 export * from './consent-users.ts';
 export * from './google-status.ts';
+export * from './demo-edit.ts';

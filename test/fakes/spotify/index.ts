@@ -1,4 +1,4 @@
-import { sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { SpotifyApi } from './spotify-api.ts';
 import { ACCOUNTS_ORIGIN, API_ORIGIN, SpotifyCatalog } from './spotify-catalog.ts';
@@ -161,5 +161,21 @@ export async function startFakeSpotify(options: FakeSpotifyOptions = {}): Promis
       return { liked: user.liked.map((entry) => entry.value), savedAlbums: user.savedAlbums.map((entry) => entry.value), followedArtists: [...user.followedArtists], playlists: [...user.playlists] };
     },
   };
-  return withDemoListener(server, options.demo);
+  return withDemoListener(server, options.demo, undefined, (demoUserId) =>
+    demoPlaylistEditor({
+      find: (id) => {
+        const playlist = state.playlists.get(id);
+        return playlist?.ownerId === demoUserId ? playlist : null;
+      },
+      entries: (playlist) => playlist.entries,
+      seedKeyOf: (entry) => catalog.entryForUri(entry.uri)?.seed.key ?? null,
+      newEntry(_playlist, seedKey) {
+        const entry = catalog.entryForKey(seedKey);
+        return entry?.kind === 'track' ? { uri: entry.uri, addedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), addedBy: demoUserId } : null;
+      },
+      // Every write gets a new snapshot id, as on Spotify.
+      touch: (playlist) => void state.touch(playlist),
+      version: (playlist) => playlist.snapshotId,
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { AuthorizeUsers, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import { AuthorizeUsers, demoPlaylistEditor, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { sendJsonApi } from './json-api.ts';
 import { handleApi } from './tidal-api.routes.ts';
@@ -117,6 +117,7 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
     ...shell,
     state,
     demoAccount,
+    ...(demoAccount ? { demoEdit: tidalDemoEditor(state, demoAccount.userId).demoEdit } : {}),
     registerClient: (client) => state.registerClient(client),
     createAccount,
     setAuthorizeUser,
@@ -132,4 +133,22 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
       return [...state.playlists.values()].filter((playlist) => playlist.ownerId === userId);
     },
   };
+}
+
+/** Demo edits of the demo user's playlists: `lastModifiedAt` (TIDAL's version marker) moves with each. */
+function tidalDemoEditor(state: TidalState, demoUserId: string) {
+  return demoPlaylistEditor<FakePlaylist, PlaylistEntry>({
+    find: (id) => {
+      const playlist = state.playlists.get(id);
+      return playlist?.ownerId === demoUserId ? playlist : null;
+    },
+    entries: (playlist) => playlist.items,
+    seedKeyOf: (entry) => (entry.type === 'tracks' ? (state.catalog.tracks.get(entry.id)?.seedKey ?? null) : null),
+    newEntry(_playlist, seedKey) {
+      const id = state.catalog.idOf(seedKey);
+      return id !== null && state.catalog.tracks.has(id) ? state.newEntry('tracks', id) : null;
+    },
+    touch: (playlist) => void (playlist.lastModifiedAt = state.timestamp()),
+    version: (playlist) => playlist.lastModifiedAt,
+  });
 }

@@ -1,4 +1,4 @@
-import { sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { DEVICE_PAGE_ORIGIN, MUSIC_ORIGIN, OAUTH_ORIGIN, YtCatalog, type VideoType } from './ytmusic-catalog.ts';
 import { API_PREFIX, InnerTube } from './ytmusic-innertube.ts';
@@ -190,5 +190,22 @@ export async function startFakeYtmusic(options: FakeYtmusicOptions = {}): Promis
     },
     createCookieSession: (userId) => state.createCookieSession(userId),
   };
-  return withDemoListener(server, options.demo);
+  return withDemoListener(server, options.demo, undefined, (demoUserId) =>
+    demoPlaylistEditor({
+      find: (id) => {
+        const playlist = state.playlists.get(id);
+        return playlist?.ownerId === demoUserId && id.startsWith('PL') ? playlist : null;
+      },
+      entries: (playlist) => playlist.entries,
+      seedKeyOf: (entry) => catalog.videos.get(entry.videoId)?.seedKey ?? null,
+      // A new entry gets its own setVideoId; a moved one keeps its own, as YouTube Music does.
+      newEntry(_playlist, seedKey) {
+        const videoId = catalog.videoIdOf(seedKey);
+        return videoId === null ? null : { setVideoId: setVideoIdFor(), videoId };
+      },
+      touch: () => undefined,
+      // YouTube Music playlists carry no version marker: readers compare the entries.
+      version: () => null,
+    }),
+  );
 }

@@ -22,6 +22,8 @@ export interface SyncRule {
   readonly targetProvider: string;
   readonly targetAccountId: string;
   readonly sourceAccountId: string;
+  readonly sourcePlaylistId: string;
+  readonly collectionKind: 'PLAYLIST' | 'LIKED_TRACKS';
   readonly mode: 'add_only' | 'mirror';
   readonly status: 'active' | 'paused' | 'review_required';
   readonly pauseReason: string | null;
@@ -58,6 +60,8 @@ export function parseRule(value: unknown): SyncRule | undefined {
     name: text(value['name']) ?? '',
     sourceProvider: String(value['source']['provider']),
     sourceAccountId: String(value['source']['account_id']),
+    sourcePlaylistId: String(value['source']['playlist_id']),
+    collectionKind: value['collection_kind'] === 'LIKED_TRACKS' ? 'LIKED_TRACKS' : 'PLAYLIST',
     targetProvider: String(value['target']['provider']),
     targetAccountId: String(value['target']['account_id']),
     mode: value['mode'] === 'mirror' ? 'mirror' : 'add_only',

@@ -4,6 +4,8 @@ import type { Problem } from '../../api/problem.ts';
 import { migrationsListPath, parseJobs, type MigrationJob } from '../../api/migrations.ts';
 import { canStartRule, createRuleRequest, KEEP_IN_SYNC_KEY, parseRule, parseRules, ruleStateLabel, scheduleLabel, SYNC_EVENTS_PATH, SYNCS_PATH, syncPath, type Schedule, type SyncRule } from '../../api/syncs.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
+import { ACCOUNTS_PATH, parseAccounts } from '../../api/connections.ts';
+import { DEMO_CHANGE_PATH, DEMO_CHANGES, demoChangeAnnouncement, demoChangeRequest, parseDemoChange, type DemoChange } from '../../api/demo.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
@@ -46,6 +48,7 @@ export class OplSyncPage extends LitElement {
     _migrationId: { state: true },
     _scheduleKind: { state: true },
     _origins: { state: true },
+    _demoAccounts: { state: true },
   };
 
   declare summary: string;
@@ -57,6 +60,8 @@ export class OplSyncPage extends LitElement {
   declare _scheduleKind: 'interval' | 'daily';
   /** Finished migrations a rule can start from, newest first; undefined while loading. */
   declare _origins: readonly MigrationJob[] | undefined;
+  /** Connected demo accounts (demo mode): their rules offer "Demo: change the source". */
+  declare _demoAccounts: ReadonlySet<string>;
   #events: EventSource | undefined;
   #reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -70,6 +75,7 @@ export class OplSyncPage extends LitElement {
     this._migrationId = '';
     this._scheduleKind = 'interval';
     this._origins = undefined;
+    this._demoAccounts = new Set();
   }
 
   override connectedCallback(): void {
@@ -81,6 +87,7 @@ export class OplSyncPage extends LitElement {
     }
     void this.#reload();
     void this.#loadOrigins();
+    void this.#loadDemoAccounts();
     this.#follow();
   }
 
@@ -107,6 +114,36 @@ export class OplSyncPage extends LitElement {
     const result = await apiRequest(migrationsListPath(PICKER_JOBS));
     const jobs = result.ok ? parseJobs(result.data) : undefined;
     this._origins = (jobs ?? []).filter(canStartRule);
+  }
+
+  async #loadDemoAccounts(): Promise<void> {
+    const result = await apiRequest(ACCOUNTS_PATH);
+    const accounts = result.ok ? parseAccounts(result.data) : undefined;
+    this._demoAccounts = new Set((accounts ?? []).filter((account) => account.demo).map((account) => account.id));
+  }
+
+  /** Demo mode: changes the rule's source playlist at the demo provider, and says what changed. */
+  async #demoChange(rule: SyncRule, change: DemoChange): Promise<void> {
+    if (this._busy) return;
+    this._busy = rule.id;
+    this._problem = undefined;
+    const result = await apiRequest(DEMO_CHANGE_PATH, { method: 'POST', json: demoChangeRequest(rule.sourceAccountId, rule.sourcePlaylistId, change) });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `Demo: nothing changed: ${result.problem.title}.`;
+      return;
+    }
+    const outcome = parseDemoChange(result.data);
+    this._announcement = outcome ? demoChangeAnnouncement(outcome, rule.name || 'Untitled playlist') : 'Demo: the source playlist changed.';
+  }
+
+  #demoActions(rule: SyncRule, name: string): TemplateResult | typeof nothing {
+    if (!this._demoAccounts.has(rule.sourceAccountId) || rule.collectionKind !== 'PLAYLIST') return nothing;
+    return html`<div class="demo-actions" role="group" aria-label=${`Demo: change the source of ${name}`} data-testid="demo-actions">
+      <span class="demo-tag">Demo: change the source</span>
+      ${DEMO_CHANGES.map(({ change, label }) => html`<button type="button" data-demo-change=${change} aria-disabled=${this._busy === rule.id ? 'true' : 'false'} @click=${() => void this.#demoChange(rule, change)}>${label}</button>`)}
+    </div>`;
   }
 
   async #reload(): Promise<void> {
@@ -237,6 +274,7 @@ export class OplSyncPage extends LitElement {
           ? html`<button type="button" data-action="resume" @click=${() => void this.#act(rule, 'resume', `“${name}” is scheduled again.`)}>Resume</button>`
           : html`<button type="button" data-action="pause" @click=${() => void this.#act(rule, 'pause', `“${name}” is paused.`)}>Pause</button>`}
         <button type="button" data-action="delete" aria-label=${`Remove the rule of ${name}`} @click=${() => void this.#act(rule, 'delete', `The rule of “${name}” is removed; the playlists stay.`)}>Remove</button>
+        ${this.#demoActions(rule, name)}
       </td>
     </tr>`;
   }

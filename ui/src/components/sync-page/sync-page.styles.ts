@@ -18,6 +18,26 @@ export const syncPageStyles = css`
     margin-inline-start: var(--opl-space-2);
   }
 
+  .demo-actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--opl-space-2);
+    margin-block-start: var(--opl-space-2);
+    padding: var(--opl-space-2);
+    border-left: 4px solid var(--opl-color-accent);
+    background: var(--opl-color-accent-soft);
+    white-space: normal;
+  }
+
+  .demo-actions button + button {
+    margin-inline-start: 0;
+  }
+
+  .demo-tag {
+    font-weight: 600;
+  }
+
   form.create {
     display: grid;
     gap: var(--opl-space-3);

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER_TOKEN } from '../../fakes/applemusic/index.ts';
+import { startConnectionApp, type ConnectionApp, type JsonAnswer } from '../support/connection-app.ts';
+
+/**
+ * Demo mode's "change the source" (`POST /api/demo/playlists/change`) through HTTP against the
+ * engine's own demo providers: for each of the five, adding, moving and removing a song changes
+ * what the provider's API then returns to the engine, and the provider's version marker moves
+ * (Spotify snapshot id, TIDAL lastModifiedAt, Deezer checksum, Apple lastModifiedDate; YouTube
+ * Music has none, its new entry gets a new setVideoId). Refused outside demo mode, for an unknown
+ * or another owner's account, and for a playlist the demo listener does not own.
+ */
+
+interface Outcome {
+  change: string;
+  playlist_id: string;
+  title: string;
+  artist: string;
+  from: number | null;
+  to: number | null;
+  track_count: number;
+  version_before: string | null;
+  version_after: string | null;
+}
+
+interface ReadTrack {
+  title: string;
+  artist: string;
+  source_item_id?: string | null;
+}
+
+let app: ConnectionApp;
+const accounts = new Map<string, string>();
+
+async function connectByRedirect(provider: string): Promise<string> {
+  const begin = await app.api(`/api/auth/${provider}/begin`, { method: 'POST', body: '{}' });
+  expect(begin.status).toBe(200);
+  const authorize = await fetch((begin.json as { redirect_url: string }).redirect_url, { redirect: 'manual' });
+  const landed = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+  return landed.headers.get('location')!.split('connected=')[1]!;
+}
+
+async function connectYtmusic(): Promise<string> {
+  const begin = (await app.api('/api/auth/ytmusic/begin', { method: 'POST', body: JSON.stringify({ client: { client_id: 'opl-demo-client', client_secret: 'demo' } }) })).json as { state: string; interval_s?: number };
+  for (let poll = 0; poll < 20; poll++) {
+    if (poll > 0) await new Promise((resolve) => setTimeout(resolve, 1_000 * Math.min(begin.interval_s ?? 2, 3)));
+    const done = (await app.api('/api/auth/ytmusic/complete', { method: 'POST', body: JSON.stringify({ state: begin.state }) })).json as { status: string; account?: { id: string } };
+    if (done.status === 'connected') return done.account!.id;
+  }
+  throw new Error('the demo YouTube Music account did not connect');
+}
+
+async function connectAppleMusic(): Promise<string> {
+  const begin = (await app.api('/api/auth/applemusic/begin', { method: 'POST', body: '{}' })).json as { state: string };
+  const done = await app.api('/api/auth/applemusic/complete', { method: 'POST', body: JSON.stringify({ state: begin.state, values: { music_user_token: DEMO_USER_TOKEN } }) });
+  expect(done.status, JSON.stringify(done.json)).toBe(200);
+  return (done.json as { account: { id: string } }).account.id;
+}
+
+/** The first playlist the demo listener owns with a few songs (Apple lists no counts). */
+async function ownPlaylist(accountId: string): Promise<string> {
+  const { json } = await app.api(`/api/playlists?account_id=${accountId}`);
+  const playlists = (json as { playlists: { id: string | null; kind: string; is_owned: boolean | null; track_count: number | null }[] }).playlists;
+  return playlists.find((playlist) => playlist.id !== null && playlist.id !== 'liked' && playlist.kind !== 'LIKED_TRACKS' && playlist.is_owned !== false && (playlist.track_count ?? 3) >= 3)!.id!;
+}
+
+/** The playlist as the provider's API gives it to the engine now (the cache was dropped by the edit). */
+async function read(accountId: string, playlistId: string): Promise<{ snapshot_id: string | null; tracks: ReadTrack[] }> {
+  const { status, json } = await app.api(`/api/playlists/${encodeURIComponent(playlistId)}?account_id=${accountId}`);
+  expect(status, JSON.stringify(json)).toBe(200);
+  return (json as { playlist: { snapshot_id: string | null; tracks: ReadTrack[] } }).playlist;
+}
+
+async function change(accountId: string, playlistId: string, what: 'add' | 'remove' | 'move'): Promise<JsonAnswer> {
+  return app.api('/api/demo/playlists/change', { method: 'POST', body: JSON.stringify({ account_id: accountId, playlist_id: playlistId, change: what }) });
+}
+
+const key = (track: ReadTrack) => `${track.title}\u0000${track.artist}`;
+
+beforeAll(async () => {
+  app = await startConnectionApp({}, { env: { OPL_DEMO: '1' } });
+  for (const provider of ['spotify', 'tidal', 'deezer']) accounts.set(provider, await connectByRedirect(provider));
+  accounts.set('applemusic', await connectAppleMusic());
+  accounts.set('ytmusic', await connectYtmusic());
+}, 300_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('changing a demo source playlist', () => {
+  for (const provider of ['spotify', 'tidal', 'ytmusic', 'applemusic', 'deezer']) {
+    it(`${provider}: add, move and remove change what the provider then returns, and its version marker`, async () => {
+      const accountId = accounts.get(provider)!;
+      const playlistId = await ownPlaylist(accountId);
+      const before = await read(accountId, playlistId);
+
+      const added = await change(accountId, playlistId, 'add');
+      expect(added.status, JSON.stringify(added.json)).toBe(200);
+      const add = added.json as Outcome;
+      expect(add).toMatchObject({ change: 'add', playlist_id: playlistId, from: null, to: before.tracks.length, track_count: before.tracks.length + 1 });
+      const afterAdd = await read(accountId, playlistId);
+      expect(afterAdd.tracks.slice(0, -1).map(key)).toEqual(before.tracks.map(key));
+      expect(afterAdd.tracks.at(-1)!.title).toContain(add.title.replace(/ \(.*$/, ''));
+      expect(before.tracks.map((track) => track.title)).not.toContain(afterAdd.tracks.at(-1)!.title);
+      if (provider === 'ytmusic') {
+        // No version marker: the new entry has a setVideoId of its own.
+        expect(add.version_before).toBeNull();
+        const entryIds = before.tracks.map((track) => track.source_item_id);
+        expect(afterAdd.tracks.at(-1)!.source_item_id).toBeTruthy();
+        expect(entryIds).not.toContain(afterAdd.tracks.at(-1)!.source_item_id);
+      } else {
+        expect(add.version_before).toBeTruthy();
+        expect(add.version_after).not.toBe(add.version_before);
+      }
+      if (provider === 'spotify' || provider === 'deezer') {
+        // The snapshot id the engine reads is the version marker the edit moved.
+        expect(afterAdd.snapshot_id).toBe(add.version_after);
+        expect(afterAdd.snapshot_id).not.toBe(before.snapshot_id);
+      }
+
+      const moved = (await change(accountId, playlistId, 'move')).json as Outcome;
+      expect(moved).toMatchObject({ change: 'move', to: 0, track_count: afterAdd.tracks.length });
+      const afterMove = await read(accountId, playlistId);
+      const expected = afterAdd.tracks.map(key);
+      const [movedKey] = expected.splice(moved.from!, 1);
+      expect(afterMove.tracks.map(key)).toEqual([movedKey, ...expected]);
+      if (provider !== 'ytmusic') expect(moved.version_after).not.toBe(moved.version_before);
+
+      const removed = (await change(accountId, playlistId, 'remove')).json as Outcome;
+      expect(removed).toMatchObject({ change: 'remove', to: null, track_count: afterMove.tracks.length - 1 });
+      const afterRemove = await read(accountId, playlistId);
+      const left = afterMove.tracks.map(key);
+      left.splice(removed.from!, 1);
+      expect(afterRemove.tracks.map(key)).toEqual(left);
+      if (provider !== 'ytmusic') expect(removed.version_after).not.toBe(removed.version_before);
+    }, 120_000);
+  }
+
+  it('refuses an unknown account, a playlist the demo listener does not own, and bad input', async () => {
+    const unknown = await change('00000000-0000-4000-8000-000000000000', 'whatever', 'add');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/problem\+json/);
+    expect((await change(accounts.get('spotify')!, 'no-such-playlist', 'add')).status).toBe(404);
+    expect((await app.api('/api/demo/playlists/change', { method: 'POST', body: JSON.stringify({ account_id: accounts.get('spotify'), playlist_id: 'x', change: 'shuffle' }) })).status).toBe(400);
+  });
+
+  it("refuses another owner's account: it is not found", async () => {
+    const accountId = accounts.get('deezer')!;
+    const playlistId = await ownPlaylist(accountId);
+    await app.testApp.app.services.sync.execute({ text: `update provider_account set owner_id = 'another-owner' where id = ?`, values: [accountId] });
+    const refused = await change(accountId, playlistId, 'add');
+    expect(refused.status).toBe(404);
+  });
+});
+
+describe('outside demo mode', () => {
+  it('the route does not exist for the owner: 404', async () => {
+    const plain = await startConnectionApp();
+    try {
+      const answer = await plain.api('/api/demo/playlists/change', { method: 'POST', body: JSON.stringify({ account_id: '00000000-0000-4000-8000-000000000000', playlist_id: 'p', change: 'add' }) });
+      expect(answer.status).toBe(404);
+      expect((answer.json as { detail: string }).detail).toMatch(/Demo mode is off/);
+    } finally {
+      await plain.close();
+    }
+  }, 120_000);
+});
