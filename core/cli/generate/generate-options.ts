@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { engineUrlOption, UUID } from '../engine-command/index.ts';
+import { engineUrlOption, parseCommandWords, UUID } from '../engine-command/index.ts';
 
 /**
  * The command line of `opl generate`. The request (the prompt) is the one positional argument, or
@@ -48,32 +47,25 @@ function whole(value: string | undefined, name: string, min: number, max: number
 }
 
 export function parseGenerateOptions(args: readonly string[]): GenerateOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        to: { type: 'string' },
-        account: { type: 'string' },
-        tracks: { type: 'string' },
-        minutes: { type: 'string' },
-        genre: { type: 'string', multiple: true },
-        mood: { type: 'string', multiple: true },
-        explicit: { type: 'string' },
-        'from-library': { type: 'boolean', default: false },
-        seed: { type: 'string' },
-        confirm: { type: 'boolean', default: false },
-        draft: { type: 'string' },
-        yes: { type: 'boolean', default: false },
-        url: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new GenerateUsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandWords(
+    args,
+    {
+      to: { type: 'string' },
+      account: { type: 'string' },
+      tracks: { type: 'string' },
+      minutes: { type: 'string' },
+      genre: { type: 'string', multiple: true },
+      mood: { type: 'string', multiple: true },
+      explicit: { type: 'string' },
+      'from-library': { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      confirm: { type: 'boolean', default: false },
+      draft: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      url: { type: 'string' },
+    },
+    (message) => new GenerateUsageError(message),
+  );
   const url = engineUrlOption(values.url, (message) => new GenerateUsageError(message));
   if (values.draft !== undefined) {
     if (!UUID.test(values.draft)) throw new GenerateUsageError(`--draft takes a draft id (a UUID), not ${JSON.stringify(values.draft)}.`);

@@ -33,15 +33,6 @@ export const libraryPageStyles = css`
     gap: var(--opl-space-1);
   }
 
-  select {
-    font: inherit;
-    padding: var(--opl-space-2) var(--opl-space-3);
-    border: 1px solid var(--opl-color-control-border);
-    border-radius: var(--opl-radius);
-    background: var(--opl-color-surface);
-    color: var(--opl-color-text);
-  }
-
   .provider {
     display: inline-block;
     font-size: 0.8125rem;
