@@ -116,8 +116,8 @@ export const syncRoutes: FastifyPluginAsyncZod<{ sync: SyncApi }> = async (app, 
     {
       schema: {
         tags: ['syncs'],
-        summary: 'Rule and run changes as server-sent events (`rule`, `run`); resume with Last-Event-ID',
-        description: 'Each event is a persisted change of one of the owner\'s rules or runs: `id` is its number, `event` is `rule` (the rule with its active run) or `run`. Reconnecting with `Last-Event-ID: N` (or `?after=N`) delivers every change after N. A run\'s item-level progress is its migration job\'s event stream.',
+        summary: 'Rule and run changes as server-sent events (`rule`, `run`, `rule_deleted`); resume with Last-Event-ID',
+        description: 'Each event is a persisted change of one of the owner\'s rules or runs: `id` is its number, `event` is `rule` (the rule with its active run), `run`, or `rule_deleted` (`{"id": …}`; kept for a week). Reconnecting with `Last-Event-ID: N` (or `?after=N`) delivers every change after N. A run\'s item-level progress is its migration job\'s event stream.',
         querystring: z.object({ after: z.coerce.number().int().min(0).optional() }),
         headers: z.looseObject({ 'last-event-id': z.string().regex(/^\d{1,18}$/).optional() }),
         response: { 200: z.string().describe('text/event-stream') },

@@ -2,7 +2,7 @@ import type { Logger } from '../../logging/logger.ts';
 import { SYNC_PROGRESS_CHANNEL } from '../../storage/entities/sync-rule.entity.ts';
 import { PgListener } from '../../storage/pg-listener.ts';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
-import { rulesChangedAfter, runsChangedAfter, selectActiveRun } from './sync.sql.ts';
+import { deletionsAfter, rulesChangedAfter, runsChangedAfter, selectActiveRun } from './sync.sql.ts';
 import { ruleRow, ruleView, runView, type RuleView, type RunView } from './sync-views.ts';
 
 /**
@@ -17,14 +17,15 @@ import { ruleRow, ruleView, runView, type RuleView, type RunView } from './sync-
 export const SYNC_EVENT_BATCH = 200;
 const EVENT_BATCH = SYNC_EVENT_BATCH;
 
-export type SyncEvent = { id: number; type: 'rule'; data: RuleView } | { id: number; type: 'run'; data: RunView };
+export type SyncEvent = { id: number; type: 'rule'; data: RuleView } | { id: number; type: 'run'; data: RunView } | { id: number; type: 'rule_deleted'; data: { id: string } };
 
 export async function syncEventsAfter(execute: SqlExecute, ownerId: string, after: number): Promise<SyncEvent[]> {
   const rules = await execute(rulesChangedAfter(ownerId, after, EVENT_BATCH));
   const runs = await execute(runsChangedAfter(ownerId, after, EVENT_BATCH));
-  // Both lists are cut at the same number, so a later batch never skips a row of the other list.
+  const deletions = await execute(deletionsAfter(ownerId, after, EVENT_BATCH));
+  // The lists are cut at the same number, so a later batch never skips a row of another list.
   const full = (rows: readonly Record<string, unknown>[]) => (rows.length === EVENT_BATCH ? Number(rows[rows.length - 1]!['progress_seq']) : Number.POSITIVE_INFINITY);
-  const upTo = Math.min(full(rules), full(runs));
+  const upTo = Math.min(full(rules), full(runs), full(deletions));
   const events: SyncEvent[] = [];
   for (const row of rules) {
     const id = Number(row['progress_seq']);
@@ -36,6 +37,10 @@ export async function syncEventsAfter(execute: SqlExecute, ownerId: string, afte
   for (const row of runs) {
     const id = Number(row['progress_seq']);
     if (id <= upTo) events.push({ id, type: 'run', data: runView(row) });
+  }
+  for (const row of deletions) {
+    const id = Number(row['progress_seq']);
+    if (id <= upTo) events.push({ id, type: 'rule_deleted', data: { id: String(row['rule_id']) } });
   }
   return events.sort((a, b) => a.id - b.id);
 }

@@ -2,7 +2,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import { slotAfter } from './sync-schedule.ts';
 import type { SyncRunner } from './sync-runner.ts';
-import { insertRun, lockDueRule, selectDueRules, selectRunsWithJobs, selectStrandedRuns, setNextRun } from './sync.sql.ts';
+import { insertRun, lockDueRule, purgeOldDeletions, selectDueRules, selectRunsWithJobs, selectStrandedRuns, setNextRun } from './sync.sql.ts';
 import { ruleRow } from './sync-views.ts';
 
 /**
@@ -15,6 +15,8 @@ import { ruleRow } from './sync-views.ts';
  */
 
 const DUE_BATCH = 100;
+/** How long a deleted rule's event stays (sync_rule_deletion). */
+const DELETION_EVENTS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 const SWEEP_BATCH = 200;
 
 export interface SyncSchedulerOptions {
@@ -58,6 +60,7 @@ export class SyncScheduler {
     }
     // Queued after the commit; a crash in between leaves a queued run that the next pass re-queues.
     for (const runId of created) await this.#o.enqueueRun(runId);
+    await this.#o.execute(purgeOldDeletions(new Date(now.getTime() - DELETION_EVENTS_KEPT_MS)));
     if (created.length > 0 || requeued.length > 0) this.#o.logger.info({ created: created.length, requeued: requeued.length }, 'sync schedule evaluated');
     return { created, requeued };
   }

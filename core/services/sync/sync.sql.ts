@@ -239,6 +239,15 @@ export function rulesChangedAfter(ownerId: string, after: number, limit: number)
   return { text: `select ${RULE_COLUMNS} from sync_rule where owner_id = ? and progress_seq > ? order by progress_seq limit ?`, values: [ownerId, after, limit] };
 }
 
+export function deletionsAfter(ownerId: string, after: number, limit: number): SqlStatement {
+  return { text: `select rule_id, progress_seq from sync_rule_deletion where owner_id = ? and progress_seq > ? order by progress_seq limit ?`, values: [ownerId, after, limit] };
+}
+
+/** Deletion events older than a week go: a client away that long reloads the whole list. */
+export function purgeOldDeletions(before: Date): SqlStatement {
+  return { text: `delete from sync_rule_deletion where deleted_at < ?`, values: [before] };
+}
+
 export function runsChangedAfter(ownerId: string, after: number, limit: number): SqlStatement {
   return { text: `select ${RUN_COLUMNS} from sync_run where owner_id = ? and progress_seq > ? order by progress_seq limit ?`, values: [ownerId, after, limit] };
 }

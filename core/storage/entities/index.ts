@@ -26,6 +26,7 @@ import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
 import { SyncRule } from './sync-rule.entity.ts';
+import { SyncRuleDeletion } from './sync-rule-deletion.entity.ts';
 import { SyncRun } from './sync-run.entity.ts';
 import { TrackEdge } from './track-edge.entity.ts';
 import { TrackIdentity } from './track-identity.entity.ts';
@@ -60,6 +61,7 @@ export {
   SnapshotProfile,
   SyncCheckpoint,
   SyncRule,
+  SyncRuleDeletion,
   SyncRun,
   TrackEdge,
   TrackIdentity,
@@ -80,6 +82,7 @@ export const ENTITIES = [
   MatchDenial,
   ImportRecord,
   SyncRule,
+  SyncRuleDeletion,
   SyncRun,
   SyncCheckpoint,
   OrganizerJob,

@@ -16,6 +16,16 @@ export function syncProgressTriggerBody(): string {
     return NEW;`;
 }
 
+/**
+ * A deleted rule leaves its event behind (sync_rule_deletion), numbered from the same sequence,
+ * so an open stream tells every page that the rule is gone.
+ */
+export function syncRuleDeletedTriggerBody(): string {
+  return `insert into sync_rule_deletion (rule_id, owner_id, progress_seq, deleted_at) values (OLD.id, OLD.owner_id, nextval('sync_progress_seq'), now());
+    perform pg_notify('${SYNC_PROGRESS_CHANNEL}', OLD.owner_id);
+    return OLD;`;
+}
+
 /** A one-way scheduled sync, started from one completed full-playlist migration. */
 export const SyncRule = defineEntity({
   name: 'SyncRule',
@@ -55,7 +65,10 @@ export const SyncRule = defineEntity({
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  triggers: [{ name: 'sync_rule_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: syncProgressTriggerBody() }],
+  triggers: [
+    { name: 'sync_rule_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: syncProgressTriggerBody() },
+    { name: 'sync_rule_deleted', timing: 'after', events: ['delete'], forEach: 'row', body: syncRuleDeletedTriggerBody() },
+  ],
   indexes: [{ properties: ['ownerId'] }, { properties: ['status', 'nextRunAt'] }, { properties: ['ownerId', 'progressSeq'] }],
   checks: [
     { name: 'sync_rule_interval_positive', expression: 'interval_minutes is null or (interval_minutes >= 5 and interval_minutes <= 10080)' },

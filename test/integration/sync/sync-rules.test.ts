@@ -123,6 +123,9 @@ describe('sync rules', () => {
     const first = await readEvents({}, (events) => events.some((event) => event.type === 'run' && (event.data as RunJson).status === 'completed'));
     const last = Math.max(...first.map((event) => event.id));
     expect(first.some((event) => event.type === 'rule' && (event.data as RuleJson).id === r1.id)).toBe(true);
+    // The rules deleted earlier are events too: a page learns that they are gone.
+    expect(first.filter((event) => event.type === 'rule_deleted').map((event) => (event.data as { id: string }).id)).toContain(r2.id);
+    expect(first.find((event) => event.type === 'rule' && (event.data as RuleJson).id === r2.id)).toBeUndefined();
     await post(`/api/syncs/${r1.id}/pause`);
     const next = await readEvents({ 'last-event-id': String(last) }, (events) => events.some((event) => event.type === 'rule'));
     expect(next.every((event) => event.id > last)).toBe(true);

@@ -108,6 +108,7 @@ export class OplSyncPage extends LitElement {
     };
     events.addEventListener('rule', soon);
     events.addEventListener('run', soon);
+    events.addEventListener('rule_deleted', soon);
   }
 
   async #loadOrigins(): Promise<void> {
