@@ -193,6 +193,8 @@ export class SnapshotService {
     const rows = await this.#deps.execute(sql.deleteSnapshot(ownerId, id));
     if (rows.length === 0) {
       if (path) await rename(`${path}${DELETING_SUFFIX}`, path).catch(() => undefined);
+      const [restore] = await this.#deps.execute(sql.selectUnfinishedRestore(id));
+      if (restore) throw new SnapshotError('busy', `Snapshot ${id} is being restored (migration ${String(restore['id'])}); delete it once that migration has finished or been cancelled.`);
       throw new SnapshotError('busy', `Snapshot ${id} is still being taken; wait for it to finish.`);
     }
     if (path) await rm(`${path}${DELETING_SUFFIX}`, { force: true });

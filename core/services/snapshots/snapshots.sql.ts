@@ -171,8 +171,17 @@ export function recordVerification(ownerId: string, id: string, reason: string |
   };
 }
 
+/** A restore that has not finished may still read the archive (a paused or queued one too). */
+const RESTORE_UNFINISHED = `select 1 from migration_job j where j.source_snapshot_id = snapshot.id and j.status not in ('completed', 'failed', 'cancelled')`;
+
+/** Deletes a snapshot that is neither being taken nor being restored. */
 export function deleteSnapshot(ownerId: string, id: string): SqlStatement {
-  return { text: "delete from snapshot where owner_id = ? and id = ? and status not in ('queued', 'running') returning id, archive_path", values: [ownerId, id] };
+  return { text: `delete from snapshot where owner_id = ? and id = ? and status not in ('queued', 'running') and not exists (${RESTORE_UNFINISHED}) returning id, archive_path`, values: [ownerId, id] };
+}
+
+/** The unfinished restore of a snapshot, if any (why a delete was refused). */
+export function selectUnfinishedRestore(id: string): SqlStatement {
+  return { text: `select j.id from migration_job j where j.source_snapshot_id = ? and j.status not in ('completed', 'failed', 'cancelled') limit 1`, values: [id] };
 }
 
 /**

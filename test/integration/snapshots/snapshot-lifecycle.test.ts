@@ -228,6 +228,34 @@ describe('uploads and other owners', () => {
   });
 });
 
+describe('a snapshot being restored', () => {
+  it('cannot be deleted while a restore may still read it (retention deletes through the same check)', async () => {
+    const { id: profileId } = await profile('Restoring');
+    const snapshot = await takeSnapshot(profileId);
+    const started = await post('/api/migrations', {
+      source_provider: 'snapshot',
+      source_account_id: snapshot.id,
+      source_snapshot_id: snapshot.id,
+      target_provider: 'tidal',
+      target_account_id: h.tidalAccount,
+      selection: { playlist_ids: [`s1:${ids['Quiet Hours']}`] },
+      acknowledge_warnings: true,
+    });
+    expect(started.status, started.text).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    await h.waitForJob(jobId, (job) => ['completed', 'failed', 'cancelled', 'awaiting_review'].includes(job.status), 120_000);
+    // A restore that paused (a provider outage, a quota) will read the archive again when it resumes.
+    const execute = h.app.app.services.sync.execute;
+    await execute({ text: `update migration_job set status = 'paused' where id = ?`, values: [jobId] });
+    const refused = await h.api(`/api/snapshots/${snapshot.id}`, { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('being restored');
+    expect(await readFile(join(root, `${snapshot.id}.zip`))).toBeInstanceOf(Buffer);
+    await execute({ text: `update migration_job set status = 'completed' where id = ?`, values: [jobId] });
+    expect((await h.api(`/api/snapshots/${snapshot.id}`, { method: 'DELETE' })).status).toBe(204);
+  }, 180_000);
+});
+
 describe('schedules and retention with the injected clock', () => {
   const scheduler = () => h.app.app.services.snapshots.scheduler;
   const snapshotsOf = async (profileId: string) => ((await h.api('/api/snapshots')).json as { snapshots: SnapshotJson[] }).snapshots.filter((entry) => entry.profile_id === profileId);
