@@ -83,7 +83,7 @@ export interface AppOverrides {
   /** Tests of crash recovery: how often a snapshot job says it is alive (stale after 6 times as long). */
   snapshotHeartbeatSeconds?: number;
   /** Tests of sync and snapshot schedules: the clock every scheduling decision reads (moved by the test). */
-  syncClock?: () => Date;
+  scheduleClock?: () => Date;
   /** Tests: short sync run leases (a stalled worker's run is taken over quickly). */
   syncLeaseSeconds?: number;
   /** Tests of sign-in lockouts: the clock the throttle reads (moved past a lockout by the test). */
@@ -221,7 +221,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       transaction,
       progress: snapshotProgress,
       // Snapshot schedules read the same injected clock as sync schedules.
-      ...(overrides.syncClock ? { clock: overrides.syncClock } : {}),
+      ...(overrides.scheduleClock ? { clock: overrides.scheduleClock } : {}),
       connections,
       playlists,
       enqueue: async (snapshotId) => {
@@ -305,7 +305,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       enqueueRun: async (runId) => {
         await jobs.enqueue(runSyncJob, { run_id: runId }, { singletonKey: runId });
       },
-      ...(overrides.syncClock ? { clock: overrides.syncClock } : {}),
+      ...(overrides.scheduleClock ? { clock: overrides.scheduleClock } : {}),
       ...(overrides.syncLeaseSeconds ? { leaseSeconds: overrides.syncLeaseSeconds } : {}),
     });
     stack.push(() => sync.events.close());

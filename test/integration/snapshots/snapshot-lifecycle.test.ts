@@ -53,7 +53,7 @@ beforeAll(async () => {
       likedTrackKeys: keys(songs.slice(8, 11)),
     },
     tidalLibrary: {},
-    overrides: { syncClock: () => new Date(clock) },
+    overrides: { scheduleClock: () => new Date(clock) },
   });
   root = h.app.app.services.config.snapshotDir;
   const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);

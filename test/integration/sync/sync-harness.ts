@@ -58,7 +58,7 @@ export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; t
     spotifyLibrary: options.spotifyLibrary,
     tidalLibrary: options.tidalLibrary ?? {},
     ...(options.deezerLibrary ? { deezerLibrary: options.deezerLibrary } : {}),
-    overrides: { syncClock: () => new Date(clock), syncLeaseSeconds: 3 },
+    overrides: { scheduleClock: () => new Date(clock), syncLeaseSeconds: 3 },
   });
   const spotifyCall = async (method: string, path: string, body: unknown) => {
     const response = await fetch(`${h.spotify.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${h.spotifyUser.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
