@@ -7,6 +7,7 @@ import { abandonPendingItems, deleteDraftItems, refillSlot, selectCancelRequeste
 import { insertDraftItems, type NewDraftItem } from './generator.sql.ts';
 import type { GraphTransaction, SqlExecutor } from '../matching/index.ts';
 import type { TrackIntent } from './track-intents.ts';
+import { echoesPrompt } from './prompt-echo.ts';
 
 /**
  * One generation of a draft, written to its rows as it goes so that the progress stream (derived
@@ -47,6 +48,18 @@ function proposalOf(slot: LibrarySlot): Proposal {
   if (slot.kind === 'discarded') return { intent: DISCARDED_INTENT, choice: null, discarded: slot.why };
   const { offered, reason } = slot.choice;
   return { intent: { title: offered.title, artist: offered.artist, album: offered.album, release_year: offered.library.track.release_year ?? null, reason }, choice: slot.choice, discarded: null };
+}
+
+/** Reasons that repeat the request are dropped before anything is stored (prompt-echo.ts); each drop is a note. */
+function dropPromptEchoes(proposals: Proposal[], prompt: string): unknown[] {
+  const notes: unknown[] = [];
+  for (const [index, proposal] of proposals.entries()) {
+    if (proposal.intent.reason === null || !echoesPrompt(proposal.intent.reason, prompt)) continue;
+    proposal.intent = { ...proposal.intent, reason: null };
+    if (proposal.choice) proposal.choice = { ...proposal.choice, reason: null };
+    notes.push({ code: 'field_dropped', index, field: 'reason', message: `The reason of song ${index + 1} was dropped: it repeated your request, which is never stored.` });
+  }
+  return notes;
 }
 
 function discardedItem(proposal: Proposal): ResolvedIntent {
@@ -126,7 +139,7 @@ export async function runGeneration(d: GenerationDependencies, run: GenerationRu
     }
     modelMs = performance.now() - started;
     if (signal.aborted) throw new ModelError('model_cancelled', 'The generation was cancelled.');
-    notes = proposed.notes;
+    notes = [...proposed.notes, ...dropPromptEchoes(proposals, spec.prompt)];
     mode = proposed.mode;
     repaired = proposed.repaired;
     // The proposals become items at once (pending), in one step with the phase change.

@@ -202,7 +202,8 @@ describe('library-grounded generation', () => {
 describe('privacy in library-grounded mode', () => {
   it('keeps no trace of the prompt after a grounded generation and regeneration: no table, no log line, no answer', async () => {
     const MARKER = 'GROUNDED-PRIVACY-MARKER-93be01';
-    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [{ id: 't1', reason: 'fits' }, { id: MARKER }] }) });
+    // The model quotes the request in its reason (small models do): the reason is dropped, never stored.
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [{ id: 't1', reason: `Picked for "${MARKER} songs"` }, { id: MARKER }] }) });
     const made = await post('/api/generator/drafts', { target_provider: 'spotify', target_account_id: h.spotifyAccount, generation: { prompt: `${MARKER} songs`, controls: { track_count: 2 } }, grounding: 'library' });
     expect(made.status, made.text).toBe(201);
     const draft = made.json as Draft;

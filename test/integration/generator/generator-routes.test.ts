@@ -145,7 +145,8 @@ describe('the generator', () => {
 describe('editing and confirming a draft', () => {
   it('approves, removes and renames, then confirms into a migration that writes the approved tracks once, in order', async () => {
     const songs = cleanSongs.slice(0, 3);
-    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [...songs.map(song), { title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: null }] }) });
+    // The model quotes the request in one reason (small models do): that reason is dropped, never stored.
+    model.failNext({ kind: 'content', content: JSON.stringify({ tracks: [...songs.map(song), { title: 'Nobody Knows This One', artist: 'Invented', album: null, release_year: null, reason: `You asked for "${MARKER} confirm me"` }] }) });
     const made = await create({ target_provider: 'tidal', target_account_id: h.tidalAccount, generation: { prompt: `${MARKER} confirm me`, controls: { track_count: 4 } } });
     expect(made.status, made.text).toBe(201);
     let draft = made.json as Draft & { items: { id: string }[] };
