@@ -18,7 +18,8 @@ Talks to a running engine over its HTTP API (default http://OPL_HOST:OPL_PORT; O
 logs in when the instance has the owner-session gate on, and the command logs out when it ends).
 Database migrations: \`opl db migrate\`.
 
-Exit codes: 0 completed, 2 partial, 1 failed (or refused, or the engine answered an error),
+Exit codes: 0 completed (songs you skipped in review count as done), 2 partial, 1 failed (or
+refused, or the engine answered an error),
 3 not finished (waiting for review or paused: follow it later), 64 usage error,
 130 interrupted (a started migration goes on in the engine).
 `;

@@ -26,21 +26,25 @@ export function lockedOut(until: Date, now: Date): AppError {
 
 /**
  * Signs in with a secret a person types (the owner secret): the attempt is counted before the
- * secret is checked, waits its turn, and on success resets the count and sets the device cookie.
- * Answers whether the secret was right; a wrong one has waited at least FAILED_SIGN_IN_DELAY_MS.
+ * secret is checked, waits its turn, and on success resets the count. Answers whether the secret
+ * was right, and on success `remember` sets the device cookie (call it after the session cookie:
+ * clients that read only the first cookie get the session). A wrong secret has waited at least
+ * FAILED_SIGN_IN_DELAY_MS.
  */
-export async function throttledSignIn(request: FastifyRequest, reply: FastifyReply, throttle: SignInThrottle, attempt: SignInAttempt, check: () => boolean, secureCookie: boolean): Promise<boolean> {
+export async function throttledSignIn(request: FastifyRequest, throttle: SignInThrottle, attempt: SignInAttempt, check: () => boolean): Promise<{ right: false } | { right: true; remember: (reply: FastifyReply, secureCookie: boolean) => void }> {
   const decision = await throttle.admit(attempt);
   if (!decision.admitted) throw lockedOut(decision.lockedUntil, throttle.now());
   if (decision.delayMs > 0) await sleep(decision.delayMs);
   if (!check()) {
     await sleep(FAILED_SIGN_IN_DELAY_MS);
     request.log.warn({ sign_in: attempt.kind }, 'sign-in failed');
-    return false;
+    return { right: false };
   }
   const device = await throttle.succeeded(attempt, decision);
-  void reply.setCookie(DEVICE_COOKIE, device.deviceToken, { path: '/api', httpOnly: true, sameSite: 'strict', secure: secureCookie, maxAge: device.maxAgeSeconds });
-  return true;
+  return {
+    right: true,
+    remember: (reply, secureCookie) => void reply.setCookie(DEVICE_COOKIE, device.deviceToken, { path: '/api', httpOnly: true, sameSite: 'strict', secure: secureCookie, maxAge: device.maxAgeSeconds }),
+  };
 }
 
 /**

@@ -66,8 +66,8 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
         throw new AppError('not_found', 'The owner-session gate is off on this instance (OPL_PUBLIC_BASE_URL is not set), so there is nothing to log in to.');
       }
       const secret = request.body.secret;
-      const right = await throttledSignIn(request, reply, throttle, signInAttempt(request, 'owner_secret', 'owner'), () => sessions.verifySecret(secret), secureCookie);
-      if (!right) throw new AppError('invalid_owner_secret', 'The owner secret is not correct.');
+      const signedIn = await throttledSignIn(request, throttle, signInAttempt(request, 'owner_secret', 'owner'), () => sessions.verifySecret(secret));
+      if (!signedIn.right) throw new AppError('invalid_owner_secret', 'The owner secret is not correct.');
       const { token } = await sessions.create();
       void reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
@@ -76,6 +76,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
         secure: secureCookie,
         maxAge: sessions.ttlSeconds,
       });
+      signedIn.remember(reply, secureCookie);
       return reply.status(204).send(null);
     },
   );

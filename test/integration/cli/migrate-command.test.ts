@@ -186,20 +186,20 @@ describe('opl migrate', () => {
     expect((await opl(['--report', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
   });
 
-  it('asks about each item waiting for review, posts the answers, and exits 2 when one was skipped', async () => {
+  it('asks about each item waiting for review, posts the answers, and exits 0: a song skipped in review is the user\'s choice, not a loss', async () => {
     const importId = await paste('Pasted Review', [...exact.map((track) => `${artistOf(track)} - ${track.title}`), ...clipped.map(clippedLine)]);
     // Answers, in order: skip the first clipped song, pick candidate 1 for the second, approve the third.
     const run = await opl(['--from', `import:${importId}`, '--to', h.tidalAccount, '--playlist', '0', '--yes', '--interactive'], 's\n1\na\n');
-    expect(run.code, run.output).toBe(2);
+    expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/3 items need your review/);
     for (const [index, track] of clipped.entries()) expect(run.output).toContain(`Review ${index + 1}/3: ${artistOf(track)} — ${track.title.slice(0, -2)}`);
     expect(run.output).toMatch(/1\. .+ score \d+% \(suggested\)/);
-    expect(run.output).toMatch(/partial: 4 written, 1 skipped, 0 failed of 5/);
+    expect(run.output).toMatch(/completed: 4 written, 1 skipped, 0 failed of 5/);
     expect(run.output).toMatch(/skipped: .+Skipped in review/);
     expect(tidalEntries('Pasted Review')).toEqual([...exact, ...clipped.slice(1)].map((track) => h.tidal.trackId(track.key)));
   });
 
-  it('leaves review for later without a terminal (exit 3), then --follow reviews it and exits 1 when nothing arrived', async () => {
+  it('leaves review for later without a terminal (exit 3), then --follow reviews it; skipping every song is done as asked (exit 0)', async () => {
     const importId = await paste('Pasted Later', clippedLater.map(clippedLine));
     const first = await opl(['--from', `import:${importId}`, '--to', h.tidalAccount, '--playlist', '0', '--yes']);
     expect(first.code, first.output).toBe(3);
@@ -208,9 +208,9 @@ describe('opl migrate', () => {
     expect(((await h.api(`/api/migrations/${jobId}`)).json as { status: string }).status).toBe('awaiting_review');
     // "S" skips all the rest in one batch call.
     const follow = await opl(['--follow', jobId!, '--interactive'], 'S\n');
-    expect(follow.code, follow.output).toBe(1);
+    expect(follow.code, follow.output).toBe(0);
     expect(follow.output).toMatch(/Skipped 3 item\(s\)/);
-    expect(follow.output).toContain(`Migration ${jobId} failed: 0 written, 3 skipped, 0 failed of 3.`);
+    expect(follow.output).toContain(`Migration ${jobId} completed: 0 written, 3 skipped, 0 failed of 3.`);
   });
 
   it('logs in with OPL_OWNER_SECRET when the owner-session gate is on', async () => {
