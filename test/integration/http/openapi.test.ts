@@ -34,6 +34,7 @@ describe('/openapi.json', () => {
       '/api/auth/{provider}/begin',
       '/api/auth/{provider}/callback',
       '/api/auth/{provider}/complete',
+      '/api/demo/playlists/change',
       '/api/exports',
       '/api/exports/formats',
       '/api/exports/migrations/{job_id}',
