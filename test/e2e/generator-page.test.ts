@@ -196,6 +196,8 @@ describe('the Generator page', () => {
     await generator().locator('[data-testid="demo-model"]').waitFor({ timeout: 30_000 });
     await generator().getByLabel('Describe the playlist').fill(`${mine[0]!.title} ${mine[1]!.title}`);
     await generator().getByLabel('Number of songs').fill('3');
+    // Songs to start from are offered first, whatever else the (shared) engine has read.
+    await generator().getByLabel('Start from these songs').fill(`${mine[0]!.title}, ${mine[1]!.title}`);
     await generator().getByRole('radio', { name: 'Allow' }).check();
     const library = generator().getByRole('radio', { name: 'Only songs I already have' });
     await library.focus();
@@ -216,8 +218,8 @@ describe('the Generator page', () => {
     expect(draft.generation.grounding.mode).toBe('library');
     expect(draft.items).toHaveLength(3);
     // The browser tests share one engine, so the library offered holds what other files read and
-    // imported too (which songs may be offered is the integration tests' business): here, the demo
-    // model picks offered songs by the request's words, so the songs named in it are among the picks.
+    // imported too (which songs may be offered is the integration tests' business): here, the songs
+    // to start from are offered first and the demo model picks offered songs by the request's words.
     const picked = draft.items.map((item) => item.title);
     expect(picked.filter((title) => title === mine[0]!.title || title === mine[1]!.title).length, picked.join(', ')).toBeGreaterThanOrEqual(1);
     expect(await items().count()).toBe(3);
