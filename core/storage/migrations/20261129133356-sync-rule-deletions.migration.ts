@@ -9,7 +9,7 @@ export class Migration20261129133356_sync_rule_deletions extends Migration {
     this.addSql(`create index "sync_rule_deletion_owner_id_progress_seq_index" on "sync_rule_deletion" ("owner_id", "progress_seq");`);
     this.addSql(`create index "sync_rule_deletion_deleted_at_index" on "sync_rule_deletion" ("deleted_at");`);
 
-    this.addSql(`create or replace function "sync_rule_sync_rule_deleted_fn"() returns trigger as \$\$ begin insert into sync_rule_deletion (rule_id, owner_id, progress_seq, deleted_at) values (OLD.id, OLD.owner_id, nextval('sync_progress_seq'), now());     perform pg_notify('opl_sync_progress', OLD.owner_id);     return OLD; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "sync_rule_sync_rule_deleted_fn"() returns trigger as $$ begin insert into sync_rule_deletion (rule_id, owner_id, progress_seq, deleted_at) values (OLD.id, OLD.owner_id, nextval('sync_progress_seq'), now());     perform pg_notify('opl_sync_progress', OLD.owner_id);     return OLD; end; $$ language plpgsql;`);
     this.addSql(`create trigger "sync_rule_deleted" AFTER DELETE on "sync_rule" for each ROW execute function "sync_rule_sync_rule_deleted_fn"();`);
   }
 
