@@ -28,6 +28,7 @@ describe('the Snapshots page', () => {
   let tidalAccount = '';
   let snapshotId = '';
   let downloaded = '';
+  let restoreJobId = '';
   const snapshots = () => page.locator('opl-snapshots-page');
   const row = () => snapshots().locator(`[data-testid="snapshot-row"][data-snapshot-id="${snapshotId}"]`);
 
@@ -115,6 +116,7 @@ describe('the Snapshots page', () => {
     }
     await link.waitFor({ timeout: 30_000 });
     const jobId = (await link.getAttribute('data-job-id'))!;
+    restoreJobId = jobId;
     expect(await link.getAttribute('href')).toBe('#/history');
     const job = (await (await page.request.get(`${baseUrl}/api/migrations/${jobId}`)).json()) as { source_kind: string; target_provider: string };
     expect(job).toMatchObject({ source_kind: 'snapshot', target_provider: 'tidal' });
@@ -143,7 +145,15 @@ describe('the Snapshots page', () => {
     await page.screenshot({ path: join(tmpdir(), 'opl-snapshots-page.png'), fullPage: true });
   });
 
-  it('deletes the snapshot', async () => {
+  it('deletes the snapshot once its restore has finished', async () => {
+    // A snapshot whose restore may still read it cannot be deleted: let the restore settle first
+    // (a restore left waiting for review is cancelled, as its owner would).
+    const status = async () => ((await (await page.request.get(`${baseUrl}/api/migrations/${restoreJobId}`)).json()) as { status: string }).status;
+    await expect.poll(status, { timeout: 120_000 }).toMatch(/^(completed|failed|cancelled|awaiting_review)$/);
+    if ((await status()) === 'awaiting_review') {
+      expect((await page.request.post(`${baseUrl}/api/migrations/${restoreJobId}/cancel`)).status()).toBeLessThan(300);
+      await expect.poll(status, { timeout: 60_000 }).toBe('cancelled');
+    }
     await row().getByRole('button', { name: /Delete the snapshot/ }).click();
     await expect.poll(() => row().count(), { timeout: 15_000 }).toBe(0);
     expect((await page.request.get(`${baseUrl}/api/snapshots/${snapshotId}`)).status()).toBe(404);
