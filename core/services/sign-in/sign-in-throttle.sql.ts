@@ -26,15 +26,20 @@ export function countAttempt(keyHash: string, now: Date, windowStart: Date, quie
   };
 }
 
-/** Starts a lockout unless one runs already (a parallel attempt may have started it); answers the lockout in force. */
+/**
+ * Starts a lockout unless one runs already (a parallel attempt may have started it); answers the
+ * lockout in force. One UPDATE, not a CTE with a fallback SELECT: an UPDATE that waited for a
+ * parallel one re-reads the row as committed, while a SELECT in the same statement would still
+ * see the snapshot from before it (a lockout of "null").
+ */
 export function startLockout(keyHash: string, now: Date, until: Date): SqlStatement {
   return {
-    text: `with started as (
-        update sign_in_throttle set locked_until = ?, lockouts = lockouts + 1, updated_at = ?
-        where key_hash = ? and (locked_until is null or locked_until <= ?) returning locked_until)
-      select locked_until from started
-      union all select locked_until from sign_in_throttle where key_hash = ? and not exists (select 1 from started)`,
-    values: [until, now, keyHash, now, keyHash],
+    text: `update sign_in_throttle set
+        lockouts = case when locked_until is null or locked_until <= ? then lockouts + 1 else lockouts end,
+        locked_until = case when locked_until is null or locked_until <= ? then ? else locked_until end,
+        updated_at = ?
+      where key_hash = ? returning locked_until`,
+    values: [now, now, until, now, keyHash],
   };
 }
 
