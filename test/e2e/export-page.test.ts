@@ -295,7 +295,14 @@ describe('Export page', () => {
     await exportPage().getByRole('group', { name: 'Export from' }).waitFor();
     await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).focus();
 
-    const radio = await tabUntil('a Spotify source radio', (focus) => focus.type === 'radio' && / on Spotify$/.test(focus.label));
+    // Tab enters the source radio group once (at its chosen or first account, which depends on
+    // what the shared engine connected first); arrow keys move within it.
+    let radio = await tabUntil('a source radio', (focus) => focus.type === 'radio' && / on [A-Z][\w ]+$/.test(focus.label));
+    for (let press = 0; press < 8 && !/ on Spotify$/.test(radio.label); press += 1) {
+      await page.keyboard.press('ArrowDown');
+      radio = await focusedControl();
+    }
+    expect(radio.label).toMatch(/ on Spotify$/);
     expect(radio.outlineStyle).not.toBe('none');
     await page.keyboard.press('Space');
     await collections().first().waitFor({ timeout: 30_000 });

@@ -194,7 +194,9 @@ describe('the Generator page', () => {
 
     await page.goto(`${baseUrl}/#/generator`);
     await generator().locator('[data-testid="demo-model"]').waitFor({ timeout: 30_000 });
-    await generator().getByLabel('Describe the playlist').fill(`${mine[0]!.title} ${mine[1]!.title}`);
+    // The demo model picks the offered songs sharing the most words with the request: naming the
+    // songs by title and artist makes them outscore songs that share a title word or two.
+    await generator().getByLabel('Describe the playlist').fill(`${mine[0]!.title} ${mine[0]!.artist} ${mine[1]!.title} ${mine[1]!.artist}`);
     await generator().getByLabel('Number of songs').fill('3');
     // Songs to start from are offered first, whatever else the (shared) engine has read.
     await generator().getByLabel('Start from these songs').fill(`${mine[0]!.title}, ${mine[1]!.title}`);
@@ -214,14 +216,17 @@ describe('the Generator page', () => {
     await generator().locator('[data-testid="library-note"]').waitFor();
 
     const draftId = (await draftSection().getAttribute('data-draft-id'))!;
-    const draft = (await (await page.request.get(`${baseUrl}/api/generator/drafts/${draftId}`)).json()) as { generation: { grounding: { mode: string } }; items: { status: string; title: string }[] };
+    const draft = (await (await page.request.get(`${baseUrl}/api/generator/drafts/${draftId}`)).json()) as { generation: { grounding: { mode: string } } & Record<string, unknown>; items: { status: string; title: string }[] };
     expect(draft.generation.grounding.mode).toBe('library');
     expect(draft.items).toHaveLength(3);
     // The browser tests share one engine, so the library offered holds what other files read and
     // imported too (which songs may be offered is the integration tests' business): here, the songs
     // to start from are offered first and the demo model picks offered songs by the request's words.
+    // The copy offered may be another service's, titled with a suffix ("… - Remastered 2011").
+    const folded = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    const named = (title: string) => [mine[0]!, mine[1]!].some((song) => folded(title).startsWith(folded(song.title)));
     const picked = draft.items.map((item) => item.title);
-    expect(picked.filter((title) => title === mine[0]!.title || title === mine[1]!.title).length, picked.join(', ')).toBeGreaterThanOrEqual(1);
+    expect(picked.filter(named).length, `picked ${picked.join(', ')}; named ${mine[0]!.title}, ${mine[1]!.title}; ${JSON.stringify(draft.generation)}`).toBeGreaterThanOrEqual(1);
     expect(await items().count()).toBe(3);
     expect(session.errors.filter((error) => !/status of (4\d\d|5\d\d)/.test(error) && !/\/events net::ERR_ABORTED$/.test(error))).toEqual([]);
   }, 120_000);

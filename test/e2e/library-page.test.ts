@@ -31,8 +31,16 @@ describe('the Library page', () => {
       .locator(`[data-testid="member-row"][data-provider="${provider}"]`)
       .filter({ has: page.getByRole('rowheader', { name }) })
       .first();
-  // The demo TIDAL account has two playlists; Late Night Focus is on all three services.
-  const focus = () => groupWith('Late Night Focus', 'spotify').first();
+  const member = (name: string, provider: string) => page.locator(`[data-testid="member-row"][data-provider="${provider}"]`).filter({ has: page.getByRole('rowheader', { name }) });
+  // Late Night Focus is on all three demo services. The browser tests share one engine, so other
+  // files may have made more playlists of that name (migrated copies): the group meant here is
+  // the one holding all three.
+  const focus = () =>
+    groupWith('Late Night Focus', 'spotify')
+      .filter({ has: member('Late Night Focus', 'tidal') })
+      .filter({ has: member('Late Night Focus', 'deezer') })
+      .first();
+  const byKey = (key: string | null) => library().locator(`[data-testid="member-row"][data-key="${key}"]`);
 
   beforeAll(async () => {
     session = await openSession(inject('chromiumWsEndpoint'));
@@ -80,26 +88,26 @@ describe('the Library page', () => {
   });
 
   it('splits a playlist out of its group and joins it back, and both survive a reload', async () => {
-    const tidalKey = await row('Late Night Focus', 'tidal').getAttribute('data-key');
-    const spotifyKey = await row('Late Night Focus', 'spotify').getAttribute('data-key');
-    const groupIdOf = (key: string | null) => library().locator(`[data-testid="member-row"][data-key="${key}"]`).locator('xpath=ancestor::tbody').getAttribute('data-group-id');
+    const tidalKey = await focus().locator('[data-testid="member-row"][data-provider="tidal"]').filter({ has: page.getByRole('rowheader', { name: 'Late Night Focus' }) }).first().getAttribute('data-key');
+    const spotifyKey = await focus().locator('[data-testid="member-row"][data-provider="spotify"]').filter({ has: page.getByRole('rowheader', { name: 'Late Night Focus' }) }).first().getAttribute('data-key');
+    const groupIdOf = (key: string | null) => byKey(key).locator('xpath=ancestor::tbody').getAttribute('data-group-id');
     expect(await groupIdOf(tidalKey)).toBe(await groupIdOf(spotifyKey));
 
-    await library().getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
+    await byKey(tidalKey).getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
     await library().getByRole('button', { name: 'Split out of their group' }).click();
     await expect.poll(async () => (await groupIdOf(tidalKey)) !== (await groupIdOf(spotifyKey))).toBe(true);
     await page.reload();
     await library().locator('[data-testid="groups-table"]').waitFor();
     expect(await groupIdOf(tidalKey)).not.toBe(await groupIdOf(spotifyKey));
 
-    await library().getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
-    await library().getByRole('checkbox', { name: 'Select Late Night Focus on spotify' }).first().check();
+    await byKey(tidalKey).getByRole('checkbox', { name: 'Select Late Night Focus on tidal' }).check();
+    await byKey(spotifyKey).getByRole('checkbox', { name: 'Select Late Night Focus on spotify' }).check();
     await library().getByRole('button', { name: 'Join into one group' }).click();
     await expect.poll(async () => (await groupIdOf(tidalKey)) === (await groupIdOf(spotifyKey))).toBe(true);
     await page.reload();
     await library().locator('[data-testid="groups-table"]').waitFor();
     expect(await groupIdOf(tidalKey)).toBe(await groupIdOf(spotifyKey));
-    expect(await focus().locator('[data-testid="reasons"]').textContent()).toContain('Joined by you');
+    expect(await byKey(tidalKey).locator('xpath=ancestor::tbody').locator('[data-testid="reasons"]').textContent()).toContain('Joined by you');
   }, 60_000);
 
   it('compares two playlists and hands the missing songs to a prefilled Migrate wizard', async () => {

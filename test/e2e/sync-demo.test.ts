@@ -86,7 +86,7 @@ describe('the Sync page in demo mode', () => {
     const title = /“(.+)” by/.exec((await announcement().textContent())!)![1]!;
 
     await row().getByRole('button', { name: 'Run now' }).click();
-    await expect.poll(() => announcement().textContent()).toContain('A run of “Empty For Now” is queued.');
+    await expect.poll(() => announcement().textContent(), { timeout: 30_000 }).toContain('A run of “Empty For Now” is queued.');
     await expect.poll(() => targetTitles(), { timeout: 60_000, interval: 1_000 }).toEqual([firstTitle, title]);
     await expect.poll(() => row().locator('td').nth(4).textContent(), { timeout: 30_000 }).not.toBe('Never');
   }, 120_000);

@@ -119,7 +119,13 @@ describe('web UI shell', () => {
     const state = page.locator('opl-health-indicator .state');
     await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('Ready');
 
-    await tabTo(page, 'Engine Ready', { max: 40 });
+    // From the top of the document: the page before may have left focus in a long list.
+    await page.evaluate(() => {
+      document.body.tabIndex = -1;
+      document.body.focus();
+      document.body.removeAttribute('tabindex');
+    });
+    await tabTo(page, 'Engine Ready', { max: 5 });
     await page.keyboard.press('Enter');
     const checks = page.getByRole('list', { name: 'Readiness checks' });
     await expect.poll(() => checks.isVisible()).toBe(true);

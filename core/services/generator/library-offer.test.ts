@@ -46,6 +46,17 @@ describe('sampleLibrary', () => {
     expect(seeded.slice(0, 73).every((entry) => entry.artist === 'Artist 3' || entry.title === 'Song 11' || entry.title === 'Song 12')).toBe(true);
     expect(seeded.slice(73).some((entry) => entry.artist === 'Artist 3' || /^Song 1[12]$/.test(entry.title))).toBe(false);
   });
+
+  it('finds a seed song whose kept copy carries a version suffix the listener did not type', () => {
+    const remastered = [...library.slice(0, 300), song(900, { title: 'Velvet Moon - Remastered 2011' }), song(901, { title: 'Velvet Moon Rising' })];
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const seeded = sampleLibrary(remastered, controls({ seed_tracks: ['Velvet Moon'] }), seed, { cap: 2 });
+      expect(seeded[0]!.title).toBe('Velvet Moon - Remastered 2011');
+      // Another song starting with the same words is not that song: it keeps its sampled place.
+      const unseeded = sampleLibrary(remastered.filter((entry) => entry.track.title !== 'Velvet Moon - Remastered 2011'), controls(), seed, { cap: 1 });
+      expect(seeded[1]!.title).toBe(unseeded[0]!.title);
+    }
+  });
 });
 
 describe('readLibraryChoices', () => {

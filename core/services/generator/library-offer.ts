@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Track } from '@opl/plugin-sdk';
 import { z } from 'zod';
+import { parseTitle } from '../../matching/index.ts';
 import type { GeneratorControls } from './generation-request.ts';
 
 /**
@@ -105,9 +106,10 @@ export function sampleLibrary(tracks: readonly LibraryTrack[], controls: Generat
   const seedSongs = controls.seed_tracks.map(fold).filter(Boolean);
   const seeded = (track: Track) => {
     const artist = fold(track.artist);
-    const title = fold(track.title);
+    // A copy may carry a version suffix the listener does not type ("… - Remastered 2011").
+    const titles = new Set([fold(track.title), fold(parseTitle(track.title).base)]);
     // A seed song is named by its title alone, or by title and artist ("Song by Artist").
-    return seedArtists.some((name) => artist.includes(name)) || seedSongs.some((song) => song === title || (song.startsWith(`${title} `) && song.includes(artist)));
+    return seedArtists.some((name) => artist.includes(name)) || seedSongs.some((song) => [...titles].some((title) => title !== '' && (song === title || (song.startsWith(`${title} `) && song.includes(artist)))));
   };
   const ordered = [...unique.entries()]
     .map(([key, entry]) => ({ entry, first: seeded(entry.track) ? 0 : 1, order: rank(seed, key) }))

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeChatModel, type FakeChatModel } from '../../fakes/chat-model/index.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { readServerEvents, type ServerEvent } from '../support/server-events.ts';
 
 /**
  * A generation followed live: `wait=false` answers at once with a `generating` draft, and the
@@ -38,11 +39,7 @@ interface Draft {
   counts: Record<string, number>;
   items: Item[];
 }
-interface SseEvent {
-  id: number;
-  type: string;
-  data: Record<string, unknown>;
-}
+type SseEvent = ServerEvent<Record<string, unknown>>;
 
 beforeAll(async () => {
   model = await startFakeChatModel({ dialect: 'llama.cpp' });
@@ -61,38 +58,9 @@ function post(path: string, body: unknown) {
   return h.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-/** Reads the event stream until `until` holds for an event (or the time runs out), then disconnects. */
-async function readEvents(draftId: string, until: (event: SseEvent) => boolean, lastEventId?: number): Promise<SseEvent[]> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 30_000);
-  const response = await fetch(`${h.baseUrl}/api/generator/drafts/${draftId}/events`, {
-    headers: { accept: 'text/event-stream', ...(lastEventId !== undefined ? { 'last-event-id': String(lastEventId) } : {}) },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const events: SseEvent[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((line) => /^(id|event|data):/.test(line)).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
-        if (!fields['data']) continue;
-        const event = { id: Number(fields['id']), type: String(fields['event']), data: JSON.parse(fields['data']) as Record<string, unknown> };
-        events.push(event);
-        if (until(event)) return events;
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  throw new Error(`the stream ended before the awaited event; got ${events.length} events`);
+/** Reads the draft's event stream until `until` holds for an event, then disconnects. */
+function readEvents(draftId: string, until: (event: SseEvent) => boolean, lastEventId?: number): Promise<SseEvent[]> {
+  return readServerEvents(`${h.baseUrl}/api/generator/drafts/${draftId}/events`, { ...(lastEventId === undefined ? {} : { lastEventId }), until: (events) => until(events.at(-1)!) });
 }
 
 const finished = (event: SseEvent) => event.type === 'draft' && event.data['status'] !== 'generating';

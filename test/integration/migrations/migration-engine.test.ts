@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { cleanUpMigrationHistory } from '../../../core/services/migrations/migration-retention.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type JobJson, type MigrationHarness } from './migration-harness.ts';
+import { readServerEvents, type ServerEvent } from '../support/server-events.ts';
 
 /**
  * The migration engine end to end through the HTTP API: Spotify (fake) → TIDAL (fake), both
@@ -246,34 +247,12 @@ describe('an expired connection', () => {
 });
 
 describe('live progress', () => {
-  async function readEvents(jobId: string, lastEventId: string | null, stopAfter: number, untilDone: boolean): Promise<{ id: string; event: string; data: { status: string; id: string } }[]> {
-    const controller = new AbortController();
-    const response = await fetch(`${h.baseUrl}/api/migrations/${jobId}/events`, { headers: lastEventId ? { 'last-event-id': lastEventId } : {}, signal: controller.signal });
-    if (!/text\/event-stream/.test(response.headers.get('content-type') ?? '')) throw new Error(`not an event stream: ${response.status} ${await response.text()}`);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const events: { id: string; event: string; data: { status: string; id: string } }[] = [];
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields = Object.fromEntries(block.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-          if (!fields['data']) continue;
-          events.push({ id: fields['id']!, event: fields['event']!, data: JSON.parse(fields['data']) as { status: string; id: string } });
-          if (!untilDone && events.length >= stopAfter) return events;
-          if (untilDone && fields['event'] === 'job' && ['completed', 'failed'].includes(events.at(-1)!.data.status)) return events;
-        }
-      }
-    } finally {
-      controller.abort();
-    }
-    return events;
+  /** Reads the job's stream: `stopAfter` events, or (`untilDone`) until the job event that ends it. */
+  function readEvents(jobId: string, lastEventId: number | null, stopAfter: number, untilDone: boolean): Promise<ServerEvent<{ status: string; id: string }>[]> {
+    return readServerEvents<{ status: string; id: string }>(`${h.baseUrl}/api/migrations/${jobId}/events`, {
+      ...(lastEventId === null ? {} : { lastEventId }),
+      until: (events) => (untilDone ? events.at(-1)!.type === 'job' && ['completed', 'failed'].includes(events.at(-1)!.data.status) : events.length >= stopAfter),
+    });
   }
 
   it('resumes after a dropped connection with Last-Event-ID and loses no change', async () => {
@@ -285,14 +264,14 @@ describe('live progress', () => {
     const ids = [...first, ...second].map((event) => Number(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     // Each change is sent once; a job event that only carries new counts shares its item's number.
-    const itemIds = [...first, ...second].filter((event) => event.event === 'item').map((event) => Number(event.id));
+    const itemIds = [...first, ...second].filter((event) => event.type === 'item').map((event) => Number(event.id));
     expect(new Set(itemIds).size).toBe(itemIds.length);
     // The counts follow the items: every item event is followed by a job event with the same or a later number.
     const lastItem = Math.max(...itemIds);
-    expect([...first, ...second].some((event) => event.event === 'job' && Number(event.id) >= lastItem)).toBe(true);
+    expect([...first, ...second].some((event) => event.type === 'job' && Number(event.id) >= lastItem)).toBe(true);
     // The last state of every item seen in the stream equals the persisted one.
     const lastState = new Map<string, string>();
-    for (const event of [...first, ...second]) if (event.event === 'item') lastState.set(event.data.id, event.data.status);
+    for (const event of [...first, ...second]) if (event.type === 'item') lastState.set(event.data.id, event.data.status);
     const { json } = await h.api(`/api/migrations/${jobId}/items`);
     const items = json as { id: string; status: string }[];
     expect(items).toHaveLength(8);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotError } from '../../../core/services/snapshots/index.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+import { readServerEvents, type ServerEvent } from '../support/server-events.ts';
 
 /**
  * The life of snapshots beyond taking one (issue 30): live progress over server-sent events, an
@@ -32,11 +33,7 @@ interface ProfileJson {
   next_run_at: string | null;
   retention: unknown;
 }
-interface SseEvent {
-  id: number;
-  type: string;
-  data: SnapshotJson;
-}
+type SseEvent = ServerEvent<SnapshotJson>;
 
 let h: MigrationHarness;
 let root = '';
@@ -90,37 +87,8 @@ async function takeSnapshot(profileId: string): Promise<SnapshotJson> {
 }
 
 /** Reads a snapshot's event stream until `until` holds for an event, then disconnects. */
-async function readEvents(snapshotId: string, until: (event: SseEvent) => boolean, lastEventId?: number): Promise<SseEvent[]> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 60_000);
-  const response = await fetch(`${h.baseUrl}/api/snapshots/${snapshotId}/events`, {
-    headers: { accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const events: SseEvent[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((line) => /^(id|event|data):/.test(line)).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
-        if (!fields['data']) continue;
-        const event = { id: Number(fields['id']), type: String(fields['event']), data: JSON.parse(fields['data']) as SnapshotJson };
-        events.push(event);
-        if (until(event)) return events;
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  throw new Error(`the stream ended before the awaited event; got ${events.length} events`);
+function readEvents(snapshotId: string, until: (event: SseEvent) => boolean, lastEventId?: number): Promise<SseEvent[]> {
+  return readServerEvents<SnapshotJson>(`${h.baseUrl}/api/snapshots/${snapshotId}/events`, { ...(lastEventId === undefined ? {} : { lastEventId }), until: (events) => until(events.at(-1)!), timeoutMs: 60_000 });
 }
 
 const settled = (event: SseEvent) => !['queued', 'running'].includes(event.data.status);

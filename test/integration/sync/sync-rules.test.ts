@@ -4,6 +4,7 @@ import { attachJob } from '../../../core/services/sync/sync.sql.ts';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import type { JobJson } from '../migrations/migration-harness.ts';
 import { startSyncHarness, type RuleJson, type RunJson, type SyncHarness } from './sync-harness.ts';
+import { readServerEvents, type ServerEvent } from '../support/server-events.ts';
 
 /**
  * Sync rules through `/api/syncs`: what a rule may start from, its schedule's bounds, mirror only
@@ -120,14 +121,21 @@ describe('sync rules', () => {
   }, 300_000);
 
   it('streams rule and run changes as server-sent events, resumable with Last-Event-ID', async () => {
-    const first = await readEvents({}, (events) => events.some((event) => event.type === 'run' && (event.data as RunJson).status === 'completed'));
+    // The backlog holds the completed run, the rule's state and the deletions (in the order they happened).
+    const first = await readEvents(
+      null,
+      (events) =>
+        events.some((event) => event.type === 'run' && (event.data as RunJson).status === 'completed') &&
+        events.some((event) => event.type === 'rule' && (event.data as RuleJson).id === r1.id) &&
+        events.some((event) => event.type === 'rule_deleted' && (event.data as { id: string }).id === r2.id),
+    );
     const last = Math.max(...first.map((event) => event.id));
     expect(first.some((event) => event.type === 'rule' && (event.data as RuleJson).id === r1.id)).toBe(true);
     // The rules deleted earlier are events too: a page learns that they are gone.
     expect(first.filter((event) => event.type === 'rule_deleted').map((event) => (event.data as { id: string }).id)).toContain(r2.id);
     expect(first.find((event) => event.type === 'rule' && (event.data as RuleJson).id === r2.id)).toBeUndefined();
     await post(`/api/syncs/${r1.id}/pause`);
-    const next = await readEvents({ 'last-event-id': String(last) }, (events) => events.some((event) => event.type === 'rule'));
+    const next = await readEvents(last, (events) => events.some((event) => event.type === 'rule'));
     expect(next.every((event) => event.id > last)).toBe(true);
     expect(next.find((event) => event.type === 'rule')!.data).toMatchObject({ id: r1.id, status: 'paused' });
     await post(`/api/syncs/${r1.id}/resume`);
@@ -180,38 +188,9 @@ describe('sync rules', () => {
   }, 300_000);
 });
 
-interface Event {
-  id: number;
-  type: string;
-  data: unknown;
-}
+type Event = ServerEvent<unknown>;
 
 /** Reads the sync event stream until `enough` holds for what arrived (or 20 s pass). */
-async function readEvents(headers: Record<string, string>, enough: (events: Event[]) => boolean): Promise<Event[]> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 20_000);
-  const response = await fetch(`${h.baseUrl}/api/syncs/events`, { headers, signal: controller.signal });
-  expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const events: Event[] = [];
-  try {
-    while (!enough(events)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let split: number;
-      while ((split = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, split);
-        buffer = buffer.slice(split + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((line) => /^(id|event|data):/.test(line)).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
-        if (fields['id'] && fields['data']) events.push({ id: Number(fields['id']), type: fields['event'] ?? 'message', data: JSON.parse(fields['data']) });
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  return events;
+function readEvents(after: number | null, enough: (events: readonly Event[]) => boolean): Promise<Event[]> {
+  return readServerEvents<unknown>(`${h.baseUrl}/api/syncs/events`, { ...(after === null ? {} : { lastEventId: after }), until: enough, timeoutMs: 20_000 });
 }
