@@ -1,5 +1,5 @@
 import type { OfferedTrack } from './library-offer.ts';
-import { INTENT_LIMITS, plainText, refusal, type IntentNote } from './track-intents.ts';
+import { answerListSchema, INTENT_LIMITS, plainText, refusal, type IntentNote } from './track-intents.ts';
 
 /**
  * What the model answers in library-grounded mode, and how that answer is read. The JSON Schema
@@ -24,27 +24,7 @@ export interface ReadChoices {
 }
 
 export function libraryChoicesJsonSchema(ids: readonly string[], count: number): Record<string, unknown> {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: ['tracks'],
-    properties: {
-      tracks: {
-        type: 'array',
-        minItems: 1,
-        maxItems: count,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['id', 'reason'],
-          properties: {
-            id: { type: 'string', enum: [...ids] },
-            reason: { type: ['string', 'null'], maxLength: INTENT_LIMITS.reason },
-          },
-        },
-      },
-    },
-  };
+  return answerListSchema(count, { id: { type: 'string', enum: [...ids] }, reason: { type: ['string', 'null'], maxLength: INTENT_LIMITS.reason } });
 }
 
 /** Why an answered id is not one of the offered ones, in words safe to store and show. */

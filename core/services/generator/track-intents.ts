@@ -39,28 +39,23 @@ export interface ReadIntents {
  */
 export function intentsJsonSchema(count: number): Record<string, unknown> {
   const nullableText = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+  return answerListSchema(count, {
+    title: { type: 'string', minLength: 1, maxLength: INTENT_LIMITS.title },
+    artist: { type: 'string', minLength: 1, maxLength: INTENT_LIMITS.artist },
+    album: nullableText(INTENT_LIMITS.album),
+    release_year: { type: ['integer', 'null'], minimum: INTENT_LIMITS.minYear, maximum: INTENT_LIMITS.maxYear },
+    reason: nullableText(INTENT_LIMITS.reason),
+  });
+}
+
+/** `{tracks: [...]}` with 1 to `count` items of exactly these properties, each required (strict mode wants all listed). */
+export function answerListSchema(count: number, properties: Record<string, Record<string, unknown>>): Record<string, unknown> {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['tracks'],
     properties: {
-      tracks: {
-        type: 'array',
-        minItems: 1,
-        maxItems: count,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['title', 'artist', 'album', 'release_year', 'reason'],
-          properties: {
-            title: { type: 'string', minLength: 1, maxLength: INTENT_LIMITS.title },
-            artist: { type: 'string', minLength: 1, maxLength: INTENT_LIMITS.artist },
-            album: nullableText(INTENT_LIMITS.album),
-            release_year: { type: ['integer', 'null'], minimum: INTENT_LIMITS.minYear, maximum: INTENT_LIMITS.maxYear },
-            reason: nullableText(INTENT_LIMITS.reason),
-          },
-        },
-      },
+      tracks: { type: 'array', minItems: 1, maxItems: count, items: { type: 'object', additionalProperties: false, required: Object.keys(properties), properties } },
     },
   };
 }
