@@ -15,8 +15,10 @@ import { MigrationStore, type Execute, type Transaction } from './migration-stor
 import type { GeneratedSourceReader, SnapshotSourceReader } from './migration-source.ts';
 import { SourceLookup } from './source-lookup.ts';
 
-export { MigrationError, MigrationService } from './migration.service.ts';
-export type { PreflightView, ReviewInput, SyncJobInput } from './migration.service.ts';
+export { MigrationService } from './migration.service.ts';
+export { MigrationError } from './migration-error.ts';
+export type { PreflightView, SyncJobInput } from './migration.service.ts';
+export type { ReviewInput } from './migration-review.ts';
 export { createMigrationSchema, type CreateMigration } from './migration-request.ts';
 export { itemFilterSchema, pagingSchema, type ItemFilter } from './item-filters.ts';
 export { eventsAfter, ProgressChannel, type ProgressEvent } from './migration-events.ts';
