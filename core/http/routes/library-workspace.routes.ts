@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MIGRATION_STATES, WorkspaceError, type WorkspaceService } from '../../services/library/index.ts';
+import { MIGRATION_STATES, OVERVIEW_RECENT_JOBS, WorkspaceError, type WorkspaceService } from '../../services/library/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
@@ -8,10 +8,11 @@ import { providerProblem } from './provider-problems.ts';
 /**
  * `/api/library` workspace: every connected account's playlists grouped into "same playlist"
  * groups, coverage and migration status (from the database only: no provider call), the refresh
- * that reads one account again, the user's join and split, and the diff of two members.
+ * that reads one account again, the user's join and split, the diff of two members, and the Home
+ * overview (accounts and their health, jobs, sync rules needing attention, reviews waiting).
  */
 
-export type WorkspaceApi = Pick<WorkspaceService, 'workspace' | 'refresh' | 'join' | 'split' | 'diff'>;
+export type WorkspaceApi = Pick<WorkspaceService, 'workspace' | 'overview' | 'refresh' | 'join' | 'split' | 'diff'>;
 
 /** A member: `<account id>/<playlist id>` (`liked` for the liked collection). */
 const memberKey = z.string().regex(/^[0-9a-f-]{36}\/.{1,500}$/, 'a member is "<account id>/<playlist id>"');
@@ -70,6 +71,63 @@ const diffSchema = z
   .object({ a: diffSide, b: diffSide, only_a: z.array(diffTrack), only_b: z.array(diffTrack), both: z.array(pair), moved: z.array(pair), not_compared: z.object({ a: z.array(diffTrack), b: z.array(diffTrack) }) })
   .meta({ id: 'LibraryDiff' });
 
+const overviewSchema = z
+  .object({
+    accounts: z.array(
+      z.object({
+        account_id: z.string(),
+        provider: z.string(),
+        provider_display_name: z.string(),
+        display_name: z.string().nullable(),
+        status: z.string(),
+        health: z.enum(['ok', 'reconnect', 'not_read']),
+        demo: z.boolean(),
+        fetched_at: z.string().nullable(),
+        playlists: z.number().int().nullable(),
+        tracks_read: z.number().int(),
+      }),
+    ),
+    jobs: z.object({
+      active: z.number().int(),
+      recent: z
+        .array(
+          z.object({
+            id: z.string(),
+            name: z.string().nullable(),
+            status: z.string(),
+            outcome: z.string(),
+            origin: z.string(),
+            source_kind: z.string(),
+            source_provider: z.string(),
+            target_provider: z.string(),
+            created_at: z.string(),
+            completed_at: z.string().nullable(),
+          }),
+        )
+        .max(OVERVIEW_RECENT_JOBS),
+    }),
+    sync_rules: z.object({
+      total: z.number().int(),
+      needing_attention: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          status: z.string(),
+          pause_code: z.string().nullable(),
+          pause_reason: z.string().nullable(),
+          consecutive_failures: z.number().int(),
+          source_provider: z.string(),
+          target_provider: z.string(),
+        }),
+      ),
+    }),
+    reviews: z.object({
+      items: z.number().int(),
+      jobs: z.array(z.object({ job_id: z.string(), name: z.string().nullable(), origin: z.string(), source_provider: z.string(), target_provider: z.string(), created_at: z.string(), items: z.number().int() })),
+    }),
+  })
+  .meta({ id: 'HomeOverview' });
+
 const refreshSchema = z.object({
   account_id: z.string(),
   provider: z.string(),
@@ -115,6 +173,18 @@ export const libraryWorkspaceRoutes: FastifyPluginAsyncZod<{ workspace: Workspac
         throw workspaceProblem(error);
       }
     },
+  );
+
+  app.get(
+    '/api/library/overview',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'The Home overview: connected accounts and their health, recent and running jobs, sync rules needing attention, reviews waiting; a few aggregates, no provider call',
+        response: { 200: overviewSchema },
+      },
+    },
+    async (request) => workspace.overview(requireOwner(request, 'read the library overview').id),
   );
 
   app.post(

@@ -2,3 +2,4 @@ export { LIBRARY_PAGE_DEFAULT, LIBRARY_PAGE_MAX, LibraryReadService, LibraryUnsu
 export { MIGRATION_STATES, type MigrationState, type MigrationStatus } from './migration-status.ts';
 export { WorkspaceError, WorkspaceService, type DiffView, type GroupView, type MemberView, type TargetContext, type WorkspaceView } from './workspace.service.ts';
 export type { RefreshView } from './workspace-refresh.ts';
+export { OVERVIEW_RECENT_JOBS, type HomeOverview } from './home-overview.ts';

@@ -4,6 +4,7 @@ import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService, PlaylistSummary } from '../playlists/playlist-read.service.ts';
 import { selectCache } from '../playlists/playlist-cache.sql.ts';
+import { homeOverview, type HomeOverview } from './home-overview.ts';
 import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
@@ -105,6 +106,11 @@ export class WorkspaceService {
       target: target ? { provider: target.provider, account_id: target.accountId } : null,
       groups,
     };
+  }
+
+  /** The Home overview: accounts and their health, recent and running jobs, sync rules needing attention, reviews waiting (a few aggregates, no grouping). */
+  async overview(ownerId: string): Promise<HomeOverview> {
+    return homeOverview(this.#deps.execute, ownerId, await this.#deps.connections.list(ownerId));
   }
 
   /** Reads one account's playlist list again, and the playlists whose snapshot (or last change) moved. */

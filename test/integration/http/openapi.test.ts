@@ -61,6 +61,7 @@ describe('/openapi.json', () => {
       '/api/library/diff',
       '/api/library/groups/join',
       '/api/library/groups/split',
+      '/api/library/overview',
       '/api/library/workspace',
       '/api/me',
       '/api/migrations',
