@@ -59,6 +59,7 @@ describe('/openapi.json', () => {
       '/api/library/albums',
       '/api/library/artists',
       '/api/library/diff',
+      '/api/library/diff/resolve',
       '/api/library/groups/join',
       '/api/library/groups/split',
       '/api/library/overview',
