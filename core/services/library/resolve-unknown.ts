@@ -12,7 +12,7 @@ import { identitiesOf } from './workspace-model.ts';
  * second member are looked at after the first's were resolved: one search often settles both.
  *
  * This is the one part of the Library that searches; the diff says beforehand how many searches
- * it takes at most (`searchesNeeded`). A rate limit or provider failure stops it; what was
+ * it takes at most (the diff's `searches_needed`: one text search per song `unresolvedOf` lists). A rate limit or provider failure stops it; what was
  * resolved until then stays resolved.
  */
 
@@ -42,9 +42,8 @@ function searchable(track: Track): boolean {
   return track.is_local !== true && track.id !== null && hasSearchText(track);
 }
 
-/** The tracks of a side without a known identity that a search could resolve. */
-export async function unresolvedTracks(execute: SqlExecute, side: ResolveSide): Promise<Track[]> {
-  const identities = await identitiesOf(execute, side.account, side.playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
+/** The tracks of a side without a known identity (`identities`, per track) that a search could resolve, each once. */
+export function unresolvedOf(side: ResolveSide, identities: readonly (string | null)[]): Track[] {
   const seen = new Set<string>();
   return side.playlist.tracks.filter((track, index) => {
     if (identities[index] !== null || !searchable(track) || seen.has(track.id!)) return false;
@@ -53,9 +52,8 @@ export async function unresolvedTracks(execute: SqlExecute, side: ResolveSide): 
   });
 }
 
-/** At most how many searches resolving the two sides takes (one text search per unknown song). */
-export async function searchesNeeded(execute: SqlExecute, a: ResolveSide, b: ResolveSide): Promise<number> {
-  return (await unresolvedTracks(execute, a)).length + (await unresolvedTracks(execute, b)).length;
+async function unresolvedTracks(execute: SqlExecute, side: ResolveSide): Promise<Track[]> {
+  return unresolvedOf(side, await identitiesOf(execute, side.account, side.playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local }))));
 }
 
 export async function resolveUnknown(execute: SqlExecute, matcherFor: (account: AccountView) => MatchService, a: ResolveSide, b: ResolveSide): Promise<ResolveOutcome> {

@@ -10,7 +10,7 @@ import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
 import { identitiesOf, loadWorkspaceModel, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
-import { resolveUnknown, searchesNeeded, type ResolveOutcome } from './resolve-unknown.ts';
+import { resolveUnknown, unresolvedOf, type ResolveOutcome } from './resolve-unknown.ts';
 import { refreshAccount, type RefreshView } from './workspace-refresh.ts';
 import { selectMigratedTracks, selectMigrationLineage, selectPairs, selectSyncRules, upsertPairs, type PairRow } from './workspace.sql.ts';
 
@@ -183,13 +183,16 @@ export class WorkspaceService {
   }
 
   async #diffOf(a: string, left: { account: AccountView; playlist: Playlist }, b: string, right: { account: AccountView; playlist: Playlist }): Promise<DiffView> {
-    const tracks = async ({ account, playlist }: { account: AccountView; playlist: Playlist }) => {
-      const identities = await identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
-      return playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: identities[index]! }));
-    };
-    const diff = diffMembers(await tracks(left), await tracks(right));
+    const identities = async ({ account, playlist }: { account: AccountView; playlist: Playlist }) =>
+      identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
+    const [leftIds, rightIds] = [await identities(left), await identities(right)];
+    const tracks = ({ account, playlist }: { account: AccountView; playlist: Playlist }, ids: readonly (string | null)[]) =>
+      playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: ids[index]! }));
+    const diff = diffMembers(tracks(left, leftIds), tracks(right, rightIds));
     const side = (key: string, member: { account: AccountView; playlist: Playlist }) => ({ key, name: member.playlist.name, provider: member.account.provider, track_count: member.playlist.tracks.length });
-    return { a: side(a, left), b: side(b, right), ...diff, searches_needed: await searchesNeeded(this.#deps.execute, left, right) };
+    // One text search per song of either side without a known identity, at most.
+    const searchesNeeded = unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length;
+    return { a: side(a, left), b: side(b, right), ...diff, searches_needed: searchesNeeded };
   }
 
   /** Statuses of one account's listed playlists against a target account (for `GET /api/playlists`). */
