@@ -322,7 +322,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       connections,
       playlists,
       library,
-      workspace: new WorkspaceService({ execute, connections, playlists }),
+      workspace: new WorkspaceService({ execute, transaction, catalogue, connections, playlists }),
       rateLimiter,
       matching,
       migrations,

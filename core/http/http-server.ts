@@ -208,7 +208,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   });
   await app.register(playlistRoutes, { playlists: deps.playlists ?? { list: notWired, read: notWired }, statuses: deps.workspace ?? { statusesOf: notWired } });
   await app.register(libraryRoutes, { library: deps.library ?? { albums: notWired, artists: notWired } });
-  await app.register(libraryWorkspaceRoutes, { workspace: deps.workspace ?? { workspace: notWired, refresh: notWired, join: notWired, split: notWired, diff: notWired } });
+  await app.register(libraryWorkspaceRoutes, { workspace: deps.workspace ?? { workspace: notWired, overview: notWired, refresh: notWired, join: notWired, split: notWired, diff: notWired, resolve: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
   await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });

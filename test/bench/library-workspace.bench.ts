@@ -64,7 +64,9 @@ export async function run(): Promise<Record<string, unknown>> {
       providerCalls++;
       throw new Error('the workspace must not read a provider');
     };
-    const workspace = new WorkspaceService({ execute, connections: app.services.connections, playlists: { list: counted, read: counted } });
+    // Building the workspace matches nothing: the matcher's graph writes are refused too.
+    const transaction = <T>(): Promise<T> => Promise.reject(new Error('the workspace must not match'));
+    const workspace = new WorkspaceService({ execute, transaction, catalogue: { providerPlugin: () => undefined }, connections: app.services.connections, playlists: { list: counted, read: counted } });
 
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;

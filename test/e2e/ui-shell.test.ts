@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { focused, openSession, tabTo, type BrowserSession } from './support/page.ts';
 
 const AREAS = [
+  'Home',
   'Connections',
   'Library',
   'Migrate',
@@ -42,11 +43,15 @@ afterAll(async () => {
 });
 
 describe('web UI shell', () => {
-  it('opens on Connections with the product name, landmarks and all thirteen areas in order', async () => {
+  it('opens on Home once an account is connected, else on Connections, with the product name, landmarks and all fourteen areas in order', async () => {
+    // The engine is shared with the other browser tests: whether an account is connected depends on which ran first.
+    const accounts = (await (await fetch(`${baseUrl}/api/auth/accounts`, { headers: { accept: 'application/json' } })).json()) as { accounts: unknown[] };
+    const start = accounts.accounts.length > 0 ? 'Home' : 'Connections';
     await page.goto(`${baseUrl}/`);
-    await expect.poll(() => heading().textContent()).toBe('Connections');
-    expect(new URL(page.url()).hash).toBe('#/connections');
-    expect(await page.title()).toBe('Connections · Open Playlist Engine');
+    // An empty engine shows Home until its overview answers, then goes on to Connections.
+    await expect.poll(() => heading().textContent(), { timeout: 15_000 }).toBe(start);
+    expect(new URL(page.url()).hash).toBe(`#/${start.toLowerCase()}`);
+    expect(await page.title()).toBe(`${start} · Open Playlist Engine`);
     expect(await page.getByRole('banner').textContent()).toContain('Open Playlist Engine');
     expect(await page.getByRole('main').count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
@@ -54,7 +59,7 @@ describe('web UI shell', () => {
     const links = nav().getByRole('listitem').getByRole('link');
     expect((await links.allTextContents()).map((text) => text.trim())).toEqual(AREAS);
     expect(await currentNavItem().count()).toBe(1);
-    expect((await currentNavItem().textContent())?.trim()).toBe('Connections');
+    expect((await currentNavItem().textContent())?.trim()).toBe(start);
   });
 
   it('has a working page behind every area: none says it is not built', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MIGRATION_STATES, WorkspaceError, type WorkspaceService } from '../../services/library/index.ts';
+import { MIGRATION_STATES, OVERVIEW_RECENT_JOBS, RESOLVE_SEARCH_LIMIT, WorkspaceError, type WorkspaceService } from '../../services/library/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
@@ -8,10 +8,11 @@ import { providerProblem } from './provider-problems.ts';
 /**
  * `/api/library` workspace: every connected account's playlists grouped into "same playlist"
  * groups, coverage and migration status (from the database only: no provider call), the refresh
- * that reads one account again, the user's join and split, and the diff of two members.
+ * that reads one account again, the user's join and split, the diff of two members, and the Home
+ * overview (accounts and their health, jobs, sync rules needing attention, reviews waiting).
  */
 
-export type WorkspaceApi = Pick<WorkspaceService, 'workspace' | 'refresh' | 'join' | 'split' | 'diff'>;
+export type WorkspaceApi = Pick<WorkspaceService, 'workspace' | 'overview' | 'refresh' | 'join' | 'split' | 'diff' | 'resolve'>;
 
 /** A member: `<account id>/<playlist id>` (`liked` for the liked collection). */
 const memberKey = z.string().regex(/^[0-9a-f-]{36}\/.{1,500}$/, 'a member is "<account id>/<playlist id>"');
@@ -67,8 +68,85 @@ const diffTrack = z.object({ position: z.number().int(), title: z.string(), arti
 const diffSide = z.object({ key: z.string(), name: z.string(), provider: z.string(), track_count: z.number().int() });
 const pair = z.object({ a: diffTrack, b: diffTrack });
 const diffSchema = z
-  .object({ a: diffSide, b: diffSide, only_a: z.array(diffTrack), only_b: z.array(diffTrack), both: z.array(pair), moved: z.array(pair), not_compared: z.object({ a: z.array(diffTrack), b: z.array(diffTrack) }) })
+  .object({
+    a: diffSide,
+    b: diffSide,
+    only_a: z.array(diffTrack),
+    only_b: z.array(diffTrack),
+    both: z.array(pair),
+    moved: z.array(pair),
+    not_compared: z.object({ a: z.array(diffTrack), b: z.array(diffTrack) }),
+    searches_needed: z.number().int().meta({ description: 'At most how many provider searches resolving the songs not compared yet takes' }),
+  })
   .meta({ id: 'LibraryDiff' });
+
+const resolveSchema = z
+  .object({
+    searches: z.number().int().meta({ description: 'Searches sent to the providers' }),
+    resolved: z.number().int(),
+    unmatched: z.number().int(),
+    remaining: z.number().int().meta({ description: `Songs not looked at: past ${RESOLVE_SEARCH_LIMIT} searches, or after a stop` }),
+    stopped: z.object({ error: z.string(), retry_after_s: z.number().nullable() }).nullable(),
+    diff: diffSchema,
+  })
+  .meta({ id: 'LibraryDiffResolution' });
+
+const overviewSchema = z
+  .object({
+    accounts: z.array(
+      z.object({
+        account_id: z.string(),
+        provider: z.string(),
+        provider_display_name: z.string(),
+        display_name: z.string().nullable(),
+        status: z.string(),
+        health: z.enum(['ok', 'reconnect', 'not_read']),
+        demo: z.boolean(),
+        fetched_at: z.string().nullable(),
+        playlists: z.number().int().nullable(),
+        tracks_read: z.number().int(),
+      }),
+    ),
+    jobs: z.object({
+      active: z.number().int(),
+      recent: z
+        .array(
+          z.object({
+            id: z.string(),
+            name: z.string().nullable(),
+            status: z.string(),
+            outcome: z.string(),
+            origin: z.string(),
+            source_kind: z.string(),
+            source_provider: z.string(),
+            target_provider: z.string(),
+            created_at: z.string(),
+            completed_at: z.string().nullable(),
+          }),
+        )
+        .max(OVERVIEW_RECENT_JOBS),
+    }),
+    sync_rules: z.object({
+      total: z.number().int(),
+      needing_attention: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          status: z.string(),
+          pause_code: z.string().nullable(),
+          pause_reason: z.string().nullable(),
+          consecutive_failures: z.number().int(),
+          source_provider: z.string(),
+          target_provider: z.string(),
+        }),
+      ),
+    }),
+    reviews: z.object({
+      items: z.number().int(),
+      jobs: z.array(z.object({ job_id: z.string(), name: z.string().nullable(), origin: z.string(), source_provider: z.string(), target_provider: z.string(), created_at: z.string(), items: z.number().int() })),
+    }),
+  })
+  .meta({ id: 'HomeOverview' });
 
 const refreshSchema = z.object({
   account_id: z.string(),
@@ -115,6 +193,18 @@ export const libraryWorkspaceRoutes: FastifyPluginAsyncZod<{ workspace: Workspac
         throw workspaceProblem(error);
       }
     },
+  );
+
+  app.get(
+    '/api/library/overview',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'The Home overview: connected accounts and their health, recent and running jobs, sync rules needing attention, reviews waiting; a few aggregates, no provider call',
+        response: { 200: overviewSchema },
+      },
+    },
+    async (request) => workspace.overview(requireOwner(request, 'read the library overview').id),
   );
 
   app.post(
@@ -183,6 +273,30 @@ export const libraryWorkspaceRoutes: FastifyPluginAsyncZod<{ workspace: Workspac
       const owner = requireOwner(request, 'compare library playlists');
       try {
         return await workspace.diff(owner.id, request.query.a, request.query.b);
+      } catch (error) {
+        throw workspaceProblem(error);
+      }
+    },
+  );
+
+  app.post(
+    '/api/library/diff/resolve',
+    {
+      schema: {
+        tags: ['library'],
+        summary: `Resolves the songs a diff could not compare by matching each on the other member's account: provider searches (at most the diff's searches_needed, ${RESOLVE_SEARCH_LIMIT} a request); answers how many it made and the new diff`,
+        body: z.object({ a: memberKey, b: memberKey }),
+        response: {
+          200: resolveSchema,
+          404: problemResponse('A member is not in the workspace'),
+          409: problemResponse("A member's songs were not read yet (`action.type` = refresh_account), or an account needs reconnecting"),
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'resolve songs not compared yet');
+      try {
+        return await workspace.resolve(owner.id, request.body.a, request.body.b);
       } catch (error) {
         throw workspaceProblem(error);
       }

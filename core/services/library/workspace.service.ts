@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import type { Playlist } from '@opl/plugin-sdk';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
 import type { AccountView, ConnectionService } from '../connections/connection.service.ts';
+import { MatchService, type GraphTransaction, type MatchCatalogue } from '../matching/index.ts';
 import type { PlaylistReadService, PlaylistSummary } from '../playlists/playlist-read.service.ts';
 import { selectCache } from '../playlists/playlist-cache.sql.ts';
+import { homeOverview, type HomeOverview } from './home-overview.ts';
 import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
 import { identitiesOf, loadWorkspaceModel, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
+import { resolveUnknown, unresolvedOf, type ResolveOutcome } from './resolve-unknown.ts';
 import { refreshAccount, type RefreshView } from './workspace-refresh.ts';
 import { selectMigratedTracks, selectMigrationLineage, selectPairs, selectSyncRules, upsertPairs, type PairRow } from './workspace.sql.ts';
 
@@ -71,11 +74,21 @@ export interface WorkspaceView {
 export interface DiffView extends MemberDiff {
   a: { key: string; name: string; provider: string; track_count: number };
   b: { key: string; name: string; provider: string; track_count: number };
+  /** At most how many provider searches resolving the songs not compared yet takes (`resolve`). */
+  searches_needed: number;
+}
+
+export interface ResolveView extends ResolveOutcome {
+  /** The diff once resolved. */
+  diff: DiffView;
 }
 
 interface Dependencies {
   readonly execute: SqlExecute;
-  readonly connections: Pick<ConnectionService, 'list' | 'get'>;
+  /** The matching engine's graph writes (only `resolve` matches). */
+  readonly transaction: GraphTransaction;
+  readonly catalogue: MatchCatalogue;
+  readonly connections: Pick<ConnectionService, 'list' | 'get' | 'call'>;
   readonly playlists: Pick<PlaylistReadService, 'list' | 'read'>;
 }
 
@@ -105,6 +118,11 @@ export class WorkspaceService {
       target: target ? { provider: target.provider, account_id: target.accountId } : null,
       groups,
     };
+  }
+
+  /** The Home overview: accounts and their health, recent and running jobs, sync rules needing attention, reviews waiting (a few aggregates, no grouping). */
+  async overview(ownerId: string): Promise<HomeOverview> {
+    return homeOverview(this.#deps.execute, ownerId, await this.#deps.connections.list(ownerId));
   }
 
   /** Reads one account's playlist list again, and the playlists whose snapshot (or last change) moved. */
@@ -142,13 +160,39 @@ export class WorkspaceService {
   async diff(ownerId: string, a: string, b: string): Promise<DiffView> {
     const accounts = await this.#deps.connections.list(ownerId);
     const [left, right] = await Promise.all([this.#cachedMember(ownerId, accounts, a), this.#cachedMember(ownerId, accounts, b)]);
-    const tracks = async ({ account, playlist }: { account: AccountView; playlist: Playlist }) => {
-      const identities = await identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
-      return playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: identities[index]! }));
-    };
-    const diff = diffMembers(await tracks(left), await tracks(right));
+    return this.#diffOf(a, left, b, right);
+  }
+
+  /**
+   * Resolves the songs the diff of `a` and `b` could not compare by matching each on the other
+   * member's account (searches; see `resolve-unknown.ts`), then answers the new diff.
+   */
+  async resolve(ownerId: string, a: string, b: string): Promise<ResolveView> {
+    const accounts = await this.#deps.connections.list(ownerId);
+    const [left, right] = await Promise.all([this.#cachedMember(ownerId, accounts, a), this.#cachedMember(ownerId, accounts, b)]);
+    const matcherFor = (target: AccountView) =>
+      new MatchService({
+        execute: this.#deps.execute,
+        transaction: this.#deps.transaction,
+        catalogue: this.#deps.catalogue,
+        // Searches run as the target account (its credentials, its provider's rate limits).
+        plugins: { call: (_pluginId, _op, input, _context, signal) => this.#deps.connections.call(ownerId, target.id, 'searchTracks', input, signal) },
+      });
+    const outcome = await resolveUnknown(this.#deps.execute, matcherFor, left, right);
+    return { ...outcome, diff: await this.#diffOf(a, left, b, right) };
+  }
+
+  async #diffOf(a: string, left: { account: AccountView; playlist: Playlist }, b: string, right: { account: AccountView; playlist: Playlist }): Promise<DiffView> {
+    const identities = async ({ account, playlist }: { account: AccountView; playlist: Playlist }) =>
+      identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
+    const [leftIds, rightIds] = [await identities(left), await identities(right)];
+    const tracks = ({ account, playlist }: { account: AccountView; playlist: Playlist }, ids: readonly (string | null)[]) =>
+      playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: ids[index]! }));
+    const diff = diffMembers(tracks(left, leftIds), tracks(right, rightIds));
     const side = (key: string, member: { account: AccountView; playlist: Playlist }) => ({ key, name: member.playlist.name, provider: member.account.provider, track_count: member.playlist.tracks.length });
-    return { a: side(a, left), b: side(b, right), ...diff };
+    // One text search per song of either side without a known identity, at most.
+    const searchesNeeded = unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length;
+    return { a: side(a, left), b: side(b, right), ...diff, searches_needed: searchesNeeded };
   }
 
   /** Statuses of one account's listed playlists against a target account (for `GET /api/playlists`). */

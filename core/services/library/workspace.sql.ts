@@ -1,6 +1,6 @@
 import type { SqlStatement } from '../../storage/sql/executors.ts';
 
-/** SQL of the Library workspace (`?` placeholders). Reads caches, the graph and lineage; writes only the user's pairs. */
+/** SQL of the Library workspace (`?` parameter markers). Reads caches, the graph and lineage; writes only the user's pairs. */
 
 /** Every cached playlist list of the owner's accounts. */
 export function selectListCaches(ownerId: string): SqlStatement {

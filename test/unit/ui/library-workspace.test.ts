@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffPath, parseDiff, parseHandover, parseWorkspace, stateLabel, workspacePath } from '../../../ui/src/api/library-workspace.ts';
+import { diffPath, parseDiff, parseHandover, parseWorkspace, resolveSummary, stateLabel, workspacePath } from '../../../ui/src/api/library-workspace.ts';
 
 /** The Library page's reading of the workspace API and of the hand-over to the Migrate page. */
 
@@ -46,5 +46,18 @@ describe('library workspace API', () => {
     expect(parseHandover(JSON.stringify({ ...handover, targetAccountId: undefined }))).toBeUndefined();
     expect(parseHandover('{not json')).toBeUndefined();
     expect(parseHandover(null)).toBeUndefined();
+  });
+});
+
+describe('resolving songs not compared yet', () => {
+  it('reads how many searches it takes at most, and says what a resolution did', () => {
+    const side = { key: 'a', name: 'A', provider: 'spotify', track_count: 1 };
+    expect(parseDiff({ a: side, b: side, only_a: [], only_b: [], both: [], moved: [], not_compared: { a: [], b: [] }, searches_needed: 3 })?.searchesNeeded).toBe(3);
+    expect(parseDiff({ a: side, b: side, only_a: [], only_b: [], both: [], moved: [], not_compared: { a: [], b: [] } })?.searchesNeeded).toBe(0);
+    expect(resolveSummary({ searches: 2, resolved: 2, unmatched: 0, remaining: 0, stopped: null })).toBe('2 searches made: 2 compared now, 0 without a match.');
+    expect(resolveSummary({ searches: 1, resolved: 0, unmatched: 0, remaining: 1, stopped: { error: 'RateLimited', retry_after_s: 30 } })).toBe(
+      '1 search made: 0 compared now, 0 without a match. Stopped early (RateLimited): try again later.',
+    );
+    expect(resolveSummary('nonsense')).toBeUndefined();
   });
 });

@@ -3,8 +3,9 @@ import { AREA_IDS, AREAS, DEFAULT_AREA, findArea } from '../../../ui/src/router/
 import { hrefFor, resolveHash, sameRoute } from '../../../ui/src/router/route.ts';
 
 describe('areas', () => {
-  it('lists the thirteen areas in navigation order', () => {
+  it('lists the fourteen areas in navigation order', () => {
     expect(AREAS.map((area) => area.label)).toEqual([
+      'Home',
       'Connections',
       'Library',
       'Migrate',
@@ -38,8 +39,9 @@ describe('hash routes', () => {
 
   it('sends an empty hash to the default area', () => {
     for (const hash of ['', '#', '#/', '#//']) {
-      expect(resolveHash(hash)).toEqual({ route: { kind: 'area', area: DEFAULT_AREA }, canonicalHash: '#/connections' });
+      expect(resolveHash(hash)).toEqual({ route: { kind: 'area', area: DEFAULT_AREA }, canonicalHash: '#/home' });
     }
+    expect(DEFAULT_AREA).toBe('home');
   });
 
   it('accepts an area in canonical and sloppy spellings', () => {

@@ -84,6 +84,20 @@ export interface MemberDiff {
   readonly both: number;
   readonly moved: readonly { readonly a: DiffTrack; readonly b: DiffTrack }[];
   readonly notCompared: { readonly a: readonly DiffTrack[]; readonly b: readonly DiffTrack[] };
+  /** At most how many searches comparing the songs not compared yet takes. */
+  readonly searchesNeeded: number;
+}
+
+export const RESOLVE_PATH = '/api/library/diff/resolve';
+
+/** What resolving the songs not compared yet did, in a sentence. */
+export function resolveSummary(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const searches = num(body['searches']) ?? 0;
+  const resolved = num(body['resolved']) ?? 0;
+  const unmatched = num(body['unmatched']) ?? 0;
+  const stopped = isRecord(body['stopped']) ? ` Stopped early (${str(body['stopped']['error']) ?? 'provider error'}): try again later.` : '';
+  return `${searches} ${searches === 1 ? 'search' : 'searches'} made: ${resolved} compared now, ${unmatched} without a match.${stopped}`;
 }
 
 /** What the Library hands to the Migrate page: one source playlist, only the listed songs, into one account. */
@@ -187,6 +201,7 @@ export function parseDiff(body: unknown): MemberDiff | undefined {
     both: Array.isArray(body['both']) ? body['both'].length : 0,
     moved: pairs.map((pair) => ({ a: parseDiffTracks([pair['a']])[0]!, b: parseDiffTracks([pair['b']])[0]! })),
     notCompared: { a: parseDiffTracks(body['not_compared']['a']), b: parseDiffTracks(body['not_compared']['b']) },
+    searchesNeeded: num(body['searches_needed']) ?? 0,
   };
 }
 

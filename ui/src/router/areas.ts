@@ -4,6 +4,7 @@
  */
 
 export const AREA_IDS = [
+  'home',
   'connections',
   'library',
   'migrate',
@@ -29,6 +30,11 @@ export interface Area {
 }
 
 export const AREAS: readonly Area[] = [
+  {
+    id: 'home',
+    label: 'Home',
+    summary: 'Your accounts and their health, running and recent migrations, sync rules that need attention and reviews waiting, at a glance.',
+  },
   {
     id: 'connections',
     label: 'Connections',
@@ -96,7 +102,8 @@ export const AREAS: readonly Area[] = [
   },
 ];
 
-export const DEFAULT_AREA: AreaId = 'connections';
+/** Home; the Home page itself leads an engine with nothing connected on to Connections. */
+export const DEFAULT_AREA: AreaId = 'home';
 
 export function findArea(id: AreaId): Area {
   const area = AREAS.find((candidate) => candidate.id === id);

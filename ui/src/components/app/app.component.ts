@@ -10,6 +10,7 @@ import '../export-page/index.ts';
 import '../generator-page/index.ts';
 import '../health-indicator/index.ts';
 import '../history-page/index.ts';
+import '../home-page/index.ts';
 import '../import-page/index.ts';
 import '../library-page/index.ts';
 import '../migrate-page/index.ts';
@@ -30,6 +31,8 @@ export const PRODUCT_NAME = 'Open Playlist Engine';
 export class OplApp extends LitElement {
   static override styles = [themeStyles, sharedStyles, pageStyles, appStyles];
 
+  /** Opened without a page in the address: Home then leads an engine with nothing connected on to Connections. */
+  readonly #openedBare = window.location.hash.replace(/^#\/*/, '') === '';
   readonly #router = new HashRouterController(this);
   #renderedRoute: Route | undefined;
 
@@ -67,6 +70,8 @@ export class OplApp extends LitElement {
 
   #areaBody(area: Area): TemplateResult {
     switch (area.id) {
+      case 'home':
+        return html`<opl-home-page .summary=${area.summary} .landing=${this.#openedBare && this.#renderedRoute === undefined}></opl-home-page>`;
       case 'settings':
         return html`<opl-settings-page .summary=${area.summary}></opl-settings-page>`;
       case 'connections':

@@ -5,18 +5,23 @@ import { emit, OplLightElement } from '../kit/index.ts';
 /**
  * The diff of two members of a group: songs only in A, only in B, the count in both, common songs
  * in another order, and songs not compared yet (no known identity). Offers "migrate the songs
- * missing in B" (`opl-migrate-missing`, detail: the A positions) when B lacks some of A's songs.
+ * missing in B" (`opl-migrate-missing`, detail: the A positions) when B lacks some of A's songs,
+ * and "compare them" for the songs not compared yet (`opl-resolve-unknown`), which searches: the
+ * button says first how many searches at most.
  */
 export class OplLibraryDiff extends OplLightElement {
-  static override properties = { diff: { attribute: false }, targetName: { attribute: false } };
+  static override properties = { diff: { attribute: false }, targetName: { attribute: false }, resolved: { attribute: false } };
 
   declare diff: MemberDiff | undefined;
   declare targetName: string;
+  /** What the last "compare them" did, in a sentence. */
+  declare resolved: string;
 
   constructor() {
     super();
     this.diff = undefined;
     this.targetName = '';
+    this.resolved = '';
   }
 
   #list(tracks: readonly DiffTrack[], empty: string, testid: string): TemplateResult {
@@ -60,8 +65,14 @@ export class OplLibraryDiff extends OplLightElement {
               ${unknown} ${unknown === 1 ? 'song has' : 'songs have'} no ISRC and no match the engine knows, so ${unknown === 1 ? 'it' : 'they'} could not be compared. Migrating them matches them (with a
               search each on the target), after which they are compared too.
             </p>
-            ${this.#list([...diff.notCompared.a, ...diff.notCompared.b], '', 'not-compared-list')}`
+            ${this.#list([...diff.notCompared.a, ...diff.notCompared.b], '', 'not-compared-list')}
+            ${diff.searchesNeeded > 0
+              ? html`<button type="button" data-action="resolve-unknown" @click=${() => emit(this, 'opl-resolve-unknown', null)}>
+                  Compare them now (at most ${diff.searchesNeeded} ${diff.searchesNeeded === 1 ? 'search' : 'searches'})
+                </button>`
+              : nothing}`
         : nothing}
+      ${this.resolved ? html`<p role="status" data-testid="resolved">${this.resolved}</p>` : nothing}
     </div>`;
   }
 }

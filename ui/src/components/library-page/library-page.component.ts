@@ -8,6 +8,8 @@ import {
   parseWorkspace,
   reasonLabel,
   refreshPath,
+  RESOLVE_PATH,
+  resolveSummary,
   SPLIT_PATH,
   stateLabel,
   syncableJob,
@@ -59,6 +61,7 @@ export class OplLibraryPage extends LitElement {
     _selected: { state: true },
     _compare: { state: true },
     _diff: { state: true },
+    _resolved: { state: true },
     _busy: { state: true },
     _problem: { state: true },
     _announcement: { state: true },
@@ -74,6 +77,8 @@ export class OplLibraryPage extends LitElement {
   /** The first member picked for a comparison. */
   declare _compare: string | undefined;
   declare _diff: { readonly diff: MemberDiff; readonly a: WorkspaceMember; readonly b: WorkspaceMember } | undefined;
+  /** What the last resolution of songs not compared yet did. */
+  declare _resolved: string;
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
   declare _announcement: string;
@@ -89,6 +94,7 @@ export class OplLibraryPage extends LitElement {
     this._selected = new Set();
     this._compare = undefined;
     this._diff = undefined;
+    this._resolved = '';
     this._busy = undefined;
     this._problem = undefined;
     this._announcement = '';
@@ -164,11 +170,30 @@ export class OplLibraryPage extends LitElement {
     const diff = parseDiff(result.data);
     if (diff) {
       this._diff = { diff, a: first, b: member };
+      this._resolved = '';
       this._announcement = `Compared: ${diff.onlyA.length} only in ${diff.a.provider}, ${diff.onlyB.length} only in ${diff.b.provider}.`;
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#diff-heading')?.setAttribute('tabindex', '-1');
       this.renderRoot.querySelector<HTMLElement>('#diff-heading')?.focus();
     }
+  }
+
+  /** Matches the songs the diff could not compare (searches, as many as the button said at most), then shows the new diff. */
+  async #resolveUnknown(): Promise<void> {
+    const pair = this._diff;
+    if (!pair || this._busy) return;
+    this._busy = 'Comparing the songs not compared yet…';
+    const result = await apiRequest(RESOLVE_PATH, { method: 'POST', json: { a: pair.a.key, b: pair.b.key }, timeoutMs: REFRESH_TIMEOUT_MS });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      return;
+    }
+    const body = result.data as { diff?: unknown };
+    const diff = parseDiff(body.diff);
+    if (diff) this._diff = { ...pair, diff };
+    this._resolved = resolveSummary(result.data) ?? '';
+    this._announcement = this._resolved;
   }
 
   #migrateMissing(positions: readonly number[]): void {
@@ -370,7 +395,9 @@ export class OplLibraryPage extends LitElement {
       <opl-library-diff
         .diff=${this._diff?.diff}
         .targetName=${target ? `${target.displayName ?? target.provider} on ${target.provider}` : ''}
+        .resolved=${this._resolved}
         @opl-migrate-missing=${(event: CustomEvent<number[]>) => this.#migrateMissing(event.detail)}
+        @opl-resolve-unknown=${() => void this.#resolveUnknown()}
       ></opl-library-diff>`;
   }
 
