@@ -103,7 +103,7 @@ describe('mirror sync runs', () => {
     expect(puts.length).toBe(run.stats['moved']);
     expect(puts.length).toBeGreaterThan(0);
     expect(puts.length).toBeLessThanOrEqual(3);
-    for (const put of puts) expect(JSON.parse(put.body ?? '{}')).toHaveProperty('range_start');
+    for (const put of puts) expect(JSON.parse(put.body)).toHaveProperty('range_start');
     // The unmatched song is reported and changed nothing; the next preview has nothing left to do.
     expect(await preview()).toMatchObject({ remove_count: 0, move_count: 0, unmatched_count: 1, foreign_entries: 1 });
   }, 300_000);
