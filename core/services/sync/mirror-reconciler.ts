@@ -5,7 +5,7 @@ import type { SqlExecute } from '../../storage/sql/executors.ts';
 import { planMirror, type MirrorPlan, type TargetEntry } from './mirror-plan.ts';
 import { insertMirrorStep, selectRuleMatches, settleMirrorStep } from './mirror.sql.ts';
 import { RunEnd } from './run-end.ts';
-import { songKey } from './source-state.ts';
+import { readCollapsed, songKey } from './source-state.ts';
 import type { RuleRow } from './sync-views.ts';
 
 /**
@@ -76,12 +76,16 @@ export class MirrorReconciler {
   }
 
   /** Reads source and target and computes what a mirror would do now (no writes). */
-  async state(rule: RuleRow, ownedBefore: readonly string[] | null, sourceTracks: readonly Track[] | null): Promise<MirrorState> {
+  async state(rule: RuleRow, ownedBefore: readonly string[] | null, sourceTracks: readonly Track[] | null, checkpointCount: number | null = null): Promise<MirrorState> {
     let reads = 0;
     let source = sourceTracks;
     if (!source) {
       source = (await this.#o.playlists.read(rule.ownerId, rule.sourceAccountId, rule.sourcePlaylistId, true)).playlist.tracks;
       reads++;
+      // The read-collapse guard of the run's first read, for a source read here (after an approval or a retry).
+      if (checkpointCount !== null && readCollapsed(checkpointCount, source.length)) {
+        throw new RunEnd({ kind: 'retry', code: 'read_collapse', at: null }, `The source read returned ${source.length} entries where the last checkpoint had ${checkpointCount}; taken as a failed read, not as removals. Nothing was changed; the next run reads again.`);
+      }
     }
     const rows = await this.#o.execute(selectRuleMatches(rule.ownerId, rule.originJobId, rule.id, rule.sourcePlaylistId));
     const matchOf = new Map<string, string | null>();
@@ -153,8 +157,8 @@ export class MirrorReconciler {
    * cap (and more than the owner approved), else remove, move (or replace where the target cannot
    * move), and verify.
    */
-  async reconcile(rule: RuleRow, runId: string, ownedBefore: readonly string[] | null, approvedRemovals: number, sourceTracks: readonly Track[] | null, held: () => void): Promise<MirrorOutcome> {
-    const state = await this.state(rule, ownedBefore, sourceTracks);
+  async reconcile(rule: RuleRow, runId: string, ownedBefore: readonly string[] | null, approvedRemovals: number, sourceTracks: readonly Track[] | null, held: () => void, checkpointCount: number | null = null): Promise<MirrorOutcome> {
+    const state = await this.state(rule, ownedBefore, sourceTracks, checkpointCount);
     held();
     const { plan } = state;
     const report = { kept_shared: plan.keptShared.length, kept_unmatched: plan.keptUnmatched.length, unmatched: state.unmatched.length, foreign_entries: plan.foreign, missing_on_target: plan.missing.length };

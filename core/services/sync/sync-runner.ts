@@ -222,7 +222,8 @@ export class SyncRunner {
       const [checkpointRow] = await this.#o.execute(selectCheckpoint(rule.id));
       const targetState = (checkpointRow?.['target_state'] as Record<string, unknown> | undefined) ?? {};
       const owned = Array.isArray(targetState['owned']) ? (targetState['owned'] as string[]) : null;
-      const outcome = await this.#o.mirror.reconcile(rule, runId, owned, Number(stats['approved_removals'] ?? 0), tracks, held);
+      const checkpointCount = (checkpointRow?.['source_state'] as SourceState | undefined)?.track_count ?? null;
+      const outcome = await this.#o.mirror.reconcile(rule, runId, owned, Number(stats['approved_removals'] ?? 0), tracks, held, checkpointCount);
       held();
       const now = this.#o.clock();
       await this.#o.transaction(async (execute) => {
