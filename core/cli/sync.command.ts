@@ -39,14 +39,23 @@ const say = (stream: NodeJS.WritableStream, text: string) => stream.write(termin
 
 function describeRule(rule: Rule): string {
   const when = rule.schedule.kind === 'interval' ? `every ${rule.schedule.every_minutes} min` : `daily ${rule.schedule.at} ${rule.schedule.time_zone}`;
-  const state = rule.status === 'paused' ? `paused: ${rule.pause_reason ?? 'by you'}` : rule.status === 'review_required' ? 'waiting for review' : `next ${rule.next_run_at ?? '-'}`;
+  const state =
+    rule.status === 'paused'
+      ? `paused: ${rule.pause_reason ?? 'by you'}`
+      : rule.status === 'review_required'
+        ? 'waiting for review'
+        : rule.status === 'approval_required'
+          ? 'waiting for your approval of removals (Sync page, or POST /api/syncs/{id}/runs/{run}/approve)'
+          : `next ${rule.next_run_at ?? '-'}`;
   return `${rule.id}  "${rule.name}" ${rule.source.provider} → ${rule.target.provider}  ${rule.mode}, ${when}  ${state}  last ${rule.last_run_at ?? 'never'}`;
 }
 
 function describeRun(run: Run): string {
   const count = (name: string) => (typeof run.stats[name] === 'number' ? (run.stats[name]) : 0);
   if (run.status === 'failed') return `Run ${run.id} failed: ${run.error ?? 'no reason given'}`;
+  if (run.status === 'approval_required') return `Run ${run.id} would remove ${count('planned_removals')} songs, more than the rule allows: approve it on the Sync page.`;
   if (run.status === 'review_required') return `Run ${run.id} waits for review of migration ${run.migration_job_id} (opl migrate --follow ${run.migration_job_id}, or the History page).`;
+  if (run.stats['mirror'] === 'done') return `Run ${run.id} ${run.status}: ${count('written')} added, ${count('removed')} removed, ${count('moved')} moved${run.migration_job_id ? ` (migration ${run.migration_job_id})` : ''}.`;
   if (run.stats['unchanged'] === true) return `Run ${run.id}: the source is unchanged; nothing to add.`;
   return `Run ${run.id} ${run.status}: ${count('added')} new in the source, ${count('written')} added, ${count('skipped')} skipped${run.migration_job_id ? ` (migration ${run.migration_job_id})` : ''}.`;
 }

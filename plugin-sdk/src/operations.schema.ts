@@ -154,6 +154,26 @@ export const PROVIDER_OPERATIONS = {
     requires: ['REMOVE_TRACKS'],
     writes: true,
   }),
+  /**
+   * Moves one run of entries inside a playlist, keeping them (their added-at dates, their ids):
+   * `range_length` entries starting at `range_start` go before the entry now at `insert_before`
+   * (the playlist's length puts them at the end). Positions are those before the move.
+   * `snapshot_id` pins the version the caller looked at where the provider has one. The engine's
+   * mirror sync computes a few moves instead of rewriting a playlist.
+   */
+  moveTracks: op({
+    plugin: 'provider',
+    input: z.object({
+      playlist_id: providerId,
+      range_start: z.number().int().nonnegative(),
+      range_length: z.number().int().positive().max(10_000).default(1),
+      insert_before: z.number().int().nonnegative(),
+      snapshot_id: z.string().max(500).nullable().default(null),
+    }),
+    output: z.object({ snapshot_id: z.string().max(500).nullable().default(null) }),
+    requires: ['REORDER'],
+    writes: true,
+  }),
   replacePlaylistTracks: op({
     plugin: 'provider',
     input: z.object({ playlist_id: providerId, uris: z.array(uri).max(10_000) }),

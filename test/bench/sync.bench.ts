@@ -15,8 +15,8 @@ import { median, round } from './bench-stats.ts';
  * bare provider calls the run cannot avoid, issued straight to the plugin host (unchanged: one
  * playlist read; 10 added: the read, every page of the entries, 10 searches and one write batch).
  * Goals from the issue: unchanged ⇒ ≤ 2 provider calls; 10 added ⇒ ≤ 10 searches + 1 write batch
- * + the reads the provider's change detection requires. Mirror mode (10 reordered) is not built
- * yet: reported as not applicable.
+ * + the reads the provider's change detection requires. Then the rule becomes a mirror and 10 songs
+ * of the source are moved elsewhere in it per run: the run's provider calls (reads, moves) and time.
  *
  * `npm run bench -- sync`; OPL_BENCH_SYNC_TRACKS changes the size (default 10,000).
  */
@@ -24,6 +24,7 @@ import { median, round } from './bench-stats.ts';
 const TRACKS = Number(process.env['OPL_BENCH_SYNC_TRACKS'] ?? 10_000);
 const RUNS = 5;
 const ADDED = 10;
+const REORDERED = 10;
 const FAST_PACING = { requests_per_second: 1_000, burst: 1_000, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null };
 
 const COMMON = `
@@ -50,19 +51,37 @@ function playlist(id, name, count, provider, snapshot) {
 function sourceCode(tracks: number): string {
   return `${COMMON}
 let total = ${tracks};
-const list = () => playlist('daily', 'Daily Mix', total, 'benchsrc', 's' + total);
+let version = 0;
+// The source order as song numbers (null: 0, 1, 2 …); "reorder:N" moves N songs spread over the list to the top.
+let order = null;
+const songAt = (position) => (order ? order[position] : position);
+const list = () => playlist('daily', 'Daily Mix', total, 'benchsrc', 's' + total + '.' + version);
 export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
   testConnection() { return { ok: true, account_id: 'bench-source-user', display_name: JSON.stringify(calls) }; },
-  createPlaylist(input) { total += Number(input.name); return { playlist_id: 'daily', uri: 'benchsrc:playlist:daily', snapshot_id: 's' + total }; },
+  createPlaylist(input) {
+    if (input.name.startsWith('reorder:')) {
+      const moves = Number(input.name.slice(8));
+      order = order || Array.from({ length: total }, (_, n) => n);
+      const step = Math.floor(order.length / (moves + 1));
+      const picked = [];
+      for (let k = moves; k >= 1; k--) picked.push(...order.splice(k * step, 1));
+      order.unshift(...picked);
+    } else {
+      if (order) for (let n = total; n < total + Number(input.name); n++) order.push(n);
+      total += Number(input.name);
+    }
+    version += 1;
+    return { playlist_id: 'daily', uri: 'benchsrc:playlist:daily', snapshot_id: 's' + total + '.' + version };
+  },
   listPlaylists() { count('listPlaylists'); return { items: [list()], next_cursor: null, total: 1 }; },
   readPlaylist(input) { count('readPlaylist'); return list(); },
   listPlaylistItems(input) {
     count('listPlaylistItems');
     const offset = Number(input.cursor || 0);
     const items = [];
-    for (let n = offset; n < Math.min(total, offset + input.limit); n++) items.push({ ...song(n, 'benchsrc', 's'), position: n });
+    for (let n = offset; n < Math.min(total, offset + input.limit); n++) items.push({ ...song(songAt(n), 'benchsrc', 's'), position: n });
     const next = offset + items.length;
-    return { items, next_cursor: next < total ? String(next) : null, total, snapshot_id: 's' + total };
+    return { items, next_cursor: next < total ? String(next) : null, total, snapshot_id: 's' + total + '.' + version };
   },
 } };
 `;
@@ -91,6 +110,20 @@ export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
     const results = input.items.map((item) => { list.uris.push(item.uri); return { uri: item.uri, ok: true, position: list.uris.length - 1 }; });
     return { results, snapshot_id: 'v' + list.uris.length };
   },
+  removeTracks(input) {
+    count('removeTracks');
+    const list = lists.get(input.playlist_id);
+    const gone = new Set(input.items.map((item) => item.uri));
+    list.uris = list.uris.filter((uri) => !gone.has(uri));
+    return { results: input.items.map((item) => ({ uri: item.uri, ok: true, position: item.position })), snapshot_id: 'v' + list.uris.length };
+  },
+  moveTracks(input) {
+    count('moveTracks');
+    const list = lists.get(input.playlist_id);
+    const moved = list.uris.splice(input.range_start, input.range_length);
+    list.uris.splice(input.insert_before > input.range_start ? input.insert_before - input.range_length : input.insert_before, 0, ...moved);
+    return { snapshot_id: 'v' + list.uris.length };
+  },
   listPlaylists() {
     count('listPlaylists');
     return { items: [...lists.entries()].map(([id, list]) => playlist(id, list.name, list.uris.length, 'benchdst', 'v' + list.uris.length)), next_cursor: null, total: lists.size };
@@ -107,9 +140,10 @@ export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
 } };
 `;
 
-function manifest(id: string, name: string, keyId: string, capabilities: string[]): Record<string, unknown> {
+function manifest(id: string, name: string, keyId: string, capabilities: string[], canMirror = false): Record<string, unknown> {
   return providerManifestSource(id, '1.0.0', keyId, {
     provider: {
+      can_mirror: canMirror,
       name,
       display_name: `Bench ${name}`,
       capabilities,
@@ -132,7 +166,7 @@ async function startEngine(): Promise<Engine> {
   const publisher = createPublisher('bench-publisher');
   const registry = await createTestRegistry([publisher]);
   await publishTestPlugin(registry, { manifestSource: manifest('bench.source', 'benchsrc', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST']), code: sourceCode(TRACKS), publisher });
-  await publishTestPlugin(registry, { manifestSource: manifest('bench.target', 'benchdst', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS']), code: TARGET_CODE, publisher });
+  await publishTestPlugin(registry, { manifestSource: manifest('bench.target', 'benchdst', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS', 'REMOVE_TRACKS', 'REORDER'], true), code: TARGET_CODE, publisher });
   const dataDir = await mkdtemp(join(tmpdir(), 'opl-bench-sync-'));
   const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_PORT: '0', OPL_LOG_LEVEL: 'silent', ...registry.env });
   const app = await createApp(config, { http: true, worker: true }, { logger: createLogger({ level: 'silent' }), workerPollingIntervalSeconds: 0.5 });
@@ -238,6 +272,8 @@ function summary(samples: Awaited<ReturnType<typeof runOnce>>[], baselines: numb
     provider_calls: sum(calls),
     searches: (calls['target.searchTracks:isrc'] ?? 0) + (calls['target.searchTracks:text'] ?? 0),
     write_batches: calls['target.addTracks'] ?? 0,
+    moves: calls['target.moveTracks'] ?? 0,
+    removals: calls['target.removeTracks'] ?? 0,
     calls,
     stats: samples[samples.length - 1]!.stats,
     baseline_provider_calls_only: { median_ms: round(floor), runs: baselines.length },
@@ -270,6 +306,17 @@ export async function run(): Promise<Record<string, unknown>> {
       added.push(await runOnce(engine, rule.id));
       addedFloor.push(await baseline(engine, ADDED));
     }
+    // Mirror: 10 songs of the source moved per run; the target follows by moves.
+    const patched = await fetch(`${engine.baseUrl}/api/syncs/${rule.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'mirror' }) });
+    if (patched.status !== 200) throw new Error(`switching the rule to mirror: HTTP ${patched.status} ${await patched.text()}`);
+    const reordered: Awaited<ReturnType<typeof runOnce>>[] = [];
+    const reorderedFloor: number[] = [];
+    for (let index = 0; index < RUNS; index++) {
+      await engine.app.services.plugins.host.call('bench.source', 'createPlaylist', { name: `reorder:${REORDERED}`, description: null, public: false });
+      reordered.push(await runOnce(engine, rule.id));
+      reorderedFloor.push(await baseline(engine, 0));
+    }
+    const reorderedSummary = summary(reordered, reorderedFloor);
     const unchangedSummary = summary(unchanged, unchangedFloor);
     const addedSummary = summary(added, addedFloor);
     // The reads change detection needs here: the playlist object, then every page of the entries (no delta API).
@@ -284,7 +331,11 @@ export async function run(): Promise<Record<string, unknown>> {
         goal: `≤ ${ADDED} searches + 1 write batch + the reads change detection requires (1 playlist read + about ${pages} pages of 100 entries)`,
         meets_goal: (addedSummary['searches'] as number) <= ADDED && (addedSummary['write_batches'] as number) <= 1,
       },
-      mirror_ten_reordered: { applicable: false, reason: 'Mirror runs are not built yet (add-only only).' },
+      mirror_ten_reordered: {
+        ...reorderedSummary,
+        note: `the source read in full, the target read to plan and again to verify (about ${pages} pages each), at most ${REORDERED} moves; baseline: one source playlist read`,
+        meets_goal: (reorderedSummary['moves'] as number) <= REORDERED && (reorderedSummary['removals'] as number) === 0,
+      },
     };
   } finally {
     await engine.app.stop();

@@ -87,13 +87,23 @@ describe('the Sync page', () => {
     // The picker names the migration by its playlist and route instead of an id.
     expect(await syncPage().getByLabel('Finished migration').locator('option:checked').textContent()).toContain('spotify → tidal');
     await syncPage().getByRole('combobox', { name: 'Interval' }).selectOption({ label: 'Every 6 hours' });
-    expect(await syncPage().getByRole('radio', { name: 'Mirror' }).isDisabled()).toBe(true);
+    // Mirror is chosen on a rule, after its preview: the form says so.
+    expect(await syncPage().locator('#sync-mirror-hint').textContent()).toContain('Mirror preview');
     await syncPage().getByRole('button', { name: 'Keep in sync' }).click();
     await row().waitFor({ timeout: 30_000 });
     expect(await row().getByRole('rowheader').textContent()).toBe('Evening Sync');
     expect(await row().textContent()).toContain('Every 6 hours');
     expect(await row().getAttribute('data-status')).toBe('active');
     await expect.poll(() => syncPage().locator('[data-testid="announcement"]').textContent()).toContain('Keeping “Evening Sync” in sync');
+  }, 120_000);
+
+  it('shows why this TIDAL target cannot mirror when its mirror preview is opened', async () => {
+    await row().getByRole('button', { name: 'Mirror preview of Evening Sync' }).click();
+    const unavailable = syncPage().locator('[data-testid="mirror-unavailable"]');
+    await unavailable.waitFor({ timeout: 30_000 });
+    expect(await unavailable.textContent()).toContain('TIDAL');
+    expect(await syncPage().getByRole('button', { name: 'Use mirror' }).count()).toBe(0);
+    await syncPage().getByRole('button', { name: 'Close' }).click();
   }, 120_000);
 
   it('runs now: the song the source gained is added to the same TIDAL playlist, once', async () => {

@@ -19,12 +19,14 @@ const runSchema = z
   .object({
     id: z.string(),
     rule_id: z.string(),
-    status: z.enum(['queued', 'running', 'review_required', 'completed', 'failed', 'cancelled']),
+    status: z.enum(['queued', 'running', 'review_required', 'approval_required', 'completed', 'failed', 'cancelled']),
     trigger: z.string().describe('`schedule` or `manual`'),
     attempt: z.number().int(),
     scheduled_for: z.string(),
     migration_job_id: z.string().nullable().describe('The run\'s migration job (its items, review and report live under /api/migrations)'),
-    stats: z.record(z.string(), z.unknown()).describe('`unchanged`, `added`, `provider_reads`; after the job: `written`, `skipped`, `failed`'),
+    stats: z
+      .record(z.string(), z.unknown())
+      .describe('`unchanged`, `added`, `provider_reads`; after the job: `written`, `skipped`, `failed`; mirror: `mirror` (`pending`, `awaiting_approval`, `done`), `removed`, `moved`, `replaced`, `planned_removals`, `preview`, `kept_shared`, `kept_unmatched`, `unmatched`, `foreign_entries`'),
     error_code: z.string().nullable(),
     error: z.string().nullable(),
     started_at: z.string().nullable(),
@@ -41,10 +43,14 @@ const ruleSchema = z
     source: endpointSchema,
     target: endpointSchema,
     mode: z.enum(['add_only', 'mirror']),
-    status: z.enum(['active', 'paused', 'review_required']),
+    mirror: z.object({ max_removals: z.number().int(), removes_foreign: z.boolean() }).describe('Mirror guard rails: removals allowed per run without approval; whether entries the rule did not write may be removed or moved'),
+    status: z.enum(['active', 'paused', 'review_required', 'approval_required']),
     pause_code: z.string().nullable().describe('`user`, `auth_expired_source`, `auth_expired_target`, `source_deleted`, `target_deleted`, `repeated_failures`'),
     pause_reason: z.string().nullable(),
-    action: z.union([z.object({ type: z.literal('reconnect'), account_id: z.string(), provider: z.string() }), z.object({ type: z.literal('resume') })]).nullable().describe('What a paused rule needs next'),
+    action: z
+      .union([z.object({ type: z.literal('reconnect'), account_id: z.string(), provider: z.string() }), z.object({ type: z.literal('resume') }), z.object({ type: z.literal('approve'), run_id: z.string() })])
+      .nullable()
+      .describe('What the rule needs from you next: reconnect or resume a paused rule, or approve the removals of a mirror run'),
     schedule: scheduleSchema,
     next_run_at: z.string().nullable(),
     last_run_at: z.string().nullable(),
@@ -53,6 +59,29 @@ const ruleSchema = z
     created_at: z.string(),
   })
   .meta({ id: 'SyncRule' });
+
+const namedSchema = z.object({ uri: z.string(), title: z.string() });
+const previewSchema = z
+  .object({
+    rule_id: z.string(),
+    mode: z.enum(['add_only', 'mirror']),
+    can_mirror: z.boolean(),
+    mirror_unavailable_reason: z.string().nullable(),
+    add: z.array(z.object({ title: z.string() })).describe('Source entries the next run matches and adds (first 50)'),
+    add_count: z.number().int(),
+    remove: z.array(namedSchema).describe('Entries the rule wrote whose songs left the source (first 50)'),
+    remove_count: z.number().int(),
+    move: z.array(namedSchema.extend({ from: z.number().int(), to: z.number().int() })).describe('Single-entry moves, in order (first 50)'),
+    move_count: z.number().int(),
+    unmatched: z.array(z.object({ title: z.string() })).describe('Source entries without a match: they never cause a removal'),
+    unmatched_count: z.number().int(),
+    kept_shared: z.array(namedSchema).describe('Songs not removed because you also added them yourself (a removal takes every copy)'),
+    kept_unmatched: z.array(namedSchema).describe('Songs not removed because an unmatched source entry may be them'),
+    foreign_entries: z.number().int().describe('Target entries the rule did not write: never removed or moved'),
+    removal_cap: z.number().int(),
+    needs_approval: z.boolean(),
+  })
+  .meta({ id: 'SyncMirrorPreview' });
 
 const ruleParams = z.object({ rule_id: z.uuid() });
 const runParams = z.object({ rule_id: z.uuid(), run_id: z.uuid() });
@@ -187,6 +216,32 @@ export const syncRoutes: FastifyPluginAsyncZod<{ sync: SyncApi }> = async (app, 
     async (request) => guarded(() => rules.runs(requireOwner(request, 'read sync runs').id, request.params.rule_id, request.query.limit, request.query.offset)),
   );
 
+  app.get(
+    '/api/syncs/:rule_id/preview',
+    {
+      schema: {
+        tags: ['syncs'],
+        summary: 'What a mirror run of this rule would add, remove and move now (reads both playlists, writes nothing)',
+        params: ruleParams,
+        response: { 200: previewSchema, 404: problemResponse('No such rule') },
+      },
+    },
+    async (request) => guarded(() => rules.preview(requireOwner(request, 'preview sync rules').id, request.params.rule_id)),
+  );
+
+  app.post(
+    '/api/syncs/:rule_id/runs/:run_id/approve',
+    {
+      schema: {
+        tags: ['syncs'],
+        summary: 'Let a mirror run that waits for approval make the removals it showed (202; it continues in the background)',
+        params: runParams,
+        response: { 202: runSchema, 404: problemResponse('No such run'), 409: problemResponse('The run is not waiting for approval') },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await guarded(() => rules.approve(requireOwner(request, 'approve sync runs').id, request.params.rule_id, request.params.run_id))),
+  );
+
   app.get('/api/syncs/:rule_id/runs/:run_id', { schema: { tags: ['syncs'], summary: 'One run of a rule', params: runParams, response: { 200: runSchema, 404: problemResponse('No such run') } } }, async (request) =>
     guarded(() => rules.run(requireOwner(request, 'read sync runs').id, request.params.rule_id, request.params.run_id)),
   );
@@ -198,7 +253,7 @@ export function unavailableSync(): SyncApi {
     throw new AppError('service_unavailable', 'Sync is not wired in this server.');
   };
   return {
-    rules: { list: fail, create: fail, get: fail, update: fail, pause: fail, resume: fail, delete: fail, runNow: fail, runs: fail, run: fail } as unknown as SyncApi['rules'],
+    rules: { list: fail, create: fail, get: fail, update: fail, pause: fail, resume: fail, delete: fail, runNow: fail, runs: fail, run: fail, approve: fail, preview: fail } as unknown as SyncApi['rules'],
     execute: fail,
     events: { subscribe: fail } as unknown as SyncApi['events'],
   };

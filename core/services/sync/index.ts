@@ -5,6 +5,7 @@ import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schema
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import type { MigrationEngine } from '../migrations/index.ts';
+import { MirrorReconciler, type BeforeDestructiveMirrorStep } from './mirror-reconciler.ts';
 import { SyncEventChannel } from './sync-events.ts';
 import { SyncRulesService } from './sync-rules.service.ts';
 import { SyncRunner } from './sync-runner.ts';
@@ -16,6 +17,7 @@ export { scheduleSchema, type Schedule } from './sync-schedule.ts';
 export { SYNC_EVENT_BATCH, syncEventsAfter, SyncEventChannel, type SyncEvent } from './sync-events.ts';
 export type { RuleView, RunView } from './sync-views.ts';
 export { SyncRunner } from './sync-runner.ts';
+export type { BeforeDestructiveMirrorStep } from './mirror-reconciler.ts';
 export { SyncScheduler } from './sync-scheduler.ts';
 
 export interface SyncEngine {
@@ -41,6 +43,11 @@ export interface SyncEngineOptions {
   clock?: () => Date;
   /** Tests: a short lease, so a stalled worker's run is taken over quickly. */
   leaseSeconds?: number;
+  /**
+   * Called right before a mirror run's first removal or move on the target. The hook point for an
+   * automatic snapshot of the target playlist (not wired yet); a throw stops the run before any write.
+   */
+  beforeDestructiveMirrorStep?: BeforeDestructiveMirrorStep;
   /** Tests: a second "process" in one test names itself. */
   workerId?: string;
 }
@@ -49,7 +56,15 @@ export interface SyncEngineOptions {
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const clock = options.clock ?? (() => new Date());
   const logger = options.logger.child({ component: 'sync' });
+  const mirror = new MirrorReconciler({
+    execute: options.execute,
+    connections: options.connections,
+    playlists: options.playlists,
+    ...(options.beforeDestructiveMirrorStep ? { beforeDestructiveMirrorStep: options.beforeDestructiveMirrorStep } : {}),
+    logger,
+  });
   const runner = new SyncRunner({
+    mirror,
     execute: options.execute,
     transaction: options.transaction,
     connections: options.connections,
@@ -62,7 +77,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   });
   options.migrations.runner.onSettled((jobId) => runner.finalize(jobId));
   return {
-    rules: new SyncRulesService({ execute: options.execute, transaction: options.transaction, migrations: options.migrations.service, catalogue: options.catalogue, enqueueRun: (runId) => options.enqueueRun(runId), clock }),
+    rules: new SyncRulesService({ execute: options.execute, transaction: options.transaction, migrations: options.migrations.service, catalogue: options.catalogue, mirror, enqueueRun: (runId) => options.enqueueRun(runId), clock }),
     runner,
     scheduler: new SyncScheduler({ execute: options.execute, transaction: options.transaction, runner, enqueueRun: (runId) => options.enqueueRun(runId), clock, logger }),
     events: new SyncEventChannel(options.connectionString, logger),

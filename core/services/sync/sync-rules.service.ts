@@ -19,6 +19,8 @@ import {
   pauseRule,
   resumeRule,
   selectActiveRun,
+  selectCheckpoint,
+  setRuleStatus,
   selectRule,
   selectRules,
   selectRun,
@@ -27,6 +29,8 @@ import {
   updateRuleSettings,
   upsertCheckpoint,
 } from './sync.sql.ts';
+import { approveRun } from './mirror.sql.ts';
+import type { MirrorReconciler } from './mirror-reconciler.ts';
 import { ruleRow, ruleView, runView, type RuleRow, type RuleView, type RunView } from './sync-views.ts';
 
 /**
@@ -35,19 +39,28 @@ import { ruleRow, ruleView, runView, type RuleRow, type RuleView, type RunView }
  * `SyncRunner`.
  */
 
+const mirrorSettingsSchema = z
+  .object({
+    max_removals: z.number().int().min(0).max(10_000).optional().describe('A mirror run that would remove more entries than this waits for your approval (default 20)'),
+    removes_foreign: z.boolean().optional().describe('Also remove and order entries the rule did not write (your own additions on the target). Default false'),
+  })
+  .strict()
+  .meta({ id: 'SyncMirrorSettings' });
+
 export const createRuleSchema = z
   .object({
     migration_job_id: z.uuid().describe('A completed migration of one whole playlist (or the liked songs) from a connected account'),
     mode: z.enum(['add_only', 'mirror']).default('add_only'),
     schedule: scheduleSchema,
+    mirror: mirrorSettingsSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateSyncRule' });
 
 export const updateRuleSchema = z
-  .object({ mode: z.enum(['add_only', 'mirror']).optional(), schedule: scheduleSchema.optional() })
+  .object({ mode: z.enum(['add_only', 'mirror']).optional(), schedule: scheduleSchema.optional(), mirror: mirrorSettingsSchema.optional() })
   .strict()
-  .refine((body) => body.mode !== undefined || body.schedule !== undefined, 'say what to change: mode and/or schedule')
+  .refine((body) => body.mode !== undefined || body.schedule !== undefined || body.mirror !== undefined, 'say what to change: mode, schedule and/or mirror settings')
   .meta({ id: 'UpdateSyncRule' });
 
 export type CreateRule = z.output<typeof createRuleSchema>;
@@ -58,10 +71,15 @@ export interface SyncRulesOptions {
   transaction: SqlTransaction;
   migrations: Pick<MigrationService, 'job' | 'resume'>;
   catalogue: { providerPlugin(provider: string): Manifest | undefined };
+  /** Mirror previews (reads source and target, writes nothing). */
+  mirror: Pick<MirrorReconciler, 'state' | 'describe'>;
   /** Queues the run (the `sync.run` job). */
   enqueueRun(runId: string): Promise<void>;
   clock: () => Date;
 }
+
+/** Removals a mirror run may make without asking, unless the rule says otherwise. */
+export const DEFAULT_MAX_REMOVALS = 20;
 
 function scheduleColumns(schedule: Schedule) {
   return schedule.kind === 'interval'
@@ -121,6 +139,8 @@ export class SyncRulesService {
           targetAccountId: job.targetAccountId,
           targetPlaylistId,
           mode: request.mode,
+          mirrorMaxRemovals: request.mirror?.max_removals ?? DEFAULT_MAX_REMOVALS,
+          mirrorRemovesForeign: request.mirror?.removes_foreign ?? false,
           ...scheduleColumns(request.schedule),
           nextRunAt: firstSlot(request.schedule, now),
         }),
@@ -140,12 +160,9 @@ export class SyncRulesService {
     return sourceState(tracks, sourceProvider, snapshot?.snapshot_id ?? null);
   }
 
-  #refuseMirror(targetProvider: string, collectionKind: 'PLAYLIST' | 'LIKED_TRACKS'): never {
+  #refuseMirror(targetProvider: string, collectionKind: 'PLAYLIST' | 'LIKED_TRACKS'): void {
     const refusal = this.mirrorRefusal(targetProvider, collectionKind);
     if (refusal) throw new SyncError('mirror_unavailable', refusal, { reason: refusal });
-    // The target could be mirrored, but this engine's mirror runs (ordered replacement with
-    // per-row ownership) are not built yet: refusing beats a mirror that behaves like add-only.
-    throw new SyncError('mirror_unavailable', 'Mirror mode is not available on this instance yet; use add-only.', { reason: 'not_implemented' });
   }
 
   /** Refuses a rule that repeats another or closes a loop through the owner's other rules. */
@@ -195,7 +212,9 @@ export class SyncRulesService {
     if (mode === 'mirror' && rule.mode !== 'mirror') this.#refuseMirror(rule.targetProvider, rule.collectionKind);
     const schedule = changes.schedule ?? rule.schedule;
     const nextRunAt = changes.schedule ? firstSlot(schedule, this.#o.clock()) : new Date(rule.nextRunAt ?? this.#o.clock());
-    const [row] = await this.#o.execute(updateRuleSettings(ownerId, ruleId, { mode, ...scheduleColumns(schedule), nextRunAt }));
+    const mirrorMaxRemovals = changes.mirror?.max_removals ?? rule.mirrorMaxRemovals;
+    const mirrorRemovesForeign = changes.mirror?.removes_foreign ?? rule.mirrorRemovesForeign;
+    const [row] = await this.#o.execute(updateRuleSettings(ownerId, ruleId, { mode, mirrorMaxRemovals, mirrorRemovesForeign, ...scheduleColumns(schedule), nextRunAt }));
     if (!row) throw new SyncError('not_found', `No sync rule ${ruleId}.`);
     return ruleView(ruleRow(row), await this.#activeRun(ruleId));
   }
@@ -206,7 +225,8 @@ export class SyncRulesService {
     if (rule.status === 'paused') throw new SyncError('sync_state_conflict', `Rule ${ruleId} is paused already.`);
     await this.#o.execute(pauseRule(rule.id, 'user', 'Paused by you.'));
     const active = await this.#activeRun(rule.id);
-    if (active?.status === 'queued') await this.#o.execute(endRun(active.id, null, { status: 'cancelled', errorCode: 'rule_paused', error: 'The rule was paused before this run started.', stats: undefined }, this.#o.clock()));
+    // A run waiting for approval ends too: the next run plans again from what it reads then.
+    if (active?.status === 'queued' || active?.status === 'approval_required') await this.#o.execute(endRun(active.id, null, { status: 'cancelled', errorCode: 'rule_paused', error: 'The rule was paused before this run started.', stats: undefined }, this.#o.clock()));
     return this.get(ownerId, ruleId);
   }
 
@@ -234,12 +254,41 @@ export class SyncRulesService {
   /** A run now, beside the schedule; refused while one is queued, running or waiting for review. */
   async runNow(ownerId: string, ruleId: string): Promise<RunView> {
     const rule = await this.#rule(ownerId, ruleId);
-    if (rule.status !== 'active') throw new SyncError('sync_state_conflict', rule.status === 'paused' ? `Rule ${ruleId} is paused (${rule.pauseReason ?? 'by you'}); resume it first.` : `Rule ${ruleId} waits for the review of its last run; finish that review first.`);
+    if (rule.status !== 'active') throw new SyncError('sync_state_conflict', rule.status === 'paused' ? `Rule ${ruleId} is paused (${rule.pauseReason ?? 'by you'}); resume it first.` : rule.status === 'approval_required' ? `Rule ${ruleId} waits for your approval of its last run's removals; approve it or pause the rule.` : `Rule ${ruleId} waits for the review of its last run; finish that review first.`);
     const [row] = await this.#o.execute(insertRun(rule.id, ownerId, this.#o.clock(), 'manual'));
     if (!row) throw new SyncError('sync_state_conflict', `Rule ${ruleId} has a run queued or running already.`);
     const run = runView(row);
     await this.#o.enqueueRun(run.id);
     return run;
+  }
+
+  /**
+   * Lets a mirror run that waits for approval go on: it may remove up to the number it showed
+   * (`planned_removals`); if the target changed meanwhile and it would remove more, it waits again.
+   */
+  async approve(ownerId: string, ruleId: string, runId: string): Promise<RunView> {
+    const rule = await this.#rule(ownerId, ruleId);
+    const current = await this.run(ownerId, ruleId, runId);
+    if (current.status !== 'approval_required') throw new SyncError('sync_state_conflict', `Run ${runId} is ${current.status}; only a run waiting for approval can be approved.`);
+    const removals = Number(current.stats['planned_removals'] ?? 0);
+    const [row] = await this.#o.execute(approveRun(ownerId, rule.id, runId, removals));
+    if (!row) throw new SyncError('sync_state_conflict', `Run ${runId} is no longer waiting for approval.`);
+    await this.#o.execute(setRuleStatus(rule.id, 'active', ['approval_required']));
+    await this.#o.enqueueRun(runId);
+    return runView(row);
+  }
+
+  /**
+   * What a mirror run would do now, for any rule (so the owner sees it before choosing mirror):
+   * additions, removals and moves, and what it leaves alone. Reads both playlists; writes nothing.
+   */
+  async preview(ownerId: string, ruleId: string) {
+    const rule = await this.#rule(ownerId, ruleId);
+    const refusal = this.mirrorRefusal(rule.targetProvider, rule.collectionKind);
+    const [checkpoint] = await this.#o.execute(selectCheckpoint(rule.id));
+    const owned = ((checkpoint?.['target_state'] as { owned?: string[] } | undefined)?.owned ?? null);
+    const state = await this.#o.mirror.state(rule, owned, null);
+    return { rule_id: rule.id, mode: rule.mode, can_mirror: refusal === null, mirror_unavailable_reason: refusal, ...this.#o.mirror.describe(rule, state) };
   }
 
   async runs(ownerId: string, ruleId: string, limit: number, offset: number): Promise<RunView[]> {

@@ -1,4 +1,4 @@
-import { PluginError, type OperationName, type Playlist } from '@opl/plugin-sdk';
+import { PluginError, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
@@ -25,6 +25,9 @@ import {
   upsertCheckpoint,
 } from './sync.sql.ts';
 import { ruleRow, type RuleRow } from './sync-views.ts';
+import { LeaseGone, RunEnd } from './run-end.ts';
+import { awaitApproval, claimMirrorPhase, markMirrorPending, renewMirrorLease, selectWrittenUris, updateCheckpointTarget } from './mirror.sql.ts';
+import type { MirrorReconciler } from './mirror-reconciler.ts';
 
 /**
  * One run of a sync rule, add-only. It reads the source once (a playlist's snapshot id first: when
@@ -47,22 +50,12 @@ export interface SyncRunnerOptions {
   connections: { call: Call };
   playlists: { read(ownerId: string, accountId: string, playlistId: string, refresh?: boolean): Promise<{ playlist: Playlist }> };
   migrations: Pick<MigrationService, 'createForSync' | 'job'>;
+  mirror: Pick<MirrorReconciler, 'reconcile'>;
   clock: () => Date;
   workerId: string;
   leaseSeconds: number;
   logger: Logger;
 }
-
-/** A run that ends without a job, and how the rule takes it. */
-class RunEnd extends Error {
-  readonly end: { kind: 'pause'; code: string } | { kind: 'retry'; code: string; at: Date | null } | { kind: 'fail'; code: string };
-  constructor(end: RunEnd['end'], message: string) {
-    super(message);
-    this.end = end;
-  }
-}
-
-class LeaseGone extends Error {}
 
 interface SourceRead {
   state: SourceState | null;
@@ -83,7 +76,8 @@ export class SyncRunner {
 
   async run(runId: string, signal: AbortSignal): Promise<void> {
     const [claimed] = await this.#o.execute(claimRun(runId, this.#o.workerId, this.#o.leaseSeconds));
-    if (!claimed) return;
+    // Not claimable: a run in its mirror phase (approved, or its worker gone) is claimed by that phase.
+    if (!claimed) return this.mirrorPhase(runId, null);
     const [ruleRecord] = await this.#o.execute(selectRuleById(String(claimed['rule_id'])));
     const logger = this.#o.logger.child({ syncRun: runId });
     if (!ruleRecord || ruleRow(ruleRecord).status !== 'active') {
@@ -122,7 +116,15 @@ export class SyncRunner {
     const read = await this.#readSource(rule, previous);
     held();
     const now = () => this.#o.clock();
+    const targetState = (checkpointRow?.['target_state'] as Record<string, unknown> | undefined) ?? {};
+    const mirror = rule.mode === 'mirror';
     if (read.state === null || (previous && read.state.content_hash === previous.content_hash)) {
+      if (mirror && targetState['mirror_pending'] === true) {
+        // The source is unchanged, but the last mirror pass did not finish: it runs again.
+        if (read.state) await this.#o.execute(upsertCheckpoint(rule.ownerId, rule.id, runId, read.state, targetState, now()));
+        await this.#toMirror(runId, rule, { unchanged: true, added: 0, provider_reads: read.reads }, read.playlist?.tracks ?? null, held);
+        return;
+      }
       // Unchanged: nothing to search, match or write. The checkpoint keeps the newest snapshot id.
       const state = read.state ?? previous!;
       await this.#o.transaction(async (execute) => {
@@ -140,6 +142,13 @@ export class SyncRunner {
     const tracks = read.playlist!.tracks;
     const added = previous ? addedSince(previous.keys, tracks, rule.sourceProvider) : tracks.map((track, index) => ({ track, index }));
     const migratable = added.filter(({ track }) => track.is_migratable !== false);
+    if (migratable.length === 0 && mirror) {
+      // Removals or moves only: mirror makes the target follow (the checkpoint is the source now,
+      // and says a mirror pass is due until one finishes).
+      await this.#o.execute(upsertCheckpoint(rule.ownerId, rule.id, runId, state, { ...targetState, mirror_pending: true }, now()));
+      await this.#toMirror(runId, rule, { unchanged: false, added: 0, not_migratable: added.length, provider_reads: read.reads }, tracks, held);
+      return;
+    }
     if (migratable.length === 0) {
       // Removals, moves or unmigratable entries only: add-only has nothing to write.
       await this.#o.transaction(async (execute) => {
@@ -172,6 +181,71 @@ export class SyncRunner {
     );
     if (!jobId) throw new LeaseGone();
     logger.info({ added: migratable.length, migration: jobId }, 'sync run queued its migration');
+  }
+
+  /** Hands a run this worker holds to its mirror phase (after checking the target still exists). */
+  async #toMirror(runId: string, rule: RuleRow, stats: Record<string, unknown>, tracks: readonly Track[] | null, held: () => void): Promise<void> {
+    await this.#checkTarget(rule);
+    held();
+    const rows = await this.#o.execute(markMirrorPending(runId, this.#o.workerId, { ...stats, provider_reads: Number(stats['provider_reads'] ?? 0) + 1 }));
+    if (rows.length === 0) throw new LeaseGone();
+    await this.mirrorPhase(runId, tracks);
+  }
+
+  /**
+   * The mirror phase of a run (`stats.mirror` pending): held under the run's lease by one worker,
+   * it removes and moves the rule's own entries (see MirrorReconciler), then commits the checkpoint.
+   * More removals than the rule allows make the run wait for approval; a failure leaves the
+   * checkpoint's `mirror_pending`, so a later run finishes the job.
+   */
+  async mirrorPhase(runId: string, tracks: readonly Track[] | null): Promise<void> {
+    const [claimed] = await this.#o.execute(claimMirrorPhase(runId, this.#o.workerId, this.#o.leaseSeconds));
+    if (!claimed) return;
+    const [ruleRecord] = await this.#o.execute(selectRuleById(String(claimed['rule_id'])));
+    if (!ruleRecord) return;
+    const rule = ruleRow(ruleRecord);
+    const logger = this.#o.logger.child({ syncRun: runId, phase: 'mirror' });
+    const stats = (claimed['stats'] as Record<string, unknown> | null) ?? {};
+    let leaseLost = false;
+    const renew = setInterval(() => {
+      this.#o
+        .execute(renewMirrorLease(runId, this.#o.workerId, this.#o.leaseSeconds))
+        .then((rows) => {
+          if (rows.length === 0) leaseLost = true;
+        })
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew the sync run lease'));
+    }, Math.max(250, (this.#o.leaseSeconds * 1000) / 3));
+    const held = () => {
+      if (leaseLost) throw new LeaseGone();
+    };
+    try {
+      const [checkpointRow] = await this.#o.execute(selectCheckpoint(rule.id));
+      const targetState = (checkpointRow?.['target_state'] as Record<string, unknown> | undefined) ?? {};
+      const owned = Array.isArray(targetState['owned']) ? (targetState['owned'] as string[]) : null;
+      const checkpointCount = (checkpointRow?.['source_state'] as SourceState | undefined)?.track_count ?? null;
+      const outcome = await this.#o.mirror.reconcile(rule, runId, owned, Number(stats['approved_removals'] ?? 0), tracks, held, checkpointCount);
+      held();
+      const now = this.#o.clock();
+      await this.#o.transaction(async (execute) => {
+        if (outcome.kind === 'approval') {
+          if ((await execute(awaitApproval(runId, this.#o.workerId, outcome.stats))).length === 0) throw new LeaseGone();
+          await execute(setRuleStatus(rule.id, 'approval_required', ['active']));
+          return;
+        }
+        await execute(updateCheckpointTarget(rule.id, { ...targetState, owned: outcome.owned, mirror_pending: false }));
+        await this.#endHeld(execute, runId, { status: 'completed', errorCode: null, error: null, stats: { ...stats, ...outcome.stats } });
+        await execute(noteRuleSuccess(rule.id, now));
+      });
+      logger.info({ outcome: outcome.kind }, 'sync mirror phase ended');
+    } catch (error) {
+      if (error instanceof LeaseGone) {
+        logger.warn('the sync run is held elsewhere now; this worker stops without changing more');
+        return;
+      }
+      await this.#failed(runId, rule, error, logger);
+    } finally {
+      clearInterval(renew);
+    }
   }
 
   /** Ends a run this worker holds; no row means another worker took it meanwhile. */
@@ -285,19 +359,36 @@ export class SyncRunner {
         return;
       case 'completed':
       case 'failed': {
+        const runStats = (runRecord['stats'] as Record<string, unknown> | null) ?? {};
+        // Already handed to its mirror phase (this is a sweep or a second hook): that phase goes on.
+        if (runStats['mirror'] === 'pending') return this.mirrorPhase(runId, null);
         // A job that wrote nothing because every song was skipped (in review, or not found on the
         // target) ends "failed" without an error: for the rule that is a finished run, not a failure.
         const ok = job.error === null;
         const counts = (job.summary?.['counts'] ?? {}) as Record<string, number>;
+        const mirrorNext = ok && rule.mode === 'mirror';
         await this.#o.transaction(async (execute) => {
           const stats = { ...((runRecord['stats'] as Record<string, unknown> | null) ?? {}), written: counts['written'] ?? 0, skipped: counts['skipped'] ?? 0, failed: counts['failed'] ?? 0 };
-          const ended = await execute(endRun(runId, null, { status: ok ? 'completed' : 'failed', errorCode: ok ? null : (job.errorCode ?? 'migration_failed'), error: ok ? null : job.error, stats }, now));
-          if (ended.length === 0) return;
-          await execute(setRuleStatus(rule.id, 'active', ['review_required']));
-          if (!ok) return this.#ruleAfterFailure(execute, rule, { kind: 'fail', code: 'migration_failed' }, job.error ?? 'The migration failed.');
-          await execute(upsertCheckpoint(rule.ownerId, rule.id, runId, runRecord['source_snapshot'], runRecord['target_snapshot'] ?? {}, now));
-          await execute(noteRuleSuccess(rule.id, now));
+          if (mirrorNext) {
+            // Not ended: the run goes on with its mirror phase.
+            if ((await execute(markMirrorPending(runId, null, stats))).length === 0) return;
+            await execute(setRuleStatus(rule.id, 'active', ['review_required']));
+          } else {
+            const ended = await execute(endRun(runId, null, { status: ok ? 'completed' : 'failed', errorCode: ok ? null : (job.errorCode ?? 'migration_failed'), error: ok ? null : job.error, stats }, now));
+            if (ended.length === 0) return;
+            await execute(setRuleStatus(rule.id, 'active', ['review_required']));
+            if (!ok) return this.#ruleAfterFailure(execute, rule, { kind: 'fail', code: 'migration_failed' }, job.error ?? 'The migration failed.');
+          }
+          // The songs this job wrote belong to the rule from now on (what mirror may remove or move).
+          const [checkpointRow] = await execute(selectCheckpoint(rule.id));
+          const previousTarget = (checkpointRow?.['target_state'] as Record<string, unknown> | undefined) ?? {};
+          const written = (await execute(selectWrittenUris(jobId))).map((row) => String(row['target_uri']));
+          const owned = Array.isArray(previousTarget['owned']) ? { owned: [...new Set([...(previousTarget['owned'] as string[]), ...written])] } : {};
+          const targetState = { ...previousTarget, ...((runRecord['target_snapshot'] as Record<string, unknown> | null) ?? {}), ...owned, ...(mirrorNext ? { mirror_pending: true } : {}) };
+          await execute(upsertCheckpoint(rule.ownerId, rule.id, runId, runRecord['source_snapshot'], targetState, now));
+          if (!mirrorNext) await execute(noteRuleSuccess(rule.id, now));
         });
+        if (mirrorNext) await this.mirrorPhase(runId, null);
         return;
       }
       case 'cancelled':

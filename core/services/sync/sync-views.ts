@@ -17,7 +17,9 @@ export interface RuleRow {
   targetAccountId: string;
   targetPlaylistId: string;
   mode: 'add_only' | 'mirror';
-  status: 'active' | 'paused' | 'review_required';
+  mirrorMaxRemovals: number;
+  mirrorRemovesForeign: boolean;
+  status: 'active' | 'paused' | 'review_required' | 'approval_required';
   pauseCode: string | null;
   pauseReason: string | null;
   schedule: Schedule;
@@ -42,6 +44,8 @@ export function ruleRow(row: Record<string, unknown>): RuleRow {
     targetAccountId: String(row['target_account_id']),
     targetPlaylistId: String(row['target_playlist_id']),
     mode: row['mode'] === 'mirror' ? 'mirror' : 'add_only',
+    mirrorMaxRemovals: Number(row['mirror_max_removals'] ?? 20),
+    mirrorRemovesForeign: row['mirror_removes_foreign'] === true,
     status: String(row['status']) as RuleRow['status'],
     pauseCode: (row['pause_code'] as string | null) ?? null,
     pauseReason: (row['pause_reason'] as string | null) ?? null,
@@ -55,7 +59,8 @@ export function ruleRow(row: Record<string, unknown>): RuleRow {
 }
 
 /** The next step a paused rule needs from its owner. */
-function actionOf(rule: RuleRow): { type: 'reconnect'; account_id: string; provider: string } | { type: 'resume' } | null {
+function actionOf(rule: RuleRow, activeRun: RunView | null): { type: 'reconnect'; account_id: string; provider: string } | { type: 'resume' } | { type: 'approve'; run_id: string } | null {
+  if (rule.status === 'approval_required' && activeRun?.status === 'approval_required') return { type: 'approve', run_id: activeRun.id };
   if (rule.status !== 'paused') return null;
   if (rule.pauseCode === 'auth_expired_source') return { type: 'reconnect', account_id: rule.sourceAccountId, provider: rule.sourceProvider };
   if (rule.pauseCode === 'auth_expired_target' || rule.pauseCode === 'auth_expired') return { type: 'reconnect', account_id: rule.targetAccountId, provider: rule.targetProvider };
@@ -71,10 +76,11 @@ export function ruleView(rule: RuleRow, activeRun: RunView | null) {
     source: { provider: rule.sourceProvider, account_id: rule.sourceAccountId, playlist_id: rule.sourcePlaylistId },
     target: { provider: rule.targetProvider, account_id: rule.targetAccountId, playlist_id: rule.targetPlaylistId },
     mode: rule.mode,
+    mirror: { max_removals: rule.mirrorMaxRemovals, removes_foreign: rule.mirrorRemovesForeign },
     status: rule.status,
     pause_code: rule.pauseCode,
     pause_reason: rule.pauseReason,
-    action: actionOf(rule),
+    action: actionOf(rule, activeRun),
     schedule: rule.schedule,
     next_run_at: rule.status === 'active' ? rule.nextRunAt : null,
     last_run_at: rule.lastRunAt,
@@ -90,7 +96,7 @@ export function runView(row: Record<string, unknown>) {
   return {
     id: String(row['id']),
     rule_id: String(row['rule_id']),
-    status: String(row['status']) as 'queued' | 'running' | 'review_required' | 'completed' | 'failed' | 'cancelled',
+    status: String(row['status']) as 'queued' | 'running' | 'review_required' | 'approval_required' | 'completed' | 'failed' | 'cancelled',
     trigger: typeof row['trigger'] === 'string' ? row['trigger'] : 'schedule',
     attempt: Number(row['attempt'] ?? 1),
     scheduled_for: isoOrNull(row['scheduled_for'])!,

@@ -10,7 +10,7 @@ import type { SqlStatement } from '../../storage/sql/executors.ts';
 export const SYNC_RULE_LOCK = 1_937_011;
 
 export const RULE_COLUMNS = `id, owner_id, origin_job_id, name, collection_kind, source_provider, source_account_id, source_playlist_id,
-  target_provider, target_account_id, target_playlist_id, mode, status, pause_code, pause_reason, schedule_kind, interval_minutes,
+  target_provider, target_account_id, target_playlist_id, mode, mirror_max_removals, mirror_removes_foreign, status, pause_code, pause_reason, schedule_kind, interval_minutes,
   daily_at, time_zone, next_run_at, last_run_at, consecutive_failures, progress_seq, created_at, updated_at`;
 
 export const RUN_COLUMNS = `id, owner_id, rule_id, status, attempt, trigger, scheduled_for, source_snapshot, target_snapshot, migration_job_id,
@@ -32,6 +32,8 @@ export interface NewRule {
   targetAccountId: string;
   targetPlaylistId: string;
   mode: 'add_only' | 'mirror';
+  mirrorMaxRemovals: number;
+  mirrorRemovesForeign: boolean;
   scheduleKind: 'interval' | 'daily';
   intervalMinutes: number | null;
   dailyAt: string | null;
@@ -42,9 +44,9 @@ export interface NewRule {
 export function insertRule(rule: NewRule): SqlStatement {
   return {
     text: `insert into sync_rule (owner_id, origin_job_id, name, collection_kind, source_provider, source_account_id, source_playlist_id,
-             target_provider, target_account_id, target_playlist_id, mode, schedule_kind, interval_minutes, daily_at, time_zone, next_run_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${RULE_COLUMNS}`,
-    values: [rule.ownerId, rule.originJobId, rule.name, rule.collectionKind, rule.sourceProvider, rule.sourceAccountId, rule.sourcePlaylistId, rule.targetProvider, rule.targetAccountId, rule.targetPlaylistId, rule.mode, rule.scheduleKind, rule.intervalMinutes, rule.dailyAt, rule.timeZone, rule.nextRunAt],
+             target_provider, target_account_id, target_playlist_id, mode, mirror_max_removals, mirror_removes_foreign, schedule_kind, interval_minutes, daily_at, time_zone, next_run_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${RULE_COLUMNS}`,
+    values: [rule.ownerId, rule.originJobId, rule.name, rule.collectionKind, rule.sourceProvider, rule.sourceAccountId, rule.sourcePlaylistId, rule.targetProvider, rule.targetAccountId, rule.targetPlaylistId, rule.mode, rule.mirrorMaxRemovals, rule.mirrorRemovesForeign, rule.scheduleKind, rule.intervalMinutes, rule.dailyAt, rule.timeZone, rule.nextRunAt],
   };
 }
 
@@ -60,16 +62,16 @@ export function selectRules(ownerId: string): SqlStatement {
   return { text: `select ${RULE_COLUMNS} from sync_rule where owner_id = ? order by created_at, id`, values: [ownerId] };
 }
 
-export function updateRuleSettings(ownerId: string, ruleId: string, changes: { mode: string; scheduleKind: string; intervalMinutes: number | null; dailyAt: string | null; timeZone: string | null; nextRunAt: Date }): SqlStatement {
+export function updateRuleSettings(ownerId: string, ruleId: string, changes: { mode: string; mirrorMaxRemovals: number; mirrorRemovesForeign: boolean; scheduleKind: string; intervalMinutes: number | null; dailyAt: string | null; timeZone: string | null; nextRunAt: Date }): SqlStatement {
   return {
-    text: `update sync_rule set mode = ?, schedule_kind = ?, interval_minutes = ?, daily_at = ?, time_zone = ?, next_run_at = ?, updated_at = now()
+    text: `update sync_rule set mode = ?, mirror_max_removals = ?, mirror_removes_foreign = ?, schedule_kind = ?, interval_minutes = ?, daily_at = ?, time_zone = ?, next_run_at = ?, updated_at = now()
            where owner_id = ? and id = ? returning ${RULE_COLUMNS}`,
-    values: [changes.mode, changes.scheduleKind, changes.intervalMinutes, changes.dailyAt, changes.timeZone, changes.nextRunAt, ownerId, ruleId],
+    values: [changes.mode, changes.mirrorMaxRemovals, changes.mirrorRemovesForeign, changes.scheduleKind, changes.intervalMinutes, changes.dailyAt, changes.timeZone, changes.nextRunAt, ownerId, ruleId],
   };
 }
 
 /** Pauses a rule with a reason (only from the given states). */
-export function pauseRule(ruleId: string, code: string, reason: string, from: readonly string[] = ['active', 'review_required', 'paused']): SqlStatement {
+export function pauseRule(ruleId: string, code: string, reason: string, from: readonly string[] = ['active', 'review_required', 'approval_required', 'paused']): SqlStatement {
   return {
     text: `update sync_rule set status = 'paused', pause_code = ?, pause_reason = ?, updated_at = now()
            where id = ? and status in (select jsonb_array_elements_text(?::jsonb)) returning ${RULE_COLUMNS}`,
@@ -85,7 +87,7 @@ export function resumeRule(ownerId: string, ruleId: string, nextRunAt: Date): Sq
   };
 }
 
-export function setRuleStatus(ruleId: string, status: 'active' | 'review_required', from: readonly string[]): SqlStatement {
+export function setRuleStatus(ruleId: string, status: 'active' | 'review_required' | 'approval_required', from: readonly string[]): SqlStatement {
   return {
     text: `update sync_rule set status = ?, updated_at = now() where id = ? and status in (select jsonb_array_elements_text(?::jsonb)) returning id`,
     values: [status, ruleId, JSON.stringify(from)],
@@ -146,7 +148,7 @@ export function claimRun(runId: string, worker: string, leaseSeconds: number): S
   return {
     text: `update sync_run set status = 'running', lease_owner = ?, lease_expires_at = now() + make_interval(secs => ?),
              attempt = case when status = 'running' then attempt + 1 else attempt end, started_at = coalesce(started_at, now()), updated_at = now()
-           where id = ? and migration_job_id is null
+           where id = ? and migration_job_id is null and coalesce(stats->>'mirror', '') <> 'pending'
              and (status = 'queued' or (status = 'running' and (lease_expires_at is null or lease_expires_at < now())))
            returning ${RUN_COLUMNS}`,
     values: [worker, leaseSeconds, runId],
@@ -174,7 +176,7 @@ export function endRun(runId: string, worker: string | null, end: { status: 'com
   return {
     text: `update sync_run set status = ?, error_code = ?, error = ?, stats = coalesce(?::jsonb, stats), source_snapshot = coalesce(?::jsonb, source_snapshot),
              target_snapshot = coalesce(?::jsonb, target_snapshot), lease_owner = null, lease_expires_at = null, completed_at = ?, updated_at = now()
-           where id = ? and status in ('queued', 'running', 'review_required') and (?::text is null or lease_owner = ?) returning ${RUN_COLUMNS}`,
+           where id = ? and status in ('queued', 'running', 'review_required', 'approval_required') and (?::text is null or lease_owner = ?) returning ${RUN_COLUMNS}`,
     values: [end.status, end.errorCode, end.error, end.stats === undefined ? null : JSON.stringify(end.stats), end.sourceSnapshot === undefined ? null : JSON.stringify(end.sourceSnapshot), end.targetSnapshot === undefined ? null : JSON.stringify(end.targetSnapshot), at, runId, worker, worker],
   };
 }
@@ -200,7 +202,7 @@ export function selectRuns(ownerId: string, ruleId: string, limit: number, offse
 }
 
 export function selectActiveRun(ruleId: string): SqlStatement {
-  return { text: `select ${RUN_COLUMNS} from sync_run where rule_id = ? and status in ('queued', 'running', 'review_required')`, values: [ruleId] };
+  return { text: `select ${RUN_COLUMNS} from sync_run where rule_id = ? and status in ('queued', 'running', 'review_required', 'approval_required')`, values: [ruleId] };
 }
 
 /** Runs without a job whose worker is gone (lease over) or that were never picked up. */

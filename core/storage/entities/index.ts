@@ -25,6 +25,7 @@ import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
+import { SyncMirrorStep } from './sync-mirror-step.entity.ts';
 import { SyncRule } from './sync-rule.entity.ts';
 import { SyncRuleDeletion } from './sync-rule-deletion.entity.ts';
 import { SyncRun } from './sync-run.entity.ts';
@@ -60,6 +61,7 @@ export {
   Snapshot,
   SnapshotProfile,
   SyncCheckpoint,
+  SyncMirrorStep,
   SyncRule,
   SyncRuleDeletion,
   SyncRun,
@@ -84,6 +86,7 @@ export const ENTITIES = [
   SyncRule,
   SyncRuleDeletion,
   SyncRun,
+  SyncMirrorStep,
   SyncCheckpoint,
   OrganizerJob,
   OrganizerItem,

@@ -46,6 +46,10 @@ export const SyncRule = defineEntity({
     targetAccountId: p.text(),
     targetPlaylistId: p.text(),
     mode: p.enum(SYNC_MODES).default('add_only'),
+    /** Mirror: a run that would remove more entries than this waits for the owner's approval. */
+    mirrorMaxRemovals: p.integer().default(20),
+    /** Mirror: also remove (and order) entries the rule did not write — the owner's own additions. Off by default. */
+    mirrorRemovesForeign: p.boolean().default(false),
     status: p.enum(SYNC_RULE_STATUSES).default('active'),
     /** Machine-readable cause of a pause (`auth_expired`, `source_deleted`, `repeated_failures`, …). */
     pauseCode: p.text().nullable(),
@@ -72,6 +76,7 @@ export const SyncRule = defineEntity({
   indexes: [{ properties: ['ownerId'] }, { properties: ['status', 'nextRunAt'] }, { properties: ['ownerId', 'progressSeq'] }],
   checks: [
     { name: 'sync_rule_interval_positive', expression: 'interval_minutes is null or (interval_minutes >= 5 and interval_minutes <= 10080)' },
+    { name: 'sync_rule_mirror_max_removals_range', expression: 'mirror_max_removals >= 0 and mirror_max_removals <= 10000' },
     { name: 'sync_rule_schedule_complete', expression: `(schedule_kind = 'interval' and interval_minutes is not null) or (schedule_kind = 'daily' and daily_at is not null and time_zone is not null)` },
   ],
 });

@@ -4,7 +4,7 @@ import { SyncRule, syncProgressTriggerBody } from './sync-rule.entity.ts';
 import { SYNC_RUN_STATUSES } from './values.ts';
 
 /**
- * One evaluation of a sync rule. At most one queued, running or review-waiting run exists per rule
+ * One evaluation of a sync rule. At most one queued, running, review- or approval-waiting run exists per rule
  * (a partial unique index), whatever number of worker processes evaluate the schedule.
  */
 export const SyncRun = defineEntity({
@@ -38,7 +38,7 @@ export const SyncRun = defineEntity({
   },
   triggers: [{ name: 'sync_run_progress', timing: 'before', events: ['insert', 'update'], forEach: 'row', body: syncProgressTriggerBody() }],
   indexes: [{ properties: ['rule', 'createdAt'] }, { properties: ['ownerId'] }, { properties: ['migrationJobId'] }, { properties: ['ownerId', 'progressSeq'] }],
-  uniques: [{ name: 'sync_run_one_active_per_rule', properties: ['rule'], where: { status: { $in: ['queued', 'running', 'review_required'] } } }],
+  uniques: [{ name: 'sync_run_one_active_per_rule', properties: ['rule'], where: { status: { $in: ['queued', 'running', 'review_required', 'approval_required'] } } }],
 });
 
 export type SyncRun = InferEntity<typeof SyncRun>;

@@ -66,11 +66,16 @@ export type SyncScheduleKind = (typeof SYNC_SCHEDULE_KINDS)[number];
 export const SYNC_COLLECTION_KINDS = ['PLAYLIST', 'LIKED_TRACKS'] as const;
 export type SyncCollectionKind = (typeof SYNC_COLLECTION_KINDS)[number];
 
-export const SYNC_RULE_STATUSES = ['active', 'paused', 'review_required'] as const;
+/** `approval_required`: a mirror run would remove more than the rule's cap and waits for the owner. */
+export const SYNC_RULE_STATUSES = ['active', 'paused', 'review_required', 'approval_required'] as const;
 export type SyncRuleStatus = (typeof SYNC_RULE_STATUSES)[number];
 
 /** `completed` covers unchanged sources too (the run's stats say so); `cancelled`: the rule was deleted or the job cancelled. */
-export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'completed', 'failed', 'cancelled'] as const;
+export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'approval_required', 'completed', 'failed', 'cancelled'] as const;
+
+/** A mirror step's ledger row: written before its provider call, settled after it. */
+export const SYNC_MIRROR_STEP_STATUSES = ['intended', 'done', 'failed'] as const;
+export const SYNC_MIRROR_STEP_KINDS = ['remove', 'move', 'replace'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** `restore_tracks`: the undo of a finished song removal (puts the removed entries back where they were). */

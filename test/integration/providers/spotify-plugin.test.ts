@@ -47,7 +47,8 @@ describe('Spotify plugin: manifest', () => {
     const { manifest } = bundle;
     const provider = manifest.provider!;
     expect(manifest.id).toBe(PLUGIN_ID);
-    expect(manifest.version).toBe('1.0.0');
+    expect(manifest.version).toBe('1.1.0');
+    expect(provider.capabilities).toContain('REORDER');
     expect(provider.auth[0]!.kind).toBe('OAUTH_PKCE');
     expect(provider.auth[0]!.credential_origins).toEqual([API]);
     expect(manifest.network.every((grant) => grant.origin === API)).toBe(true);
@@ -380,6 +381,22 @@ describe('Spotify plugin: writing', () => {
     await call('replacePlaylistTracks', { playlist_id: created.playlist_id, uris: [] });
     expect(fake.playlist(created.playlist_id)!.uris).toEqual([]);
     expect((await failure(call('replacePlaylistTracks', { playlist_id: created.playlist_id, uris: ['spotify:local:a:b:c:1'] }))).type).toBe('InvalidInput');
+  });
+
+  it('moves one entry (reorder keeps the entries, pinned to a snapshot id)', async () => {
+    const created = await call('createPlaylist', { name: 'Reorder', description: null, public: true });
+    const uris = music.slice(0, 4).map((track) => fake.uriOf(track.key)!);
+    const added = await call('addTracks', { playlist_id: created.playlist_id, items: uris.map((uri) => ({ uri, position: null })) });
+    const before = fake.requests.length;
+    const moved = await call('moveTracks', { playlist_id: created.playlist_id, range_start: 3, range_length: 1, insert_before: 0, snapshot_id: added.snapshot_id });
+    const request = writes(before)[0]!;
+    expect([request.method, request.path]).toEqual(['PUT', `/v1/playlists/${created.playlist_id}/items`]);
+    expect(JSON.parse(request.body)).toEqual({ range_start: 3, insert_before: 0, range_length: 1, snapshot_id: added.snapshot_id });
+    expect(fake.playlist(created.playlist_id)!.uris).toEqual([uris[3], uris[0], uris[1], uris[2]]);
+    expect(moved.snapshot_id).toBe(fake.playlist(created.playlist_id)!.snapshotId);
+    await call('moveTracks', { playlist_id: created.playlist_id, range_start: 0, range_length: 1, insert_before: 4, snapshot_id: null });
+    expect(fake.playlist(created.playlist_id)!.uris).toEqual([uris[0], uris[1], uris[2], uris[3]]);
+    expect((await failure(call('moveTracks', { playlist_id: created.playlist_id, range_start: 9, range_length: 1, insert_before: 0, snapshot_id: null }))).type).toBe('InvalidInput');
   });
 
   it('unfollows through the library endpoint; the playlist itself stays with its owner', async () => {

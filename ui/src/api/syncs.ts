@@ -9,8 +9,13 @@ export const SYNC_EVENTS_PATH = `${SYNCS_PATH}/events`;
 /** History's "Keep in sync" hands the chosen migration to the Sync page under this key. */
 export const KEEP_IN_SYNC_KEY = 'opl.sync.migration-id';
 
-export function syncPath(ruleId: string, action: '' | 'pause' | 'resume' | 'run' = ''): string {
+export function syncPath(ruleId: string, action: '' | 'pause' | 'resume' | 'run' | 'preview' = ''): string {
   return `${SYNCS_PATH}/${encodeURIComponent(ruleId)}${action ? `/${action}` : ''}`;
+}
+
+/** Lets a mirror run over its removal cap go on. */
+export function approvePath(ruleId: string, runId: string): string {
+  return `${syncPath(ruleId)}/runs/${encodeURIComponent(runId)}/approve`;
 }
 
 export type Schedule = { readonly kind: 'interval'; readonly everyMinutes: number } | { readonly kind: 'daily'; readonly at: string; readonly timeZone: string };
@@ -25,9 +30,9 @@ export interface SyncRule {
   readonly sourcePlaylistId: string;
   readonly collectionKind: 'PLAYLIST' | 'LIKED_TRACKS';
   readonly mode: 'add_only' | 'mirror';
-  readonly status: 'active' | 'paused' | 'review_required';
+  readonly status: 'active' | 'paused' | 'review_required' | 'approval_required';
   readonly pauseReason: string | null;
-  readonly action: { readonly type: 'reconnect' | 'resume'; readonly accountId: string | null } | null;
+  readonly action: { readonly type: 'reconnect' | 'resume'; readonly accountId: string | null } | { readonly type: 'approve'; readonly runId: string } | null;
   readonly schedule: Schedule;
   readonly nextRunAt: string | null;
   readonly lastRunAt: string | null;
@@ -51,9 +56,15 @@ export function parseRule(value: unknown): SyncRule | undefined {
   if (!isRecord(value) || typeof value['id'] !== 'string' || !isRecord(value['source']) || !isRecord(value['target'])) return undefined;
   const schedule = parseSchedule(value['schedule']);
   const status = value['status'];
-  if (!schedule || (status !== 'active' && status !== 'paused' && status !== 'review_required')) return undefined;
+  if (!schedule || (status !== 'active' && status !== 'paused' && status !== 'review_required' && status !== 'approval_required')) return undefined;
   const actionType = isRecord(value['action']) ? value['action']['type'] : null;
-  const action: SyncRule['action'] = isRecord(value['action']) && (actionType === 'reconnect' || actionType === 'resume') ? { type: actionType, accountId: text(value['action']['account_id']) } : null;
+  const approveRun = isRecord(value['action']) ? text(value['action']['run_id']) : null;
+  const action: SyncRule['action'] =
+    isRecord(value['action']) && (actionType === 'reconnect' || actionType === 'resume')
+      ? { type: actionType, accountId: text(value['action']['account_id']) }
+      : actionType === 'approve' && approveRun
+        ? { type: 'approve', runId: approveRun }
+        : null;
   const run = isRecord(value['active_run']) && typeof value['active_run']['id'] === 'string' ? { id: value['active_run']['id'], status: String(value['active_run']['status']), migrationJobId: text(value['active_run']['migration_job_id']) } : null;
   return {
     id: value['id'],
@@ -91,6 +102,7 @@ export function scheduleLabel(schedule: Schedule): string {
 
 export function ruleStateLabel(rule: SyncRule): string {
   if (rule.status === 'review_required') return 'Waiting for your review';
+  if (rule.status === 'approval_required') return 'Waiting for your approval of removals';
   if (rule.status === 'paused') return `Paused: ${rule.pauseReason ?? 'by you'}`;
   if (rule.activeRun) return rule.activeRun.status === 'queued' ? 'Run queued' : 'Running';
   return 'Active';
@@ -102,6 +114,41 @@ export function ruleStateLabel(rule: SyncRule): string {
  */
 export function canStartRule(job: { readonly status: string; readonly outcome: string; readonly sourceKind: string }): boolean {
   return job.status === 'completed' && job.outcome !== 'failed' && job.sourceKind === 'provider';
+}
+
+/** What a mirror run of a rule would do now (`GET /api/syncs/{id}/preview`). */
+export interface MirrorPreview {
+  readonly canMirror: boolean;
+  readonly reason: string | null;
+  readonly add: readonly string[];
+  readonly addCount: number;
+  readonly remove: readonly string[];
+  readonly removeCount: number;
+  readonly moveCount: number;
+  readonly unmatchedCount: number;
+  readonly foreignEntries: number;
+  readonly removalCap: number;
+  readonly needsApproval: boolean;
+}
+
+const titles = (value: unknown): string[] => (Array.isArray(value) ? value.flatMap((item) => (isRecord(item) && typeof item['title'] === 'string' ? [item['title']] : [])) : []);
+const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+export function parseMirrorPreview(value: unknown): MirrorPreview | undefined {
+  if (!isRecord(value) || typeof value['can_mirror'] !== 'boolean') return undefined;
+  return {
+    canMirror: value['can_mirror'],
+    reason: text(value['mirror_unavailable_reason']),
+    add: titles(value['add']),
+    addCount: count(value['add_count']),
+    remove: titles(value['remove']),
+    removeCount: count(value['remove_count']),
+    moveCount: count(value['move_count']),
+    unmatchedCount: count(value['unmatched_count']),
+    foreignEntries: count(value['foreign_entries']),
+    removalCap: count(value['removal_cap']),
+    needsApproval: value['needs_approval'] === true,
+  };
 }
 
 /** The body of `POST /api/syncs`. */

@@ -8,7 +8,7 @@ import { additionBlocks, chunks, MAX_ITEMS_PER_REQUEST, type AdditionInput } fro
 /**
  * Playlist writes on the current endpoints: create (`POST /me/playlists`), add at positions
  * (`POST /playlists/{id}/items`, ≤ 100 per request), remove by URI against a snapshot
- * (`DELETE …/items`, ≤ 100), replace (`PUT …/items`) and unfollow (`DELETE /me/library`).
+ * (`DELETE …/items`, ≤ 100), reorder and replace (`PUT …/items`) and unfollow (`DELETE /me/library`).
  *
  * Failure rule for multi-request writes: when the first request fails nothing was applied and the
  * typed error is thrown; when a later one fails, the results say which items were written and
@@ -149,6 +149,18 @@ export async function replacePlaylistTracks(input: OperationInput<'replacePlayli
   return { snapshot_id: snapshot };
 }
 
+/**
+ * Reorder (`PUT …/items` with `range_start`, `insert_before`, `range_length`): the entries keep
+ * their added-at dates and followers are not notified, unlike a replacement.
+ */
+export async function moveTracks(input: OperationInput<'moveTracks'>, ctx: ProviderContext): Promise<OperationReturn<'moveTracks'>> {
+  const id = requirePlaylistId(input.playlist_id);
+  const body: Record<string, unknown> = { range_start: input.range_start, insert_before: input.insert_before, range_length: input.range_length };
+  if (input.snapshot_id !== null) body['snapshot_id'] = input.snapshot_id;
+  const answer = await spotifyRequest(ctx, { method: 'PUT', path: `/playlists/${id}/items`, body, what: "moving the playlist's items", missing: 'playlist', ownerOnly: true });
+  return { snapshot_id: snapshotOf(answer) ?? input.snapshot_id };
+}
+
 /** Unfollowing is removing the playlist from the library; the playlist itself stays on Spotify. */
 export async function unfollowPlaylist(input: OperationInput<'unfollowPlaylist'>, ctx: ProviderContext): Promise<OperationReturn<'unfollowPlaylist'>> {
   const id = requirePlaylistId(input.playlist_id);
@@ -157,4 +169,4 @@ export async function unfollowPlaylist(input: OperationInput<'unfollowPlaylist'>
 }
 
 /** The operations of this file, as the plugin definition takes them. */
-export const playlistWrites = { createPlaylist, addTracks, removeTracks, replacePlaylistTracks, unfollowPlaylist } satisfies ProviderOperations;
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, moveTracks, replacePlaylistTracks, unfollowPlaylist } satisfies ProviderOperations;

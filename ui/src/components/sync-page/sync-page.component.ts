@@ -2,7 +2,23 @@ import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import type { Problem } from '../../api/problem.ts';
 import { migrationsListPath, parseJobs, type MigrationJob } from '../../api/migrations.ts';
-import { canStartRule, createRuleRequest, KEEP_IN_SYNC_KEY, parseRule, parseRules, ruleStateLabel, scheduleLabel, SYNC_EVENTS_PATH, SYNCS_PATH, syncPath, type Schedule, type SyncRule } from '../../api/syncs.ts';
+import {
+  approvePath,
+  canStartRule,
+  createRuleRequest,
+  KEEP_IN_SYNC_KEY,
+  parseMirrorPreview,
+  parseRule,
+  parseRules,
+  ruleStateLabel,
+  scheduleLabel,
+  SYNC_EVENTS_PATH,
+  SYNCS_PATH,
+  syncPath,
+  type MirrorPreview,
+  type Schedule,
+  type SyncRule,
+} from '../../api/syncs.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { ACCOUNTS_PATH, parseAccounts } from '../../api/connections.ts';
 import { DEMO_CHANGE_PATH, DEMO_CHANGES, demoChangeAnnouncement, demoChangeRequest, parseDemoChange, type DemoChange } from '../../api/demo.ts';
@@ -33,8 +49,10 @@ const RELOAD_AFTER_EVENT_MS = 150;
 /**
  * Sync: the owner's rules with their state, next and last run, and the moves each allows (run now,
  * pause, resume, remove); above them, a rule is made from a finished migration (History's "Keep in
- * sync" fills it in, or the picker offers the recent finished ones). Add-only only: mirror is
- * shown as not available, with why. The rule and run events keep the table current while open.
+ * sync" fills it in, or the picker offers the recent finished ones). A rule starts add-only; its
+ * mirror preview shows what mirror would remove, move and add (or why the target cannot mirror)
+ * before mirror is chosen, and before a run over its removal cap is approved. The rule and run
+ * events keep the table current while open.
  */
 export class OplSyncPage extends LitElement {
   static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, syncPageStyles];
@@ -49,6 +67,7 @@ export class OplSyncPage extends LitElement {
     _scheduleKind: { state: true },
     _origins: { state: true },
     _demoAccounts: { state: true },
+    _preview: { state: true },
   };
 
   declare summary: string;
@@ -62,6 +81,8 @@ export class OplSyncPage extends LitElement {
   declare _origins: readonly MigrationJob[] | undefined;
   /** Connected demo accounts (demo mode): their rules offer "Demo: change the source". */
   declare _demoAccounts: ReadonlySet<string>;
+  /** The open mirror preview: its rule, and what the engine answered. */
+  declare _preview: { readonly ruleId: string; readonly preview: MirrorPreview | undefined } | undefined;
   #events: EventSource | undefined;
   #reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -76,6 +97,7 @@ export class OplSyncPage extends LitElement {
     this._scheduleKind = 'interval';
     this._origins = undefined;
     this._demoAccounts = new Set();
+    this._preview = undefined;
   }
 
   override connectedCallback(): void {
@@ -172,6 +194,79 @@ export class OplSyncPage extends LitElement {
     this._announcement = done;
   }
 
+  /** Opens (or refreshes) a rule's mirror preview: what the next mirror run would do. */
+  async #openPreview(rule: SyncRule): Promise<void> {
+    this._preview = { ruleId: rule.id, preview: undefined };
+    this._problem = undefined;
+    const result = await apiRequest(syncPath(rule.id, 'preview'));
+    if (this._preview.ruleId !== rule.id) return;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._preview = undefined;
+      return;
+    }
+    this._preview = { ruleId: rule.id, preview: parseMirrorPreview(result.data) };
+  }
+
+  async #setMode(rule: SyncRule, mode: 'add_only' | 'mirror', name: string): Promise<void> {
+    if (this._busy) return;
+    this._busy = rule.id;
+    this._problem = undefined;
+    const result = await apiRequest(syncPath(rule.id), { method: 'PATCH', json: { mode } });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `Not done: ${result.problem.title}.`;
+      return;
+    }
+    this._preview = undefined;
+    await this.#reload();
+    this._announcement = mode === 'mirror' ? `“${name}” now mirrors its source.` : `“${name}” is add-only again.`;
+  }
+
+  async #approve(rule: SyncRule, runId: string, name: string): Promise<void> {
+    if (this._busy) return;
+    this._busy = rule.id;
+    this._problem = undefined;
+    const result = await apiRequest(approvePath(rule.id, runId), { method: 'POST' });
+    this._busy = undefined;
+    if (!result.ok) {
+      this._problem = result.problem;
+      this._announcement = `Not approved: ${result.problem.title}.`;
+      return;
+    }
+    this._preview = undefined;
+    await this.#reload();
+    this._announcement = `The removals of “${name}” are approved; the run goes on.`;
+  }
+
+  #previewRow(rule: SyncRule, name: string): TemplateResult | typeof nothing {
+    if (this._preview?.ruleId !== rule.id) return nothing;
+    const preview = this._preview.preview;
+    const approve = rule.action?.type === 'approve' ? rule.action.runId : null;
+    let body: TemplateResult;
+    if (!preview) body = html`<p role="status">Reading both playlists…</p>`;
+    else if (!preview.canMirror) body = html`<p data-testid="mirror-unavailable">Mirror is not possible here: ${preview.reason ?? 'the target cannot remove and reorder songs.'}</p>`;
+    else
+      body = html`<p>
+          A mirror run would now remove <strong data-testid="remove-count">${preview.removeCount}</strong>, move ${preview.moveCount} and add ${preview.addCount} of the target's songs. It
+          removes and moves only songs this rule added: your own ${preview.foreignEntries} ${preview.foreignEntries === 1 ? 'entry stays' : 'entries stay'} untouched, and ${preview.unmatchedCount} unmatched
+          ${preview.unmatchedCount === 1 ? 'song' : 'songs'} never cause a removal. More than ${preview.removalCap} removals wait for your approval.
+        </p>
+        ${preview.remove.length > 0 ? html`<p>Would remove:</p><ul data-testid="remove-list">${preview.remove.map((title) => html`<li>${title}</li>`)}</ul>` : nothing}
+        ${rule.mode === 'add_only' ? html`<button type="button" data-action="use-mirror" @click=${() => void this.#setMode(rule, 'mirror', name)}>Use mirror</button>` : nothing}
+        ${approve ? html`<button type="button" data-action="approve" @click=${() => void this.#approve(rule, approve, name)}>Approve these removals</button>` : nothing}`;
+    return html`<tr data-testid="mirror-preview" data-rule-id=${rule.id}>
+      <td colspan="7">
+        <section aria-label=${`Mirror preview of ${name}`}>
+          ${body}
+          ${rule.mode === 'mirror' ? html`<button type="button" data-action="use-add-only" @click=${() => void this.#setMode(rule, 'add_only', name)}>Back to add-only</button>` : nothing}
+          <button type="button" data-action="close-preview" @click=${() => (this._preview = undefined)}>Close</button>
+        </section>
+      </td>
+    </tr>`;
+  }
+
   async #create(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this._busy) return;
@@ -230,8 +325,10 @@ export class OplSyncPage extends LitElement {
       <fieldset>
         <legend>Mode</legend>
         <label><input type="radio" name="mode" value="add_only" checked /> Add only: new songs of the source are added; nothing is removed or moved</label>
-        <label><input type="radio" name="mode" value="mirror" disabled aria-describedby="sync-mirror-hint" /> Mirror</label>
-        <p class="hint" id="sync-mirror-hint">Mirror (removing and reordering to match the source) is not available in this version.</p>
+        <p class="hint" id="sync-mirror-hint">
+          Mirror (also removing and reordering to match the source) is chosen on a rule once it exists: its “Mirror preview” shows first what mirror would remove, or why its target cannot
+          mirror.
+        </p>
       </fieldset>
       <p><button type="submit" aria-disabled=${this._busy === 'create' ? 'true' : 'false'}>${this._busy === 'create' ? 'Making the rule…' : 'Keep in sync'}</button></p>
     </form>`;
@@ -261,11 +358,12 @@ export class OplSyncPage extends LitElement {
     return html`<tr data-testid="rule-row" data-rule-id=${rule.id} data-status=${rule.status}>
       <th scope="row">${name}</th>
       <td>${rule.sourceProvider} → ${rule.targetProvider}</td>
-      <td>${scheduleLabel(rule.schedule)}</td>
+      <td>${scheduleLabel(rule.schedule)}<br /><span data-testid="rule-mode">${rule.mode === 'mirror' ? 'Mirror' : 'Add only'}</span></td>
       <td class="state" data-status=${rule.status}>
         ${ruleStateLabel(rule)}
         ${rule.action?.type === 'reconnect' ? html` <a href=${hrefFor('connections')}>Reconnect</a>` : nothing}
         ${rule.status === 'review_required' && rule.activeRun?.migrationJobId ? html` <a href=${hrefFor('history')}>Review on History</a>` : nothing}
+        ${rule.action?.type === 'approve' ? html` <button type="button" data-action="review-removals" @click=${() => void this.#openPreview(rule)}>Review removals</button>` : nothing}
       </td>
       <td>${rule.nextRunAt ? html`<time datetime=${rule.nextRunAt}>${formatTimestamp(rule.nextRunAt)}</time>` : '—'}</td>
       <td>${rule.lastRunAt ? html`<time datetime=${rule.lastRunAt}>${formatTimestamp(rule.lastRunAt)}</time>` : 'Never'}</td>
@@ -274,10 +372,12 @@ export class OplSyncPage extends LitElement {
         ${rule.status === 'paused'
           ? html`<button type="button" data-action="resume" @click=${() => void this.#act(rule, 'resume', `“${name}” is scheduled again.`)}>Resume</button>`
           : html`<button type="button" data-action="pause" @click=${() => void this.#act(rule, 'pause', `“${name}” is paused.`)}>Pause</button>`}
+        <button type="button" data-action="preview" aria-label=${`Mirror preview of ${name}`} @click=${() => void this.#openPreview(rule)}>Mirror preview</button>
         <button type="button" data-action="delete" aria-label=${`Remove the rule of ${name}`} @click=${() => void this.#act(rule, 'delete', `The rule of “${name}” is removed; the playlists stay.`)}>Remove</button>
         ${this.#demoActions(rule, name)}
       </td>
-    </tr>`;
+    </tr>
+    ${this.#previewRow(rule, name)}`;
   }
 
   #body(): TemplateResult {
@@ -306,7 +406,10 @@ export class OplSyncPage extends LitElement {
       ${this._problem ? html`<opl-problem-notice .problem=${this._problem} data-testid="sync-problem"></opl-problem-notice>` : nothing}
       <section aria-labelledby="rules-heading">
         <h2 id="rules-heading">Your sync rules</h2>
-        <p class="hint">A rule reads its source on schedule and adds what it gained to the same target playlist, never a song the target already has.</p>
+        <p class="hint">
+          A rule reads its source on schedule and adds what it gained to the same target playlist, never a song the target already has. A mirror rule also removes and reorders the
+          songs it added, to follow the source.
+        </p>
         ${this.#body()}
       </section>
       <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>

@@ -1,0 +1,247 @@
+import { PluginError, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
+import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
+import type { Logger } from '../../logging/logger.ts';
+import type { SqlExecute } from '../../storage/sql/executors.ts';
+import { planMirror, type MirrorPlan, type TargetEntry } from './mirror-plan.ts';
+import { insertMirrorStep, selectRuleMatches, settleMirrorStep } from './mirror.sql.ts';
+import { RunEnd } from './run-end.ts';
+import { readCollapsed, songKey } from './source-state.ts';
+import type { RuleRow } from './sync-views.ts';
+
+/**
+ * The mirror half of a run: after the add step (the run's ordinary migration job) it makes the
+ * target's own entries follow the source — removals of what the source dropped, then a few moves —
+ * and verifies the result by reading the target again.
+ *
+ * The matches are the migration machinery's: the items of the rule's origin migration and of every
+ * run's job say which target song each source entry became (written, or skipped because the target
+ * had it). What the rule *owns* (may remove or move) is the songs those jobs wrote, kept in the
+ * checkpoint (`target_state.owned`) and trimmed to what is still there after each mirror.
+ *
+ * Every provider write gets a ledger row (`sync_mirror_step`) before the call and is settled after
+ * it. A failure in the middle leaves the rows and the target as they are and the run failed with a
+ * retry: the next run reads the target again and plans from what it finds, so it converges without
+ * replaying anything blindly.
+ */
+
+type Call = <N extends OperationName>(ownerId: string, accountId: string, op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>;
+
+/** Called right before a mirror run's first destructive provider write (e.g. to take a snapshot). */
+export type BeforeDestructiveMirrorStep = (context: { ownerId: string; ruleId: string; runId: string; accountId: string; playlistId: string; removals: number; moves: number }) => Promise<void>;
+
+export interface MirrorReconcilerOptions {
+  execute: SqlExecute;
+  connections: { call: Call };
+  playlists: { read(ownerId: string, accountId: string, playlistId: string, refresh?: boolean): Promise<{ playlist: Playlist }> };
+  /** The hook point for an automatic snapshot of the target before mirror writes; none by default. */
+  beforeDestructiveMirrorStep?: BeforeDestructiveMirrorStep;
+  logger: Logger;
+}
+
+/** Removals sent per `removeTracks` call. */
+const REMOVE_BATCH = 100;
+/** Titles listed in a preview or a waiting run, per list. */
+const LISTED = 50;
+
+export interface MirrorState {
+  plan: MirrorPlan;
+  /** Songs the rule owns, as of the target just read. */
+  owned: Set<string>;
+  desired: string[];
+  /** Source entries with no match (not found, or waiting for review): they never cause a removal. */
+  unmatched: Track[];
+  /** Source entries no migration has seen yet (the next run's add step matches and adds them). */
+  unseen: Track[];
+  target: Playlist;
+  titles: Map<string, string>;
+  reads: number;
+  /** The source entries the state was computed from. */
+  source: readonly Track[];
+}
+
+export interface MirrorOutcome {
+  kind: 'done' | 'approval';
+  owned: string[];
+  stats: Record<string, unknown>;
+}
+
+const textKey = (track: { artist?: string; title?: string }) => `${(track.artist ?? '').toLowerCase()}\u0000${(track.title ?? '').toLowerCase()}`;
+const label = (track: Track) => `${track.artist} – ${track.title}`;
+
+export class MirrorReconciler {
+  readonly #o: MirrorReconcilerOptions;
+
+  constructor(options: MirrorReconcilerOptions) {
+    this.#o = options;
+  }
+
+  /** Reads source and target and computes what a mirror would do now (no writes). */
+  async state(rule: RuleRow, ownedBefore: readonly string[] | null, sourceTracks: readonly Track[] | null, checkpointCount: number | null = null): Promise<MirrorState> {
+    let reads = 0;
+    let source = sourceTracks;
+    if (!source) {
+      source = (await this.#o.playlists.read(rule.ownerId, rule.sourceAccountId, rule.sourcePlaylistId, true)).playlist.tracks;
+      reads++;
+      // The read-collapse guard of the run's first read, for a source read here (after an approval or a retry).
+      if (checkpointCount !== null && readCollapsed(checkpointCount, source.length)) {
+        throw new RunEnd({ kind: 'retry', code: 'read_collapse', at: null }, `The source read returned ${source.length} entries where the last checkpoint had ${checkpointCount}; taken as a failed read, not as removals. Nothing was changed; the next run reads again.`);
+      }
+    }
+    const rows = await this.#o.execute(selectRuleMatches(rule.ownerId, rule.originJobId, rule.id, rule.sourcePlaylistId));
+    const matchOf = new Map<string, string | null>();
+    const textsOfUri = new Map<string, Set<string>>();
+    const written = new Set<string>();
+    for (const row of rows) {
+      const metadata = row['source_metadata'] as Track | null;
+      if (!metadata) continue;
+      const uri = (row['target_uri'] as string | null) ?? null;
+      const status = String(row['status']);
+      const usable = uri !== null && (status === 'written' || status === 'skipped' || status === 'matched');
+      // A later job's answer replaces an earlier one; a later miss does not erase an earlier match.
+      if (usable || !matchOf.has(songKey(metadata, rule.sourceProvider))) matchOf.set(songKey(metadata, rule.sourceProvider), usable ? uri : null);
+      if (uri) textsOfUri.set(uri, (textsOfUri.get(uri) ?? new Set()).add(textKey(metadata)));
+      if (uri && status === 'written') written.add(uri);
+    }
+    const desired: string[] = [];
+    const seen = new Set<string>();
+    const unmatched: Track[] = [];
+    const unseen: Track[] = [];
+    for (const track of source) {
+      if (track.is_migratable === false) continue;
+      const key = songKey(track, rule.sourceProvider);
+      if (!matchOf.has(key)) unseen.push(track);
+      const uri = matchOf.get(key) ?? null;
+      if (uri === null) {
+        if (matchOf.has(key)) unmatched.push(track);
+        continue;
+      }
+      if (!seen.has(uri)) desired.push(uri);
+      seen.add(uri);
+    }
+    const { playlist: target } = await this.#o.playlists.read(rule.ownerId, rule.targetAccountId, rule.targetPlaylistId, true);
+    reads++;
+    const entries: TargetEntry[] = target.tracks.map((track, index) => ({ uri: track.provider_uris[rule.targetProvider] ?? `unaddressable:${index}`, itemId: track.source_item_id }));
+    const present = new Set(entries.map((entry) => entry.uri));
+    // The origin migration and the runs' jobs wrote these; trimmed to what the target still has.
+    const owned = new Set([...(ownedBefore ?? written)].filter((uri) => present.has(uri)));
+    const unmatchedTexts = new Set([...unmatched, ...unseen].map(textKey));
+    const protectedUris = new Set([...owned].filter((uri) => [...(textsOfUri.get(uri) ?? [])].some((text) => unmatchedTexts.has(text))));
+    const plan = planMirror({ target: entries, desired, owned, protectedUris, removesForeign: rule.mirrorRemovesForeign });
+    const titles = new Map(target.tracks.map((track, index) => [entries[index]!.uri, label(track)]));
+    return { plan, owned, desired, unmatched, unseen, target, titles, reads, source };
+  }
+
+  /** What a preview shows: the next run's additions, removals and moves, and what stays untouched. */
+  describe(rule: RuleRow, state: MirrorState) {
+    const { plan, titles } = state;
+    const named = (uri: string) => ({ uri, title: titles.get(uri) ?? uri });
+    return {
+      add: state.unseen.slice(0, LISTED).map((track) => ({ title: label(track) })),
+      add_count: state.unseen.length,
+      remove: plan.removals.slice(0, LISTED).map((removal) => named(removal.uri)),
+      remove_count: plan.removals.length,
+      move: plan.moves.slice(0, LISTED).map((move) => ({ ...named(move.uri), from: move.from, to: move.insertBefore > move.from ? move.insertBefore - 1 : move.insertBefore })),
+      move_count: plan.moves.length,
+      unmatched: state.unmatched.slice(0, LISTED).map((track) => ({ title: label(track) })),
+      unmatched_count: state.unmatched.length,
+      kept_shared: plan.keptShared.slice(0, LISTED).map(named),
+      kept_unmatched: plan.keptUnmatched.slice(0, LISTED).map(named),
+      foreign_entries: plan.foreign,
+      removal_cap: rule.mirrorMaxRemovals,
+      needs_approval: plan.removals.length > rule.mirrorMaxRemovals,
+    };
+  }
+
+  /**
+   * One mirror pass for a run: plan, wait for approval when it would remove more than the rule's
+   * cap (and more than the owner approved), else remove, move (or replace where the target cannot
+   * move), and verify.
+   */
+  async reconcile(rule: RuleRow, runId: string, ownedBefore: readonly string[] | null, approvedRemovals: number, sourceTracks: readonly Track[] | null, held: () => void, checkpointCount: number | null = null): Promise<MirrorOutcome> {
+    const state = await this.state(rule, ownedBefore, sourceTracks, checkpointCount);
+    held();
+    const { plan } = state;
+    const report = { kept_shared: plan.keptShared.length, kept_unmatched: plan.keptUnmatched.length, unmatched: state.unmatched.length, foreign_entries: plan.foreign, missing_on_target: plan.missing.length };
+    if (plan.removals.length > rule.mirrorMaxRemovals && plan.removals.length > approvedRemovals) {
+      return { kind: 'approval', owned: [...state.owned], stats: { mirror: 'awaiting_approval', planned_removals: plan.removals.length, planned_moves: plan.moves.length, removal_cap: rule.mirrorMaxRemovals, preview: this.describe(rule, state), ...report } };
+    }
+    let calls = 0;
+    let replaced = false;
+    if (plan.removals.length + plan.moves.length > 0) {
+      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length });
+      const steps = new StepLedger(this.#o.execute, rule, runId);
+      let snapshot = state.target.snapshot_id;
+      for (let start = 0; start < plan.removals.length; start += REMOVE_BATCH) {
+        const batch = plan.removals.slice(start, start + REMOVE_BATCH);
+        const items = batch.flatMap((removal) => removal.positions.map((position, at) => ({ uri: removal.uri, target_item_id: removal.itemIds[at] ?? null, position })));
+        const result = await steps.call('remove', { uris: batch.map((removal) => removal.uri), snapshot_id: snapshot }, () => this.#call(rule, 'removeTracks', { playlist_id: rule.targetPlaylistId, items, snapshot_id: snapshot }));
+        calls++;
+        held();
+        const failed = result.results.filter((item) => !item.ok);
+        if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} removals were not applied (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
+        snapshot = result.snapshot_id ?? snapshot;
+      }
+      let moved = 0;
+      for (const move of plan.moves) {
+        try {
+          const result = await steps.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
+            this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot }),
+          );
+          snapshot = result.snapshot_id ?? snapshot;
+          calls++;
+          moved++;
+          held();
+        } catch (error) {
+          // A target that cannot move entries gets the one full replacement — before any move only.
+          if (!(error instanceof PluginError && error.type === 'Unsupported') || moved > 0) throw error;
+          if (plan.finalUris.some((uri) => uri.startsWith('unaddressable:'))) throw new RunEnd({ kind: 'fail', code: 'mirror_unaddressable' }, 'The target holds entries without a song URI (local files), so its order can only be changed by moving entries, which this provider cannot do.');
+          await steps.call('replace', { count: plan.finalUris.length }, () => this.#call(rule, 'replacePlaylistTracks', { playlist_id: rule.targetPlaylistId, uris: plan.finalUris }));
+          calls++;
+          replaced = true;
+          break;
+        }
+      }
+    }
+    // Verification: the target read again must need nothing more.
+    const after = plan.removals.length + plan.moves.length > 0 ? await this.state(rule, [...state.owned], state.source) : state;
+    const left = after.plan.removals.length + after.plan.moves.length;
+    if (left > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_unverified', at: null }, `After the mirror writes the target still differs from the source (${after.plan.removals.length} removals, ${after.plan.moves.length} moves left); the next run reads it again and continues.`);
+    return {
+      kind: 'done',
+      owned: [...after.owned],
+      stats: { mirror: 'done', removed: plan.removals.length, moved: replaced ? 0 : plan.moves.length, replaced, mirror_calls: calls, mirror_reads: state.reads + (after === state ? 0 : after.reads), ...report },
+    };
+  }
+
+  #call<N extends OperationName>(rule: RuleRow, op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> {
+    return this.#o.connections.call(rule.ownerId, rule.targetAccountId, op, input);
+  }
+}
+
+/** Ledger rows around provider writes: `intended` before the call, `done` or `failed` after it. */
+class StepLedger {
+  readonly #execute: SqlExecute;
+  readonly #rule: RuleRow;
+  readonly #runId: string;
+  #seq = 0;
+
+  constructor(execute: SqlExecute, rule: RuleRow, runId: string) {
+    this.#execute = execute;
+    this.#rule = rule;
+    this.#runId = runId;
+  }
+
+  async call<T>(kind: 'remove' | 'move' | 'replace', payload: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+    const [row] = await this.#execute(insertMirrorStep({ ownerId: this.#rule.ownerId, ruleId: this.#rule.id, runId: this.#runId, seq: this.#seq++, kind, payload }));
+    const stepId = String(row!['id']);
+    try {
+      const result = await work();
+      await this.#execute(settleMirrorStep(stepId, 'done', null));
+      return result;
+    } catch (error) {
+      // Failed as far as the answer says; whether the provider applied it is settled by the next read.
+      await this.#execute(settleMirrorStep(stepId, 'failed', error instanceof Error ? error.message.slice(0, 1_000) : String(error)));
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedFakeRequest } from '../../fakes/fake-provider.ts';
+import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import type { JobJson } from '../migrations/migration-harness.ts';
+import { startSyncHarness, type RuleJson, type RunJson, type SyncHarness } from './sync-harness.ts';
+
+/**
+ * Mirror sync runs end to end, TIDAL source → Spotify target, through HTTP against the fakes. The
+ * source is changed the way TIDAL's app would (new entries, removals, a new order, a new
+ * `lastModifiedAt`); the target must end in the source's order with the rule's own entries only
+ * removed or moved — a song the owner added by hand stays where it is — reached with Spotify's
+ * reorder call (no replacement), a removal cap that makes a run wait for approval, unmatched songs
+ * reported and never deleting anything, and a failure in the middle of the writes converging on
+ * the retry.
+ */
+
+const catalog = seedCatalog();
+const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
+const tidalOnly = [...catalog.tracks.values()].find((track) => track.mediaType === 'track' && isAvailableOn(track, 'tidal') && !isAvailableOn(track, 'spotify'))!;
+const initial = onBoth.slice(0, 8);
+const later = onBoth.slice(8, 11);
+const byHand = onBoth[12]!;
+
+let h: SyncHarness;
+let sourceId = '';
+let targetId = '';
+let rule: RuleJson;
+
+beforeAll(async () => {
+  h = await startSyncHarness({ spotifyLibrary: {}, tidalLibrary: { playlists: [{ name: 'Evening', trackKeys: initial.map((track) => track.key) }] } });
+  sourceId = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === 'Evening')!.id;
+}, 300_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const spotifyUri = (key: string) => h.spotify.uriOf(key)!;
+const targetUris = () => [...h.spotify.playlist(targetId)!.uris];
+const sourceKeys = () => h.tidal.state.playlists.get(sourceId)!.items.map((item) => [...catalog.tracks.values()].find((track) => h.tidal.trackId(track.key) === item.id)!.key);
+/** The target as the source says it should be: the source's songs that Spotify has, in source order. */
+const expectedFromSource = () => sourceKeys().filter((key) => isAvailableOn(catalog.tracks.get(key)!, 'spotify')).map(spotifyUri);
+
+/** Changes the TIDAL source as its app would: a new list of entries and a new `lastModifiedAt`. */
+function editSource(keys: readonly string[]): void {
+  const playlist = h.tidal.state.playlists.get(sourceId)!;
+  const kept = new Map(playlist.items.map((item) => [item.id, item]));
+  playlist.items = keys.map((key) => {
+    const id = h.tidal.trackId(key)!;
+    const entry = kept.get(id) ?? h.tidal.state.newEntry('tracks', id);
+    kept.delete(id);
+    return entry;
+  });
+  playlist.lastModifiedAt = h.tidal.state.timestamp();
+}
+
+async function runNow(): Promise<string> {
+  const started = await h.api(`/api/syncs/${rule.id}/run`, { method: 'POST' });
+  expect(started.status, JSON.stringify(started.json)).toBe(202);
+  return (started.json as { id: string }).id;
+}
+
+async function preview(): Promise<Record<string, unknown> & { remove_count: number; move_count: number; add_count: number }> {
+  const answer = await h.api(`/api/syncs/${rule.id}/preview`);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.json as Record<string, unknown> & { remove_count: number; move_count: number; add_count: number };
+}
+
+async function spotifyWritesDuring(work: () => Promise<RunJson>): Promise<{ run: RunJson; writes: RecordedFakeRequest[] }> {
+  const from = h.spotify.requests.length;
+  const run = await work();
+  return { run, writes: h.spotify.requests.slice(from).filter((request) => request.method !== 'GET' && request.path.startsWith(`/v1/playlists/${targetId}`)) };
+}
+
+describe('mirror sync runs', () => {
+  it('a mirror rule is made where the target can remove and reorder, and previews nothing to do at first', async () => {
+    const jobId = await h.migrate(h.tidalAccount, sourceId, 'spotify', h.spotifyAccount);
+    targetId = ((await h.api(`/api/migrations/${jobId}`)).json as JobJson).collections[0]!.target_playlist_id!;
+    expect(targetUris()).toEqual(initial.map((track) => spotifyUri(track.key)));
+    rule = await h.createRule(jobId, { mode: 'mirror' });
+    expect(rule).toMatchObject({ mode: 'mirror', status: 'active', mirror: { max_removals: 20, removes_foreign: false }, target: { provider: 'spotify', playlist_id: targetId } });
+    expect(await preview()).toMatchObject({ can_mirror: true, add_count: 0, remove_count: 0, move_count: 0, foreign_entries: 0 });
+  }, 300_000);
+
+  it('adds, removals and a new order: the target ends in source order, by a few moves, and the owner\'s own song stays', async () => {
+    await h.spotifyAdd(targetId, [spotifyUri(byHand.key)]);
+    const keys = initial.map((track) => track.key);
+    // Two songs added (one at the top), one removed, the last moved up to second place, one song Spotify lacks.
+    const edited = [later[0]!.key, keys[7]!, ...keys.slice(0, 3), ...keys.slice(4, 7), later[1]!.key, tidalOnly.key];
+    editSource(edited);
+    const seen = await preview();
+    expect(seen).toMatchObject({ add_count: 3, remove_count: 1, foreign_entries: 1, needs_approval: false });
+    expect((seen['remove'] as { uri: string }[]).map((item) => item.uri)).toEqual([spotifyUri(keys[3]!)]);
+
+    const { run, writes } = await spotifyWritesDuring(async () => h.waitRun(rule.id, await runNow()));
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', removed: 1, replaced: false, unmatched: 1 } });
+    expect(run.migration_job_id).not.toBeNull();
+    const after = targetUris();
+    expect(after.filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect(after).toContain(spotifyUri(byHand.key));
+    // Moves, not a rewrite: no replacement (PUT with uris), each move a PUT with a range.
+    const puts = writes.filter((request) => request.method === 'PUT');
+    expect(puts.length).toBe(run.stats['moved']);
+    expect(puts.length).toBeGreaterThan(0);
+    expect(puts.length).toBeLessThanOrEqual(3);
+    for (const put of puts) expect(JSON.parse(put.body)).toHaveProperty('range_start');
+    // The unmatched song is reported and changed nothing; the next preview has nothing left to do.
+    expect(await preview()).toMatchObject({ remove_count: 0, move_count: 0, unmatched_count: 1, foreign_entries: 1 });
+  }, 300_000);
+
+  it('more removals than the rule allows: the run waits for approval, then removes exactly those', async () => {
+    const patched = await h.api(`/api/syncs/${rule.id}`, { method: 'PATCH', body: JSON.stringify({ mirror: { max_removals: 1 } }) });
+    expect(patched.status, patched.text).toBe(200);
+    const before = targetUris();
+    const keep = sourceKeys().slice(3);
+    const dropped = sourceKeys().slice(0, 3);
+    editSource(keep);
+    expect(await preview()).toMatchObject({ remove_count: 2 + (isAvailableOn(catalog.tracks.get(dropped[2]!)!, 'spotify') ? 1 : 0), needs_approval: true });
+
+    const waiting = await h.waitRun(rule.id, await runNow(), ['approval_required', 'completed', 'failed']);
+    expect(waiting, JSON.stringify(waiting)).toMatchObject({ status: 'approval_required', stats: { mirror: 'awaiting_approval', removal_cap: 1 } });
+    expect(targetUris()).toEqual(before);
+    const held = await h.rule(rule.id);
+    expect(held).toMatchObject({ status: 'approval_required', action: { type: 'approve', run_id: waiting.id } });
+    expect((await h.api(`/api/syncs/${rule.id}/run`, { method: 'POST' })).status).toBe(409);
+
+    const approved = await h.api(`/api/syncs/${rule.id}/runs/${waiting.id}/approve`, { method: 'POST' });
+    expect(approved.status, approved.text).toBe(202);
+    const done = await h.waitRun(rule.id, waiting.id, ['completed', 'failed']);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', stats: { mirror: 'done' } });
+    expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect(targetUris()).toContain(spotifyUri(byHand.key));
+    expect((await h.rule(rule.id)).status).toBe('active');
+  }, 300_000);
+
+  it('a failure in the middle of the writes leaves a retryable run that converges on the retry', async () => {
+    const keys = sourceKeys();
+    // One removal and two songs out of place: the removal goes through, then the moves fail.
+    editSource([keys[keys.length - 1]!, ...keys.slice(1, -1).reverse().slice(0, 2), ...keys.slice(1, -1).reverse().slice(2)]);
+    h.spotify.failNext({ kind: 'server_error', status: 503, method: 'PUT', pathPrefix: `/v1/playlists/${targetId}/items`, times: 1_000 });
+    const failed = await h.waitRun(rule.id, await runNow(), ['completed', 'failed']).finally(() => h.spotify.clearFailures());
+    expect(failed, JSON.stringify(failed)).toMatchObject({ status: 'failed' });
+    const steps = await h.app.app.services.sync.execute({ text: `select kind, status from sync_mirror_step where run_id = ? order by seq`, values: [failed.id] });
+    expect(steps.map((step) => `${String(step['kind'])}:${String(step['status'])}`)).toEqual(['remove:done', 'move:failed']);
+    expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).not.toEqual(expectedFromSource());
+    const waiting = await h.rule(rule.id);
+    expect(waiting).toMatchObject({ status: 'active', consecutive_failures: 1 });
+
+    h.advance(5);
+    const { created } = await h.evaluate();
+    expect(created).toHaveLength(1);
+    const retried = await h.waitRun(rule.id, created[0]!, ['completed', 'failed']);
+    expect(retried, JSON.stringify(retried)).toMatchObject({ status: 'completed', stats: { mirror: 'done', removed: 0 } });
+    expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect(targetUris()).toContain(spotifyUri(byHand.key));
+  }, 300_000);
+});
