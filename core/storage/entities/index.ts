@@ -1,3 +1,4 @@
+import { AppUser, OidcSignInAttempt } from './app-user.entity.ts';
 import { AuthAttempt } from './auth-attempt.entity.ts';
 import { GenerationDraftItem } from './generation-draft-item.entity.ts';
 import { GenerationDraft } from './generation-draft.entity.ts';
@@ -32,6 +33,7 @@ import { TrackEdge } from './track-edge.entity.ts';
 import { TrackIdentity } from './track-identity.entity.ts';
 
 export {
+  AppUser,
   AuthAttempt,
   GenerationDraft,
   GenerationDraftItem,
@@ -42,6 +44,7 @@ export {
   MatchDenial,
   MatchMiss,
   MigrationJob,
+  OidcSignInAttempt,
   OperationLedger,
   OrganizerItem,
   OrganizerJob,
@@ -96,7 +99,9 @@ export const ENTITIES = [
   Snapshot,
   PluginRecord,
   PluginAllowListEntry,
+  AppUser,
   OwnerSession,
+  OidcSignInAttempt,
   SignInThrottle,
   SignInDevice,
   AuthAttempt,
