@@ -72,6 +72,7 @@ export async function startTestIdp(options: { redirectUri: string }): Promise<Te
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['test-only-idp-cookie-key'] },
+    ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Interaction: 600, Grant: 600, Session: 600 },
     async findAccount(_ctx, sub) {
       const user = users.get(sub);
       if (!user) return undefined;
