@@ -42,7 +42,12 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-export async function startTestIdp(options: { redirectUri: string }): Promise<TestIdp> {
+/**
+ * `redirectUri` may be a function: a browser test learns its engine's address only after the
+ * provider is up (the engine needs the issuer to start); the provider is built at its first request.
+ */
+export async function startTestIdp(options: { redirectUri: string | (() => string) }): Promise<TestIdp> {
+  const redirectUri = () => (typeof options.redirectUri === 'string' ? options.redirectUri : options.redirectUri());
   const [cert, key] = await Promise.all([readFile(new URL('test-only-registry.cert.pem', TLS_DIR)), readFile(new URL('test-only-registry.key.pem', TLS_DIR))]);
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid: 'test-idp-key-1', alg: 'RS256', use: 'sig' };
@@ -55,12 +60,12 @@ export async function startTestIdp(options: { redirectUri: string }): Promise<Te
   const address = server.address();
   const issuer = `https://localhost:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const provider = new Provider(issuer, {
+  const makeProvider = () => new Provider(issuer, {
     clients: [
       {
         client_id: TEST_IDP_CLIENT_ID,
         client_secret: TEST_IDP_CLIENT_SECRET,
-        redirect_uris: [options.redirectUri],
+        redirect_uris: [redirectUri()],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -79,7 +84,14 @@ export async function startTestIdp(options: { redirectUri: string }): Promise<Te
       return { accountId: sub, claims: () => ({ sub, email: user.email, email_verified: user.email_verified ?? true, name: user.name ?? sub, groups: user.groups ?? [] }) };
     },
   });
-  const handle = provider.callback();
+  let built: { provider: Provider; handle: ReturnType<Provider['callback']> } | null = null;
+  const provider = () => {
+    if (built === null) {
+      const made = makeProvider();
+      built = { provider: made, handle: made.callback() };
+    }
+    return built;
+  };
   const idp: TestIdp = {
     issuer,
     users,
@@ -103,7 +115,7 @@ export async function startTestIdp(options: { redirectUri: string }): Promise<Te
       const jar = new Map<string, string>();
       let next = new URL(authorizationUrl);
       for (let hop = 0; hop < 10; hop += 1) {
-        if (next.href.startsWith(options.redirectUri)) return next;
+        if (next.href.startsWith(redirectUri())) return next;
         const answer = await undiciFetch(next, { redirect: 'manual', dispatcher: agent, headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
         for (const line of answer.headers.getSetCookie()) {
           const [pair] = line.split(';');
@@ -126,16 +138,17 @@ export async function startTestIdp(options: { redirectUri: string }): Promise<Te
   server.on('request', (request, response) => {
     const path = request.url ?? '/';
     if (!path.startsWith('/interaction/')) {
-      void handle(request, response);
+      void provider().handle(request, response);
       return;
     }
     void (async () => {
-      const details = await provider.interactionDetails(request, response);
+      const { provider: op } = provider();
+      const details = await op.interactionDetails(request, response);
       const accountId = idp.nextUser;
-      const grant = new provider.Grant({ accountId, clientId: String(details.params['client_id']) });
+      const grant = new op.Grant({ accountId, clientId: String(details.params['client_id']) });
       grant.addOIDCScope(String(details.params['scope']));
       const grantId = await grant.save();
-      await provider.interactionFinished(request, response, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await op.interactionFinished(request, response, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     })().catch((error: unknown) => {
       response.writeHead(500).end(String(error));
     });
