@@ -112,7 +112,7 @@ export const configEnvSchema = z
       .describe('Public URL of this instance. When set, every private `/api` route requires an owner session (see `OPL_OWNER_SECRET`).'),
     OPL_OWNER_SECRET: optionalText
       .pipe(z.string().min(12, 'must be at least 12 characters').optional())
-      .describe('Owner login secret for the owner-session gate. Required when `OPL_PUBLIC_BASE_URL` is set; never logged.'),
+      .describe('Owner login secret for the owner-session gate. Required when `OPL_PUBLIC_BASE_URL` is set in self-host mode; never logged.'),
     OPL_SESSION_TTL_HOURS: integer(1, 24 * 365)
       .default(168)
       .describe('Lifetime of an owner session, in hours.'),
