@@ -20,6 +20,7 @@ import type { Database } from '../storage/index.ts';
 import type { GeneratorService } from '../services/generator/index.ts';
 import type { OrganizerRecovery, OrganizerRunner, OrganizerService } from '../services/organizer/index.ts';
 import type { SignInThrottle } from '../services/sign-in/index.ts';
+import type { OidcSignIn } from '../services/users/index.ts';
 import type { SnapshotService } from '../services/snapshots/index.ts';
 import type { SyncEngine } from '../services/sync/index.ts';
 
@@ -31,6 +32,8 @@ export interface AppServices {
   ownerSessions: OwnerSessionService;
   /** Counts failed sign-ins (owner secret, admin token) per address, account and device. */
   signInThrottle: SignInThrottle;
+  /** Hosted mode's user sign-in through the OpenID provider; null when none is configured. */
+  oidcSignIn: OidcSignIn | null;
   /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
   imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** Playlist shares: bounded public snapshots read by token. */

@@ -18,6 +18,8 @@ import { PlaylistReadService } from '../services/playlists/playlist-read.service
 import { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
 import { SignInThrottle } from '../services/sign-in/index.ts';
+import { OidcSignIn } from '../services/users/index.ts';
+import type { CustomFetch } from 'openid-client';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { ShareService } from '../services/shares/index.ts';
@@ -88,6 +90,8 @@ export interface AppOverrides {
   syncLeaseSeconds?: number;
   /** Tests of sign-in lockouts: the clock the throttle reads (moved past a lockout by the test). */
   signInClock?: () => Date;
+  /** Tests of OIDC sign-in: the fetch the relying party uses (trusts the test provider's certificate). */
+  oidcFetch?: CustomFetch;
 }
 
 function registrySourceFor(config: Config, dispatcher: Dispatcher | undefined): RegistrySource {
@@ -180,10 +184,11 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
 
     const importRecords = new ImportRecordService({ execute, ttlHours: config.imports.ttlHours });
     const keys = config.connections.vaultKey ? envKeyProvider(config.connections.vaultKey, config.connections.vaultPreviousKeys) : await fileKeyProvider(config.connections.vaultKeyFile);
+    const vault = new CredentialVault(execute, keys);
     const connections = new ConnectionService({
       execute,
       transaction,
-      vault: new CredentialVault(execute, keys),
+      vault,
       plugins: catalogue,
       host: pluginHost,
       clients: { ...(await loadProviderClients(config.connections.providerClientsFile)), ...overrides.providerClients, ...demo?.clients },
@@ -316,6 +321,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       jobs,
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
       signInThrottle: new SignInThrottle({ execute, ...(overrides.signInClock ? { clock: overrides.signInClock } : {}) }),
+      oidcSignIn: config.oidc ? new OidcSignIn({ config: config.oidc, execute, vault, ...(overrides.oidcFetch ? { fetch: overrides.oidcFetch } : {}) }) : null,
       imports: { records: importRecords, preview: importPreview },
       shares,
       exports: exportService,
@@ -350,6 +356,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           readiness,
           ownerSessions: services.ownerSessions,
           signInThrottle: services.signInThrottle,
+          oidc: services.oidcSignIn,
           pluginAdmin: services.plugins.admin,
           imports: services.imports,
           exports: services.exports,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCHEMA_BASE } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import { DEFAULT_HEAP_PROFILE, HEAP_PROFILES, type HeapProfile } from '../bootstrap/heap-profile.mjs';
+import { checkOidcEnv, oidcEnvShape, toOidcConfig, type OidcConfig } from './oidc-config.ts';
 
 /**
  * Every `OPL_*` variable the engine reads, with the defaults of the specification. This schema is
@@ -111,7 +112,7 @@ export const configEnvSchema = z
       .describe('Public URL of this instance. When set, every private `/api` route requires an owner session (see `OPL_OWNER_SECRET`).'),
     OPL_OWNER_SECRET: optionalText
       .pipe(z.string().min(12, 'must be at least 12 characters').optional())
-      .describe('Owner login secret for the owner-session gate. Required when `OPL_PUBLIC_BASE_URL` is set; never logged.'),
+      .describe('Owner login secret for the owner-session gate. Required when `OPL_PUBLIC_BASE_URL` is set in self-host mode; never logged.'),
     OPL_SESSION_TTL_HOURS: integer(1, 24 * 365)
       .default(168)
       .describe('Lifetime of an owner session, in hours.'),
@@ -224,6 +225,7 @@ export const configEnvSchema = z
     OPL_ADMIN_TOKEN: optionalText
       .pipe(z.string().min(24, 'must be at least 24 characters').optional())
       .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
+    ...oidcEnvShape,
     OPL_VAULT_KEY: optionalText
       .pipe(
         z
@@ -266,7 +268,9 @@ export const configEnvSchema = z
     if (env.OPL_GENERATOR_URL && !env.OPL_GENERATOR_MODEL) {
       ctx.addIssue({ code: 'custom', path: ['OPL_GENERATOR_MODEL'], message: 'is required when OPL_GENERATOR_URL is set (the model name the server runs, e.g. llama3.1:8b)' });
     }
-    if (env.OPL_PUBLIC_BASE_URL && !env.OPL_OWNER_SECRET) {
+    checkOidcEnv(env, ctx);
+    // Hosted instances sign users in through OpenID Connect, never with the one owner secret.
+    if (env.OPL_PUBLIC_BASE_URL && !env.OPL_OWNER_SECRET && env.OPL_DEPLOYMENT_MODE === 'self_host') {
       ctx.addIssue({
         code: 'custom',
         path: ['OPL_OWNER_SECRET'],
@@ -320,6 +324,8 @@ export interface Config {
     quarantineStrikes: number;
   };
   adminToken: string | undefined;
+  /** Hosted mode's user sign-in; null when no OpenID provider is configured. */
+  oidc: OidcConfig | null;
   /**
    * Where the engine's JSON Schemas live: the `$id` base of the documents the `/schemas` routes
    * serve and the `$schema` of every bundle and manifest it writes. `publishedSchemaBaseUrl`, else
@@ -400,6 +406,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
       quarantineStrikes: env.OPL_PLUGIN_QUARANTINE_STRIKES,
     },
     adminToken: env.OPL_ADMIN_TOKEN,
+    oidc: toOidcConfig(env, env.OPL_PUBLIC_BASE_URL),
     connections: {
       vaultKey: env.OPL_VAULT_KEY,
       vaultPreviousKeys: (env.OPL_VAULT_PREVIOUS_KEYS ?? '')

@@ -5,7 +5,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ReadinessCheck } from '../services/health/readiness.ts';
-import type { OwnerPolicy } from '../services/owner/owner.ts';
+import { ownerPolicy } from '../services/owner/owner.ts';
+import type { OidcSignIn } from '../services/users/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdminApi } from '../services/plugins/plugin-admin.service.ts';
 import { registerJsonBodyParser } from './json-body-parser.ts';
@@ -33,6 +34,7 @@ import { schemaRoutes } from './routes/schemas.routes.ts';
 import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.routes.ts';
 import type { SignInThrottle } from '../services/sign-in/index.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
+import { oidcRoutes } from './routes/oidc.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
 import { organizerRoutes, type OrganizerApi } from './routes/organizer.routes.ts';
 import { syncRoutes, unavailableSync, type SyncApi } from './routes/sync.routes.ts';
@@ -47,6 +49,8 @@ export interface HttpDependencies {
   /** Failed-sign-in throttle of the owner secret and the admin token. */
   signInThrottle: SignInThrottle;
   pluginAdmin: PluginAdminApi;
+  /** Hosted mode's user sign-in; null or absent when no OpenID provider is configured. */
+  oidc?: OidcSignIn | null;
   /** Import previews and records; absent only where no database exists (the OpenAPI generator). */
   imports?: ImportsApi;
   /** Playlist exports; absent only where no database exists (the OpenAPI generator). */
@@ -186,16 +190,14 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await registerOpenApi(app, deps.version);
   await app.register(fastifyCookie);
 
-  const policy: OwnerPolicy = { deploymentMode: config.deploymentMode, sessionGate: config.publicBaseUrl !== undefined };
+  const policy = ownerPolicy(config);
   registerOwnerGate(app, policy, deps.ownerSessions, config.publicBaseUrl);
+  const secureCookie = config.publicBaseUrl?.startsWith('https://') ?? false;
+  const oidc = policy.userSignIn ? (deps.oidc ?? null) : null;
 
   await app.register(healthRoutes, { readiness: deps.readiness });
-  await app.register(sessionRoutes, {
-    policy,
-    sessions: deps.ownerSessions,
-    throttle: deps.signInThrottle,
-    secureCookie: config.publicBaseUrl?.startsWith('https://') ?? false,
-  });
+  await app.register(sessionRoutes, { policy, sessions: deps.ownerSessions, throttle: deps.signInThrottle, secureCookie, users: oidc });
+  await app.register(oidcRoutes, { oidc, sessions: deps.ownerSessions, throttle: deps.signInThrottle, publicBaseUrl: config.publicBaseUrl, secureCookie });
 
   await app.register(pluginRoutes, {
     admin: deps.pluginAdmin,

@@ -13,7 +13,7 @@ export interface AdminPolicy {
 }
 
 /** Who performed an admin action, for audit fields such as `added_by`. */
-export type Admin = { kind: 'owner'; id: string } | { kind: 'admin_token' };
+export type Admin = { kind: 'owner'; id: string } | { kind: 'user'; id: string } | { kind: 'admin_token' };
 
 function sameSecret(given: string, expected: string): boolean {
   // Hashing first gives equal-length inputs, so the comparison leaks neither content nor length.
@@ -24,18 +24,24 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * Admin routes (plugin allow-list, quarantine). Self-host: the instance owner is the admin (behind
- * the owner-session gate when it is on). Hosted: only a bearer token equal to `OPL_ADMIN_TOKEN`;
- * wrong tokens are throttled like failed sign-ins (sign-in-guard.ts).
+ * the owner-session gate when it is on). Hosted: a signed-in user of an `OPL_OIDC_ADMIN_GROUPS`
+ * group, or (for automation) a bearer token equal to `OPL_ADMIN_TOKEN`; wrong tokens are
+ * throttled like failed sign-ins (sign-in-guard.ts).
  */
 export async function requireAdmin(request: FastifyRequest, policy: AdminPolicy): Promise<Admin> {
   if (policy.deploymentMode === 'self_host') {
     const owner = requireOwner(request, 'manage plugins');
     return { kind: 'owner', id: owner.id };
   }
+  const owner = request.owner;
+  const header = request.headers.authorization ?? '';
+  if (owner?.kind === 'user' && header === '') {
+    if (owner.isAdmin) return { kind: 'user', id: owner.id };
+    throw new AppError('admin_required', 'Only admins of this instance may do this (members of an admin group at the OpenID provider).');
+  }
   if (!policy.adminToken) {
     throw new AppError('admin_not_configured', 'This hosted instance has no admin token (OPL_ADMIN_TOKEN), so its admin routes are disabled. Use the `opl plugin` CLI on the server instead.');
   }
-  const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   const given = match?.[1];
   const expected = policy.adminToken;
@@ -47,5 +53,6 @@ export async function requireAdmin(request: FastifyRequest, policy: AdminPolicy)
 }
 
 export function adminName(admin: Admin): string {
-  return admin.kind === 'owner' ? `owner:${admin.id}` : 'admin-token';
+  if (admin.kind === 'admin_token') return 'admin-token';
+  return `${admin.kind}:${admin.id}`;
 }

@@ -25,17 +25,18 @@ export function lockedOut(until: Date, now: Date): AppError {
 }
 
 /**
- * Signs in with a secret a person types (the owner secret): the attempt is counted before the
+ * Signs in with a secret a person types (the owner secret) or an answer a browser brings back (an
+ * OpenID provider's callback, checked asynchronously): the attempt is counted before the
  * secret is checked, waits its turn, and on success resets the count. Answers whether the secret
  * was right, and on success `remember` sets the device cookie (call it after the session cookie:
  * clients that read only the first cookie get the session). A wrong secret has waited at least
  * FAILED_SIGN_IN_DELAY_MS.
  */
-export async function throttledSignIn(request: FastifyRequest, throttle: SignInThrottle, attempt: SignInAttempt, check: () => boolean): Promise<{ right: false } | { right: true; remember: (reply: FastifyReply, secureCookie: boolean) => void }> {
+export async function throttledSignIn(request: FastifyRequest, throttle: SignInThrottle, attempt: SignInAttempt, check: () => boolean | Promise<boolean>): Promise<{ right: false } | { right: true; remember: (reply: FastifyReply, secureCookie: boolean) => void }> {
   const decision = await throttle.admit(attempt);
   if (!decision.admitted) throw lockedOut(decision.lockedUntil, throttle.now());
   if (decision.delayMs > 0) await sleep(decision.delayMs);
-  if (!check()) {
+  if (!(await check())) {
     await sleep(FAILED_SIGN_IN_DELAY_MS);
     request.log.warn({ sign_in: attempt.kind }, 'sign-in failed');
     return { right: false };

@@ -1,20 +1,45 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OwnerPolicy } from '../../services/owner/owner.ts';
+import type { Owner, OwnerPolicy } from '../../services/owner/owner.ts';
 import type { OwnerSessionService } from '../../services/owner/owner-session.service.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../owner/owner-gate.ts';
 import { signInAttempt, throttledSignIn } from '../owner/sign-in-guard.ts';
 import type { SignInThrottle } from '../../services/sign-in/index.ts';
+import type { User } from '../../services/users/index.ts';
+import { requireOwner } from '../owner/owner-gate.ts';
+
+const userSchema = z
+  .object({
+    id: z.string().describe('The user id; it owns everything this user creates'),
+    email: z.string().nullable(),
+    display_name: z.string().nullable(),
+    is_admin: z.boolean().describe('Member of an admin group (OPL_OIDC_ADMIN_GROUPS)'),
+  })
+  .meta({ id: 'SignedInUser' });
+
+const sessionSummarySchema = z
+  .object({
+    id: z.string(),
+    created_at: z.string(),
+    last_seen_at: z.string(),
+    expires_at: z.string(),
+    current: z.boolean().describe('The session of this request'),
+  })
+  .meta({ id: 'SessionSummary' });
+
+const toUser = (user: User) => ({ id: user.id, email: user.email, display_name: user.displayName, is_admin: user.isAdmin });
 
 const meSchema = z
   .object({
-    owner_id: z.string().nullable().describe('The owner this session acts for; null in hosted mode until user authentication exists'),
+    owner_id: z.string().nullable().describe('The owner this session acts for; null in hosted mode without user authentication'),
     deployment_mode: z.enum(['self_host', 'hosted']),
     session: z.object({
-      required: z.boolean().describe('True when the owner-session gate is on (OPL_PUBLIC_BASE_URL is set)'),
+      required: z.boolean().describe('True when private routes need a session (self-host with OPL_PUBLIC_BASE_URL, hosted with an OpenID provider)'),
       authenticated: z.boolean(),
+      sign_in: z.enum(['owner_secret', 'oidc', 'none']).describe('How to get a session: the owner secret (POST /api/session), the OpenID provider (GET /api/auth/oidc/login), or nothing to sign in to'),
     }),
+    user: userSchema.nullable().describe('Hosted mode: the signed-in user'),
   })
   .meta({ id: 'CurrentOwner' });
 
@@ -23,9 +48,14 @@ export interface SessionRoutesOptions {
   sessions: OwnerSessionService;
   throttle: SignInThrottle;
   secureCookie: boolean;
+  /** Hosted mode with an OpenID provider: reads the signed-in user. */
+  users: { user(id: string): Promise<User | null> } | null;
 }
 
-export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, throttle, secureCookie }) => {
+export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, throttle, secureCookie, users }) => {
+  const signIn: 'oidc' | 'owner_secret' | 'none' = policy.userSignIn ? 'oidc' : policy.sessionGate ? 'owner_secret' : 'none';
+  const userOf = async (owner: Owner | null) => (owner?.kind === 'user' && users ? await users.user(owner.id) : null);
+
   app.get(
     '/api/me',
     {
@@ -35,11 +65,77 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
         response: { 200: meSchema, 401: problemResponse('No owner session (session gate on)') },
       },
     },
-    async (request) => ({
-      owner_id: request.owner?.kind === 'local' ? request.owner.id : null,
-      deployment_mode: policy.deploymentMode,
-      session: { required: policy.sessionGate, authenticated: policy.sessionGate && request.owner !== null },
-    }),
+    async (request) => {
+      const user = await userOf(request.owner);
+      return {
+        owner_id: request.owner?.kind === 'local' || request.owner?.kind === 'user' ? request.owner.id : null,
+        deployment_mode: policy.deploymentMode,
+        session: { required: policy.sessionGate, authenticated: policy.sessionGate && request.owner !== null, sign_in: signIn },
+        user: user ? toUser(user) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/session',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'The current session and its user',
+        response: {
+          200: z.object({ session: sessionSummarySchema.omit({ current: true }), user: userSchema.nullable() }).meta({ id: 'CurrentSession' }),
+          401: problemResponse('No session'),
+          404: problemResponse('Sessions are off on this instance'),
+        },
+      },
+    },
+    async (request) => {
+      const session = request.liveSession;
+      if (!policy.sessionGate) throw new AppError('not_found', 'This instance has no sessions (nothing to sign in to).');
+      if (!session || request.owner === null) throw new AppError('session_required', 'There is no session: sign in first.');
+      const [summary] = (await sessions.list(session.userId)).filter((entry) => entry.id === session.id);
+      if (!summary) throw new AppError('session_required', 'The session ended: sign in again.');
+      const user = await userOf(request.owner);
+      return { session: { id: summary.id, created_at: summary.createdAt.toISOString(), last_seen_at: summary.lastSeenAt.toISOString(), expires_at: summary.expiresAt.toISOString() }, user: user ? toUser(user) : null };
+    },
+  );
+
+  app.get(
+    '/api/sessions',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'The live sessions of the signed-in user (or of the owner), most recently used first',
+        response: { 200: z.object({ sessions: z.array(sessionSummarySchema) }), 401: problemResponse('No session'), 404: problemResponse('Sessions are off on this instance') },
+      },
+    },
+    async (request) => {
+      if (!policy.sessionGate) throw new AppError('not_found', 'This instance has no sessions (nothing to sign in to).');
+      const owner = requireOwner(request, 'list sessions');
+      const list = await sessions.list(owner.kind === 'user' ? owner.id : null);
+      return {
+        sessions: list.map((entry) => ({ id: entry.id, created_at: entry.createdAt.toISOString(), last_seen_at: entry.lastSeenAt.toISOString(), expires_at: entry.expiresAt.toISOString(), current: entry.id === request.liveSession?.id })),
+      };
+    },
+  );
+
+  app.delete(
+    '/api/sessions/:session_id',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Revokes one of the signed-in user\'s sessions (sign out elsewhere)',
+        params: z.object({ session_id: z.string().max(64) }),
+        response: { 204: z.null().describe('Revoked'), 401: problemResponse('No session'), 404: problemResponse('No such session of this user') },
+      },
+    },
+    async (request, reply) => {
+      const owner = requireOwner(request, 'revoke sessions');
+      if (!policy.sessionGate || !(await sessions.revokeById(request.params.session_id, owner.kind === 'user' ? owner.id : null))) {
+        throw new AppError('not_found', 'No session with this id belongs to you.');
+      }
+      return reply.status(204).send(null);
+    },
   );
 
   app.post(
@@ -62,6 +158,9 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       logLevel: 'info',
     },
     async (request, reply) => {
+      if (policy.deploymentMode === 'hosted') {
+        throw new AppError('not_found', 'A hosted instance has no owner secret: users sign in through the OpenID provider (GET /api/auth/oidc/login).');
+      }
       if (!policy.sessionGate) {
         throw new AppError('not_found', 'The owner-session gate is off on this instance (OPL_PUBLIC_BASE_URL is not set), so there is nothing to log in to.');
       }

@@ -1,7 +1,24 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { deleteExpiredSessions, deleteSession, insertSession, touchLiveSession, type SqlStatement } from './owner-session.sql.ts';
+import { deleteExpiredSessions, deleteSession, deleteSessionById, insertSession, selectSessions, touchLiveSession, type SqlStatement } from './owner-session.sql.ts';
 
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+/** A live session as the owner gate sees it: whose it is. */
+export interface LiveSession {
+  id: string;
+  /** Hosted mode's signed-in user; null for the self-host owner. */
+  userId: string | null;
+  isAdmin: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -32,18 +49,33 @@ export class OwnerSessionService {
     return timingSafeEqual(sha256(candidate), this.#secretHash);
   }
 
-  /** Creates a session and returns its bearer token (to be set as an HttpOnly cookie). */
-  async create(): Promise<{ token: string; expiresAt: Date }> {
+  /** Creates a session (of a user, or of the owner) and returns its bearer token (to be set as an HttpOnly cookie). */
+  async create(userId: string | null = null): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.#ttlMs);
-    await this.#execute(insertSession(randomUUID(), sha256(token).toString('hex'), expiresAt));
+    await this.#execute(insertSession(randomUUID(), sha256(token).toString('hex'), expiresAt, userId));
     return { token, expiresAt };
   }
 
-  async isValid(token: string | undefined): Promise<boolean> {
-    if (!token || token.length > 256) return false;
-    const rows = await this.#execute(touchLiveSession(sha256(token).toString('hex')));
-    return rows.length > 0;
+  /** The live session a cookie names, if any (and marks it seen). */
+  async resolve(token: string | undefined): Promise<LiveSession | null> {
+    if (!token || token.length > 256) return null;
+    const [row] = await this.#execute(touchLiveSession(sha256(token).toString('hex')));
+    if (!row) return null;
+    const userId = row['user_id'];
+    return { id: String(row['id']), userId: typeof userId === 'string' ? userId : null, isAdmin: row['is_admin'] === true };
+  }
+
+  /** One person's live sessions (a user's, or the owner's for null), most recently used first. */
+  async list(userId: string | null): Promise<SessionSummary[]> {
+    const rows = await this.#execute(selectSessions(userId));
+    return rows.map((row) => ({ id: String(row['id']), createdAt: new Date(row['created_at'] as string), lastSeenAt: new Date(row['last_seen_at'] as string), expiresAt: new Date(row['expires_at'] as string) }));
+  }
+
+  /** Revokes one of that person's sessions; false when they have none with this id. */
+  async revokeById(sessionId: string, userId: string | null): Promise<boolean> {
+    if (!UUID.test(sessionId)) return false;
+    return (await this.#execute(deleteSessionById(sessionId, userId))).length > 0;
   }
 
   async revoke(token: string | undefined): Promise<void> {

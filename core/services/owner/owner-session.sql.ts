@@ -4,19 +4,39 @@ export interface SqlStatement {
   values: unknown[];
 }
 
-export function insertSession(id: string, tokenHash: string, expiresAt: Date): SqlStatement {
+export function insertSession(id: string, tokenHash: string, expiresAt: Date, userId: string | null): SqlStatement {
   return {
-    text: 'insert into owner_session (id, token_hash, created_at, expires_at, last_seen_at) values (?, ?, now(), ?, now())',
-    values: [id, tokenHash, expiresAt],
+    text: 'insert into owner_session (id, token_hash, created_at, expires_at, last_seen_at, user_id) values (?, ?, now(), ?, now(), ?)',
+    values: [id, tokenHash, expiresAt, userId],
   };
 }
 
-/** Finds a live session and records that it was seen, in one round trip. */
+/** Finds a live session (with its user, if any) and records that it was seen, in one round trip. */
 export function touchLiveSession(tokenHash: string): SqlStatement {
   return {
-    text: 'update owner_session set last_seen_at = now() where token_hash = ? and expires_at > now() returning id',
+    text: `update owner_session s set last_seen_at = now()
+      where s.token_hash = ? and s.expires_at > now()
+      returning s.id, s.user_id, (select u.is_admin from app_user u where u.id = s.user_id) as is_admin`,
     values: [tokenHash],
   };
+}
+
+/** `user_id = ?`, or the owner's sessions (no user) for null: one person's sessions either way. */
+function sameSubject(userId: string | null): { text: string; values: unknown[] } {
+  return userId === null ? { text: 'user_id is null', values: [] } : { text: 'user_id = ?', values: [userId] };
+}
+
+export function selectSessions(userId: string | null): SqlStatement {
+  const subject = sameSubject(userId);
+  return {
+    text: `select id, created_at, last_seen_at, expires_at from owner_session where ${subject.text} and expires_at > now() order by last_seen_at desc, id limit 200`,
+    values: subject.values,
+  };
+}
+
+export function deleteSessionById(id: string, userId: string | null): SqlStatement {
+  const subject = sameSubject(userId);
+  return { text: `delete from owner_session where id = ? and ${subject.text} returning id`, values: [id, ...subject.values] };
 }
 
 export function deleteSession(tokenHash: string): SqlStatement {

@@ -1,3 +1,4 @@
+import { AppUser, OidcSignInAttempt } from './app-user.entity.ts';
 import { AuthAttempt } from './auth-attempt.entity.ts';
 import { GenerationDraftItem } from './generation-draft-item.entity.ts';
 import { GenerationDraft } from './generation-draft.entity.ts';
@@ -33,6 +34,7 @@ import { TrackEdge } from './track-edge.entity.ts';
 import { TrackIdentity } from './track-identity.entity.ts';
 
 export {
+  AppUser,
   AuthAttempt,
   GenerationDraft,
   GenerationDraftItem,
@@ -43,6 +45,7 @@ export {
   MatchDenial,
   MatchMiss,
   MigrationJob,
+  OidcSignInAttempt,
   OperationLedger,
   OrganizerItem,
   OrganizerJob,
@@ -99,7 +102,9 @@ export const ENTITIES = [
   Snapshot,
   PluginRecord,
   PluginAllowListEntry,
+  AppUser,
   OwnerSession,
+  OidcSignInAttempt,
   SignInThrottle,
   SignInDevice,
   AuthAttempt,

@@ -1,20 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_OWNER_ID, resolveOwner } from '../../../core/services/owner/owner.ts';
+import { LOCAL_OWNER_ID, ownerPolicy, resolveOwner } from '../../../core/services/owner/owner.ts';
 import { deleteExpiredSessions, touchLiveSession } from '../../../core/services/owner/owner-session.sql.ts';
 
+const ownerSession = { id: 's1', userId: null, isAdmin: false };
+const userSession = { id: 's2', userId: '6f1c1f3e-8d7b-4e55-9d55-1a2b3c4d5e6f', isAdmin: true };
+
 describe('resolveOwner', () => {
+  const selfHost = ownerPolicy({ deploymentMode: 'self_host', publicBaseUrl: undefined, oidc: null });
+  const gated = ownerPolicy({ deploymentMode: 'self_host', publicBaseUrl: 'https://music.example.test', oidc: null });
+  const hosted = ownerPolicy({ deploymentMode: 'hosted', publicBaseUrl: 'https://music.example.test', oidc: null });
+  const hostedWithUsers = ownerPolicy({ deploymentMode: 'hosted', publicBaseUrl: 'https://music.example.test', oidc: {} });
+
   it('is the local user on a self-hosted instance without a gate', () => {
-    expect(resolveOwner({ deploymentMode: 'self_host', sessionGate: false }, false)).toEqual({ kind: 'local', id: LOCAL_OWNER_ID });
+    expect(resolveOwner(selfHost, null)).toEqual({ kind: 'local', id: LOCAL_OWNER_ID });
   });
 
-  it('needs a valid session when the gate is on', () => {
-    expect(resolveOwner({ deploymentMode: 'self_host', sessionGate: true }, false)).toBeNull();
-    expect(resolveOwner({ deploymentMode: 'self_host', sessionGate: true }, true)).toEqual({ kind: 'local', id: LOCAL_OWNER_ID });
+  it('needs an owner session when the gate is on; a user session is no owner session', () => {
+    expect(resolveOwner(gated, null)).toBeNull();
+    expect(resolveOwner(gated, ownerSession)).toEqual({ kind: 'local', id: LOCAL_OWNER_ID });
+    expect(resolveOwner(gated, userSession)).toBeNull();
   });
 
-  it('is anonymous in hosted mode until user authentication exists', () => {
-    expect(resolveOwner({ deploymentMode: 'hosted', sessionGate: false }, false)).toEqual({ kind: 'anonymous' });
-    expect(resolveOwner({ deploymentMode: 'hosted', sessionGate: true }, true)).toEqual({ kind: 'anonymous' });
+  it('is anonymous in hosted mode without user sign-in, whatever the session', () => {
+    expect(hosted.sessionGate).toBe(false);
+    expect(resolveOwner(hosted, null)).toEqual({ kind: 'anonymous' });
+    expect(resolveOwner(hosted, ownerSession)).toEqual({ kind: 'anonymous' });
+  });
+
+  it('is the signed-in user in hosted mode with user sign-in; an owner session counts for nothing there', () => {
+    expect(hostedWithUsers).toEqual({ deploymentMode: 'hosted', sessionGate: true, userSignIn: true });
+    expect(resolveOwner(hostedWithUsers, userSession)).toEqual({ kind: 'user', id: userSession.userId, isAdmin: true });
+    expect(resolveOwner(hostedWithUsers, ownerSession)).toBeNull();
+    expect(resolveOwner(hostedWithUsers, null)).toBeNull();
   });
 });
 

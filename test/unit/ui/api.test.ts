@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDeploymentMode, needsSignIn, parseMe } from '../../../ui/src/api/me.ts';
+import { describeDeploymentMode, needsSignIn, parseMe, signInMethodOf, userLabel } from '../../../ui/src/api/me.ts';
 import { networkProblem, toProblem } from '../../../ui/src/api/problem.ts';
 import { checkLabel, interpretReadiness } from '../../../ui/src/api/readiness.ts';
 
@@ -45,7 +45,7 @@ describe('GET /api/me', () => {
   const me = { owner_id: 'local', deployment_mode: 'self_host', session: { required: false, authenticated: false } };
 
   it('parses the documented shape', () => {
-    expect(parseMe(me)).toEqual({ ownerId: 'local', deploymentMode: 'self_host', session: { required: false, authenticated: false } });
+    expect(parseMe(me)).toEqual({ ownerId: 'local', deploymentMode: 'self_host', session: { required: false, authenticated: false, signIn: 'none' }, user: null });
     expect(parseMe({ ...me, owner_id: null, deployment_mode: 'hosted' })?.ownerId).toBeNull();
   });
 
@@ -54,6 +54,21 @@ describe('GET /api/me', () => {
     expect(parseMe({ ...me, deployment_mode: 'cloud' })).toBeUndefined();
     expect(parseMe({ ...me, owner_id: 3 })).toBeUndefined();
     expect(parseMe({ ...me, session: { required: 'yes', authenticated: false } })).toBeUndefined();
+  });
+
+  it('reads the signed-in user and the sign-in method of a hosted instance', () => {
+    const hosted = parseMe({ owner_id: 'u-1', deployment_mode: 'hosted', session: { required: true, authenticated: true, sign_in: 'oidc' }, user: { id: 'u-1', email: 'a@example.org', display_name: null, is_admin: true } })!;
+    expect(hosted.session.signIn).toBe('oidc');
+    expect(hosted.user).toEqual({ id: 'u-1', email: 'a@example.org', displayName: null, isAdmin: true });
+    expect(userLabel(hosted.user!)).toBe('a@example.org');
+    expect(parseMe({ ...me, user: { id: 3 } })).toBeUndefined();
+    expect(parseMe({ ...me, session: { required: true, authenticated: false } })?.session.signIn).toBe('owner_secret');
+  });
+
+  it('reads the sign-in method a 401 names', () => {
+    expect(signInMethodOf({ code: 'session_required', sign_in: { method: 'oidc', url: '/api/auth/oidc/login' } })).toBe('oidc');
+    expect(signInMethodOf({ code: 'session_required', sign_in: { method: 'owner_secret' } })).toBe('owner_secret');
+    expect(signInMethodOf(undefined)).toBe('owner_secret');
   });
 
   it('asks for sign-in only when the gate is on and there is no session', () => {

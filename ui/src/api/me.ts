@@ -2,10 +2,45 @@
 
 export type DeploymentMode = 'self_host' | 'hosted';
 
+/** How a session is had here: the owner secret, the OpenID provider (hosted), or nothing to sign in to. */
+export type SignInMethod = 'owner_secret' | 'oidc' | 'none';
+
+/** Hosted mode: the person signed in through the OpenID provider. */
+export interface MeUser {
+  readonly id: string;
+  readonly email: string | null;
+  readonly displayName: string | null;
+  readonly isAdmin: boolean;
+}
+
 export interface Me {
   readonly ownerId: string | null;
   readonly deploymentMode: DeploymentMode;
-  readonly session: { readonly required: boolean; readonly authenticated: boolean };
+  readonly session: { readonly required: boolean; readonly authenticated: boolean; readonly signIn: SignInMethod };
+  readonly user: MeUser | null;
+}
+
+/** Where the browser goes to sign in at the OpenID provider (a full navigation, not a fetch). */
+export const OIDC_SIGN_IN_PATH = '/api/auth/oidc/login';
+
+const SIGN_IN_METHODS: readonly string[] = ['owner_secret', 'oidc', 'none'];
+
+function parseUser(value: unknown): MeUser | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (!isRecord(value) || typeof value['id'] !== 'string' || typeof value['is_admin'] !== 'boolean') return undefined;
+  const text = (field: unknown) => (typeof field === 'string' ? field : null);
+  return { id: value['id'], email: text(value['email']), displayName: text(value['display_name']), isAdmin: value['is_admin'] };
+}
+
+/** The sign-in method a `401 session_required` names (`sign_in.method`); the owner secret when it names none. */
+export function signInMethodOf(problemBody: unknown): SignInMethod {
+  const signIn = isRecord(problemBody) ? problemBody['sign_in'] : undefined;
+  return isRecord(signIn) && signIn['method'] === 'oidc' ? 'oidc' : 'owner_secret';
+}
+
+/** What to call the signed-in person: their name, else their address, else a neutral word. */
+export function userLabel(user: MeUser): string {
+  return user.displayName ?? user.email ?? 'Signed-in user';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -23,10 +58,16 @@ export function parseMe(body: unknown): Me | undefined {
   if (!isRecord(session) || typeof session['required'] !== 'boolean' || typeof session['authenticated'] !== 'boolean') {
     return undefined;
   }
+  const method = session['sign_in'];
+  const user = parseUser(body['user']);
+  if (user === undefined) return undefined;
+  // Engines before user sign-in named no method: their gate was the owner secret.
+  const signIn = typeof method === 'string' && SIGN_IN_METHODS.includes(method) ? (method as SignInMethod) : session['required'] ? 'owner_secret' : 'none';
   return {
     ownerId: owner,
     deploymentMode: mode,
-    session: { required: session['required'], authenticated: session['authenticated'] },
+    session: { required: session['required'], authenticated: session['authenticated'], signIn },
+    user,
   };
 }
 

@@ -15,6 +15,7 @@ import '../import-page/index.ts';
 import '../library-page/index.ts';
 import '../migrate-page/index.ts';
 import '../plugins-page/index.ts';
+import '../session-badge/index.ts';
 import '../settings-page/index.ts';
 import '../shares-page/index.ts';
 import '../organizer-page/index.ts';
@@ -111,6 +112,7 @@ export class OplApp extends LitElement {
           ${PRODUCT_NAME}
           <span class="tag">opl</span>
         </p>
+        <opl-session-badge></opl-session-badge>
         <opl-health-indicator></opl-health-indicator>
       </header>
       <div class="layout">

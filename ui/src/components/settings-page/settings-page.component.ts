@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
-import { describeDeploymentMode, needsSignIn, parseMe, type Me } from '../../api/me.ts';
+import { describeDeploymentMode, needsSignIn, OIDC_SIGN_IN_PATH, parseMe, signInMethodOf, userLabel, type Me, type SignInMethod } from '../../api/me.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
@@ -14,7 +14,7 @@ type Load =
   | { readonly kind: 'loading' }
   | { readonly kind: 'loaded'; readonly me: Me }
   /** The gate is on and there is no session; `me` is there when the engine still described itself. */
-  | { readonly kind: 'signed-out'; readonly me: Me | undefined }
+  | { readonly kind: 'signed-out'; readonly me: Me | undefined; readonly method: SignInMethod }
   | { readonly kind: 'failed'; readonly problem: Problem };
 
 /** Settings: what `GET /api/me` says about this deployment, plus owner sign-in and sign-out. */
@@ -64,7 +64,7 @@ export class OplSettingsPage extends LitElement {
           problem: { ...problem, title: 'Unexpected answer from the engine', detail: 'GET /api/me did not return the documented fields.' },
         };
       } else if (needsSignIn(me)) {
-        this._load = { kind: 'signed-out', me };
+        this._load = { kind: 'signed-out', me, method: me.session.signIn };
       } else {
         this._load = { kind: 'loaded', me };
       }
@@ -72,7 +72,7 @@ export class OplSettingsPage extends LitElement {
     }
     if (result.status === 401) {
       // Normally `session_required`; its detail is written for API clients, so the page explains in its own words.
-      this._load = { kind: 'signed-out', me: undefined };
+      this._load = { kind: 'signed-out', me: undefined, method: signInMethodOf(result.body) };
       return;
     }
     this._load = { kind: 'failed', problem: result.problem };
@@ -120,19 +120,27 @@ export class OplSettingsPage extends LitElement {
             <code>${me.deploymentMode}</code>
             <span class="explain">${describeDeploymentMode(me.deploymentMode)}.</span>
           </dd>
-          <dt>Owner</dt>
-          <dd data-field="owner">
-            ${me.ownerId === null
-              ? html`None<span class="explain">No owner is signed in to this engine.</span>`
-              : html`<code>${me.ownerId}</code>`}
-          </dd>
-          <dt>Owner session gate</dt>
+          ${me.user
+            ? html`<dt>Signed in as</dt>
+                <dd data-field="user">
+                  ${userLabel(me.user)}${me.user.email && me.user.displayName ? html`<span class="explain">${me.user.email}</span>` : nothing}
+                  ${me.user.isAdmin ? html`<span class="explain">Admin of this instance.</span>` : nothing}
+                </dd>`
+            : html`<dt>Owner</dt>
+                <dd data-field="owner">
+                  ${me.ownerId === null
+                    ? html`None<span class="explain">${me.deploymentMode === 'hosted' ? 'This hosted instance has no user sign-in configured, so it cannot migrate for anyone.' : 'No owner is signed in to this engine.'}</span>`
+                    : html`<code>${me.ownerId}</code>`}
+                </dd>`}
+          <dt>${me.session.signIn === 'oidc' ? 'User sign-in' : 'Owner session gate'}</dt>
           <dd data-field="session-gate">
-            ${gate
-              ? html`On<span class="explain">A public base URL is configured, so every private request needs the owner secret.</span>`
-              : html`Off<span class="explain">No public base URL is configured, so no sign-in is needed.</span>`}
+            ${me.session.signIn === 'oidc'
+              ? html`On<span class="explain">Every user signs in through this instance's identity provider.</span>`
+              : gate
+                ? html`On<span class="explain">A public base URL is configured, so every private request needs the owner secret.</span>`
+                : html`Off<span class="explain">No public base URL is configured, so no sign-in is needed.</span>`}
           </dd>
-          ${gate
+          ${gate && !me.user
             ? html`<dt>This browser</dt>
                 <dd data-field="session">${me.session.authenticated ? 'Signed in as the owner' : 'Not signed in'}</dd>`
             : nothing}
@@ -149,7 +157,18 @@ export class OplSettingsPage extends LitElement {
     `;
   }
 
-  #signIn(): TemplateResult {
+  #signIn(method: SignInMethod): TemplateResult {
+    if (method === 'oidc') {
+      return html`
+        <section aria-labelledby="sign-in-heading">
+          <h2 id="sign-in-heading" tabindex="-1">Sign in</h2>
+          <p>This instance serves many listeners. Sign in with your account at its identity provider; you come back here afterwards.</p>
+          <div class="actions">
+            <a class="button primary" href=${OIDC_SIGN_IN_PATH} data-action="oidc-sign-in">Sign in with your account</a>
+          </div>
+        </section>
+      `;
+    }
     return html`
       <section aria-labelledby="sign-in-heading">
         <h2 id="sign-in-heading" tabindex="-1">Sign in</h2>
@@ -169,7 +188,7 @@ export class OplSettingsPage extends LitElement {
           <button type="button" @click=${() => void this.reload()}>Try again</button>
         </opl-problem-notice>`;
       case 'signed-out':
-        return html`${this.#signIn()}${load.me ? this.#details(load.me) : nothing}`;
+        return html`${this.#signIn(load.method)}${load.me ? this.#details(load.me) : nothing}`;
       case 'loaded':
         return this.#details(load.me);
     }

@@ -1,0 +1,79 @@
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestIdp, TEST_IDP_CLIENT_ID, TEST_IDP_CLIENT_SECRET, type TestIdp } from '../fakes/oidc/oidc-test-provider.ts';
+import { startEngine, type RunningEngine } from './support/engine.ts';
+
+/**
+ * A hosted engine of its own (not the shared demo engine) whose users sign in at a real OpenID
+ * provider running in this test process. Chromium goes through the whole sign-in: the Settings
+ * button, the provider, the callback; the shell then shows the user and signs them out.
+ */
+
+const CERT = fileURLToPath(new URL('../fixtures/tls/test-only-registry.cert.pem', import.meta.url));
+
+let idp: TestIdp;
+let engine: RunningEngine;
+let browser: Browser;
+let page: Page;
+let engineBaseUrl = '';
+const errors: string[] = [];
+
+beforeAll(async () => {
+  idp = await startTestIdp({ redirectUri: () => `${engineBaseUrl}/api/auth/oidc/callback` });
+  idp.users.set('carol-sub', { email: 'carol@example.org', name: 'Carol Listener' });
+  engine = await startEngine((baseUrl) => {
+    engineBaseUrl = baseUrl;
+    return {
+      OPL_DEPLOYMENT_MODE: 'hosted',
+      OPL_PUBLIC_BASE_URL: baseUrl,
+      OPL_OIDC_ISSUER: idp.issuer,
+      OPL_OIDC_CLIENT_ID: TEST_IDP_CLIENT_ID,
+      OPL_OIDC_CLIENT_SECRET: TEST_IDP_CLIENT_SECRET,
+      // The engine process trusts the provider's test-only certificate.
+      NODE_EXTRA_CA_CERTS: CERT,
+    };
+  });
+  browser = await chromium.connect(inject('chromiumWsEndpoint'));
+  // The browser visits the provider, whose certificate is the test-only one.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
+  page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await engine?.stop();
+  await idp?.close();
+});
+
+describe('hosted sign-in through the OpenID provider in the web UI', () => {
+  it('offers the provider sign-in on Settings when nobody is signed in', async () => {
+    await page.goto(`${engine.baseUrl}/#/settings`);
+    const button = page.getByRole('link', { name: 'Sign in with your account' });
+    await expect.poll(() => button.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByLabel('Owner secret').count()).toBe(0);
+    expect(await page.locator('opl-session-badge [data-field="signed-in-user"]').count()).toBe(0);
+  });
+
+  it('signs in at the provider and comes back signed in: the shell shows the user', async () => {
+    idp.nextUser = 'carol-sub';
+    await page.getByRole('link', { name: 'Sign in with your account' }).click();
+    await page.waitForURL((url) => url.href.startsWith(engine.baseUrl) && !url.pathname.startsWith('/api/'), { timeout: 20_000 });
+    const user = page.locator('opl-session-badge [data-field="signed-in-user"]');
+    await expect.poll(() => user.textContent(), { timeout: 15_000 }).toBe('Carol Listener');
+    await page.goto(`${engine.baseUrl}/#/settings`);
+    await expect.poll(() => page.locator('opl-settings-page [data-field="user"]').textContent(), { timeout: 15_000 }).toContain('Carol Listener');
+    const cookies = await page.context().cookies(engine.baseUrl);
+    const session = cookies.find((cookie) => cookie.name === 'opl_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Strict');
+  });
+
+  it('signs out from the shell', async () => {
+    await page.locator('opl-session-badge').getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Sign in with your account' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.locator('opl-session-badge [data-field="signed-in-user"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});

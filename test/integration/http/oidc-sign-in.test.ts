@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIdp, type TestIdp } from '../../fakes/oidc/oidc-test-provider.ts';
+import { beginSignIn, cookieFrom, finishSignIn, hostedOidcEnv, OIDC_REDIRECT_URI, signInAs } from '../support/oidc-session.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * Hosted mode's user sign-in against a real OpenID provider (oidc-provider) in the test process:
+ * authorization code with PKCE, state, nonce and ID-token validation by the engine's relying party.
+ * Every way a callback can be wrong is refused with its own clear error, and signs nobody in.
+ */
+
+type Problem = { code: string; detail: string };
+
+describe('OpenID Connect sign-in (hosted mode)', () => {
+  let idp: TestIdp;
+  let t: TestApp;
+  const get = (url: string, cookie?: string) => t.app.http!.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
+
+  beforeAll(async () => {
+    idp = await startTestIdp({ redirectUri: OIDC_REDIRECT_URI });
+    idp.users.set('alice-sub', { email: 'alice@example.org', name: 'Alice', groups: ['listeners', 'opl-admins'] });
+    idp.users.set('bob-sub', { email: 'Bob@Example.org', name: 'Bob', groups: ['listeners'] });
+    idp.users.set('mallory-sub', { email: 'mallory@elsewhere.test', groups: ['listeners'] });
+    idp.users.set('unverified-sub', { email: 'eve@example.org', email_verified: false });
+    t = await startTestApp(hostedOidcEnv(idp, { OPL_OIDC_ALLOWED_DOMAINS: 'example.org', OPL_OIDC_ADMIN_GROUPS: 'opl-admins' }), { http: true, worker: false }, { oidcFetch: idp.fetch });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  it('refuses private routes without a session, saying how to sign in', async () => {
+    const answer = await get('/api/accounts');
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json()).toMatchObject({ code: 'session_required', sign_in: { method: 'oidc', url: '/api/auth/oidc/login' } });
+    const me = await get('/api/me');
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('the login redirect asks the provider for a code with PKCE (S256), state, nonce and the configured scopes', async () => {
+    const login = await get('/api/auth/oidc/login');
+    expect(login.statusCode).toBe(302);
+    const url = new URL(String(login.headers.location));
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('scope')).toBe('openid email profile');
+    expect(url.searchParams.get('redirect_uri')).toBe(OIDC_REDIRECT_URI);
+    const cookie = (login.headers['set-cookie'] as string | string[]).toString();
+    expect(cookie).toMatch(/opl_oidc_attempt=[^;]+;.*HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Secure/i);
+  });
+
+  it('signs a user in: an HttpOnly, SameSite=Strict, Secure session cookie; /api/me and /api/session show the user', async () => {
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'alice-sub');
+    const done = await finishSignIn(t, callback, attemptCookie);
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe('/');
+    const sessionLine = (done.headers['set-cookie'] as string[]).find((line) => line.startsWith('opl_session='))!;
+    expect(sessionLine).toMatch(/HttpOnly/i);
+    expect(sessionLine).toMatch(/SameSite=Strict/i);
+    expect(sessionLine).toMatch(/Secure/i);
+    const session = cookieFrom(done, 'opl_session')!;
+    const me = (await get('/api/me', session)).json<{ owner_id: string; session: { authenticated: boolean; sign_in: string }; user: { id: string; email: string; display_name: string; is_admin: boolean } }>();
+    expect(me.session).toEqual({ required: true, authenticated: true, sign_in: 'oidc' });
+    expect(me.user).toMatchObject({ email: 'alice@example.org', display_name: 'Alice', is_admin: true });
+    expect(me.owner_id).toBe(me.user.id);
+    const current = (await get('/api/session', session)).json<{ user: { id: string }; session: { id: string } }>();
+    expect(current.user.id).toBe(me.user.id);
+    // The user may use owner features now: hosted mode no longer refuses them.
+    expect((await get('/api/migrations', session)).statusCode).toBe(200);
+  });
+
+  it('the same subject signs in as the same user again; another subject is another user', async () => {
+    const first = (await get('/api/me', await signInAs(t, idp, 'bob-sub'))).json<{ user: { id: string; is_admin: boolean } }>();
+    const second = (await get('/api/me', await signInAs(t, idp, 'bob-sub'))).json<{ user: { id: string } }>();
+    const alice = (await get('/api/me', await signInAs(t, idp, 'alice-sub'))).json<{ user: { id: string } }>();
+    expect(second.user.id).toBe(first.user.id);
+    expect(alice.user.id).not.toBe(first.user.id);
+    expect(first.user.is_admin).toBe(false);
+  });
+
+  it('lists the user’s own sessions and revokes one; another user cannot revoke it', async () => {
+    const one = await signInAs(t, idp, 'bob-sub');
+    const two = await signInAs(t, idp, 'bob-sub');
+    const alice = await signInAs(t, idp, 'alice-sub');
+    const listed = (await get('/api/sessions', one)).json<{ sessions: Array<{ id: string; current: boolean }> }>().sessions;
+    const current = listed.find((entry) => entry.current)!;
+    const other = (await get('/api/sessions', two)).json<{ sessions: Array<{ id: string; current: boolean }> }>().sessions.find((entry) => entry.current)!;
+    expect(listed.map((entry) => entry.id)).toContain(other.id);
+    const aliceIds = (await get('/api/sessions', alice)).json<{ sessions: Array<{ id: string }> }>().sessions.map((entry) => entry.id);
+    expect(aliceIds).not.toContain(current.id);
+    expect((await t.app.http!.inject({ method: 'DELETE', url: `/api/sessions/${other.id}`, headers: { cookie: alice } })).statusCode).toBe(404);
+    expect((await get('/api/me', two)).statusCode).toBe(200);
+    expect((await t.app.http!.inject({ method: 'DELETE', url: `/api/sessions/${other.id}`, headers: { cookie: one } })).statusCode).toBe(204);
+    expect((await get('/api/me', two)).statusCode).toBe(401);
+    expect((await get('/api/me', one)).statusCode).toBe(200);
+  });
+
+  it('signs out: the session ends', async () => {
+    const session = await signInAs(t, idp, 'bob-sub');
+    expect((await t.app.http!.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: session } })).statusCode).toBe(204);
+    expect((await get('/api/me', session)).statusCode).toBe(401);
+  });
+
+  it('refuses a callback whose state no attempt of this instance has', async () => {
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'bob-sub');
+    callback.searchParams.set('state', 'a-state-this-instance-never-issued');
+    const answer = await finishSignIn(t, callback, attemptCookie);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<Problem>()).toMatchObject({ code: 'oidc_attempt_invalid' });
+    expect(cookieFrom(answer, 'opl_session')).toBeUndefined();
+  });
+
+  it('refuses a callback brought by another browser (no attempt cookie), and the attempt is spent', async () => {
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'bob-sub');
+    const foreign = await finishSignIn(t, callback, undefined);
+    expect(foreign.json<Problem>()).toMatchObject({ code: 'oidc_attempt_invalid' });
+    expect(foreign.json<Problem>().detail).toMatch(/another browser/);
+    expect((await finishSignIn(t, callback, attemptCookie)).json<Problem>().code).toBe('oidc_attempt_invalid');
+  });
+
+  it('refuses a replayed callback, and a used code under a fresh attempt', async () => {
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'bob-sub');
+    expect((await finishSignIn(t, callback, attemptCookie)).statusCode).toBe(302);
+    const again = await finishSignIn(t, callback, attemptCookie);
+    expect(again.statusCode).toBe(400);
+    expect(again.json<Problem>().code).toBe('oidc_attempt_invalid');
+    // A fresh attempt of the same browser, answered with the code already used.
+    const fresh = await beginSignIn(t, idp, 'bob-sub');
+    const replayed = new URL(fresh.callback);
+    replayed.searchParams.set('code', callback.searchParams.get('code')!);
+    const answer = await finishSignIn(t, replayed, fresh.attemptCookie);
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json<Problem>()).toMatchObject({ code: 'oidc_sign_in_failed' });
+    expect(answer.json<Problem>().detail).toMatch(/invalid_grant/);
+  });
+
+  const refusedIdToken = async (alteration: Parameters<TestIdp['alterNextIdToken']>[0]) => {
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'bob-sub');
+    idp.alterNextIdToken(alteration);
+    const answer = await finishSignIn(t, callback, attemptCookie);
+    expect(cookieFrom(answer, 'opl_session')).toBeUndefined();
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json<Problem>().code).toBe('oidc_sign_in_failed');
+    return answer.json<Problem>().detail;
+  };
+
+  it('refuses an expired ID token', async () => {
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    expect(await refusedIdToken({ kind: 'resign', claims: (claims) => ({ ...claims, iat: past - 600, exp: past }) })).toMatch(/"exp"/);
+  });
+
+  it('refuses a tampered ID token (its signature no longer verifies)', async () => {
+    expect(await refusedIdToken({ kind: 'tamper' })).toMatch(/signature/i);
+  });
+
+  it('refuses an ID token for another audience', async () => {
+    expect(await refusedIdToken({ kind: 'resign', claims: (claims) => ({ ...claims, aud: 'another-client' }) })).toMatch(/"aud"/);
+  });
+
+  it('refuses an ID token from another issuer', async () => {
+    expect(await refusedIdToken({ kind: 'resign', claims: (claims) => ({ ...claims, iss: 'https://issuer.elsewhere.test' }) })).toMatch(/"iss"/);
+  });
+
+  it('refuses an ID token whose nonce is not the attempt’s', async () => {
+    expect(await refusedIdToken({ kind: 'resign', claims: (claims) => ({ ...claims, nonce: 'another-nonce' }) })).toMatch(/"nonce"/);
+  });
+
+  it('refuses users outside the allowed e-mail domains, and unverified addresses', async () => {
+    for (const subject of ['mallory-sub', 'unverified-sub']) {
+      const { attemptCookie, callback } = await beginSignIn(t, idp, subject);
+      const answer = await finishSignIn(t, callback, attemptCookie);
+      expect(answer.statusCode).toBe(403);
+      expect(answer.json<Problem>()).toMatchObject({ code: 'oidc_user_not_allowed' });
+      expect(answer.json<Problem>().detail).toMatch(/verified e-mail addresses of example\.org/);
+    }
+  });
+
+  it('admins (by group) may use the admin routes; other users may not', async () => {
+    const alice = await signInAs(t, idp, 'alice-sub');
+    const bob = await signInAs(t, idp, 'bob-sub');
+    expect((await get('/api/admin/plugins', alice)).statusCode).toBe(200);
+    const refused = await get('/api/admin/plugins', bob);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<Problem>().code).toBe('admin_required');
+  });
+
+  it('the owner secret is no way in on a hosted instance', async () => {
+    const answer = await t.app.http!.inject({ method: 'POST', url: '/api/session', payload: { secret: 'whatever secret someone tries' } });
+    expect(answer.statusCode).toBe(404);
+  });
+
+  it('failed callbacks are throttled like failed sign-ins: from one address they lock out, saying until when', async () => {
+    const address = '203.0.113.44';
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => finishSignIn(t, new URL(`${OIDC_REDIRECT_URI}?code=guess-${index}&state=guess-${index}`), undefined, address)));
+    const codes = answers.map((answer) => answer.json<Problem>().code);
+    expect(codes.filter((code) => code === 'oidc_attempt_invalid')).toHaveLength(10);
+    expect(codes.filter((code) => code === 'sign_in_locked')).toHaveLength(2);
+    // A real sign-in from that address waits for the lockout too; another address is not affected.
+    const { attemptCookie, callback } = await beginSignIn(t, idp, 'bob-sub');
+    expect((await finishSignIn(t, callback, attemptCookie, address)).json<Problem>().code).toBe('sign_in_locked');
+    const other = await beginSignIn(t, idp, 'bob-sub');
+    expect((await finishSignIn(t, other.callback, other.attemptCookie)).statusCode).toBe(302);
+  }, 60_000);
+
+  it('never writes codes, tokens or session cookies to the logs', () => {
+    const logs = t.logs.join('\n');
+    expect(logs).not.toMatch(/opl_session=|opl_oidc_attempt=/);
+    expect(logs).not.toMatch(/code=(?!\[REDACTED\])[\w-]{10,}/);
+    expect(logs).not.toMatch(/eyJ[\w-]{20,}\.[\w-]+\./);
+  });
+});
+
+describe('hosted mode without an OpenID provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ OPL_DEPLOYMENT_MODE: 'hosted' });
+  });
+  afterAll(() => t?.close());
+
+  it('keeps refusing owner features with the reason, and has no sign-in routes', async () => {
+    const answer = await t.app.http!.inject({ method: 'GET', url: '/api/migrations' });
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json<Problem>().code).toBe('authentication_not_configured');
+    expect((await t.app.http!.inject({ method: 'GET', url: '/api/auth/oidc/login' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIdp, type TestIdp } from '../../fakes/oidc/oidc-test-provider.ts';
+import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+import { hostedOidcEnv, OIDC_REDIRECT_URI, signInAs } from '../support/oidc-session.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * Isolation sweep of a hosted instance: two users signed in through the OpenID provider. User A
+ * creates what can be made without a provider account (an import, a share of it) and has a
+ * session; A's rows that need a provider account (an account, a migration job, a draft, an
+ * organizer job, a snapshot profile, a sync rule) are written as the engine stores them. Then, for every route of `/openapi.json` whose path takes an id, user B calls it with
+ * A's ids (a fresh id where A has none of that kind). Nothing answers B with A's data or acts on
+ * it: reads and deletes are 404, bodies B sends are refused (404, or 400/422 when the body is
+ * checked before the owner), and A's data is unchanged afterwards. The route list comes from the
+ * OpenAPI document, so a new route is swept without editing this test.
+ */
+
+type Operation = { parameters?: Array<{ in: string; name: string; required?: boolean }> };
+type OpenApi = { paths: Record<string, Record<string, Operation>> };
+
+/** Routes that are public by design (share tokens, schemas, a provider's redirect) or instance-wide admin routes. */
+const NOT_OWNER_ROUTES = [/^\/api\/public\//, /^\/share\//, /^\/schemas\//, /^\/api\/auth\/\{provider\}\/callback$/, /^\/api\/admin\//];
+
+describe('two users of a hosted instance never reach each other’s data', () => {
+  let idp: TestIdp;
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
+  const ids: Record<string, string> = {};
+
+  const call = (method: string, url: string, cookie: string, payload?: unknown) =>
+    t.app.http!.inject({ method: method as 'GET', url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+
+  beforeAll(async () => {
+    idp = await startTestIdp({ redirectUri: OIDC_REDIRECT_URI });
+    idp.users.set('alice', { email: 'alice@example.org', groups: ['opl-admins'] });
+    idp.users.set('bob', { email: 'bob@example.org' });
+    plugins = await firstPartyPlugins();
+    t = await startTestApp({ ...plugins.env, ...hostedOidcEnv(idp, { OPL_OIDC_ADMIN_GROUPS: 'opl-admins' }) }, { http: true, worker: false }, { oidcFetch: idp.fetch });
+    alice = await signInAs(t, idp, 'alice');
+    bob = await signInAs(t, idp, 'bob');
+
+    // Alice administers the instance too: she admits the text format plugin to the allow-list.
+    type Admin = { loaded: Array<{ id: string }>; refused: Array<{ id: string; key_id: string | null }> };
+    const txt = (await call('GET', '/api/admin/plugins', alice)).json<Admin>().refused.find((plugin) => plugin.id === 'opl.format.txt')!;
+    expect((await call('POST', '/api/admin/plugins/allow-list', alice, { plugin_id: txt.id, key_id: txt.key_id, version_range: '*' })).statusCode).toBe(201);
+    expect((await call('POST', '/api/admin/plugins/reload', alice)).statusCode).toBeLessThan(300);
+    expect((await call('GET', '/api/admin/plugins', alice)).json<Admin>().loaded.map((plugin) => plugin.id)).toContain('opl.format.txt');
+
+    const imported = await call('POST', '/api/imports/text-preview', alice, { text: 'Daft Punk - One More Time\nAir - La Femme d’Argent', name: 'Alice’s evening' });
+    expect(imported.statusCode, imported.body).toBe(201);
+    ids['import'] = imported.json<{ id: string }>().id;
+    const record = (await call('GET', `/api/imports/${ids['import']}`, alice)).json<{ collection_ids: string[] }>();
+    const shared = await call('POST', '/api/shares', alice, { source_provider: 'import', source_account_id: ids['import'], playlist_id: record.collection_ids[0] });
+    expect(shared.statusCode, shared.body).toBe(201);
+    ids['share'] = shared.json<{ id: string }>().id;
+    ids['session'] = (await call('GET', '/api/session', alice)).json<{ session: { id: string } }>().session.id;
+    ids['owner'] = (await call('GET', '/api/me', alice)).json<{ owner_id: string }>().owner_id;
+    await seedProviderRows();
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+    await plugins?.remove();
+  });
+
+  const sql = async (text: string, values: unknown[] = []) => t.app.services.database.orm.em.getConnection().execute<Record<string, unknown>[]>(text, values);
+
+  /**
+   * A's rows of the kinds that need a connected provider account to make through the API (this
+   * instance has no provider): written as the engine stores them, owned by A's user id.
+   */
+  async function seedProviderRows(): Promise<void> {
+    const owner = ids['owner']!;
+    const [account] = await sql(`insert into provider_account (owner_id, provider, provider_user_id, display_name) values (?, 'spotify', 'alice-at-spotify', 'Alice on Spotify') returning id`, [owner]);
+    ids['account'] = String(account!['id']);
+    const [job] = await sql(
+      `insert into migration_job (owner_id, source_provider, source_account_id, target_provider, target_account_id, selection, status, outcome) values (?, 'spotify', ?, 'spotify', ?, '{"playlists": []}'::jsonb, 'awaiting_review', 'running') returning id`,
+      [owner, ids['account'], ids['account']],
+    );
+    ids['job'] = String(job!['id']);
+    const [draft] = await sql(`insert into generation_draft (owner_id, target_provider, target_account_id, name, expires_at) values (?, 'spotify', ?, 'Alice draft', now() + interval '1 day') returning id`, [owner, ids['account']]);
+    ids['draft'] = String(draft!['id']);
+    const [organizer] = await sql(`insert into organizer_job (owner_id, provider, account_id, mode, preflight, confirmed_at) values (?, 'spotify', ?, 'remove_tracks', '{}'::jsonb, now()) returning id`, [owner, ids['account']]);
+    ids['organizer'] = String(organizer!['id']);
+    const [profile] = await sql(`insert into snapshot_profile (owner_id, name, selection) values (?, 'Alice profile', '{}'::jsonb) returning id`, [owner]);
+    ids['profile'] = String(profile!['id']);
+    const [rule] = await sql(
+      `insert into sync_rule (owner_id, origin_job_id, source_provider, source_account_id, source_playlist_id, target_provider, target_account_id, target_playlist_id, interval_minutes) values (?, ?, 'spotify', ?, 'p1', 'spotify', ?, 'p2', 60) returning id`,
+      [owner, ids['job'], ids['account'], ids['account']],
+    );
+    ids['rule'] = String(rule!['id']);
+  }
+
+  /** What A's rows look like: B's sweep must change none of it. */
+  const aliceState = async () => ({
+    accounts: await sql('select id, status, display_name from provider_account where owner_id = ? order by id', [ids['owner']]),
+    jobs: await sql('select id, status, outcome from migration_job where owner_id = ? order by id', [ids['owner']]),
+    drafts: await sql('select id, name, status from generation_draft where owner_id = ? order by id', [ids['owner']]),
+    organizer: await sql('select id, status from organizer_job where owner_id = ? order by id', [ids['owner']]),
+    profiles: await sql('select id, name from snapshot_profile where owner_id = ? order by id', [ids['owner']]),
+    rules: await sql('select id, status from sync_rule where owner_id = ? order by id', [ids['owner']]),
+  });
+
+  /** A's id for a path parameter, by what the path names; a fresh id where A has none of that kind. */
+  function idFor(path: string, parameter: string): string {
+    if (path.startsWith('/api/imports/')) return ids['import']!;
+    if (path.startsWith('/api/shares/')) return ids['share']!;
+    if (path.startsWith('/api/sessions/')) return ids['session']!;
+    if (parameter === 'account_id' || path.startsWith('/api/auth/accounts/')) return ids['account']!;
+    if (parameter === 'job_id') return path.startsWith('/api/organizer/') ? ids['organizer']! : ids['job']!;
+    if (parameter === 'draft_id') return ids['draft']!;
+    if (parameter === 'profile_id') return ids['profile']!;
+    if (parameter === 'rule_id') return ids['rule']!;
+    return parameter === 'provider' ? 'spotify' : randomUUID();
+  }
+
+  it('A herself reaches each of her rows, so B’s 404s below are about B', async () => {
+    for (const url of [`/api/imports/${ids['import']}`, `/api/migrations/${ids['job']}`, `/api/generator/drafts/${ids['draft']}`, `/api/organizer/jobs/${ids['organizer']}`, `/api/syncs/${ids['rule']}`]) {
+      const answer = await call('GET', url, alice);
+      expect(answer.statusCode, `${url}: ${answer.body.slice(0, 300)}`).toBe(200);
+    }
+    expect((await call('GET', '/api/auth/accounts', alice)).body).toContain(ids['account']);
+    // The seeded snapshot profile has no real selection (A has no library), so only its row is compared below.
+  });
+
+  it('user B gets nothing of A’s from any route that takes an id', async () => {
+    const before = await aliceState();
+    expect(before.accounts).toHaveLength(1);
+    const document = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApi>();
+    const swept: string[] = [];
+    const leaks: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!path.includes('{') || NOT_OWNER_ROUTES.some((pattern) => pattern.test(path))) continue;
+      const url = path.replace(/\{([^}]+)\}/g, (_match, parameter: string) => encodeURIComponent(idFor(path, parameter)));
+      for (const [method, operation] of Object.entries(operations)) {
+        const verb = method.toUpperCase();
+        // Required query parameters get values too (ids as ids), so the owner check is what answers.
+        const query = new URLSearchParams((operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, parameter.name.endsWith('id') ? idFor(path, parameter.name) : 'one more time']));
+        const answer = await call(verb, `${url}${query.size > 0 ? `?${query}` : ''}`, bob, ['POST', 'PUT', 'PATCH'].includes(verb) ? {} : undefined);
+        swept.push(`${verb} ${path}`);
+        const refused = verb === 'GET' || verb === 'DELETE' ? answer.statusCode === 404 : [400, 404, 422].includes(answer.statusCode);
+        // Her import's name or tracks in an answer to B would be a leak (her ids B sent may be echoed).
+        if (!refused || /Alice’s evening|La Femme|Alice on Spotify|alice-at-spotify|Alice draft|Alice profile/.test(answer.body)) leaks.push(`${verb} ${path} → ${answer.statusCode} ${answer.body.slice(0, 200)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(await aliceState()).toEqual(before);
+    // The sweep really covered the id routes of every area.
+    for (const route of ['GET /api/imports/{id}', 'DELETE /api/shares/{share}', 'DELETE /api/sessions/{session_id}', 'GET /api/migrations/{job_id}', 'GET /api/generator/drafts/{draft_id}', 'GET /api/snapshots/{snapshot_id}', 'GET /api/syncs/{rule_id}', 'GET /api/organizer/jobs/{job_id}', 'DELETE /api/auth/accounts/{id}']) {
+      expect(swept).toContain(route);
+    }
+  }, 180_000);
+
+  it('A’s data is unchanged after B’s sweep, and B’s lists hold nothing of A’s', async () => {
+    expect((await call('GET', `/api/imports/${ids['import']}`, alice)).statusCode).toBe(200);
+    const shares = (await call('GET', '/api/shares', alice)).json<{ shares?: Array<{ id: string }> } | Array<{ id: string }>>();
+    expect(JSON.stringify(shares)).toContain(ids['share']);
+    expect((await call('GET', '/api/me', alice)).statusCode).toBe(200);
+    for (const list of ['/api/imports', '/api/shares', '/api/migrations', '/api/auth/accounts', '/api/generator/drafts', '/api/syncs', '/api/organizer/jobs', '/api/snapshots', '/api/snapshots/profiles', '/api/sessions']) {
+      const answer = await call('GET', list, bob);
+      expect(answer.statusCode, `${list}: ${answer.body}`).toBe(200);
+      expect(answer.body).not.toContain(ids['import']);
+      expect(answer.body).not.toContain(ids['share']);
+      expect(answer.body).not.toContain(ids['session']);
+      for (const kind of ['account', 'job', 'draft', 'organizer', 'profile', 'rule']) expect(answer.body).not.toContain(ids[kind]);
+    }
+  });
+});
