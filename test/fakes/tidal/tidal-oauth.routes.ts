@@ -1,5 +1,20 @@
 import type { ServerResponse } from 'node:http';
-import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
+import {
+  answerAuthorize,
+  consentPageHtml,
+  escapeHtml,
+  formBody,
+  pkceChallenge,
+  randomId,
+  redirect,
+  redirectUriAllowed,
+  requestedScopes,
+  sendHtml,
+  sendJson,
+  withParams,
+  type FakeRequest,
+  type RedirectFlowOptions,
+} from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
@@ -59,38 +74,23 @@ function approve(state: TidalState, params: AuthorizeParams, userId: string, res
 }
 
 function consentPage(params: URLSearchParams, username: string): string {
-  const hidden = hiddenFields(params);
-  const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Log in to TIDAL</title></head>
-<body>
-<main>
-<h1>Allow access to your TIDAL account?</h1>
-<p>Signed in as <strong>${escapeHtml(username)}</strong>.</p>
-<p>The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.</p>
-<form method="post" action="/authorize">${hidden}
-${consentButtons()}
-</form>
-</main>
-</body></html>`;
+  const scopes = requestedScopes(params);
+  const asks = `The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.`;
+  return consentPageHtml({ title: 'Log in to TIDAL', heading: 'Allow access to your TIDAL account?', signedInAs: username, asks, action: '/authorize', params });
 }
 
 export function handleAuthorize(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
-  const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
-  const checked = authorizeParams(state, params, response);
-  if (!checked) return;
-  if (request.method === 'GET') {
-    const auto = options.authorizeUserId();
-    if (auto !== null) return approve(state, checked, auto, response);
-    const user = state.users.get(options.consentUserId())!;
-    sendHtml(response, 200, consentPage(params, user.username));
-    return;
-  }
-  if (params.get('decision') !== 'agree') {
-    redirect(response, withParams(checked.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: checked.state }));
-    return;
-  }
-  approve(state, checked, options.consentUserId(), response);
+  answerAuthorize<AuthorizeParams>(
+    {
+      check: (params, answer) => authorizeParams(state, params, answer),
+      approve: (checked, userId, answer) => approve(state, checked, userId, answer),
+      consentPage: (params, userId) => consentPage(params, state.users.get(userId)!.username),
+      denial: (checked) => withParams(checked.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: checked.state }),
+    },
+    options,
+    request,
+    response,
+  );
 }
 
 export function handleToken(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {

@@ -6,7 +6,6 @@ import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { createPublicKey } from 'node:crypto';
 import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
 import { demoPlaylistKeysOn, expectReconnectionAsked, listAccounts, listDemoPlaylists, providerListing, type AccountView } from '../support/provider-connection-kit.ts';
-import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting an Apple Music account end to end through the HTTP API: the engine is configured with
@@ -25,10 +24,7 @@ interface Challenge {
 
 let fake: FakeAppleMusic;
 let app: ConnectionApp;
-let testApp: TestApp;
 let user: FakeAccountTokens;
-/** Every API answer, to prove none carries a token. */
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 
@@ -48,7 +44,6 @@ beforeAll(async () => {
   fake = await startFakeAppleMusic({ appendVisibleAfterReads: 1 });
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { applemusic: { developer_key: fake.developerKey } } });
-  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -138,9 +133,9 @@ describe('connecting Apple Music', () => {
   });
 
   it('never answers with a token', () => {
-    const everything = answers.join('\n');
+    const everything = app.answers.join('\n');
     expect(everything).not.toContain(user.accessToken);
     expect(everything).not.toContain(fake.developerKey.private_key_pem.split('\n')[1]!);
-    for (const line of testApp.logs) expect(line).not.toContain(user.accessToken);
+    for (const line of app.testApp.logs) expect(line).not.toContain(user.accessToken);
   });
 });

@@ -4,7 +4,6 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
 import { connectByRedirect, connectedAccountId, demoPlaylistKeysOn, expectNoSecretLeaked, expectReconnectionAsked, listAccounts, providerListing, listDemoPlaylists } from '../support/provider-connection-kit.ts';
-import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting a Deezer account end to end through the HTTP API, against the stateful fake: Deezer
@@ -19,11 +18,7 @@ const APP_SECRET = 'deezer-app-secret-0123456789';
 
 let fake: FakeDeezerServer;
 let app: ConnectionApp;
-let testApp: TestApp;
-let baseUrl: string;
 let user: FakeAccountTokens;
-/** Every API answer, to prove none carries a token. */
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 
@@ -42,7 +37,6 @@ beforeAll(async () => {
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   fake.setAuthorizeUser(user.userId);
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { deezer: { client_id: APP_ID, client_secret: APP_SECRET } } });
-  ({ testApp, baseUrl, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -64,7 +58,7 @@ describe('connecting Deezer', () => {
     expect(url.pathname).toBe('/oauth/auth.php');
     expect(url.searchParams.get('app_id')).toBe(APP_ID);
     expect(url.searchParams.get('state')).toBe((json as { state: string }).state);
-    expect(url.searchParams.get('redirect_uri')).toBe(`${baseUrl}/api/auth/deezer/callback`);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${app.baseUrl}/api/auth/deezer/callback`);
     expect(url.searchParams.get('perms')).toBe('basic_access,offline_access');
     expect(url.searchParams.has('code_challenge')).toBe(false);
     expect(url.searchParams.has('client_id')).toBe(false);
@@ -128,7 +122,7 @@ describe('connecting Deezer', () => {
   it('does not connect when Deezer refuses the code', async () => {
     const begin = await api('/api/auth/deezer/begin', { method: 'POST', body: '{}' });
     const state = new URL((begin.json as { redirect_url: string }).redirect_url).searchParams.get('state')!;
-    const landed = await fetch(`${baseUrl}/api/auth/deezer/callback?code=not-a-code&state=${encodeURIComponent(state)}`, { redirect: 'manual' });
+    const landed = await fetch(`${app.baseUrl}/api/auth/deezer/callback?code=not-a-code&state=${encodeURIComponent(state)}`, { redirect: 'manual' });
     expect(landed.status).toBe(303);
     expect(landed.headers.get('location')).toMatch(/auth_error=/);
     expect(await accounts()).toHaveLength(1);
@@ -141,6 +135,6 @@ describe('connecting Deezer', () => {
       if (request.query['code']) issued.add(request.query['code']);
     }
     issued.add(APP_SECRET);
-    expectNoSecretLeaked(issued, answers, testApp, 3);
+    expectNoSecretLeaked(issued, app, 3);
   });
 });

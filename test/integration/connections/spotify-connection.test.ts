@@ -16,11 +16,7 @@ import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from 
 
 let fake: FakeSpotifyServer;
 let app: ConnectionApp;
-let testApp: TestApp;
-let baseUrl: string;
 let user: FakeAccountTokens;
-/** Every API answer, to prove none carries a token. */
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 const connect = (body: Record<string, unknown> = {}) => connectByRedirect(app, 'spotify', body);
@@ -38,7 +34,6 @@ beforeAll(async () => {
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   fake.setAuthorizeUser(user.userId);
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
-  ({ testApp, baseUrl, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -61,7 +56,7 @@ describe('connecting Spotify', () => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('state')).toBe((json as { state: string }).state);
-    expect(url.searchParams.get('redirect_uri')).toBe(`${baseUrl}/api/auth/spotify/callback`);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${app.baseUrl}/api/auth/spotify/callback`);
     const scopes = url.searchParams.get('scope')!.split(' ');
     expect(scopes).toContain('playlist-read-private');
     expect(scopes).not.toContain('playlist-modify-private');
@@ -186,7 +181,7 @@ describe('connecting Spotify', () => {
     expect((await api('/api/auth/nosuch/begin', { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await api('/api/auth/spotify/complete', { method: 'POST', body: JSON.stringify({ state: 'x'.repeat(40) }) })).json).toMatchObject({ code: 'not_found' });
     expect((await api('/api/playlists?account_id=not-a-uuid')).status).toBe(400);
-    const callback = await fetch(`${baseUrl}/api/auth/spotify/callback?error=access_denied`, { redirect: 'manual' });
+    const callback = await fetch(`${app.baseUrl}/api/auth/spotify/callback?error=access_denied`, { redirect: 'manual' });
     expect(callback.headers.get('location')).toMatch(/auth_error=invalid_callback/);
   });
 
@@ -197,7 +192,7 @@ describe('connecting Spotify', () => {
       if (bearer) issued.add(bearer);
       for (const match of request.body.matchAll(/(?:refresh_token|code|code_verifier)=([^&]+)/g)) issued.add(decodeURIComponent(match[1]!));
     }
-    expectNoSecretLeaked(issued, answers, testApp, 3);
+    expectNoSecretLeaked(issued, app, 3);
   });
 });
 

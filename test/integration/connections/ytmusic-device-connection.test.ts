@@ -4,7 +4,6 @@ import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { startFakeYtmusic, YOUTUBE_SCOPE, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
 import { expectNoSecretLeaked, listDemoPlaylists, providerListing } from '../support/provider-connection-kit.ts';
-import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Connecting a YouTube Music account end to end through the HTTP API with Google's device flow and
@@ -19,9 +18,7 @@ const CLIENT = { client_id: '123-tv.apps.googleusercontent.com', client_secret: 
 
 let fake: FakeYtmusicServer;
 let app: ConnectionApp;
-let testApp: TestApp;
 let user: FakeAccountTokens;
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 
@@ -66,7 +63,6 @@ beforeAll(async () => {
   fake.setVerificationUser(user.userId);
   // No OAuth client configured for ytmusic: the user brings their own.
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides }, { followRedirects: true });
-  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -158,6 +154,6 @@ describe('connecting YouTube Music with the device flow', () => {
       if (bearer) issued.add(bearer);
       for (const match of request.body.matchAll(/(?:refresh_token|device_code)=([^&]+)/g)) issued.add(decodeURIComponent(match[1]!));
     }
-    expectNoSecretLeaked(issued, answers, testApp, 4);
+    expectNoSecretLeaked(issued, app, 4);
   });
 });

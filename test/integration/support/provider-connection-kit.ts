@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import type { ConnectionApp } from './connection-app.ts';
-import type { TestApp } from './test-app.ts';
 
 /**
  * The steps every provider's connection test takes through the HTTP API (the harness itself:
@@ -99,9 +98,9 @@ export function demoPlaylistKeysOn(name: string, provider: string, options: { di
 }
 
 /** No secret the test collected (issued tokens, codes, client secrets) appears in an API answer or a log line. */
-export function expectNoSecretLeaked(secrets: Iterable<string>, answers: readonly string[], testApp: TestApp, minimum: number): void {
+export function expectNoSecretLeaked(secrets: Iterable<string>, app: Pick<ConnectionApp, 'answers' | 'testApp'>, minimum: number): void {
   const issued = new Set(secrets);
   expect(issued.size).toBeGreaterThan(minimum);
-  const everything = [...answers, ...testApp.logs].join('\n');
+  const everything = [...app.answers, ...app.testApp.logs].join('\n');
   for (const secret of issued) expect(everything.includes(secret), 'a secret leaked').toBe(false);
 }
