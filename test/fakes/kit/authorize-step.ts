@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { escapeHtml, redirect, sendHtml, type FakeRequest } from '../fake-provider.ts';
 import type { ConsentUsers } from './consent-users.ts';
-import { consentButtons, hiddenFields } from './oauth-pages.ts';
+import { consentButtons, hiddenFields, withParams } from './oauth-pages.ts';
 
 /**
  * The authorize endpoint of a redirect-flow fake whose consent form posts the request back to
@@ -10,32 +10,32 @@ import { consentButtons, hiddenFields } from './oauth-pages.ts';
  * provider checks, the code it issues and how it words a denial stay the fake's own (`step`).
  */
 
-export interface AuthorizeStep<Checked> {
+export interface AuthorizeStep<State, Checked> {
   /** Checks the request's parameters; answers the error itself and returns null when they are unusable. */
-  check(params: URLSearchParams, response: ServerResponse): Checked | null;
+  check(state: State, params: URLSearchParams, response: ServerResponse): Checked | null;
   /** Issues a code for `userId` and sends the browser back to the client. */
-  approve(checked: Checked, userId: string, response: ServerResponse): void;
+  approve(state: State, checked: Checked, userId: string, response: ServerResponse): void;
   /** The consent page for the user the form signs in as. */
-  consentPage(params: URLSearchParams, userId: string): string;
+  consentPage(state: State, params: URLSearchParams, userId: string): string;
   /** Where a denial sends the browser: the client's redirect URI with the provider's error parameters. */
   denial(checked: Checked): string;
 }
 
-export function answerAuthorize<Checked>(step: AuthorizeStep<Checked>, users: ConsentUsers, request: FakeRequest, response: ServerResponse): void {
+export function answerAuthorize<State, Checked>(step: AuthorizeStep<State, Checked>, state: State, users: ConsentUsers, request: FakeRequest, response: ServerResponse): void {
   const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
-  const checked = step.check(params, response);
+  const checked = step.check(state, params, response);
   if (!checked) return;
   if (request.method === 'GET') {
     const auto = users.authorizeUserId();
-    if (auto !== null) return step.approve(checked, auto, response);
-    sendHtml(response, 200, step.consentPage(params, users.consentUserId()));
+    if (auto !== null) return step.approve(state, checked, auto, response);
+    sendHtml(response, 200, step.consentPage(state, params, users.consentUserId()));
     return;
   }
   if (params.get('decision') !== 'agree') {
     redirect(response, step.denial(checked));
     return;
   }
-  step.approve(checked, users.consentUserId(), response);
+  step.approve(state, checked, users.consentUserId(), response);
 }
 
 /** A consent page whose form repeats the authorize request (its parameters as hidden fields) with the user's decision. */
@@ -69,4 +69,29 @@ ${consentButtons()}
 /** The space-separated scopes an authorize request asks for. */
 export function requestedScopes(params: URLSearchParams): string[] {
   return (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** An authorize request of the PKCE code flow whose client and redirect URI were accepted. */
+export interface PkceCodeRequest {
+  readonly state: string | null;
+  readonly codeChallenge: string;
+  /** Sends the browser back to the client with an error in the provider's words; null, for the caller to return. */
+  readonly fail: (error: string, description: string) => null;
+}
+
+/**
+ * The checks every PKCE code flow makes once the client and its redirect URI are accepted: a code
+ * response and an S256 challenge. A failure goes back to the redirect URI (`challengeError`: the
+ * provider's words for a missing or bad challenge) and gives null.
+ */
+export function checkPkceCodeRequest(params: URLSearchParams, redirectUri: string, response: ServerResponse, challengeError: string): PkceCodeRequest | null {
+  const state = params.get('state');
+  const fail = (error: string, description: string): null => {
+    redirect(response, withParams(redirectUri, { error, error_description: description, state }));
+    return null;
+  };
+  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  const codeChallenge = params.get('code_challenge') ?? '';
+  if (params.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) return fail('invalid_request', challengeError);
+  return { state, codeChallenge, fail };
 }
