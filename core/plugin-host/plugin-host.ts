@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { pluginErrorFromData, RateLimited, Unsupported, type OperationName, type OperationResult } from '@opl/plugin-sdk';
+import { Unsupported, type OperationName, type OperationResult } from '@opl/plugin-sdk';
 import {
   isOperationName,
   LIMIT_BREACHES,
@@ -15,12 +15,15 @@ import {
   validateResultText,
 } from '@opl/plugin-sdk/sandbox';
 import { manifestSchema, type OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { childConfigSchema, fromChildSchema, type ErrorData, type FromChild, type ToChild } from './ipc-messages.schema.ts';
+import { answerCallMessage, type CallReplyContext } from './call-replies.ts';
+import { startChildWatchdog } from './child-watchdog.ts';
+import { childConfigSchema, fromChildSchema, type FromChild, type ToChild } from './ipc-messages.schema.ts';
 import {
   DEFAULT_LIMITS,
   type HostedPlugin,
   type LoadedPluginInfo,
   type PendingCall,
+  type PendingPing,
   type PendingRequest,
   type PluginBundle,
   type PluginCallContext,
@@ -29,7 +32,6 @@ import {
   type QuarantineEvent,
   type QuarantineListener,
 } from './plugin-host.types.ts';
-import { markQuotaFromResults, quotaAwareError, type QuotaReporting } from './quota-reports.ts';
 
 /** A call its caller gave up on (see `PluginHost.call`). */
 function cancelledCall(pluginId: string, op: string): Error {
@@ -47,11 +49,6 @@ function cancelledCall(pluginId: string, op: string): Error {
 const ENTRY = fileURLToPath(new URL('./host-process.entry.ts', import.meta.url));
 const silentLogger: PluginHostLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-function toError(data: ErrorData): Error {
-  if (data.failure) return new SandboxError(data.failure, data.message);
-  return pluginErrorFromData({ type: data.type, message: data.message, retry_after_s: data.retry_after_s ?? null, quota: data.quota ?? null });
-}
-
 export class PluginHost {
   readonly #limits: SandboxLimits;
   readonly #strikes: number;
@@ -64,10 +61,10 @@ export class PluginHost {
   readonly #listeners = new Set<QuarantineListener>();
   /** Plugins whose load the child is working on. */
   readonly #loading = new Set<string>();
-  readonly #pings = new Map<number, { sentAt: number; resolve: (ms: number) => void; reject: (error: Error) => void }>();
+  readonly #pings = new Map<number, PendingPing>();
   #child: ChildProcess | null = null;
   #ready: Promise<void> | null = null;
-  #watchdog: ReturnType<typeof setInterval> | null = null;
+  #stopWatchdogTimer: (() => void) | null = null;
   #pingSeq = 0;
   #restarts: number[] = [];
   #closed = false;
@@ -358,39 +355,20 @@ export class PluginHost {
 
   #startWatchdog(child: ChildProcess): void {
     this.#stopWatchdog();
-    const interval = this.#options.pingIntervalMs ?? 1_000;
-    const timeout = this.#options.pingTimeoutMs ?? 5_000;
-    let lastTick = performance.now();
-    const overdue = (): boolean => {
-      const oldest = Math.min(...[...this.#pings.values()].map((ping) => ping.sentAt));
-      return Number.isFinite(oldest) && performance.now() - oldest > timeout;
-    };
-    this.#watchdog = setInterval(() => {
-      if (this.#child !== child) return;
-      // While the engine's own thread was busy (parsing a large import record, say), no pong
-      // could be heard: that stall is not the child's, so pending pings are dated forward by it.
-      const now = performance.now();
-      const stall = now - lastTick - interval;
-      lastTick = now;
-      if (stall > 0) for (const ping of this.#pings.values()) ping.sentAt += stall;
-      if (overdue()) {
-        // Timers run before pending I/O: after a stall the pong may be waiting in the channel.
-        // Judge again once this turn of the event loop has read it.
-        setImmediate(() => {
-          if (this.#child !== child || !overdue()) return;
-          this.#logger.error({ source: 'plugin-host', pid: child.pid }, `the plugin host process did not answer a ping within ${timeout} ms; restarting it`);
-          child.kill('SIGKILL');
-        });
-        return;
-      }
-      if (child.connected) void this.#sendPing().catch(() => undefined);
-    }, interval);
-    this.#watchdog.unref();
+    this.#stopWatchdogTimer = startChildWatchdog({
+      child,
+      pings: this.#pings,
+      intervalMs: this.#options.pingIntervalMs ?? 1_000,
+      timeoutMs: this.#options.pingTimeoutMs ?? 5_000,
+      logger: this.#logger,
+      isCurrent: () => this.#child === child,
+      sendPing: () => this.#sendPing(),
+    });
   }
 
   #stopWatchdog(): void {
-    if (this.#watchdog) clearInterval(this.#watchdog);
-    this.#watchdog = null;
+    this.#stopWatchdogTimer?.();
+    this.#stopWatchdogTimer = null;
   }
 
   #onMessage(message: FromChild): void {
@@ -410,68 +388,12 @@ export class PluginHost {
         request?.resolve(message);
         return;
       }
-      case 'result': {
-        const call = this.#calls.get(message.callId);
-        if (!call) return;
-        this.#calls.delete(message.callId);
-        // Chunks already handed over finish first, so the caller sees the file complete.
-        void call.chunkChain.then(async () => {
-          if (message.ok && message.json?.includes('[opl:quota ') && !call.quotaRefusal) await markQuotaFromResults(call, message.json, this.#quotaReporting());
-          if (message.ok) call.resolve({ ...(message.json !== undefined ? { json: message.json } : {}), value: message.value });
-          else call.reject(message.error ? await quotaAwareError(call, toError(message.error), this.#quotaReporting()) : new SandboxError('crashed', `${call.pluginId}: the call failed without an error`));
-        });
+      case 'result':
+      case 'chunk':
+      case 'slice_request':
+      case 'acquire':
+        answerCallMessage(message, this.#callReplies());
         return;
-      }
-      case 'chunk': {
-        const call = this.#calls.get(message.callId);
-        if (!call?.onChunk) {
-          this.#send({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: false, message: 'no such call' });
-          return;
-        }
-        const onChunk = call.onChunk;
-        call.chunkChain = call.chunkChain.then(async () => {
-          try {
-            await onChunk(message.bytes);
-            this.#trySend({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: true });
-          } catch (error) {
-            this.#trySend({ type: 'chunk_ack', callId: message.callId, seq: message.seq, ok: false, message: (error as Error).message?.slice(0, 500) ?? 'refused' });
-          }
-        });
-        return;
-      }
-      case 'slice_request': {
-        const nextSlice = this.#calls.get(message.callId)?.nextSlice;
-        const { callId, seq } = message;
-        if (!nextSlice) {
-          this.#trySend({ type: 'slice', callId, seq, ok: false, message: 'no such call' });
-          return;
-        }
-        void nextSlice().then(
-          (slice) => this.#trySend(slice.done ? { type: 'slice', callId, seq, ok: true, done: true, late: slice.late } : { type: 'slice', callId, seq, ok: true, tracks: slice.tracks }),
-          (error: unknown) => this.#trySend({ type: 'slice', callId, seq, ok: false, message: error instanceof Error ? error.message.slice(0, 500) : 'the tracks could not be read' }),
-        );
-        return;
-      }
-      case 'acquire': {
-        const acquire = this.#options.acquire;
-        const permit = message.permit;
-        if (!acquire || !isOperationName(permit.op)) {
-          this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true });
-          return;
-        }
-        const { request, ...rest } = permit;
-        void acquire({ ...rest, op: permit.op }, request ?? null).then(
-          () => this.#trySend({ type: 'acquired', requestId: message.requestId, ok: true }),
-          (error: unknown) => {
-            const text = error instanceof Error ? error.message.slice(0, 500) : 'refused';
-            const quota = RateLimited.parseQuota(text);
-            // Remembered per call: however the plugin reports the failed fetch, the call fails as a quota stop.
-            if (quota) for (const call of this.#calls.values()) if (call.pluginId === permit.pluginId && call.accountId === permit.accountId) call.quotaRefusal = quota;
-            this.#trySend({ type: 'acquired', requestId: message.requestId, ok: false, message: text });
-          },
-        );
-        return;
-      }
       case 'log': {
         const { entry } = message;
         const data = { plugin: entry.pluginId, source: entry.source, ...(entry.op ? { op: entry.op } : {}), ...(entry.data ? { data: entry.data } : {}) };
@@ -484,8 +406,14 @@ export class PluginHost {
     }
   }
 
-  #quotaReporting(): QuotaReporting {
-    return { onQuotaExhausted: this.#options.onQuotaExhausted, logger: this.#logger };
+  #callReplies(): CallReplyContext {
+    return {
+      calls: this.#calls,
+      acquire: this.#options.acquire,
+      quotaReporting: { onQuotaExhausted: this.#options.onQuotaExhausted, logger: this.#logger },
+      trySend: (message) => this.#trySend(message),
+      send: (message) => this.#send(message),
+    };
   }
 
   #trySend(message: ToChild): void {

@@ -115,3 +115,10 @@ export interface PendingRequest {
   readonly resolve: (message: FromChild) => void;
   readonly reject: (error: Error) => void;
 }
+
+/** A ping to the child waiting for its pong; `sentAt` moves forward over the engine's own stalls. */
+export interface PendingPing {
+  sentAt: number;
+  readonly resolve: (ms: number) => void;
+  readonly reject: (error: Error) => void;
+}

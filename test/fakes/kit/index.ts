@@ -8,6 +8,7 @@ export * from './grant-store.ts';
 export * from './fake-server.ts';
 export * from './demo-account.ts';
 export * from './oauth-pages.ts';
+export * from './authorize-step.ts';
 export * from './consent-users.ts';
 export * from './google-status.ts';
 export * from './demo-edit.ts';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
+import { answerAuthorize, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
@@ -37,14 +37,9 @@ function authorizeParams(state: TidalState, params: URLSearchParams, response: S
     sendHtml(response, 400, `<!doctype html><title>TIDAL</title><p>${!client ? 'Unknown client.' : 'Invalid redirect URI.'}</p>`);
     return null;
   }
-  const stateParam = params.get('state');
-  const fail = (error: string, description: string) => {
-    redirect(response, withParams(redirectUri, { error, error_description: description, state: stateParam }));
-    return null;
-  };
-  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-  const codeChallenge = params.get('code_challenge') ?? '';
-  if (params.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) return fail('invalid_request', 'PKCE with code_challenge_method=S256 is required');
+  const request = checkPkceCodeRequest(params, redirectUri, response, 'PKCE with code_challenge_method=S256 is required');
+  if (!request) return null;
+  const { state: stateParam, codeChallenge, fail } = request;
   const scopes = (params.get('scope') ?? '').split(/[\s+]+/).filter(Boolean);
   const unknown = scopes.filter((scope) => !(THIRD_PARTY_SCOPES as readonly string[]).includes(scope));
   if (unknown.length) return fail('invalid_scope', `unknown or unavailable scope: ${unknown.join(' ')}`);
@@ -58,39 +53,17 @@ function approve(state: TidalState, params: AuthorizeParams, userId: string, res
   redirect(response, withParams(params.redirectUri, { code, state: params.state }));
 }
 
-function consentPage(params: URLSearchParams, username: string): string {
-  const hidden = hiddenFields(params);
-  const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Log in to TIDAL</title></head>
-<body>
-<main>
-<h1>Allow access to your TIDAL account?</h1>
-<p>Signed in as <strong>${escapeHtml(username)}</strong>.</p>
-<p>The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.</p>
-<form method="post" action="/authorize">${hidden}
-${consentButtons()}
-</form>
-</main>
-</body></html>`;
+function consentPage(state: TidalState, params: URLSearchParams, userId: string): string {
+  const scopes = requestedScopes(params);
+  const asks = `The app asks for: ${scopes.length ? scopes.map(escapeHtml).join(', ') : 'basic access'}.`;
+  return consentPageHtml({ title: 'Log in to TIDAL', heading: 'Allow access to your TIDAL account?', signedInAs: state.users.get(userId)!.username, asks, action: '/authorize', params });
 }
 
+const denial = (checked: AuthorizeParams) => withParams(checked.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: checked.state });
+const authorizeStep: AuthorizeStep<TidalState, AuthorizeParams> = { check: authorizeParams, approve, consentPage, denial };
+
 export function handleAuthorize(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
-  const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
-  const checked = authorizeParams(state, params, response);
-  if (!checked) return;
-  if (request.method === 'GET') {
-    const auto = options.authorizeUserId();
-    if (auto !== null) return approve(state, checked, auto, response);
-    const user = state.users.get(options.consentUserId())!;
-    sendHtml(response, 200, consentPage(params, user.username));
-    return;
-  }
-  if (params.get('decision') !== 'agree') {
-    redirect(response, withParams(checked.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: checked.state }));
-    return;
-  }
-  approve(state, checked, options.consentUserId(), response);
+  answerAuthorize(authorizeStep, state, options, request, response);
 }
 
 export function handleToken(state: TidalState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { consentButtons, escapeHtml, formBody, hiddenFields, pkceChallenge, randomId, redirect, redirectUriAllowed, sendHtml, sendJson, withParams, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
+import { answerAuthorize, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-state.ts';
 
@@ -42,15 +42,10 @@ function authorizeParams(state: YoutubeState, params: URLSearchParams, response:
     errorPage(response, 'redirect_uri_mismatch', 'The redirect URI in the request does not match the ones authorized for the OAuth client.');
     return null;
   }
-  const stateParam = params.get('state');
-  const fail = (error: string, description: string) => {
-    redirect(response, withParams(redirectUri, { error, error_description: description, state: stateParam }));
-    return null;
-  };
-  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-  const codeChallenge = params.get('code_challenge') ?? '';
-  if (params.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) return fail('invalid_request', 'Missing or invalid code_challenge (S256)');
-  const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
+  const request = checkPkceCodeRequest(params, redirectUri, response, 'Missing or invalid code_challenge (S256)');
+  if (!request) return null;
+  const { state: stateParam, codeChallenge, fail } = request;
+  const scopes = requestedScopes(params);
   if (scopes.length === 0) return fail('invalid_request', 'Missing required parameter: scope');
   const unknown = scopes.filter((scope) => !(KNOWN_SCOPES as readonly string[]).includes(scope));
   if (unknown.length) return fail('invalid_scope', `Some requested scopes were invalid. {invalid=[${unknown.join(', ')}]}`);
@@ -68,38 +63,17 @@ function approve(state: YoutubeState, params: AuthorizeParams, userId: string, r
   redirect(response, withParams(params.redirectUri, { state: params.state, code, scope: params.scopes.join(' ') }));
 }
 
-function consentPage(params: URLSearchParams, channelTitle: string): string {
-  const hidden = hiddenFields(params);
-  const scopes = (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sign in - Google Accounts</title></head>
-<body>
-<main>
-<h1>Open Playlist Engine wants to access your Google Account</h1>
-<p>Signed in as <strong>${escapeHtml(channelTitle)}</strong>.</p>
-<p>This will allow the app to: ${scopes.map((scope) => escapeHtml(scope.endsWith('youtube.readonly') ? 'View your YouTube account' : scope.endsWith('/youtube') ? 'Manage your YouTube account' : scope)).join(', ')}.</p>
-<form method="post" action="/o/oauth2/v2/auth">${hidden}
-${consentButtons()}
-</form>
-</main>
-</body></html>`;
+function consentPage(state: YoutubeState, params: URLSearchParams, userId: string): string {
+  const allowed = requestedScopes(params).map((scope) => escapeHtml(scope.endsWith('youtube.readonly') ? 'View your YouTube account' : scope.endsWith('/youtube') ? 'Manage your YouTube account' : scope));
+  const asks = `This will allow the app to: ${allowed.join(', ')}.`;
+  return consentPageHtml({ title: 'Sign in - Google Accounts', heading: 'Open Playlist Engine wants to access your Google Account', signedInAs: state.channels.get(userId)!.title, asks, action: '/o/oauth2/v2/auth', params });
 }
 
+const denial = (checked: AuthorizeParams) => withParams(checked.redirectUri, { error: 'access_denied', state: checked.state });
+const authorizeStep: AuthorizeStep<YoutubeState, AuthorizeParams> = { check: authorizeParams, approve, consentPage, denial };
+
 export function handleAuthorize(state: YoutubeState, options: RedirectFlowOptions, request: FakeRequest, response: ServerResponse): void {
-  const params = request.method === 'POST' ? new URLSearchParams(request.body) : request.url.searchParams;
-  const checked = authorizeParams(state, params, response);
-  if (!checked) return;
-  if (request.method === 'GET') {
-    const auto = options.authorizeUserId();
-    if (auto !== null) return approve(state, checked, auto, response);
-    sendHtml(response, 200, consentPage(params, state.channels.get(options.consentUserId())!.title));
-    return;
-  }
-  if (params.get('decision') !== 'agree') {
-    redirect(response, withParams(checked.redirectUri, { error: 'access_denied', state: checked.state }));
-    return;
-  }
-  approve(state, checked, options.consentUserId(), response);
+  answerAuthorize(authorizeStep, state, options, request, response);
 }
 
 function tokenError(response: ServerResponse, status: number, error: string, description: string): void {

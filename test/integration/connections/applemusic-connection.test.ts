@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAppleMusic, type FakeAppleMusic } from '../../fakes/applemusic/index.ts';
 import { developerTokenProblem, trustedKeyFromPem } from '../../fakes/applemusic/developer-token.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
-import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { createPublicKey } from 'node:crypto';
 import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { demoPlaylistKeysOn, expectReconnectionAsked, listAccounts, listDemoPlaylists, providerListing, type AccountView } from '../support/provider-connection-kit.ts';
 
 /**
  * Connecting an Apple Music account end to end through the HTTP API: the engine is configured with
@@ -14,16 +14,6 @@ import type { TestApp } from '../support/test-app.ts';
  * later call carries the developer JWT the engine signs plus the user token — verified by the fake.
  * An expired user token cannot be renewed: the account asks for reconnection and reconnects.
  */
-
-interface AccountView {
-  id: string;
-  provider: string;
-  display_name: string | null;
-  provider_user_id: string | null;
-  account_label: string | null;
-  status: string;
-  auth_kind: string | null;
-}
 
 interface Challenge {
   shape: string;
@@ -34,10 +24,7 @@ interface Challenge {
 
 let fake: FakeAppleMusic;
 let app: ConnectionApp;
-let testApp: TestApp;
 let user: FakeAccountTokens;
-/** Every API answer, to prove none carries a token. */
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 
@@ -51,15 +38,12 @@ async function complete(state: string, token: string): Promise<{ status: number;
   return api('/api/auth/applemusic/complete', { method: 'POST', body: JSON.stringify({ state, values: { music_user_token: token } }) });
 }
 
-async function accounts(): Promise<AccountView[]> {
-  return ((await api('/api/auth/accounts')).json as { accounts: AccountView[] }).accounts;
-}
+const accounts = () => listAccounts(app);
 
 beforeAll(async () => {
   fake = await startFakeAppleMusic({ appendVisibleAfterReads: 1 });
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { applemusic: { developer_key: fake.developerKey } } });
-  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -71,8 +55,7 @@ describe('connecting Apple Music', () => {
   let accountId = '';
 
   it('lists Apple Music as connectable, with no removal, deletion, unfollow or mirror', async () => {
-    const { json } = await api('/providers');
-    const apple = (json as { providers: Record<string, unknown>[] }).providers.find((provider) => provider['name'] === 'applemusic');
+    const apple = await providerListing(app, 'applemusic');
     expect(apple).toMatchObject({
       connectable: true,
       auth_kinds: ['DEVELOPER_USER_TOKEN'],
@@ -117,15 +100,12 @@ describe('connecting Apple Music', () => {
 
   it('reads playlists and a playlist with catalog ISRCs, sending the signed developer token and the user token', async () => {
     const before = fake.requests.length;
-    const list = await api(`/api/playlists?account_id=${accountId}`);
-    expect(list.status).toBe(200);
-    const playlists = (list.json as { playlists: { id: string; name: string }[] }).playlists;
-    expect(playlists.map((playlist) => playlist.name)).toEqual(expect.arrayContaining(['Road Trip 2024', 'Big Mix', 'Friends Weekly']));
+    const { playlists } = await listDemoPlaylists(app, accountId);
     const bigMix = playlists.find((playlist) => playlist.name === 'Big Mix')!;
     const read = await api(`/api/playlists/${encodeURIComponent(bigMix.id)}?account_id=${accountId}`);
     expect(read.status).toBe(200);
     const tracks = (read.json as { playlist: { tracks: { isrc: string | null; provider_uris: Record<string, string> }[] } }).playlist.tracks;
-    const onApple = demoLibrary().playlists!.find((entry) => entry.name === 'Big Mix')!.trackKeys.filter((key) => isAvailableOn(seedCatalog().tracks.get(key)!, 'applemusic'));
+    const onApple = demoPlaylistKeysOn('Big Mix', 'applemusic');
     expect(tracks).toHaveLength(onApple.length);
     expect(tracks.filter((track) => track.isrc).length).toBeGreaterThan(onApple.length * 0.9);
     expect(tracks[0]!.provider_uris['applemusic']).toMatch(/^applemusic:song:\d+$/);
@@ -142,10 +122,7 @@ describe('connecting Apple Music', () => {
 
   it('asks for reconnection when the music user token expires, and reconnects the same account', async () => {
     fake.expireAccessToken(user.accessToken);
-    const failed = await api(`/api/playlists?account_id=${accountId}&refresh=true`);
-    expect(failed.status).toBe(409);
-    expect(failed.json).toMatchObject({ code: 'provider_auth_expired', action: { type: 'reconnect_account' } });
-    expect((await accounts())[0]!.status).toBe('reauth_required');
+    await expectReconnectionAsked(app, accountId);
 
     const fresh = fake.issueUserToken(user.userId);
     const challenge = await begin({ reconnect_account_id: accountId });
@@ -156,9 +133,9 @@ describe('connecting Apple Music', () => {
   });
 
   it('never answers with a token', () => {
-    const everything = answers.join('\n');
+    const everything = app.answers.join('\n');
     expect(everything).not.toContain(user.accessToken);
     expect(everything).not.toContain(fake.developerKey.private_key_pem.split('\n')[1]!);
-    for (const line of testApp.logs) expect(line).not.toContain(user.accessToken);
+    for (const line of app.testApp.logs) expect(line).not.toContain(user.accessToken);
   });
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
-import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
-import { firstPartyPlugins } from '../support/first-party-plugins.ts';
+import { demoLibrary } from '../../fakes/seed-catalog.ts';
+import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
+import { connectByRedirect, connectedAccountId, demoPlaylistKeysOn, expectNoSecretLeaked, expectReconnectionAsked, listAccounts, providerListing, listDemoPlaylists } from '../support/provider-connection-kit.ts';
 import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -13,53 +14,13 @@ import { GATE_OWNER_SECRET, SESSION_GATE_ENV, startTestApp, type TestApp } from 
  * plugin's API requests both go to the fake through origin overrides.
  */
 
-interface AccountView {
-  id: string;
-  provider: string;
-  display_name: string | null;
-  provider_user_id: string | null;
-  account_label: string | null;
-  status: string;
-  scopes: string[];
-  expires_at: string | null;
-  demo: boolean;
-}
-
 let fake: FakeSpotifyServer;
-let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
-let testApp: TestApp;
-let baseUrl: string;
+let app: ConnectionApp;
 let user: FakeAccountTokens;
-/** Every API answer, to prove none carries a token. */
-const answers: string[] = [];
 
-async function api(path: string, init: RequestInit = {}): Promise<{ status: number; json: unknown; headers: Headers }> {
-  const response = await fetch(`${baseUrl}${path}`, { ...init, redirect: 'manual', headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
-  const text = await response.text();
-  answers.push(text);
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null, headers: response.headers };
-}
-
-/** Runs the browser's part of the redirect flow: provider authorize page, then the engine's callback. */
-async function connect(body: Record<string, unknown> = {}): Promise<{ location: string }> {
-  const begin = await api('/api/auth/spotify/begin', { method: 'POST', body: JSON.stringify(body) });
-  expect(begin.status).toBe(200);
-  const challenge = begin.json as { shape: string; redirect_url: string; state: string };
-  expect(challenge.shape).toBe('redirect');
-  const authorize = await fetch(challenge.redirect_url, { redirect: 'manual' });
-  expect(authorize.status).toBe(302);
-  const callback = authorize.headers.get('location')!;
-  expect(callback.startsWith(`${baseUrl}/api/auth/spotify/callback?`)).toBe(true);
-  const landed = await fetch(callback, { redirect: 'manual' });
-  answers.push(await landed.text());
-  expect(landed.status).toBe(303);
-  return { location: landed.headers.get('location')! };
-}
-
-async function accounts(): Promise<AccountView[]> {
-  const { json } = await api('/api/auth/accounts');
-  return (json as { accounts: AccountView[] }).accounts;
-}
+const api = (path: string, init?: RequestInit) => app.api(path, init);
+const connect = (body: Record<string, unknown> = {}) => connectByRedirect(app, 'spotify', body);
+const accounts = () => listAccounts(app);
 
 /** The access token the engine currently sends (read off the fake's request log). */
 function lastBearer(): string {
@@ -72,15 +33,11 @@ beforeAll(async () => {
   fake = await startFakeSpotify({ rotateRefreshTokens: false });
   user = fake.createAccount({ displayName: 'Ada Listener', library: demoLibrary() });
   fake.setAuthorizeUser(user.userId);
-  plugins = await firstPartyPlugins();
-  testApp = await startTestApp(plugins.env, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
-  const address = testApp.app.http!.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
 }, 240_000);
 
 afterAll(async () => {
-  await testApp?.close();
-  await plugins?.remove();
+  await app?.close();
   await fake?.close();
 });
 
@@ -88,9 +45,7 @@ describe('connecting Spotify', () => {
   let accountId = '';
 
   it('lists Spotify as connectable', async () => {
-    const { json } = await api('/providers');
-    const spotify = (json as { providers: { name: string; connectable: boolean; demo: boolean; auth_kinds: string[] }[] }).providers.find((provider) => provider.name === 'spotify');
-    expect(spotify).toMatchObject({ connectable: true, demo: false, auth_kinds: ['OAUTH_PKCE'] });
+    expect(await providerListing(app, 'spotify')).toMatchObject({ connectable: true, demo: false, auth_kinds: ['OAUTH_PKCE'] });
   });
 
   it('sends the browser to the provider with PKCE, state and minimal scopes', async () => {
@@ -101,7 +56,7 @@ describe('connecting Spotify', () => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('state')).toBe((json as { state: string }).state);
-    expect(url.searchParams.get('redirect_uri')).toBe(`${baseUrl}/api/auth/spotify/callback`);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${app.baseUrl}/api/auth/spotify/callback`);
     const scopes = url.searchParams.get('scope')!.split(' ');
     expect(scopes).toContain('playlist-read-private');
     expect(scopes).not.toContain('playlist-modify-private');
@@ -110,9 +65,7 @@ describe('connecting Spotify', () => {
 
   it('completes the redirect flow and lists the account with its label, never a token', async () => {
     const { location } = await connect({ account_label: 'Main' });
-    const match = /^\/#\/connections\?connected=([0-9a-f-]{36})$/.exec(location);
-    expect(match, location).not.toBeNull();
-    accountId = match![1]!;
+    accountId = connectedAccountId(location);
     const listed = await accounts();
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id: accountId, provider: 'spotify', display_name: 'Ada Listener', provider_user_id: user.userId, account_label: 'Main', status: 'connected', demo: false });
@@ -133,23 +86,20 @@ describe('connecting Spotify', () => {
   });
 
   it('reads playlists, then serves them from the cache until asked to refresh', async () => {
-    const first = await api(`/api/playlists?account_id=${accountId}`);
-    expect(first.status).toBe(200);
-    const list = first.json as { cached: boolean; playlists: { id: string; name: string; kind: string; snapshot_id: string | null }[] };
-    expect(list.cached).toBe(false);
-    expect(list.playlists[0]).toMatchObject({ id: 'liked', kind: 'LIKED_TRACKS' });
-    expect(list.playlists.map((playlist) => playlist.name)).toEqual(expect.arrayContaining(['Road Trip 2024', 'Big Mix', 'Friends Weekly']));
+    const { playlists, cached } = await listDemoPlaylists(app, accountId);
+    expect(cached).toBe(false);
+    expect(playlists[0]).toMatchObject({ id: 'liked', kind: 'LIKED_TRACKS' });
 
     const requestsBefore = fake.requests.length;
     const again = await api(`/api/playlists?account_id=${accountId}`);
     expect((again.json as { cached: boolean }).cached).toBe(true);
     expect(fake.requests.length).toBe(requestsBefore);
 
-    const bigMix = list.playlists.find((playlist) => playlist.name === 'Big Mix')!;
+    const bigMix = playlists.find((playlist) => playlist.name === 'Big Mix')!;
     const read = await api(`/api/playlists/${bigMix.id}?account_id=${accountId}`);
     expect(read.status).toBe(200);
     const playlist = (read.json as { playlist: { tracks: { title: string; isrc: string | null }[]; snapshot_id: string } }).playlist;
-    const onSpotify = demoLibrary().playlists!.find((entry) => entry.name === 'Big Mix')!.trackKeys.filter((key) => isAvailableOn(seedCatalog().tracks.get(key)!, 'spotify'));
+    const onSpotify = demoPlaylistKeysOn('Big Mix', 'spotify');
     expect(playlist.tracks).toHaveLength(onSpotify.length);
     expect(onSpotify.length).toBeGreaterThan(100);
     expect(playlist.snapshot_id).toBe(bigMix.snapshot_id);
@@ -196,10 +146,7 @@ describe('connecting Spotify', () => {
     }
     expect(fake.requests.some((request) => request.path === '/api/token' && request.body.includes('refresh_token='))).toBe(true);
     fake.expireAccessToken(lastBearer());
-    const failed = await api(`/api/playlists?account_id=${accountId}&refresh=true`);
-    expect(failed.status).toBe(409);
-    expect(failed.json).toMatchObject({ code: 'provider_auth_expired', action: { type: 'reconnect_account' } });
-    expect((await accounts())[0]!.status).toBe('reauth_required');
+    await expectReconnectionAsked(app, accountId);
 
     const { location } = await connect({ reconnect_account_id: accountId });
     expect(location).toBe(`/#/connections?connected=${accountId}`);
@@ -234,7 +181,7 @@ describe('connecting Spotify', () => {
     expect((await api('/api/auth/nosuch/begin', { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await api('/api/auth/spotify/complete', { method: 'POST', body: JSON.stringify({ state: 'x'.repeat(40) }) })).json).toMatchObject({ code: 'not_found' });
     expect((await api('/api/playlists?account_id=not-a-uuid')).status).toBe(400);
-    const callback = await fetch(`${baseUrl}/api/auth/spotify/callback?error=access_denied`, { redirect: 'manual' });
+    const callback = await fetch(`${app.baseUrl}/api/auth/spotify/callback?error=access_denied`, { redirect: 'manual' });
     expect(callback.headers.get('location')).toMatch(/auth_error=invalid_callback/);
   });
 
@@ -245,9 +192,7 @@ describe('connecting Spotify', () => {
       if (bearer) issued.add(bearer);
       for (const match of request.body.matchAll(/(?:refresh_token|code|code_verifier)=([^&]+)/g)) issued.add(decodeURIComponent(match[1]!));
     }
-    expect(issued.size).toBeGreaterThan(3);
-    const everything = [...answers, ...testApp.logs].join('\n');
-    for (const secret of issued) expect(everything.includes(secret), 'a token leaked').toBe(false);
+    expectNoSecretLeaked(issued, app, 3);
   });
 });
 
@@ -255,7 +200,7 @@ describe('connecting on an instance behind the owner-session gate', () => {
   let gated: TestApp;
 
   beforeAll(async () => {
-    gated = await startTestApp({ ...plugins.env, ...SESSION_GATE_ENV }, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
+    gated = await startTestApp({ ...app.plugins.env, ...SESSION_GATE_ENV }, { http: true, worker: false }, { providerOriginOverrides: fake.originOverrides, providerClients: { spotify: { client_id: 'opl-demo-client' } } });
   }, 120_000);
 
   afterAll(async () => {

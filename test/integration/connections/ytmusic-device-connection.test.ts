@@ -3,7 +3,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary } from '../../fakes/seed-catalog.ts';
 import { startFakeYtmusic, YOUTUBE_SCOPE, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { startConnectionApp, type ConnectionApp } from '../support/connection-app.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { expectNoSecretLeaked, listDemoPlaylists, providerListing } from '../support/provider-connection-kit.ts';
 
 /**
  * Connecting a YouTube Music account end to end through the HTTP API with Google's device flow and
@@ -18,9 +18,7 @@ const CLIENT = { client_id: '123-tv.apps.googleusercontent.com', client_secret: 
 
 let fake: FakeYtmusicServer;
 let app: ConnectionApp;
-let testApp: TestApp;
 let user: FakeAccountTokens;
-let answers: string[];
 
 const api = (path: string, init?: RequestInit) => app.api(path, init);
 
@@ -65,7 +63,6 @@ beforeAll(async () => {
   fake.setVerificationUser(user.userId);
   // No OAuth client configured for ytmusic: the user brings their own.
   app = await startConnectionApp({ providerOriginOverrides: fake.originOverrides }, { followRedirects: true });
-  ({ testApp, answers } = app);
 }, 240_000);
 
 afterAll(async () => {
@@ -77,9 +74,7 @@ describe('connecting YouTube Music with the device flow', () => {
   let accountId = '';
 
   it('lists YouTube Music with both of its sign-in methods', async () => {
-    const { json } = await api('/providers');
-    const ytmusic = (json as { providers: { name: string; connectable: boolean; auth_kinds: string[] }[] }).providers.find((provider) => provider.name === 'ytmusic');
-    expect(ytmusic).toMatchObject({ connectable: true, auth_kinds: ['OAUTH_DEVICE', 'HEADER_PASTE'] });
+    expect(await providerListing(app, 'ytmusic')).toMatchObject({ connectable: true, auth_kinds: ['OAUTH_DEVICE', 'HEADER_PASTE'] });
   });
 
   it('shows a user code for the user\'s own client, connects once the user allows, and lists the account', async () => {
@@ -109,10 +104,7 @@ describe('connecting YouTube Music with the device flow', () => {
   });
 
   it('reads the account\'s playlists through the plugin with the bearer token', async () => {
-    const { status, json } = await api(`/api/playlists?account_id=${accountId}`);
-    expect(status, JSON.stringify(json)).toBe(200);
-    const names = (json as { playlists: { name: string }[] }).playlists.map((playlist) => playlist.name);
-    expect(names).toEqual(expect.arrayContaining(['Road Trip 2024', 'Big Mix', 'Friends Weekly']));
+    await listDemoPlaylists(app, accountId);
     const innertube = fake.requests.filter((request) => request.path.startsWith('/youtubei/v1/'));
     expect(innertube.length).toBeGreaterThan(0);
     expect(innertube.every((request) => /^Bearer \S+$/.test(request.headers['authorization'] ?? ''))).toBe(true);
@@ -162,8 +154,6 @@ describe('connecting YouTube Music with the device flow', () => {
       if (bearer) issued.add(bearer);
       for (const match of request.body.matchAll(/(?:refresh_token|device_code)=([^&]+)/g)) issued.add(decodeURIComponent(match[1]!));
     }
-    expect(issued.size).toBeGreaterThan(4);
-    const everything = [...answers, ...testApp.logs].join('\n');
-    for (const secret of issued) expect(everything.includes(secret), 'a secret leaked').toBe(false);
+    expectNoSecretLeaked(issued, app, 4);
   });
 });

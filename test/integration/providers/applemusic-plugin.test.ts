@@ -8,7 +8,7 @@ import { startFakeAppleMusic, type FakeAppleMusic } from '../../fakes/applemusic
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { attachedContext, failureOf, usePluginSession } from './support/plugin-session.ts';
+import { attachedContext, failureOf, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Apple Music plugin in the real sandbox against the fake, for what the shared adapter
@@ -41,15 +41,8 @@ function playlistNamed(name: string, userId = account.userId) {
   return found!;
 }
 
-async function allItems(playlistId: string, limit = 50, tokens = account) {
-  const items: Track[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { items: Track[]; next_cursor: string | null } = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens);
-    items.push(...page.items);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return items;
+function allItems(playlistId: string, limit = 50, tokens = account): Promise<Track[]> {
+  return readAllItems((cursor) => call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens));
 }
 
 const songUri = (seedKey: string) => `applemusic:song:${fake.songId(seedKey)!}`;

@@ -7,7 +7,7 @@ import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index
 import { redirect, sendJson, startFakeHttp, type FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
-import { attachedContext, failureOf, readPages, usePluginSession } from './support/plugin-session.ts';
+import { attachedContext, failureOf, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Deezer plugin in the real sandbox against the fake: what the shared contract does not
@@ -36,13 +36,7 @@ async function allItems(playlistId: string, limit = 100, tokens: FakeAccountToke
 }
 
 async function playlistNamed(name: string, tokens: FakeAccountTokens = listener) {
-  const listed: OperationResult<'listPlaylists'>['items'] = [];
-  let cursor: string | null = null;
-  do {
-    const page: OperationResult<'listPlaylists'> = await call('listPlaylists', { cursor, limit: 3 }, tokens);
-    listed.push(...page.items);
-    cursor = page.next_cursor;
-  } while (cursor !== null);
+  const listed = await readAllItems((cursor) => call('listPlaylists', { cursor, limit: 3 }, tokens));
   const found = listed.find((playlist) => playlist.name === name);
   expect(found, name).toBeDefined();
   return found!;
@@ -103,13 +97,7 @@ describe('reading', () => {
   });
 
   it('reads liked tracks, favourite albums and artists in pages', async () => {
-    const liked: Track[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: OperationResult<'listLikedTracks'> = await call('listLikedTracks', { cursor, limit: 25 });
-      liked.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+    const liked = await readAllItems((cursor) => call('listLikedTracks', { cursor, limit: 25 }));
     expect(ids(liked)).toEqual(fake.library(listener.userId)!.tracks);
     const albums = await call('listSavedAlbums', { cursor: null, limit: 50 });
     expect(albums.items.map((album) => album.id)).toEqual(fake.library(listener.userId)!.albums);

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OperationName, OperationResult, Track } from '@opl/plugin-sdk';
+import type { OperationName, OperationResult } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import type { PluginBundle } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
-import { bearerContext, failureOf, readPages, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, failureOf, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Spotify plugin in the real sandbox against the fake: what the shared contract does not
@@ -66,14 +66,11 @@ describe('Spotify plugin: manifest', () => {
 
 describe('Spotify plugin: reading', () => {
   it('pages the library and flags owned, followed and collaborative playlists, each with a snapshot id', async () => {
-    const listed: OperationResult<'listPlaylists'>['items'] = [];
-    let cursor: string | null = null;
-    do {
-      const page: OperationResult<'listPlaylists'> = await call('listPlaylists', { cursor, limit: 3 });
+    const listed = await readAllItems(async (cursor) => {
+      const page = await call('listPlaylists', { cursor, limit: 3 });
       expect(page.items.length).toBeLessThanOrEqual(3);
-      listed.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+      return page;
+    });
     expect(listed.map((playlist) => playlist.name)).toEqual([...demoLibrary().playlists!, ...demoLibrary().followed!].map((playlist) => playlist.name));
     for (const playlist of listed) expect(playlist.snapshot_id).toBeTruthy();
     const friends = listed.find((playlist) => playlist.name === 'Friends Weekly')!;
@@ -142,13 +139,7 @@ describe('Spotify plugin: reading', () => {
 
   it('reads liked tracks, saved albums and followed artists with paging', async () => {
     const library = fake.library(demo.userId)!;
-    const liked: Track[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: OperationResult<'listLikedTracks'> = await call('listLikedTracks', { cursor, limit: 25 });
-      liked.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+    const liked = await readAllItems((cursor) => call('listLikedTracks', { cursor, limit: 25 }));
     expect(liked.map((track) => track.provider_uris['spotify'])).toEqual(library.liked);
     expect(liked.every((track) => track.added_at !== null)).toBe(true);
 
@@ -158,13 +149,7 @@ describe('Spotify plugin: reading', () => {
     expect(albums.items[0]!.upc).toMatch(/^\d{12}$/);
     expect(albums.next_cursor).toBe('5');
 
-    const artists: string[] = [];
-    cursor = null;
-    do {
-      const page: OperationResult<'listFollowedArtists'> = await call('listFollowedArtists', { cursor, limit: 4 });
-      artists.push(...page.items.map((artist) => artist.provider_uris['spotify']!));
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+    const artists = (await readAllItems((cursor) => call('listFollowedArtists', { cursor, limit: 4 }))).map((artist) => artist.provider_uris['spotify']!);
     expect(artists).toEqual(library.followedArtists.map((id) => `spotify:artist:${id}`));
   });
 

@@ -5,7 +5,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeTidal, TIDAL_API_ORIGIN, type FakeTidal } from '../../fakes/tidal/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { bearerContext, failureOf, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, failureOf, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built TIDAL plugin in the real sandbox against the fake, for what the shared adapter contract
@@ -33,15 +33,8 @@ function playlistNamed(name: string, userId = account.userId) {
   return found!;
 }
 
-async function allItems(playlistId: string, limit = 50) {
-  const items: Track[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { items: Track[]; next_cursor: string | null } = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit });
-    items.push(...page.items);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return items;
+function allItems(playlistId: string, limit = 50): Promise<Track[]> {
+  return readAllItems((cursor) => call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }));
 }
 
 const trackUri = (seedKey: string) => `tidal:track:${fake.trackId(seedKey)!}`;
@@ -132,13 +125,7 @@ describe('reads', () => {
   });
 
   it('reads favourite tracks newest first, saved albums and followed artists', async () => {
-    const liked: Track[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: Track[]; next_cursor: string | null } = await call('listLikedTracks', { cursor, limit: 10 });
-      liked.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor);
+    const liked = await readAllItems((cursor) => call('listLikedTracks', { cursor, limit: 10 }));
     expect(liked.map((track) => track.isrc)).toEqual(music.slice(90, 115).reverse().map((track) => track.isrc));
     expect(liked.every((track) => track.source_item_id === null && track.added_at !== null)).toBe(true);
     const albums = await call('listSavedAlbums', { cursor: null, limit: 10 });

@@ -6,6 +6,7 @@ import { runPluginCli } from '@opl/plugin-sdk/cli';
 import { publishBundle, signBundle } from '@opl/plugin-sdk/tools';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { startFakeYoutube, type FakeYoutube } from '../../fakes/youtube/index.ts';
+import { appBaseUrl } from '../support/connection-app.ts';
 import { createPublisher, createTestRegistry, type TestRegistry } from '../support/plugin-registry.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -24,13 +25,8 @@ let registry: TestRegistry;
 let withClient: TestApp;
 let user: FakeAccountTokens;
 
-function baseUrlOf(app: TestApp): string {
-  const address = app.app.http!.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-}
-
 async function api(app: TestApp, path: string, init: RequestInit = {}): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${baseUrlOf(app)}${path}`, { ...init, redirect: 'manual', headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
+  const response = await fetch(`${appBaseUrl(app)}${path}`, { ...init, redirect: 'manual', headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
   const text = await response.text();
   return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
 }

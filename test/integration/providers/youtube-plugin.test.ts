@@ -6,7 +6,7 @@ import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-cat
 import { SCOPE_READONLY, startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
-import { bearerContext, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube plugin in the real sandbox against the fake, for what the shared adapter
@@ -112,13 +112,7 @@ describe('YouTube plugin', () => {
   });
 
   it('pages liked videos', async () => {
-    const liked: Track[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: Track[]; next_cursor: string | null } = await call('listLikedTracks', { cursor, limit: 5 });
-      liked.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor);
+    const liked = await readAllItems((cursor) => call('listLikedTracks', { cursor, limit: 5 }));
     expect(new Set(liked.map((track) => track.title))).toEqual(new Set(music.slice(50, 62).map((track) => track.title)));
   });
 

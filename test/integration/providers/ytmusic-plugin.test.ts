@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type OperationResult, type Track } from '@opl/plugin-sdk';
+import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginBundle, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
@@ -7,7 +7,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { SEARCH_PARAMS, startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
-import { usePluginSession } from './support/plugin-session.ts';
+import { readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube Music plugin in the real sandbox against the fake: what the shared contract
@@ -39,29 +39,11 @@ const callWith = <N extends OperationName>(ctx: PluginCallContext, op: N, input:
 
 const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = demo) => callWith(context(tokens), op, input);
 
-async function allItems(playlistId: string, limit = 100, tokens: FakeAccountTokens = demo): Promise<Track[]> {
-  const items: Track[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < 100; page++) {
-    const result: OperationResult<'listPlaylistItems'> = await call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens);
-    items.push(...result.items);
-    cursor = result.next_cursor;
-    if (cursor === null) return items;
-  }
-  throw new Error('paging never ended');
+function allItems(playlistId: string, limit = 100, tokens: FakeAccountTokens = demo): Promise<Track[]> {
+  return readAllItems((cursor) => call('listPlaylistItems', { playlist_id: playlistId, cursor, limit }, tokens), 100);
 }
 
-async function allPages<T>(read: (cursor: string | null) => Promise<{ items: T[]; next_cursor: string | null }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < 100; page++) {
-    const result = await read(cursor);
-    items.push(...result.items);
-    cursor = result.next_cursor;
-    if (cursor === null) return items;
-  }
-  throw new Error('paging never ended');
-}
+const allPages = <T>(read: (cursor: string | null) => Promise<{ items: T[]; next_cursor: string | null }>): Promise<T[]> => readAllItems(read, 100);
 
 function playlistId(name: string, userId = demo.userId): string {
   const found = fake.playlistByName(userId, name);

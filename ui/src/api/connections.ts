@@ -5,6 +5,7 @@
  */
 
 import type { Problem } from './problem.ts';
+import { isRecord, isString, listOf, nullableString, stringList } from './answer-parsing.ts';
 
 export const PROVIDERS_PATH = '/providers';
 export const ACCOUNTS_PATH = '/api/auth/accounts';
@@ -112,26 +113,7 @@ export interface BeginRequest {
   readonly reconnectAccountId?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';
-const nullableString = (value: unknown): string | null | undefined => (value === undefined || value === null ? null : isString(value) ? value : undefined);
-const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every(isString) ? [...value] : undefined);
 const positiveNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
-
-/** Parses every element or none: one malformed element makes the whole list unusable. */
-function listOf<T>(value: unknown, parse: (item: unknown) => T | undefined): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const parsed: T[] = [];
-  for (const item of value) {
-    const one = parse(item);
-    if (one === undefined) return undefined;
-    parsed.push(one);
-  }
-  return parsed;
-}
 
 function parseProvider(value: unknown): ProviderRow | undefined {
   if (!isRecord(value)) return undefined;

@@ -7,6 +7,7 @@
 
 import type { MigrationSource, SelectionDraft } from './migrations.ts';
 import { DOWNLOAD_INTERRUPTED_CODE, DOWNLOAD_TIMEOUT_CODE, type Problem } from './problem.ts';
+import { isRecord, isString } from './answer-parsing.ts';
 
 export const EXPORTS_PATH = '/api/exports';
 /** The Import page leaves an import record id here before it sends the user to Export. */
@@ -127,11 +128,6 @@ export function warningLabel(code: string): string {
   return WARNING_LABELS[code] ?? code;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
 export function parseExportWarnings(value: unknown): ExportWarning[] {

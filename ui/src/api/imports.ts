@@ -4,6 +4,7 @@
  */
 
 import type { Problem } from './problem.ts';
+import { isRecord, isString, listOf, nullableString } from './answer-parsing.ts';
 
 export const FILE_PREVIEW_PATH = '/api/imports/preview';
 export const TEXT_PREVIEW_PATH = '/api/imports/text-preview';
@@ -84,28 +85,10 @@ export interface ImportPreview {
   readonly issues: readonly ImportIssue[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const nullableString = (value: unknown): string | null | undefined => (value === undefined || value === null ? null : isString(value) ? value : undefined);
 const nullableNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const nullableInt = (value: unknown): number | null | undefined =>
   value === undefined || value === null ? null : typeof value === 'number' && Number.isInteger(value) ? value : undefined;
-
-/** Parses every element or none. */
-function listOf<T>(value: unknown, parse: (item: unknown, index: number) => T | undefined): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const parsed: T[] = [];
-  for (const [index, item] of value.entries()) {
-    const one = parse(item, index);
-    if (one === undefined) return undefined;
-    parsed.push(one);
-  }
-  return parsed;
-}
 
 export function parseIssue(value: unknown): ImportIssue | undefined {
   if (!isRecord(value)) return undefined;

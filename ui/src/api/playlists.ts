@@ -3,6 +3,8 @@
  * read (or cached) them, parsed into camelCase. Pure: no I/O.
  */
 
+import { isRecord, isString, listOf, nullableString } from './answer-parsing.ts';
+
 export const PLAYLISTS_PATH = '/api/playlists';
 
 /** `refresh` asks the engine to read the service again instead of answering from its cache. */
@@ -64,26 +66,9 @@ export interface PlaylistDetail {
   readonly playlist: PlaylistSummary & { readonly tracks: readonly PlaylistTrack[] };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';
-const nullableString = (value: unknown): string | null | undefined => (value === undefined || value === null ? null : isString(value) ? value : undefined);
 const nullableBoolean = (value: unknown): boolean | null | undefined => (value === undefined || value === null ? null : typeof value === 'boolean' ? value : undefined);
 const nullableCount = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
 const nullableNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
-
-function listOf<T>(value: unknown, parse: (item: unknown) => T | undefined): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const parsed: T[] = [];
-  for (const item of value) {
-    const one = parse(item);
-    if (one === undefined) return undefined;
-    parsed.push(one);
-  }
-  return parsed;
-}
 
 export function parsePlaylistSummary(value: unknown): PlaylistSummary | undefined {
   if (!isRecord(value)) return undefined;

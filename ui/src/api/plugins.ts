@@ -5,6 +5,7 @@
  */
 
 import type { DeploymentMode } from './me.ts';
+import { isRecord, isString, listOf, nullableString as optionalString, stringList } from './answer-parsing.ts';
 
 export const PLUGINS_PATH = '/api/admin/plugins';
 export const PLUGINS_RELOAD_PATH = '/api/admin/plugins/reload';
@@ -64,36 +65,6 @@ export interface PluginsOverview {
   readonly loaded: readonly LoadedPlugin[];
   readonly refused: readonly RefusedPlugin[];
   readonly allowList: readonly AllowListEntry[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
-}
-
-/** Fields a newer engine added: absent means "not reported", which reads as null. */
-function optionalString(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  return isString(value) ? value : undefined;
-}
-
-function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every(isString) ? [...value] : undefined;
-}
-
-/** Parses every element or none: one malformed element makes the whole list unusable. */
-function listOf<T>(value: unknown, parse: (item: unknown) => T | undefined): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const parsed: T[] = [];
-  for (const item of value) {
-    const one = parse(item);
-    if (one === undefined) return undefined;
-    parsed.push(one);
-  }
-  return parsed;
 }
 
 function parseGrant(value: unknown): NetworkGrant | undefined {

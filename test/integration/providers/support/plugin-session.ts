@@ -100,3 +100,16 @@ export async function readPages<P extends { next_cursor: string | null }>(read: 
   } while (cursor && pages.length < maxPages);
   return pages;
 }
+
+/** Every item of a cursor-paged read, in order: pages until `next_cursor` is null; more than `maxPages` pages fail the read. */
+export async function readAllItems<T>(read: (cursor: string | null) => Promise<{ readonly items: readonly T[]; readonly next_cursor: string | null }>, maxPages = 500): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < maxPages; page++) {
+    const result: { readonly items: readonly T[]; readonly next_cursor: string | null } = await read(cursor);
+    items.push(...result.items);
+    cursor = result.next_cursor;
+    if (cursor === null) return items;
+  }
+  throw new Error(`paging never ended (more than ${maxPages} pages)`);
+}

@@ -16,6 +16,7 @@ import { apiRequest, downloadRequest } from '../../api/http.ts';
 import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
 import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
+import { exportOutcomeStyles } from '../../theme/export-outcome.styles.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
@@ -59,7 +60,7 @@ function chosenCount(selection: SelectionDraft): number {
  * puts every warning into words; a refusal says why and what to do next.
  */
 export class OplExportPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, exportPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, exportOutcomeStyles, exportPageStyles];
 
   static override properties = {
     summary: { type: String },

@@ -56,19 +56,4 @@ export const exportPageStyles = css`
   .hint {
     color: var(--opl-color-text-muted);
   }
-
-  opl-export-result,
-  opl-problem-notice {
-    margin-top: var(--opl-space-4);
-  }
-
-  .next-steps {
-    margin: var(--opl-space-2) 0;
-    padding-left: var(--opl-space-6);
-    line-height: 1.5;
-  }
-
-  .next-action {
-    margin: var(--opl-space-2) 0 0;
-  }
 `;

@@ -11,6 +11,7 @@ import {
 } from '../../api/exports.ts';
 import { downloadRequest } from '../../api/http.ts';
 import { isFinished, type MigrationJob } from '../../api/migrations.ts';
+import { exportOutcomeStyles } from '../../theme/export-outcome.styles.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
@@ -31,7 +32,7 @@ const EXPORT_TIMEOUT_MS = 300_000;
  * (item details deleted after the retention period, an unfinished job) say what to do next.
  */
 export class OplHistoryExport extends LitElement {
-  static override styles = [sharedStyles, panelStyles, formStyles, historyExportStyles];
+  static override styles = [sharedStyles, panelStyles, formStyles, exportOutcomeStyles, historyExportStyles];
 
   static override properties = {
     job: { attribute: false },

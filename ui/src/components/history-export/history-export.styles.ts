@@ -16,19 +16,4 @@ export const historyExportStyles = css`
   .controls .hint {
     flex-basis: 100%;
   }
-
-  opl-export-result,
-  opl-problem-notice {
-    margin-top: var(--opl-space-4);
-  }
-
-  .next-steps {
-    margin: var(--opl-space-2) 0;
-    padding-left: var(--opl-space-6);
-    line-height: 1.5;
-  }
-
-  .next-action {
-    margin: var(--opl-space-2) 0 0;
-  }
 `;

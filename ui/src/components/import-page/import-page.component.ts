@@ -21,6 +21,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import { loadingLineStyles, spinnerStyles } from '../../theme/loading.styles.ts';
 import { loadUnavailableFormats } from '../export-page/format-availability.ts';
 import { FocusTarget } from '../kit/index.ts';
 import '../problem-notice/index.ts';
@@ -47,7 +48,7 @@ const UPLOAD_TIMEOUT_MS = 120_000;
  * be exported to a portable file or deleted here; migrating from it arrives with the Migrate area.
  */
 export class OplImportPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, importPreviewStyles, importPageStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, spinnerStyles, loadingLineStyles, importPreviewStyles, importPageStyles];
 
   static override properties = {
     summary: {},

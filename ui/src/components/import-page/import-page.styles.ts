@@ -79,29 +79,6 @@ export const importPageStyles = css`
     margin-top: var(--opl-space-2);
   }
 
-  .loading {
-    display: flex;
-    align-items: center;
-    gap: var(--opl-space-2);
-    color: var(--opl-color-text-muted);
-    font-weight: 600;
-  }
-
-  .spinner {
-    width: 1rem;
-    height: 1rem;
-    border: 2px solid var(--opl-color-border);
-    border-top-color: var(--opl-color-accent);
-    border-radius: 50%;
-    animation: spin 0.8s linear infinite;
-  }
-
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-
   .way opl-problem-notice {
     margin: var(--opl-space-2) 0 0;
   }

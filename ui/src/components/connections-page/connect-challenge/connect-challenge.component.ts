@@ -12,6 +12,7 @@ import { apiRequest } from '../../../api/http.ts';
 import { formatTimestamp } from '../../../api/timestamp.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
+import { spinnerStyles } from '../../../theme/loading.styles.ts';
 import { accessHint } from '../../problem-notice/access-hint.ts';
 import '../../problem-notice/index.ts';
 import { connectChallengeStyles } from './connect-challenge.styles.ts';
@@ -36,7 +37,7 @@ const MIN_POLL_S = 1;
  * `opl-challenge-restart` (start a new attempt) and `opl-announce` (text for the page's live region).
  */
 export class OplConnectChallenge extends LitElement {
-  static override styles = [sharedStyles, formStyles, connectChallengeStyles];
+  static override styles = [sharedStyles, formStyles, spinnerStyles, connectChallengeStyles];
 
   static override properties = {
     challenge: { attribute: false },

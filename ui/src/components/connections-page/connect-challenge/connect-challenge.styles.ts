@@ -68,21 +68,6 @@ export const connectChallengeStyles = css`
     font-weight: 600;
   }
 
-  .spinner {
-    width: 1rem;
-    height: 1rem;
-    border: 2px solid var(--opl-color-border);
-    border-top-color: var(--opl-color-accent);
-    border-radius: 50%;
-    animation: spin 0.8s linear infinite;
-  }
-
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-
   /* The notice background is soft: body text colour keeps hints readable on it. */
   .hint {
     color: var(--opl-color-text);

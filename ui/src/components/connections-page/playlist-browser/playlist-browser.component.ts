@@ -21,6 +21,7 @@ import { panelStyles } from '../../../theme/panel.styles.ts';
 import { pageStyles } from '../../../theme/page.styles.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
 import { tableStyles } from '../../../theme/table.styles.ts';
+import { loadingLineStyles, spinnerStyles } from '../../../theme/loading.styles.ts';
 import { accessHint } from '../../problem-notice/access-hint.ts';
 import '../../problem-notice/index.ts';
 import { playlistBrowserStyles } from './playlist-browser.styles.ts';
@@ -49,7 +50,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
  * `opl-browser-closed`, and `opl-announce` with text for the page's live region.
  */
 export class OplPlaylistBrowser extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, tableStyles, playlistBrowserStyles];
+  static override styles = [sharedStyles, pageStyles, panelStyles, tableStyles, spinnerStyles, loadingLineStyles, playlistBrowserStyles];
 
   static override properties = {
     account: { attribute: false },
