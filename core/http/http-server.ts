@@ -100,6 +100,7 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     upload: notWired,
     eventsAfter: notWired,
     follow: notWired,
+    diffs: { between: notWired, againstLive: notWired },
     openArchive: () => {
       throw new Error('snapshots are not wired in this server');
     },

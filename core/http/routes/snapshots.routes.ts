@@ -6,6 +6,7 @@ import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { contentDisposition } from './exports.routes.ts';
+import { snapshotDiffRoutes, type SnapshotDiffApi } from './snapshot-diff.routes.ts';
 import { toAppError } from './migrations.routes.ts';
 
 /**
@@ -17,7 +18,8 @@ import { toAppError } from './migrations.routes.ts';
 export type SnapshotsApi = Pick<
   SnapshotService,
   'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow'
->;
+> &
+  SnapshotDiffApi;
 
 const selectionSchema = z.object({ accounts: z.array(z.object({ account_id: z.string(), collections: z.union([z.literal('all'), z.array(z.string())]) })) });
 const profileSchema = z
@@ -69,6 +71,8 @@ function snapshotProblem(error: unknown): unknown {
         return new AppError('invalid_selection', error.message);
       case 'too_large':
         return new AppError('payload_too_large', error.message);
+      case 'account_required':
+        return new AppError('conflict', error.message, { extensions: { reason: 'account_required' } });
       case 'archive_missing':
         return new AppError('gone', error.message, { extensions: { reason: 'archive_missing' } });
       case 'verification_failed':
@@ -234,6 +238,8 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
         .send(snapshots.openArchive(archive.path));
     },
   );
+
+  await app.register(snapshotDiffRoutes, { snapshots, answer });
 
   await app.register(async (raw) => {
     // The archive stays a stream: no parser buffers it, whatever its Content-Type says.

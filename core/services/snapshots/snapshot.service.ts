@@ -11,6 +11,7 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
+import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
@@ -22,7 +23,7 @@ import * as sql from './snapshots.sql.ts';
 export interface SnapshotServiceDependencies {
   execute: SqlExecute;
   transaction: SqlTransaction;
-  connections: Pick<ConnectionService, 'get'>;
+  connections: Pick<ConnectionService, 'get' | 'list'>;
   playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   /** Queues the creation job of a snapshot row. */
   enqueue: (snapshotId: string) => Promise<void>;
@@ -62,10 +63,23 @@ export class SnapshotService {
   readonly #deps: SnapshotServiceDependencies;
   /** Schedules and retention, evaluated by the `snapshots.evaluate` job. */
   readonly scheduler: SnapshotScheduler;
+  /** Track-level diffs between snapshots, and against the live playlist. */
+  readonly diffs: SnapshotDiffs;
 
   constructor(deps: SnapshotServiceDependencies) {
     this.#deps = deps;
-    this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock: deps.clock ?? (() => new Date()), logger: deps.logger });
+    const clock = deps.clock ?? (() => new Date());
+    this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock, logger: deps.logger });
+    this.diffs = new SnapshotDiffs({
+      snapshot: (ownerId, id) => this.snapshot(ownerId, id),
+      archive: (ownerId, id) => this.archive(ownerId, id),
+      manifest: async (ownerId, id) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null,
+      profile: (ownerId, id) => this.profile(ownerId, id),
+      connections: deps.connections,
+      playlists: deps.playlists,
+      limits: deps.limits,
+      clock,
+    });
   }
 
   get limits(): SnapshotLimits {

@@ -95,6 +95,8 @@ describe('/openapi.json', () => {
       '/api/snapshots/upload',
       '/api/snapshots/{snapshot_id}',
       '/api/snapshots/{snapshot_id}/archive',
+      '/api/snapshots/{snapshot_id}/collections/{restore_id}/diff',
+      '/api/snapshots/{snapshot_id}/diff',
       '/api/snapshots/{snapshot_id}/events',
       '/api/snapshots/{snapshot_id}/verify',
       '/api/syncs',

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SnapshotError } from '../../../core/services/snapshots/index.ts';
+import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
+
+/**
+ * Track-level diffs of snapshots through HTTP against the Spotify fake (issue 30 item 7): two
+ * snapshots taken by the real job around changes made on the provider, and a snapshot against the
+ * live playlist read again through the plugin.
+ */
+
+const catalog = seedCatalog();
+const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify'));
+const keys = (tracks: readonly SeedTrack[]) => tracks.map((track) => track.key);
+
+interface DiffEntry {
+  position?: number;
+  from?: number;
+  to?: number;
+  track: { identity: string; id: string | null; title: string };
+}
+interface CollectionDiffJson {
+  key: string;
+  name: string;
+  status: string;
+  from: { restore_id: string | null; item_count: number } | null;
+  to: { restore_id: string | null; item_count: number } | null;
+  counts: { added: number; removed: number; moved: number; unchanged: number };
+  added: DiffEntry[];
+  removed: DiffEntry[];
+  moved: DiffEntry[];
+  truncated: boolean;
+}
+interface DiffJson {
+  from: { snapshot_id: string };
+  to: { snapshot_id: string | null; created_at: string };
+  collections: CollectionDiffJson[];
+}
+interface SnapshotJson {
+  id: string;
+  status: string;
+  collections: { restore_id: string; name: string }[];
+}
+
+let h: MigrationHarness;
+let road = '';
+let profileId = '';
+
+const titleOf = (index: number) => songs[index]!.title;
+
+async function takeSnapshot(): Promise<SnapshotJson> {
+  const queued = await h.api('/api/snapshots', { method: 'POST', body: JSON.stringify({ profile_id: profileId }) });
+  expect(queued.status, queued.text).toBe(202);
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    const snapshot = (await h.api(`/api/snapshots/${(queued.json as SnapshotJson).id}`)).json as SnapshotJson;
+    if (!['queued', 'running'].includes(snapshot.status)) return snapshot;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the snapshot never finished');
+}
+
+/** Replaces the playlist's items on the provider, as the user would in the provider's own app. */
+async function setProviderPlaylist(indexes: number[]): Promise<void> {
+  const response = await fetch(`${h.spotify.baseUrl}/v1/playlists/${road}/items`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${h.spotifyUser.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ uris: indexes.map((index) => h.spotify.uriOf(songs[index]!.key)) }),
+  });
+  expect(response.status).toBe(200);
+}
+
+const byName = (diff: DiffJson, name: string) => diff.collections.find((collection) => collection.name === name)!;
+
+beforeAll(async () => {
+  h = await startMigrationHarness({
+    spotifyLibrary: {
+      playlists: [
+        { name: 'Road Songs', trackKeys: keys(songs.slice(0, 5)) },
+        { name: 'Quiet Hours', trackKeys: keys(songs.slice(5, 8)) },
+      ],
+      likedTrackKeys: keys(songs.slice(8, 10)),
+    },
+    tidalLibrary: {},
+  });
+  const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+  const ids = Object.fromEntries((json as { playlists: { id: string; name: string }[] }).playlists.map((playlist) => [playlist.name, playlist.id]));
+  road = ids['Road Songs']!;
+  const created = await h.api('/api/snapshots/profiles', { method: 'POST', body: JSON.stringify({ name: 'Diffed', selection: { accounts: [{ account_id: h.spotifyAccount, collections: ['liked', road, ids['Quiet Hours']] }] } }) });
+  expect(created.status, created.text).toBe(201);
+  profileId = (created.json as { id: string }).id;
+}, 300_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('snapshot diffs', () => {
+  let older: SnapshotJson;
+  let newer: SnapshotJson;
+
+  it('between two snapshots: per collection, the songs added, removed and moved, by track identity', async () => {
+    older = await takeSnapshot();
+    expect(older.status).toBe('completed');
+    // 0 1 2 3 4  →  20 4 0 2 3: song 20 added at the top, song 1 removed, song 4 moved up.
+    await setProviderPlaylist([20, 4, 0, 2, 3]);
+    newer = await takeSnapshot();
+
+    const { status, json, text } = await h.api(`/api/snapshots/${older.id}/diff?against=${newer.id}`);
+    expect(status, text).toBe(200);
+    const diff = json as DiffJson;
+    expect(diff.from.snapshot_id).toBe(older.id);
+    expect(diff.to.snapshot_id).toBe(newer.id);
+    const roadDiff = byName(diff, 'Road Songs');
+    expect(roadDiff).toMatchObject({ status: 'changed', counts: { added: 1, removed: 1, moved: 1, unchanged: 3 }, truncated: false, from: { item_count: 5 }, to: { item_count: 5 } });
+    expect(roadDiff.added.map((entry) => [entry.position, entry.track.title])).toEqual([[0, titleOf(20)]]);
+    expect(roadDiff.removed.map((entry) => [entry.position, entry.track.title])).toEqual([[1, titleOf(1)]]);
+    expect(roadDiff.moved.map((entry) => [entry.from, entry.to, entry.track.title])).toEqual([[4, 1, titleOf(4)]]);
+    expect(roadDiff.added[0]!.track.identity).toMatch(/^id:/);
+    expect(byName(diff, 'Quiet Hours')).toMatchObject({ status: 'unchanged', counts: { added: 0, removed: 0, moved: 0, unchanged: 3 } });
+    expect(diff.collections.find((collection) => collection.key.endsWith(':liked'))).toMatchObject({ status: 'unchanged' });
+
+    // One collection only, and the lists capped by `limit` while the counts stay whole.
+    const restoreId = older.collections.find((collection) => collection.name === 'Road Songs')!.restore_id;
+    const one = await h.api(`/api/snapshots/${older.id}/collections/${encodeURIComponent(restoreId)}/diff?against=${newer.id}&limit=1`);
+    expect(one.status, one.text).toBe(200);
+    expect((one.json as DiffJson).collections).toHaveLength(1);
+    const reversed = await h.api(`/api/snapshots/${newer.id}/diff?against=${older.id}&limit=1`);
+    expect(byName(reversed.json as DiffJson, 'Road Songs')).toMatchObject({ counts: { added: 1, removed: 1, moved: 1 } });
+  });
+
+  it('against the live playlist, read again through the plugin: a duplicate copy is one addition', async () => {
+    await setProviderPlaylist([20, 4, 0, 2, 3, 2]);
+    const restoreId = newer.collections.find((collection) => collection.name === 'Road Songs')!.restore_id;
+    const { status, json, text } = await h.api(`/api/snapshots/${newer.id}/collections/${encodeURIComponent(restoreId)}/diff?against=live`);
+    expect(status, text).toBe(200);
+    const diff = json as DiffJson;
+    expect(diff.to.snapshot_id).toBeNull();
+    expect(diff.collections).toHaveLength(1);
+    expect(diff.collections[0]).toMatchObject({ name: 'Road Songs', status: 'changed', counts: { added: 1, removed: 0, moved: 0, unchanged: 5 }, from: { restore_id: restoreId, item_count: 5 }, to: { restore_id: null, item_count: 6 } });
+    expect(diff.collections[0]!.added.map((entry) => [entry.position, entry.track.title])).toEqual([[5, titleOf(2)]]);
+
+    // The account may be named; one of another provider is refused.
+    const named = await h.api(`/api/snapshots/${newer.id}/collections/${encodeURIComponent(restoreId)}/diff?against=live&account_id=${h.spotifyAccount}`);
+    expect(named.status, named.text).toBe(200);
+    const wrong = await h.api(`/api/snapshots/${newer.id}/collections/${encodeURIComponent(restoreId)}/diff?against=live&account_id=${h.tidalAccount}`);
+    expect(wrong.status, wrong.text).toBe(422);
+  });
+
+  it('refuses unknown ids, other owners and bad queries with problems', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await h.api(`/api/snapshots/${older.id}/diff?against=${unknown}`)).status).toBe(404);
+    expect((await h.api(`/api/snapshots/${unknown}/diff?against=${older.id}`)).status).toBe(404);
+    expect((await h.api(`/api/snapshots/${older.id}/collections/s9%3Anope/diff?against=live`)).status).toBe(404);
+    const bad = await h.api(`/api/snapshots/${older.id}/diff?against=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect((await h.api(`/api/snapshots/${older.id}/diff?against=${newer.id}&limit=0`)).status).toBe(400);
+
+    // Another owner's ids are as unknown as ids nobody holds.
+    const diffs = h.app.app.services.snapshots.diffs;
+    await expect(diffs.between('someone-else', older.id, newer.id, { limit: 10 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(diffs.againstLive('someone-else', older.id, 's1:liked', { limit: 10 })).rejects.toBeInstanceOf(SnapshotError);
+
+  });
+});
