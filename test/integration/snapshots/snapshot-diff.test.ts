@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotCommand } from '../../../core/cli/snapshot.command.ts';
+import { loadConfig } from '../../../core/config/index.ts';
 import { SnapshotError } from '../../../core/services/snapshots/index.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
@@ -94,6 +99,18 @@ afterAll(async () => {
   await h?.close();
 });
 
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const scratch = await mkdtemp(join(tmpdir(), 'opl-snapshot-diff-'));
+  try {
+    let stdout = '';
+    let stderr = '';
+    const code = await snapshotCommand(args, loadConfig({ OPL_DATA_DIR: scratch }), { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+    return { code, stdout, stderr };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 describe('snapshot diffs', () => {
   let older: SnapshotJson;
   let newer: SnapshotJson;
@@ -144,6 +161,27 @@ describe('snapshot diffs', () => {
     expect(named.status, named.text).toBe(200);
     const wrong = await h.api(`/api/snapshots/${newer.id}/collections/${encodeURIComponent(restoreId)}/diff?against=live&account_id=${h.tidalAccount}`);
     expect(wrong.status, wrong.text).toBe(422);
+  });
+
+  it('opl snapshot diff prints the changes, against a snapshot or the live playlist', async () => {
+    const between = await runCli(['diff', older.id, '--against', newer.id, '--url', h.baseUrl]);
+    expect(between.code, between.stderr).toBe(0);
+    expect(between.stdout).toContain(`to snapshot ${newer.id}`);
+    expect(between.stdout).toContain('Road Songs: 1 added, 1 removed, 1 moved, 3 in place');
+    const line = (start: string) => between.stdout.split('\n').find((text) => text.startsWith(start)) ?? '';
+    expect(line('  + 1. ').endsWith(` – ${titleOf(20)}`)).toBe(true);
+    expect(line('  - 2. ').endsWith(` – ${titleOf(1)}`)).toBe(true);
+    expect(line('  ~ 5 → 2. ').endsWith(` – ${titleOf(4)}`)).toBe(true);
+    expect(between.stdout).toContain('Quiet Hours: 0 added, 0 removed, 0 moved, 3 in place');
+    const restoreId = newer.collections.find((collection) => collection.name === 'Road Songs')!.restore_id;
+    const live = await runCli(['diff', newer.id, '--against', 'live', '--collection', restoreId, '--json', '--url', h.baseUrl]);
+    expect(live.code, live.stderr).toBe(0);
+    expect(JSON.parse(live.stdout)).toMatchObject({ to: { snapshot_id: null }, collections: [{ counts: { added: 1 } }] });
+    expect((await runCli(['diff', newer.id, '--against', 'live', '--url', h.baseUrl])).code).toBe(64);
+    expect((await runCli(['diff', newer.id, '--url', h.baseUrl])).code).toBe(64);
+    const unknown = await runCli(['diff', newer.id, '--against', '00000000-0000-4000-8000-000000000000', '--url', h.baseUrl]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not_found');
   });
 
   it('refuses unknown ids, other owners and bad queries with problems', async () => {
