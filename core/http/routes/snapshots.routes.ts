@@ -31,6 +31,10 @@ const profileSchema = z
     schedule: snapshotScheduleSchema.nullable(),
     next_run_at: z.string().nullable().describe('When the next scheduled snapshot is taken; null without a schedule'),
     retention: retentionSchema.nullable(),
+    automatic: z
+      .object({ origin: z.string().describe('organizer or sync'), account_id: z.uuid() })
+      .nullable()
+      .describe('Null for your own profiles; an automatic profile is the engine’s, snapshotting the playlists an organizer job or a mirror run is about to change'),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -11,6 +11,7 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
+import { AutomaticSnapshots, type AutomaticOrigin } from './automatic-snapshots.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
@@ -65,6 +66,7 @@ export class SnapshotService {
   readonly scheduler: SnapshotScheduler;
   /** Track-level diffs between snapshots, and against the live playlist. */
   readonly diffs: SnapshotDiffs;
+  readonly #automatic: AutomaticSnapshots;
 
   constructor(deps: SnapshotServiceDependencies) {
     this.#deps = deps;
@@ -80,6 +82,16 @@ export class SnapshotService {
       limits: deps.limits,
       clock,
     });
+    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+  }
+
+  /**
+   * Snapshots the playlists a destructive job (an organizer removal or deletion, a mirror sync run)
+   * is about to change, before its first destructive call. Throws a `SnapshotError`
+   * (`auto_snapshot_failed`, saying why) unless every playlist is in it whole: the job must then not start.
+   */
+  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, signal?: AbortSignal): Promise<SnapshotView> {
+    return this.#automatic.snapshotBeforeDestructive(ownerId, accountId, playlistIds, reason, signal);
   }
 
   get limits(): SnapshotLimits {
@@ -275,8 +287,11 @@ export class SnapshotService {
     }
   }
 
-  /** The creation job's work: every selected collection, one at a time, into a verified archive. */
-  async run(snapshotId: string, signal: AbortSignal): Promise<void> {
+  /**
+   * The creation job's work: every selected collection, one at a time, into a verified archive.
+   * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
+   */
+  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<void> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return; // already run, failed by reconciliation, or deleted
     const ownerId = claimed['owner_id'] as string;
@@ -287,11 +302,11 @@ export class SnapshotService {
     try {
       const [profileRow] = await this.#deps.execute(sql.selectProfile(ownerId, claimed['profile_id'] as string));
       if (!profileRow) throw new SnapshotError('not_found', 'The snapshot profile was deleted before the snapshot could be taken.');
-      const selection = profileSelectionSchema.parse(profileRow['selection']);
+      const chosen = selection ?? profileSelectionSchema.parse(profileRow['selection']);
       await ensureRoot(this.#deps.root);
       const sources = [];
       const plans: { sourceId: string; accountId: string; ids: { id: string; name: string }[] }[] = [];
-      for (const [index, account] of selection.accounts.entries()) {
+      for (const [index, account] of chosen.accounts.entries()) {
         const view = await this.#deps.connections.get(ownerId, account.account_id);
         const sourceId = `s${index + 1}`;
         sources.push({ source_id: sourceId, provider: view.provider, label: `${view.provider_display_name} ${view.display_name ?? ''}`.trim().slice(0, 200) });
