@@ -34,7 +34,7 @@ export interface OrganizerRunnerDeps extends OrganizerReadDeps {
    * Snapshots the playlists a job is about to change, before its first destructive call; throws
    * (saying why, to the owner) when they could not all be kept — the job then changes nothing.
    */
-  readonly snapshotBeforeDestructive?: (ownerId: string, accountId: string, playlistIds: readonly string[], reason: 'organizer', signal: AbortSignal) => Promise<unknown>;
+  readonly snapshotBeforeDestructive?: (ownerId: string, accountId: string, playlistIds: readonly string[], reason: 'organizer', options: { signal: AbortSignal; unreadableAllowed: readonly string[] }) => Promise<unknown>;
 }
 
 interface JobRow {
@@ -116,7 +116,9 @@ export class OrganizerRunner {
     const destructive = items.filter((item) => unsettled(item) && item.action !== 'restore_tracks');
     if (destructive.length === 0 || !this.#deps.snapshotBeforeDestructive) return null;
     try {
-      await this.#deps.snapshotBeforeDestructive(job.owner_id, job.account_id, destructive.map((item) => item.playlist_id), 'organizer', signal);
+      // An unfollowed playlist of another user stays with its owner: the provider may refuse its items.
+      const unfollowed = destructive.filter((item) => item.action === 'unfollow_playlist').map((item) => item.playlist_id);
+      await this.#deps.snapshotBeforeDestructive(job.owner_id, job.account_id, destructive.map((item) => item.playlist_id), 'organizer', { signal, unreadableAllowed: unfollowed });
       return null;
     } catch (error) {
       this.#deps.logger.warn({ job_id: job.id, err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot failed; the organizer job changes nothing');

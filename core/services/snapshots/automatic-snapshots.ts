@@ -23,6 +23,17 @@ const describe = (reason: AutomaticOrigin) => (reason === 'organizer' ? 'organiz
 
 const NAMES: Record<AutomaticOrigin, string> = { organizer: 'Before organizer changes', sync: 'Before mirror sync runs' };
 
+export interface AutomaticSnapshotOptions {
+  /** Stops the snapshot (the caller's job is stopping). */
+  signal?: AbortSignal;
+  /**
+   * Playlists the job only unfollows: when the provider refuses the account their items
+   * (`access_denied`: another user's playlist), they stay with their owner, so the snapshot goes
+   * ahead without them (its manifest records why). Any other failure still refuses.
+   */
+  unreadableAllowed?: readonly string[];
+}
+
 export interface AutomaticSnapshotDependencies {
   execute: SqlExecute;
   connections: Pick<ConnectionService, 'get'>;
@@ -52,7 +63,8 @@ export class AutomaticSnapshots {
    * playlists could not be read completely — is a `SnapshotError` (`auto_snapshot_failed`) whose
    * message says why: the caller must then not start its destructive work.
    */
-  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, signal: AbortSignal = new AbortController().signal): Promise<SnapshotView> {
+  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, options: AutomaticSnapshotOptions = {}): Promise<SnapshotView> {
+    const signal = options.signal ?? new AbortController().signal;
     const wanted = [...new Set(playlistIds)];
     if (wanted.length === 0) throw new SnapshotError('invalid_selection', 'An automatic snapshot needs at least one playlist.');
     const account = await this.#deps.connections.get(ownerId, accountId);
@@ -71,7 +83,7 @@ export class AutomaticSnapshots {
     }
     const [row] = await this.#deps.execute(sql.selectSnapshot(ownerId, snapshotId));
     const snapshot = snapshotView(row!);
-    const problem = this.#problem(snapshot, row!['manifest'] as SnapshotManifest | null, wanted);
+    const problem = this.#problem(snapshot, row!['manifest'] as SnapshotManifest | null, wanted, new Set(options.unreadableAllowed ?? []));
     await this.#deps.scheduler.applyRetention(this.#deps.clock(), snapshot.profile_id).catch((error: unknown) => {
       // Retention tries again at the next evaluation; the snapshot just taken is what matters here.
       this.#deps.logger.warn({ err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot retention failed');
@@ -81,11 +93,14 @@ export class AutomaticSnapshots {
     return snapshot;
   }
 
-  #problem(snapshot: SnapshotView, manifest: SnapshotManifest | null, wanted: readonly string[]): string | null {
+  #problem(snapshot: SnapshotView, manifest: SnapshotManifest | null, wanted: readonly string[], unreadableAllowed: ReadonlySet<string>): string | null {
     if (snapshot.status === 'failed' || !manifest) return snapshot.error ?? 'the snapshot could not be taken.';
     for (const id of wanted) {
       const collection = manifest.collections.find((entry) => entry.source_collection_id === id);
       if (!collection) return `the playlist ${id} is not in it.`;
+      // The provider refuses to show this playlist's items to the account (another user's
+      // playlist it only follows): nothing can keep it, and an unfollow does not lose it.
+      if (collection.status !== 'complete' && unreadableAllowed.has(id) && collection.failure?.code === 'access_denied') continue;
       if (collection.status !== 'complete') return `“${collection.name}” could not be read completely (${collection.failure?.code ?? collection.status}: ${collection.failure?.message ?? 'reading stopped'}).`;
     }
     return null;

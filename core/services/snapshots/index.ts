@@ -7,4 +7,4 @@ export { profileBodySchema, profileSelectionSchema, type ProfileBody, type Profi
 export { createSnapshotJob, evaluateSnapshotScheduleJob } from './snapshot.jobs.ts';
 export { SnapshotDiffs, type CollectionDiff, type SnapshotDiffView } from './snapshot-diff.ts';
 export { diffTracks, trackIdentity, type DiffTrack, type TrackDiff } from './track-diff.ts';
-export { AUTOMATIC_RETENTION, type AutomaticOrigin } from './automatic-snapshots.ts';
+export { AUTOMATIC_RETENTION, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';

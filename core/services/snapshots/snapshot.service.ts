@@ -11,7 +11,7 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
-import { AutomaticSnapshots, type AutomaticOrigin } from './automatic-snapshots.ts';
+import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
@@ -90,8 +90,8 @@ export class SnapshotService {
    * is about to change, before its first destructive call. Throws a `SnapshotError`
    * (`auto_snapshot_failed`, saying why) unless every playlist is in it whole: the job must then not start.
    */
-  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, signal?: AbortSignal): Promise<SnapshotView> {
-    return this.#automatic.snapshotBeforeDestructive(ownerId, accountId, playlistIds, reason, signal);
+  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, options?: AutomaticSnapshotOptions): Promise<SnapshotView> {
+    return this.#automatic.snapshotBeforeDestructive(ownerId, accountId, playlistIds, reason, options);
   }
 
   get limits(): SnapshotLimits {
