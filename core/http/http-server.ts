@@ -101,6 +101,7 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     eventsAfter: notWired,
     follow: notWired,
     diffs: { between: notWired, againstLive: notWired },
+    asOf: notWired,
     openArchive: () => {
       throw new Error('snapshots are not wired in this server');
     },

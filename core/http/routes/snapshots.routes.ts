@@ -17,7 +17,7 @@ import { toAppError } from './migrations.routes.ts';
 
 export type SnapshotsApi = Pick<
   SnapshotService,
-  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow'
+  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow' | 'asOf'
 > &
   SnapshotDiffApi;
 
@@ -75,6 +75,8 @@ function snapshotProblem(error: unknown): unknown {
         return new AppError('invalid_selection', error.message);
       case 'too_large':
         return new AppError('payload_too_large', error.message);
+      case 'no_snapshot_before':
+        return new AppError('not_found', error.message, { extensions: { reason: 'no_snapshot_before' } });
       case 'account_required':
         return new AppError('conflict', error.message, { extensions: { reason: 'account_required' } });
       case 'archive_missing':
@@ -165,6 +167,27 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
     async (request) => {
       const owner = requireOwner(request, 'list snapshots');
       return { snapshots: await answer(() => snapshots.snapshots(owner.id)), max_upload_bytes: snapshots.limits.archiveBytes };
+    },
+  );
+
+  app.get(
+    '/api/snapshots/as-of',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: 'A playlist as it was at a time: the newest verified snapshot taken at or before `at` that holds it, and its restore id',
+        description: 'Restore it with POST /api/migrations (`source_provider: "snapshot"`, `selection.playlist_ids: [restore_id]`); to the same account, the restore writes back into the playlist what it lacks.',
+        querystring: z.object({ account_id: z.uuid(), playlist_id: z.string().min(1).max(500), at: z.iso.datetime({ offset: true }).describe('ISO 8601 time') }),
+        response: {
+          200: z.object({ snapshot: snapshotSchema, restore_id: z.string(), item_count: z.number().int() }),
+          404: problemResponse('No such account, or no verified snapshot at or before that time holds the playlist (`reason: no_snapshot_before`)'),
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'find a playlist as it was');
+      const { account_id: accountId, playlist_id: playlistId, at } = request.query;
+      return answer(() => snapshots.asOf(owner.id, accountId, playlistId, new Date(at)));
     },
   );
 

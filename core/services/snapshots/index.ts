@@ -8,3 +8,4 @@ export { createSnapshotJob, evaluateSnapshotScheduleJob } from './snapshot.jobs.
 export { SnapshotDiffs, type CollectionDiff, type SnapshotDiffView } from './snapshot-diff.ts';
 export { diffTracks, trackIdentity, type DiffTrack, type TrackDiff } from './track-diff.ts';
 export { AUTOMATIC_RETENTION, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+export { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';

@@ -12,6 +12,7 @@ import { SelectionError, type SnapshotCollectionSource } from '../migrations/mig
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
 import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
@@ -440,6 +441,19 @@ export class SnapshotService {
         tracks: tracks.get(collection.member) ?? null,
       })),
     };
+  }
+
+  /**
+   * "This playlist as it was at time T" (issue 30 item 7): the newest verified snapshot that
+   * finished at or before `at` and holds the account's playlist, and its restore id. A restore of
+   * that collection to the same account (an ordinary migration) writes back what is missing.
+   */
+  async asOf(ownerId: string, accountId: string, playlistId: string, at: Date): Promise<SnapshotAsOf> {
+    const account = await this.#deps.connections.get(ownerId, accountId).catch(() => null);
+    if (!account) throw new SnapshotError('not_found', `No connected account ${accountId} exists for this owner.`);
+    const found = newestHolding(await this.#deps.execute(sql.selectSnapshots(ownerId)), account.provider, playlistId, at);
+    if (!found) throw new SnapshotError('no_snapshot_before', `No verified snapshot taken at or before ${at.toISOString()} holds the ${account.provider_display_name} playlist ${playlistId}; choose a later time, or take snapshots of it first.`);
+    return found;
   }
 
   /** Reads a stored archive as a stream (a download). */

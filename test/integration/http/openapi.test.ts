@@ -90,6 +90,7 @@ describe('/openapi.json', () => {
       '/api/shares',
       '/api/shares/{share}',
       '/api/snapshots',
+      '/api/snapshots/as-of',
       '/api/snapshots/profiles',
       '/api/snapshots/profiles/{profile_id}',
       '/api/snapshots/upload',

@@ -44,6 +44,7 @@ interface DiffJson {
 interface SnapshotJson {
   id: string;
   status: string;
+  completed_at: string;
   collections: { restore_id: string; name: string }[];
 }
 
@@ -182,6 +183,37 @@ describe('snapshot diffs', () => {
     const unknown = await runCli(['diff', newer.id, '--against', '00000000-0000-4000-8000-000000000000', '--url', h.baseUrl]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not_found');
+  });
+
+  it('finds a playlist as it was at a time, and restoring it brings back what was removed since', async () => {
+    const asOf = (at: string, playlistId = road) => h.api(`/api/snapshots/as-of?account_id=${h.spotifyAccount}&playlist_id=${encodeURIComponent(playlistId)}&at=${encodeURIComponent(at)}`);
+    const latest = await asOf(new Date(Date.now() + 60_000).toISOString());
+    expect(latest.status, latest.text).toBe(200);
+    expect(latest.json).toMatchObject({ snapshot: { id: newer.id }, item_count: 5 });
+    const then = await asOf(older.completed_at);
+    expect(then.status, then.text).toBe(200);
+    const found = then.json as { snapshot: { id: string }; restore_id: string };
+    expect(found.snapshot.id).toBe(older.id);
+    expect(found.restore_id).toBe(`s1:${road}`);
+
+    // Before any snapshot, or for a playlist none holds: a clear 404 with its reason.
+    const before = await asOf(new Date(Date.parse(older.completed_at) - 3_600_000).toISOString());
+    expect(before.status).toBe(404);
+    expect(before.json).toMatchObject({ code: 'not_found', reason: 'no_snapshot_before' });
+    expect((await asOf(older.completed_at, 'no-such-playlist')).status).toBe(404);
+    expect((await asOf('yesterday')).status).toBe(400);
+
+    // The ordinary restore, to the same account: song 1, removed since, is back in the playlist.
+    const removedUri = h.spotify.uriOf(songs[1]!.key)!;
+    expect(h.spotify.playlist(road)!.uris).not.toContain(removedUri);
+    const started = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'snapshot', source_account_id: found.snapshot.id, source_snapshot_id: found.snapshot.id, target_provider: 'spotify', target_account_id: h.spotifyAccount, selection: { playlist_ids: [found.restore_id] }, acknowledge_warnings: true }),
+    });
+    expect(started.status, started.text).toBe(202);
+    const job = await h.waitForJob((started.json as { id: string }).id, (entry) => ['completed', 'failed', 'cancelled', 'awaiting_review', 'partial'].includes(entry.status), 120_000);
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    expect(h.spotify.playlist(road)!.uris).toContain(removedUri);
   });
 
   it('refuses unknown ids, other owners and bad queries with problems', async () => {
