@@ -101,6 +101,8 @@ export class AutomaticSnapshots {
       // The provider refuses to show this playlist's items to the account (another user's
       // playlist it only follows): nothing can keep it, and an unfollow does not lose it.
       if (collection.status !== 'complete' && unreadableAllowed.has(id) && collection.failure?.code === 'access_denied') continue;
+      // Gone from the provider already (deleted meanwhile): nothing is left to lose, and the job counts it done.
+      if (collection.status === 'failed' && collection.failure?.code === 'not_found') continue;
       if (collection.status !== 'complete') return `“${collection.name}” could not be read completely (${collection.failure?.code ?? collection.status}: ${collection.failure?.message ?? 'reading stopped'}).`;
     }
     return null;
