@@ -295,7 +295,18 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       progress: generationProgress,
       snapshots,
     });
-    const organizer = createOrganizer({ execute, connections, playlists, catalogue, logger, preflightTtlSeconds: config.organizerPreflightTtlSeconds, enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }), ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}) });
+    const organizer = createOrganizer({
+      execute,
+      connections,
+      playlists,
+      catalogue,
+      logger,
+      preflightTtlSeconds: config.organizerPreflightTtlSeconds,
+      enqueue: (jobId) => jobs.enqueue(runOrganizerJob, { job_id: jobId }, { singletonKey: jobId }),
+      ...(overrides.organizerLeaseSeconds ? { leaseSeconds: overrides.organizerLeaseSeconds } : {}),
+      // Before an organizer job's first destructive call, the playlists it touches are snapshotted.
+      snapshotBeforeDestructive: (ownerId, accountId, playlistIds, reason, options) => snapshots.snapshotBeforeDestructive(ownerId, accountId, playlistIds, reason, options),
+    });
     // Generations running here stop (each leaves its draft in a clear state) before the database goes.
     stack.push(() => generator.close());
     const sync = createSyncEngine({

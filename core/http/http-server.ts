@@ -104,6 +104,8 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     upload: notWired,
     eventsAfter: notWired,
     follow: notWired,
+    diffs: { between: notWired, againstLive: notWired },
+    asOf: notWired,
     openArchive: () => {
       throw new Error('snapshots are not wired in this server');
     },

@@ -6,6 +6,7 @@ import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { contentDisposition } from './exports.routes.ts';
+import { snapshotDiffRoutes, type SnapshotDiffApi } from './snapshot-diff.routes.ts';
 import { toAppError } from './migrations.routes.ts';
 
 /**
@@ -16,8 +17,9 @@ import { toAppError } from './migrations.routes.ts';
 
 export type SnapshotsApi = Pick<
   SnapshotService,
-  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow'
->;
+  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow' | 'asOf'
+> &
+  SnapshotDiffApi;
 
 const selectionSchema = z.object({ accounts: z.array(z.object({ account_id: z.string(), collections: z.union([z.literal('all'), z.array(z.string())]) })) });
 const profileSchema = z
@@ -29,6 +31,10 @@ const profileSchema = z
     schedule: snapshotScheduleSchema.nullable(),
     next_run_at: z.string().nullable().describe('When the next scheduled snapshot is taken; null without a schedule'),
     retention: retentionSchema.nullable(),
+    automatic: z
+      .object({ origin: z.string().describe('organizer or sync'), account_id: z.uuid() })
+      .nullable()
+      .describe('Null for your own profiles; an automatic profile is the engine’s, snapshotting the playlists an organizer job or a mirror run is about to change'),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -69,6 +75,10 @@ function snapshotProblem(error: unknown): unknown {
         return new AppError('invalid_selection', error.message);
       case 'too_large':
         return new AppError('payload_too_large', error.message);
+      case 'no_snapshot_before':
+        return new AppError('not_found', error.message, { extensions: { reason: 'no_snapshot_before' } });
+      case 'account_required':
+        return new AppError('conflict', error.message, { extensions: { reason: 'account_required' } });
       case 'archive_missing':
         return new AppError('gone', error.message, { extensions: { reason: 'archive_missing' } });
       case 'verification_failed':
@@ -160,6 +170,27 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
     },
   );
 
+  app.get(
+    '/api/snapshots/as-of',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: 'A playlist as it was at a time: the newest verified snapshot taken at or before `at` that holds it, and its restore id',
+        description: 'Restore it with POST /api/migrations (`source_provider: "snapshot"`, `selection.playlist_ids: [restore_id]`); to the same account, the restore writes back into the playlist what it lacks.',
+        querystring: z.object({ account_id: z.uuid(), playlist_id: z.string().min(1).max(500), at: z.iso.datetime({ offset: true }).describe('ISO 8601 time') }),
+        response: {
+          200: z.object({ snapshot: snapshotSchema, restore_id: z.string(), item_count: z.number().int() }),
+          404: problemResponse('No such account, or no verified snapshot at or before that time holds the playlist (`reason: no_snapshot_before`)'),
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request, 'find a playlist as it was');
+      const { account_id: accountId, playlist_id: playlistId, at } = request.query;
+      return answer(() => snapshots.asOf(owner.id, accountId, playlistId, new Date(at)));
+    },
+  );
+
   app.get('/api/snapshots/:snapshot_id', { schema: { tags: ['snapshots'], summary: 'A snapshot: status, progress, counts, partial failures, verification', params: snapshotParams, response: { 200: snapshotSchema, 404: problemResponse('No such snapshot') } } }, async (request) => {
     const owner = requireOwner(request, 'read a snapshot');
     return answer(() => snapshots.snapshot(owner.id, request.params.snapshot_id));
@@ -234,6 +265,8 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
         .send(snapshots.openArchive(archive.path));
     },
   );
+
+  await app.register(snapshotDiffRoutes, { snapshots, answer });
 
   await app.register(async (raw) => {
     // The archive stays a stream: no parser buffers it, whatever its Content-Type says.

@@ -30,6 +30,11 @@ export interface OrganizerRunnerDeps extends OrganizerReadDeps {
   readonly organizerOf: (provider: string) => ProviderOrganizer | null;
   readonly invalidate: (ownerId: string, accountId: string) => Promise<void>;
   readonly leaseSeconds?: number;
+  /**
+   * Snapshots the playlists a job is about to change, before its first destructive call; throws
+   * (saying why, to the owner) when they could not all be kept — the job then changes nothing.
+   */
+  readonly snapshotBeforeDestructive?: (ownerId: string, accountId: string, playlistIds: readonly string[], reason: 'organizer', options: { signal: AbortSignal; unreadableAllowed: readonly string[] }) => Promise<unknown>;
 }
 
 interface JobRow {
@@ -73,7 +78,14 @@ export class OrganizerRunner {
     if ((await execute(claimJob(jobId, this.#worker, this.#deps.leaseSeconds ?? ORGANIZER_LEASE_SECONDS))).length === 0) return;
     const provider = this.#deps.organizerOf(job.provider);
     try {
-      const items = (await execute(selectItems(jobId))) as unknown as ItemRow[];
+      let items = (await execute(selectItems(jobId))) as unknown as ItemRow[];
+      const refusal = await this.#snapshotFirst(job, items, signal);
+      if (refusal) {
+        for (const item of items.filter(unsettled)) {
+          if ((await execute(settleItem(item.id, jobId, this.#worker, { status: 'failed', retryable: true, errorCode: 'snapshot_failed', error: refusal, notes: [] }))).length === 0) throw new LostLease('lease lost');
+        }
+        items = [];
+      }
       for (const item of items) {
         if (item.status !== 'pending' && item.status !== 'running') continue;
         if (signal.aborted) throw new LostLease('the worker is stopping');
@@ -92,6 +104,26 @@ export class OrganizerRunner {
       // The lease runs out by itself; the queue's retry (or the next worker) picks the job up.
       if (error instanceof LostLease) return;
       throw error;
+    }
+  }
+
+  /**
+   * The automatic snapshot of the playlists this run may change (removals, deletions, unfollows:
+   * not an undo's put-back), taken on every run that has such work left, before its first call.
+   * Answers why the run must not go on, or null.
+   */
+  async #snapshotFirst(job: JobRow, items: readonly ItemRow[], signal: AbortSignal): Promise<string | null> {
+    const destructive = items.filter((item) => unsettled(item) && item.action !== 'restore_tracks');
+    if (destructive.length === 0 || !this.#deps.snapshotBeforeDestructive) return null;
+    try {
+      // An unfollowed playlist of another user stays with its owner: the provider may refuse its items.
+      const unfollowed = destructive.filter((item) => item.action === 'unfollow_playlist').map((item) => item.playlist_id);
+      await this.#deps.snapshotBeforeDestructive(job.owner_id, job.account_id, destructive.map((item) => item.playlist_id), 'organizer', { signal, unreadableAllowed: unfollowed });
+      return null;
+    } catch (error) {
+      this.#deps.logger.warn({ job_id: job.id, err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot failed; the organizer job changes nothing');
+      const why = error instanceof Error && error.name === 'SnapshotError' ? error.message : 'The automatic snapshot of these playlists could not be taken; nothing was changed.';
+      return `${why} Retry the job once the playlists can be read.`;
     }
   }
 
@@ -268,6 +300,9 @@ function changed(cause?: unknown): ItemOutcome {
 }
 
 /** Retryable: passing provider trouble and connections that need renewing (retry from the UI after reconnecting). */
+/** An item this run still has to carry out. */
+const unsettled = (item: ItemRow) => item.status === 'pending' || item.status === 'running';
+
 function failureOutcome(error: unknown): ItemOutcome {
   const failure = classifyFailure(error);
   if (failure.kind === 'pause') return { status: 'failed', retryable: true, errorCode: failure.code, error: failure.code === 'auth_expired' ? `${failure.message} Reconnect the account, then retry.` : failure.message, notes: [] };

@@ -5,7 +5,7 @@ import type { ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import type { ProviderOrganizer } from './organizer-preflight.ts';
 import { OrganizerRecovery } from './organizer-recovery.ts';
-import { ORGANIZER_LEASE_SECONDS, OrganizerRunner } from './organizer-runner.ts';
+import { ORGANIZER_LEASE_SECONDS, OrganizerRunner, type OrganizerRunnerDeps } from './organizer-runner.ts';
 import { OrganizerService } from './organizer.service.ts';
 
 /**
@@ -23,6 +23,8 @@ export function createOrganizer(deps: {
   preflightTtlSeconds: number;
   /** Tests of crash recovery: a short lease. */
   leaseSeconds?: number;
+  /** The automatic snapshot before destructive work (the snapshot service's `snapshotBeforeDestructive`). */
+  snapshotBeforeDestructive?: OrganizerRunnerDeps['snapshotBeforeDestructive'];
 }): { service: OrganizerService; runner: OrganizerRunner; recovery: OrganizerRecovery } {
   const leaseSeconds = deps.leaseSeconds ?? ORGANIZER_LEASE_SECONDS;
   const enqueue = async (jobId: string) => {
@@ -48,6 +50,7 @@ export function createOrganizer(deps: {
     logger: deps.logger.child({ component: 'organizer' }),
     invalidate: (ownerId, accountId) => deps.playlists.invalidate(ownerId, accountId),
     leaseSeconds,
+    ...(deps.snapshotBeforeDestructive ? { snapshotBeforeDestructive: deps.snapshotBeforeDestructive } : {}),
   });
   const recovery = new OrganizerRecovery({ execute: deps.execute, enqueue, intervalSeconds: leaseSeconds, logger: deps.logger.child({ component: 'organizer-recovery' }) });
   return { service, runner, recovery };

@@ -5,3 +5,7 @@ export { SnapshotScheduler } from './snapshot-scheduler.ts';
 export { SnapshotError, type SnapshotErrorCode } from './snapshot-error.ts';
 export { profileBodySchema, profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
 export { createSnapshotJob, evaluateSnapshotScheduleJob } from './snapshot.jobs.ts';
+export { SnapshotDiffs, type CollectionDiff, type SnapshotDiffView } from './snapshot-diff.ts';
+export { diffTracks, trackIdentity, type DiffTrack, type TrackDiff } from './track-diff.ts';
+export { AUTOMATIC_RETENTION, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+export { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';

@@ -55,14 +55,16 @@ export class SnapshotScheduler {
     }
     // Queued after the commit; the queued row is what the job claims.
     for (const id of queued) await this.#o.enqueue(id);
-    const deleted = await this.#applyRetention(now);
+    const deleted = await this.applyRetention(now);
     if (queued.length > 0 || deleted.length > 0) this.#o.logger.info({ queued: queued.length, deleted: deleted.length }, 'snapshot schedule evaluated');
     return { queued, deleted };
   }
 
-  async #applyRetention(now: Date): Promise<string[]> {
+  /** Deletes what the retention policies let go (of one profile: `profileId`), at `now`. */
+  async applyRetention(now: Date, profileId: string | null = null): Promise<string[]> {
     const deleted: string[] = [];
     for (const profile of await this.#o.execute(sql.selectRetainingProfiles())) {
+      if (profileId !== null && profile['id'] !== profileId) continue;
       const policy = retentionSchema.safeParse(profile['retention']);
       if (!policy.success) continue;
       const finished = (await this.#o.execute(sql.selectFinishedSnapshots(String(profile['id'])))).map((row) => ({

@@ -13,6 +13,8 @@ export interface ProfileView {
   schedule: SnapshotSchedule | null;
   next_run_at: string | null;
   retention: RetentionPolicy | null;
+  /** Null for the owner's own profiles; an automatic one says what it is taken before and of which account. */
+  automatic: { origin: string; account_id: string } | null;
   created_at: string;
   updated_at: string;
 }
@@ -53,6 +55,7 @@ export function profileView(row: Record<string, unknown>): ProfileView {
     schedule: (row['schedule'] as SnapshotSchedule | null) ?? null,
     next_run_at: iso(row['next_run_at']),
     retention: (row['retention'] as RetentionPolicy | null) ?? null,
+    automatic: row['automatic_origin'] ? { origin: row['automatic_origin'] as string, account_id: row['automatic_account_id'] as string } : null,
     created_at: iso(row['created_at'])!,
     updated_at: iso(row['updated_at'])!,
   };

@@ -11,6 +11,9 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
+import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
+import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
@@ -22,7 +25,7 @@ import * as sql from './snapshots.sql.ts';
 export interface SnapshotServiceDependencies {
   execute: SqlExecute;
   transaction: SqlTransaction;
-  connections: Pick<ConnectionService, 'get'>;
+  connections: Pick<ConnectionService, 'get' | 'list'>;
   playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   /** Queues the creation job of a snapshot row. */
   enqueue: (snapshotId: string) => Promise<void>;
@@ -62,10 +65,34 @@ export class SnapshotService {
   readonly #deps: SnapshotServiceDependencies;
   /** Schedules and retention, evaluated by the `snapshots.evaluate` job. */
   readonly scheduler: SnapshotScheduler;
+  /** Track-level diffs between snapshots, and against the live playlist. */
+  readonly diffs: SnapshotDiffs;
+  readonly #automatic: AutomaticSnapshots;
 
   constructor(deps: SnapshotServiceDependencies) {
     this.#deps = deps;
-    this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock: deps.clock ?? (() => new Date()), logger: deps.logger });
+    const clock = deps.clock ?? (() => new Date());
+    this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock, logger: deps.logger });
+    this.diffs = new SnapshotDiffs({
+      snapshot: (ownerId, id) => this.snapshot(ownerId, id),
+      archive: (ownerId, id) => this.archive(ownerId, id),
+      manifest: async (ownerId, id) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null,
+      profile: (ownerId, id) => this.profile(ownerId, id),
+      connections: deps.connections,
+      playlists: deps.playlists,
+      limits: deps.limits,
+      clock,
+    });
+    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+  }
+
+  /**
+   * Snapshots the playlists a destructive job (an organizer removal or deletion, a mirror sync run)
+   * is about to change, before its first destructive call. Throws a `SnapshotError`
+   * (`auto_snapshot_failed`, saying why) unless every playlist is in it whole: the job must then not start.
+   */
+  async snapshotBeforeDestructive(ownerId: string, accountId: string, playlistIds: readonly string[], reason: AutomaticOrigin, options?: AutomaticSnapshotOptions): Promise<SnapshotView> {
+    return this.#automatic.snapshotBeforeDestructive(ownerId, accountId, playlistIds, reason, options);
   }
 
   get limits(): SnapshotLimits {
@@ -261,8 +288,11 @@ export class SnapshotService {
     }
   }
 
-  /** The creation job's work: every selected collection, one at a time, into a verified archive. */
-  async run(snapshotId: string, signal: AbortSignal): Promise<void> {
+  /**
+   * The creation job's work: every selected collection, one at a time, into a verified archive.
+   * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
+   */
+  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<void> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return; // already run, failed by reconciliation, or deleted
     const ownerId = claimed['owner_id'] as string;
@@ -273,11 +303,11 @@ export class SnapshotService {
     try {
       const [profileRow] = await this.#deps.execute(sql.selectProfile(ownerId, claimed['profile_id'] as string));
       if (!profileRow) throw new SnapshotError('not_found', 'The snapshot profile was deleted before the snapshot could be taken.');
-      const selection = profileSelectionSchema.parse(profileRow['selection']);
+      const chosen = selection ?? profileSelectionSchema.parse(profileRow['selection']);
       await ensureRoot(this.#deps.root);
       const sources = [];
       const plans: { sourceId: string; accountId: string; ids: { id: string; name: string }[] }[] = [];
-      for (const [index, account] of selection.accounts.entries()) {
+      for (const [index, account] of chosen.accounts.entries()) {
         const view = await this.#deps.connections.get(ownerId, account.account_id);
         const sourceId = `s${index + 1}`;
         sources.push({ source_id: sourceId, provider: view.provider, label: `${view.provider_display_name} ${view.display_name ?? ''}`.trim().slice(0, 200) });
@@ -411,6 +441,19 @@ export class SnapshotService {
         tracks: tracks.get(collection.member) ?? null,
       })),
     };
+  }
+
+  /**
+   * "This playlist as it was at time T" (issue 30 item 7): the newest verified snapshot that
+   * finished at or before `at` and holds the account's playlist, and its restore id. A restore of
+   * that collection to the same account (an ordinary migration) writes back what is missing.
+   */
+  async asOf(ownerId: string, accountId: string, playlistId: string, at: Date): Promise<SnapshotAsOf> {
+    const account = await this.#deps.connections.get(ownerId, accountId).catch(() => null);
+    if (!account) throw new SnapshotError('not_found', `No connected account ${accountId} exists for this owner.`);
+    const found = newestHolding(await this.#deps.execute(sql.selectSnapshots(ownerId)), account.provider, playlistId, at);
+    if (!found) throw new SnapshotError('no_snapshot_before', `No verified snapshot taken at or before ${at.toISOString()} holds the ${account.provider_display_name} playlist ${playlistId}; choose a later time, or take snapshots of it first.`);
+    return found;
   }
 
   /** Reads a stored archive as a stream (a download). */

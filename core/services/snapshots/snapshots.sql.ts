@@ -5,7 +5,7 @@ import type { SqlStatement } from '../../storage/sql/executors.ts';
  * statement names the owner, so another owner's id finds nothing.
  */
 
-export const PROFILE_COLUMNS = 'id, owner_id, name, selection, library_id, schedule, next_run_at, retention, created_at, updated_at';
+export const PROFILE_COLUMNS = 'id, owner_id, name, selection, library_id, schedule, next_run_at, retention, automatic_origin, automatic_account_id, created_at, updated_at';
 export const SNAPSHOT_COLUMNS = `id, owner_id, profile_id, library_id, status, origin, archive_path, archive_sha256, archive_bytes, schema_version,
   counts, progress, manifest, error, verification_reason, verified_at, started_at, completed_at, created_at, updated_at, progress_seq`;
 
@@ -204,4 +204,18 @@ export function selectArchiveFacts(): SqlStatement {
 /** Rows whose archive file reconciliation did not find: shown as missing (their downloads are refused). */
 export function markArchivesMissing(ids: readonly string[]): SqlStatement {
   return { text: `update snapshot set verification_reason = 'archive_missing', updated_at = now() where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and archive_path is not null returning id`, values: [JSON.stringify(ids)] };
+}
+
+/**
+ * The automatic profile of an owner's account for one origin, made on first use with its default
+ * retention; later uses replace only its selection (what the next automatic snapshot takes), so a
+ * retention the owner changed stays.
+ */
+export function upsertAutomaticProfile(ownerId: string, accountId: string, origin: string, name: string, selection: unknown, retention: unknown): SqlStatement {
+  return {
+    text: `insert into snapshot_profile (owner_id, name, selection, retention, automatic_origin, automatic_account_id) values (?, ?, ?::jsonb, ?::jsonb, ?, ?)
+           on conflict (owner_id, automatic_account_id, automatic_origin) do update set selection = excluded.selection, updated_at = now()
+           returning ${PROFILE_COLUMNS}`,
+    values: [ownerId, name, json(selection), json(retention), origin, accountId],
+  };
 }

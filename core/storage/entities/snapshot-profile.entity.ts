@@ -23,10 +23,19 @@ export const SnapshotProfile = defineEntity({
     nextRunAt: p.datetime().nullable(),
     /** Which of the profile's snapshots are kept (`{keep_last?, keep_days?}`); null: all of them. */
     retention: p.json<Record<string, unknown>>().nullable(),
+    /**
+     * Null for a profile the owner made. An automatic one is kept by the engine itself: `organizer`
+     * (taken before destructive organizer jobs) or `sync` (before mirror runs), one per account.
+     */
+    automaticOrigin: p.text().nullable(),
+    /** The account an automatic profile snapshots; null for the owner's own profiles. */
+    automaticAccountId: p.uuid().nullable(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   indexes: [{ properties: ['ownerId'] }, { properties: ['nextRunAt'] }],
+  // One automatic profile per owner, account and origin (the owner's own profiles have nulls there, which never collide).
+  uniques: [{ name: 'snapshot_profile_automatic_unique', properties: ['ownerId', 'automaticAccountId', 'automaticOrigin'] }],
 });
 
 export type SnapshotProfile = InferEntity<typeof SnapshotProfile>;
