@@ -106,6 +106,17 @@ describe('mirror sync runs', () => {
     for (const put of puts) expect(JSON.parse(put.body)).toHaveProperty('range_start');
     // The unmatched song is reported and changed nothing; the next preview has nothing left to do.
     expect(await preview()).toMatchObject({ remove_count: 0, move_count: 0, unmatched_count: 1, foreign_entries: 1 });
+    // Before its first removal the run snapshotted the target as it was then: the 8 first songs,
+    // the owner's own, and the 2 the run's add step had just added (the removed song still in it).
+    const profiles = ((await h.api('/api/snapshots/profiles')).json as { profiles: { id: string; automatic: { origin: string; account_id: string } | null }[] }).profiles;
+    const automatic = profiles.find((profile) => profile.automatic?.origin === 'sync');
+    expect(automatic?.automatic).toEqual({ origin: 'sync', account_id: h.spotifyAccount });
+    const taken = ((await h.api('/api/snapshots')).json as { snapshots: { id: string; profile_id: string; status: string; collections: { name: string; item_count: number; restore_id: string }[] }[] }).snapshots.filter((snapshot) => snapshot.profile_id === automatic!.id);
+    expect(taken).toHaveLength(1);
+    expect(taken[0]).toMatchObject({ status: 'completed', collections: [expect.objectContaining({ item_count: initial.length + 1 + 2 })] });
+    const diff = await h.api(`/api/snapshots/${taken[0]!.id}/collections/${encodeURIComponent(taken[0]!.collections[0]!.restore_id)}/diff?against=live&account_id=${h.spotifyAccount}`);
+    expect(diff.status, diff.text).toBe(200);
+    expect((diff.json as { collections: { counts: { removed: number } }[] }).collections[0]!.counts.removed).toBe(1);
   }, 300_000);
 
   it('more removals than the rule allows: the run waits for approval, then removes exactly those', async () => {
