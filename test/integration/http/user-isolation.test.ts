@@ -16,7 +16,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * OpenAPI document, so a new route is swept without editing this test.
  */
 
-type Operation = { parameters?: Array<{ in: string; name: string; required?: boolean }> };
+type Operation = { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: unknown }> };
 type OpenApi = { paths: Record<string, Record<string, Operation>> };
 
 /** Routes that are public by design (share tokens, schemas, a provider's redirect) or instance-wide admin routes. */
@@ -118,6 +118,12 @@ describe('two users of a hosted instance never reach each other’s data', () =>
     return parameter === 'provider' ? 'spotify' : randomUUID();
   }
 
+  /** A required query value: an id as an id, another id-shaped value (a uuid schema) as a fresh one, else words. */
+  function queryValue(path: string, name: string, schema: unknown): string {
+    if (name.endsWith('id')) return idFor(path, name);
+    return /"format":"uuid"/.test(JSON.stringify(schema ?? {})) ? randomUUID() : 'one more time';
+  }
+
   it('A herself reaches each of her rows, so B’s 404s below are about B', async () => {
     for (const url of [`/api/imports/${ids['import']}`, `/api/migrations/${ids['job']}`, `/api/generator/drafts/${ids['draft']}`, `/api/organizer/jobs/${ids['organizer']}`, `/api/syncs/${ids['rule']}`]) {
       const answer = await call('GET', url, alice);
@@ -139,7 +145,7 @@ describe('two users of a hosted instance never reach each other’s data', () =>
       for (const [method, operation] of Object.entries(operations)) {
         const verb = method.toUpperCase();
         // Required query parameters get values too (ids as ids), so the owner check is what answers.
-        const query = new URLSearchParams((operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, parameter.name.endsWith('id') ? idFor(path, parameter.name) : 'one more time']));
+        const query = new URLSearchParams((operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, queryValue(path, parameter.name, parameter.schema)]));
         const answer = await call(verb, `${url}${query.size > 0 ? `?${query}` : ''}`, bob, ['POST', 'PUT', 'PATCH'].includes(verb) ? {} : undefined);
         swept.push(`${verb} ${path}`);
         const refused = verb === 'GET' || verb === 'DELETE' ? answer.statusCode === 404 : [400, 404, 422].includes(answer.statusCode);
