@@ -82,7 +82,7 @@ export class OrganizerRunner {
       const refusal = await this.#snapshotFirst(job, items, signal);
       if (refusal) {
         for (const item of items.filter(unsettled)) {
-          if ((await execute(settleItem(item.id, jobId, this.#worker, { status: 'failed', retryable: true, errorCode: 'snapshot_failed', error: refusal, notes: [] }))).length === 0) throw new LostLease('lease lost');
+          if ((await execute(settleItem(item.id, jobId, this.#worker, { status: 'failed', retryable: true, errorCode: refusal.code, error: refusal.message, notes: [] }))).length === 0) throw new LostLease('lease lost');
         }
         items = [];
       }
@@ -110,9 +110,10 @@ export class OrganizerRunner {
   /**
    * The automatic snapshot of the playlists this run may change (removals, deletions, unfollows:
    * not an undo's put-back), taken on every run that has such work left, before its first call.
-   * Answers why the run must not go on, or null.
+   * Answers why the run must not go on (an expired connection as such, so the job asks for a
+   * reconnect), or null.
    */
-  async #snapshotFirst(job: JobRow, items: readonly ItemRow[], signal: AbortSignal): Promise<string | null> {
+  async #snapshotFirst(job: JobRow, items: readonly ItemRow[], signal: AbortSignal): Promise<{ code: string; message: string } | null> {
     const destructive = items.filter((item) => unsettled(item) && item.action !== 'restore_tracks');
     if (destructive.length === 0 || !this.#deps.snapshotBeforeDestructive) return null;
     try {
@@ -122,8 +123,10 @@ export class OrganizerRunner {
       return null;
     } catch (error) {
       this.#deps.logger.warn({ job_id: job.id, err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot failed; the organizer job changes nothing');
+      const failure = classifyFailure(error);
+      if (failure.kind === 'pause' && failure.code === 'auth_expired') return { code: 'auth_expired', message: `${failure.message} Reconnect the account, then retry.` };
       const why = error instanceof Error && error.name === 'SnapshotError' ? error.message : 'The automatic snapshot of these playlists could not be taken; nothing was changed.';
-      return `${why} Retry the job once the playlists can be read.`;
+      return { code: 'snapshot_failed', message: `${why} Retry the job once the playlists can be read.` };
     }
   }
 

@@ -1,13 +1,17 @@
+import { PluginError } from '@opl/plugin-sdk';
 import type { SnapshotManifest } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
-import type { ConnectionService } from '../connections/connection.service.ts';
+import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import type { ProfileSelection } from './snapshot-profile.ts';
 import type { RetentionPolicy } from './snapshot-schedule.ts';
 import type { SnapshotScheduler } from './snapshot-scheduler.ts';
 import { snapshotView, type SnapshotView } from './snapshot-views.ts';
 import * as sql from './snapshots.sql.ts';
+
+/** An expired or revoked connection, from the engine's connection layer or the plugin. */
+const needsReconnect = (error: unknown): boolean => (error instanceof ConnectionError && error.code === 'auth_expired') || (error instanceof PluginError && error.type === 'AuthExpired');
 
 /** What an automatic snapshot is taken before: a destructive organizer job, or a mirror sync run. */
 export type AutomaticOrigin = 'organizer' | 'sync';
@@ -38,7 +42,7 @@ export interface AutomaticSnapshotDependencies {
   execute: SqlExecute;
   connections: Pick<ConnectionService, 'get'>;
   /** Takes a snapshot row's archive now, in this process, of exactly `selection`. */
-  run: (snapshotId: string, signal: AbortSignal, selection: ProfileSelection) => Promise<void>;
+  run: (snapshotId: string, signal: AbortSignal, selection: ProfileSelection) => Promise<{ failure: unknown } | null>;
   scheduler: Pick<SnapshotScheduler, 'applyRetention'>;
   clock: () => Date;
   logger: Logger;
@@ -73,14 +77,18 @@ export class AutomaticSnapshots {
     const [profile] = await this.#deps.execute(sql.upsertAutomaticProfile(ownerId, accountId, reason, name, selection, AUTOMATIC_RETENTION));
     const [queued] = await this.#deps.execute(sql.insertQueuedSnapshot(ownerId, String(profile!['id']), String(profile!['library_id']), wanted.length));
     const snapshotId = String(queued!['id']);
+    let outcome: { failure: unknown } | null;
     try {
-      await this.#deps.run(snapshotId, signal, selection);
+      outcome = await this.#deps.run(snapshotId, signal, selection);
     } catch (error) {
       // The job's own bookkeeping failed (the snapshot directory unusable): the row says failed or
       // still running; either way nothing is kept, and the caller hears why.
       this.#deps.logger.warn({ snapshot_id: snapshotId, err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot failed');
       throw new SnapshotError('auto_snapshot_failed', `The automatic snapshot ${snapshotId} taken before this ${describe(reason)} could not be written to the snapshot directory (OPL_SNAPSHOT_DIR). Nothing was changed.`);
     }
+    // A connection that needs renewing is the account's problem, not the snapshot's: the caller
+    // asks for a reconnect (and its retry then takes the snapshot) as for any other call.
+    if (needsReconnect(outcome?.failure)) throw new ConnectionError('auth_expired', `The automatic snapshot taken before this ${describe(reason)} could not read the account: ${account.provider_display_name} needs the connection renewed. Nothing was changed.`);
     const [row] = await this.#deps.execute(sql.selectSnapshot(ownerId, snapshotId));
     const snapshot = snapshotView(row!);
     const problem = this.#problem(snapshot, row!['manifest'] as SnapshotManifest | null, wanted, new Set(options.unreadableAllowed ?? []));
@@ -88,6 +96,9 @@ export class AutomaticSnapshots {
       // Retention tries again at the next evaluation; the snapshot just taken is what matters here.
       this.#deps.logger.warn({ err: error instanceof Error ? error.name : 'error' }, 'automatic snapshot retention failed');
     });
+    // The same when it was one playlist's read that found the connection expired.
+    const unauthorised = problem ? (row!['manifest'] as SnapshotManifest | null)?.collections.find((entry) => entry.source_collection_id !== null && wanted.includes(entry.source_collection_id) && entry.failure?.code === 'auth_expired') : undefined;
+    if (unauthorised) throw new ConnectionError('auth_expired', `The automatic snapshot taken before this ${describe(reason)} could not read “${unauthorised.name}”: ${account.provider_display_name} needs the connection renewed. Nothing was changed.`);
     if (problem) throw new SnapshotError('auto_snapshot_failed', `The automatic snapshot ${snapshotId} taken before this ${describe(reason)} is incomplete: ${problem} Nothing was changed.`);
     this.#deps.logger.info({ snapshot_id: snapshotId, origin: reason, playlists: wanted.length }, 'automatic snapshot taken');
     return snapshot;

@@ -6,7 +6,7 @@ import { PluginError, type Playlist, type Track } from '@opl/plugin-sdk';
 import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
-import type { ConnectionService } from '../connections/connection.service.ts';
+import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
@@ -292,9 +292,10 @@ export class SnapshotService {
    * The creation job's work: every selected collection, one at a time, into a verified archive.
    * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
    */
-  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<void> {
+  /** Takes a queued snapshot; answers the error that failed it (recorded on the row too), or null. */
+  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<{ failure: unknown } | null> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
-    if (!claimed) return; // already run, failed by reconciliation, or deleted
+    if (!claimed) return null; // already run, failed by reconciliation, or deleted
     const ownerId = claimed['owner_id'] as string;
     const heartbeatMs = (this.#deps.heartbeatSeconds ?? 10) * 1000;
     const progress = { collections_done: 0, collections_total: 0, items: 0, current: null as string | null };
@@ -378,13 +379,16 @@ export class SnapshotService {
     } catch (error) {
       await writer?.abort();
       const reason = error instanceof SnapshotVerificationError ? error.reason : null;
-      const message = error instanceof SnapshotError || error instanceof SnapshotVerificationError ? error.message : signal.aborted ? 'The snapshot was stopped.' : 'The snapshot could not be taken.';
+      // Engine errors carry messages meant for the user (a connection to renew); others stay generic.
+      const message = error instanceof SnapshotError || error instanceof SnapshotVerificationError || error instanceof ConnectionError ? error.message : signal.aborted ? 'The snapshot was stopped.' : 'The snapshot could not be taken.';
       this.#deps.logger.warn({ snapshot_id: snapshotId, err: error instanceof Error ? error.name : 'error' }, 'snapshot failed');
       await this.#deps.execute(sql.failSnapshot(snapshotId, message, reason));
       await rm(insideRoot(this.#deps.root, archiveName(snapshotId)), { force: true });
+      return { failure: error };
     } finally {
       clearInterval(beat);
     }
+    return null;
   }
 
   /** Startup reconciliation (SPEC Snapshots rule 9): stale jobs failed, then the files put right. */

@@ -26,6 +26,7 @@ import {
 } from './sync.sql.ts';
 import { ruleRow, type RuleRow } from './sync-views.ts';
 import { LeaseGone, RunEnd } from './run-end.ts';
+import { keepRunLease } from './run-lease.ts';
 import { awaitApproval, claimMirrorPhase, markMirrorPending, renewMirrorLease, selectWrittenUris, updateCheckpointTarget } from './mirror.sql.ts';
 import type { MirrorReconciler } from './mirror-reconciler.ts';
 
@@ -85,18 +86,8 @@ export class SyncRunner {
       return;
     }
     const rule = ruleRow(ruleRecord);
-    let leaseLost = false;
-    const renew = setInterval(() => {
-      this.#o
-        .execute(renewRunLease(runId, this.#o.workerId, this.#o.leaseSeconds))
-        .then((rows) => {
-          if (rows.length === 0) leaseLost = true;
-        })
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew the sync run lease'));
-    }, Math.max(250, (this.#o.leaseSeconds * 1000) / 3));
-    const held = () => {
-      if (leaseLost || signal.aborted) throw new LeaseGone();
-    };
+    const lease = keepRunLease(this.#o.execute, () => renewRunLease(runId, this.#o.workerId, this.#o.leaseSeconds), this.#o.leaseSeconds, logger, signal);
+    const held = lease.held;
     try {
       await this.#advance(runId, rule, held, logger);
     } catch (error) {
@@ -106,7 +97,7 @@ export class SyncRunner {
       }
       await this.#failed(runId, rule, error, logger);
     } finally {
-      clearInterval(renew);
+      lease.stop();
     }
   }
 
@@ -206,18 +197,8 @@ export class SyncRunner {
     const rule = ruleRow(ruleRecord);
     const logger = this.#o.logger.child({ syncRun: runId, phase: 'mirror' });
     const stats = (claimed['stats'] as Record<string, unknown> | null) ?? {};
-    let leaseLost = false;
-    const renew = setInterval(() => {
-      this.#o
-        .execute(renewMirrorLease(runId, this.#o.workerId, this.#o.leaseSeconds))
-        .then((rows) => {
-          if (rows.length === 0) leaseLost = true;
-        })
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew the sync run lease'));
-    }, Math.max(250, (this.#o.leaseSeconds * 1000) / 3));
-    const held = () => {
-      if (leaseLost) throw new LeaseGone();
-    };
+    const lease = keepRunLease(this.#o.execute, () => renewMirrorLease(runId, this.#o.workerId, this.#o.leaseSeconds), this.#o.leaseSeconds, logger);
+    const held = lease.held;
     try {
       const [checkpointRow] = await this.#o.execute(selectCheckpoint(rule.id));
       const targetState = (checkpointRow?.['target_state'] as Record<string, unknown> | undefined) ?? {};
@@ -244,7 +225,7 @@ export class SyncRunner {
       }
       await this.#failed(runId, rule, error, logger);
     } finally {
-      clearInterval(renew);
+      lease.stop();
     }
   }
 
