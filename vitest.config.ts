@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { compileCacheDir } from './core/bootstrap/runtime.mjs';
+
+// Child processes of the tests (CLI runs, worker processes, the plugin host) start from Node's
+// compile cache; `npm test` sets it already, this covers `npx vitest` run directly.
+process.env['NODE_COMPILE_CACHE'] ??= compileCacheDir;
 
 // Three projects: `unit` (pure logic, no I/O), `integration` (one embedded PostgreSQL for the run,
 // each test file its own database, HTTP through the real app) and `e2e` (the engine + Debian

@@ -2,6 +2,7 @@
 export declare const REQUIRED_NODE_MAJOR: number;
 export declare const PINNED_NODE_VERSION: string;
 export declare const projectRoot: string;
+export declare const compileCacheDir: string;
 export declare function runtimeEnv(nodeBinary: string, defaults?: Record<string, string>): NodeJS.ProcessEnv;
 export declare function ensureNode24(): string;
 export declare function ensureDependencies(nodeBinary: string): void;
