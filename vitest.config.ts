@@ -21,6 +21,9 @@ export default defineConfig({
           name: 'unit',
           include: ['core/**/*.test.ts', 'plugin-sdk/**/*.test.ts', 'plugins/**/*.test.ts', 'test/unit/**/*.test.ts'],
           environment: 'node',
+          // Pure logic without global state: the files of one worker share their module cache
+          // instead of importing the same parsers and schemas again for each of 190 files.
+          isolate: false,
           // Hostile-file tests read 50 MB inputs: about a second alone, several when the integration
           // and e2e projects share the two cores; the default 5 s turned that load into failures.
           testTimeout: 30_000,

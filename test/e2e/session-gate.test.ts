@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startEngine, type RunningEngine } from './support/engine.ts';
+import { startEngineOnSharedDatabase, type RunningEngine } from './support/engine.ts';
 import { focused, openSession, tabTo, type BrowserSession } from './support/page.ts';
 
 // A second engine with the owner-session gate on: OPL_PUBLIC_BASE_URL names this engine's own address.
@@ -14,7 +14,7 @@ const heading = (name: string) => page.getByRole('heading', { name, exact: true 
 const field = (name: string) => page.locator(`opl-settings-page [data-field="${name}"]`);
 
 beforeAll(async () => {
-  engine = await startEngine((baseUrl) => ({ OPL_PUBLIC_BASE_URL: baseUrl, OPL_OWNER_SECRET: OWNER_SECRET }));
+  engine = await startEngineOnSharedDatabase((baseUrl) => ({ OPL_PUBLIC_BASE_URL: baseUrl, OPL_OWNER_SECRET: OWNER_SECRET }));
   session = await openSession(inject('chromiumWsEndpoint'));
   page = session.page;
 });

@@ -4,7 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { writeTranscript } from '../../support/secret-scan.ts';
+import { createSharedDatabase } from '../../support/shared-postgres.ts';
+import '../../integration/support/provided-context.ts';
 
 /** Starts the real engine (`opl start`) as a child process with its own data dir and embedded PostgreSQL. */
 
@@ -144,4 +147,29 @@ export async function startEngine(env: (baseUrl: string) => Record<string, strin
     throw error;
   }
   return { baseUrl, port, stop };
+}
+
+/**
+ * `startEngine` on a database of its own on the e2e run's shared PostgreSQL server, for test
+ * files that need an engine in another mode: no server to initialise and start per engine.
+ * Call it from test files only (it reads `inject`); `stop()` also drops the database.
+ */
+export async function startEngineOnSharedDatabase(env: (baseUrl: string) => Record<string, string> = () => ({})): Promise<RunningEngine> {
+  const database = await createSharedDatabase(inject('oplTestAdminUrl'), 'opl_e2e');
+  try {
+    const engine = await startEngine((baseUrl) => ({ ...env(baseUrl), OPL_DATABASE_URL: database.url }));
+    return {
+      ...engine,
+      async stop() {
+        try {
+          await engine.stop();
+        } finally {
+          await database.drop();
+        }
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
 }

@@ -1,15 +1,22 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { chromiumExecutablePath, CHROMIUM_ARGS } from './chromium.ts';
 import { buildUiIfStale } from '../../../core/bootstrap/runtime.mjs';
 import { startSecretScan } from '../../support/secret-scan.ts';
+import { startSharedPostgres } from '../../support/shared-postgres.ts';
+import '../../integration/support/provided-context.ts';
 import { startEngine } from './engine.ts';
 
 /**
  * One engine (a real `opl start` child process with its own data dir and embedded PostgreSQL) and
  * one headless Debian Chromium for the whole e2e run. Tests receive the engine's base URL and the
- * browser's WebSocket endpoint through `inject`.
+ * browser's WebSocket endpoint through `inject`. Tests that need an engine of their own (another
+ * mode, their own fakes) give it a database on one more shared server (`oplTestAdminUrl`) instead
+ * of initialising a PostgreSQL server each.
  */
 
 declare module 'vitest' {
@@ -57,6 +64,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       scan.dispose();
       if (result.leaks.length > 0) throw new Error(`secret scan: issued token(s) appeared in the engine's output: ${result.leaks.map((leak) => leak.secretPrefix).join(', ')}`);
     });
+    const postgresRoot = await mkdtemp(join(tmpdir(), 'opl-e2e-postgres-'));
+    cleanups.push(() => rm(postgresRoot, { recursive: true, force: true }));
+    const postgres = await startSharedPostgres({ rootDir: postgresRoot, ownedRoot: postgresRoot, name: 'opl_e2e' });
+    cleanups.push(() => postgres.stop());
+    project.provide('oplTestAdminUrl', postgres.adminUrl);
     // Demo mode: simulated Spotify and TIDAL in the engine, so browser tests can connect accounts.
     const engine = await startEngine(() => ({ OPL_DEMO: '1' }));
     cleanups.push(() => engine.stop());

@@ -6,7 +6,9 @@ import { loadConfig } from '../../../core/config/index.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { connectByRedirect } from '../../integration/migrations/migration-harness.ts';
 import { firstPartyPlugins } from '../../integration/support/first-party-plugins.ts';
-import { freePort } from './engine.ts';
+import { inject } from 'vitest';
+import { createSharedDatabase, type SharedDatabase } from '../../support/shared-postgres.ts';
+import '../../integration/support/provided-context.ts';
 
 /** A provider fake the engine talks to instead of the real service. */
 interface ProviderFake {
@@ -22,9 +24,10 @@ export interface InProcessEngine {
 }
 
 /**
- * A real engine in the test's own process (HTTP, embedded PostgreSQL, the signed first-party
- * plugins in their sandboxes) whose providers are the test's stateful fakes, for browser tests
- * that reach into it (quarantine a plugin, fill its temporary directory) or steer the fakes.
+ * A real engine in the test's own process (HTTP, a database of its own on the run's shared
+ * PostgreSQL server, the signed first-party plugins in their sandboxes) whose providers are the
+ * test's stateful fakes, for browser tests that reach into it (quarantine a plugin, fill its
+ * temporary directory) or steer the fakes.
  * `providers` names the fakes' provider keys; each gets the demo OAuth client.
  */
 export async function startInProcessEngine(options: {
@@ -37,18 +40,21 @@ export async function startInProcessEngine(options: {
 }): Promise<InProcessEngine> {
   const plugins = await firstPartyPlugins();
   const dataDir = await mkdtemp(join(tmpdir(), `opl-e2e-${options.name}-`));
+  let database: SharedDatabase | undefined;
   let app: App | undefined;
   const stop = async () => {
     await app?.stop();
+    await database?.drop();
     await plugins.remove();
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
+    database = await createSharedDatabase(inject('oplTestAdminUrl'), 'opl_e2e');
     const config = loadConfig({
       OPL_DATA_DIR: dataDir,
       OPL_HOST: '127.0.0.1',
       OPL_PORT: '0',
-      OPL_EMBEDDED_DB_PORT: String(await freePort()),
+      OPL_DATABASE_URL: database.url,
       OPL_LOG_LEVEL: 'silent',
       ...options.env,
       ...plugins.env,

@@ -2,10 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createLogger } from '../../../core/logging/logger.ts';
-import { findFreePort } from '../../../core/storage/embedded/free-port.ts';
-import { startEmbeddedPostgres, THROWAWAY_SERVER_SETTINGS } from '../../../core/storage/embedded-postgres.service.ts';
 import { LEDGER_ENV, startSecretScan, TRANSCRIPT_ENV } from '../../support/secret-scan.ts';
+import { startSharedPostgres } from '../../support/shared-postgres.ts';
 import './provided-context.ts';
 
 /**
@@ -20,15 +18,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('oplSecretLedger', process.env[LEDGER_ENV]!);
   project.provide('oplTranscriptDir', process.env[TRANSCRIPT_ENV]!);
   try {
-    const server = await startEmbeddedPostgres({
-      rootDir: join(root, 'postgres'),
-      ownedRoot: root,
-      port: await findFreePort(),
-      database: 'opl_integration',
-      logger: createLogger({ level: 'warn', name: 'integration-postgres' }),
-      settings: { ...THROWAWAY_SERVER_SETTINGS, max_connections: '300' },
-    });
-    project.provide('oplTestAdminUrl', server.connectionString('postgres'));
+    const server = await startSharedPostgres({ rootDir: root, ownedRoot: root, name: 'opl_integration' });
+    project.provide('oplTestAdminUrl', server.adminUrl);
     project.provide('oplTestRoot', root);
     return async () => {
       try {

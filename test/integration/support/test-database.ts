@@ -1,19 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../../core/config/index.ts';
-import { createDatabase, dropDatabase } from '../../../core/storage/sql/database.sql.ts';
+import { createSharedDatabase, type SharedDatabase } from '../../support/shared-postgres.ts';
 import './provided-context.ts';
 
-export interface TestDatabase {
-  /** Superuser URL of the new database. */
-  url: string;
-  name: string;
-  /** Drops the database, disconnecting whatever is still connected to it. */
-  drop(): Promise<void>;
-}
+export type TestDatabase = SharedDatabase;
 
 let fileDatabase: TestDatabase | undefined;
 
@@ -22,20 +14,12 @@ let fileDatabase: TestDatabase | undefined;
  * test file creates becomes that file's database for `testConfig()`.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const adminUrl = inject('oplTestAdminUrl');
-  const name = `opl_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(createDatabase(name)));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  let dropped = false;
+  const created = await createSharedDatabase(inject('oplTestAdminUrl'), 'opl_test');
   const database: TestDatabase = {
-    url: url.toString(),
-    name,
+    ...created,
     async drop() {
-      if (dropped) return;
-      dropped = true;
       if (fileDatabase === database) fileDatabase = undefined;
-      await withAdmin(adminUrl, (client) => client.query(dropDatabase(name)));
+      await created.drop();
     },
   };
   fileDatabase ??= database;
@@ -56,15 +40,4 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   }
   const base = loadConfig({ OPL_DATA_DIR: dataDir, OPL_LOG_LEVEL: 'silent', OPL_PORT: '0' });
   return { ...base, databaseUrl: fileDatabase?.url, ...overrides };
-}
-
-async function withAdmin<T>(adminUrl: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await action(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
