@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { accountFullName, ACCOUNTS_PATH, needsReconnect, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
   availableFormat,
@@ -13,7 +13,7 @@ import {
   type ExportFormatValue,
 } from '../../api/exports.ts';
 import { apiRequest, downloadRequest } from '../../api/http.ts';
-import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
+import type { MigrationSource, SelectionDraft } from '../../api/migrations.ts';
 import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
 import { exportOutcomeStyles } from '../../theme/export-outcome.styles.ts';
@@ -25,6 +25,7 @@ import '../migrate-page/selection-step/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import '../source-picker/index.ts';
+import { OplSourceSelectionPage } from '../source-picker/source-selection-page.ts';
 import { exportFailureNotice } from './export-failure.template.ts';
 import { exportPageStyles } from './export-page.styles.ts';
 import { loadUnavailableFormats } from './format-availability.ts';
@@ -59,15 +60,11 @@ function chosenCount(selection: SelectionDraft): number {
  * browser saves it under the engine's file name. Afterwards the page says what was downloaded and
  * puts every warning into words; a refusal says why and what to do next.
  */
-export class OplExportPage extends LitElement {
+export class OplExportPage extends OplSourceSelectionPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, exportOutcomeStyles, exportPageStyles];
 
   static override properties = {
-    summary: { type: String },
     _accounts: { state: true },
-    _handedImportId: { state: true },
-    _source: { state: true },
-    _selection: { state: true },
     _format: { state: true },
     _unavailable: { state: true },
     _busy: { state: true },
@@ -76,15 +73,10 @@ export class OplExportPage extends LitElement {
     _failure: { state: true },
     _nothingChosen: { state: true },
     _cancelled: { state: true },
-    _announcement: { state: true },
     _retryIn: { state: true },
   };
 
-  declare summary: string;
   declare _accounts: Accounts;
-  declare _handedImportId: string;
-  declare _source: MigrationSource | undefined;
-  declare _selection: SelectionDraft;
   declare _format: ExportFormatValue;
   /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
   declare _unavailable: ReadonlySet<ExportFormatValue>;
@@ -96,7 +88,6 @@ export class OplExportPage extends LitElement {
   declare _nothingChosen: boolean;
   /** The last export was stopped with Cancel: said beside the button, not as a refusal. */
   declare _cancelled: boolean;
-  declare _announcement: string;
   /**
    * Seconds left of the wait the last refusal asked for (Retry-After); 0 when none. The same export
    * is held back meanwhile; changing what to export makes the refusal stale and ends the wait.
@@ -108,11 +99,7 @@ export class OplExportPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._accounts = { kind: 'loading' };
-    this._handedImportId = '';
-    this._source = undefined;
-    this._selection = EMPTY_SELECTION;
     this._format = 'csv';
     this._unavailable = new Set();
     this._busy = false;
@@ -121,7 +108,6 @@ export class OplExportPage extends LitElement {
     this._failure = undefined;
     this._nothingChosen = false;
     this._cancelled = false;
-    this._announcement = '';
     this._retryIn = 0;
     this.#retryWait = undefined;
     this.#cancel = undefined;
@@ -287,8 +273,7 @@ export class OplExportPage extends LitElement {
         ?accounts-unavailable=${unavailable}
         import-id=${this._handedImportId}
         @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => {
-          this._source = event.detail;
-          this._selection = EMPTY_SELECTION;
+          this.chooseSource(event.detail);
           this.#clearOutcome();
         }}
       ></opl-source-picker>

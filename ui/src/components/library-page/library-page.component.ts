@@ -29,6 +29,7 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import { tagStyles } from '../../theme/tag.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { OplLibraryDiff } from './library-diff.component.ts';
@@ -49,7 +50,7 @@ const REFRESH_TIMEOUT_MS = 300_000;
  * Everything shown comes from the engine's caches; "Refresh" reads the services again.
  */
 export class OplLibraryPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, libraryPageStyles];
+  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, tagStyles, libraryPageStyles];
 
   static override properties = {
     summary: {},

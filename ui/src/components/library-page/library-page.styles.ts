@@ -33,17 +33,6 @@ export const libraryPageStyles = css`
     gap: var(--opl-space-1);
   }
 
-  .provider {
-    display: inline-block;
-    font-size: 0.8125rem;
-    font-weight: 700;
-    text-transform: uppercase;
-    letter-spacing: 0.03em;
-    padding: 0 var(--opl-space-2);
-    border: 1px solid currentColor;
-    border-radius: var(--opl-radius);
-  }
-
   /* Off-screen groups skip layout and paint: a library of thousands of playlists stays responsive. */
   tbody.group {
     content-visibility: auto;
