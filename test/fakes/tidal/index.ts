@@ -18,8 +18,8 @@ import { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES, TidalState, type FakePlaylist, type
  */
 
 export const TIDAL_API_ORIGIN = 'https://openapi.tidal.com';
-export const TIDAL_LOGIN_ORIGIN = 'https://login.tidal.com';
-export const TIDAL_AUTH_ORIGIN = 'https://auth.tidal.com';
+/** Every origin the fake answers for: the API, the login (consent) page and the token endpoint. */
+const TIDAL_ORIGINS = [TIDAL_API_ORIGIN, 'https://login.tidal.com', 'https://auth.tidal.com'];
 export { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES } from './tidal-state.ts';
 
 export interface FakeTidalOptions extends FakeProviderOptions {
@@ -71,7 +71,7 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
   }
 
   const shell = await serveFake({
-    origins: [TIDAL_API_ORIGIN, TIDAL_LOGIN_ORIGIN, TIDAL_AUTH_ORIGIN],
+    origins: TIDAL_ORIGINS,
     port: options.port ?? 0,
     host: options.host,
     failure: (rule, _request, response) => failure(rule, response),

@@ -22,8 +22,8 @@ import { DEMO_CLIENT_ID, SCOPE_YOUTUBE, YoutubeState, type FakePlaylist, type Fa
  */
 
 export const YOUTUBE_API_ORIGIN = 'https://www.googleapis.com';
-export const GOOGLE_ACCOUNTS_ORIGIN = 'https://accounts.google.com';
-export const GOOGLE_OAUTH_ORIGIN = 'https://oauth2.googleapis.com';
+/** Every origin the fake answers for: the API, the consent page and the token endpoint. */
+const GOOGLE_ORIGINS = [YOUTUBE_API_ORIGIN, 'https://accounts.google.com', 'https://oauth2.googleapis.com'];
 export { DEMO_CLIENT_ID, SCOPE_READONLY, SCOPE_YOUTUBE } from './youtube-state.ts';
 
 export interface FakeYoutubeOptions extends FakeProviderOptions {
@@ -109,7 +109,7 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
   }
 
   const shell = await serveFake({
-    origins: [YOUTUBE_API_ORIGIN, GOOGLE_ACCOUNTS_ORIGIN, GOOGLE_OAUTH_ORIGIN],
+    origins: GOOGLE_ORIGINS,
     port: options.port ?? 0,
     host: options.host,
     // The API authenticates and charges the quota before any failure: a failed call still costs.

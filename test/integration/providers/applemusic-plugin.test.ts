@@ -8,7 +8,7 @@ import { startFakeAppleMusic, type FakeAppleMusic } from '../../fakes/applemusic
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { attachedContext, failureOf, readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { attachedContext, failureOf, pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Apple Music plugin in the real sandbox against the fake, for what the shared adapter
@@ -49,17 +49,14 @@ const appendsTo = (playlistId: string, from: number) => fake.requests.slice(from
 
 beforeAll(() => {
   ({ fake } = session);
-  account = fake.createAccount({
-    displayName: 'Plugin Listener',
-    library: {
-      playlists: [
-        { name: 'Mapping', description: 'Every kind of entry.', trackKeys: music.slice(0, 12).map((track) => track.key) },
-        { name: 'Long', trackKeys: music.slice(0, 230).map((track) => track.key) },
-        { name: 'Nothing Yet', trackKeys: [] },
-      ],
-      followed: [{ name: 'Someone Else’s', trackKeys: music.slice(40, 44).map((track) => track.key) }],
-      likedTrackKeys: music.slice(100, 135).map((track) => track.key),
-    },
+  account = pluginListener(fake, {
+    playlists: [
+      { name: 'Mapping', description: 'Every kind of entry.', trackKeys: music.slice(0, 12).map((track) => track.key) },
+      { name: 'Long', trackKeys: music.slice(0, 230).map((track) => track.key) },
+      { name: 'Nothing Yet', trackKeys: [] },
+    ],
+    followed: [{ name: 'Someone Else’s', trackKeys: music.slice(40, 44).map((track) => track.key) }],
+    likedTrackKeys: music.slice(100, 135).map((track) => track.key),
   });
   const mapping = playlistNamed('Mapping');
   fake.addToPlaylist(mapping.id, { musicVideoOf: music[0]!.key });

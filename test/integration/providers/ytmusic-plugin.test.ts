@@ -7,7 +7,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { SEARCH_PARAMS, startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
-import { readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube Music plugin in the real sandbox against the fake: what the shared contract
@@ -59,7 +59,7 @@ function editActions(request: { body: string }): Record<string, unknown>[] {
 
 beforeAll(() => {
   ({ fake } = session);
-  demo = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
+  demo = pluginListener(fake, demoLibrary());
 });
 
 describe('reads', () => {

@@ -20,9 +20,14 @@ export const libraryPageStyles = css`
     background: var(--opl-color-surface);
   }
 
-  .filters {
+  /* The filters and the toolbar: controls in a row that wraps on a narrow screen. */
+  .filters,
+  .toolbar {
     display: flex;
     flex-wrap: wrap;
+  }
+
+  .filters {
     gap: var(--opl-space-3);
     align-items: end;
     margin: 0 0 var(--opl-space-4);
@@ -62,8 +67,6 @@ export const libraryPageStyles = css`
   }
 
   .toolbar {
-    display: flex;
-    flex-wrap: wrap;
     gap: var(--opl-space-2);
     align-items: center;
     margin: 0 0 var(--opl-space-3);
