@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { DEMO_LISTENER, demoPlaylistEditor, pickDemoLibrary, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import { DEMO_LISTENER, demoPlaylistEditor, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, pickDemoLibrary, sendJson, serveFake } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { handleApi, type ApiResult } from './applemusic-api.routes.ts';
 import { STOREFRONTS } from './applemusic-catalog.ts';
@@ -29,10 +29,7 @@ export const DEMO_USER_TOKEN = 'mut-opl-demo-listener';
 /** Apple's music user tokens last about six months. */
 const USER_TOKEN_LIFETIME_S = 180 * 24 * 60 * 60;
 
-export interface FakeAppleMusicOptions {
-  /** Seed the demo user's library and expose `demoUserToken`. */
-  readonly demo?: boolean;
-  readonly port?: number;
+export interface FakeAppleMusicOptions extends FakeProviderOptions {
   /** Reads of a playlist's tracks before an accepted append shows up (default 2; 0: at once). */
   readonly appendVisibleAfterReads?: number;
   /** Storefront of accounts created without one (default `us`). */
@@ -111,6 +108,7 @@ export async function startFakeAppleMusic(options: FakeAppleMusicOptions = {}): 
   const shell = await serveFake({
     origins: [APPLE_MUSIC_API_ORIGIN],
     port: options.port ?? 0,
+    host: options.host,
     // A delayed rule joins the queue once the requests it lets through have passed.
     arrive(request) {
       const entry = later.find(({ rule }) => (!rule.method || rule.method === request.method) && (!rule.pathPrefix || request.path.startsWith(rule.pathPrefix)));

@@ -1,4 +1,4 @@
-import { demoPlaylistEditor, randomId, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, type FakeRequest, randomId, sendReply, serveFake, withDemoListener } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { DeezerApi } from './deezer-api.routes.ts';
 import { API_ORIGIN, CONNECT_ORIGIN, DeezerCatalog } from './deezer-catalog.ts';
@@ -27,11 +27,7 @@ export { MAX_SONGS_PER_REQUEST } from './deezer-api.routes.ts';
 /** Every permission the Deezer plugin can ask for: what `createAccount` grants unless told otherwise. */
 export const DEEZER_PLUGIN_PERMS = ['basic_access', 'offline_access', 'manage_library', 'delete_library'] as const;
 
-export interface FakeDeezerOptions {
-  /** Seed the demo user and approve the authorize page as that user. */
-  readonly demo?: boolean;
-  readonly port?: number;
-  readonly host?: string;
+export interface FakeDeezerOptions extends FakeProviderOptions {
   /** Lifetime of tokens granted without `offline_access`, in seconds (default 3600). */
   readonly tokenLifetimeS?: number;
 }

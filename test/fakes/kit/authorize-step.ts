@@ -71,6 +71,17 @@ export function requestedScopes(params: URLSearchParams): string[] {
   return (params.get('scope') ?? '').split(/\s+/).filter(Boolean);
 }
 
+/** How long an authorization code of the PKCE code flows may be redeemed (ten minutes, as the providers say). */
+export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
+
+/** An accepted authorize request of a PKCE code flow, kept until the user answers the consent page. */
+export interface PkceAuthorizeParams {
+  readonly redirectUri: string;
+  readonly state: string | null;
+  readonly scopes: string[];
+  readonly codeChallenge: string;
+}
+
 /** An authorize request of the PKCE code flow whose client and redirect URI were accepted. */
 export interface PkceCodeRequest {
   readonly state: string | null;

@@ -8,6 +8,16 @@ import { dropConnection, FailureQueue, startFakeHttp, type FailureRule, type Fak
  * "quota spent", "server error" and "token expired", and how it serves a request.
  */
 
+/** The options every fake's `start…` function takes. */
+export interface FakeProviderOptions {
+  /** Loopback port; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** Interface to listen on (default: loopback). */
+  readonly host?: string;
+  /** Seed the demo user (or channel) and approve the authorize page as that user. */
+  readonly demo?: boolean;
+}
+
 export interface FakeServerSpec {
   /** The provider's real origins, all served by this one port. */
   readonly origins: readonly string[];

@@ -1,4 +1,4 @@
-import { demoPlaylistEditor, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, type FakeRequest, sendReply, serveFake, withDemoListener } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { SpotifyApi } from './spotify-api.ts';
 import { ACCOUNTS_ORIGIN, API_ORIGIN, SpotifyCatalog } from './spotify-catalog.ts';
@@ -22,11 +22,7 @@ export { DEMO_CLIENT_ID } from './spotify-state.ts';
 
 export { SPOTIFY_PLUGIN_SCOPES } from './spotify-oauth.ts';
 
-export interface FakeSpotifyOptions {
-  /** Seed the demo user and approve the authorize page as that user. */
-  readonly demo?: boolean;
-  readonly port?: number;
-  readonly host?: string;
+export interface FakeSpotifyOptions extends FakeProviderOptions {
   /** Access token lifetime in seconds (default 3600, as Spotify). */
   readonly tokenLifetimeS?: number;
   /** Refresh answers include a new refresh token (default true). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { AuthorizeUsers, demoPlaylistEditor, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer } from '../kit/index.ts';
+import { AuthorizeUsers, demoPlaylistEditor, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, pickDemoLibrary, seedDemoListener, sendJson, serveFake } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { sendJsonApi } from './json-api.ts';
 import { handleApi } from './tidal-api.routes.ts';
@@ -18,15 +18,11 @@ import { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES, TidalState, type FakePlaylist, type
  */
 
 export const TIDAL_API_ORIGIN = 'https://openapi.tidal.com';
-export const TIDAL_LOGIN_ORIGIN = 'https://login.tidal.com';
-export const TIDAL_AUTH_ORIGIN = 'https://auth.tidal.com';
+/** Every origin the fake answers for: the API, the login (consent) page and the token endpoint. */
+const TIDAL_ORIGINS = [TIDAL_API_ORIGIN, 'https://login.tidal.com', 'https://auth.tidal.com'];
 export { DEMO_CLIENT_ID, THIRD_PARTY_SCOPES } from './tidal-state.ts';
 
-export interface FakeTidalOptions {
-  /** Loopback port; 0 (default) picks a free one. */
-  readonly port?: number;
-  /** Seed the demo user and approve the authorize page as that user. */
-  readonly demo?: boolean;
+export interface FakeTidalOptions extends FakeProviderOptions {
   /** Entries per page of every collection (the provider's pages hold 20). */
   readonly pageSize?: number;
   /** Seconds an access token lives (default 3600). */
@@ -75,8 +71,9 @@ export async function startFakeTidal(options: FakeTidalOptions = {}): Promise<Fa
   }
 
   const shell = await serveFake({
-    origins: [TIDAL_API_ORIGIN, TIDAL_LOGIN_ORIGIN, TIDAL_AUTH_ORIGIN],
+    origins: TIDAL_ORIGINS,
     port: options.port ?? 0,
+    host: options.host,
     failure: (rule, _request, response) => failure(rule, response),
     applyLostWrite(request) {
       if (request.path.startsWith('/v2/')) handleApi(state, { pageSize }, request);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { answerAuthorize, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
+import { answerAuthorize, AUTHORIZATION_CODE_TTL_MS, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type PkceAuthorizeParams, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
@@ -12,14 +12,8 @@ import { THIRD_PARTY_SCOPES, type TidalState } from './tidal-state.ts';
 
 export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
-const CODE_TTL_MS = 10 * 60 * 1000;
-
-interface AuthorizeParams {
+interface AuthorizeParams extends PkceAuthorizeParams {
   readonly clientId: string;
-  readonly redirectUri: string;
-  readonly state: string | null;
-  readonly scopes: string[];
-  readonly codeChallenge: string;
 }
 
 function tokenError(response: ServerResponse, status: number, error: string, subStatus: number, description: string): void {
@@ -49,7 +43,7 @@ function authorizeParams(state: TidalState, params: URLSearchParams, response: S
 function approve(state: TidalState, params: AuthorizeParams, userId: string, response: ServerResponse): void {
   // Codes are secrets too: the suite-wide scan looks for them in every log line and answer.
   const code = issuedSecret(randomId('', 24));
-  state.codes.set(code, { code, userId, clientId: params.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false });
+  state.codes.set(code, { code, userId, clientId: params.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + AUTHORIZATION_CODE_TTL_MS, used: false });
   redirect(response, withParams(params.redirectUri, { code, state: params.state }));
 }
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { answerFailure, AuthorizeUsers, bearerToken, pickDemoLibrary, seedDemoListener, sendJson, serveFake, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { answerFailure, AuthorizeUsers, bearerToken, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, type FakeRequest, pickDemoLibrary, seedDemoListener, sendJson, serveFake } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { API_PREFIX, handleApi, quotaCost, type ApiResult } from './youtube-api.routes.ts';
 import { errors, sendGoogleError } from './youtube-errors.ts';
@@ -22,13 +22,11 @@ import { DEMO_CLIENT_ID, SCOPE_YOUTUBE, YoutubeState, type FakePlaylist, type Fa
  */
 
 export const YOUTUBE_API_ORIGIN = 'https://www.googleapis.com';
-export const GOOGLE_ACCOUNTS_ORIGIN = 'https://accounts.google.com';
-export const GOOGLE_OAUTH_ORIGIN = 'https://oauth2.googleapis.com';
+/** Every origin the fake answers for: the API, the consent page and the token endpoint. */
+const GOOGLE_ORIGINS = [YOUTUBE_API_ORIGIN, 'https://accounts.google.com', 'https://oauth2.googleapis.com'];
 export { DEMO_CLIENT_ID, SCOPE_READONLY, SCOPE_YOUTUBE } from './youtube-state.ts';
 
-export interface FakeYoutubeOptions {
-  readonly port?: number;
-  readonly demo?: boolean;
+export interface FakeYoutubeOptions extends FakeProviderOptions {
   /** Quota units per day for every method but search.list (default 10,000). */
   readonly dailyUnits?: number;
   /** search.list calls per day (default 100). */
@@ -111,8 +109,9 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}): Promis
   }
 
   const shell = await serveFake({
-    origins: [YOUTUBE_API_ORIGIN, GOOGLE_ACCOUNTS_ORIGIN, GOOGLE_OAUTH_ORIGIN],
+    origins: GOOGLE_ORIGINS,
     port: options.port ?? 0,
+    host: options.host,
     // The API authenticates and charges the quota before any failure: a failed call still costs.
     preempt(request, response, rule) {
       if (!request.path.startsWith(API_PREFIX)) return false;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { answerAuthorize, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type RedirectFlowOptions } from '../kit/index.ts';
+import { answerAuthorize, AUTHORIZATION_CODE_TTL_MS, checkPkceCodeRequest, consentPageHtml, escapeHtml, formBody, pkceChallenge, randomId, redirect, redirectUriAllowed, requestedScopes, sendHtml, sendJson, withParams, type AuthorizeStep, type FakeRequest, type PkceAuthorizeParams, type RedirectFlowOptions } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-state.ts';
 
@@ -14,14 +14,8 @@ import { KNOWN_SCOPES, type OAuthClient, type YoutubeState } from './youtube-sta
 
 export type { RedirectFlowOptions as OAuthOptions } from '../kit/index.ts';
 
-const CODE_TTL_MS = 10 * 60 * 1000;
-
-interface AuthorizeParams {
+interface AuthorizeParams extends PkceAuthorizeParams {
   readonly client: OAuthClient;
-  readonly redirectUri: string;
-  readonly state: string | null;
-  readonly scopes: string[];
-  readonly codeChallenge: string;
   readonly offline: boolean;
 }
 
@@ -57,7 +51,7 @@ const offlineCodes = new WeakSet<object>();
 
 function approve(state: YoutubeState, params: AuthorizeParams, userId: string, response: ServerResponse): void {
   const code = issuedSecret(`4/${randomId('', 30)}`);
-  const record = { code, userId, clientId: params.client.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false };
+  const record = { code, userId, clientId: params.client.clientId, redirectUri: params.redirectUri, codeChallenge: params.codeChallenge, scopes: params.scopes, expiresAt: Date.now() + AUTHORIZATION_CODE_TTL_MS, used: false };
   state.codes.set(code, record);
   if (params.offline) offlineCodes.add(record);
   redirect(response, withParams(params.redirectUri, { state: params.state, code, scope: params.scopes.join(' ') }));

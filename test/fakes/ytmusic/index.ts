@@ -1,4 +1,4 @@
-import { demoPlaylistEditor, sendReply, serveFake, withDemoListener, type FailureRule, type FakeAccountTokens, type FakeProviderServer, type FakeRequest } from '../kit/index.ts';
+import { demoPlaylistEditor, type FailureRule, type FakeAccountTokens, type FakeProviderOptions, type FakeProviderServer, type FakeRequest, sendReply, serveFake, withDemoListener } from '../kit/index.ts';
 import type { SeedLibrary } from '../seed-catalog.ts';
 import { DEVICE_PAGE_ORIGIN, MUSIC_ORIGIN, OAUTH_ORIGIN, YtCatalog, type VideoType } from './ytmusic-catalog.ts';
 import { API_PREFIX, InnerTube } from './ytmusic-innertube.ts';
@@ -27,10 +27,7 @@ export { DEMO_CLIENT_ID, YOUTUBE_SCOPE } from './ytmusic-state.ts';
 export { SEARCH_PARAMS, MAX_EDIT_ACTIONS } from './ytmusic-innertube.ts';
 export { sapisidHash } from './ytmusic-state.ts';
 
-export interface FakeYtmusicOptions {
-  readonly demo?: boolean;
-  readonly port?: number;
-  readonly host?: string;
+export interface FakeYtmusicOptions extends FakeProviderOptions {
   /** Access token lifetime in seconds (Google: 3600). */
   readonly tokenLifetimeS?: number;
   /** Device-flow polling interval in seconds (Google: 5). */

@@ -14,8 +14,8 @@ import { DEMO_CLIENT_ID, YOUTUBE_SCOPE, type DeviceGrant, type YtState } from '.
  * rotate them). Clients must send their secret; `opl-demo-client` is accepted with any secret.
  */
 
-export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-export const VERIFICATION_URL = 'https://www.google.com/device';
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const VERIFICATION_URL = 'https://www.google.com/device';
 
 export interface DeviceFlowOptions {
   readonly tokenLifetimeS: number;

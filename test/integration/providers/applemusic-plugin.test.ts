@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest, OperationName, Track } from '@opl/plugin-sdk';
+import type { OperationName, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import type { PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { providerView } from '../../../core/plugins/provider-view.ts';
@@ -8,7 +8,7 @@ import { startFakeAppleMusic, type FakeAppleMusic } from '../../fakes/applemusic
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { attachedContext, failureOf, readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { attachedContext, failureOf, pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Apple Music plugin in the real sandbox against the fake, for what the shared adapter
@@ -23,14 +23,13 @@ const { tracks: seedTracks } = seedCatalog();
 const music = [...seedTracks.values()].filter((track) => track.mediaType === 'track' && (!track.availableOn || track.availableOn.includes('applemusic')));
 
 let fake: FakeAppleMusic;
-let manifest: Manifest;
 let account: FakeAccountTokens;
 const logger = captureLogger();
 const session = usePluginSession({ start: () => startFakeAppleMusic(), pluginDir: 'plugins/providers/applemusic', logger });
 const { seen } = session;
 
 function contextFor(tokens: FakeAccountTokens, developerToken = fake.developerToken()): PluginCallContext {
-  return attachedContext(manifest, tokens, { authorization: `Bearer ${developerToken}` });
+  return attachedContext(session.manifest, tokens, { authorization: `Bearer ${developerToken}` });
 }
 
 const call = <N extends OperationName>(op: N, input: OperationCallInput<N>, tokens: FakeAccountTokens = account, developerToken?: string) => session.call(op, input, contextFor(tokens, developerToken));
@@ -49,18 +48,15 @@ const songUri = (seedKey: string) => `applemusic:song:${fake.songId(seedKey)!}`;
 const appendsTo = (playlistId: string, from: number) => fake.requests.slice(from).filter((request) => request.method === 'POST' && request.path === `/v1/me/library/playlists/${playlistId}/tracks`);
 
 beforeAll(() => {
-  ({ fake, manifest } = session);
-  account = fake.createAccount({
-    displayName: 'Plugin Listener',
-    library: {
-      playlists: [
-        { name: 'Mapping', description: 'Every kind of entry.', trackKeys: music.slice(0, 12).map((track) => track.key) },
-        { name: 'Long', trackKeys: music.slice(0, 230).map((track) => track.key) },
-        { name: 'Nothing Yet', trackKeys: [] },
-      ],
-      followed: [{ name: 'Someone Else’s', trackKeys: music.slice(40, 44).map((track) => track.key) }],
-      likedTrackKeys: music.slice(100, 135).map((track) => track.key),
-    },
+  ({ fake } = session);
+  account = pluginListener(fake, {
+    playlists: [
+      { name: 'Mapping', description: 'Every kind of entry.', trackKeys: music.slice(0, 12).map((track) => track.key) },
+      { name: 'Long', trackKeys: music.slice(0, 230).map((track) => track.key) },
+      { name: 'Nothing Yet', trackKeys: [] },
+    ],
+    followed: [{ name: 'Someone Else’s', trackKeys: music.slice(40, 44).map((track) => track.key) }],
+    likedTrackKeys: music.slice(100, 135).map((track) => track.key),
   });
   const mapping = playlistNamed('Mapping');
   fake.addToPlaylist(mapping.id, { musicVideoOf: music[0]!.key });
@@ -406,12 +402,12 @@ describe('appending', () => {
 
 describe('what Apple Music does not have', () => {
   it('declares no removal, deletion, unfollow or mirror, with an actionable reason', () => {
-    const provider = manifest.provider!;
+    const provider = session.manifest.provider!;
     expect(provider.capabilities).not.toContain('REMOVE_TRACKS');
     expect(provider.capabilities).not.toContain('REORDER');
     expect(provider).toMatchObject({ can_delete_playlist: false, can_unfollow_playlist: false, can_mirror: false });
     expect(provider.mirror_unavailable_reason).toMatch(/new playlist/);
-    const view = providerView(manifest, true)!;
+    const view = providerView(session.manifest, true)!;
     expect(view).toMatchObject({ can_remove_tracks: false, can_delete_playlist: false, can_unfollow_playlist: false, can_mirror: false, can_target: true, can_source: true });
   });
 

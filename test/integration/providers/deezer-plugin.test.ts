@@ -7,7 +7,7 @@ import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index
 import { redirect, sendJson, startFakeHttp, type FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { buildPluginBundle } from '../support/build-plugin.ts';
-import { attachedContext, failureOf, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
+import { attachedContext, failureOf, pluginListener, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Deezer plugin in the real sandbox against the fake: what the shared contract does not
@@ -47,7 +47,7 @@ const ids = (tracks: readonly Track[]) => tracks.map((track) => track.id);
 
 beforeAll(() => {
   ({ fake, manifest } = session);
-  listener = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
+  listener = pluginListener(fake, demoLibrary());
 });
 
 describe('reading', () => {

@@ -5,7 +5,7 @@ import type { PluginBundle } from '../../../core/plugin-host/index.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
-import { bearerContext, failureOf, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, failureOf, pluginListener, readAllItems, readPages, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built Spotify plugin in the real sandbox against the fake: what the shared contract does not
@@ -39,7 +39,7 @@ function writes(from: number, method?: string) {
 
 beforeAll(() => {
   ({ fake, bundle } = session);
-  demo = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
+  demo = pluginListener(fake, demoLibrary());
 });
 
 describe('Spotify plugin: manifest', () => {

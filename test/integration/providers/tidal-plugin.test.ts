@@ -5,7 +5,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { seedCatalog } from '../../fakes/seed-catalog.ts';
 import { startFakeTidal, TIDAL_API_ORIGIN, type FakeTidal } from '../../fakes/tidal/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
-import { bearerContext, failureOf, readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, failureOf, pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built TIDAL plugin in the real sandbox against the fake, for what the shared adapter contract
@@ -41,21 +41,18 @@ const trackUri = (seedKey: string) => `tidal:track:${fake.trackId(seedKey)!}`;
 
 beforeAll(() => {
   ({ fake, manifest } = session);
-  account = fake.createAccount({
-    displayName: 'Plugin Listener',
-    library: {
-      playlists: [
-        { name: 'Versions', trackKeys: versions.map((track) => track.key) },
-        { name: 'Long', trackKeys: music.slice(0, 47).map((track) => track.key) },
-        { name: 'Small', trackKeys: music.slice(60, 65).map((track) => track.key) },
-        { name: 'Twice', trackKeys: [music[70]!.key, music[71]!.key, music[70]!.key] },
-        { name: 'Target', trackKeys: [] },
-      ],
-      followed: [{ name: 'Someone Else', trackKeys: music.slice(80, 82).map((track) => track.key), public: true }],
-      likedTrackKeys: music.slice(90, 115).map((track) => track.key),
-      savedAlbumKeys: ['al0', 'al1'],
-      followedArtistKeys: ['ar0'],
-    },
+  account = pluginListener(fake, {
+    playlists: [
+      { name: 'Versions', trackKeys: versions.map((track) => track.key) },
+      { name: 'Long', trackKeys: music.slice(0, 47).map((track) => track.key) },
+      { name: 'Small', trackKeys: music.slice(60, 65).map((track) => track.key) },
+      { name: 'Twice', trackKeys: [music[70]!.key, music[71]!.key, music[70]!.key] },
+      { name: 'Target', trackKeys: [] },
+    ],
+    followed: [{ name: 'Someone Else', trackKeys: music.slice(80, 82).map((track) => track.key), public: true }],
+    likedTrackKeys: music.slice(90, 115).map((track) => track.key),
+    savedAlbumKeys: ['al0', 'al1'],
+    followedArtistKeys: ['ar0'],
   });
   const versionsPlaylist = playlistNamed('Versions');
   versionsPlaylist.items.push(fake.state.newEntry('videos', [...fake.state.catalog.videos.keys()][0]!));

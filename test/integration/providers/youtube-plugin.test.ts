@@ -6,7 +6,7 @@ import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-cat
 import { SCOPE_READONLY, startFakeYoutube, YOUTUBE_API_ORIGIN, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { captureLogger } from '../plugin-host/support/capture-logger.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
-import { bearerContext, readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { bearerContext, pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube plugin in the real sandbox against the fake, for what the shared adapter
@@ -49,16 +49,13 @@ const uri = (track: SeedTrack) => `youtube:video:${fake.trackId(track.key)!}`;
 
 beforeAll(() => {
   ({ fake } = session);
-  account = fake.createAccount({
-    displayName: 'Plugin Listener',
-    library: {
-      playlists: [
-        { name: 'Long', description: 'Twenty-three songs', trackKeys: music.slice(0, 23).map((track) => track.key) },
-        { name: 'Mixed', trackKeys: music.slice(30, 33).map((track) => track.key) },
-        { name: 'Dupes', trackKeys: [music[40]!.key, music[41]!.key, music[40]!.key, music[42]!.key] },
-      ],
-      likedTrackKeys: music.slice(50, 62).map((track) => track.key),
-    },
+  account = pluginListener(fake, {
+    playlists: [
+      { name: 'Long', description: 'Twenty-three songs', trackKeys: music.slice(0, 23).map((track) => track.key) },
+      { name: 'Mixed', trackKeys: music.slice(30, 33).map((track) => track.key) },
+      { name: 'Dupes', trackKeys: [music[40]!.key, music[41]!.key, music[40]!.key, music[42]!.key] },
+    ],
+    likedTrackKeys: music.slice(50, 62).map((track) => track.key),
   });
   other = fake.createAccount({ displayName: 'Someone Else', library: { playlists: [{ name: 'Theirs', trackKeys: music.slice(70, 72).map((track) => track.key), public: true }] } });
   // A music video, a vlog and a deleted video in "Mixed".

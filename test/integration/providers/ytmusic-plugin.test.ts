@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Manifest, type OperationName, type Track } from '@opl/plugin-sdk';
+import { PluginError, type OperationName, type Track } from '@opl/plugin-sdk';
 import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
-import { PluginHost, type PluginBundle, type PluginCallContext } from '../../../core/plugin-host/index.ts';
+import { PluginHost, type PluginCallContext } from '../../../core/plugin-host/index.ts';
 import { credentialAttachments } from '../../../core/services/connections/credential-attachment.ts';
 import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { demoLibrary, seedCatalog } from '../../fakes/seed-catalog.ts';
 import { SEARCH_PARAMS, startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import { expectPluginError } from '../support/plugin-errors.ts';
-import { readAllItems, usePluginSession } from './support/plugin-session.ts';
+import { pluginListener, readAllItems, usePluginSession } from './support/plugin-session.ts';
 
 /**
  * The built YouTube Music plugin in the real sandbox against the fake: what the shared contract
@@ -23,16 +23,14 @@ const MUSIC = 'https://music.youtube.com';
 const EDIT_PATH = '/youtubei/v1/browse/edit_playlist';
 
 let fake: FakeYtmusicServer;
-let bundle: PluginBundle;
-let manifest: Manifest;
 let demo: FakeAccountTokens;
 // Small provider pages: every list below spans several continuation pages.
 const session = usePluginSession({ start: () => startFakeYtmusic({ playlistPageSize: 10, libraryPageSize: 4 }), pluginDir: 'plugins/providers/ytmusic', context: (_session, tokens) => context(tokens) });
 const { seen } = session;
 
 function context(tokens: FakeAccountTokens): PluginCallContext {
-  const method = manifest.provider!.auth.find((auth) => auth.kind === 'OAUTH_DEVICE')!;
-  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(manifest, method, { kind: 'token', access_token: tokens.accessToken }) };
+  const method = session.manifest.provider!.auth.find((auth) => auth.kind === 'OAUTH_DEVICE')!;
+  return { account: { id: `acct-${tokens.userId}`, label: null }, credentials: credentialAttachments(session.manifest, method, { kind: 'token', access_token: tokens.accessToken }) };
 }
 
 const callWith = <N extends OperationName>(ctx: PluginCallContext, op: N, input: OperationCallInput<N>) => session.call(op, input, ctx);
@@ -60,8 +58,8 @@ function editActions(request: { body: string }): Record<string, unknown>[] {
 }
 
 beforeAll(() => {
-  ({ fake, bundle, manifest } = session);
-  demo = fake.createAccount({ displayName: 'Plugin Listener', library: demoLibrary() });
+  ({ fake } = session);
+  demo = pluginListener(fake, demoLibrary());
 });
 
 describe('reads', () => {
@@ -280,8 +278,8 @@ describe('writes', () => {
 describe('cookie sessions', () => {
   it('signs each request with a SAPISIDHASH of the pasted cookie and never returns the cookie', async () => {
     const cookie = fake.createCookieSession(demo.userId);
-    const method = manifest.provider!.auth.find((auth) => auth.kind === 'HEADER_PASTE')!;
-    const attachments = credentialAttachments(manifest, method, { kind: 'headers', headers: { cookie } });
+    const method = session.manifest.provider!.auth.find((auth) => auth.kind === 'HEADER_PASTE')!;
+    const attachments = credentialAttachments(session.manifest, method, { kind: 'headers', headers: { cookie } });
     // The plugin must see the cookie (credential_access) to sign; see the report on credential attachment.
     const ctx: PluginCallContext = { account: { id: 'acct-cookie', label: null }, credentials: attachments.map((attachment) => ({ ...attachment, token: cookie })) };
     const before = fake.requests.length;
@@ -335,7 +333,7 @@ describe('failures', () => {
     const quick = new PluginHost({ originOverrides: fake.originOverrides });
     await quick.start();
     try {
-      await quick.load({ ...bundle, manifest: { ...bundle.manifest, limits: { ...bundle.manifest.limits, request_timeout_ms: 800 } } });
+      await quick.load({ ...session.bundle, manifest: { ...session.bundle.manifest, limits: { ...session.bundle.manifest.limits, request_timeout_ms: 800 } } });
       fake.failNext({ kind: 'timeout' });
       const error = await quick.call(PLUGIN_ID, 'testConnection', {}, context(demo)).then(
         () => null,

@@ -4,6 +4,7 @@ import type { OperationCallInput } from '@opl/plugin-sdk/schemas';
 import { PluginHost, type PluginBundle, type PluginCallContext, type PluginHostLogger } from '../../../../core/plugin-host/index.ts';
 import { credentialAttachments } from '../../../../core/services/connections/credential-attachment.ts';
 import type { FakeAccountTokens, FakeProviderServer } from '../../../fakes/fake-provider.ts';
+import type { SeedLibrary } from '../../../fakes/seed-catalog.ts';
 import { buildPluginBundle } from '../../support/build-plugin.ts';
 
 /**
@@ -77,6 +78,11 @@ export function usePluginSession<F extends FakeProviderServer>(options: PluginSe
     await session.fake?.close();
   });
   return session;
+}
+
+/** The account a plugin test reads and writes as ("Plugin Listener"), holding the test's library. */
+export function pluginListener(fake: Pick<FakeProviderServer, 'createAccount'>, library: SeedLibrary): FakeAccountTokens {
+  return fake.createAccount({ displayName: 'Plugin Listener', library });
 }
 
 /** The typed plugin error a call ends with (the test fails when it succeeds or throws something else). */

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import {
   ACCOUNTS_PATH,
   accountFullName,
@@ -26,7 +26,7 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
-import { FocusTarget, nextStepsList } from '../kit/index.ts';
+import { FocusTarget, nextStepsList, OplPage } from '../kit/index.ts';
 import '../login-form/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
@@ -43,6 +43,7 @@ import './playlist-browser/index.ts';
 import type { ConnectRequest } from './provider-list/provider-list.component.ts';
 import './provider-list/index.ts';
 import { providerListStyles } from './provider-list/provider-list.styles.ts';
+import { loadFailedNotice } from '../problem-notice/load-failed.template.ts';
 
 type Load =
   | { readonly kind: 'loading' }
@@ -73,40 +74,34 @@ const DEMO_BANNER = 'Demo mode: these are simulated services with made-up music;
  * accounts grouped by service with their label, status, scopes and expiry, the actions on them
  * (test, reconnect, rename, disconnect) and a browser of an account's playlists.
  */
-export class OplConnectionsPage extends LitElement {
+export class OplConnectionsPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, providerListStyles, accountListStyles, connectionsPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _busy: { state: true },
     _challenge: { state: true },
     _connectFailure: { state: true },
     _browsing: { state: true },
     _outcome: { state: true },
-    _announcement: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _busy: Busy | undefined;
   declare _challenge: ActiveChallenge | undefined;
   declare _connectFailure: { readonly origin: Origin; readonly attempt: ConnectAttempt; readonly failure: ConnectionFailure } | undefined;
   declare _browsing: string | undefined;
   declare _outcome: Outcome | undefined;
-  declare _announcement: string;
   readonly #focus = new FocusTarget();
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { kind: 'loading' };
     this._busy = undefined;
     this._challenge = undefined;
     this._connectFailure = undefined;
     this._browsing = undefined;
     this._outcome = undefined;
-    this._announcement = '';
   }
 
   override connectedCallback(): void {
@@ -365,10 +360,7 @@ export class OplConnectionsPage extends LitElement {
           <opl-login-form @opl-signed-in=${() => void this.refresh()}></opl-login-form>
         </section>`;
       case 'failed':
-        return html`<opl-problem-notice .problem=${load.problem}>
-          ${accessHint(load.problem)}
-          <button type="button" @click=${() => void this.refresh()}>Try again</button>
-        </opl-problem-notice>`;
+        return loadFailedNotice(load.problem, () => void this.refresh());
       case 'loaded': {
         const { providers, accounts } = load;
         const demo = providers.some((provider) => provider.demo) || accounts.some((account) => account.demo);

@@ -1,7 +1,6 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { accountFullName, ACCOUNTS_PATH, needsReconnect, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
-  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
   EXPORT_HANDOVER_KEY,
@@ -10,10 +9,9 @@ import {
   EXPORTS_PATH,
   FORMAT_UNAVAILABLE_TEXT,
   type ExportFailure,
-  type ExportFormatValue,
 } from '../../api/exports.ts';
 import { apiRequest, downloadRequest } from '../../api/http.ts';
-import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
+import type { MigrationSource, SelectionDraft } from '../../api/migrations.ts';
 import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
 import { exportOutcomeStyles } from '../../theme/export-outcome.styles.ts';
@@ -25,9 +23,10 @@ import '../migrate-page/selection-step/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import '../source-picker/index.ts';
+import { OplSourceSelectionPage } from '../source-picker/source-selection-page.ts';
 import { exportFailureNotice } from './export-failure.template.ts';
 import { exportPageStyles } from './export-page.styles.ts';
-import { loadUnavailableFormats } from './format-availability.ts';
+import { ExportFileController } from './export-file.controller.ts';
 import { readExportResult, type ExportResult } from './export-result.ts';
 import './export-result/index.ts';
 import { formatRemaining, RetryWait } from './retry-wait.ts';
@@ -59,69 +58,44 @@ function chosenCount(selection: SelectionDraft): number {
  * browser saves it under the engine's file name. Afterwards the page says what was downloaded and
  * puts every warning into words; a refusal says why and what to do next.
  */
-export class OplExportPage extends LitElement {
+export class OplExportPage extends OplSourceSelectionPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, exportOutcomeStyles, exportPageStyles];
 
   static override properties = {
-    summary: { type: String },
     _accounts: { state: true },
-    _handedImportId: { state: true },
-    _source: { state: true },
-    _selection: { state: true },
-    _format: { state: true },
-    _unavailable: { state: true },
     _busy: { state: true },
     _result: { state: true },
-    _href: { state: true },
     _failure: { state: true },
     _nothingChosen: { state: true },
     _cancelled: { state: true },
-    _announcement: { state: true },
     _retryIn: { state: true },
   };
 
-  declare summary: string;
   declare _accounts: Accounts;
-  declare _handedImportId: string;
-  declare _source: MigrationSource | undefined;
-  declare _selection: SelectionDraft;
-  declare _format: ExportFormatValue;
-  /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
-  declare _unavailable: ReadonlySet<ExportFormatValue>;
   declare _busy: boolean;
   declare _result: ExportResult | undefined;
-  /** Object URL of the last file, offered again as a link; revoked when replaced or when the page goes. */
-  declare _href: string;
   declare _failure: ExportFailure | undefined;
   declare _nothingChosen: boolean;
   /** The last export was stopped with Cancel: said beside the button, not as a refusal. */
   declare _cancelled: boolean;
-  declare _announcement: string;
   /**
    * Seconds left of the wait the last refusal asked for (Retry-After); 0 when none. The same export
    * is held back meanwhile; changing what to export makes the refusal stale and ends the wait.
    */
   declare _retryIn: number;
+  readonly #file = new ExportFileController(this);
   #retryWait: RetryWait | undefined;
   /** Stops the export under way (Cancel); the engine notices the closed request and removes its file. */
   #cancel: AbortController | undefined;
 
   constructor() {
     super();
-    this.summary = '';
     this._accounts = { kind: 'loading' };
-    this._handedImportId = '';
-    this._source = undefined;
-    this._selection = EMPTY_SELECTION;
-    this._format = 'csv';
-    this._unavailable = new Set();
     this._busy = false;
     this._result = undefined;
-    this._href = '';
     this._failure = undefined;
     this._nothingChosen = false;
     this._cancelled = false;
-    this._announcement = '';
     this._retryIn = 0;
     this.#retryWait = undefined;
     this.#cancel = undefined;
@@ -135,12 +109,10 @@ export class OplExportPage extends LitElement {
       this._handedImportId = handed;
     }
     void this.#loadAccounts();
-    void this.#loadFormats();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#forgetFile();
     this.#endWait();
   }
 
@@ -154,19 +126,6 @@ export class OplExportPage extends LitElement {
     this._accounts = accounts
       ? { kind: 'loaded', accounts: accounts.filter((account) => account.status === 'connected'), reconnect: accounts.filter(needsReconnect) }
       : { kind: 'failed', problem: { title: 'Unexpected answer from the engine', status: result.status, detail: 'The list of accounts did not have the documented fields.' } };
-  }
-
-  async #loadFormats(): Promise<void> {
-    const unavailable = await loadUnavailableFormats();
-    if (!unavailable) return;
-    this._unavailable = unavailable;
-    // The format chosen by then (the user may have picked one while the list was on its way).
-    this._format = availableFormat(this._format, unavailable);
-  }
-
-  #forgetFile(): void {
-    if (this._href) URL.revokeObjectURL(this._href);
-    this._href = '';
   }
 
   /** Any change of what to export makes the last outcome stale. */
@@ -212,13 +171,13 @@ export class OplExportPage extends LitElement {
     }
     const source = this._source;
     const selection = this._selection;
-    const format = this._format;
+    const format = this.#file.format;
     this._busy = true;
     this._failure = undefined;
     this._nothingChosen = false;
     this._cancelled = false;
     this._result = undefined;
-    this.#forgetFile();
+    this.#file.forget();
     this._announcement = `Exporting ${plural(chosenCount(selection), 'playlist')} as ${exportFormatOption(format)?.label ?? format}…`;
     const cancel = new AbortController();
     this.#cancel = cancel;
@@ -253,7 +212,7 @@ export class OplExportPage extends LitElement {
     if (savedAfterLeaving()) return;
     const result = await readExportResult(answer, { partialPlaylistIds: Object.keys(selection.tracks).filter((id) => (selection.tracks[id]?.length ?? 0) > 0) });
     if (savedAfterLeaving()) return;
-    this._href = saveBlob(answer.blob, answer.fileName);
+    this.#file.save(answer.blob, answer.fileName);
     this._result = result;
     this._busy = false;
     const warnings = Math.max(result.warningCount, result.warnings.length);
@@ -287,8 +246,7 @@ export class OplExportPage extends LitElement {
         ?accounts-unavailable=${unavailable}
         import-id=${this._handedImportId}
         @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => {
-          this._source = event.detail;
-          this._selection = EMPTY_SELECTION;
+          this.chooseSource(event.detail);
           this.#clearOutcome();
         }}
       ></opl-source-picker>
@@ -321,12 +279,12 @@ export class OplExportPage extends LitElement {
         ${EXPORT_FORMATS.map(
           // The explanation describes the radio rather than naming it, so it is read once, after the name.
           (option) => {
-            const unavailable = this._unavailable.has(option.value);
+            const unavailable = this.#file.unavailable.has(option.value);
             return html`<div class="format" data-available=${unavailable ? 'false' : 'true'}>
-              <input type="radio" name="format" id=${`format-${option.value}`} .value=${option.value} .checked=${this._format === option.value} ?disabled=${unavailable}
+              <input type="radio" name="format" id=${`format-${option.value}`} .value=${option.value} .checked=${this.#file.format === option.value} ?disabled=${unavailable}
                 aria-describedby=${`format-${option.value}-explain`}
                 @change=${() => {
-                  this._format = option.value;
+                  this.#file.choose(option.value);
                   this.#clearOutcome();
                 }} />
               <label class="format-name" for=${`format-${option.value}`}>${option.label} <span class="extension">.${option.value}</span></label>
@@ -341,15 +299,15 @@ export class OplExportPage extends LitElement {
   #downloadStep(): TemplateResult | typeof nothing {
     if (!this._source) return nothing;
     const count = chosenCount(this._selection);
-    const format = exportFormatOption(this._format);
+    const format = exportFormatOption(this.#file.format);
     return html`<section aria-labelledby="step-download">
       <h2 id="step-download">4. Download</h2>
       <p data-testid="export-summary">
         ${count === 0
           ? 'No playlist chosen yet.'
           : count === 1
-            ? `1 playlist as one ${format?.label ?? this._format} file.`
-            : `${plural(count, 'playlist')} as one ZIP archive of ${format?.label ?? this._format} files with a manifest.json.`}
+            ? `1 playlist as one ${format?.label ?? this.#file.format} file.`
+            : `${plural(count, 'playlist')} as one ZIP archive of ${format?.label ?? this.#file.format} files with a manifest.json.`}
       </p>
       <button type="button" class="primary" id="download" aria-disabled=${this._busy || count === 0 || this._retryIn > 0 ? 'true' : 'false'} aria-describedby=${this._nothingChosen ? 'nothing-chosen' : nothing}
         @click=${() => void this.#download()}>
@@ -359,7 +317,7 @@ export class OplExportPage extends LitElement {
       ${this._nothingChosen ? html`<p class="field-error" id="nothing-chosen">Choose at least one playlist in step 2 first.</p>` : nothing}
       ${this._cancelled ? html`<p class="hint" data-testid="export-cancelled">Cancelled: nothing was saved. Press Download to start again.</p>` : nothing}
       ${this._failure ? exportFailureNotice(this._failure, () => void this.#download(), { retryIn: this._retryIn }) : nothing}
-      <opl-export-result .result=${this._result} href=${this._href}></opl-export-result>
+      <opl-export-result .result=${this._result} href=${this.#file.href}></opl-export-result>
     </section>`;
   }
 

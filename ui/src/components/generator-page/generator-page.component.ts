@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, accountFullName, parseAccounts, type AccountView } from '../../api/connections.ts';
 import {
   defaultControls,
@@ -27,13 +27,15 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
-import { FocusTarget } from '../kit/index.ts';
+import { tagStyles } from '../../theme/tag.styles.ts';
+import { FocusTarget, OplPage } from '../kit/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { draftEditor } from './draft-editor.template.ts';
 import { confirmPanel, endAnnouncement, generationProgress } from './draft-status.template.ts';
 import { generationForm, type WordField } from './generation-form.template.ts';
 import { generatorPageStyles } from './generator-page.styles.ts';
+import { loadFailedNotice } from '../problem-notice/load-failed.template.ts';
 
 type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly config: GeneratorConfig; readonly accounts: readonly AccountView[] } | { readonly state: 'failed'; readonly problem: Problem };
 
@@ -44,11 +46,10 @@ const EMPTY_WORDS: Record<WordField, string> = { genres: '', moods: '', eras: ''
  * its songs are found on the chosen account's service while the page watches (server-sent events),
  * and the result is a private draft to edit, approve and write there as an ordinary migration.
  */
-export class OplGeneratorPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, generatorPageStyles];
+export class OplGeneratorPage extends OplPage {
+  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, tagStyles, generatorPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _targetId: { state: true },
     _prompt: { state: true },
@@ -60,7 +61,6 @@ export class OplGeneratorPage extends LitElement {
     _order: { state: true },
     _busy: { state: true },
     _problem: { state: true },
-    _announcement: { state: true },
     _replacing: { state: true },
     _searchText: { state: true },
     _results: { state: true },
@@ -69,7 +69,6 @@ export class OplGeneratorPage extends LitElement {
     _options: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _targetId: string;
   declare _prompt: string;
@@ -82,7 +81,6 @@ export class OplGeneratorPage extends LitElement {
   /** What is being done right now (a request in flight), for busy buttons. */
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
-  declare _announcement: string;
   declare _replacing: string | undefined;
   declare _searchText: string;
   declare _results: readonly SearchResult[] | undefined;
@@ -96,7 +94,6 @@ export class OplGeneratorPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { state: 'loading' };
     this._targetId = '';
     this._prompt = '';
@@ -108,7 +105,6 @@ export class OplGeneratorPage extends LitElement {
     this._order = [];
     this._busy = undefined;
     this._problem = undefined;
-    this._announcement = '';
     this._replacing = undefined;
     this._searchText = '';
     this._results = undefined;
@@ -455,7 +451,7 @@ export class OplGeneratorPage extends LitElement {
     const load = this._load;
     if (load.state === 'loading') return html`<p role="status">Loading the generator…</p>`;
     if (load.state === 'failed') {
-      return html`<opl-problem-notice .problem=${load.problem}>${accessHint(load.problem)}<p><button type="button" @click=${() => void this.#loadConfig()}>Try again</button></p></opl-problem-notice>`;
+      return loadFailedNotice(load.problem, () => void this.#loadConfig());
     }
     const { config } = load;
     if (!config.available) {

@@ -39,17 +39,6 @@ export const generatorPageStyles = css`
     margin-bottom: var(--opl-space-2);
   }
 
-  .badge {
-    display: inline-block;
-    font-size: 0.8125rem;
-    font-weight: 700;
-    text-transform: uppercase;
-    letter-spacing: 0.03em;
-    padding: 0 var(--opl-space-2);
-    border: 1px solid currentColor;
-    border-radius: var(--opl-radius);
-  }
-
   .muted {
     color: var(--opl-color-text-muted);
   }

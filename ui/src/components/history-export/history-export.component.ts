@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
-  availableFormat,
   describeExportFailure,
   EXPORT_FORMATS,
   exportFormatOption,
@@ -18,8 +17,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { exportFailureNotice } from '../export-page/export-failure.template.ts';
 import { readExportResult, type ExportResult } from '../export-page/export-result.ts';
 import '../export-page/export-result/index.ts';
-import { loadUnavailableFormats } from '../export-page/format-availability.ts';
-import { saveBlob } from '../export-page/save-blob.ts';
+import { ExportFileController } from '../export-page/export-file.controller.ts';
 import { historyExportStyles } from './history-export.styles.ts';
 
 /** Built from stored rows only, but a long migration still takes a while to serialize. */
@@ -36,33 +34,24 @@ export class OplHistoryExport extends LitElement {
 
   static override properties = {
     job: { attribute: false },
-    _format: { state: true },
-    _unavailable: { state: true },
     _busy: { state: true },
     _result: { state: true },
-    _href: { state: true },
     _failure: { state: true },
     _announcement: { state: true },
   };
 
   declare job: MigrationJob | undefined;
-  declare _format: ExportFormatValue;
-  /** Formats the engine cannot write now (their plugin is refused or quarantined): listed, not selectable. */
-  declare _unavailable: ReadonlySet<ExportFormatValue>;
   declare _busy: boolean;
   declare _result: ExportResult | undefined;
-  declare _href: string;
   declare _failure: ExportFailure | undefined;
   declare _announcement: string;
+  readonly #file = new ExportFileController(this);
 
   constructor() {
     super();
     this.job = undefined;
-    this._format = 'csv';
-    this._unavailable = new Set();
     this._busy = false;
     this._result = undefined;
-    this._href = '';
     this._failure = undefined;
     this._announcement = '';
   }
@@ -70,44 +59,21 @@ export class OplHistoryExport extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Another migration chosen: the last outcome belonged to the previous one.
     if (changed.has('job') && changed.get('job')?.id !== this.job?.id) {
-      this.#forgetFile();
+      this.#file.forget();
       this._result = undefined;
       this._failure = undefined;
       this._announcement = '';
     }
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.#loadFormats();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#forgetFile();
-  }
-
-  async #loadFormats(): Promise<void> {
-    const unavailable = await loadUnavailableFormats();
-    if (!unavailable) return;
-    this._unavailable = unavailable;
-    // The format chosen by then (the user may have picked one while the list was on its way).
-    this._format = availableFormat(this._format, unavailable);
-  }
-
-  #forgetFile(): void {
-    if (this._href) URL.revokeObjectURL(this._href);
-    this._href = '';
-  }
-
   async #download(): Promise<void> {
     const job = this.job;
     if (this._busy || !job) return;
-    const format = this._format;
+    const format = this.#file.format;
     this._busy = true;
     this._failure = undefined;
     this._result = undefined;
-    this.#forgetFile();
+    this.#file.forget();
     this._announcement = `Exporting the playlists of ${job.label} as ${exportFormatOption(format)?.label ?? format}…`;
     const answer = await downloadRequest(historyExportPath(job.id), { format }, EXPORT_TIMEOUT_MS);
     if (this.job?.id !== job.id) {
@@ -121,7 +87,7 @@ export class OplHistoryExport extends LitElement {
       return;
     }
     const result = await readExportResult(answer, { partialPlaylistIds: [] });
-    this._href = saveBlob(answer.blob, answer.fileName);
+    this.#file.save(answer.blob, answer.fileName);
     this._result = result;
     this._busy = false;
     const warnings = Math.max(result.warningCount, result.warnings.length);
@@ -145,23 +111,23 @@ export class OplHistoryExport extends LitElement {
             <div class="controls">
               <label for="history-export-format">Format</label>
               <select id="history-export-format" aria-describedby="history-export-explain"
-                @change=${(event: Event) => (this._format = (event.currentTarget as HTMLSelectElement).value as ExportFormatValue)}>
+                @change=${(event: Event) => this.#file.choose((event.currentTarget as HTMLSelectElement).value as ExportFormatValue)}>
                 ${EXPORT_FORMATS.map((option) => {
-                  const unavailable = this._unavailable.has(option.value);
-                  return html`<option value=${option.value} ?selected=${option.value === this._format} ?disabled=${unavailable}>${option.label}${unavailable ? ' (not available now)' : ''}</option>`;
+                  const unavailable = this.#file.unavailable.has(option.value);
+                  return html`<option value=${option.value} ?selected=${option.value === this.#file.format} ?disabled=${unavailable}>${option.label}${unavailable ? ' (not available now)' : ''}</option>`;
                 })}
               </select>
               <button type="button" aria-disabled=${this._busy ? 'true' : 'false'} @click=${() => void this.#download()}>
                 ${this._busy ? 'Exporting…' : 'Download playlists'}
               </button>
               <p class="hint" id="history-export-explain">
-                ${exportFormatOption(this._format)?.explanation ?? ''} Several playlists come as one ZIP archive with a manifest.json.${this._unavailable.size > 0
-                  ? html` <span data-testid="unavailable-formats">${[...this._unavailable].map((format) => exportFormatOption(format)?.label ?? format).join(', ')}: ${FORMAT_UNAVAILABLE_TEXT}</span>`
+                ${exportFormatOption(this.#file.format)?.explanation ?? ''} Several playlists come as one ZIP archive with a manifest.json.${this.#file.unavailable.size > 0
+                  ? html` <span data-testid="unavailable-formats">${[...this.#file.unavailable].map((format) => exportFormatOption(format)?.label ?? format).join(', ')}: ${FORMAT_UNAVAILABLE_TEXT}</span>`
                   : nothing}
               </p>
             </div>`}
       ${this._failure ? exportFailureNotice(this._failure, () => void this.#download()) : nothing}
-      <opl-export-result .result=${this._result} href=${this._href} heading="history-export-result-heading"></opl-export-result>
+      <opl-export-result .result=${this._result} href=${this.#file.href} heading="history-export-result-heading"></opl-export-result>
       <span class="visually-hidden" role="status" aria-live="polite">${this._announcement}</span>
     </section>`;
   }

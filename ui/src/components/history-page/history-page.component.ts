@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import {
   AGGREGATE_STATS_PATH,
@@ -25,6 +25,7 @@ import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { historyPageStyles } from './history-page.styles.ts';
 import './job-detail/index.ts';
+import { OplPage } from '../kit/index.ts';
 
 type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly jobs: readonly MigrationJob[] } | { readonly kind: 'failed'; readonly problem: Problem };
 
@@ -32,24 +33,21 @@ type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly j
  * History: every migration, newest first, with its status and outcome; totals over all of them
  * as charts with text equivalents; and the chosen migration's items, statistics and reports.
  */
-export class OplHistoryPage extends LitElement {
+export class OplHistoryPage extends OplPage {
   static override styles = [sharedStyles, panelStyles, tableStyles, historyPageStyles];
 
   static override properties = {
-    summary: { type: String },
     _load: { state: true },
     _stats: { state: true },
     _selected: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _stats: AggregateStats | undefined;
   declare _selected: string | undefined;
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { kind: 'loading' };
     this._stats = undefined;
     this._selected = undefined;

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { healthLabel, jobStatusLabel, OVERVIEW_PATH, parseOverview, ruleAttentionLabel, type HomeOverview, type OverviewAccount } from '../../api/home-overview.ts';
 import { apiRequest } from '../../api/http.ts';
 import { plural } from '../../api/plural.ts';
@@ -8,9 +8,11 @@ import { hrefFor } from '../../router/route.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
-import { accessHint } from '../problem-notice/access-hint.ts';
+import { tagStyles } from '../../theme/tag.styles.ts';
 import '../problem-notice/index.ts';
 import { homePageStyles } from './home-page.styles.ts';
+import { OplPage } from '../kit/index.ts';
+import { loadFailedNotice } from '../problem-notice/load-failed.template.ts';
 
 type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly overview: HomeOverview } | { readonly state: 'failed'; readonly problem: Problem };
 
@@ -21,23 +23,20 @@ type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly
  * without a page (`landing`) and nothing is connected yet, it leads on to Connections instead,
  * where the first account (or demo mode's) is connected.
  */
-export class OplHomePage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, homePageStyles];
+export class OplHomePage extends OplPage {
+  static override styles = [sharedStyles, pageStyles, panelStyles, tagStyles, homePageStyles];
 
   static override properties = {
-    summary: {},
     landing: { type: Boolean },
     _load: { state: true },
   };
 
-  declare summary: string;
   /** Opened as the engine's first page (no page in the address): an empty engine goes on to Connections. */
   declare landing: boolean;
   declare _load: Load;
 
   constructor() {
     super();
-    this.summary = '';
     this.landing = false;
     this._load = { state: 'loading' };
   }
@@ -142,8 +141,7 @@ export class OplHomePage extends LitElement {
     const load = this._load;
     if (load.state === 'loading') return html`<p role="status">Loading your overview…</p>`;
     if (load.state === 'failed') {
-      return html`<opl-problem-notice .problem=${load.problem}>${accessHint(load.problem)}
-        <p><button type="button" @click=${() => void this.#reload()}>Try again</button></p></opl-problem-notice>`;
+      return loadFailedNotice(load.problem, () => void this.#reload());
     }
     if (load.overview.accounts.length === 0) {
       return html`<p class="empty" data-testid="no-accounts">No account is connected yet. <a href=${hrefFor('connections')}>Connect one on Connections</a> — or try demo mode's accounts there.</p>`;

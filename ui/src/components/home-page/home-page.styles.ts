@@ -33,15 +33,4 @@ export const homePageStyles = css`
   .attention {
     font-weight: 700;
   }
-
-  .provider {
-    display: inline-block;
-    font-size: 0.8125rem;
-    font-weight: 700;
-    text-transform: uppercase;
-    letter-spacing: 0.03em;
-    padding: 0 var(--opl-space-2);
-    border: 1px solid currentColor;
-    border-radius: var(--opl-radius);
-  }
 `;

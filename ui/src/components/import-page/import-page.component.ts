@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { apiRequest, type ApiResult } from '../../api/http.ts';
 import {
   FILE_PREVIEW_PATH,
@@ -23,7 +23,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
 import { loadingLineStyles, spinnerStyles } from '../../theme/loading.styles.ts';
 import { loadUnavailableFormats } from '../export-page/format-availability.ts';
-import { FocusTarget } from '../kit/index.ts';
+import { FocusTarget, OplPage } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { importFailureNotice } from './import-failure.template.ts';
 import { importPageStyles } from './import-page.styles.ts';
@@ -47,29 +47,25 @@ const UPLOAD_TIMEOUT_MS = 120_000;
  * playlists, the first tracks and line-level issues — before anything is matched. The record can
  * be exported to a portable file or deleted here; migrating from it arrives with the Migrate area.
  */
-export class OplImportPage extends LitElement {
+export class OplImportPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, spinnerStyles, loadingLineStyles, importPreviewStyles, importPageStyles];
 
   static override properties = {
-    summary: {},
     _busy: { state: true },
     _failure: { state: true },
     _preview: { state: true },
     _fieldErrors: { state: true },
     _dragOver: { state: true },
-    _announcement: { state: true },
     _accounts: { state: true },
     _unavailableFormats: { state: true },
     _exportFormat: { state: true },
   };
 
-  declare summary: string;
   declare _busy: Busy | undefined;
   declare _failure: Failure | undefined;
   declare _preview: ImportPreview | undefined;
   declare _fieldErrors: FieldErrors;
   declare _dragOver: boolean;
-  declare _announcement: string;
   /** Connected provider accounts, for choosing which one reads a provider playlist link. */
   declare _accounts: readonly AccountView[];
   /** Formats the engine cannot write now (their plugin is refused or quarantined): shown, not offered. */
@@ -79,13 +75,11 @@ export class OplImportPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._busy = undefined;
     this._failure = undefined;
     this._preview = undefined;
     this._fieldErrors = {};
     this._dragOver = false;
-    this._announcement = '';
     this._accounts = [];
     this._unavailableFormats = new Set();
     this._exportFormat = 'csv';

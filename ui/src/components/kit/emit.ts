@@ -5,3 +5,11 @@
 export function emit(from: HTMLElement, type: string, detail: unknown): void {
   from.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
 }
+
+/**
+ * Asks the page to say `text` in its polite live region. Composed: a component with a shadow root
+ * of its own sends it out of that root to the page that holds it.
+ */
+export function announce(from: HTMLElement, text: string): void {
+  from.dispatchEvent(new CustomEvent('opl-announce', { detail: text, bubbles: true, composed: true }));
+}

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import {
   diffPath,
@@ -29,10 +29,12 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
+import { tagStyles } from '../../theme/tag.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { OplLibraryDiff } from './library-diff.component.ts';
 import { libraryPageStyles } from './library-page.styles.ts';
+import { OplPage } from '../kit/index.ts';
 
 if (!customElements.get('opl-library-diff')) customElements.define('opl-library-diff', OplLibraryDiff);
 
@@ -48,11 +50,10 @@ const REFRESH_TIMEOUT_MS = 300_000;
  * split out of a group or joined into one, and the songs one lacks handed to the Migrate page.
  * Everything shown comes from the engine's caches; "Refresh" reads the services again.
  */
-export class OplLibraryPage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, libraryPageStyles];
+export class OplLibraryPage extends OplPage {
+  static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, tagStyles, libraryPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _target: { state: true },
     _filterName: { state: true },
@@ -64,10 +65,8 @@ export class OplLibraryPage extends LitElement {
     _resolved: { state: true },
     _busy: { state: true },
     _problem: { state: true },
-    _announcement: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _target: string;
   declare _filterName: string;
@@ -81,11 +80,9 @@ export class OplLibraryPage extends LitElement {
   declare _resolved: string;
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
-  declare _announcement: string;
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { state: 'loading' };
     this._target = '';
     this._filterName = '';
@@ -97,7 +94,6 @@ export class OplLibraryPage extends LitElement {
     this._resolved = '';
     this._busy = undefined;
     this._problem = undefined;
-    this._announcement = '';
   }
 
   override connectedCallback(): void {

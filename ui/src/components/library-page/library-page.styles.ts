@@ -20,9 +20,14 @@ export const libraryPageStyles = css`
     background: var(--opl-color-surface);
   }
 
-  .filters {
+  /* The filters and the toolbar: controls in a row that wraps on a narrow screen. */
+  .filters,
+  .toolbar {
     display: flex;
     flex-wrap: wrap;
+  }
+
+  .filters {
     gap: var(--opl-space-3);
     align-items: end;
     margin: 0 0 var(--opl-space-4);
@@ -31,17 +36,6 @@ export const libraryPageStyles = css`
   .filters div {
     display: grid;
     gap: var(--opl-space-1);
-  }
-
-  .provider {
-    display: inline-block;
-    font-size: 0.8125rem;
-    font-weight: 700;
-    text-transform: uppercase;
-    letter-spacing: 0.03em;
-    padding: 0 var(--opl-space-2);
-    border: 1px solid currentColor;
-    border-radius: var(--opl-radius);
   }
 
   /* Off-screen groups skip layout and paint: a library of thousands of playlists stays responsive. */
@@ -73,8 +67,6 @@ export const libraryPageStyles = css`
   }
 
   .toolbar {
-    display: flex;
-    flex-wrap: wrap;
     gap: var(--opl-space-2);
     align-items: center;
     margin: 0 0 var(--opl-space-3);

@@ -5,6 +5,7 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import '../problem-notice/index.ts';
 import { loginFormStyles } from './login-form.styles.ts';
+import { secretField } from '../kit/index.ts';
 
 /**
  * Owner sign-in for the session gate: posts the owner secret to `POST /api/session`. The engine
@@ -55,23 +56,17 @@ export class OplLoginForm extends LitElement {
   }
 
   override render(): TemplateResult {
-    const invalid = this._fieldError !== '';
     return html`
       <form novalidate @submit=${(event: SubmitEvent) => void this.#submit(event)}>
         <!-- Lets password managers file the secret under one fixed account name. -->
         <input type="text" name="username" autocomplete="username" value="owner" hidden />
-        <label for="secret">Owner secret</label>
-        <p class="hint" id="secret-hint">The secret set in <code>OPL_OWNER_SECRET</code> when the engine was started.</p>
-        <input
-          id="secret"
-          name="secret"
-          type="password"
-          autocomplete="current-password"
-          required
-          aria-describedby=${invalid ? 'secret-hint secret-error' : 'secret-hint'}
-          aria-invalid=${invalid ? 'true' : 'false'}
-        />
-        ${invalid ? html`<p class="field-error" id="secret-error">${this._fieldError}</p>` : nothing}
+        ${secretField({
+          id: 'secret',
+          label: 'Owner secret',
+          hint: html`The secret set in <code>OPL_OWNER_SECRET</code> when the engine was started.`,
+          autocomplete: 'current-password',
+          error: this._fieldError,
+        })}
         ${this._problem ? html`<opl-problem-notice .problem=${this._problem}></opl-problem-notice>` : nothing}
         <div class="actions">
           <button class="primary" type="submit" ?disabled=${this._pending}>${this._pending ? 'Signing in…' : 'Sign in'}</button>

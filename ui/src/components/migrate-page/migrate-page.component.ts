@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { accountFullName, ACCOUNTS_PATH, parseAccounts, parseProviders, PROVIDERS_PATH, type AccountView, type ProviderRow } from '../../api/connections.ts';
 import { apiRequest } from '../../api/http.ts';
 import {
@@ -25,11 +25,13 @@ import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
+import { choiceListStyles } from '../../theme/choice-group.styles.ts';
 import '../migration-board/index.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { migratePageStyles } from './migrate-page.styles.ts';
 import '../source-picker/index.ts';
+import { OplSourceSelectionPage } from '../source-picker/source-selection-page.ts';
 import './selection-step/index.ts';
 
 /** Preflight reads the source (and target playlists) through the providers. */
@@ -45,15 +47,11 @@ type Check = { readonly kind: 'checking' } | { readonly kind: 'checked'; readonl
  * through the selection and the target account to the server's preflight, whose warnings must be
  * acknowledged before the start. Once started, the job's progress board takes the page over.
  */
-export class OplMigratePage extends LitElement {
-  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, migratePageStyles];
+export class OplMigratePage extends OplSourceSelectionPage {
+  static override styles = [sharedStyles, pageStyles, panelStyles, formStyles, choiceListStyles, migratePageStyles];
 
   static override properties = {
-    summary: { type: String },
     _accounts: { state: true },
-    _handedImportId: { state: true },
-    _source: { state: true },
-    _selection: { state: true },
     _targetId: { state: true },
     _check: { state: true },
     _acknowledged: { state: true },
@@ -63,12 +61,7 @@ export class OplMigratePage extends LitElement {
     _handover: { state: true },
   };
 
-  declare summary: string;
   declare _accounts: Accounts;
-  /** An import the Import page handed over; the source picker starts with it chosen. */
-  declare _handedImportId: string;
-  declare _source: MigrationSource | undefined;
-  declare _selection: SelectionDraft;
   declare _targetId: string | undefined;
   declare _check: Check | undefined;
   declare _acknowledged: boolean;
@@ -80,11 +73,7 @@ export class OplMigratePage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._accounts = { kind: 'loading' };
-    this._handedImportId = '';
-    this._source = undefined;
-    this._selection = EMPTY_SELECTION;
     this._targetId = undefined;
     this._check = undefined;
     this._acknowledged = false;
@@ -135,9 +124,8 @@ export class OplMigratePage extends LitElement {
     this._startFailure = undefined;
   }
 
-  #chooseSource(source: MigrationSource | undefined): void {
-    this._source = source;
-    this._selection = EMPTY_SELECTION;
+  protected override chooseSource(source: MigrationSource | undefined): void {
+    super.chooseSource(source);
     this.#resetCheck();
     // The source account cannot also be the target.
     if (source?.kind === 'account' && this._targetId === source.accountId) this._targetId = undefined;
@@ -205,7 +193,7 @@ export class OplMigratePage extends LitElement {
     return html`<section aria-labelledby="step-source" data-testid="library-handover">
       <h2 id="step-source">1–2. From the Library</h2>
       <p>${count} ${count === 1 ? 'song' : 'songs'} of “${handover.playlistName}” missing in ${handover.targetName}. The engine adds them to the playlist it wrote there before, or to a same-name playlist with songs in common; otherwise it creates one.</p>
-      <button type="button" @click=${() => ((this._handover = undefined), this.#chooseSource(undefined))}>Choose something else</button>
+      <button type="button" @click=${() => ((this._handover = undefined), this.chooseSource(undefined))}>Choose something else</button>
     </section>`;
   }
 
@@ -217,7 +205,7 @@ export class OplMigratePage extends LitElement {
         legend="Migrate from"
         .accounts=${this.#connected()}
         import-id=${this._handedImportId}
-        @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => this.#chooseSource(event.detail)}
+        @opl-source-change=${(event: CustomEvent<MigrationSource | undefined>) => this.chooseSource(event.detail)}
       ></opl-source-picker>
     </section>`;
   }

@@ -6,25 +6,6 @@ export const migratePageStyles = css`
     display: block;
   }
 
-  fieldset {
-    border: none;
-    padding: 0;
-    margin: 0 0 var(--opl-space-4);
-  }
-
-  legend {
-    font-weight: 600;
-    margin-bottom: var(--opl-space-2);
-  }
-
-  label.choice {
-    display: flex;
-    gap: var(--opl-space-2);
-    align-items: center;
-    font-weight: 400;
-    padding: var(--opl-space-1) 0;
-  }
-
   .warnings,
   .refusal {
     padding: var(--opl-space-3) var(--opl-space-4);

@@ -3,7 +3,6 @@ import { apiRequest } from '../../api/http.ts';
 import {
   batchReviewPath,
   cancelPath,
-  entityTypeLabel,
   eventsPath,
   isFinished,
   ITEM_STATUSES,
@@ -30,6 +29,7 @@ import { migrationBoardStyles } from './migration-board.styles.ts';
 import './review-item/index.ts';
 import type { ReviewDecision } from './review-item/review-item.component.ts';
 import './status-chart/index.ts';
+import { migrationItemRow } from './item-row.template.ts';
 
 /** A long list is cut here; History filters the whole ledger. */
 const MAX_ROWS = 300;
@@ -276,14 +276,7 @@ export class OplMigrationBoard extends LitElement {
                 <tr><th scope="col">Item</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th></tr>
               </thead>
               <tbody>
-                ${shown.slice(0, MAX_ROWS).map(
-                  (item) => html`<tr data-status=${item.status}>
-                    <th scope="row">${item.title}<span class="secondary"> — ${item.artist}</span></th>
-                    <td>${entityTypeLabel(item.entityType)}</td>
-                    <td>${itemStatusLabel(item.status)}</td>
-                    <td>${item.reason ?? ''}</td>
-                  </tr>`,
-                )}
+                ${shown.slice(0, MAX_ROWS).map((item) => migrationItemRow(item, false))}
               </tbody>
             </table>
           </div>

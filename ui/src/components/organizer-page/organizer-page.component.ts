@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, accountFullName, parseAccounts, type AccountView } from '../../api/connections.ts';
 import { apiRequest } from '../../api/http.ts';
 import {
@@ -29,7 +29,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { panelStyles } from '../../theme/panel.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
-import { FocusTarget } from '../kit/index.ts';
+import { FocusTarget, OplPage } from '../kit/index.ts';
 import '../organizer-song-duplicates/index.ts';
 import '../problem-notice/index.ts';
 import { organizerJobPanel } from './organizer-job.template.ts';
@@ -50,11 +50,10 @@ const UNEXPECTED = (path: string): Problem => ({ title: 'Unexpected answer from 
  * a preflight, read exactly what will happen (songs as a diff), type the phrase, and follow the
  * job. The engine enforces every rule; this page never decides what is allowed.
  */
-export class OplOrganizerPage extends LitElement {
+export class OplOrganizerPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, tableStyles, formStyles, organizerPageStyles];
 
   static override properties = {
-    summary: {},
     _accounts: { state: true },
     _accountId: { state: true },
     _playlists: { state: true },
@@ -69,7 +68,6 @@ export class OplOrganizerPage extends LitElement {
     _busy: { state: true },
   };
 
-  declare summary: string;
   declare _accounts: readonly AccountView[] | undefined;
   declare _accountId: string;
   declare _playlists: readonly OrganizerPlaylist[] | undefined;
@@ -89,7 +87,6 @@ export class OplOrganizerPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._accounts = undefined;
     this._accountId = '';
     this._playlists = undefined;

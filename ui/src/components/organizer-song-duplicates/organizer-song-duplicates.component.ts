@@ -15,6 +15,7 @@ import {
 import type { Problem } from '../../api/problem.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
+import { framedGroupStyles } from '../../theme/choice-group.styles.ts';
 import { emit } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { organizerSongDuplicatesStyles } from './organizer-song-duplicates.styles.ts';
@@ -36,7 +37,7 @@ const entryLabel = (entry: DuplicateEntry) => `${entry.position + 1}. ${entry.ti
  * entries go to the page as `organizer-remove-entries`, which runs the song-removal preflight.
  */
 export class OplOrganizerSongDuplicates extends LitElement {
-  static override styles = [sharedStyles, formStyles, organizerSongDuplicatesStyles];
+  static override styles = [sharedStyles, formStyles, framedGroupStyles, organizerSongDuplicatesStyles];
 
   static override properties = {
     accountId: { attribute: false },

@@ -12,15 +12,7 @@ export const organizerSongDuplicatesStyles = css`
     margin-bottom: var(--opl-space-4);
   }
 
-  fieldset {
-    border: 1px solid var(--opl-color-border);
-    border-radius: var(--opl-radius);
-    padding: var(--opl-space-3) var(--opl-space-4);
-    margin: 0 0 var(--opl-space-4);
-  }
-
   legend {
-    font-weight: 600;
     padding: 0 var(--opl-space-2);
   }
 

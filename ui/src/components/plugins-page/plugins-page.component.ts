@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { authorizationHeaders, needsAdminToken } from '../../api/admin-token.ts';
 import { canAllow, canRelease, draftForRefused } from '../../api/allow-list.ts';
 import { apiRequest, type ApiResult, type RequestOptions } from '../../api/http.ts';
@@ -30,6 +30,8 @@ import '../problem-notice/index.ts';
 import './loaded-plugins/index.ts';
 import { loadedPluginsStyles } from './loaded-plugins/loaded-plugins.styles.ts';
 import { pluginsPageStyles } from './plugins-page.styles.ts';
+import { FocusTarget, OplPage, secretField, tableSection, type TableSection } from '../kit/index.ts';
+import { loadFailedNotice } from '../problem-notice/load-failed.template.ts';
 
 type Load =
   | { readonly kind: 'loading' }
@@ -46,49 +48,50 @@ type Busy = { readonly kind: 'reload' } | { readonly kind: 'release'; readonly k
 /** Where an action's problem is shown: next to the button that caused it. */
 type ActionProblem = { readonly near: 'reload' | 'refused'; readonly problem: Problem };
 
+const REFUSED_TABLE: TableSection = {
+  headingId: 'refused-heading',
+  title: 'Refused plugins',
+  testId: 'refused-table',
+  columns: [{ label: 'Plugin' }, { label: 'Reason' }, { label: 'Detail' }, { label: 'Actions', hidden: true }],
+  empty: 'No plugins were refused.',
+};
+
 /**
  * Plugins: what `GET /api/admin/plugins` reports — registry, loaded plugins with the network access
  * they were granted, refused plugins with the reason in words, and the hosted allow-list — plus
  * the actions the engine offers on them (reload, release from quarantine, allow-list edits).
  */
-export class OplPluginsPage extends LitElement {
+export class OplPluginsPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, formStyles, tableStyles, loadedPluginsStyles, pluginsPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _busy: { state: true },
     _actionProblem: { state: true },
     _expanded: { state: true },
-    _announcement: { state: true },
     _adminToken: { state: true },
     _tokenError: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _busy: Busy | undefined;
   declare _actionProblem: ActionProblem | undefined;
   /** Keys (id@version) of loaded plugins whose details are open; kept across reloads. */
   declare _expanded: ReadonlySet<string>;
-  declare _announcement: string;
   /** The hosted admin token, in memory only; sent with every admin request of this page. */
   declare _adminToken: string | undefined;
   declare _tokenError: string;
-  /** Id of an element to focus after the next render, when the control that had focus goes away. */
-  #focusTarget: string | undefined;
+  /** Moves focus after a render, when the control that had it goes away. */
+  readonly #focus = new FocusTarget();
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { kind: 'loading' };
     this._busy = undefined;
     this._actionProblem = undefined;
     this._expanded = new Set();
-    this._announcement = '';
     this._adminToken = undefined;
     this._tokenError = '';
-    this.#focusTarget = undefined;
   }
 
   override connectedCallback(): void {
@@ -96,13 +99,8 @@ export class OplPluginsPage extends LitElement {
     void this.refresh();
   }
 
-  protected override updated(_changed: PropertyValues<this>): void {
-    if (!this.#focusTarget) return;
-    const target = this.renderRoot.querySelector<HTMLElement>(`#${this.#focusTarget}`);
-    if (target) {
-      this.#focusTarget = undefined;
-      target.focus();
-    }
+  protected override updated(): void {
+    this.#focus.apply(this.renderRoot);
   }
 
   #request(path: string, options: RequestOptions = {}): Promise<ApiResult<unknown>> {
@@ -116,7 +114,7 @@ export class OplPluginsPage extends LitElement {
     this._tokenError = sent ? 'The engine did not accept this admin token.' : '';
     this._load = { kind: 'token-required', rejected: sent };
     // Only a rejected token moves focus (back to the field); a first request leaves it where it is.
-    if (sent) this.#focusTarget = 'admin-token';
+    if (sent) this.#focus.set('admin-token');
   }
 
   /**
@@ -159,7 +157,7 @@ export class OplPluginsPage extends LitElement {
     await this.refresh();
     if (this._load.kind === 'loaded') {
       this._announcement = 'Signed in.';
-      this.#focusTarget = 'registry-heading';
+      this.#focus.set('registry-heading');
     }
   }
 
@@ -177,7 +175,7 @@ export class OplPluginsPage extends LitElement {
     // A rejected token comes back to an empty field with focus (see #tokenRejected).
     if (this._load.kind === 'loaded') {
       this._announcement = 'Admin token accepted.';
-      this.#focusTarget = 'registry-heading';
+      this.#focus.set('registry-heading');
     }
   }
 
@@ -221,7 +219,7 @@ export class OplPluginsPage extends LitElement {
     this._busy = undefined;
     this._announcement = `Released ${plugin.id} from quarantine.`;
     // Its Release button is gone with the refusal; the refused list's heading is the nearest place.
-    this.#focusTarget = 'refused-heading';
+    this.#focus.set('refused-heading');
   }
 
   async #allow(plugin: RefusedPlugin): Promise<void> {
@@ -322,43 +320,25 @@ export class OplPluginsPage extends LitElement {
   }
 
   #refused(refused: readonly RefusedPlugin[]): TemplateResult {
-    return html`
-      <section aria-labelledby="refused-heading">
-        <h2 id="refused-heading" tabindex="-1">Refused plugins <span class="count">(${refused.length})</span></h2>
-        ${this.#problemNotice('refused')}
-        ${refused.length === 0
-          ? html`<p class="empty">No plugins were refused.</p>`
-          : html`<div class="table-scroll" role="region" aria-labelledby="refused-heading" tabindex="0">
-              <table aria-labelledby="refused-heading" data-testid="refused-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Plugin</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Detail</th>
-                    <th scope="col"><span class="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${refused.map((plugin) => {
-                    const reason = describeRefusal(plugin.reason);
-                    return html`<tr data-plugin=${plugin.id} data-reason=${plugin.reason}>
-                      <th scope="row">
-                        <code>${plugin.id}</code>
-                        <span class="secondary">
-                          ${plugin.version === null ? 'Version unknown' : html`Version <code>${plugin.version}</code>`}
-                        </span>
-                        ${plugin.keyId ? html`<span class="secondary">Key <code>${plugin.keyId}</code></span>` : nothing}
-                      </th>
-                      <td><span class="reason-label">${reason.label}</span><code class="secondary">${plugin.reason}</code></td>
-                      <td>${plugin.detail}<span class="secondary">${reason.advice}</span></td>
-                      <td class="actions-cell">${this.#refusedAction(plugin)}</td>
-                    </tr>`;
-                  })}
-                </tbody>
-              </table>
-            </div>`}
-      </section>
-    `;
+    return tableSection(
+      REFUSED_TABLE,
+      refused.map((plugin) => {
+        const reason = describeRefusal(plugin.reason);
+        return html`<tr data-plugin=${plugin.id} data-reason=${plugin.reason}>
+          <th scope="row">
+            <code>${plugin.id}</code>
+            <span class="secondary">
+              ${plugin.version === null ? 'Version unknown' : html`Version <code>${plugin.version}</code>`}
+            </span>
+            ${plugin.keyId ? html`<span class="secondary">Key <code>${plugin.keyId}</code></span>` : nothing}
+          </th>
+          <td><span class="reason-label">${reason.label}</span><code class="secondary">${plugin.reason}</code></td>
+          <td>${plugin.detail}<span class="secondary">${reason.advice}</span></td>
+          <td class="actions-cell">${this.#refusedAction(plugin)}</td>
+        </tr>`;
+      }),
+      this.#problemNotice('refused'),
+    );
   }
 
   #signIn(): TemplateResult {
@@ -372,7 +352,6 @@ export class OplPluginsPage extends LitElement {
   }
 
   #tokenForm(rejected: boolean): TemplateResult {
-    const invalid = this._tokenError !== '';
     return html`
       <section aria-labelledby="admin-token-heading">
         <h2 id="admin-token-heading" tabindex="-1">Admin token</h2>
@@ -381,20 +360,13 @@ export class OplPluginsPage extends LitElement {
           <code>OPL_ADMIN_TOKEN</code>, to continue.${rejected ? '' : ' Without it, use the opl plugin command on the server.'}
         </p>
         <form class="token-form" novalidate @submit=${(event: SubmitEvent) => void this.#submitToken(event)}>
-          <label for="admin-token">Admin token</label>
-          <p class="hint" id="admin-token-hint">
-            Sent with this page's plugin requests and kept only in its memory: leaving or reloading the page forgets it.
-          </p>
-          <input
-            id="admin-token"
-            name="admin-token"
-            type="password"
-            autocomplete="off"
-            required
-            aria-describedby=${invalid ? 'admin-token-hint admin-token-error' : 'admin-token-hint'}
-            aria-invalid=${invalid ? 'true' : 'false'}
-          />
-          ${invalid ? html`<p class="field-error" id="admin-token-error">${this._tokenError}</p>` : nothing}
+          ${secretField({
+            id: 'admin-token',
+            label: 'Admin token',
+            hint: "Sent with this page's plugin requests and kept only in its memory: leaving or reloading the page forgets it.",
+            autocomplete: 'off',
+            error: this._tokenError,
+          })}
           <div class="form-actions"><button class="primary" type="submit">Continue</button></div>
         </form>
       </section>
@@ -411,10 +383,7 @@ export class OplPluginsPage extends LitElement {
       case 'token-required':
         return this.#tokenForm(load.rejected);
       case 'failed':
-        return html`<opl-problem-notice .problem=${load.problem}>
-          ${accessHint(load.problem)}
-          <button type="button" @click=${() => void this.refresh()}>Try again</button>
-        </opl-problem-notice>`;
+        return loadFailedNotice(load.problem, () => void this.refresh());
       case 'loaded': {
         const { overview } = load;
         return html`

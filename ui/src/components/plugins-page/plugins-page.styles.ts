@@ -150,15 +150,4 @@ export const pluginsPageStyles = css`
     display: flex;
     gap: var(--opl-space-3);
   }
-
-  @media (max-width: 30rem) {
-    dl {
-      grid-template-columns: 1fr;
-      gap: var(--opl-space-1);
-    }
-
-    dd + dt {
-      margin-top: var(--opl-space-3);
-    }
-  }
 `;

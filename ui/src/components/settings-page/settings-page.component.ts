@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import { describeDeploymentMode, needsSignIn, OIDC_SIGN_IN_PATH, parseMe, signInMethodOf, userLabel, type Me, type SignInMethod } from '../../api/me.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
@@ -9,6 +9,7 @@ import { sharedStyles } from '../../theme/shared.styles.ts';
 import '../login-form/index.ts';
 import '../problem-notice/index.ts';
 import { settingsPageStyles } from './settings-page.styles.ts';
+import { OplPage } from '../kit/index.ts';
 
 type Load =
   | { readonly kind: 'loading' }
@@ -18,32 +19,26 @@ type Load =
   | { readonly kind: 'failed'; readonly problem: Problem };
 
 /** Settings: what `GET /api/me` says about this deployment, plus owner sign-in and sign-out. */
-export class OplSettingsPage extends LitElement {
+export class OplSettingsPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, panelStyles, factsStyles, settingsPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _signingOut: { state: true },
     _actionProblem: { state: true },
-    _announcement: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _signingOut: boolean;
   declare _actionProblem: Problem | undefined;
-  declare _announcement: string;
   /** After signing in or out the form that had focus disappears; focus goes to this heading instead. */
   #focusHeading: string | undefined;
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { kind: 'loading' };
     this._signingOut = false;
     this._actionProblem = undefined;
-    this._announcement = '';
     this.#focusHeading = undefined;
   }
 

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import type { Problem } from '../../api/problem.ts';
 import { parseShareList, sharePath, SHARES_PATH, sourceProviderLabel, statusLabel, type Share } from '../../api/shares.ts';
@@ -7,10 +7,10 @@ import { hrefFor } from '../../router/route.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
-import { accessHint } from '../problem-notice/access-hint.ts';
-import { scrollingTable } from '../kit/index.ts';
+import { OplPage, scrollingTable } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { sharesPageStyles } from './shares-page.styles.ts';
+import { loadFailedNotice } from '../problem-notice/load-failed.template.ts';
 
 type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly shares: readonly Share[] } | { readonly state: 'failed'; readonly problem: Problem };
 
@@ -19,31 +19,25 @@ type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly
  * each. Links themselves are shown only when a share is created (the engine keeps no copy of the
  * token), so this page manages shares rather than re-issuing links.
  */
-export class OplSharesPage extends LitElement {
+export class OplSharesPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, tableStyles, sharesPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _revoking: { state: true },
     _problem: { state: true },
-    _announcement: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   /** The share being revoked, if any. */
   declare _revoking: string | undefined;
   declare _problem: Problem | undefined;
-  declare _announcement: string;
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { state: 'loading' };
     this._revoking = undefined;
     this._problem = undefined;
-    this._announcement = '';
   }
 
   override connectedCallback(): void {
@@ -102,8 +96,7 @@ export class OplSharesPage extends LitElement {
     const load = this._load;
     if (load.state === 'loading') return html`<p class="loading" role="status">Loading your shares…</p>`;
     if (load.state === 'failed') {
-      return html`<opl-problem-notice .problem=${load.problem}>${accessHint(load.problem)}
-        <p><button type="button" @click=${() => void this.#reload()}>Try again</button></p></opl-problem-notice>`;
+      return loadFailedNotice(load.problem, () => void this.#reload());
     }
     if (load.shares.length === 0) {
       return html`<p class="empty" data-testid="no-shares">

@@ -4,6 +4,7 @@ import { plural } from '../../api/plural.ts';
 import { formatBytes, isRunning, snapshotPath, statusLabel, verificationLabel, type Snapshot } from '../../api/snapshots.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { hrefFor } from '../../router/route.ts';
+import { scrollingTable } from '../kit/index.ts';
 
 /**
  * The snapshot table (when, state with live progress, size, counts, partial failures,
@@ -54,24 +55,12 @@ function row(snapshot: Snapshot, busy: string | undefined, actions: SnapshotActi
 
 export function snapshotTable(snapshots: readonly Snapshot[], busy: string | undefined, actions: SnapshotActions): TemplateResult {
   if (snapshots.length === 0) return html`<p class="empty" data-testid="no-snapshots">No snapshots yet.</p>`;
-  return html`<div class="table-scroll" role="region" aria-labelledby="snapshots-heading" tabindex="0">
-    <table aria-labelledby="snapshots-heading" data-testid="snapshots-table">
-      <thead>
-        <tr>
-          <th scope="col">Taken</th>
-          <th scope="col">State</th>
-          <th scope="col">Size</th>
-          <th scope="col">Contents</th>
-          <th scope="col">Partial failures</th>
-          <th scope="col">Verification</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${snapshots.map((snapshot) => row(snapshot, busy, actions))}
-      </tbody>
-    </table>
-  </div>`;
+  return scrollingTable({
+    headingId: 'snapshots-heading',
+    testId: 'snapshots-table',
+    columns: [{ label: 'Taken' }, { label: 'State' }, { label: 'Size' }, { label: 'Contents' }, { label: 'Partial failures' }, { label: 'Verification' }, { label: 'Actions', hidden: true }],
+    rows: snapshots.map((snapshot) => row(snapshot, busy, actions)),
+  });
 }
 
 export interface RestoreState {

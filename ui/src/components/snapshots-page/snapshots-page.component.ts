@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { ACCOUNTS_PATH, parseAccounts, type AccountView } from '../../api/connections.ts';
 import { apiRequest } from '../../api/http.ts';
 import { parsePlaylistListing, playlistsPath, type PlaylistSummary } from '../../api/playlists.ts';
@@ -25,7 +25,7 @@ import {
   type SnapshotProfile,
 } from '../../api/snapshots.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
-import { FocusTarget } from '../kit/index.ts';
+import { FocusTarget, OplPage, scrollingTable } from '../kit/index.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
@@ -51,15 +51,13 @@ type Editing = { readonly profile: SnapshotProfile | null } | undefined;
  * download, restore (a migration, linked to History), delete; and uploads of archives made
  * elsewhere, verified by the engine before they are kept.
  */
-export class OplSnapshotsPage extends LitElement {
+export class OplSnapshotsPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, snapshotsPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _busy: { state: true },
     _problem: { state: true },
-    _announcement: { state: true },
     _editing: { state: true },
     _formError: { state: true },
     _collections: { state: true },
@@ -69,11 +67,9 @@ export class OplSnapshotsPage extends LitElement {
     _uploadResult: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
-  declare _announcement: string;
   declare _editing: Editing;
   declare _formError: string | null;
   declare _collections: ReadonlyMap<string, readonly PlaylistSummary[] | 'loading' | 'failed'>;
@@ -87,11 +83,9 @@ export class OplSnapshotsPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { state: 'loading' };
     this._busy = undefined;
     this._problem = undefined;
-    this._announcement = '';
     this._editing = undefined;
     this._formError = null;
     this._collections = new Map();
@@ -314,34 +308,24 @@ export class OplSnapshotsPage extends LitElement {
         .join('; ');
     return html`${load.profiles.length === 0
         ? html`<p class="empty" data-testid="no-profiles">No profiles yet. A profile says which accounts and collections a snapshot keeps.</p>`
-        : html`<div class="table-scroll" role="region" aria-labelledby="profiles-heading" tabindex="0">
-            <table aria-labelledby="profiles-heading" data-testid="profiles-table">
-              <thead>
-                <tr>
-                  <th scope="col">Profile</th>
-                  <th scope="col">Keeps</th>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Retention</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${load.profiles.map(
-                  (profile) => html`<tr data-testid="profile-row" data-profile-id=${profile.id}>
-                    <th scope="row">${profile.name}</th>
-                    <td>${accountNames(profile)}</td>
-                    <td>${scheduleLabel(profile.schedule)}${profile.nextRunAt ? html`<br /><span class="hint">Next: <time datetime=${profile.nextRunAt}>${formatTimestamp(profile.nextRunAt)}</time></span>` : nothing}</td>
-                    <td>${retentionLabel(profile.retention)}</td>
-                    <td class="actions">
-                      <button type="button" data-action="take" aria-disabled=${this._busy === profile.id ? 'true' : 'false'} @click=${() => void this.#takeNow(profile)}>Take a snapshot now</button>
-                      <button type="button" data-action="edit" aria-label=${`Edit ${profile.name}`} @click=${() => this.#edit(profile)}>Edit</button>
-                      <button type="button" data-action="delete" aria-label=${`Delete the profile ${profile.name}`} @click=${() => void this.#deleteProfile(profile)}>Delete</button>
-                    </td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`}
+        : scrollingTable({
+            headingId: 'profiles-heading',
+            testId: 'profiles-table',
+            columns: [{ label: 'Profile' }, { label: 'Keeps' }, { label: 'Schedule' }, { label: 'Retention' }, { label: 'Actions', hidden: true }],
+            rows: load.profiles.map(
+              (profile) => html`<tr data-testid="profile-row" data-profile-id=${profile.id}>
+                <th scope="row">${profile.name}</th>
+                <td>${accountNames(profile)}</td>
+                <td>${scheduleLabel(profile.schedule)}${profile.nextRunAt ? html`<br /><span class="hint">Next: <time datetime=${profile.nextRunAt}>${formatTimestamp(profile.nextRunAt)}</time></span>` : nothing}</td>
+                <td>${retentionLabel(profile.retention)}</td>
+                <td class="actions">
+                  <button type="button" data-action="take" aria-disabled=${this._busy === profile.id ? 'true' : 'false'} @click=${() => void this.#takeNow(profile)}>Take a snapshot now</button>
+                  <button type="button" data-action="edit" aria-label=${`Edit ${profile.name}`} @click=${() => this.#edit(profile)}>Edit</button>
+                  <button type="button" data-action="delete" aria-label=${`Delete the profile ${profile.name}`} @click=${() => void this.#deleteProfile(profile)}>Delete</button>
+                </td>
+              </tr>`,
+            ),
+          })}
       ${this._editing
         ? profileForm(
             { profile: this._editing.profile, accounts: load.accounts, collections: this._collections, busy: this._busy === 'profile', error: this._formError },

@@ -7,6 +7,7 @@ import { formatTimestamp } from '../../api/timestamp.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
+import { choiceListStyles } from '../../theme/choice-group.styles.ts';
 import { sourcePickerStyles } from './source-picker.styles.ts';
 
 export const IMPORT_CHOICE = 'import';
@@ -22,7 +23,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
  * fires `opl-source-change` with the chosen MigrationSource, or undefined while it is incomplete.
  */
 export class OplSourcePicker extends LitElement {
-  static override styles = [sharedStyles, formStyles, sourcePickerStyles];
+  static override styles = [sharedStyles, formStyles, choiceListStyles, sourcePickerStyles];
 
   static override properties = {
     accounts: { attribute: false },

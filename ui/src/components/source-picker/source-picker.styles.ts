@@ -7,24 +7,11 @@ export const sourcePickerStyles = css`
   }
 
   fieldset {
-    border: none;
-    padding: 0;
-    margin: 0 0 var(--opl-space-4);
     /* A fieldset is as wide as its widest line by default: a long import name would widen the page. */
     min-width: 0;
   }
 
-  legend {
-    font-weight: 600;
-    margin-bottom: var(--opl-space-2);
-  }
-
   label.choice {
-    display: flex;
-    gap: var(--opl-space-2);
-    align-items: center;
-    font-weight: 400;
-    padding: var(--opl-space-1) 0;
     overflow-wrap: anywhere;
   }
 

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
 import type { Problem } from '../../api/problem.ts';
 import { migrationsListPath, parseJobs, type MigrationJob } from '../../api/migrations.ts';
@@ -28,7 +28,7 @@ import { pageStyles } from '../../theme/page.styles.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { tableStyles } from '../../theme/table.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
-import { scrollingTable } from '../kit/index.ts';
+import { OplPage, scrollingTable } from '../kit/index.ts';
 import '../problem-notice/index.ts';
 import { syncPageStyles } from './sync-page.styles.ts';
 
@@ -54,15 +54,13 @@ const RELOAD_AFTER_EVENT_MS = 150;
  * before mirror is chosen, and before a run over its removal cap is approved. The rule and run
  * events keep the table current while open.
  */
-export class OplSyncPage extends LitElement {
+export class OplSyncPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, syncPageStyles];
 
   static override properties = {
-    summary: {},
     _load: { state: true },
     _busy: { state: true },
     _problem: { state: true },
-    _announcement: { state: true },
     _migrationId: { state: true },
     _scheduleKind: { state: true },
     _origins: { state: true },
@@ -70,11 +68,9 @@ export class OplSyncPage extends LitElement {
     _preview: { state: true },
   };
 
-  declare summary: string;
   declare _load: Load;
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
-  declare _announcement: string;
   declare _migrationId: string;
   declare _scheduleKind: 'interval' | 'daily';
   /** Finished migrations a rule can start from, newest first; undefined while loading. */
@@ -88,11 +84,9 @@ export class OplSyncPage extends LitElement {
 
   constructor() {
     super();
-    this.summary = '';
     this._load = { state: 'loading' };
     this._busy = undefined;
     this._problem = undefined;
-    this._announcement = '';
     this._migrationId = '';
     this._scheduleKind = 'interval';
     this._origins = undefined;

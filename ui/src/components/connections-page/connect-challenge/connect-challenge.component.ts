@@ -16,6 +16,7 @@ import { spinnerStyles } from '../../../theme/loading.styles.ts';
 import { accessHint } from '../../problem-notice/access-hint.ts';
 import '../../problem-notice/index.ts';
 import { connectChallengeStyles } from './connect-challenge.styles.ts';
+import { announce, FocusTarget, nextStepsList } from '../../kit/index.ts';
 
 type DeviceChallenge = Extract<AuthChallenge, { shape: 'device_code' }>;
 type FormChallenge = Extract<AuthChallenge, { shape: 'form' }>;
@@ -66,7 +67,7 @@ export class OplConnectChallenge extends LitElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped on every start and stop, so an answer that arrives after Cancel is ignored. */
   #generation = 0;
-  #focusTarget: string | undefined;
+  readonly #focus = new FocusTarget();
 
   constructor() {
     super();
@@ -80,7 +81,6 @@ export class OplConnectChallenge extends LitElement {
     this._fieldErrors = {};
     this._copied = false;
     this.#timer = undefined;
-    this.#focusTarget = undefined;
   }
 
   override disconnectedCallback(): void {
@@ -102,18 +102,13 @@ export class OplConnectChallenge extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('challenge') && this.challenge) {
       // A new challenge takes focus so keyboard users land on what they have to do next.
-      this.#focusTarget = this.challenge.shape === 'form' ? `field-${this.challenge.fields[0]?.name ?? ''}` : 'challenge-heading';
+      this.#focus.set(this.challenge.shape === 'form' ? `field-${this.challenge.fields[0]?.name ?? ''}` : 'challenge-heading');
     }
-    if (!this.#focusTarget) return;
-    const target = this.renderRoot.querySelector<HTMLElement>(`[id="${this.#focusTarget}"]`);
-    if (target) {
-      this.#focusTarget = undefined;
-      target.focus();
-    }
+    this.#focus.apply(this.renderRoot);
   }
 
   #announce(text: string): void {
-    this.dispatchEvent(new CustomEvent('opl-announce', { detail: text, bubbles: true, composed: true }));
+    announce(this, text);
   }
 
   #connected(account: AccountView): void {
@@ -210,7 +205,7 @@ export class OplConnectChallenge extends LitElement {
     this._fieldErrors = errors;
     const firstError = challenge.fields.find((field) => errors[field.name]);
     if (firstError) {
-      this.#focusTarget = `field-${firstError.name}`;
+      this.#focus.set(`field-${firstError.name}`);
       return;
     }
     this._submitting = true;
@@ -244,11 +239,7 @@ export class OplConnectChallenge extends LitElement {
     if (!failure || !challenge) return nothing;
     return html`<opl-problem-notice .problem=${failure.problem} data-testid="challenge-problem">
       <div class="failure-more">
-        ${failure.nextSteps.length > 0
-          ? html`<ul class="next-steps" aria-label="What to do next">
-              ${failure.nextSteps.map((step) => html`<li>${step}</li>`)}
-            </ul>`
-          : nothing}
+        ${nextStepsList(failure.nextSteps)}
         ${accessHint(failure.problem)}
         <div class="row">
           ${challenge.shape === 'device_code' && !this._expired

@@ -25,6 +25,7 @@ import { loadingLineStyles, spinnerStyles } from '../../../theme/loading.styles.
 import { accessHint } from '../../problem-notice/access-hint.ts';
 import '../../problem-notice/index.ts';
 import { playlistBrowserStyles } from './playlist-browser.styles.ts';
+import { announce, FocusTarget, nextStepsList, scrollingTable, TRACK_COLUMNS } from '../../kit/index.ts';
 
 /** Playlist reads go through the provider and may page through a long list; give them time. */
 const READ_TIMEOUT_MS = 60_000;
@@ -65,7 +66,7 @@ export class OplPlaylistBrowser extends LitElement {
   declare _refreshing: boolean;
   /** Bumped per account, so answers about a previous account are dropped. */
   #generation = 0;
-  #focusTarget: string | undefined;
+  readonly #focus = new FocusTarget();
 
   constructor() {
     super();
@@ -73,28 +74,22 @@ export class OplPlaylistBrowser extends LitElement {
     this._list = { kind: 'loading' };
     this._tracks = undefined;
     this._refreshing = false;
-    this.#focusTarget = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('account') && this.account && changed.get('account')?.id !== this.account.id) {
       this._tracks = undefined;
-      this.#focusTarget = 'browser-heading';
+      this.#focus.set('browser-heading');
       void this.#loadList(false);
     }
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
-    if (!this.#focusTarget) return;
-    const target = this.renderRoot.querySelector<HTMLElement>(`[id="${this.#focusTarget}"]`);
-    if (target) {
-      this.#focusTarget = undefined;
-      target.focus();
-    }
+    this.#focus.apply(this.renderRoot);
   }
 
   #announce(text: string): void {
-    this.dispatchEvent(new CustomEvent('opl-announce', { detail: text, bubbles: true, composed: true }));
+    announce(this, text);
   }
 
   async #loadList(refresh: boolean): Promise<void> {
@@ -133,7 +128,7 @@ export class OplPlaylistBrowser extends LitElement {
       const detail = parsePlaylistDetail(result.data);
       if (detail) {
         this._tracks = { kind: 'loaded', detail };
-        this.#focusTarget = 'tracks-heading';
+        this.#focus.set('tracks-heading');
         this.#announce(`${detail.playlist.name}: ${plural(detail.playlist.tracks.length, 'track')}.`);
         return;
       }
@@ -152,11 +147,7 @@ export class OplPlaylistBrowser extends LitElement {
   #failureNotice(failure: ConnectionFailure, retry: () => void, testId: string): TemplateResult {
     return html`<opl-problem-notice .problem=${failure.problem} data-testid=${testId}>
       <div class="failure-more">
-        ${failure.nextSteps.length > 0
-          ? html`<ul class="next-steps" aria-label="What to do next">
-              ${failure.nextSteps.map((step) => html`<li>${step}</li>`)}
-            </ul>`
-          : nothing}
+        ${nextStepsList(failure.nextSteps)}
         ${accessHint(failure.problem)}
         <div class="row">
           ${failure.reconnect ? html`<button type="button" class="primary" @click=${() => this.#reconnect()}>Reconnect</button>` : nothing}
@@ -170,37 +161,28 @@ export class OplPlaylistBrowser extends LitElement {
     if (listing.playlists.length === 0) return html`<p class="empty" data-testid="playlists-empty">This account has no playlists.</p>`;
     const tracks = this._tracks;
     const selectedId = tracks ? openablePlaylistId(tracks.kind === 'loaded' ? tracks.detail.playlist : tracks.playlist) : null;
-    return html`<div class="table-scroll" role="region" aria-labelledby="browser-heading" tabindex="0">
-      <table aria-labelledby="browser-heading" data-testid="playlists-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col" class="number">Tracks</th>
-            <th scope="col">Owner</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${listing.playlists.map((playlist) => {
-            const id = openablePlaylistId(playlist);
-            const selected = id !== null && id === selectedId;
-            return html`<tr data-playlist-id=${id ?? ''} data-kind=${playlist.kind} aria-current=${selected ? 'true' : nothing}>
-              <th scope="row">
-                ${id === null
-                  ? playlist.name || 'Untitled playlist'
-                  : html`<button type="button" class="link" aria-pressed=${selected ? 'true' : 'false'} @click=${() => void this.#openPlaylist(playlist)}>
-                      ${playlist.name || 'Untitled playlist'}
-                    </button>`}
-                ${playlist.description ? html`<span class="secondary">${playlist.description}</span>` : nothing}
-              </th>
-              <td>${playlistKindLabel(playlist.kind)}</td>
-              <td class="number">${playlist.trackCount === null ? html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>` : playlist.trackCount.toLocaleString('en')}</td>
-              <td>${playlistRelation(playlist)}</td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>`;
+    return scrollingTable({
+      headingId: 'browser-heading',
+      testId: 'playlists-table',
+      columns: [{ label: 'Name' }, { label: 'Kind' }, { label: 'Tracks', numeric: true }, { label: 'Owner' }],
+      rows: listing.playlists.map((playlist) => {
+        const id = openablePlaylistId(playlist);
+        const selected = id !== null && id === selectedId;
+        return html`<tr data-playlist-id=${id ?? ''} data-kind=${playlist.kind} aria-current=${selected ? 'true' : nothing}>
+          <th scope="row">
+            ${id === null
+              ? playlist.name || 'Untitled playlist'
+              : html`<button type="button" class="link" aria-pressed=${selected ? 'true' : 'false'} @click=${() => void this.#openPlaylist(playlist)}>
+                  ${playlist.name || 'Untitled playlist'}
+                </button>`}
+            ${playlist.description ? html`<span class="secondary">${playlist.description}</span>` : nothing}
+          </th>
+          <td>${playlistKindLabel(playlist.kind)}</td>
+          <td class="number">${playlist.trackCount === null ? html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>` : playlist.trackCount.toLocaleString('en')}</td>
+          <td>${playlistRelation(playlist)}</td>
+        </tr>`;
+      }),
+    });
   }
 
   #tracksSection(): TemplateResult | typeof nothing {
@@ -223,38 +205,27 @@ export class OplPlaylistBrowser extends LitElement {
       </p>
       ${playlist.tracks.length === 0
         ? html`<p class="empty">This playlist has no tracks.</p>`
-        : html`<div class="table-scroll" role="region" aria-labelledby="tracks-heading" tabindex="0">
-            <table aria-labelledby="tracks-heading" data-testid="tracks-table">
-              <thead>
-                <tr>
-                  <th scope="col" class="number">#</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Artist</th>
-                  <th scope="col">Album</th>
-                  <th scope="col" class="number">Duration</th>
-                  <th scope="col">ISRC</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${playlist.tracks.map((track, index) => {
-                  const reason = notMigratableReason(track);
-                  const duration = formatDuration(track.durationS);
-                  return html`<tr class=${reason ? 'not-migratable' : ''} data-migratable=${reason ? 'false' : 'true'}>
-                    <td class="number">${(track.position ?? index) + 1}</td>
-                    <th scope="row">
-                      ${track.title || html`<span class="empty">No title</span>`}
-                      ${track.explicit === true ? html`<span class="badge" aria-hidden="true" title="Explicit">E</span><span class="visually-hidden">(explicit)</span>` : nothing}
-                      ${reason ? html`<span class="not-migratable-reason" data-testid="not-migratable-reason">Not migratable: ${reason}</span>` : nothing}
-                    </th>
-                    <td>${track.artist}</td>
-                    <td>${track.album ?? ''}</td>
-                    <td class="number">${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}</td>
-                    <td>${track.isrc ? html`<code>${track.isrc}</code>` : ''}</td>
-                  </tr>`;
-                })}
-              </tbody>
-            </table>
-          </div>`}
+        : scrollingTable({
+            headingId: 'tracks-heading',
+            testId: 'tracks-table',
+            columns: [...TRACK_COLUMNS, { label: 'ISRC' }],
+            rows: playlist.tracks.map((track, index) => {
+              const reason = notMigratableReason(track);
+              const duration = formatDuration(track.durationS);
+              return html`<tr class=${reason ? 'not-migratable' : ''} data-migratable=${reason ? 'false' : 'true'}>
+                <td class="number">${(track.position ?? index) + 1}</td>
+                <th scope="row">
+                  ${track.title || html`<span class="empty">No title</span>`}
+                  ${track.explicit === true ? html`<span class="badge" aria-hidden="true" title="Explicit">E</span><span class="visually-hidden">(explicit)</span>` : nothing}
+                  ${reason ? html`<span class="not-migratable-reason" data-testid="not-migratable-reason">Not migratable: ${reason}</span>` : nothing}
+                </th>
+                <td>${track.artist}</td>
+                <td>${track.album ?? ''}</td>
+                <td class="number">${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}</td>
+                <td>${track.isrc ? html`<code>${track.isrc}</code>` : ''}</td>
+              </tr>`;
+            }),
+          })}
     </div>`;
   }
 

@@ -26,6 +26,7 @@ import '../../migration-board/index.ts';
 import '../../migration-board/status-chart/index.ts';
 import '../../problem-notice/index.ts';
 import { jobDetailStyles } from './job-detail.styles.ts';
+import { migrationItemRow } from '../../migration-board/item-row.template.ts';
 
 const PAGE_SIZE = 100;
 
@@ -171,15 +172,7 @@ export class OplJobDetail extends LitElement {
             <tr><th scope="col">Item</th><th scope="col">Collection</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th></tr>
           </thead>
           <tbody>
-            ${load.items.map(
-              (item) => html`<tr data-status=${item.status}>
-                <th scope="row">${item.title}<span class="secondary"> — ${item.artist}</span></th>
-                <td>${item.sourcePlaylistName ?? ''}</td>
-                <td>${entityTypeLabel(item.entityType)}</td>
-                <td>${itemStatusLabel(item.status)}</td>
-                <td>${item.reason ?? ''}</td>
-              </tr>`,
-            )}
+            ${load.items.map((item) => migrationItemRow(item, true))}
           </tbody>
         </table>
       </div>

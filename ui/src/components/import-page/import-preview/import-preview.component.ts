@@ -21,7 +21,7 @@ import { hrefFor } from '../../../router/route.ts';
 import { exportFailureNotice } from '../../export-page/export-failure.template.ts';
 import { readExportResult, type ExportResult } from '../../export-page/export-result.ts';
 import '../../export-page/export-result/index.ts';
-import { emit, FocusTarget, OplLightElement } from '../../kit/index.ts';
+import { emit, FocusTarget, nextStepsList, OplLightElement, scrollingTable, TRACK_COLUMNS } from '../../kit/index.ts';
 import '../../problem-notice/index.ts';
 import { importFailureNotice, issueLists } from '../import-failure.template.ts';
 
@@ -251,9 +251,7 @@ export class OplImportPreview extends OplLightElement {
         : nothing}
       ${outcome && 'problem' in outcome
         ? html`<opl-problem-notice .problem=${outcome.problem} data-testid="share-problem">
-            <ul class="next-steps" aria-label="What to do next">
-              ${outcome.nextSteps.map((step) => html`<li>${step}</li>`)}
-            </ul>
+            ${nextStepsList(outcome.nextSteps)}
           </opl-problem-notice>`
         : nothing}
     </div>`;
@@ -269,33 +267,23 @@ export class OplImportPreview extends OplLightElement {
         : html`${shown < playlist.trackCount
               ? html`<p class="hint">Showing the first ${shown} of ${playlist.trackCount.toLocaleString('en')} tracks.</p>`
               : nothing}
-            <div class="table-scroll" role="region" aria-labelledby=${headingId} tabindex="0">
-              <table aria-labelledby=${headingId} data-testid="tracks-table">
-                <thead>
-                  <tr>
-                    <th scope="col" class="number">#</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Artist</th>
-                    <th scope="col">Album</th>
-                    <th scope="col" class="number">Duration</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${playlist.tracks.map((track, position) => {
-                    const duration = formatDuration(track.durationS);
-                    return html`<tr>
-                      <td class="number">${position + 1}</td>
-                      <th scope="row" dir="auto">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
-                      <td dir="auto">${track.artist}</td>
-                      <td dir="auto">${track.album ?? ''}</td>
-                      <td class="number" data-field="duration">
-                        ${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}
-                      </td>
-                    </tr>`;
-                  })}
-                </tbody>
-              </table>
-            </div>`}
+            ${scrollingTable({
+              headingId,
+              testId: 'tracks-table',
+              columns: TRACK_COLUMNS,
+              rows: playlist.tracks.map((track, position) => {
+                const duration = formatDuration(track.durationS);
+                return html`<tr>
+                  <td class="number">${position + 1}</td>
+                  <th scope="row" dir="auto">${track.title || (track.link ? html`<span class="empty">Only a link:</span> <span class="link" data-field="link">${track.link}</span>` : html`<span class="empty">No title</span>`)}</th>
+                  <td dir="auto">${track.artist}</td>
+                  <td dir="auto">${track.album ?? ''}</td>
+                  <td class="number" data-field="duration">
+                    ${duration || html`<span aria-hidden="true">—</span><span class="visually-hidden">Unknown</span>`}
+                  </td>
+                </tr>`;
+              }),
+            })}`}
     </div>`;
   }
 

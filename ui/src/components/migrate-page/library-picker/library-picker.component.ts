@@ -4,6 +4,7 @@ import { libraryPath, parseLibraryPage, type LibraryEntry, type LibraryKind } fr
 import type { Problem } from '../../../api/problem.ts';
 import { formStyles } from '../../../theme/form.styles.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
+import { framedGroupStyles, linkButtonStyles } from '../../../theme/choice-group.styles.ts';
 import '../../problem-notice/index.ts';
 import { libraryPickerStyles } from './library-picker.styles.ts';
 
@@ -22,7 +23,7 @@ type Load = { readonly kind: 'loading' } | { readonly kind: 'loaded' } | { reado
  * ("Show more" reads the next). Fires `opl-library-change` with the chosen ids.
  */
 export class OplLibraryPicker extends LitElement {
-  static override styles = [sharedStyles, formStyles, libraryPickerStyles];
+  static override styles = [sharedStyles, formStyles, framedGroupStyles, linkButtonStyles, libraryPickerStyles];
 
   static override properties = {
     accountId: { type: String, attribute: 'account-id' },

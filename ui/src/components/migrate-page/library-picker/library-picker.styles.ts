@@ -6,17 +6,6 @@ export const libraryPickerStyles = css`
     display: block;
   }
 
-  fieldset {
-    border: 1px solid var(--opl-color-border);
-    border-radius: var(--opl-radius);
-    padding: var(--opl-space-3) var(--opl-space-4);
-    margin: 0 0 var(--opl-space-4);
-  }
-
-  legend {
-    font-weight: 600;
-  }
-
   ul {
     list-style: none;
     margin: 0 0 var(--opl-space-2);
@@ -42,14 +31,5 @@ export const libraryPickerStyles = css`
 
   .muted {
     color: var(--opl-color-text-muted);
-  }
-
-  button.link {
-    background: none;
-    border: none;
-    padding: 0;
-    color: var(--opl-color-accent);
-    text-decoration: underline;
-    cursor: pointer;
   }
 `;

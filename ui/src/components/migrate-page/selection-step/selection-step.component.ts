@@ -8,6 +8,7 @@ import { formStyles } from '../../../theme/form.styles.ts';
 import { panelStyles } from '../../../theme/panel.styles.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
 import { tableStyles } from '../../../theme/table.styles.ts';
+import { framedFieldsetStyles, linkButtonStyles } from '../../../theme/choice-group.styles.ts';
 import '../../problem-notice/index.ts';
 import '../library-picker/index.ts';
 import { selectionStepStyles } from './selection-step.styles.ts';
@@ -60,7 +61,7 @@ function unexpected(status: number): Problem {
  * the SelectionDraft.
  */
 export class OplSelectionStep extends LitElement {
-  static override styles = [sharedStyles, panelStyles, formStyles, tableStyles, selectionStepStyles];
+  static override styles = [sharedStyles, panelStyles, formStyles, tableStyles, framedFieldsetStyles, linkButtonStyles, selectionStepStyles];
 
   static override properties = {
     source: { attribute: false },

@@ -7,10 +7,6 @@ export const selectionStepStyles = css`
   }
 
   fieldset {
-    border: 1px solid var(--opl-color-border);
-    border-radius: var(--opl-radius);
-    padding: var(--opl-space-3) var(--opl-space-4);
-    margin: 0 0 var(--opl-space-4);
     /* A fieldset is as wide as its widest word by default: a long name would widen the page. */
     min-width: 0;
   }
@@ -84,15 +80,6 @@ export const selectionStepStyles = css`
 
   .muted {
     color: var(--opl-color-text-muted);
-  }
-
-  button.link {
-    background: none;
-    border: none;
-    padding: 0;
-    color: var(--opl-color-accent);
-    text-decoration: underline;
-    cursor: pointer;
   }
 
   .library {

@@ -5,6 +5,7 @@ import { formatScore, itemSearchPath, parseSearchResults, type Candidate, type M
 import type { Problem } from '../../../api/problem.ts';
 import '../../problem-notice/index.ts';
 import { sharedStyles } from '../../../theme/shared.styles.ts';
+import { framedGroupStyles } from '../../../theme/choice-group.styles.ts';
 import { reviewItemStyles } from './review-item.styles.ts';
 
 export interface ReviewDecision {
@@ -21,7 +22,7 @@ export interface ReviewDecision {
  * does (a searched song is validated on the target again).
  */
 export class OplReviewItem extends LitElement {
-  static override styles = [sharedStyles, reviewItemStyles];
+  static override styles = [sharedStyles, framedGroupStyles, reviewItemStyles];
 
   static override properties = {
     item: { attribute: false },

@@ -7,14 +7,7 @@ export const reviewItemStyles = css`
   }
 
   fieldset {
-    border: 1px solid var(--opl-color-border);
-    border-radius: var(--opl-radius);
-    padding: var(--opl-space-3) var(--opl-space-4);
     margin: 0 0 var(--opl-space-3);
-  }
-
-  legend {
-    font-weight: 600;
   }
 
   ul {
