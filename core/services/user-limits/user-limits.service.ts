@@ -6,8 +6,8 @@ import { deleteExpiredUsage, insertUsage, lockUserLimits, selectJobUsage, select
 const IMPORT_BYTES = 'import_bytes';
 
 function toDate(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  return value instanceof Date ? value : new Date(String(value));
+  if (value instanceof Date) return value;
+  return typeof value === 'string' ? new Date(value) : null;
 }
 
 function mib(bytes: number): string {

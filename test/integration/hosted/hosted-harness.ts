@@ -74,8 +74,9 @@ export async function startHostedHarness(options: { env?: Record<string, string>
     // The provider sends the browser to the instance's public address: the path is what counts.
     const back = new URL(authorize.headers.get('location')!);
     const landed = await call('GET', `${back.pathname}${back.search}`, cookie);
-    const match = /connected=([0-9a-f-]{36})/.exec(String(landed.headers['location'] ?? ''));
-    expect(match, `connecting ${provider}: ${String(landed.headers['location'])}`).not.toBeNull();
+    const location = typeof landed.headers['location'] === 'string' ? landed.headers['location'] : '';
+    const match = /connected=([0-9a-f-]{36})/.exec(location);
+    expect(match, `connecting ${provider}: ${landed.statusCode} ${location}`).not.toBeNull();
     return match![1]!;
   };
 

@@ -72,7 +72,10 @@ describe('user limit admissions under parallel requests', () => {
       Array.from({ length: 20 }, () =>
         admission.admitImport(user, 1_500).then(
           () => 'admitted',
-          (error: unknown) => (error instanceof UserLimitReached ? error.limit : Promise.reject(error)),
+          (error: unknown) => {
+            if (error instanceof UserLimitReached) return error.limit;
+            throw error;
+          },
         ),
       ),
     );
