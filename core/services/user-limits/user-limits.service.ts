@@ -14,14 +14,6 @@ function mib(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(1)} MiB`;
 }
 
-/** What a user has used of each limit, for `GET /api/me/limits`. */
-export interface UserUsageView {
-  concurrent_jobs: { used: number; maximum: number };
-  jobs_per_day: { used: number; maximum: number };
-  import_bytes_per_day: { used: number; maximum: number };
-  snapshot_bytes: { used: number; maximum: number };
-}
-
 /**
  * Per-user limits of a hosted instance (a self-hosted one has no `UserLimits`). Admissions run in
  * the transaction that records what they admit, after the user's advisory lock
@@ -126,15 +118,4 @@ export class UserLimits {
     return (await this.#execute(deleteExpiredUsage())).length;
   }
 
-  async usage(userId: string): Promise<UserUsageView> {
-    const [jobs] = await this.#execute(selectJobUsage(userId));
-    const [imports] = await this.#execute(selectUsageInWindow(userId, IMPORT_BYTES));
-    const [snapshots] = await this.#execute(selectSnapshotBytes(userId));
-    return {
-      concurrent_jobs: { used: Number(jobs?.['active'] ?? 0), maximum: this.#limits.concurrentJobs },
-      jobs_per_day: { used: Number(jobs?.['today'] ?? 0), maximum: this.#limits.jobsPerDay },
-      import_bytes_per_day: { used: Number(imports?.['used'] ?? 0), maximum: this.#limits.importBytesPerDay },
-      snapshot_bytes: { used: Number(snapshots?.['used'] ?? 0), maximum: this.#limits.snapshotBytes },
-    };
-  }
 }
