@@ -117,5 +117,4 @@ export class UserLimits {
   async purge(): Promise<number> {
     return (await this.#execute(deleteExpiredUsage())).length;
   }
-
 }
