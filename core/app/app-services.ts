@@ -23,6 +23,7 @@ import type { SignInThrottle } from '../services/sign-in/index.ts';
 import type { OidcSignIn } from '../services/users/index.ts';
 import type { SnapshotService } from '../services/snapshots/index.ts';
 import type { SyncEngine } from '../services/sync/index.ts';
+import type { UserLimits } from '../services/user-limits/index.ts';
 
 export interface AppServices {
   config: Config;
@@ -34,6 +35,8 @@ export interface AppServices {
   signInThrottle: SignInThrottle;
   /** Hosted mode's user sign-in through the OpenID provider; null when none is configured. */
   oidcSignIn: OidcSignIn | null;
+  /** Hosted mode's per-user limits (jobs, imports, snapshots); null in self-host mode. */
+  userLimits: UserLimits | null;
   /** Import records (private, expiring normalised playlists) and the file/text previews that make them. */
   imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** Playlist shares: bounded public snapshots read by token. */

@@ -13,7 +13,7 @@ import { envKeyProvider, fileKeyProvider } from '../services/connections/vault/k
 import { MatchService } from '../services/matching/index.ts';
 import { createMigrationEngine, ProgressChannel, runMigrationJob } from '../services/migrations/index.ts';
 import { RateLimiter } from '../services/pacing/rate-limiter.ts';
-import { sqlExecutors } from '../storage/sql/executors.ts';
+import { sqlExecutors, type SqlExecute } from '../storage/sql/executors.ts';
 import { PlaylistReadService } from '../services/playlists/playlist-read.service.ts';
 import { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import { OpenPlaylistsService } from '../services/open-playlists/index.ts';
@@ -23,6 +23,7 @@ import type { CustomFetch } from 'openid-client';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
 import { ShareService } from '../services/shares/index.ts';
+import { UserLimits } from '../services/user-limits/index.ts';
 import { ProviderLinkReader } from '../services/imports/provider-link-reader.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
 import type { Dispatcher } from 'undici';
@@ -201,7 +202,10 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
     const playlists = new PlaylistReadService({ execute, connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
     const library = new LibraryReadService({ connections, capabilitiesOf: (provider) => catalogue.providerPlugin(provider)?.provider?.capabilities ?? [] });
     const shares = new ShareService({ execute, imports: importRecords, playlists, connections, limits: config.shares, schemaBaseUrl: config.schemaBaseUrl });
+    // Hosted mode serves many users: each has limits (a self-hosted owner has none).
+    const userLimits = config.deploymentMode === 'hosted' ? new UserLimits({ limits: config.userLimits, execute, transaction }) : null;
     const importPreview = new ImportPreviewService({
+      ...(userLimits ? { admitBytes: (ownerId: string, bytes: number) => userLimits.admitImport(ownerId, bytes) } : {}),
       records: importRecords,
       plugins: { call: (pluginId, op, input) => pluginHost.call(pluginId, op, input), manifests: () => catalogue.manifests() },
       limits: config.imports,
@@ -262,6 +266,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
         const fit = Math.min(forecast.tracks_fit_today ?? Number.POSITIVE_INFINITY, forecast.searches_fit_today ?? Number.POSITIVE_INFINITY);
         return { tracksFitToday: Number.isFinite(fit) ? fit : 0, resetsAt: forecast.resets_at };
       },
+      ...(userLimits ? { admitJob: (execute: SqlExecute, ownerId: string) => userLimits.admitJob(execute, ownerId) } : {}),
       ...(overrides.migrationLeaseSeconds ? { leaseSeconds: overrides.migrationLeaseSeconds } : {}),
       ...(overrides.migrationSliceSeconds ? { sliceSeconds: overrides.migrationSliceSeconds } : {}),
       ...(overrides.migrationVisibilityWaitMs === undefined ? {} : { visibilityWaitMs: overrides.migrationVisibilityWaitMs }),
@@ -338,6 +343,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       ownerSessions: new OwnerSessionService({ execute, ownerSecret: config.ownerSecret, ttlHours: config.sessionTtlHours }),
       signInThrottle: new SignInThrottle({ execute, ...(overrides.signInClock ? { clock: overrides.signInClock } : {}) }),
       oidcSignIn: config.oidc ? new OidcSignIn({ config: config.oidc, execute, vault, ...(overrides.oidcFetch ? { fetch: overrides.oidcFetch } : {}) }) : null,
+      userLimits,
       imports: { records: importRecords, preview: importPreview },
       shares,
       exports: exportService,
@@ -386,6 +392,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           organizer: services.organizer.service,
           snapshots: services.snapshots,
           sync: services.sync,
+          ...(userLimits ? { userLimits } : {}),
           ...(demo ? { demo: new DemoEditService({ connections, playlists, editors: demo.editors }) } : {}),
           openPlaylists: new OpenPlaylistsService({ connections, playlists, records: importRecords, limits: config.imports, migrations: migrations.service, providers: catalogue }),
           ...(overrides.responseTap ? { responseTap: overrides.responseTap } : {}),

@@ -3,21 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCHEMA_BASE } from '@opl/plugin-sdk/schemas';
 import { z } from 'zod';
 import { DEFAULT_HEAP_PROFILE, HEAP_PROFILES, type HeapProfile } from '../bootstrap/heap-profile.mjs';
+import { integer, optionalText } from './env-values.ts';
 import { checkOidcEnv, oidcEnvShape, toOidcConfig, type OidcConfig } from './oidc-config.ts';
+import { toUserLimitsConfig, userLimitsEnvShape, type UserLimitsConfig } from './user-limits-config.ts';
 
 /**
  * Every `OPL_*` variable the engine reads, with the defaults of the specification. This schema is
  * the only place that knows about environment variables; everything else receives a parsed Config.
  * `describe()` texts feed the README's configuration table and the `opl config` command.
  */
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 /** fastify's `trustProxy`: false, true, a hop count, or proxy addresses/CIDRs. */
 const trustProxy = z
@@ -35,12 +29,6 @@ const trustProxy = z
     }
     return entries;
   });
-
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
 
 const postgresUrl = z
   .string()
@@ -226,6 +214,7 @@ export const configEnvSchema = z
       .pipe(z.string().min(24, 'must be at least 24 characters').optional())
       .describe('Hosted mode: bearer token for the admin routes (`/api/admin/…`), e.g. the plugin allow-list. Never logged.'),
     ...oidcEnvShape,
+    ...userLimitsEnvShape,
     OPL_VAULT_KEY: optionalText
       .pipe(
         z
@@ -326,6 +315,8 @@ export interface Config {
   adminToken: string | undefined;
   /** Hosted mode's user sign-in; null when no OpenID provider is configured. */
   oidc: OidcConfig | null;
+  /** Hosted mode's per-user limits (unused in self-host mode). */
+  userLimits: UserLimitsConfig;
   /**
    * Where the engine's JSON Schemas live: the `$id` base of the documents the `/schemas` routes
    * serve and the `$schema` of every bundle and manifest it writes. `publishedSchemaBaseUrl`, else
@@ -407,6 +398,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     },
     adminToken: env.OPL_ADMIN_TOKEN,
     oidc: toOidcConfig(env, env.OPL_PUBLIC_BASE_URL),
+    userLimits: toUserLimitsConfig(env),
     connections: {
       vaultKey: env.OPL_VAULT_KEY,
       vaultPreviousKeys: (env.OPL_VAULT_PREVIOUS_KEYS ?? '')

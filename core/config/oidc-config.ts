@@ -1,16 +1,11 @@
 import { z } from 'zod';
+import { optionalText as text } from './env-values.ts';
 
 /**
  * The `OPL_OIDC_*` variables: hosted mode's user sign-in through an OpenID Connect provider. Kept
  * beside config.schema.ts (which spreads `oidcEnvShape` into the one schema) so the rules of one
  * feature read together.
  */
-
-const text = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
 
 const list = z
   .string()

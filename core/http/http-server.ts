@@ -27,6 +27,7 @@ import { libraryWorkspaceRoutes, type WorkspaceApi } from './routes/library-work
 import type { WorkspaceService } from '../services/library/index.ts';
 import { generatorRoutes, type GeneratorApi } from './routes/generator.routes.ts';
 import { snapshotRoutes, type SnapshotsApi } from './routes/snapshots.routes.ts';
+import type { UserLimits } from '../services/user-limits/index.ts';
 import { migrationRoutes, unavailableMigrations, type MigrationsApi } from './routes/migrations.routes.ts';
 import { openPlaylistRoutes, unavailableOpenPlaylists, type OpenPlaylistsApi } from './routes/open-playlists.routes.ts';
 import { pluginRoutes } from './routes/plugins.routes.ts';
@@ -72,6 +73,8 @@ export interface HttpDependencies {
   organizer?: OrganizerApi;
   /** Library snapshots; absent only where no database exists (the OpenAPI generator). */
   snapshots?: SnapshotsApi;
+  /** Hosted mode's per-user limits; absent in self-host mode (and where no database exists). */
+  userLimits?: Pick<UserLimits, 'admitSnapshot'>;
   /** Scheduled sync rules; absent only where no database exists (the OpenAPI generator). */
   sync?: SyncApi;
   /** Demo mode's own routes; absent (they answer 404) when demo mode is off. */
@@ -215,7 +218,7 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(libraryWorkspaceRoutes, { workspace: deps.workspace ?? { workspace: notWired, overview: notWired, refresh: notWired, join: notWired, split: notWired, diff: notWired, resolve: notWired } });
   await app.register(generatorRoutes, { generator: deps.generator ?? unwiredGenerator });
   await app.register(organizerRoutes, { organizer: deps.organizer ?? { playlists: notWired, duplicates: notWired, preflight: notWired, createJob: notWired, job: notWired, jobs: notWired, retry: notWired, undo: notWired } });
-  await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits) });
+  await app.register(snapshotRoutes, { snapshots: deps.snapshots ?? unwiredSnapshots(config.snapshotLimits), ...(deps.userLimits ? { admitSnapshot: (ownerId: string) => deps.userLimits!.admitSnapshot(ownerId) } : {}) });
   await app.register(syncRoutes, { sync: deps.sync ?? unavailableSync() });
   await app.register(demoRoutes, { demo: deps.demo ?? null });
   await app.register(migrationRoutes, { migrations: deps.migrations ? { ...deps.migrations, reportBatchSize: config.migrationReportBatchSize } : unavailableMigrations() });

@@ -7,7 +7,8 @@ import { startEngine, type RunningEngine } from './support/engine.ts';
 /**
  * A hosted engine of its own (not the shared demo engine) whose users sign in at a real OpenID
  * provider running in this test process. Chromium goes through the whole sign-in: the Settings
- * button, the provider, the callback; the shell then shows the user and signs them out.
+ * button, the provider, the callback; the shell then shows the user and signs them out. Admin-only
+ * areas (Plugins) are hidden from a user who is no admin, and the API refuses them; an admin has them.
  */
 
 const CERT = fileURLToPath(new URL('../fixtures/tls/test-only-registry.cert.pem', import.meta.url));
@@ -22,6 +23,7 @@ const errors: string[] = [];
 beforeAll(async () => {
   idp = await startTestIdp({ redirectUri: () => `${engineBaseUrl}/api/auth/oidc/callback` });
   idp.users.set('carol-sub', { email: 'carol@example.org', name: 'Carol Listener' });
+  idp.users.set('dana-sub', { email: 'dana@example.org', name: 'Dana Admin', groups: ['opl-admins'] });
   engine = await startEngine((baseUrl) => {
     engineBaseUrl = baseUrl;
     return {
@@ -30,6 +32,7 @@ beforeAll(async () => {
       OPL_OIDC_ISSUER: idp.issuer,
       OPL_OIDC_CLIENT_ID: TEST_IDP_CLIENT_ID,
       OPL_OIDC_CLIENT_SECRET: TEST_IDP_CLIENT_SECRET,
+      OPL_OIDC_ADMIN_GROUPS: 'opl-admins',
       // The engine process trusts the provider's test-only certificate.
       NODE_EXTRA_CA_CERTS: CERT,
     };
@@ -70,10 +73,40 @@ describe('hosted sign-in through the OpenID provider in the web UI', () => {
     expect(session?.sameSite).toBe('Strict');
   });
 
+  it('hides the admin-only Plugins area from a user who is no admin, and the API refuses it', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.getByRole('link', { name: 'Connections' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => nav.getByRole('link', { name: 'Plugins' }).count(), { timeout: 15_000 }).toBe(0);
+    await page.goto(`${engine.baseUrl}/#/plugins`);
+    await expect.poll(() => page.locator('opl-app [data-field="admin-only"]').textContent(), { timeout: 15_000 }).toContain('Only the admins');
+    expect(await page.locator('opl-plugins-page').count()).toBe(0);
+    const refused = await page.request.get(`${engine.baseUrl}/api/admin/plugins`);
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('admin_required');
+  });
+
   it('signs out from the shell', async () => {
     await page.locator('opl-session-badge').getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Sign in with your account' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.locator('opl-session-badge [data-field="signed-in-user"]').count()).toBe(0);
+  });
+
+  it('shows an admin the Plugins area', async () => {
+    // Another person, another browser: the provider still has Carol's session in the first one.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
+    page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${engine.baseUrl}/#/settings`);
+    idp.nextUser = 'dana-sub';
+    await page.getByRole('link', { name: 'Sign in with your account' }).click();
+    await page.waitForURL((url) => url.href.startsWith(engine.baseUrl) && !url.pathname.startsWith('/api/'), { timeout: 20_000 });
+    await expect.poll(() => page.locator('opl-session-badge [data-field="signed-in-user"]').textContent(), { timeout: 15_000 }).toBe('Dana Admin');
+    const plugins = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Plugins' });
+    await expect.poll(() => plugins.isVisible(), { timeout: 15_000 }).toBe(true);
+    await plugins.click();
+    await expect.poll(() => page.locator('opl-plugins-page').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator('opl-app [data-field="admin-only"]').count()).toBe(0);
+    expect((await page.request.get(`${engine.baseUrl}/api/admin/plugins`)).status()).toBe(200);
     expect(errors).toEqual([]);
   });
 });

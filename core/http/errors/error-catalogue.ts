@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE = {
   invalid_selection: { status: 422, title: 'The selection cannot be migrated' },
   rate_limited: { status: 429, title: 'Too many requests' },
   sign_in_locked: { status: 429, title: 'Too many failed sign-in attempts' },
+  user_limit_reached: { status: 429, title: 'A limit of your account on this instance is reached' },
   request_headers_too_large: { status: 431, title: 'The request headers are too large' },
   provider_rate_limited: { status: 429, title: 'The provider asks to slow down' },
   organizer_unsupported: { status: 422, title: 'The organizer cannot do this to the selection' },

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { isAppError } from './app-error.ts';
 import type { ErrorCode } from './error-catalogue.ts';
 import { buildProblem, PROBLEM_CONTENT_TYPE } from './problem.ts';
+import { userLimitProblem } from './user-limit-problem.ts';
 
 /** Fastify's own error codes that are the client's fault, mapped onto our catalogue. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
@@ -40,7 +41,9 @@ export function sendProblem(
  * connection strings) never reach the client.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    // A service's refusal at a per-user limit, thrown through any route.
+    const error = (userLimitProblem(thrown) ?? thrown) as FastifyError;
     if (isAppError(error)) {
       if (error.status >= 500) request.log.error({ err: error.cause ?? error, code: error.code }, 'request failed');
       for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);

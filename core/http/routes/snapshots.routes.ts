@@ -101,7 +101,8 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
 /** Events a stream sends per read: one snapshot row, so one. */
 const SNAPSHOT_EVENT_BATCH = 1;
 
-export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> = async (app, { snapshots }) => {
+/** `admitSnapshot`: hosted mode's per-user snapshot storage limit, asked before a snapshot is taken or uploaded. */
+export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi; admitSnapshot?: (ownerId: string) => Promise<void> }> = async (app, { snapshots, admitSnapshot }) => {
   const openStreams = new OpenEventStreams();
   app.addHook('preClose', async () => openStreams.endAll());
 
@@ -151,6 +152,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
     { schema: { tags: ['snapshots'], summary: 'Take a snapshot of a profile now (a background job; follow it with GET /api/snapshots/{id}/events)', body: z.object({ profile_id: z.uuid() }).strict(), response: { 202: snapshotSchema, 404: problemResponse('No such profile') } } },
     async (request, reply) => {
       const owner = requireOwner(request, 'take a snapshot');
+      await admitSnapshot?.(owner.id);
       return reply.code(202).send(await answer(() => snapshots.createSnapshot(owner.id, request.body.profile_id)));
     },
   );
@@ -291,6 +293,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi }> 
       },
       async (request, reply) => {
         const owner = requireOwner(request, 'upload a snapshot');
+        await admitSnapshot?.(owner.id);
         const body = request.body instanceof Readable ? request.body : Readable.from([]);
         return reply.code(201).send(await answer(() => snapshots.upload(owner.id, body)));
       },

@@ -154,8 +154,11 @@ export class ImportPreviewService {
   readonly #gate: ParseGate;
 
   readonly #url: UrlImportOptions;
+  readonly #admitBytes: ((ownerId: string, bytes: number) => Promise<void>) | undefined;
 
-  constructor(options: { records: ImportRecordService; plugins: FormatPluginAccess; limits: ImportLimits; spoolRoot?: string; url?: UrlImportOptions }) {
+  /** `admitBytes`: hosted mode's per-user import allowance (`UserLimits.admitImport`), asked before a reader runs; it throws to refuse. */
+  constructor(options: { records: ImportRecordService; plugins: FormatPluginAccess; limits: ImportLimits; spoolRoot?: string; url?: UrlImportOptions; admitBytes?: (ownerId: string, bytes: number) => Promise<void> }) {
+    this.#admitBytes = options.admitBytes;
     this.#gate = new ParseGate({ maxRunning: PARSE_CONCURRENCY, maxWaiting: PARSE_QUEUE });
     this.#url = options.url ?? { allowedHosts: [] };
     this.#records = options.records;
@@ -347,7 +350,12 @@ export class ImportPreviewService {
     name: string | null,
     requireTracks: boolean,
   ): Promise<ImportRecordContents> {
-    const result = await this.#parse(reader, load);
+    const admitted = async () => {
+      const input = await load();
+      await this.#admitBytes?.(ownerId, input.bytes.byteLength);
+      return input;
+    };
+    const result = await this.#parse(reader, admitted);
     const issues: ImportIssue[] = result.issues.slice(0, MAX_STORED_ISSUES);
     if (result.issues.length > MAX_STORED_ISSUES) {
       issues[MAX_STORED_ISSUES - 1] = { line: null, column: null, code: 'too_many_issues', message: `${result.issues.length} issues were found; the first ${MAX_STORED_ISSUES - 1} are listed.`, severity: 'warning' };

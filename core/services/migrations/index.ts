@@ -10,7 +10,7 @@ import type { PlaylistReadService } from '../playlists/playlist-read.service.ts'
 import { ProgressChannel } from './migration-events.ts';
 import { MigrationRecovery } from './migration-recovery.ts';
 import { MigrationRunner } from './migration-runner.ts';
-import { MigrationService, type QuotaForecaster } from './migration.service.ts';
+import { MigrationService, type MigrationServiceOptions, type QuotaForecaster } from './migration.service.ts';
 import { MigrationStore, type Execute, type Transaction } from './migration-store.ts';
 import type { GeneratedSourceReader, SnapshotSourceReader } from './migration-source.ts';
 import { SourceLookup } from './source-lookup.ts';
@@ -59,6 +59,8 @@ export interface MigrationEngineOptions {
   /** The operations a loaded plugin implements (empty when it is not loaded). */
   pluginOperations(pluginId: string): readonly string[];
   quotaForecast?: QuotaForecaster;
+  /** Hosted mode's per-user job limits, checked in each job's insert transaction. */
+  admitJob?: MigrationServiceOptions['admitJob'];
   /** Tests: shorter leases and slices so crash recovery is quick. */
   leaseSeconds?: number;
   sliceSeconds?: number;
@@ -84,6 +86,7 @@ export function createMigrationEngine(options: MigrationEngineOptions): Migratio
     matching: options.matching,
     enqueue,
     ...(options.quotaForecast ? { quotaForecast: options.quotaForecast } : {}),
+    ...(options.admitJob ? { admitJob: options.admitJob } : {}),
   });
   const runner = new MigrationRunner({
     store,

@@ -82,6 +82,11 @@ export interface MigrationServiceOptions {
   quotaForecast?: QuotaForecaster;
   /** The services whose links the owner's accounts can read (`SourceLookup`): such link-only songs are not warned about. */
   lookups?: Pick<SourceLookup, 'providers'>;
+  /**
+   * Hosted mode's per-user job limits (`UserLimits.admitJob`): runs in the job's insert
+   * transaction, after the new job's own lock, and throws to refuse the job.
+   */
+  admitJob?: (execute: Execute, ownerId: string) => Promise<void>;
 }
 
 /** A job's counts: from its items while they are kept, from the summary once they are gone. */
@@ -123,6 +128,7 @@ export class MigrationService {
     const id = randomUUID();
     const collections = source.collections.map((collection) => ({ id: collection.id, kind: collection.kind, name: collection.name, description: collection.description, total_tracks: collection.totalTracks, selected_tracks: collection.tracks.length, target_playlist_id: null }));
     const [row] = await this.#o.store.inJob(id, async (execute) => {
+      if (this.#o.admitJob) await this.#o.admitJob(execute, ownerId);
       const rows = await execute(
         insertJob({
           id,

@@ -23,6 +23,7 @@ import { RateLimitBucket } from './rate-limit-bucket.entity.ts';
 import { ReviewDecision } from './review-decision.entity.ts';
 import { Share } from './share.entity.ts';
 import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
+import { UserUsage } from './user-usage.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
@@ -70,6 +71,7 @@ export {
   SyncRun,
   TrackEdge,
   TrackIdentity,
+  UserUsage,
 };
 export * from './values.ts';
 
@@ -111,4 +113,5 @@ export const ENTITIES = [
   RateLimitBucket,
   PlaylistCache,
   LibraryMemberPair,
+  UserUsage,
 ] as const;

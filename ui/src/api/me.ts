@@ -71,6 +71,14 @@ export function parseMe(body: unknown): Me | undefined {
   };
 }
 
+/**
+ * Whether admin-only areas are shown: to everyone but a signed-in user of a hosted instance who is
+ * no admin (self-host: the owner administers; hosted without users: the admin token does).
+ */
+export function seesAdminAreas(me: Me): boolean {
+  return me.user === null || me.user.isAdmin;
+}
+
 /** The gate is on and this browser has no session: the UI should offer the login form. */
 export function needsSignIn(me: Me): boolean {
   return me.session.required && !me.session.authenticated;

@@ -27,6 +27,8 @@ export interface Area {
   readonly label: string;
   /** One sentence shown under the page heading. */
   readonly summary: string;
+  /** Instance administration: hidden from signed-in users of a hosted instance who are not admins (the API refuses them too). */
+  readonly adminOnly?: boolean;
 }
 
 export const AREAS: readonly Area[] = [
@@ -93,6 +95,7 @@ export const AREAS: readonly Area[] = [
   {
     id: 'plugins',
     label: 'Plugins',
+    adminOnly: true,
     summary: 'Provider and file-format plugins, signed by their publishers and run in a sandbox.',
   },
   {

@@ -1,4 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { apiRequest } from '../../api/http.ts';
+import { parseMe, seesAdminAreas } from '../../api/me.ts';
 import { AREAS, findArea, type Area } from '../../router/areas.ts';
 import { hrefFor, sameRoute, type Route } from '../../router/route.ts';
 import { HashRouterController } from '../../router/router.controller.ts';
@@ -31,6 +33,27 @@ export const PRODUCT_NAME = 'Open Playlist Engine';
  */
 export class OplApp extends LitElement {
   static override styles = [themeStyles, sharedStyles, pageStyles, appStyles];
+
+  static override properties = { _adminAreas: { state: true } };
+
+  /** Whether the admin-only areas are this user's; true until `/api/me` says otherwise (the API refuses them anyway). */
+  declare _adminAreas: boolean;
+
+  constructor() {
+    super();
+    this._adminAreas = true;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#loadMe();
+  }
+
+  async #loadMe(): Promise<void> {
+    const result = await apiRequest('/api/me');
+    const me = result.ok ? parseMe(result.data) : undefined;
+    if (me) this._adminAreas = seesAdminAreas(me);
+  }
 
   /** Opened without a page in the address: Home then leads an engine with nothing connected on to Connections. */
   readonly #openedBare = window.location.hash.replace(/^#\/*/, '') === '';
@@ -66,6 +89,10 @@ export class OplApp extends LitElement {
       </div>`;
     }
     const area = findArea(route.area);
+    if (area.adminOnly && !this._adminAreas) {
+      return html`<h1 tabindex="-1">${area.label}</h1>
+        <p class="admin-only" data-field="admin-only">Only the admins of this instance can see this area. Ask one if something here needs changing.</p>`;
+    }
     return html`<h1 tabindex="-1">${area.label}</h1>${this.#areaBody(area)}`;
   }
 
@@ -118,7 +145,7 @@ export class OplApp extends LitElement {
       <div class="layout">
         <nav aria-label="Main">
           <ul>
-            ${AREAS.map(
+            ${AREAS.filter((area) => !area.adminOnly || this._adminAreas).map(
               (area) => html`<li>
                 <a href=${hrefFor(area.id)} aria-current=${route.kind === 'area' && route.area === area.id ? 'page' : nothing}
                   >${area.label}</a
