@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestIdp, TEST_IDP_CLIENT_ID, TEST_IDP_CLIENT_SECRET, type TestIdp } from '../fakes/oidc/oidc-test-provider.ts';
-import { startEngine, type RunningEngine } from './support/engine.ts';
+import { startEngineOnSharedDatabase, type RunningEngine } from './support/engine.ts';
 
 /**
  * A hosted engine of its own (not the shared demo engine) whose users sign in at a real OpenID
@@ -24,7 +24,7 @@ beforeAll(async () => {
   idp = await startTestIdp({ redirectUri: () => `${engineBaseUrl}/api/auth/oidc/callback` });
   idp.users.set('carol-sub', { email: 'carol@example.org', name: 'Carol Listener' });
   idp.users.set('dana-sub', { email: 'dana@example.org', name: 'Dana Admin', groups: ['opl-admins'] });
-  engine = await startEngine((baseUrl) => {
+  engine = await startEngineOnSharedDatabase((baseUrl) => {
     engineBaseUrl = baseUrl;
     return {
       OPL_DEPLOYMENT_MODE: 'hosted',
