@@ -239,6 +239,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       root: config.snapshotDir,
       limits: config.snapshotLimits,
       schemaBaseUrl: config.schemaBaseUrl,
+      signingKeyFile: config.snapshotSigningKeyFile,
       logger,
       ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
     });

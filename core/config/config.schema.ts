@@ -130,6 +130,9 @@ export const configEnvSchema = z
     OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: integer(2, 1_000_000)
       .default(200)
       .describe('Most decompressed bytes per compressed byte of one snapshot member (beyond its first MiB): higher is refused as a zip bomb.'),
+    OPL_SNAPSHOT_SIGNING: booleanFlag
+      .default(true)
+      .describe("Sign every snapshot's manifest with this instance's ed25519 key (`OPL_DATA_DIR/snapshot-signing.key`, made on first use, never exported). A signature is verified whenever an archive has one."),
     OPL_EXPORT_MAX_PLAYLISTS: integer(1, 100_000)
       .default(100)
       .describe('Maximum playlists in one export request.'),
@@ -287,6 +290,8 @@ export interface Config {
   /** `auto`: readable on a terminal, JSON otherwise (see `readableLogs`). */
   logFormat: 'auto' | 'json' | 'pretty';
   snapshotDir: string;
+  /** The instance's snapshot signing key file; null: snapshots are not signed (OPL_SNAPSHOT_SIGNING). */
+  snapshotSigningKeyFile: string | null;
   /** Verification caps of snapshot archives (SPEC Limits rule 8). */
   snapshotLimits: { archiveBytes: number; uncompressedBytes: number; manifestBytes: number; recordBytes: number; compressionRatio: number };
   exportMaxPlaylists: number;
@@ -366,6 +371,7 @@ export function toConfig(env: ConfigEnv, cwd: string): Config {
     logLevel: env.OPL_LOG_LEVEL,
     logFormat: env.OPL_LOG_FORMAT,
     snapshotDir: env.OPL_SNAPSHOT_DIR ? absolute(env.OPL_SNAPSHOT_DIR) : resolve(dataDir, 'snapshots'),
+    snapshotSigningKeyFile: env.OPL_SNAPSHOT_SIGNING ? resolve(dataDir, 'snapshot-signing.key') : null,
     snapshotLimits: {
       archiveBytes: env.OPL_SNAPSHOT_MAX_ARCHIVE_BYTES,
       uncompressedBytes: env.OPL_SNAPSHOT_MAX_UNCOMPRESSED_BYTES,

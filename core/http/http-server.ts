@@ -109,6 +109,7 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     follow: notWired,
     diffs: { between: notWired, againstLive: notWired },
     asOf: notWired,
+    signingKey: notWired,
     openArchive: () => {
       throw new Error('snapshots are not wired in this server');
     },

@@ -12,6 +12,8 @@ export const SNAPSHOT_SCHEMA_VERSION = 1;
 export const SNAPSHOT_MANIFEST_SCHEMA_PATH = '/export/open-playlist-snapshot-manifest-v1.json';
 export const SNAPSHOT_MANIFEST_MEMBER = 'manifest.json';
 export const SNAPSHOT_CHECKSUM_MEMBER = 'manifest.sha256';
+/** The detached ed25519 signature of `manifest.json`, present exactly when the manifest declares `signature`. */
+export const SNAPSHOT_SIGNATURE_MEMBER = 'manifest.sig';
 /** `collections/0001.jsonl`: generated names only, never a provider's playlist name. */
 export const SNAPSHOT_COLLECTION_MEMBER_PATTERN = /^collections\/\d{4,6}\.jsonl$/;
 
@@ -92,6 +94,19 @@ export const snapshotCollectionSchema = z
     }
   });
 
+/**
+ * The key that signed the manifest: the manifest names it, so the key is covered by the checksum
+ * and by the signature itself. The signature (base64, one line) is the member `manifest.sig`, over
+ * the bytes `opl-snapshot-manifest-v1\n` followed by the bytes of `manifest.json`.
+ */
+export const snapshotSignatureSchema = z.strictObject({
+  algorithm: z.literal('ed25519'),
+  /** `snap-` and the first 16 hex digits of the sha256 of the public key. */
+  key_id: z.string().regex(/^snap-[0-9a-f]{16}$/, 'expected snap-<16 hex digits>'),
+  /** The ed25519 public key, base64 (32 bytes). */
+  public_key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'expected a base64 ed25519 public key'),
+});
+
 export const snapshotManifestSchema = z.strictObject({
   $schema: z.string().max(2_000).regex(/^https?:\/\/[^\s]+\/export\/open-playlist-snapshot-manifest-v1\.json$/, `expected a URI ending in ${SNAPSHOT_MANIFEST_SCHEMA_PATH}`),
   schema_version: z.literal(SNAPSHOT_SCHEMA_VERSION, { error: `unsupported schema_version: this reader understands snapshot archive schema_version ${SNAPSHOT_SCHEMA_VERSION} only` }),
@@ -106,10 +121,13 @@ export const snapshotManifestSchema = z.strictObject({
   counts: z.strictObject({ collections: count, items: count, partial_collections: count, failed_collections: count }),
   /** Every collection that is not complete, with its failure (the same as in its entry). */
   partial_failures: z.array(z.strictObject({ member: z.string().max(100), source_id: sourceId, source_collection_id: z.string().max(10_000).nullable(), failure: snapshotFailureSchema })).max(100_000),
+  /** Present when the archive is signed (optional): its `manifest.sig` must then verify with this key. */
+  signature: snapshotSignatureSchema.optional(),
 });
 
 export type SnapshotManifest = z.output<typeof snapshotManifestSchema>;
 export type SnapshotCollection = z.output<typeof snapshotCollectionSchema>;
 export type SnapshotSource = z.output<typeof snapshotSourceSchema>;
 export type SnapshotFailure = z.output<typeof snapshotFailureSchema>;
+export type SnapshotSignature = z.output<typeof snapshotSignatureSchema>;
 export type SnapshotPlaylist = z.output<typeof snapshotPlaylistSchema>;

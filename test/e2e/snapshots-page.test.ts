@@ -85,12 +85,15 @@ describe('the Snapshots page', () => {
     await expect.poll(() => row().getAttribute('data-status'), { timeout: 60_000 }).toMatch(/^(completed|partial)$/);
     expect(await row().locator('[data-testid="snapshot-counts"]').textContent()).toMatch(/^2 collections, \d+ items?$/);
     expect(await row().locator('[data-testid="snapshot-verification"]').textContent()).toContain('Verified');
+    // Signed with the demo engine's own key, the one GET /api/snapshots/signing-key shows.
+    const signing = (await (await fetch(`${baseUrl}/api/snapshots/signing-key`)).json()) as { key: { key_id: string } };
+    expect(await row().locator('[data-testid="snapshot-verification"]').textContent()).toContain(`signed by ${signing.key.key_id}`);
     expect(await snapshots().locator('[data-testid="announcement"]').textContent()).toMatch(/^Snapshot (complete|partial)/);
   });
 
   it('verifies the stored archive again', async () => {
     await row().getByRole('button', { name: 'Verify' }).click();
-    await expect.poll(() => snapshots().locator('[data-testid="announcement"]').textContent(), { timeout: 30_000 }).toBe('Verified.');
+    await expect.poll(() => snapshots().locator('[data-testid="announcement"]').textContent(), { timeout: 30_000 }).toMatch(/^Verified, signed by snap-[0-9a-f]{16}\.$/);
   });
 
   it('restores the snapshot to TIDAL as a migration linked to History', async () => {

@@ -17,7 +17,7 @@ import { toAppError } from './migrations.routes.ts';
 
 export type SnapshotsApi = Pick<
   SnapshotService,
-  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow' | 'asOf'
+  'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow' | 'asOf' | 'signingKey'
 > &
   SnapshotDiffApi;
 
@@ -39,6 +39,7 @@ const profileSchema = z
     updated_at: z.string(),
   })
   .meta({ id: 'SnapshotProfile' });
+const signingKeySchema = z.object({ algorithm: z.literal('ed25519'), key_id: z.string(), public_key: z.string().describe('base64, 32 bytes') }).meta({ id: 'SnapshotSigningKey' });
 const failureSchema = z.object({ member: z.string(), source_id: z.string(), source_collection_id: z.string().nullable(), failure: z.object({ code: z.string(), message: z.string() }) });
 const snapshotSchema = z
   .object({
@@ -54,6 +55,7 @@ const snapshotSchema = z
     partial_failures: z.array(failureSchema),
     collections: z.array(z.object({ member: z.string(), restore_id: z.string().describe('Selects the collection in a restore (POST /api/migrations with source_provider "snapshot")'), kind: z.string(), name: z.string(), status: z.string(), item_count: z.number().int(), source_id: z.string(), source_collection_id: z.string().nullable() })),
     sources: z.array(z.object({ source_id: z.string(), provider: z.string(), label: z.string() })),
+    signature: signingKeySchema.nullable().describe('The key whose ed25519 signature of the manifest verified; null for an unsigned archive'),
     verified_at: z.string().nullable(),
     verification_reason: z.string().nullable().describe('The reason code of the last failed verification, null when it verified'),
     error: z.string().nullable(),
@@ -169,6 +171,22 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi; ad
     async (request) => {
       const owner = requireOwner(request, 'list snapshots');
       return { snapshots: await answer(() => snapshots.snapshots(owner.id)), max_upload_bytes: snapshots.limits.archiveBytes };
+    },
+  );
+
+  app.get(
+    '/api/snapshots/signing-key',
+    {
+      schema: {
+        tags: ['snapshots'],
+        summary: "The public half of this instance's snapshot signing key: give it to another instance or to `opl snapshot verify --public-key` to check where an archive comes from",
+        response: { 200: z.object({ signing: z.boolean().describe('Whether new snapshots are signed (OPL_SNAPSHOT_SIGNING)'), key: signingKeySchema.nullable() }) },
+      },
+    },
+    async (request) => {
+      requireOwner(request, 'read the snapshot signing key');
+      const key = await answer(() => snapshots.signingKey());
+      return { signing: key !== null, key };
     },
   );
 

@@ -33,6 +33,8 @@ export interface SnapshotView {
   /** `restore_id`: how `POST /api/migrations` selects the collection (`<source id>:<collection id>`). */
   collections: { member: string; restore_id: string; kind: string; name: string; status: string; item_count: number; source_id: string; source_collection_id: string | null }[];
   sources: SnapshotManifest['sources'];
+  /** The key that signed the manifest (its signature verified before the snapshot was listed); null: unsigned. */
+  signature: { algorithm: 'ed25519'; key_id: string; public_key: string } | null;
   verified_at: string | null;
   verification_reason: string | null;
   error: string | null;
@@ -85,6 +87,7 @@ export function snapshotView(row: Record<string, unknown>): SnapshotView {
       source_collection_id: collection.source_collection_id,
     })),
     sources: manifest?.sources ?? [],
+    signature: manifest?.signature ?? null,
     verified_at: iso(row['verified_at']),
     verification_reason: (row['verification_reason'] as string | null) ?? null,
     error: (row['error'] as string | null) ?? null,

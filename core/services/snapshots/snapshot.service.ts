@@ -10,7 +10,7 @@ import { ConnectionError, type ConnectionService } from '../connections/connecti
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
-import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits } from './archive/index.ts';
+import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits, type SnapshotSigningKey } from './archive/index.ts';
 import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
 import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
@@ -19,6 +19,7 @@ import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, t
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
 import { nextSnapshotSlot } from './snapshot-schedule.ts';
 import { SnapshotScheduler } from './snapshot-scheduler.ts';
+import { loadSigningKey, signingKeyView, type SigningKeyView } from './snapshot-signing-key.ts';
 import { ARCHIVE_MISSING, profileView, snapshotView, type ProfileView, type SnapshotEvent, type SnapshotView } from './snapshot-views.ts';
 import * as sql from './snapshots.sql.ts';
 
@@ -39,6 +40,8 @@ export interface SnapshotServiceDependencies {
   progress?: Pick<ProgressChannel, 'subscribe'>;
   /** "Now" of scheduling decisions (the first slot of a new schedule); tests pass the clock they move. */
   clock?: () => Date;
+  /** The instance's signing key file (made on first use); null or absent: snapshots are not signed. */
+  signingKeyFile?: string | null;
 }
 
 /** A provider's read error as a manifest failure: its type as the code, its message (already free of credentials). */
@@ -68,6 +71,7 @@ export class SnapshotService {
   /** Track-level diffs between snapshots, and against the live playlist. */
   readonly diffs: SnapshotDiffs;
   readonly #automatic: AutomaticSnapshots;
+  #signingKey: Promise<SnapshotSigningKey> | null = null;
 
   constructor(deps: SnapshotServiceDependencies) {
     this.#deps = deps;
@@ -97,6 +101,23 @@ export class SnapshotService {
 
   get limits(): SnapshotLimits {
     return this.#deps.limits;
+  }
+
+  /** The instance's signing key, loaded (or made) once; null when snapshots are not signed. */
+  async #key(): Promise<SnapshotSigningKey | null> {
+    const file = this.#deps.signingKeyFile;
+    if (!file) return null;
+    this.#signingKey ??= loadSigningKey(file).catch((error: unknown) => {
+      this.#signingKey = null;
+      throw error;
+    });
+    return this.#signingKey;
+  }
+
+  /** The public half of the instance's key, which another instance or `opl snapshot verify --public-key` trusts. */
+  async signingKey(): Promise<SigningKeyView | null> {
+    const key = await this.#key();
+    return key ? signingKeyView(key) : null;
   }
 
   async #checkAccounts(ownerId: string, selection: ProfileSelection): Promise<void> {
@@ -322,6 +343,7 @@ export class SnapshotService {
       progress.collections_total = plans.reduce((sum, plan) => sum + plan.ids.length, 0);
       await this.#deps.execute(sql.recordProgress(snapshotId, progress));
       const name = archiveName(snapshotId);
+      const signingKey = await this.#key();
       writer = await SnapshotArchiveWriter.start({
         path: insideRoot(this.#deps.root, name),
         snapshotId,
@@ -331,6 +353,7 @@ export class SnapshotService {
         sources,
         signal,
         recordBytes: this.#deps.limits.recordBytes,
+        ...(signingKey ? { signingKey } : {}),
       });
       for (const plan of plans) {
         for (const wanted of plan.ids) {

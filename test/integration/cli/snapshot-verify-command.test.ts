@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotArchiveWriter } from '../../../core/services/snapshots/archive/index.ts';
+import nacl from 'tweetnacl';
+import { SnapshotArchiveWriter, signingKeyFromSecret, type SnapshotSigningKey } from '../../../core/services/snapshots/archive/index.ts';
 import { craftZip } from '../../support/zip-crafter.ts';
 import { entriesOf, track, validParts } from '../../unit/core/snapshots/snapshot-parts.ts';
 
@@ -29,6 +30,8 @@ describe('opl snapshot verify', () => {
   let root: string;
   let dataDir: string;
   let good: string;
+  let signed: string;
+  let signer: SnapshotSigningKey;
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -37,6 +40,14 @@ describe('opl snapshot verify', () => {
     await mkdir(dataDir);
     env = { OPL_DATA_DIR: dataDir };
     good = join(root, 'library.zip');
+    signed = join(root, 'signed.zip');
+    signer = signingKeyFromSecret(nacl.sign.keyPair().secretKey);
+    const plain = await SnapshotArchiveWriter.start({ path: signed, snapshotId: randomUUID(), libraryId: randomUUID(), schemaBaseUrl: 'https://open-playlist.org/schemas', startedAt: new Date(), sources: [{ source_id: 's1', provider: 'tidal', label: 'TIDAL (Sam)' }], signingKey: signer });
+    async function* one() {
+      yield await Promise.resolve(track(1));
+    }
+    await plain.addCollection({ sourceId: 's1', kind: 'playlist', sourceCollectionId: 'p1', name: 'Road trip', playlist: null, items: one(), describeFailure: () => ({ code: 'read_failed', message: 'x' }) });
+    await plain.finish(new Date());
     const writer = await SnapshotArchiveWriter.start({
       path: good,
       snapshotId: randomUUID(),
@@ -89,6 +100,28 @@ describe('opl snapshot verify', () => {
     expect(result.stderr).toMatch(/^opl snapshot verify: refused \(path_traversal\): /);
     const json = await opl(['snapshot', 'verify', '--json', bad], env);
     expect(JSON.parse(json.stdout)).toMatchObject({ verified: false, reason: 'path_traversal' });
+  });
+
+  it('checks a signature when there is one, and with --public-key requires the archive to be signed by that key', async () => {
+    const open = await opl(['snapshot', 'verify', signed], env);
+    expect(open.code).toBe(0);
+    expect(open.stdout).toContain(`signed by ${signer.keyId}`);
+    const keyFile = join(root, 'instance-key.json');
+    // The answer of GET /api/snapshots/signing-key, saved to a file, names the key as well as the key itself.
+    await writeFile(keyFile, JSON.stringify({ signing: true, key: { algorithm: 'ed25519', key_id: signer.keyId, public_key: signer.publicKey } }));
+    for (const key of [signer.publicKey, keyFile]) {
+      const trusted = await opl(['snapshot', 'verify', '--json', '--public-key', key, signed], env);
+      expect(trusted.code).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toMatchObject({ verified: true, signature: { key_id: signer.keyId, trusted: true } });
+    }
+    const other = Buffer.from(nacl.sign.keyPair().publicKey).toString('base64');
+    const untrusted = await opl(['snapshot', 'verify', '--public-key', other, signed], env);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain('refused (untrusted_signature_key)');
+    const unsigned = await opl(['snapshot', 'verify', '--public-key', signer.publicKey, good], env);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stderr).toContain('refused (signature_required)');
+    expect((await opl(['snapshot', 'verify', '--public-key', 'not-a-key', signed], env)).code).toBe(64);
   });
 
   it('applies the OPL_SNAPSHOT_MAX_* caps', async () => {

@@ -99,6 +99,7 @@ describe('/openapi.json', () => {
       '/api/snapshots/as-of',
       '/api/snapshots/profiles',
       '/api/snapshots/profiles/{profile_id}',
+      '/api/snapshots/signing-key',
       '/api/snapshots/upload',
       '/api/snapshots/{snapshot_id}',
       '/api/snapshots/{snapshot_id}/archive',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -9,7 +9,7 @@ import { loadConfig } from '../../../core/config/index.ts';
 import { readSnapshotCollections, verifySnapshotArchive } from '../../../core/services/snapshots/archive/index.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { craftZip } from '../../support/zip-crafter.ts';
-import { entriesOf, validParts } from '../../unit/core/snapshots/snapshot-parts.ts';
+import { entriesOf, signedEntriesOf, testSigningKey, validParts } from '../../unit/core/snapshots/snapshot-parts.ts';
 import { startMigrationHarness, type MigrationHarness } from '../migrations/migration-harness.ts';
 
 /**
@@ -103,6 +103,7 @@ describe('snapshot profiles', () => {
 describe('taking, downloading, uploading and deleting snapshots', () => {
   let snapshot: SnapshotJson;
   let downloaded = '';
+  let instanceKey = '';
 
   it('takes a snapshot as a job: every collection written, an unreadable one recorded, the archive verified', async () => {
     const profile = (
@@ -126,6 +127,15 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
     expect(snapshot.partial_failures).toEqual([{ member: 'collections/0004.jsonl', source_id: 's1', source_collection_id: ids['Friend Mix'], failure: { code: 'access_denied', message: expect.any(String) } }]);
     // Only the finished archive is in the directory, under its generated name.
     expect(await readdir(root)).toEqual([`${snapshot.id}.zip`]);
+    // Signed with the instance's key, whose public half the API shows and whose file only the engine reads.
+    const signing = (await h.api('/api/snapshots/signing-key')).json as { signing: boolean; key: { key_id: string; public_key: string } };
+    expect(signing).toMatchObject({ signing: true, key: { algorithm: 'ed25519', key_id: expect.stringMatching(/^snap-[0-9a-f]{16}$/) } });
+    expect((snapshot as SnapshotJson & { signature: unknown }).signature).toEqual(signing.key);
+    const keyFile = join(h.app.app.services.config.dataDir, 'snapshot-signing.key');
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    const secret = (JSON.parse(await readFile(keyFile, 'utf8')) as { secret_key: string }).secret_key;
+    expect(JSON.stringify(signing)).not.toContain(secret.slice(0, 32));
+    instanceKey = signing.key.public_key;
   });
 
   it('downloads the archive, which verifies offline and holds the tracks in order', async () => {
@@ -136,8 +146,9 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
     expect(bytes.length).toBe(snapshot.archive_bytes);
     downloaded = join(scratch, 'downloaded.zip');
     await writeFile(downloaded, bytes);
-    const { manifest } = await verifySnapshotArchive(downloaded);
+    const { manifest, signature } = await verifySnapshotArchive(downloaded, undefined, { trustedKeys: [instanceKey] });
     expect(manifest.snapshot_id).toBe(snapshot.id);
+    expect(signature?.public_key).toBe(instanceKey);
     expect(manifest.sources).toEqual([{ source_id: 's1', provider: 'spotify', label: expect.stringContaining('Source Listener') }]);
     const titles: string[] = [];
     await readSnapshotCollections(downloaded, ['collections/0002.jsonl'], (_collection, record) => {
@@ -154,6 +165,12 @@ describe('taking, downloading, uploading and deleting snapshots', () => {
     const refused = await upload(hostile);
     expect(refused.status).toBe(422);
     expect(refused.json).toMatchObject({ code: 'snapshot_verification_failed', reason: 'path_traversal' });
+    expect(await readdir(root)).toEqual([`${snapshot.id}.zip`]);
+    // A signed archive whose manifest was changed after signing (its checksum line made to match).
+    const forged = signedEntriesOf(validParts(), testSigningKey(), { signedBytes: (text) => Buffer.from(`opl-snapshot-manifest-v1\n${text.replace('Spotify (Alex)', 'Spotify (Eve)')}`) });
+    const refusedForgery = await upload(craftZip(forged));
+    expect(refusedForgery.status).toBe(422);
+    expect(refusedForgery.json).toMatchObject({ code: 'snapshot_verification_failed', reason: 'signature_mismatch' });
     expect(await readdir(root)).toEqual([`${snapshot.id}.zip`]);
   });
 

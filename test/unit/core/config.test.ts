@@ -54,6 +54,8 @@ describe('loadConfig', () => {
     expect(loadConfig({}, '/x').snapshotLimits).toEqual({ archiveBytes: 1024 ** 3, uncompressedBytes: 4 * 1024 ** 3, manifestBytes: 64 * 1024 ** 2, recordBytes: 2 * 1024 ** 2, compressionRatio: 200 });
     expect(loadConfig({ OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: '50', OPL_SNAPSHOT_MAX_ARCHIVE_BYTES: '2048' }, '/x').snapshotLimits).toMatchObject({ compressionRatio: 50, archiveBytes: 2048 });
     expect(problemsOf({ OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: '1' })[0]).toMatch(/OPL_SNAPSHOT_MAX_COMPRESSION_RATIO: must be at least 2/);
+    expect(loadConfig({}, '/x').snapshotSigningKeyFile).toBe('/x/data/snapshot-signing.key');
+    expect(loadConfig({ OPL_SNAPSHOT_SIGNING: 'false' }, '/x').snapshotSigningKeyFile).toBeNull();
   });
 
   it('bounds how long an organizer preflight may start its job', () => {

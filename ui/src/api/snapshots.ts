@@ -68,6 +68,8 @@ export interface Snapshot {
   readonly collections: readonly SnapshotCollection[];
   readonly partialFailures: readonly PartialFailure[];
   readonly verifiedAt: string | null;
+  /** The id of the key whose signature of the manifest verified; null for an unsigned archive. */
+  readonly signedBy: string | null;
   readonly verificationReason: string | null;
   readonly error: string | null;
   readonly createdAt: string;
@@ -146,6 +148,7 @@ export function parseSnapshot(value: unknown): Snapshot | undefined {
       return { member: text(failure['member']) ?? '', code: text(detail['code']) ?? 'read_failed', message: text(detail['message']) ?? '' };
     }),
     verifiedAt: text(value['verified_at']),
+    signedBy: isRecord(value['signature']) ? text(value['signature']['key_id']) : null,
     verificationReason: text(value['verification_reason']),
     error: text(value['error']),
     createdAt: text(value['created_at']) ?? '',
@@ -220,12 +223,15 @@ const REASONS: Readonly<Record<string, string>> = {
   not_a_zip: 'the file is not a ZIP archive',
   truncated_archive: 'the file is cut short',
   unsupported_schema_version: 'the archive was made by a newer version',
+  signature_mismatch: 'its signature does not match: it changed after it was signed',
+  invalid_signature: 'its signature is damaged',
+  signature_missing: 'it says it is signed, but the signature is gone',
 };
 
 /** The verification state in words, with the reason code kept visible for support. */
 export function verificationLabel(snapshot: Snapshot): string {
   if (snapshot.verificationReason) return `Failed verification (${snapshot.verificationReason}${REASONS[snapshot.verificationReason] ? `: ${REASONS[snapshot.verificationReason]}` : ''})`;
-  if (snapshot.verifiedAt) return 'Verified';
+  if (snapshot.verifiedAt) return snapshot.signedBy ? `Verified, signed by ${snapshot.signedBy}` : 'Verified';
   return isRunning(snapshot) ? 'Not yet' : 'Not verified';
 }
 

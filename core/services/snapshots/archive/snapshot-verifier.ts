@@ -4,12 +4,14 @@ import {
   SNAPSHOT_CHECKSUM_MEMBER,
   SNAPSHOT_MANIFEST_MEMBER,
   SNAPSHOT_SCHEMA_VERSION,
+  SNAPSHOT_SIGNATURE_MEMBER,
   snapshotManifestSchema,
   type SnapshotCollection,
   type SnapshotManifest,
 } from '@opl/plugin-sdk/schemas';
 import { readCollectionLines } from './collection-lines.ts';
 import { credentialLikeText } from './credential-text.ts';
+import { parseSignatureMember, signatureVerifies, signingKeyId } from './manifest-signature.ts';
 import { memberBytes, memberData, type UncompressedBudget } from './member-data.ts';
 import { checkMemberName, MemberNameSet } from './member-names.ts';
 import { DEFAULT_SNAPSHOT_LIMITS, RATIO_FLOOR_BYTES, type SnapshotLimits } from './snapshot-limits.ts';
@@ -21,8 +23,24 @@ import { readDescriptor, readDirectory, readLocalHeader, type CentralEntry, type
 const CHECKSUM_LINE = /^([0-9a-f]{64}) {2}manifest\.json\n$/;
 const MAX_CHECKSUM_BYTES = 4096;
 
+export interface VerificationOptions {
+  /**
+   * Public keys (base64) the archive must be signed by. Unset: a signature is checked when present
+   * and an unsigned archive is accepted; set: an unsigned archive (`signature_required`) or one
+   * signed by another key (`untrusted_signature_key`) is refused.
+   */
+  readonly trustedKeys?: readonly string[];
+}
+
+export interface VerifiedSignature {
+  readonly key_id: string;
+  readonly public_key: string;
+}
+
 export interface VerifiedSnapshot {
   readonly manifest: SnapshotManifest;
+  /** The key whose signature of the manifest verified; null for an unsigned archive. */
+  readonly signature: VerifiedSignature | null;
   readonly archiveBytes: number;
   /** Decompressed bytes of every member, as read. */
   readonly uncompressedBytes: number;
@@ -45,13 +63,15 @@ interface OpenedArchive {
  * hashed against the manifest. The first problem found is thrown as a SnapshotVerificationError
  * with its reason code. Nothing is written; memory stays bounded by the caps.
  */
-export async function verifySnapshotArchive(path: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): Promise<VerifiedSnapshot> {
+export async function verifySnapshotArchive(path: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS, options: VerificationOptions = {}): Promise<VerifiedSnapshot> {
   const file = await open(path, 'r');
   try {
     const archive = await openArchive(file, limits);
+    checkTrust(archive.manifest, options);
     await readMembersInOrder(archive);
     checkTotals(archive.manifest);
-    return { manifest: archive.manifest, archiveBytes: (await file.stat()).size, uncompressedBytes: archive.budget.used };
+    const signature = archive.manifest.signature ? { key_id: archive.manifest.signature.key_id, public_key: archive.manifest.signature.public_key } : null;
+    return { manifest: archive.manifest, signature, archiveBytes: (await file.stat()).size, uncompressedBytes: archive.budget.used };
   } finally {
     await file.close();
   }
@@ -113,6 +133,7 @@ async function openArchive(file: FileHandle, limits: SnapshotLimits): Promise<Op
       throw new SnapshotVerificationError('invalid_manifest', `The collection ${shownName(collection.member)} names source ${collection.source_id}, which the manifest does not list.`, collection.member);
     }
   }
+  if (manifest.signature) declared.add(SNAPSHOT_SIGNATURE_MEMBER);
   for (const entry of directory.entries) {
     if (entry.name !== SNAPSHOT_MANIFEST_MEMBER && entry.name !== SNAPSHOT_CHECKSUM_MEMBER && !declared.has(entry.name)) {
       throw new SnapshotVerificationError('undeclared_member', `The archive holds ${shownName(entry.name)}, which its manifest does not declare.`, entry.name);
@@ -164,7 +185,40 @@ async function readManifest(file: FileHandle, directory: ZipDirectory, byName: R
     const issue = parsed.error.issues[0]!;
     throw new SnapshotVerificationError('invalid_manifest', `manifest.json is not a snapshot manifest v1 (${issue.path.join('.') || 'document'}: ${issue.message.slice(0, 200)}).`, SNAPSHOT_MANIFEST_MEMBER);
   }
+  await checkSignature(file, directory, byName, limits, budget, parsed.data, bytes);
   return parsed.data;
+}
+
+/**
+ * A signed manifest's `manifest.sig`: one base64 line of a 64-byte ed25519 signature over the
+ * manifest's bytes, by the key the manifest names. Checked before any payload is read: a payload
+ * is only worth reading under a manifest whose signature holds.
+ */
+async function checkSignature(file: FileHandle, directory: ZipDirectory, byName: ReadonlyMap<string, CentralEntry>, limits: SnapshotLimits, budget: UncompressedBudget, manifest: SnapshotManifest, manifestBytes: Buffer): Promise<void> {
+  const declared = manifest.signature;
+  const entry = byName.get(SNAPSHOT_SIGNATURE_MEMBER);
+  if (!declared) return; // an undeclared manifest.sig is refused as any undeclared member
+  if (!entry) throw new SnapshotVerificationError('signature_missing', `The manifest says it is signed, but the archive lacks ${SNAPSHOT_SIGNATURE_MEMBER}.`, SNAPSHOT_SIGNATURE_MEMBER);
+  if (signingKeyId(declared.public_key) !== declared.key_id) {
+    throw new SnapshotVerificationError('invalid_signature', `The manifest's signing key id ${declared.key_id} is not the id of the public key it names.`, SNAPSHOT_MANIFEST_MEMBER);
+  }
+  const local = await readLocalHeader(file, entry, directory.centralOffset);
+  const text = await memberBytes(file, entry, local.dataStart, limits, budget, { maxBytes: MAX_CHECKSUM_BYTES, overMax: 'invalid_signature' });
+  const signature = parseSignatureMember(text.toString('latin1'));
+  if (!signature) throw new SnapshotVerificationError('invalid_signature', `${SNAPSHOT_SIGNATURE_MEMBER} is not one base64 line of an ed25519 signature.`, SNAPSHOT_SIGNATURE_MEMBER);
+  if (!signatureVerifies(manifestBytes, signature, declared.public_key)) {
+    throw new SnapshotVerificationError('signature_mismatch', `The signature in ${SNAPSHOT_SIGNATURE_MEMBER} does not verify: manifest.json was not signed as it is by key ${declared.key_id}.`, SNAPSHOT_SIGNATURE_MEMBER);
+  }
+}
+
+/** The signer against the keys the caller trusts, when it names any. */
+function checkTrust(manifest: SnapshotManifest, options: VerificationOptions): void {
+  const trusted = options.trustedKeys;
+  if (!trusted) return;
+  if (!manifest.signature) throw new SnapshotVerificationError('signature_required', 'The archive is not signed, and a signature by a trusted key was required.', SNAPSHOT_MANIFEST_MEMBER);
+  if (!trusted.includes(manifest.signature.public_key)) {
+    throw new SnapshotVerificationError('untrusted_signature_key', `The archive is signed by key ${manifest.signature.key_id}, which is not among the trusted keys.`, SNAPSHOT_SIGNATURE_MEMBER);
+  }
 }
 
 /** Every member in file order: the members must tile the bytes before the central directory exactly. */

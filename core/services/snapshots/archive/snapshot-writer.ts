@@ -9,6 +9,7 @@ import {
   SNAPSHOT_MANIFEST_MEMBER,
   SNAPSHOT_MANIFEST_SCHEMA_PATH,
   SNAPSHOT_SCHEMA_VERSION,
+  SNAPSHOT_SIGNATURE_MEMBER,
   snapshotManifestSchema,
   type SnapshotCollection,
   type SnapshotCollectionKind,
@@ -18,6 +19,7 @@ import {
   type SnapshotSource,
 } from '@opl/plugin-sdk/schemas';
 import { credentialLikeText } from './credential-text.ts';
+import { signatureMember, type SnapshotSigningKey } from './manifest-signature.ts';
 import { DEFAULT_SNAPSHOT_LIMITS } from './snapshot-limits.ts';
 import { ItemsDigest, snapshotRecord, type SnapshotItem } from './snapshot-records.ts';
 
@@ -39,6 +41,8 @@ export interface SnapshotWriterOptions {
    * larger record is refused here, as its collection's failure, so the archive still verifies.
    */
   readonly recordBytes?: number;
+  /** Signs the manifest (`manifest.sig`) when given: the instance's key. */
+  readonly signingKey?: SnapshotSigningKey;
 }
 
 export interface CollectionToWrite {
@@ -214,6 +218,7 @@ export class SnapshotArchiveWriter {
     this.#checkRunning();
     const collections = this.#collections;
     const notComplete = collections.filter((collection) => collection.status !== 'complete');
+    const key = this.#options.signingKey;
     const manifest = snapshotManifestSchema.parse({
       $schema: `${this.#options.schemaBaseUrl}${SNAPSHOT_MANIFEST_SCHEMA_PATH}`,
       schema_version: SNAPSHOT_SCHEMA_VERSION,
@@ -231,10 +236,12 @@ export class SnapshotArchiveWriter {
         failed_collections: collections.filter((collection) => collection.status === 'failed').length,
       },
       partial_failures: notComplete.map((collection) => ({ member: collection.member, source_id: collection.source_id, source_collection_id: collection.source_collection_id, failure: collection.failure! })),
+      ...(key ? { signature: { algorithm: 'ed25519', key_id: key.keyId, public_key: key.publicKey } } : {}),
     });
     const text = `${JSON.stringify(manifest, null, 2)}\n`;
     this.#archive.append(text, { name: SNAPSHOT_MANIFEST_MEMBER, date: new Date(0) });
     this.#archive.append(`${createHash('sha256').update(text).digest('hex')}  ${SNAPSHOT_MANIFEST_MEMBER}\n`, { name: SNAPSHOT_CHECKSUM_MEMBER, date: new Date(0) });
+    if (key) this.#archive.append(signatureMember(key, Buffer.from(text, 'utf8')), { name: SNAPSHOT_SIGNATURE_MEMBER, date: new Date(0) });
     await this.#unlessBroken(this.#archive.finalize());
     await this.#unlessBroken(this.#written);
     this.#checkRunning();

@@ -43,6 +43,12 @@ export const SNAPSHOT_VERIFICATION_REASONS = [
   'payload_checksum_mismatch',
   'item_checksum_mismatch',
   'count_mismatch',
+  // The optional signature of the manifest
+  'signature_missing',
+  'invalid_signature',
+  'signature_mismatch',
+  'signature_required',
+  'untrusted_signature_key',
 ] as const;
 
 export type SnapshotVerificationReason = (typeof SNAPSHOT_VERIFICATION_REASONS)[number];

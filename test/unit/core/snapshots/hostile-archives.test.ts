@@ -11,9 +11,10 @@ import {
   verifySnapshotArchive,
   type SnapshotLimits,
   type SnapshotVerificationReason,
+  type VerificationOptions,
 } from '../../../../core/services/snapshots/archive/index.ts';
 import { craftZip, repeatedByteBomb, type CraftedEntry, type CraftOptions } from '../../../support/zip-crafter.ts';
-import { collection, entriesOf, manifestMembers, track, trackLines, validParts, type SnapshotParts } from './snapshot-parts.ts';
+import { collection, entriesOf, manifestMembers, signedEntriesOf, testSigningKey, track, trackLines, validParts, type SignedOptions, type SnapshotParts } from './snapshot-parts.ts';
 
 /**
  * The hostile archive suite (SPEC Snapshots rule 7, Limits rule 8): each file is crafted here, byte
@@ -69,6 +70,24 @@ interface HostileCase {
   reason: SnapshotVerificationReason;
   file: () => Buffer;
   limits?: Partial<SnapshotLimits>;
+  options?: VerificationOptions;
+}
+
+const SIGNER = testSigningKey();
+const OTHER_KEY = testSigningKey();
+
+/** A signed archive, crafted with one thing wrong with its signature (or none). */
+function signed(options: SignedOptions = {}, key = SIGNER, parts = validParts()): Buffer {
+  return craftZip(signedEntriesOf(parts, key, options));
+}
+
+/** A signed archive whose manifest was edited after signing (its checksum line recomputed, so only the signature can tell). */
+function editedAfterSigning(): Buffer {
+  const entries = signedEntriesOf(validParts(), SIGNER);
+  const manifest = JSON.parse((entries.find((entry) => entry.name === 'manifest.json')?.data ?? Buffer.alloc(0)).toString('utf8')) as Record<string, unknown>;
+  manifest['completed_at'] = '2030-01-01T00:00:00.000Z';
+  const [manifestEntry, checksumEntry] = manifestMembers(manifest);
+  return craftZip(entries.map((entry) => (entry.name === 'manifest.json' ? manifestEntry! : entry.name === 'manifest.sha256' ? checksumEntry! : entry)));
 }
 
 const CASES: HostileCase[] = [
@@ -198,6 +217,20 @@ const CASES: HostileCase[] = [
   { title: "a collection's item count that does not match its lines", reason: 'count_mismatch', file: () => withManifest((manifest) => (manifest.collections[0]!['item_count'] = 2)) },
   { title: "the manifest's total items that do not match", reason: 'count_mismatch', file: () => withManifest((manifest) => (manifest.counts['items'] = 7)) },
   { title: 'a failed collection missing from partial failures', reason: 'count_mismatch', file: () => failedCollectionArchive(false) },
+  // The optional signature of the manifest
+  { title: 'a manifest declaring a signature without manifest.sig', reason: 'signature_missing', file: () => signed({ omitMember: true }) },
+  { title: 'a manifest.sig beside an unsigned manifest', reason: 'undeclared_member', file: () => craftZip([...entriesOf(validParts()), { name: 'manifest.sig', data: Buffer.from(`${'A'.repeat(86)}==\n`) }]) },
+  { title: 'a signature over other bytes (another manifest)', reason: 'signature_mismatch', file: () => signed({ signedBytes: (text) => Buffer.from(`opl-snapshot-manifest-v1\n${text.replace('Spotify', 'Spotifx')}`) }) },
+  { title: 'a signature over the bare manifest, without the snapshot context', reason: 'signature_mismatch', file: () => signed({ signedBytes: (text) => Buffer.from(text) }) },
+  { title: 'a signature by another key than the manifest names', reason: 'signature_mismatch', file: () => signed({ declared: OTHER_KEY }) },
+  { title: 'a manifest edited after it was signed', reason: 'signature_mismatch', file: editedAfterSigning },
+  { title: 'a manifest.sig that is not base64', reason: 'invalid_signature', file: () => signed({ memberText: (signature) => `${signature.slice(0, 80)}!!!!!!==\n` }) },
+  { title: 'a manifest.sig of a truncated signature', reason: 'invalid_signature', file: () => signed({ memberText: (signature) => `${signature.slice(0, 40)}==\n` }) },
+  { title: 'a manifest.sig with a second line', reason: 'invalid_signature', file: () => signed({ memberText: (signature) => `${signature}\n${signature}\n` }) },
+  { title: 'a manifest.sig larger than any signature', reason: 'invalid_signature', file: () => signed({ memberText: () => 'A'.repeat(8192) }) },
+  { title: 'a signing key id that is not the public key\'s', reason: 'invalid_signature', file: () => signed({ keyId: OTHER_KEY.keyId }) },
+  { title: 'an unsigned archive where a trusted signature is required', reason: 'signature_required', file: () => archive(validParts()), options: { trustedKeys: [SIGNER.publicKey] } },
+  { title: 'an archive signed (validly) by a key that is not trusted', reason: 'untrusted_signature_key', file: () => signed({}, OTHER_KEY), options: { trustedKeys: [SIGNER.publicKey] } },
 ];
 
 
@@ -234,7 +267,7 @@ describe('snapshot verification refuses hostile archives', () => {
     await mkdir(caseDir);
     const path = join(caseDir, 'archive.zip');
     await writeFile(path, entry.file());
-    const error = await verifySnapshotArchive(path, { ...DEFAULT_SNAPSHOT_LIMITS, ...entry.limits }).then(
+    const error = await verifySnapshotArchive(path, { ...DEFAULT_SNAPSHOT_LIMITS, ...entry.limits }, entry.options).then(
       () => null,
       (caught: unknown) => caught,
     );
@@ -250,6 +283,16 @@ describe('snapshot verification refuses hostile archives', () => {
       await writeFile(path, file);
       const verified = await verifySnapshotArchive(path);
       expect(verified.manifest.schema_version).toBe(1);
+      expect(verified.signature).toBeNull();
     }
+  });
+
+  it('accepts a signed archive, and names its key; a trusted key is accepted where one is required', async () => {
+    const path = join(dir, 'signed.zip');
+    await writeFile(path, signed());
+    const verified = await verifySnapshotArchive(path);
+    expect(verified.signature).toEqual({ key_id: SIGNER.keyId, public_key: SIGNER.publicKey });
+    const trusted = await verifySnapshotArchive(path, DEFAULT_SNAPSHOT_LIMITS, { trustedKeys: [OTHER_KEY.publicKey, SIGNER.publicKey] });
+    expect(trusted.signature?.key_id).toBe(SIGNER.keyId);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import { snapshotRecordSchemas, trackSchema, type Track } from '@opl/plugin-sdk/schemas';
-import { ItemsDigest } from '../../../../core/services/snapshots/archive/index.ts';
+import nacl from 'tweetnacl';
+import { ItemsDigest, signingKeyId } from '../../../../core/services/snapshots/archive/index.ts';
 import type { CraftedEntry } from '../../../support/zip-crafter.ts';
 
 /**
@@ -106,4 +107,42 @@ export function manifestMembers(manifest: unknown, text = `${JSON.stringify(mani
 /** The crafted entries of a whole archive: collections first, then the manifest, as the writer orders them. */
 export function entriesOf(parts: SnapshotParts): CraftedEntry[] {
   return [...parts.members, ...manifestMembers(parts.manifest)].map((member) => ({ name: member.name, data: member.data }));
+}
+
+export interface TestSigningKey {
+  publicKey: string;
+  keyId: string;
+  secretKey: Uint8Array;
+}
+
+/** A fresh ed25519 key for a test (never a real instance's key). */
+export function testSigningKey(): TestSigningKey {
+  const pair = nacl.sign.keyPair();
+  const publicKey = Buffer.from(pair.publicKey).toString('base64');
+  return { publicKey, keyId: signingKeyId(publicKey), secretKey: pair.secretKey };
+}
+
+export interface SignedOptions {
+  /** The key the manifest names (default: the signing key). */
+  declared?: TestSigningKey;
+  /** The key id the manifest names (default: the declared key's). */
+  keyId?: string;
+  /** The bytes signed instead of the context and the manifest's own bytes. */
+  signedBytes?: (manifestText: string) => Uint8Array;
+  /** The member text instead of the signature's base64 line. */
+  memberText?: (signatureBase64: string) => string;
+  /** Leave the signature member out. */
+  omitMember?: boolean;
+}
+
+/** The entries of a signed archive: the manifest names the key, `manifest.sig` signs its bytes. */
+export function signedEntriesOf(parts: SnapshotParts, key: TestSigningKey, options: SignedOptions = {}): CraftedEntry[] {
+  const declared = options.declared ?? key;
+  parts.manifest['signature'] = { algorithm: 'ed25519', key_id: options.keyId ?? declared.keyId, public_key: declared.publicKey };
+  const text = `${JSON.stringify(parts.manifest, null, 2)}\n`;
+  const message = options.signedBytes ? options.signedBytes(text) : Buffer.concat([Buffer.from('opl-snapshot-manifest-v1\n'), Buffer.from(text, 'utf8')]);
+  const signature = Buffer.from(nacl.sign.detached(message, key.secretKey)).toString('base64');
+  const members = [...parts.members, ...manifestMembers(parts.manifest, text)];
+  if (!options.omitMember) members.push({ name: 'manifest.sig', data: Buffer.from(options.memberText ? options.memberText(signature) : `${signature}\n`, 'latin1') });
+  return members.map((member) => ({ name: member.name, data: member.data }));
 }

@@ -13,7 +13,10 @@ import {
   verifySnapshotArchive,
   type CollectionToWrite,
   type SnapshotItem,
+  signingKeyFromSecret,
+  type SnapshotSigningKey,
 } from '../../../../core/services/snapshots/archive/index.ts';
+import nacl from 'tweetnacl';
 import { craftZip } from '../../../support/zip-crafter.ts';
 import { entriesOf, track, validParts } from './snapshot-parts.ts';
 
@@ -55,7 +58,7 @@ describe('snapshot archive writer', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  function start(signal?: AbortSignal, recordBytes?: number) {
+  function start(signal?: AbortSignal, recordBytes?: number, signingKey?: SnapshotSigningKey) {
     return SnapshotArchiveWriter.start({
       path: join(dir, 'snap.zip'),
       snapshotId: randomUUID(),
@@ -65,8 +68,24 @@ describe('snapshot archive writer', () => {
       sources: [{ source_id: 's1', provider: 'spotify', label: 'Spotify (Alex)' }],
       ...(signal ? { signal } : {}),
       ...(recordBytes === undefined ? {} : { recordBytes }),
+      ...(signingKey ? { signingKey } : {}),
     });
   }
+
+  it('signs the manifest with the key it is given: the archive verifies, names the key, and the schema accepts the manifest', async () => {
+    const key = signingKeyFromSecret(nacl.sign.keyPair().secretKey);
+    const writer = await start(undefined, undefined, key);
+    await writer.addCollection(playlistCollection('p1', [track(1), track(2)]));
+    const written = await writer.finish(new Date());
+    expect(written.manifest.signature).toEqual({ algorithm: 'ed25519', key_id: key.keyId, public_key: key.publicKey });
+    const verified = await verifySnapshotArchive(written.path, DEFAULT_SNAPSHOT_LIMITS, { trustedKeys: [key.publicKey] });
+    expect(verified.signature).toEqual({ key_id: key.keyId, public_key: key.publicKey });
+    const other = signingKeyFromSecret(nacl.sign.keyPair().secretKey);
+    await expect(verifySnapshotArchive(written.path, DEFAULT_SNAPSHOT_LIMITS, { trustedKeys: [other.publicKey] })).rejects.toMatchObject({ reason: 'untrusted_signature_key' });
+    const schema = JSON.parse(await readFile(new URL('../../../../plugin-sdk/schema/export/open-playlist-snapshot-manifest-v1.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv2020({ allErrors: true, strict: false, formats: { 'date-time': true, uuid: true } }).compile(schema);
+    expect(validate(written.manifest), JSON.stringify(validate.errors)).toBe(true);
+  });
 
   it('writes collections that verify, a partial one included, and renames the file only when complete', async () => {
     const writer = await start();
