@@ -18,10 +18,10 @@ import { round } from './bench-stats.ts';
  * definition; goal ≤ 1.15×), reported next to the stricter floor that lets the burst go at once.
  * The pacings are read from the first-party Spotify and TIDAL manifests.
  *
- * `npm run bench -- pacing`; OPL_BENCH_PACING_CALLS changes the calls per provider (default 60).
+ * `npm run bench -- pacing`.
  */
 
-const CALLS = Number(process.env['OPL_BENCH_PACING_CALLS'] ?? 60);
+const CALLS = 60;
 const LATENCY_MS = 50;
 const IN_FLIGHT = 4;
 const GOAL_RATIO = 1.15;
