@@ -10,7 +10,7 @@ import { loadFormatPlugin } from './format-plugin-sandbox.ts';
 /**
  * Parse throughput of every first-party format plugin on a generated 100,000-track playlist, each
  * run in the real sandbox, as a ratio to `JSON.parse` of the same tracks as JSON measured in this
- * same run (goal ≤ 2×), with the peak resident memory each parse added to the process.
+ * same run, with the peak resident memory each parse added to the process.
  *
  * Beside it, the sandbox floor: a plugin that does nothing but decode the same tracks' JSON and
  * `JSON.parse` it, called the same way. What it costs is the boundary every parse crosses (the
@@ -20,8 +20,13 @@ import { loadFormatPlugin } from './format-plugin-sandbox.ts';
  */
 
 const TRACKS = 100_000;
-/** The issue's goal: a format parses its file in at most twice the time `JSON.parse` takes for the same tracks. */
-const GOAL_RATIO = 2;
+/**
+ * Issue 34's goals, which measure our own code: the sandbox floor (the boundary every parse
+ * crosses) within 4× `JSON.parse` of the same tracks, and each reader within 2× that floor. (The
+ * earlier goal, a reader within 2× `JSON.parse`, was below the floor itself.)
+ */
+const FLOOR_GOAL_RATIO = 4;
+const READER_GOAL_RATIO = 2;
 const ALL_WRITERS = ['csv', 'txt', 'm3u8', 'xspf', 'json'] as const;
 /** `OPL_BENCH_FORMATS=csv,xspf` measures only those formats (the floor is always measured). */
 const WRITERS = ALL_WRITERS.filter((name) => (process.env.OPL_BENCH_FORMATS ?? '') === '' || (process.env.OPL_BENCH_FORMATS ?? '').split(',').includes(name));
@@ -163,8 +168,8 @@ export async function run(): Promise<object> {
         tracks_parsed: parsedTracks,
         parse: timing,
         ratio_vs_json_parse: round(timing.median_ms / baseline.median_ms, 2),
-        meets_goal: timing.median_ms / baseline.median_ms <= GOAL_RATIO,
         ratio_vs_sandbox_floor: round(timing.median_ms / floorTiming.median_ms, 2),
+        meets_goal: timing.median_ms / floorTiming.median_ms <= READER_GOAL_RATIO,
         // The same tracks take very different room per format (XSPF about 2.7 times the JSON's):
         // bytes read per second tells a slow parser from a long file.
         mb_per_s: megabytesPerSecond(bytes.byteLength, timing.median_ms),
@@ -175,8 +180,14 @@ export async function run(): Promise<object> {
     return {
       tracks: TRACKS,
       json_parse_baseline: { json_bytes: Buffer.byteLength(tracksJson), ...baseline, mb_per_s: megabytesPerSecond(Buffer.byteLength(tracksJson), baseline.median_ms) },
-      sandbox_floor: { parse: floorTiming, ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2), steps: floorStepTimes },
-      goal_ratio: GOAL_RATIO,
+      sandbox_floor: {
+        parse: floorTiming,
+        ratio_vs_json_parse: round(floorTiming.median_ms / baseline.median_ms, 2),
+        goal_ratio_vs_json_parse: FLOOR_GOAL_RATIO,
+        meets_goal: floorTiming.median_ms / baseline.median_ms <= FLOOR_GOAL_RATIO,
+        steps: floorStepTimes,
+      },
+      reader_goal_ratio_vs_sandbox_floor: READER_GOAL_RATIO,
       formats: results,
     };
   } finally {

@@ -1,10 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
-import { createLogger } from '../../core/logging/logger.ts';
-import { createPublisher, createTestRegistry, providerManifestSource, publishTestPlugin, type TestRegistry } from '../integration/support/plugin-registry.ts';
+import { api, callCounts, connect, delta, FAST_PACING, startBenchEngine, stopBenchEngine, sum, type BenchEngine, type Calls } from './bench-engine.ts';
 import { median, round } from './bench-stats.ts';
 
 /**
@@ -26,7 +20,6 @@ import { median, round } from './bench-stats.ts';
 
 const TRACKS = Number(process.env['OPL_BENCH_MIGRATION_TRACKS'] ?? 10_000);
 const BASELINE_RUNS = 3;
-const FAST_PACING = { requests_per_second: 1_000, burst: 1_000, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null };
 
 /** Shared by both plugins: deterministic songs, and a count of every operation called. */
 const COMMON = `
@@ -104,71 +97,19 @@ export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
 } };
 `;
 
-function manifest(id: string, name: string, keyId: string, capabilities: string[]): Record<string, unknown> {
-  return providerManifestSource(id, '1.0.0', keyId, {
-    provider: {
-      name,
-      display_name: `Bench ${name}`,
-      capabilities,
-      attributes: { has_isrc: true, official: true, search_modes: ['isrc', 'text'] },
-      write_constraints: { max_add_batch: 100 },
-      pacing: FAST_PACING,
-      auth: [{ kind: 'LONG_LIVED_TOKEN' }],
-    },
-  });
+function startEngine(): Promise<BenchEngine> {
+  return startBenchEngine('migration', [
+    { id: 'bench.source', name: 'benchsrc', capabilities: ['READ_PLAYLISTS', 'READ_TRACKS'], code: sourceCode(TRACKS) },
+    { id: 'bench.target', name: 'benchdst', capabilities: ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS'], code: TARGET_CODE },
+  ]);
 }
 
-interface Engine {
-  app: App;
-  baseUrl: string;
-  registry: TestRegistry;
-  dataDir: string;
-}
 
-async function startEngine(): Promise<Engine> {
-  const publisher = createPublisher('bench-publisher');
-  const registry = await createTestRegistry([publisher]);
-  await publishTestPlugin(registry, { manifestSource: manifest('bench.source', 'benchsrc', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS']), code: sourceCode(TRACKS), publisher });
-  await publishTestPlugin(registry, { manifestSource: manifest('bench.target', 'benchdst', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS']), code: TARGET_CODE, publisher });
-  const dataDir = await mkdtemp(join(tmpdir(), 'opl-bench-migration-'));
-  const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_PORT: '0', OPL_LOG_LEVEL: 'silent', ...registry.env });
-  const app = await createApp(config, { http: true, worker: true }, { logger: createLogger({ level: 'silent' }), workerPollingIntervalSeconds: 0.5 });
-  const address = (await app.start()) ?? '';
-  return { app, baseUrl: address.replace('0.0.0.0', '127.0.0.1'), registry, dataDir };
-}
-
-async function api(engine: Engine, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${engine.baseUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function connect(engine: Engine, provider: string): Promise<string> {
-  const begin = (await api(engine, `/api/auth/${provider}/begin`, {})) as { state: string };
-  const done = (await api(engine, `/api/auth/${provider}/complete`, { state: begin.state, values: { token: `bench-token-${provider}` } })) as { account?: { id: string } };
-  if (!done.account) throw new Error(`connecting ${provider}: ${JSON.stringify(done)}`);
-  return done.account.id;
-}
-
-type Calls = Record<string, number>;
-
-async function callCounts(engine: Engine, pluginId: string): Promise<Calls> {
-  const answer = await engine.app.services.plugins.host.call(pluginId, 'testConnection', {});
-  return JSON.parse(answer.display_name!) as Calls;
-}
-
-async function allCalls(engine: Engine): Promise<{ source: Calls; target: Calls }> {
+async function allCalls(engine: BenchEngine): Promise<{ source: Calls; target: Calls }> {
   return { source: await callCounts(engine, 'bench.source'), target: await callCounts(engine, 'bench.target') };
 }
 
-function delta(after: Calls, before: Calls): Calls {
-  const changed: Calls = {};
-  for (const [op, n] of Object.entries(after)) if (n > (before[op] ?? 0)) changed[op] = n - (before[op] ?? 0);
-  return changed;
-}
 
-const sum = (calls: Calls) => Object.values(calls).reduce((total, n) => total + n, 0);
 
 interface JobJson {
   id: string;
@@ -180,7 +121,7 @@ interface JobJson {
   counts: Record<string, number>;
 }
 
-async function migrate(engine: Engine, source: string, target: string, playlistId: string): Promise<Record<string, unknown>> {
+async function migrate(engine: BenchEngine, source: string, target: string, playlistId: string): Promise<Record<string, unknown>> {
   const before = await allCalls(engine);
   const started = performance.now();
   const created = (await api(engine, '/api/migrations', { source_account_id: source, target_provider: 'benchdst', target_account_id: target, acknowledge_warnings: true, selection: { playlist_ids: [playlistId] } })) as JobJson;
@@ -211,7 +152,7 @@ async function migrate(engine: Engine, source: string, target: string, playlistI
 }
 
 /** The same provider work without the engine: straight plugin-host calls, in the engine's batch sizes. */
-async function baseline(engine: Engine): Promise<number> {
+async function baseline(engine: BenchEngine): Promise<number> {
   const { host } = engine.app.services.plugins;
   const started = performance.now();
   const isrcs: string[] = [];
@@ -265,8 +206,6 @@ export async function run(): Promise<Record<string, unknown>> {
       },
     };
   } finally {
-    await engine.app.stop();
-    await engine.registry.cleanup();
-    await rm(engine.dataDir, { recursive: true, force: true });
+    await stopBenchEngine(engine);
   }
 }

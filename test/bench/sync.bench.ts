@@ -1,10 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp, type App } from '../../core/app/index.ts';
-import { loadConfig } from '../../core/config/index.ts';
-import { createLogger } from '../../core/logging/logger.ts';
-import { createPublisher, createTestRegistry, providerManifestSource, publishTestPlugin, type TestRegistry } from '../integration/support/plugin-registry.ts';
+import { api, callCounts, connect, delta, FAST_PACING, startBenchEngine, stopBenchEngine, sum, type BenchEngine, type Calls } from './bench-engine.ts';
 import { median, round } from './bench-stats.ts';
 
 /**
@@ -25,7 +19,6 @@ const TRACKS = Number(process.env['OPL_BENCH_SYNC_TRACKS'] ?? 10_000);
 const RUNS = 5;
 const ADDED = 10;
 const REORDERED = 10;
-const FAST_PACING = { requests_per_second: 1_000, burst: 1_000, jitter: false, search_quota_cost: 1, write_quota_cost: 1, daily_quota: null };
 
 const COMMON = `
 const calls = {};
@@ -140,68 +133,15 @@ export default { mark: 'opl.plugin/v1', kind: 'provider', operations: {
 } };
 `;
 
-function manifest(id: string, name: string, keyId: string, capabilities: string[], canMirror = false): Record<string, unknown> {
-  return providerManifestSource(id, '1.0.0', keyId, {
-    provider: {
-      can_mirror: canMirror,
-      name,
-      display_name: `Bench ${name}`,
-      capabilities,
-      attributes: { has_isrc: true, official: true, search_modes: ['isrc', 'text'] },
-      write_constraints: { max_add_batch: 100 },
-      pacing: FAST_PACING,
-      auth: [{ kind: 'LONG_LIVED_TOKEN' }],
-    },
-  });
+function startEngine(): Promise<BenchEngine> {
+  return startBenchEngine('sync', [
+    { id: 'bench.source', name: 'benchsrc', capabilities: ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST'], code: sourceCode(TRACKS), canMirror: false },
+    { id: 'bench.target', name: 'benchdst', capabilities: ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS', 'REMOVE_TRACKS', 'REORDER'], code: TARGET_CODE, canMirror: true },
+  ]);
 }
 
-interface Engine {
-  app: App;
-  baseUrl: string;
-  registry: TestRegistry;
-  dataDir: string;
-}
 
-async function startEngine(): Promise<Engine> {
-  const publisher = createPublisher('bench-publisher');
-  const registry = await createTestRegistry([publisher]);
-  await publishTestPlugin(registry, { manifestSource: manifest('bench.source', 'benchsrc', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST']), code: sourceCode(TRACKS), publisher });
-  await publishTestPlugin(registry, { manifestSource: manifest('bench.target', 'benchdst', publisher.keyId, ['READ_PLAYLISTS', 'READ_TRACKS', 'CREATE_PLAYLIST', 'ADD_TRACKS', 'REMOVE_TRACKS', 'REORDER'], true), code: TARGET_CODE, publisher });
-  const dataDir = await mkdtemp(join(tmpdir(), 'opl-bench-sync-'));
-  const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_PORT: '0', OPL_LOG_LEVEL: 'silent', ...registry.env });
-  const app = await createApp(config, { http: true, worker: true }, { logger: createLogger({ level: 'silent' }), workerPollingIntervalSeconds: 0.5 });
-  const address = (await app.start()) ?? '';
-  return { app, baseUrl: address.replace('0.0.0.0', '127.0.0.1'), registry, dataDir };
-}
 
-async function api(engine: Engine, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${engine.baseUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function connect(engine: Engine, provider: string): Promise<string> {
-  const begin = (await api(engine, `/api/auth/${provider}/begin`, {})) as { state: string };
-  const done = (await api(engine, `/api/auth/${provider}/complete`, { state: begin.state, values: { token: `bench-token-${provider}` } })) as { account?: { id: string } };
-  if (!done.account) throw new Error(`connecting ${provider}: ${JSON.stringify(done)}`);
-  return done.account.id;
-}
-
-type Calls = Record<string, number>;
-
-async function callCounts(engine: Engine, pluginId: string): Promise<Calls> {
-  const answer = await engine.app.services.plugins.host.call(pluginId, 'testConnection', {});
-  return JSON.parse(answer.display_name!) as Calls;
-}
-
-function delta(after: Calls, before: Calls): Calls {
-  const changed: Calls = {};
-  for (const [op, n] of Object.entries(after)) if (n > (before[op] ?? 0)) changed[op] = n - (before[op] ?? 0);
-  return changed;
-}
-
-const sum = (calls: Calls) => Object.values(calls).reduce((total, n) => total + n, 0);
 
 async function waitFor<T extends { status: string }>(read: () => Promise<T>, done: readonly string[], what: string): Promise<T> {
   for (let waited = 0; waited < 30 * 60_000; waited += 50) {
@@ -222,7 +162,7 @@ interface RunJson {
 }
 
 /** One "run now": wall time from the request to the run's end, its own time in the engine, and the provider calls it made. */
-async function runOnce(engine: Engine, ruleId: string): Promise<{ wall_ms: number; server_ms: number; calls: Calls; stats: Record<string, unknown> }> {
+async function runOnce(engine: BenchEngine, ruleId: string): Promise<{ wall_ms: number; server_ms: number; calls: Calls; stats: Record<string, unknown> }> {
   const before = { source: await callCounts(engine, 'bench.source'), target: await callCounts(engine, 'bench.target') };
   const started = performance.now();
   const queued = (await api(engine, `/api/syncs/${ruleId}/run`, {})) as RunJson;
@@ -238,7 +178,7 @@ async function runOnce(engine: Engine, ruleId: string): Promise<{ wall_ms: numbe
 }
 
 /** The provider calls a run cannot avoid, straight on the plugin host. */
-async function baseline(engine: Engine, added: number): Promise<number> {
+async function baseline(engine: BenchEngine, added: number): Promise<number> {
   const { host } = engine.app.services.plugins;
   const started = performance.now();
   await host.call('bench.source', 'readPlaylist', { playlist_id: 'daily' });
@@ -338,8 +278,6 @@ export async function run(): Promise<Record<string, unknown>> {
       },
     };
   } finally {
-    await engine.app.stop();
-    await engine.registry.cleanup();
-    await rm(engine.dataDir, { recursive: true, force: true });
+    await stopBenchEngine(engine);
   }
 }

@@ -5,7 +5,7 @@ import { bucketBudget, bucketNames, DEFAULT_BUCKET, exhaustQuota, priceRequest, 
 import { nextQuotaReset } from './quota-day.ts';
 import { quotaForecast, type QuotaForecast, type QuotaForecastOptions, type QuotaUsage } from './quota-forecast.ts';
 import { ensureBucket, ensureQuotaBucket, lockBucket, lockQuotaBucket, readQuotaBuckets, saveBucket, saveQuotaBucket } from './rate-limiter.sql.ts';
-import { takeToken, type BucketRules, type BucketState } from './token-bucket.ts';
+import { takeToken, type BucketRules, type BucketState, type TakeOutcome } from './token-bucket.ts';
 
 /**
  * The central rate limiter: every request a provider plugin makes waits here first. Buckets live
@@ -65,8 +65,21 @@ export function bucketKey(pluginId: string, accountId: string | null): string {
   return `${pluginId}|${accountId ?? '-'}`;
 }
 
+/** A request waiting for a token of its bucket. */
+interface Waiter {
+  readonly cost: number;
+  /** The provider's Retry-After that sent this request back here, applied once. */
+  retryAfterS: number | null;
+  waited: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 export class RateLimiter {
   readonly #options: RateLimiterOptions;
+  /** Per bucket, the requests of this process waiting to be decided. */
+  readonly #waiting = new Map<string, Waiter[]>();
+  readonly #draining = new Set<string>();
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
 
@@ -83,34 +96,92 @@ export class RateLimiter {
     if (pacing.quota) return this.#acquireWithQuota(permit, request ?? permit.request ?? null, pacing);
     const rules: BucketRules = { rate: pacing.requests_per_second, burst: pacing.burst, dailyQuota: pacing.daily_quota };
     const key = bucketKey(permit.pluginId, permit.accountId);
-    const maxWait = this.#options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-    let retryAfter = permit.retryAfterS ?? null;
-    let waited = 0;
-    for (;;) {
-      const outcome = await this.#options.transaction(async (execute) => {
-        await execute(ensureBucket(key, rules.burst));
-        const [row] = await execute(lockBucket(key));
-        const state: BucketState = {
-          tokens: Number(row!['tokens']),
-          refilledAt: new Date(row!['refilled_at'] as string),
-          blockedUntil: row!['blocked_until'] ? new Date(row!['blocked_until'] as string) : null,
-          quotaDay: (row!['quota_day'] as string | null) ?? null,
-          quotaUsed: Number(row!['quota_used']),
-        };
-        const result = takeToken(state, rules, permit.cost, new Date(row!['now'] as string), retryAfter);
-        await execute(saveBucket(key, result.next));
-        return result;
-      });
-      retryAfter = null;
-      if (outcome.kind === 'granted') break;
-      if (outcome.kind === 'quota_exhausted') throw new QuotaExhausted(outcome.resetsAt, rules.dailyQuota ?? 0);
-      if (waited + outcome.waitMs > maxWait) throw new RateLimitWaitTooLong(outcome.waitMs);
-      // A little spread so processes woken together do not collide again.
-      const pause = outcome.waitMs + Math.floor(this.#random() * 50);
-      waited += pause;
-      await this.#sleep(pause);
-    }
+    await new Promise<void>((resolve, reject) => {
+      const waiting = this.#waiting.get(key);
+      const waiter: Waiter = { cost: permit.cost, retryAfterS: permit.retryAfterS ?? null, waited: 0, resolve, reject };
+      if (waiting) waiting.push(waiter);
+      else this.#waiting.set(key, [waiter]);
+      if (!this.#draining.has(key)) {
+        this.#draining.add(key);
+        // Started on the next turn, so that requests asked for together are decided together.
+        setImmediate(() => void this.#drain(key, rules));
+      }
+    });
     if (pacing.jitter) await this.#sleep(Math.floor(this.#random() * Math.min(2_000, 1_000 / rules.rate)));
+  }
+
+  /**
+   * Decides the waiting requests of one bucket in batches: one transaction (one row lock) takes a
+   * token for each waiter in turn, as if they had asked one after another at the same instant, so
+   * the bucket arithmetic and its sharing between processes are those of single requests. The
+   * waiters that got no token sleep until the next one is due and join the next batch, with those
+   * that arrived meanwhile.
+   */
+  async #drain(key: string, rules: BucketRules): Promise<void> {
+    const maxWait = this.#options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    try {
+      for (;;) {
+        const batch = this.#waiting.get(key) ?? [];
+        this.#waiting.delete(key);
+        if (batch.length === 0) return;
+        let outcomes: TakeOutcome[];
+        try {
+          outcomes = await this.#takeTokens(key, rules, batch);
+        } catch (error) {
+          for (const waiter of batch) waiter.reject(error);
+          continue;
+        }
+        const stillWaiting: Waiter[] = [];
+        let pauseMs = Infinity;
+        batch.forEach((waiter, index) => {
+          const outcome = outcomes[index]!;
+          waiter.retryAfterS = null;
+          if (outcome.kind === 'granted') waiter.resolve();
+          else if (outcome.kind === 'quota_exhausted') waiter.reject(new QuotaExhausted(outcome.resetsAt, rules.dailyQuota ?? 0));
+          else if (waiter.waited + outcome.waitMs > maxWait) waiter.reject(new RateLimitWaitTooLong(outcome.waitMs));
+          else {
+            stillWaiting.push(waiter);
+            pauseMs = Math.min(pauseMs, outcome.waitMs);
+          }
+        });
+        if (stillWaiting.length === 0) continue;
+        // A little spread so processes woken together do not collide again.
+        const pause = pauseMs + Math.floor(this.#random() * 50);
+        for (const waiter of stillWaiting) waiter.waited += pause;
+        await this.#sleep(pause);
+        this.#waiting.set(key, [...stillWaiting, ...(this.#waiting.get(key) ?? [])]);
+      }
+    } finally {
+      this.#draining.delete(key);
+      // A waiter that arrived between the last empty check and here is decided by a new drain.
+      if (this.#waiting.has(key)) {
+        this.#draining.add(key);
+        setImmediate(() => void this.#drain(key, rules));
+      }
+    }
+  }
+
+  /** One transaction: each waiter's token taken in turn from the locked bucket row. */
+  async #takeTokens(key: string, rules: BucketRules, batch: readonly Waiter[]): Promise<TakeOutcome[]> {
+    return this.#options.transaction(async (execute) => {
+      await execute(ensureBucket(key, rules.burst));
+      const [row] = await execute(lockBucket(key));
+      let state: BucketState = {
+        tokens: Number(row!['tokens']),
+        refilledAt: new Date(row!['refilled_at'] as string),
+        blockedUntil: row!['blocked_until'] ? new Date(row!['blocked_until'] as string) : null,
+        quotaDay: (row!['quota_day'] as string | null) ?? null,
+        quotaUsed: Number(row!['quota_used']),
+      };
+      const now = new Date(row!['now'] as string);
+      const outcomes = batch.map((waiter) => {
+        const outcome = takeToken(state, rules, waiter.cost, now, waiter.retryAfterS);
+        state = outcome.next;
+        return outcome;
+      });
+      await execute(saveBucket(key, state));
+      return outcomes;
+    });
   }
 
   /**

@@ -54,6 +54,41 @@ describe('rate limiter', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
   });
 
+  it('decides requests asked together in one transaction per batch, and two processes batching still spend the shared bucket once', async () => {
+    let transactions = 0;
+    const counted: Transaction = (work) => {
+      transactions += 1;
+      return transaction(work);
+    };
+    const batching = (rules: Pacing, sleeps: number[]) =>
+      new RateLimiter({
+        transaction: counted,
+        pacingFor: () => rules,
+        random: () => 0,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        },
+      });
+    const permit = { pluginId: 'com.example.batch', accountId: 'acct-1', op: 'searchTracks' as const, cost: 1 };
+
+    // Plenty of tokens: twenty requests of each process go out after one transaction per process.
+    const roomy: Pacing = { ...pacing, requests_per_second: 10, burst: 40 };
+    const [a, b] = [batching(roomy, []), batching(roomy, [])];
+    await Promise.all([...Array.from({ length: 20 }, () => a.acquire(permit)), ...Array.from({ length: 20 }, () => b.acquire(permit))]);
+    expect(transactions).toBe(2);
+
+    // The bucket is now empty (40 of 40 spent, refilling at 10/s): the next ten requests of both
+    // processes together still get only what the refill gives, one token a tenth of a second.
+    const sleeps: number[] = [];
+    const [c, d] = [batching(roomy, sleeps), batching(roomy, sleeps)];
+    const started = Date.now();
+    await Promise.all([...Array.from({ length: 5 }, () => c.acquire(permit)), ...Array.from({ length: 5 }, () => d.acquire(permit))]);
+    expect(sleeps.length).toBeGreaterThan(0);
+    // Ten tokens at 10/s after the burst was spent take at least ~0.9 s (less what refilled while the first batch ran).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+  });
+
   it('keeps accounts and plugins in separate buckets, and lets unpaced plugins through', async () => {
     const sleeps: number[] = [];
     const one = limiter(pacing, sleeps);

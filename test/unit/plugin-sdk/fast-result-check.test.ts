@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../plugin-sdk/src/operations.schema.ts';
 import { MAX_METADATA_DEPTH, trackSchema } from '../../../plugin-sdk/src/model.schema.ts';
 import { FAST_TRACK_CHECK_ENABLED, fastResult, fastTrack, MISS } from '../../../plugin-sdk/src/sandbox/fast-result-check.ts';
-import { validateResultText } from '../../../plugin-sdk/src/sandbox/sandbox.ts';
+import { validateResult, validateResultText } from '../../../plugin-sdk/src/sandbox/sandbox.ts';
 import { serializeInputOf } from '../../../plugin-sdk/src/sandbox/serialize-input.ts';
 
 // The fast path must give zod's answer: the same acceptance and, when it accepts, the same output
@@ -124,7 +124,18 @@ describe('fast result check', () => {
         if (zod.success) {
           expect(JSON.stringify(validateResultText('test.plugin', 'parse', json))).toBe(JSON.stringify(zod.data));
         } else {
-          expect(() => validateResultText('test.plugin', 'parse', json)).toThrow(/does not match the parse contract/);
+          // The very message (paths included) zod's own check gives: the fast path never words a refusal.
+          const words = (check: () => unknown) => {
+            try {
+              check();
+            } catch (error) {
+              return (error as Error).message;
+            }
+            return null;
+          };
+          const message = words(() => validateResultText('test.plugin', 'parse', json));
+          expect(message).toMatch(/does not match the parse contract/);
+          expect(message).toBe(words(() => validateResult('test.plugin', 'parse', JSON.parse(json))));
         }
       }),
       { numRuns: 1_000 },
@@ -176,6 +187,22 @@ describe('fast result check', () => {
     // At the limit: the metadata object is level 1, so its values may nest 63 deep.
     const atLimit = JSON.stringify({ playlists: [{ name: 'P', tracks: [{ title: 't', artist: 'a', metadata: { a: nested(MAX_METADATA_DEPTH - 1) } }] }], issues: [] });
     expect(validateResultText('test.plugin', 'parse', atLimit).playlists[0]!.tracks[0]!.metadata).toEqual({ a: nested(MAX_METADATA_DEPTH - 1) });
+  });
+
+  it('remembers only date strings zod accepted, and still agrees with zod once the memory has been emptied', () => {
+    // More distinct values than the memory holds, twice over: the second pass finds some remembered, some forgotten.
+    const day = (index: number) => new Date(Date.UTC(2000, 0, 1) + index * 86_400_000).toISOString();
+    const values = Array.from({ length: 5_000 }, (_, index) => day(index));
+    const invalid = ['2024-02-30T00:00:00Z', '2019-5-1', '2024-01-02T03:04:05'];
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [index, value] of [...values, ...invalid].entries()) {
+        const track = { title: 't', artist: 'a', added_at: value, release_date: index % 2 === 0 ? value.slice(0, 10) : value };
+        const zod = trackSchema.safeParse(track);
+        const fast = fastTrack(track);
+        if (zod.success) expect(JSON.stringify(fast)).toBe(JSON.stringify(zod.data));
+        else expect(fast).toBe(MISS);
+      }
+    }
   });
 
   it('leaves values that are not plain data to zod', () => {
