@@ -13,6 +13,7 @@ import {
   type ExportFormatValue,
 } from '../../api/exports.ts';
 import { apiRequest, downloadRequest } from '../../api/http.ts';
+import { copyLabel, EXPORT_GROUP_KEY, takeGroupHandover, type GroupCopy, type GroupHandover } from '../../api/library-group-actions.ts';
 import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
 import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
@@ -66,6 +67,7 @@ export class OplExportPage extends LitElement {
     summary: { type: String },
     _accounts: { state: true },
     _handedImportId: { state: true },
+    _fromLibrary: { state: true },
     _source: { state: true },
     _selection: { state: true },
     _format: { state: true },
@@ -83,6 +85,8 @@ export class OplExportPage extends LitElement {
   declare summary: string;
   declare _accounts: Accounts;
   declare _handedImportId: string;
+  /** A Library group handed over ("Export this group…"): one of its copies is the source, its playlists the selection. */
+  declare _fromLibrary: GroupHandover | undefined;
   declare _source: MigrationSource | undefined;
   declare _selection: SelectionDraft;
   declare _format: ExportFormatValue;
@@ -111,6 +115,7 @@ export class OplExportPage extends LitElement {
     this.summary = '';
     this._accounts = { kind: 'loading' };
     this._handedImportId = '';
+    this._fromLibrary = undefined;
     this._source = undefined;
     this._selection = EMPTY_SELECTION;
     this._format = 'csv';
@@ -133,6 +138,11 @@ export class OplExportPage extends LitElement {
     if (handed) {
       sessionStorage.removeItem(EXPORT_HANDOVER_KEY);
       this._handedImportId = handed;
+    }
+    const group = takeGroupHandover(EXPORT_GROUP_KEY);
+    if (group) {
+      this._fromLibrary = group;
+      this.#chooseCopy(group.copies[0]!);
     }
     void this.#loadAccounts();
     void this.#loadFormats();
@@ -268,6 +278,36 @@ export class OplExportPage extends LitElement {
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
+  /** The copy of the handed group to export: its account is the source, its playlists of the group the selection. */
+  #chooseCopy(copy: GroupCopy): void {
+    this._source = { kind: 'account', accountId: copy.accountId, provider: copy.provider };
+    this._selection = { ...EMPTY_SELECTION, collectionIds: copy.playlistIds };
+    this.#clearOutcome();
+  }
+
+  #libraryStep(group: GroupHandover): TemplateResult {
+    const chosen = this._source?.kind === 'account' ? this._source.accountId : '';
+    return html`<section aria-labelledby="step-source" data-testid="library-group">
+      <h2 id="step-source">1–2. From the Library</h2>
+      <fieldset>
+        <legend>Export “${group.groupName}” from</legend>
+        <p class="hint">An export file holds one account's playlists. The most complete copy is chosen; pick another to export that one.</p>
+        ${group.copies.map(
+          (copy) => html`<div>
+            <input type="radio" name="group-copy" id=${`copy-${copy.accountId}`} .checked=${copy.accountId === chosen} @change=${() => this.#chooseCopy(copy)} />
+            <label for=${`copy-${copy.accountId}`}>${copyLabel(copy)}: ${copy.playlistNames.map((name, index) => html`${index > 0 ? ', ' : ''}“<bdi>${name}</bdi>”`)} · ${copy.holds} of ${group.songs} songs</label>
+          </div>`,
+        )}
+      </fieldset>
+      <button type="button" data-action="choose-something-else" @click=${() => {
+        this._fromLibrary = undefined;
+        this._source = undefined;
+        this._selection = EMPTY_SELECTION;
+        this.#clearOutcome();
+      }}>Choose something else</button>
+    </section>`;
+  }
+
   /** Accounts whose sign-in expired cannot be read: named, with where to fix it, rather than left out. */
   #reconnectNote(accounts: readonly AccountView[]): TemplateResult | typeof nothing {
     if (accounts.length === 0) return nothing;
@@ -297,7 +337,7 @@ export class OplExportPage extends LitElement {
   }
 
   #playlistStep(): TemplateResult | typeof nothing {
-    if (!this._source) return nothing;
+    if (!this._source || this._fromLibrary) return nothing;
     return html`<section aria-labelledby="step-playlists">
       <h2 id="step-playlists">2. Playlists</h2>
       <p class="hint">Choose one playlist for a single file, or several for one ZIP archive with a file per playlist and a manifest.json.${this._source.kind === 'account' ? ' “Choose tracks” exports only the tracks you tick.' : ''}</p>
@@ -378,7 +418,9 @@ export class OplExportPage extends LitElement {
         : nothing}
       ${accounts.kind === 'loading'
         ? nothing
-        : html`${accounts.kind === 'loaded' ? this.#sourceStep(accounts.accounts, accounts.reconnect, false) : this.#sourceStep([], [], true)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}`}
+        : html`${accounts.kind === 'loaded' ? this._fromLibrary
+            ? this.#libraryStep(this._fromLibrary)
+            : this.#sourceStep(accounts.accounts, accounts.reconnect, false) : this.#sourceStep([], [], true)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}`}
       <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>`;
   }
 }
