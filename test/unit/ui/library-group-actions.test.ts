@@ -32,7 +32,10 @@ describe('library group hand-over', () => {
       ['a', ['p1', 'p2'], 6],
     ]);
     // The Organizer opens where the group has most playlists: two on one account are duplicates there.
-    expect(focusCopy(handover).accountId).toBe('a');
+    expect(focusCopy(handover, ['a', 'b'])?.accountId).toBe('a');
+    // Only a connected account's copy: an import has no duplicates to tidy.
+    expect(focusCopy(handover, ['b'])?.accountId).toBe('b');
+    expect(focusCopy(handover, [])).toBeUndefined();
   });
 
   it('reads back what it stored and refuses anything else', () => {

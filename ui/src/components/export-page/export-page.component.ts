@@ -280,13 +280,14 @@ export class OplExportPage extends LitElement {
 
   /** The copy of the handed group to export: its account is the source, its playlists of the group the selection. */
   #chooseCopy(copy: GroupCopy): void {
-    this._source = { kind: 'account', accountId: copy.accountId, provider: copy.provider };
+    // An import's copy is the import itself (the Library names it by its import id and provider `import`).
+    this._source = copy.provider === 'import' ? { kind: 'import', importId: copy.accountId } : { kind: 'account', accountId: copy.accountId, provider: copy.provider };
     this._selection = { ...EMPTY_SELECTION, collectionIds: copy.playlistIds };
     this.#clearOutcome();
   }
 
   #libraryStep(group: GroupHandover): TemplateResult {
-    const chosen = this._source?.kind === 'account' ? this._source.accountId : '';
+    const chosen = this._source?.kind === 'account' ? this._source.accountId : this._source?.kind === 'import' ? this._source.importId : '';
     return html`<section aria-labelledby="step-source" data-testid="library-group">
       <h2 id="step-source">1–2. From the Library</h2>
       <fieldset>

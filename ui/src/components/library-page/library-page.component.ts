@@ -236,7 +236,8 @@ export class OplLibraryPage extends LitElement {
   }
 
   #filters(accounts: readonly WorkspaceAccount[]): TemplateResult {
-    const providers = [...new Set(accounts.map((account) => account.provider))];
+    // Recent imports are members too (provider `import`).
+    const providers = [...new Set([...accounts.map((account) => account.provider), ...this.#members().flatMap((member) => (member.provider === 'import' ? ['import'] : []))])];
     return html`<div class="filters" role="search">
       <div>
         <label for="library-name">Name</label>

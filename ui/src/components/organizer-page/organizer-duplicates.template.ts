@@ -8,9 +8,13 @@ import type { DuplicatePair } from '../../api/organizer.ts';
  * and offers every pair again.
  */
 
-/** The group's copy the Organizer opens on: the account holding most of its playlists (a rerun's second copy is a duplicate there). */
-export function focusCopy(group: GroupHandover): GroupCopy {
-  return [...group.copies].sort((x, y) => y.playlistIds.length - x.playlistIds.length)[0]!;
+/**
+ * The group's copy the Organizer opens on: of the connected accounts given (an import has no
+ * duplicates to tidy), the one holding most of its playlists — a rerun's second copy is a
+ * duplicate there. Undefined when no copy is on one of them.
+ */
+export function focusCopy(group: GroupHandover, accountIds: readonly string[]): GroupCopy | undefined {
+  return group.copies.filter((copy) => accountIds.includes(copy.accountId)).sort((x, y) => y.playlistIds.length - x.playlistIds.length)[0];
 }
 
 export interface DuplicatesView {

@@ -122,8 +122,8 @@ export class OplOrganizerPage extends LitElement {
   async #openLibraryGroup(): Promise<void> {
     const group = this._fromLibrary;
     if (!group || !this._accounts) return;
-    const copy = focusCopy(group);
-    if (!this._accounts.some((account) => account.id === copy.accountId)) return;
+    const copy = focusCopy(group, this._accounts.map((account) => account.id));
+    if (!copy) return;
     await this.#chooseAccount(copy.accountId);
     if (this._playlists) await this.#scanDuplicates();
   }
