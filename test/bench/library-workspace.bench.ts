@@ -6,6 +6,7 @@ import { loadConfig } from '../../core/config/index.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { WorkspaceService } from '../../core/services/library/index.ts';
 import { LOCAL_OWNER_ID } from '../../core/services/owner/owner.ts';
+import { findFreePort } from '../../core/storage/embedded/free-port.ts';
 import { sqlExecutors } from '../../core/storage/sql/executors.ts';
 import { measure, round } from './bench-stats.ts';
 
@@ -55,7 +56,8 @@ function seedStatements(): string[] {
 
 export async function run(): Promise<Record<string, unknown>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'opl-bench-library-'));
-  const app = await createApp(loadConfig({ OPL_DATA_DIR: dataDir, OPL_LOG_LEVEL: 'silent' }), { http: false, worker: false }, { logger: createLogger({ level: 'silent' }) });
+  // A free port of its own: another engine (a test run, another bench) may hold the default one.
+  const app = await createApp(loadConfig({ OPL_DATA_DIR: dataDir, OPL_LOG_LEVEL: 'silent', OPL_EMBEDDED_DB_PORT: String(await findFreePort()) }), { http: false, worker: false }, { logger: createLogger({ level: 'silent' }) });
   try {
     const { execute } = sqlExecutors(app.services.database.orm);
     for (const text of seedStatements()) await execute({ text, values: [] });

@@ -8,7 +8,8 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * accounts (Spotify, TIDAL, Deezer), every request reaching the real engine: a refresh reads the
  * accounts, the demo playlists they share are grouped with provider badges, coverage bars and
  * reasons, a target account adds statuses, filters narrow the table, a split and a join persist
- * across a reload, and the diff hands the songs one playlist lacks to a prefilled Migrate wizard.
+ * across a reload, the diff hands the songs one playlist lacks to a prefilled Migrate wizard, a
+ * group is exported through a prefilled Export page, and its duplicates open in the Organizer.
  */
 
 const baseUrl = inject('oplBaseUrl');
@@ -130,5 +131,58 @@ describe('the Library page', () => {
     const preflight = migrate.locator('[data-testid="preflight"]');
     await preflight.waitFor({ timeout: 60_000 });
     expect(await preflight.textContent()).toContain(`1 collection with ${missing} tracks`);
+  }, 120_000);
+
+  it('exports a group through the Export page, the most complete copy chosen and another one on request', async () => {
+    await page.goto(`${baseUrl}/#/library`);
+    await library().locator('[data-testid="groups-table"]').waitFor();
+    const group = focus();
+    const holds = await group.locator('[data-testid="member-row"]').evaluateAll((rows) => rows.length);
+    // The group is named after its fullest member: other files may have made a longer copy.
+    const button = group.locator('[data-action="export-group"]');
+    const groupName = (await button.getAttribute('aria-label'))!.replace(/^Export (.*)…$/, '$1');
+    await button.click();
+    await page.getByRole('heading', { level: 1, name: 'Export', exact: true }).waitFor();
+    const exportPage = page.locator('opl-export-page');
+    const handed = exportPage.locator('[data-testid="library-group"]');
+    await handed.waitFor();
+    const copies = handed.getByRole('group', { name: `Export “${groupName}” from` }).getByRole('radio');
+    // One copy per account of the group (an account holding two of its playlists is one copy).
+    expect(await copies.count()).toBeGreaterThanOrEqual(3);
+    expect(await copies.count()).toBeLessThanOrEqual(holds);
+    expect(await copies.first().isChecked()).toBe(true);
+    expect(await exportPage.locator('[data-testid="export-summary"]').textContent()).toMatch(/1 playlist as one CSV file|playlists as one ZIP archive/);
+
+    const tidal = handed.getByRole('radio', { name: /on tidal: “Late Night Focus”/ }).first();
+    await tidal.check();
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), exportPage.locator('#download').click()]);
+    expect(file.suggestedFilename()).toBe('Late Night Focus.csv');
+    await exportPage.locator('[data-testid="export-result"][data-file-name="Late Night Focus.csv"]').waitFor();
+
+    await handed.getByRole('button', { name: 'Choose something else' }).click();
+    await exportPage.getByRole('group', { name: 'Export from' }).waitFor();
+  }, 120_000);
+
+  it("opens the Organizer's duplicate view on a group's account, narrowed to its playlists", async () => {
+    await page.goto(`${baseUrl}/#/library`);
+    await library().locator('[data-testid="groups-table"]').waitFor();
+    // The demo accounts hold "Workout" twice each: the organizer's duplicate scan pairs them.
+    const workout = library().locator('[data-testid="group"]').filter({ has: page.getByRole('rowheader', { name: 'Workout' }) }).first();
+    const accountIds = await workout.locator('[data-testid="member-row"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key')!.split('/')[0]));
+    await workout.getByRole('button', { name: 'Duplicates of Workout in the Organizer…' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Organizer', exact: true }).waitFor();
+    const organizer = page.locator('opl-organizer-page');
+    const focusNote = organizer.locator('[data-testid="library-focus"]');
+    await focusNote.waitFor({ timeout: 60_000 });
+    expect(await focusNote.textContent()).toContain('duplicates of “Workout”');
+    expect(accountIds).toContain(await organizer.getByTestId('organizer-account').inputValue());
+    const pairs = organizer.locator('[data-testid="duplicate-pairs"] li');
+    await pairs.first().waitFor({ timeout: 60_000 });
+    expect(await pairs.allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Workout and Workout \(\d+% overlap\)/)]));
+
+    const shown = await pairs.count();
+    await organizer.getByRole('button', { name: 'Show every duplicate pair' }).click();
+    await focusNote.waitFor({ state: 'detached' });
+    expect(await pairs.count()).toBeGreaterThanOrEqual(shown);
   }, 120_000);
 });

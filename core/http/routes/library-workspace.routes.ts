@@ -51,6 +51,9 @@ const workspaceSchema = z
     accounts: z.array(
       z.object({ account_id: z.string(), provider: z.string(), display_name: z.string().nullable(), status: z.string(), fetched_at: z.string().nullable(), playlists: z.number().int(), tracks_read: z.number().int() }),
     ),
+    imports: z
+      .array(z.object({ import_id: z.string(), kind: z.string(), label: z.string().nullable(), created_at: z.string(), playlists: z.number().int() }))
+      .meta({ description: 'The recent imports whose playlists are members (their `provider` is `import`, their `account_id` the import id); matched by ISRC only, never searched' }),
     target: z.object({ provider: z.string(), account_id: z.string() }).nullable(),
     groups: z.array(
       z.object({

@@ -43,7 +43,7 @@ function searchable(track: Track): boolean {
 }
 
 /** The tracks of a side without a known identity (`identities`, per track) that a search could resolve, each once. */
-export function unresolvedOf(side: ResolveSide, identities: readonly (string | null)[]): Track[] {
+export function unresolvedOf(side: Pick<ResolveSide, 'playlist'>, identities: readonly (string | null)[]): Track[] {
   const seen = new Set<string>();
   return side.playlist.tracks.filter((track, index) => {
     if (identities[index] !== null || !searchable(track) || seen.has(track.id!)) return false;

@@ -9,7 +9,10 @@ import { homeOverview, type HomeOverview } from './home-overview.ts';
 import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
-import { identitiesOf, loadWorkspaceModel, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
+import { identitiesOf, IMPORT_PROVIDER, loadWorkspaceModel, type MemberSource, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
+import { expandPlaylists } from '../imports/stored-playlists.ts';
+import { importCollectionIds } from '../imports/import-collection-ids.ts';
+import { selectImportRecord } from '../imports/import-record.sql.ts';
 import { resolveUnknown, unresolvedOf, type ResolveOutcome } from './resolve-unknown.ts';
 import { refreshAccount, type RefreshView } from './workspace-refresh.ts';
 import { selectMigratedTracks, selectMigrationLineage, selectPairs, selectSyncRules, upsertPairs, type PairRow } from './workspace.sql.ts';
@@ -67,6 +70,8 @@ export interface GroupView {
 
 export interface WorkspaceView {
   accounts: { account_id: string; provider: string; display_name: string | null; status: string; fetched_at: string | null; playlists: number; tracks_read: number }[];
+  /** The recent imports whose playlists are members (provider `import`, account id = the import's id). */
+  imports: { import_id: string; kind: string; label: string | null; created_at: string; playlists: number }[];
   target: { provider: string; account_id: string } | null;
   groups: GroupView[];
 }
@@ -115,6 +120,7 @@ export class WorkspaceService {
         const own = model.members.filter((member) => member.account.id === account.id);
         return { account_id: account.id, provider: account.provider, display_name: account.display_name ?? account.account_label, status: account.status, fetched_at: fetchedAt, playlists: own.length, tracks_read: own.filter((member) => member.tracks !== null).length };
       }),
+      imports: model.imports.map((record) => ({ import_id: record.id, kind: record.kind, label: record.label, created_at: record.createdAt, playlists: model.members.filter((member) => member.account.id === record.id).length })),
       target: target ? { provider: target.provider, account_id: target.accountId } : null,
       groups,
     };
@@ -170,6 +176,7 @@ export class WorkspaceService {
   async resolve(ownerId: string, a: string, b: string): Promise<ResolveView> {
     const accounts = await this.#deps.connections.list(ownerId);
     const [left, right] = await Promise.all([this.#cachedMember(ownerId, accounts, a), this.#cachedMember(ownerId, accounts, b)]);
+    if (!isAccount(left.account) || !isAccount(right.account)) throw new WorkspaceError('invalid', 'An import cannot be searched: its songs are compared by ISRC only. Compare two accounts’ playlists to resolve songs not compared yet.');
     const matcherFor = (target: AccountView) =>
       new MatchService({
         execute: this.#deps.execute,
@@ -178,20 +185,20 @@ export class WorkspaceService {
         // Searches run as the target account (its credentials, its provider's rate limits).
         plugins: { call: (_pluginId, _op, input, _context, signal) => this.#deps.connections.call(ownerId, target.id, 'searchTracks', input, signal) },
       });
-    const outcome = await resolveUnknown(this.#deps.execute, matcherFor, left, right);
+    const outcome = await resolveUnknown(this.#deps.execute, matcherFor, { account: left.account, playlist: left.playlist }, { account: right.account, playlist: right.playlist });
     return { ...outcome, diff: await this.#diffOf(a, left, b, right) };
   }
 
-  async #diffOf(a: string, left: { account: AccountView; playlist: Playlist }, b: string, right: { account: AccountView; playlist: Playlist }): Promise<DiffView> {
-    const identities = async ({ account, playlist }: { account: AccountView; playlist: Playlist }) =>
+  async #diffOf(a: string, left: CachedMember, b: string, right: CachedMember): Promise<DiffView> {
+    const identities = async ({ account, playlist }: CachedMember) =>
       identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
     const [leftIds, rightIds] = [await identities(left), await identities(right)];
-    const tracks = ({ account, playlist }: { account: AccountView; playlist: Playlist }, ids: readonly (string | null)[]) =>
+    const tracks = ({ account, playlist }: CachedMember, ids: readonly (string | null)[]) =>
       playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: ids[index]! }));
     const diff = diffMembers(tracks(left, leftIds), tracks(right, rightIds));
-    const side = (key: string, member: { account: AccountView; playlist: Playlist }) => ({ key, name: member.playlist.name, provider: member.account.provider, track_count: member.playlist.tracks.length });
-    // One text search per song of either side without a known identity, at most.
-    const searchesNeeded = unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length;
+    const side = (key: string, member: CachedMember) => ({ key, name: member.playlist.name, provider: member.account.provider, track_count: member.playlist.tracks.length });
+    // One text search per song of either side without a known identity, at most; none with an import (not searchable).
+    const searchesNeeded = isAccount(left.account) && isAccount(right.account) ? unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length : 0;
     return { a: side(a, left), b: side(b, right), ...diff, searches_needed: searchesNeeded };
   }
 
@@ -199,7 +206,7 @@ export class WorkspaceService {
   async statusesOf(ownerId: string, sourceAccountId: string, playlistIds: readonly string[], target: TargetContext): Promise<Map<string, MigrationStatus>> {
     const accounts = await this.#deps.connections.list(ownerId);
     this.#checkTarget(accounts, target);
-    const model = await loadWorkspaceModel(this.#deps.execute, ownerId, accounts.filter((account) => account.id === sourceAccountId));
+    const model = await loadWorkspaceModel(this.#deps.execute, ownerId, accounts.filter((account) => account.id === sourceAccountId), false);
     const wanted = new Set(playlistIds);
     model.members = model.members.filter((member) => wanted.has(member.summary.id ?? ''));
     const [lineageRows, rules] = await Promise.all([this.#deps.execute(selectMigrationLineage(ownerId)), this.#deps.execute(selectSyncRules(ownerId))]);
@@ -268,14 +275,37 @@ export class WorkspaceService {
     return groups;
   }
 
-  async #cachedMember(ownerId: string, accounts: readonly AccountView[], key: string): Promise<{ account: AccountView; playlist: Playlist }> {
+  async #cachedMember(ownerId: string, accounts: readonly AccountView[], key: string): Promise<CachedMember> {
     const slash = key.indexOf('/');
     const account = accounts.find((candidate) => candidate.id === key.slice(0, slash));
+    if (slash > 0 && !account) return this.#importMember(ownerId, key.slice(0, slash), key.slice(slash + 1), key);
     if (slash < 0 || !account) throw new WorkspaceError('not_found', `No playlist ${key} in the workspace.`);
     const [row] = await this.#deps.execute(selectCache(ownerId, account.id, `playlist:${key.slice(slash + 1)}`));
     if (!row) throw new WorkspaceError('not_read', `The songs of ${key} have not been read yet: refresh its account first.`);
     return { account, playlist: row['payload'] as Playlist };
   }
+
+  /** An import's playlist, from its record (named as migrations name it); absent, expired or another owner's: not found. */
+  async #importMember(ownerId: string, importId: string, collectionId: string, key: string): Promise<CachedMember> {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const [row] = uuid.test(importId) ? await this.#deps.execute(selectImportRecord(ownerId, importId)) : [];
+    if (!row || row['expired'] === true) throw new WorkspaceError('not_found', `No playlist ${key} in the workspace.`);
+    const playlists = expandPlaylists(row['playlists'] as unknown[]);
+    const index = importCollectionIds(playlists).indexOf(collectionId);
+    if (index < 0) throw new WorkspaceError('not_found', `No playlist ${key} in the workspace.`);
+    const label = typeof row['source_label'] === 'string' ? row['source_label'] : `${String(row['kind'])} import`;
+    return { account: { id: importId, provider: IMPORT_PROVIDER, display_name: label, account_label: null }, playlist: playlists[index]! };
+  }
+}
+
+/** One member's playlist with its holder: a connected account, or an import. */
+interface CachedMember {
+  account: MemberSource | AccountView;
+  playlist: Playlist;
+}
+
+function isAccount(source: MemberSource | AccountView): source is AccountView {
+  return source.provider !== IMPORT_PROVIDER && 'plugin_id' in source;
 }
 
 function groupingMember(member: ModelMember) {

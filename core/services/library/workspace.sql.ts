@@ -14,10 +14,29 @@ export function selectListCaches(ownerId: string): SqlStatement {
 export function selectTrackCaches(ownerId: string): SqlStatement {
   return {
     text: `select provider_account_id, substr(scope, 10) as playlist_id, snapshot_id, payload->>'updated_at' as updated_at,
-             (select coalesce(jsonb_agg(jsonb_build_array(t->>'id', t->>'isrc', coalesce((t->>'is_migratable')::boolean, true), coalesce((t->>'is_local')::boolean, false)) order by o), '[]'::jsonb)
-                from jsonb_array_elements(case when jsonb_typeof(payload->'tracks') = 'array' then payload->'tracks' else '[]'::jsonb end) with ordinality as x(t, o)) as tracks
+             ${compactTracks(`payload->'tracks'`)} as tracks
            from playlist_cache where owner_id = ? and starts_with(scope, 'playlist:')`,
     values: [ownerId],
+  };
+}
+
+/** The compact track form of the workspace, `[id, isrc, migratable, local]`, of a jsonb array of tracks `tracks`. */
+const compactTracks = (tracks: string) =>
+  `(select coalesce(jsonb_agg(jsonb_build_array(t->>'id', t->>'isrc', coalesce((t->>'is_migratable')::boolean, true), coalesce((t->>'is_local')::boolean, false)) order by o), '[]'::jsonb)
+      from jsonb_array_elements(case when jsonb_typeof(${tracks}) = 'array' then ${tracks} else '[]'::jsonb end) with ordinality as x(t, o))`;
+
+/**
+ * The owner's recent imports a migration can still use (not expired, not held by a queued
+ * migration), newest first: each record's playlists with their own id, name and tracks in the
+ * workspace's compact form. A record holds its playlists whole (they are never "not read").
+ */
+export function selectRecentImports(ownerId: string, limit: number): SqlStatement {
+  return {
+    text: `select r.id::text as import_id, r.kind, r.source_label, r.created_at,
+             (select coalesce(jsonb_agg(jsonb_build_object('id', p->>'id', 'name', coalesce(p->>'name', ''), 'tracks', ${compactTracks(`p->'tracks'`)}) order by po), '[]'::jsonb)
+                from jsonb_array_elements(r.playlists::jsonb) with ordinality as y(p, po)) as playlists
+           from import_record r where r.owner_id = ? and r.state <> 'queued' and r.expires_at > now() order by r.created_at desc, r.id limit ?`,
+    values: [ownerId, limit],
   };
 }
 
@@ -45,8 +64,8 @@ export function selectIsrcIdentities(isrcs: readonly string[]): SqlStatement {
 }
 
 /**
- * Where the engine wrote one of the owner's playlists into another (snapshot restores excluded:
- * they are not live playlists): one row per source and target collection, with the newest job a
+ * Where the engine wrote one of the owner's playlists (or an import's) into another (snapshot
+ * restores excluded: they are not live playlists): one row per source and target collection, with the newest job a
  * user started (what a sync rule is made from).
  */
 export function selectMigrationLineage(ownerId: string): SqlStatement {
@@ -56,7 +75,7 @@ export function selectMigrationLineage(ownerId: string): SqlStatement {
                   max(j.created_at) as at,
                   (array_agg(j.id::text order by j.created_at desc) filter (where j.origin = 'user'))[1] as job_id
            from job_item i join migration_job j on j.id = i.job_id
-           where j.owner_id = ? and j.source_kind = 'provider' and i.entity_type = 'track' and i.source_playlist_id is not null
+           where j.owner_id = ? and j.source_kind in ('provider', 'import') and i.entity_type = 'track' and i.source_playlist_id is not null
              and coalesce(i.target_playlist_id, case when i.source_playlist_id = 'liked' then 'liked' end) is not null
            group by 1, 2, 3, 4`,
     values: [ownerId],
@@ -79,7 +98,7 @@ export function selectMigratedTracks(ownerId: string, targetAccountId: string, s
   return {
     text: `select distinct j.source_account_id, i.source_playlist_id, i.source_track_id
            from job_item i join migration_job j on j.id = i.job_id
-           where j.owner_id = ? and j.target_account_id = ? and j.source_kind = 'provider' and j.source_account_id = any(?::text[])
+           where j.owner_id = ? and j.target_account_id = ? and j.source_kind in ('provider', 'import') and j.source_account_id = any(?::text[])
              and i.entity_type = 'track' and i.source_track_id is not null
              and (i.status = 'written' or (i.status = 'skipped' and starts_with(i.reason, 'Already in the target')))`,
     values: [ownerId, targetAccountId, `{${sourceAccountIds.map((id) => `"${id.replace(/["\\]/g, '')}"`).join(',')}}`],

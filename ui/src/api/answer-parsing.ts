@@ -13,6 +13,12 @@ export const isString = (value: unknown): value is string => typeof value === 's
 /** Fields a newer engine added: absent means "not reported", which reads as null. */
 export const nullableString = (value: unknown): string | null | undefined => (value === undefined || value === null ? null : isString(value) ? value : undefined);
 
+/** A string field read leniently: anything else (absent, wrong type) reads as null. */
+export const stringOrNull = (value: unknown): string | null => (isString(value) ? value : null);
+
+/** A finite number, else null. */
+export const finiteNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
 export const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every(isString) ? [...value] : undefined);
 
 /** Parses every element or none: one malformed element makes the whole list unusable. */

@@ -1,3 +1,5 @@
+import { finiteNumber, isRecord, stringOrNull } from './answer-parsing.ts';
+
 /**
  * The Home overview API (`GET /api/library/overview`), parsed into camelCase. Pure: no I/O.
  */
@@ -57,9 +59,8 @@ export interface HomeOverview {
 }
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const str = stringOrNull;
+const num = finiteNumber;
 const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 const HEALTH: readonly string[] = ['ok', 'reconnect', 'not_read'];
 

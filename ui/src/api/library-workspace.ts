@@ -1,3 +1,5 @@
+import { finiteNumber, isRecord, stringOrNull } from './answer-parsing.ts';
+
 /**
  * The Library workspace API (`/api/library/workspace`, refresh, join, split, diff), parsed into
  * camelCase, and the hand-over of "migrate the missing songs" to the Migrate page. Pure: no I/O.
@@ -112,9 +114,8 @@ export interface LibraryHandover {
 }
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const str = stringOrNull;
+const num = finiteNumber;
 
 const STATES: readonly string[] = ['not_migrated', 'partially_migrated', 'migrated', 'in_sync'];
 

@@ -1,3 +1,5 @@
+import { isRecord } from './answer-parsing.ts';
+
 /**
  * `GET /api/library/albums|artists` (a connected account's saved albums and followed artists, a
  * page at a time) and `GET /api/imports` (the imports a migration can start from), parsed into
@@ -29,10 +31,6 @@ export interface LibraryEntry {
 export interface LibraryPage {
   readonly entries: readonly LibraryEntry[];
   readonly nextCursor: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | null {

@@ -11,7 +11,8 @@ import {
   type ExportFailure,
 } from '../../api/exports.ts';
 import { apiRequest, downloadRequest } from '../../api/http.ts';
-import type { MigrationSource, SelectionDraft } from '../../api/migrations.ts';
+import { copyLabel, EXPORT_GROUP_KEY, takeGroupHandover, type GroupCopy, type GroupHandover } from '../../api/library-group-actions.ts';
+import { EMPTY_SELECTION, type MigrationSource, type SelectionDraft } from '../../api/migrations.ts';
 import { DOWNLOAD_CANCELLED_CODE, type Problem } from '../../api/problem.ts';
 import { hrefFor } from '../../router/route.ts';
 import { exportOutcomeStyles } from '../../theme/export-outcome.styles.ts';
@@ -63,6 +64,7 @@ export class OplExportPage extends OplSourceSelectionPage {
 
   static override properties = {
     _accounts: { state: true },
+    _fromLibrary: { state: true },
     _busy: { state: true },
     _result: { state: true },
     _failure: { state: true },
@@ -72,6 +74,8 @@ export class OplExportPage extends OplSourceSelectionPage {
   };
 
   declare _accounts: Accounts;
+  /** A Library group handed over ("Export this group…"): one of its copies is the source, its playlists the selection. */
+  declare _fromLibrary: GroupHandover | undefined;
   declare _busy: boolean;
   declare _result: ExportResult | undefined;
   declare _failure: ExportFailure | undefined;
@@ -91,6 +95,7 @@ export class OplExportPage extends OplSourceSelectionPage {
   constructor() {
     super();
     this._accounts = { kind: 'loading' };
+    this._fromLibrary = undefined;
     this._busy = false;
     this._result = undefined;
     this._failure = undefined;
@@ -107,6 +112,11 @@ export class OplExportPage extends OplSourceSelectionPage {
     if (handed) {
       sessionStorage.removeItem(EXPORT_HANDOVER_KEY);
       this._handedImportId = handed;
+    }
+    const group = takeGroupHandover(EXPORT_GROUP_KEY);
+    if (group) {
+      this._fromLibrary = group;
+      this.#chooseCopy(group.copies[0]!);
     }
     void this.#loadAccounts();
   }
@@ -227,6 +237,37 @@ export class OplExportPage extends OplSourceSelectionPage {
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
+  /** The copy of the handed group to export: its account is the source, its playlists of the group the selection. */
+  #chooseCopy(copy: GroupCopy): void {
+    // An import's copy is the import itself (the Library names it by its import id and provider `import`).
+    this._source = copy.provider === 'import' ? { kind: 'import', importId: copy.accountId } : { kind: 'account', accountId: copy.accountId, provider: copy.provider };
+    this._selection = { ...EMPTY_SELECTION, collectionIds: copy.playlistIds };
+    this.#clearOutcome();
+  }
+
+  #libraryStep(group: GroupHandover): TemplateResult {
+    const chosen = this._source?.kind === 'account' ? this._source.accountId : this._source?.kind === 'import' ? this._source.importId : '';
+    return html`<section aria-labelledby="step-source" data-testid="library-group">
+      <h2 id="step-source">1–2. From the Library</h2>
+      <fieldset>
+        <legend>Export “${group.groupName}” from</legend>
+        <p class="hint">An export file holds one account's playlists. The most complete copy is chosen; pick another to export that one.</p>
+        ${group.copies.map(
+          (copy) => html`<div>
+            <input type="radio" name="group-copy" id=${`copy-${copy.accountId}`} .checked=${copy.accountId === chosen} @change=${() => this.#chooseCopy(copy)} />
+            <label for=${`copy-${copy.accountId}`}>${copyLabel(copy)}: ${copy.playlistNames.map((name, index) => html`${index > 0 ? ', ' : ''}“<bdi>${name}</bdi>”`)} · ${copy.holds} of ${group.songs} songs</label>
+          </div>`,
+        )}
+      </fieldset>
+      <button type="button" data-action="choose-something-else" @click=${() => {
+        this._fromLibrary = undefined;
+        this._source = undefined;
+        this._selection = EMPTY_SELECTION;
+        this.#clearOutcome();
+      }}>Choose something else</button>
+    </section>`;
+  }
+
   /** Accounts whose sign-in expired cannot be read: named, with where to fix it, rather than left out. */
   #reconnectNote(accounts: readonly AccountView[]): TemplateResult | typeof nothing {
     if (accounts.length === 0) return nothing;
@@ -255,7 +296,7 @@ export class OplExportPage extends OplSourceSelectionPage {
   }
 
   #playlistStep(): TemplateResult | typeof nothing {
-    if (!this._source) return nothing;
+    if (!this._source || this._fromLibrary) return nothing;
     return html`<section aria-labelledby="step-playlists">
       <h2 id="step-playlists">2. Playlists</h2>
       <p class="hint">Choose one playlist for a single file, or several for one ZIP archive with a file per playlist and a manifest.json.${this._source.kind === 'account' ? ' “Choose tracks” exports only the tracks you tick.' : ''}</p>
@@ -336,7 +377,9 @@ export class OplExportPage extends OplSourceSelectionPage {
         : nothing}
       ${accounts.kind === 'loading'
         ? nothing
-        : html`${accounts.kind === 'loaded' ? this.#sourceStep(accounts.accounts, accounts.reconnect, false) : this.#sourceStep([], [], true)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}`}
+        : html`${accounts.kind === 'loaded' ? this._fromLibrary
+            ? this.#libraryStep(this._fromLibrary)
+            : this.#sourceStep(accounts.accounts, accounts.reconnect, false) : this.#sourceStep([], [], true)}${this.#playlistStep()}${this.#formatStep()}${this.#downloadStep()}`}
       <span class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this._announcement}</span>`;
   }
 }

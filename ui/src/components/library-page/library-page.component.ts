@@ -12,7 +12,6 @@ import {
   resolveSummary,
   SPLIT_PATH,
   stateLabel,
-  syncableJob,
   workspacePath,
   type LibraryHandover,
   type MemberDiff,
@@ -22,7 +21,6 @@ import {
   type WorkspaceMember,
 } from '../../api/library-workspace.ts';
 import type { Problem } from '../../api/problem.ts';
-import { KEEP_IN_SYNC_KEY } from '../../api/syncs.ts';
 import { formatTimestamp } from '../../api/timestamp.ts';
 import { hrefFor } from '../../router/route.ts';
 import { formStyles } from '../../theme/form.styles.ts';
@@ -33,6 +31,7 @@ import { tagStyles } from '../../theme/tag.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { OplLibraryDiff } from './library-diff.component.ts';
+import { groupActions } from './library-group-actions.template.ts';
 import { libraryPageStyles } from './library-page.styles.ts';
 import { OplPage } from '../kit/index.ts';
 
@@ -233,7 +232,8 @@ export class OplLibraryPage extends OplPage {
   }
 
   #filters(accounts: readonly WorkspaceAccount[]): TemplateResult {
-    const providers = [...new Set(accounts.map((account) => account.provider))];
+    // Recent imports are members too (provider `import`).
+    const providers = [...new Set([...accounts.map((account) => account.provider), ...this.#members().flatMap((member) => (member.provider === 'import' ? ['import'] : []))])];
     return html`<div class="filters" role="search">
       <div>
         <label for="library-name">Name</label>
@@ -317,22 +317,6 @@ export class OplLibraryPage extends OplPage {
     return html`<td class="state" data-state=${member.status.state}>${stateLabel(member.status)}</td>`;
   }
 
-  /** A migration links the group and no rule keeps it yet: the Sync page makes one from that migration. */
-  #keepInSync(group: WorkspaceGroup): TemplateResult | typeof nothing {
-    const jobId = syncableJob(group);
-    if (!jobId) return nothing;
-    return html`<button
-      type="button"
-      data-action="keep-in-sync"
-      @click=${() => {
-        sessionStorage.setItem(KEEP_IN_SYNC_KEY, jobId);
-        location.hash = hrefFor('sync');
-      }}
-    >
-      Keep in sync…
-    </button>`;
-  }
-
   #group(group: WorkspaceGroup): TemplateResult {
     const columns = this._target ? 6 : 5;
     return html`<tbody class="group" data-testid="group" data-group-id=${group.id}>
@@ -340,7 +324,7 @@ export class OplLibraryPage extends OplPage {
         <th colspan=${columns} scope="rowgroup">
           ${group.name} <span class="secondary-inline">· ${group.members.length} ${group.members.length === 1 ? 'playlist' : 'playlists'} · ${group.songs} songs</span>
           ${group.reasons.length > 0 ? html`<span class="reasons" data-testid="reasons">${[...new Set(group.reasons.map((reason) => reasonLabel(reason.kind)))].join(' · ')}</span>` : nothing}
-          ${this.#keepInSync(group)}
+          ${groupActions(group)}
         </th>
       </tr>
       ${group.members.map((member) => this.#memberRow(group, member))}

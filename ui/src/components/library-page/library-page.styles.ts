@@ -55,6 +55,14 @@ export const libraryPageStyles = css`
     font-size: 0.875rem;
   }
 
+  .group-actions {
+    display: inline-flex;
+    flex-wrap: wrap;
+    gap: var(--opl-space-2);
+    margin-inline-start: var(--opl-space-2);
+    font-weight: 400;
+  }
+
   .coverage {
     display: grid;
     gap: var(--opl-space-1);

@@ -22,6 +22,7 @@ import {
   type OrganizerPlaylists,
   type Preflight,
 } from '../../api/organizer.ts';
+import { ORGANIZER_GROUP_KEY, takeGroupHandover, type GroupHandover } from '../../api/library-group-actions.ts';
 import type { Problem } from '../../api/problem.ts';
 import { formStyles } from '../../theme/form.styles.ts';
 import { hrefFor } from '../../router/route.ts';
@@ -32,6 +33,7 @@ import { tableStyles } from '../../theme/table.styles.ts';
 import { FocusTarget, OplPage } from '../kit/index.ts';
 import '../organizer-song-duplicates/index.ts';
 import '../problem-notice/index.ts';
+import { duplicatesSection, focusCopy } from './organizer-duplicates.template.ts';
 import { organizerJobPanel } from './organizer-job.template.ts';
 import { organizerPageStyles } from './organizer-page.styles.ts';
 
@@ -64,6 +66,8 @@ export class OplOrganizerPage extends OplPage {
     _phrase: { state: true },
     _job: { state: true },
     _pairs: { state: true },
+    _fromLibrary: { state: true },
+    _showAllPairs: { state: true },
     _problem: { state: true },
     _busy: { state: true },
   };
@@ -80,6 +84,9 @@ export class OplOrganizerPage extends OplPage {
   declare _phrase: string;
   declare _job: OrganizerJob | undefined;
   declare _pairs: readonly DuplicatePair[] | undefined;
+  /** A Library group opened here ("Duplicates…"): its account is chosen, scanned, and the pairs narrowed to its playlists. */
+  declare _fromLibrary: GroupHandover | undefined;
+  declare _showAllPairs: boolean;
   declare _problem: Problem | undefined;
   declare _busy: boolean;
   #poll: ReturnType<typeof setTimeout> | undefined;
@@ -97,13 +104,25 @@ export class OplOrganizerPage extends OplPage {
     this._phrase = '';
     this._job = undefined;
     this._pairs = undefined;
+    this._fromLibrary = undefined;
+    this._showAllPairs = false;
     this._problem = undefined;
     this._busy = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.#loadAccounts();
+    this._fromLibrary = takeGroupHandover(ORGANIZER_GROUP_KEY);
+    void this.#loadAccounts().then(() => this.#openLibraryGroup());
+  }
+
+  async #openLibraryGroup(): Promise<void> {
+    const group = this._fromLibrary;
+    if (!group || !this._accounts) return;
+    const copy = focusCopy(group, this._accounts.map((account) => account.id));
+    if (!copy) return;
+    await this.#chooseAccount(copy.accountId);
+    if (this._playlists) await this.#scanDuplicates();
   }
 
   override updated(): void {
@@ -414,21 +433,6 @@ export class OplOrganizerPage extends OplPage {
     return organizerJobPanel(job, { retry: () => void this.#retry(), undo: () => void this.#undo() });
   }
 
-  #duplicates(): TemplateResult {
-    return html`<section aria-labelledby="duplicates-heading">
-      <h2 id="duplicates-heading">Duplicate playlists</h2>
-      <p>Only pointed out, never changed: a pair needs the same name, the same owner and at least half of the smaller playlist's songs.</p>
-      <button type="button" ?disabled=${this._busy} @click=${() => void this.#scanDuplicates()}>Find duplicate playlists</button>
-      ${this._pairs === undefined
-        ? nothing
-        : this._pairs.length === 0
-          ? html`<p data-testid="no-duplicates">No duplicate playlists found.</p>`
-          : html`<ul data-testid="duplicate-pairs">
-              ${this._pairs.map((pair) => html`<li>${pair.playlists.map((playlist) => playlist.name).join(' and ')} (${Math.round(pair.overlap * 100)}% overlap): ${pair.evidence.join(' ')}</li>`)}
-            </ul>`}
-    </section>`;
-  }
-
   override render(): TemplateResult {
     const accounts = this._accounts;
     return html`
@@ -465,7 +469,10 @@ export class OplOrganizerPage extends OplPage {
                 @organizer-remove-entries=${(event: CustomEvent<ChosenEntries>) => void this.#removeChosen(event.detail)}
               ></opl-organizer-song-duplicates>
             </section>
-            ${this.#duplicates()}`
+            ${duplicatesSection(
+              { pairs: this._pairs, busy: this._busy, fromLibrary: this._fromLibrary, showAll: this._showAllPairs, accountId: this._accountId },
+              { scan: () => void this.#scanDuplicates(), showAll: () => (this._showAllPairs = true) },
+            )}`
         : nothing}
     `;
   }
