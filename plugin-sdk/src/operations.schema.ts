@@ -160,6 +160,12 @@ export const PROVIDER_OPERATIONS = {
    * (the playlist's length puts them at the end). Positions are those before the move.
    * `snapshot_id` pins the version the caller looked at where the provider has one. The engine's
    * mirror sync computes a few moves instead of rewriting a playlist.
+   *
+   * Providers that move entries by their own ids (YouTube Music's `setVideoId`) also get, for a
+   * single-entry move where the caller read them, `item_id` (the moved entry's id) and
+   * `before_item_id` (the id of the entry it goes before; null: the end). Given, the plugin moves by
+   * them without reading the playlist to map positions; an id that no longer exists is refused by
+   * the provider, never applied to another entry.
    */
   moveTracks: op({
     plugin: 'provider',
@@ -169,6 +175,8 @@ export const PROVIDER_OPERATIONS = {
       range_length: z.number().int().positive().max(10_000).default(1),
       insert_before: z.number().int().nonnegative(),
       snapshot_id: z.string().max(500).nullable().default(null),
+      item_id: z.string().min(1).max(500).nullable().default(null),
+      before_item_id: z.string().min(1).max(500).nullable().default(null),
     }),
     output: z.object({ snapshot_id: z.string().max(500).nullable().default(null) }),
     requires: ['REORDER'],

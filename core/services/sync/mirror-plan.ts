@@ -11,6 +11,10 @@
  * - **Moves, not rewrites.** The managed entries that are already in source order form the longest
  *   increasing run (LIS); only the others move, each right before the next one already in place —
  *   the fewest single-entry moves that reach the source order. Unmanaged entries never move.
+ * - **Re-adds.** A matched source song the target no longer holds at all (the owner took it out, or
+ *   an add failed) is added back at its place: right after the song before it in source order, once
+ *   (`adds`, positions in the sequence after the removals and moves). A song present in any entry —
+ *   the owner's own included — counts as there and is never added a second time.
  * - **Replacement** (`finalUris`) is the same result as one full sequence, for targets that cannot
  *   move entries.
  */
@@ -45,16 +49,29 @@ export interface PlannedMove {
   uri: string;
   from: number;
   insertBefore: number;
+  /**
+   * The provider's ids of the moved entry and of the entry it goes before (null: the end), where
+   * the target read gave them; null where any is unknown (the provider maps positions itself).
+   */
+  entryIds: { item: string; before: string | null } | null;
+}
+
+/** One song added back; `position` is in the sequence after the removals, the moves and the adds before it. */
+export interface PlannedAdd {
+  uri: string;
+  position: number;
 }
 
 export interface MirrorPlan {
   removals: PlannedRemoval[];
   moves: PlannedMove[];
-  /** The target after the removals and moves (the replacement sequence where moves are impossible). */
+  /** Desired songs missing on the target, in source order, each at its place. */
+  adds: PlannedAdd[];
+  /** The target after the removals, moves and adds (the replacement sequence where moves are impossible). */
   finalUris: string[];
   keptShared: string[];
   keptUnmatched: string[];
-  /** Desired songs missing on the target (a failed or pending add; mirror never re-adds by itself). */
+  /** Desired songs missing on the target before this plan (the ones `adds` puts back). */
   missing: string[];
   /** Entries left alone because the rule did not write them. */
   foreign: number;
@@ -105,19 +122,29 @@ export function planMirror(input: MirrorPlanInput): MirrorPlan {
   // Moves over the sequence that is left.
   const rank = new Map(desired.map((uri, index) => [uri, index]));
   const list = target
-    .map((entry, index) => ({ uri: entry.uri, rank: managed[index] && !candidate[index] ? (rank.get(entry.uri) ?? null) : null }))
+    .map((entry, index) => ({ uri: entry.uri, itemId: entry.itemId, rank: managed[index] && !candidate[index] ? (rank.get(entry.uri) ?? null) : null }))
     .filter((_, index) => !removed.has(index));
   const moves = movesToOrder(list);
   const present = new Set(list.map((entry) => entry.uri));
+  const missing = desired.filter((uri) => !present.has(uri));
+  const adds = addsInPlace(list, missing.map((uri) => ({ uri, itemId: null, rank: rank.get(uri)! })));
   return {
     removals,
     moves,
+    adds,
     finalUris: list.map((entry) => entry.uri),
     keptShared,
     keptUnmatched,
-    missing: desired.filter((uri) => !present.has(uri)),
+    missing,
     foreign: managed.filter((flag) => !flag).length,
   };
+}
+
+/** An entry of the sequence being planned: its song, its provider id, its place in source order (null: stays put). */
+interface Ranked {
+  uri: string;
+  itemId: string | null;
+  rank: number | null;
 }
 
 /**
@@ -126,7 +153,7 @@ export function planMirror(input: MirrorPlanInput): MirrorPlan {
  * in rank order, right before the smallest-ranked entry already in place above it (or right after
  * the largest one below it).
  */
-function movesToOrder(list: { uri: string; rank: number | null }[]): PlannedMove[] {
+function movesToOrder(list: Ranked[]): PlannedMove[] {
   const ranked = list.map((entry, index) => ({ rank: entry.rank, index })).filter((entry): entry is { rank: number; index: number } => entry.rank !== null);
   const inPlace = new Set(longestIncreasing(ranked.map((entry) => entry.rank)).map((at) => ranked[at]!.rank));
   const toMove = ranked.map((entry) => entry.rank).filter((value) => !inPlace.has(value)).sort((a, b) => a - b);
@@ -143,13 +170,38 @@ function movesToOrder(list: { uri: string; rank: number | null }[]): PlannedMove
     }
     const insertBefore = above !== -1 ? above : below !== -1 ? below + 1 : from;
     if (insertBefore !== from && insertBefore !== from + 1) {
-      moves.push({ uri: list[from]!.uri, from, insertBefore });
+      const item = list[from]!.itemId;
+      const before = insertBefore < list.length ? list[insertBefore]!.itemId : null;
+      const known = item !== null && (before !== null || insertBefore === list.length);
+      moves.push({ uri: list[from]!.uri, from, insertBefore, entryIds: known ? { item, before } : null });
       const [entry] = list.splice(from, 1);
       list.splice(insertBefore > from ? insertBefore - 1 : insertBefore, 0, entry!);
     }
     inPlace.add(value);
   }
   return moves;
+}
+
+/**
+ * Inserts the missing songs into `list` (already in rank order for its ranked entries), in rank
+ * order, each right after the ranked entry before it (before the first ranked one, or at the end of
+ * a list without any), and returns where each went.
+ */
+function addsInPlace(list: Ranked[], missing: (Ranked & { rank: number })[]): PlannedAdd[] {
+  const adds: PlannedAdd[] = [];
+  for (const song of missing) {
+    let after = -1;
+    let firstRanked = -1;
+    list.forEach((entry, index) => {
+      if (entry.rank === null) return;
+      if (firstRanked === -1) firstRanked = index;
+      if (entry.rank < song.rank) after = index;
+    });
+    const position = after !== -1 ? after + 1 : firstRanked !== -1 ? firstRanked : list.length;
+    list.splice(position, 0, song);
+    adds.push({ uri: song.uri, position });
+  }
+  return adds;
 }
 
 /** Indexes of one longest strictly increasing subsequence (patience sorting, O(n log n)). */

@@ -54,6 +54,8 @@ export interface MirrorState {
   unseen: Track[];
   target: Playlist;
   titles: Map<string, string>;
+  /** A label for each desired song, from its source entry (the target may not have it). */
+  sourceTitles: Map<string, string>;
   reads: number;
   /** The source entries the state was computed from. */
   source: readonly Track[];
@@ -106,6 +108,7 @@ export class MirrorReconciler {
     const seen = new Set<string>();
     const unmatched: Track[] = [];
     const unseen: Track[] = [];
+    const sourceTitles = new Map<string, string>();
     for (const track of source) {
       if (track.is_migratable === false) continue;
       const key = songKey(track, rule.sourceProvider);
@@ -115,7 +118,10 @@ export class MirrorReconciler {
         if (matchOf.has(key)) unmatched.push(track);
         continue;
       }
-      if (!seen.has(uri)) desired.push(uri);
+      if (!seen.has(uri)) {
+        desired.push(uri);
+        sourceTitles.set(uri, label(track));
+      }
       seen.add(uri);
     }
     const { playlist: target } = await this.#o.playlists.read(rule.ownerId, rule.targetAccountId, rule.targetPlaylistId, true);
@@ -128,16 +134,20 @@ export class MirrorReconciler {
     const protectedUris = new Set([...owned].filter((uri) => [...(textsOfUri.get(uri) ?? [])].some((text) => unmatchedTexts.has(text))));
     const plan = planMirror({ target: entries, desired, owned, protectedUris, removesForeign: rule.mirrorRemovesForeign });
     const titles = new Map(target.tracks.map((track, index) => [entries[index]!.uri, label(track)]));
-    return { plan, owned, desired, unmatched, unseen, target, titles, reads, source };
+    return { plan, owned, desired, unmatched, unseen, target, titles, sourceTitles, reads, source };
   }
 
-  /** What a preview shows: the next run's additions, removals and moves, and what stays untouched. */
+  /**
+   * What a preview shows: the next run's additions (new source entries, and matched songs the
+   * target lost, which mirror adds back), removals and moves, and what stays untouched.
+   */
   describe(rule: RuleRow, state: MirrorState) {
     const { plan, titles } = state;
     const named = (uri: string) => ({ uri, title: titles.get(uri) ?? uri });
+    const added = [...state.unseen.map(label), ...plan.adds.map((add) => state.sourceTitles.get(add.uri) ?? add.uri)];
     return {
-      add: state.unseen.slice(0, LISTED).map((track) => ({ title: label(track) })),
-      add_count: state.unseen.length,
+      add: added.slice(0, LISTED).map((title) => ({ title })),
+      add_count: added.length,
       remove: plan.removals.slice(0, LISTED).map((removal) => named(removal.uri)),
       remove_count: plan.removals.length,
       move: plan.moves.slice(0, LISTED).map((move) => ({ ...named(move.uri), from: move.from, to: move.insertBefore > move.from ? move.insertBefore - 1 : move.insertBefore })),
@@ -161,56 +171,83 @@ export class MirrorReconciler {
     const state = await this.state(rule, ownedBefore, sourceTracks, checkpointCount);
     held();
     const { plan } = state;
-    const report = { kept_shared: plan.keptShared.length, kept_unmatched: plan.keptUnmatched.length, unmatched: state.unmatched.length, foreign_entries: plan.foreign, missing_on_target: plan.missing.length };
+    const report = { kept_shared: plan.keptShared.length, kept_unmatched: plan.keptUnmatched.length, unmatched: state.unmatched.length, foreign_entries: plan.foreign };
     if (plan.removals.length > rule.mirrorMaxRemovals && plan.removals.length > approvedRemovals) {
       return { kind: 'approval', owned: [...state.owned], stats: { mirror: 'awaiting_approval', planned_removals: plan.removals.length, planned_moves: plan.moves.length, removal_cap: rule.mirrorMaxRemovals, preview: this.describe(rule, state), ...report } };
     }
-    let calls = 0;
-    let replaced = false;
-    if (plan.removals.length + plan.moves.length > 0) {
-      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length });
-      const steps = new StepLedger(this.#o.execute, rule, runId);
-      let snapshot = state.target.snapshot_id;
-      for (let start = 0; start < plan.removals.length; start += REMOVE_BATCH) {
-        const batch = plan.removals.slice(start, start + REMOVE_BATCH);
-        const items = batch.flatMap((removal) => removal.positions.map((position, at) => ({ uri: removal.uri, target_item_id: removal.itemIds[at] ?? null, position })));
-        const result = await steps.call('remove', { uris: batch.map((removal) => removal.uri), snapshot_id: snapshot }, () => this.#call(rule, 'removeTracks', { playlist_id: rule.targetPlaylistId, items, snapshot_id: snapshot }));
-        calls++;
-        held();
-        const failed = result.results.filter((item) => !item.ok);
-        if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} removals were not applied (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
-        snapshot = result.snapshot_id ?? snapshot;
-      }
-      let moved = 0;
-      for (const move of plan.moves) {
-        try {
-          const result = await steps.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
-            this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot }),
-          );
-          snapshot = result.snapshot_id ?? snapshot;
-          calls++;
-          moved++;
-          held();
-        } catch (error) {
-          // A target that cannot move entries gets the one full replacement — before any move only.
-          if (!(error instanceof PluginError && error.type === 'Unsupported') || moved > 0) throw error;
-          if (plan.finalUris.some((uri) => uri.startsWith('unaddressable:'))) throw new RunEnd({ kind: 'fail', code: 'mirror_unaddressable' }, 'The target holds entries without a song URI (local files), so its order can only be changed by moving entries, which this provider cannot do.');
-          await steps.call('replace', { count: plan.finalUris.length }, () => this.#call(rule, 'replacePlaylistTracks', { playlist_id: rule.targetPlaylistId, uris: plan.finalUris }));
-          calls++;
-          replaced = true;
-          break;
-        }
-      }
+    const steps = new StepLedger(this.#o.execute, rule, runId);
+    const applied = await this.#apply(rule, runId, state, steps, held);
+    let { calls } = applied;
+    // Verification: the target read again must need nothing more. A target that put the re-added
+    // songs at its end instead of their place gets one more pass of moves.
+    let after = applied.wrote ? await this.state(rule, [...state.owned, ...applied.added], state.source) : state;
+    let reads = state.reads + (after === state ? 0 : after.reads);
+    if (applied.added.length > 0 && after.plan.removals.length === 0 && after.plan.adds.length === 0 && after.plan.moves.length > 0) {
+      const placed = await this.#apply(rule, runId, after, steps, held);
+      calls += placed.calls;
+      after = await this.state(rule, [...after.owned], state.source);
+      reads += after.reads;
     }
-    // Verification: the target read again must need nothing more.
-    const after = plan.removals.length + plan.moves.length > 0 ? await this.state(rule, [...state.owned], state.source) : state;
-    const left = after.plan.removals.length + after.plan.moves.length;
-    if (left > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_unverified', at: null }, `After the mirror writes the target still differs from the source (${after.plan.removals.length} removals, ${after.plan.moves.length} moves left); the next run reads it again and continues.`);
+    const left = after.plan.removals.length + after.plan.moves.length + after.plan.adds.length;
+    if (left > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_unverified', at: null }, `After the mirror writes the target still differs from the source (${after.plan.removals.length} removals, ${after.plan.moves.length} moves, ${after.plan.adds.length} additions left); the next run reads it again and continues.`);
     return {
       kind: 'done',
       owned: [...after.owned],
-      stats: { mirror: 'done', removed: plan.removals.length, moved: replaced ? 0 : plan.moves.length, replaced, mirror_calls: calls, mirror_reads: state.reads + (after === state ? 0 : after.reads), ...report },
+      stats: { mirror: 'done', removed: plan.removals.length, moved: applied.replaced ? 0 : plan.moves.length, readded: applied.added.length, replaced: applied.replaced, mirror_calls: calls, mirror_reads: reads, ...report },
     };
+  }
+
+  /**
+   * The writes of one plan: removals, then moves (or the one replacement where the target cannot
+   * move entries), then the songs the target lost, each at its place.
+   */
+  async #apply(rule: RuleRow, runId: string, state: MirrorState, steps: StepLedger, held: () => void): Promise<{ calls: number; replaced: boolean; added: string[]; wrote: boolean }> {
+    const { plan } = state;
+    let calls = 0;
+    if (plan.removals.length + plan.moves.length > 0) {
+      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length });
+    }
+    let snapshot = state.target.snapshot_id;
+    for (let start = 0; start < plan.removals.length; start += REMOVE_BATCH) {
+      const batch = plan.removals.slice(start, start + REMOVE_BATCH);
+      const items = batch.flatMap((removal) => removal.positions.map((position, at) => ({ uri: removal.uri, target_item_id: removal.itemIds[at] ?? null, position })));
+      const result = await steps.call('remove', { uris: batch.map((removal) => removal.uri), snapshot_id: snapshot }, () => this.#call(rule, 'removeTracks', { playlist_id: rule.targetPlaylistId, items, snapshot_id: snapshot }));
+      calls++;
+      held();
+      const failed = result.results.filter((item) => !item.ok);
+      if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} removals were not applied (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
+      snapshot = result.snapshot_id ?? snapshot;
+    }
+    let moved = 0;
+    for (const move of plan.moves) {
+      try {
+        const result = await steps.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
+          this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null }),
+        );
+        snapshot = result.snapshot_id ?? snapshot;
+        calls++;
+        moved++;
+        held();
+      } catch (error) {
+        // A target that cannot move entries gets the one full replacement — before any move only.
+        if (!(error instanceof PluginError && error.type === 'Unsupported') || moved > 0) throw error;
+        if (plan.finalUris.some((uri) => uri.startsWith('unaddressable:'))) throw new RunEnd({ kind: 'fail', code: 'mirror_unaddressable' }, 'The target holds entries without a song URI (local files), so its order can only be changed by moving entries, which this provider cannot do.');
+        // The replacement is the whole result, the songs added back included.
+        await steps.call('replace', { count: plan.finalUris.length, readded: plan.adds.length }, () => this.#call(rule, 'replacePlaylistTracks', { playlist_id: rule.targetPlaylistId, uris: plan.finalUris }));
+        return { calls: calls + 1, replaced: true, added: plan.adds.map((add) => add.uri), wrote: true };
+      }
+    }
+    if (plan.adds.length > 0) {
+      // One ledgered call: a crash after the provider applied it leaves the songs on the target,
+      // where the next run's read finds them (present songs are never added again).
+      const items = plan.adds.map((add) => ({ uri: add.uri, position: add.position }));
+      const result = await steps.call('add', { uris: items.map((item) => item.uri), positions: items.map((item) => item.position) }, () => this.#call(rule, 'addTracks', { playlist_id: rule.targetPlaylistId, items }));
+      calls++;
+      held();
+      const failed = result.results.filter((item) => !item.ok);
+      if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} songs were not added back (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
+    }
+    return { calls, replaced: false, added: plan.adds.map((add) => add.uri), wrote: calls > 0 };
   }
 
   #call<N extends OperationName>(rule: RuleRow, op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> {
@@ -231,7 +268,7 @@ class StepLedger {
     this.#runId = runId;
   }
 
-  async call<T>(kind: 'remove' | 'move' | 'replace', payload: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+  async call<T>(kind: 'remove' | 'move' | 'replace' | 'add', payload: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
     const [row] = await this.#execute(insertMirrorStep({ ownerId: this.#rule.ownerId, ruleId: this.#rule.id, runId: this.#runId, seq: this.#seq++, kind, payload }));
     const stepId = String(row!['id']);
     try {

@@ -70,7 +70,7 @@ export function updateCheckpointTarget(ruleId: string, targetState: unknown): Sq
   return { text: `update sync_checkpoint set target_state = ?::jsonb, updated_at = now() where rule_id = ? returning rule_id`, values: [JSON.stringify(targetState), ruleId] };
 }
 
-export function insertMirrorStep(step: { ownerId: string; ruleId: string; runId: string; seq: number; kind: 'remove' | 'move' | 'replace'; payload: Record<string, unknown> }): SqlStatement {
+export function insertMirrorStep(step: { ownerId: string; ruleId: string; runId: string; seq: number; kind: 'remove' | 'move' | 'replace' | 'add'; payload: Record<string, unknown> }): SqlStatement {
   return {
     text: `insert into sync_mirror_step (owner_id, rule_id, run_id, seq, kind, payload) values (?, ?, ?, ?, ?, ?::jsonb) returning id`,
     values: [step.ownerId, step.ruleId, step.runId, step.seq, step.kind, JSON.stringify(step.payload)],

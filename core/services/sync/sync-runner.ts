@@ -299,7 +299,7 @@ export class SyncRunner {
     }
     const failures = rule.consecutiveFailures + 1;
     const at = end.kind === 'retry' && end.at ? end.at : retryAt(rule.schedule, failures, now);
-    await execute(noteRuleFailure(rule.id, now, at));
+    await execute(noteRuleFailure(rule.id, now, at, end.code === 'quota_exhausted'));
     if (failures >= MAX_CONSECUTIVE_FAILURES) await execute(pauseRule(rule.id, 'repeated_failures', `${failures} runs in a row failed; the last said: ${message}`, ['active', 'review_required']));
   }
 

@@ -99,12 +99,17 @@ export function noteRuleSuccess(ruleId: string, at: Date): SqlStatement {
   return { text: `update sync_rule set consecutive_failures = 0, last_run_at = ?, updated_at = now() where id = ?`, values: [at, ruleId] };
 }
 
-/** A run failed: one more in a row, and the next try at `retryAt`. */
-export function noteRuleFailure(ruleId: string, at: Date, retryAt: Date): SqlStatement {
+/**
+ * A run failed: one more in a row, and the next try at `retryAt` — or at the next slot when that
+ * comes sooner. A used-up quota (`notBefore`) is different: no try before the reset, which would
+ * only fail again and count towards the pause.
+ */
+export function noteRuleFailure(ruleId: string, at: Date, retryAt: Date, notBefore = false): SqlStatement {
   return {
-    text: `update sync_rule set consecutive_failures = consecutive_failures + 1, last_run_at = ?, next_run_at = least(coalesce(next_run_at, ?), ?), updated_at = now()
+    text: `update sync_rule set consecutive_failures = consecutive_failures + 1, last_run_at = ?,
+             next_run_at = case when ?::boolean then greatest(coalesce(next_run_at, ?), ?) else least(coalesce(next_run_at, ?), ?) end, updated_at = now()
            where id = ? returning consecutive_failures`,
-    values: [at, retryAt, retryAt, ruleId],
+    values: [at, notBefore, retryAt, retryAt, retryAt, retryAt, ruleId],
   };
 }
 

@@ -75,7 +75,7 @@ export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'appro
 
 /** A mirror step's ledger row: written before its provider call, settled after it. */
 export const SYNC_MIRROR_STEP_STATUSES = ['intended', 'done', 'failed'] as const;
-export const SYNC_MIRROR_STEP_KINDS = ['remove', 'move', 'replace'] as const;
+export const SYNC_MIRROR_STEP_KINDS = ['remove', 'move', 'replace', 'add'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** `restore_tracks`: the undo of a finished song removal (puts the removed entries back where they were). */

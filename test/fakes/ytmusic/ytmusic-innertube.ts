@@ -311,8 +311,12 @@ export class InnerTube {
         const moving = working.find((entry) => entry.setVideoId === action['setVideoId']);
         if (!moving) return googleError(400, MESSAGES.invalidArgument);
         working = working.filter((entry) => entry !== moving);
-        const successor = working.findIndex((entry) => entry.setVideoId === action['movedSetVideoIdSuccessor']);
-        working.splice(successor < 0 ? working.length : successor, 0, moving);
+        // Without a successor the entry goes to the end; a successor that is not in the playlist
+        // (a stale id) is refused, and the whole edit with it.
+        const named = action['movedSetVideoIdSuccessor'];
+        const successor = named === undefined || named === null ? working.length : working.findIndex((entry) => entry.setVideoId === named);
+        if (successor < 0) return googleError(400, MESSAGES.invalidArgument);
+        working.splice(successor, 0, moving);
       } else if (action['action'] === 'ACTION_SET_PLAYLIST_NAME') {
         playlist.title = action['playlistName'] as string;
       } else if (action['action'] === 'ACTION_SET_PLAYLIST_DESCRIPTION') {

@@ -181,7 +181,8 @@ export function describeAdapterContract<F extends FakeProviderServer>(subject: C
         if (op) expect(implemented.has(op), `${capability} needs ${op}`).toBe(true);
       }
       for (const op of ['testConnection', 'searchTracks', 'validateUri'] as const) expect(implemented.has(op), op).toBe(true);
-      if (manifest.provider!.can_mirror) expect(implemented.has('replacePlaylistTracks')).toBe(true);
+      // Mirror changes the order by single-entry moves (REORDER) or, where none exists, one replacement.
+      if (manifest.provider!.can_mirror) expect(implemented.has('replacePlaylistTracks') || (manifest.provider!.capabilities.includes('REORDER') && implemented.has('moveTracks'))).toBe(true);
       else expect(manifest.provider!.mirror_unavailable_reason).toBeTruthy();
       if (manifest.provider!.can_unfollow_playlist) expect(implemented.has('unfollowPlaylist')).toBe(true);
       if (manifest.provider!.can_delete_playlist) expect(implemented.has('deletePlaylist')).toBe(true);

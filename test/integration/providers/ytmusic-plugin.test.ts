@@ -238,6 +238,30 @@ describe('writes', () => {
     expect(editsSince(again)).toHaveLength(0);
   });
 
+  it('moves entries by their setVideoId, keeping them: by the caller\'s entry ids without a read, or by positions after one read', async () => {
+    const id = playlistId('Road Trip 2024');
+    const items = await allItems(id);
+    const before = fake.playlist(id)!;
+    // The last entry to the top, by the ids the caller read: one edit, no read of the playlist.
+    let from = fake.requests.length;
+    await call('moveTracks', { playlist_id: id, range_start: items.length - 1, insert_before: 0, item_id: items.at(-1)!.source_item_id, before_item_id: items[0]!.source_item_id });
+    expect(fake.requests.slice(from).map((request) => request.path)).toEqual([EDIT_PATH]);
+    expect(editActions(fake.requests.at(-1)!)).toEqual([{ action: 'ACTION_MOVE_VIDEO_BEFORE', setVideoId: items.at(-1)!.source_item_id, movedSetVideoIdSuccessor: items[0]!.source_item_id }]);
+    let after = fake.playlist(id)!;
+    expect(after.setVideoIds).toEqual([before.setVideoIds.at(-1), ...before.setVideoIds.slice(0, -1)]);
+    // Back to the end by positions: the plugin reads the entries once, then moves without a successor.
+    from = fake.requests.length;
+    await call('moveTracks', { playlist_id: id, range_start: 0, insert_before: items.length });
+    expect(editsSince(from)).toHaveLength(1);
+    expect(editActions(editsSince(from)[0]!)).toEqual([{ action: 'ACTION_MOVE_VIDEO_BEFORE', setVideoId: before.setVideoIds.at(-1) }]);
+    after = fake.playlist(id)!;
+    expect(after.setVideoIds).toEqual(before.setVideoIds);
+    // A stale entry id is refused by YouTube Music and nothing moves.
+    await expectPluginError(call('moveTracks', { playlist_id: id, range_start: 1, insert_before: 0, item_id: 'gone-entry-id', before_item_id: items[0]!.source_item_id }), 'InvalidInput');
+    await expectPluginError(call('moveTracks', { playlist_id: id, range_start: 1, insert_before: 0, item_id: items[1]!.source_item_id, before_item_id: 'gone-entry-id' }), 'InvalidInput');
+    expect(fake.playlist(id)!.setVideoIds).toEqual(before.setVideoIds);
+  });
+
   it('refuses removals without an entry id, or whose entry id names another song', async () => {
     const id = playlistId('Road Trip 2024');
     const [first, second] = await allItems(id, 5).then((items) => items.slice(0, 2));

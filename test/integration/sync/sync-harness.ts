@@ -52,12 +52,13 @@ export interface SyncHarness extends MigrationHarness {
   spotifyRemove(playlistId: string, uris: readonly string[]): Promise<void>;
 }
 
-export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary?: SeedLibrary; deezerLibrary?: SeedLibrary }): Promise<SyncHarness> {
+export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary?: SeedLibrary; deezerLibrary?: SeedLibrary; ytmusicLibrary?: SeedLibrary }): Promise<SyncHarness> {
   let clock = Date.parse('2026-11-30T08:00:00Z');
   const h = await startMigrationHarness({
     spotifyLibrary: options.spotifyLibrary,
     tidalLibrary: options.tidalLibrary ?? {},
     ...(options.deezerLibrary ? { deezerLibrary: options.deezerLibrary } : {}),
+    ...(options.ytmusicLibrary ? { ytmusicLibrary: options.ytmusicLibrary } : {}),
     overrides: { scheduleClock: () => new Date(clock), syncLeaseSeconds: 3 },
   });
   const spotifyCall = async (method: string, path: string, body: unknown) => {

@@ -165,4 +165,36 @@ describe('mirror sync runs', () => {
     expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
     expect(targetUris()).toContain(spotifyUri(byHand.key));
   }, 300_000);
+
+  it('matched songs the owner took off the target come back at their place, once, next to the owner\'s own song', async () => {
+    const expected = expectedFromSource();
+    const lost = [expected[1]!, expected[expected.length - 2]!];
+    await h.spotifyRemove(targetId, lost);
+    expect(targetUris()).not.toContain(lost[0]);
+    // The source changes too (a song moved), so the run reaches its mirror phase.
+    const keys = sourceKeys();
+    editSource([...keys.slice(1), keys[0]!]);
+    const seen = await preview();
+    expect(seen).toMatchObject({ add_count: 2, remove_count: 0 });
+
+    const { run, writes } = await spotifyWritesDuring(async () => h.waitRun(rule.id, await runNow()));
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', readded: 2, removed: 0, replaced: false } });
+    const after = targetUris();
+    expect(after.filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect(after.filter((uri) => uri === spotifyUri(byHand.key))).toHaveLength(1);
+    for (const uri of lost) expect(after.filter((candidate) => candidate === uri)).toHaveLength(1);
+    // Put back at their places by one add step (Spotify takes one request per position), not appended and moved.
+    const posts = writes.filter((request) => request.method === 'POST');
+    expect(posts).toHaveLength(2);
+    for (const post of posts) expect(JSON.parse(post.body)).toHaveProperty('position');
+    const steps = await h.app.app.services.sync.execute({ text: `select kind, status from sync_mirror_step where run_id = ? and kind = 'add'`, values: [run.id] });
+    expect(steps.map((step) => `${String(step['kind'])}:${String(step['status'])}`)).toEqual(['add:done']);
+
+    // The songs added back are the rule's now; the next run with a changed source adds nothing twice.
+    editSource(sourceKeys().reverse());
+    const again = await h.waitRun(rule.id, await runNow());
+    expect(again, JSON.stringify(again)).toMatchObject({ status: 'completed', stats: { mirror: 'done', readded: 0, removed: 0 } });
+    expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect(new Set(targetUris()).size).toBe(targetUris().length);
+  }, 300_000);
 });

@@ -7,8 +7,8 @@ import { playlistUri, videoIdOf } from './ytmusic-uri.ts';
 
 /**
  * Playlist writes: create (`playlist/create`), add (`browse/edit_playlist` ACTION_ADD_VIDEO, then
- * ACTION_MOVE_VIDEO_BEFORE for positioned items), remove by each occurrence's `setVideoId`
- * (ACTION_REMOVE_VIDEO) and delete (`playlist/delete`, only after a live read shows the account
+ * ACTION_MOVE_VIDEO_BEFORE for positioned items), move entries (ACTION_MOVE_VIDEO_BEFORE), remove
+ * by each occurrence's `setVideoId` (ACTION_REMOVE_VIDEO) and delete (`playlist/delete`, only after a live read shows the account
  * owns the playlist).
  *
  * Failure rule for multi-request writes: when the first request fails nothing was applied and the
@@ -168,6 +168,34 @@ export async function removeTracks(input: OperationInput<'removeTracks'>, ctx: P
   return { results: results.map((result, index) => result ?? failure(input.items[index]!.uri, new ProviderError('not attempted'))), snapshot_id: null };
 }
 
+/**
+ * Moves entries within the playlist, keeping them (their `setVideoId`s): ACTION_MOVE_VIDEO_BEFORE
+ * puts an entry right before another (`movedSetVideoIdSuccessor`), or at the end without one. The
+ * caller's entry ids are used when it passes them (a single-entry move); otherwise the playlist is
+ * read once to map positions to entries. The range moves in one edit, in its order.
+ */
+export async function moveTracks(input: OperationInput<'moveTracks'>, ctx: ProviderContext): Promise<OperationReturn<'moveTracks'>> {
+  const id = requirePlaylistId(input.playlist_id);
+  if (id === 'LM' || id === 'SE') throw new Unsupported('Liked Music and Episodes for Later are automatic YouTube Music playlists; their order cannot be changed.');
+  let moved: string[];
+  let successor: string | null;
+  if (input.item_id !== null && input.range_length === 1) {
+    moved = [input.item_id];
+    successor = input.before_item_id;
+  } else {
+    const entries = await readAllEntries(ctx, id);
+    const range = entries.slice(input.range_start, input.range_start + input.range_length);
+    if (range.length !== input.range_length || input.insert_before > entries.length) throw new InvalidInput(`The playlist has ${entries.length} entries; positions ${input.range_start}–${input.range_start + input.range_length - 1} before ${input.insert_before} are outside it (nothing was moved).`);
+    if (range.some((entry) => entry.setVideoId === null)) throw new Unsupported('An entry of that range carries no setVideoId, so YouTube Music cannot move it (nothing was moved).');
+    moved = range.map((entry) => entry.setVideoId!);
+    if (input.insert_before >= input.range_start && input.insert_before <= input.range_start + input.range_length) return { snapshot_id: null };
+    successor = entries[input.insert_before]?.setVideoId ?? null;
+  }
+  const actions = moved.map((setVideoId) => (successor === null ? { action: 'ACTION_MOVE_VIDEO_BEFORE', setVideoId } : { action: 'ACTION_MOVE_VIDEO_BEFORE', setVideoId, movedSetVideoIdSuccessor: successor }));
+  for (const batch of chunks(actions, MAX_ACTIONS_PER_EDIT)) await edit(ctx, id, batch, "moving the playlist's entries");
+  return { snapshot_id: null };
+}
+
 /** Permanent deletion, only when a live read of the playlist shows the account owns it. */
 export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ctx: ProviderContext): Promise<OperationReturn<'deletePlaylist'>> {
   const id = requirePlaylistId(input.playlist_id);
@@ -179,4 +207,4 @@ export async function deletePlaylist(input: OperationInput<'deletePlaylist'>, ct
 }
 
 /** The operations of this file, as the plugin definition takes them. */
-export const playlistWrites = { createPlaylist, addTracks, removeTracks, deletePlaylist } satisfies ProviderOperations;
+export const playlistWrites = { createPlaylist, addTracks, removeTracks, moveTracks, deletePlaylist } satisfies ProviderOperations;

@@ -33,7 +33,15 @@ const app = await createApp(config, { http: false, worker: true }, {
   migrationSliceSeconds: options.sliceSeconds,
   // The organizer's job lease too: a killed worker's organizer job is recovered as quickly.
   organizerLeaseSeconds: options.leaseSeconds,
+  // And a sync run's lease: a killed worker's run is taken over by the next evaluation as quickly.
+  syncLeaseSeconds: options.leaseSeconds,
 });
+// A standby worker (TEST_WORKER_STANDBY=1) is built but starts polling only when its parent
+// writes a line: the crash tests warm the next worker while the current one works.
+if (process.env['TEST_WORKER_STANDBY'] === '1') {
+  process.stdout.write('opl-test-worker-standby\n');
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+}
 await app.start();
 process.stdout.write(`${WORKER_READY}\n`);
 

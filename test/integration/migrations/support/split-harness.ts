@@ -32,8 +32,8 @@ export interface SplitHarness {
   /** Creates a Spotify → TIDAL migration of one source playlist; returns the job id. */
   migrate(playlistName: string): Promise<string>;
   job(jobId: string): Promise<JobJson>;
-  /** A worker process on this harness's database (not yet ready: await `.ready`). */
-  startWorker(): WorkerProcess;
+  /** A worker process on this harness's database (not yet ready: await `.ready`; a standby one waits for `.go()`). */
+  startWorker(options?: { standby?: boolean }): WorkerProcess;
   close(): Promise<void>;
 }
 
@@ -95,8 +95,9 @@ export async function startSplitHarness(options: { spotifyLibrary: SeedLibrary; 
     async job(jobId) {
       return (await api(`/api/migrations/${jobId}`)).json as JobJson;
     },
-    startWorker() {
+    startWorker(startOptions = {}) {
       const worker = startWorker({
+        standby: startOptions.standby ?? false,
         env: {
           ...plugins.env,
           OPL_DATABASE_URL: app.databaseUrl,

@@ -14,6 +14,8 @@ export interface WorkerSettings {
   clients: Record<string, { client_id: string }>;
   leaseSeconds: number;
   sliceSeconds: number;
+  /** Built, but polling only after `go()` (the crash tests warm the next worker meanwhile). */
+  standby?: boolean;
 }
 
 export interface WorkerProcess {
@@ -21,6 +23,10 @@ export interface WorkerProcess {
   /** Resolves when the worker polls the queue; rejects when it exits before that. */
   readonly ready: Promise<void>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** A standby worker: resolves once it is built and waits for `go()`. */
+  readonly built: Promise<void>;
+  /** Lets a standby worker start polling. */
+  go(): void;
   output(): string;
   /** SIGKILL: no cleanup at all, exactly like a crashed machine. */
   kill(): Promise<void>;
@@ -35,8 +41,9 @@ export function startWorker(settings: WorkerSettings): WorkerProcess {
       ...inherited,
       ...settings.env,
       TEST_MIGRATION_WORKER_OPTIONS: JSON.stringify({ originOverrides: settings.originOverrides, clients: settings.clients, leaseSeconds: settings.leaseSeconds, sliceSeconds: settings.sliceSeconds }),
+      ...(settings.standby ? { TEST_WORKER_STANDBY: '1' } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [settings.standby ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
   let markReady: () => void = () => undefined;
@@ -45,11 +52,18 @@ export function startWorker(settings: WorkerSettings): WorkerProcess {
     child.once('exit', (code, signal) => reject(new Error(`the worker exited (${code ?? signal}) before it was ready:\n${output.slice(-4000)}`)));
   });
   ready.catch(() => undefined);
-  child.stdout.on('data', (chunk: Buffer) => {
+  let markBuilt: () => void = () => undefined;
+  const built = new Promise<void>((resolve, reject) => {
+    markBuilt = resolve;
+    child.once('exit', (code, signal) => reject(new Error(`the worker exited (${code ?? signal}) before it was built:\n${output.slice(-4000)}`)));
+  });
+  built.catch(() => undefined);
+  child.stdout!.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    if (output.includes('opl-test-worker-standby')) markBuilt();
     if (output.includes(READY)) markReady();
   });
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
       // Worker logs join the suite-wide secret scan like every other engine's.
@@ -62,6 +76,10 @@ export function startWorker(settings: WorkerSettings): WorkerProcess {
     child,
     ready,
     exited,
+    built,
+    go() {
+      child.stdin?.end('go\n');
+    },
     output: () => output,
     async kill() {
       if (alive()) child.kill('SIGKILL');

@@ -3,7 +3,7 @@ import { longestIncreasing, managedFlags, planMirror, type MirrorPlan, type Targ
 
 const entries = (uris: readonly string[]): TargetEntry[] => uris.map((uri) => ({ uri, itemId: null }));
 
-/** Applies a plan the way a provider would: removals by song, then each move on the current sequence. */
+/** Applies a plan the way a provider would: removals by song, then each move on the current sequence, then each add at its position. */
 function apply(target: readonly string[], plan: MirrorPlan): string[] {
   const gone = new Set(plan.removals.map((removal) => removal.uri));
   const list = target.filter((uri) => !gone.has(uri));
@@ -12,6 +12,7 @@ function apply(target: readonly string[], plan: MirrorPlan): string[] {
     const [entry] = list.splice(move.from, 1);
     list.splice(move.insertBefore > move.from ? move.insertBefore - 1 : move.insertBefore, 0, entry!);
   }
+  for (const add of plan.adds) list.splice(add.position, 0, add.uri);
   return list;
 }
 
@@ -55,11 +56,21 @@ describe('mirror plan', () => {
     expect(managedFlags(entries(target), new Set(['a', 'b']), false)).toEqual([true, true, false]);
   });
 
-  it('reaches the source order for random permutations, removals and foreign entries', () => {
+  it('adds a matched song the target lost back at its place, once, and not a song the owner has there', () => {
+    const target = ['a', 'mine', 'c', 'e'];
+    const plan = planMirror({ target: entries(target), desired: ['a', 'b', 'c', 'mine', 'd', 'e'], owned: new Set(['a', 'c', 'e']), protectedUris: new Set(), removesForeign: false });
+    expect(plan.missing).toEqual(['b', 'd']);
+    expect(plan.adds).toEqual([{ uri: 'b', position: 1 }, { uri: 'd', position: 4 }]);
+    expect(apply(target, plan)).toEqual(['a', 'b', 'mine', 'c', 'd', 'e']);
+    expect(planMirror({ target: entries(apply(target, plan)), desired: ['a', 'b', 'c', 'mine', 'd', 'e'], owned: new Set(['a', 'b', 'c', 'd', 'e']), protectedUris: new Set(), removesForeign: false }).adds).toEqual([]);
+    expect(planMirror({ target: [], desired: ['a', 'b'], owned: new Set(), protectedUris: new Set(), removesForeign: false }).adds).toEqual([{ uri: 'a', position: 0 }, { uri: 'b', position: 1 }]);
+  });
+
+  it('reaches the source order for random permutations, removals, lost songs and foreign entries', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const next = random(seed);
       const songs = Array.from({ length: 2 + Math.floor(next() * 40) }, (_, index) => `s${index}`);
-      const target = [...songs].sort(() => next() - 0.5);
+      const target = [...songs].sort(() => next() - 0.5).filter(() => next() < 0.9);
       const foreign = target.filter(() => next() < 0.15).map((uri) => `f-${uri}`);
       for (const uri of foreign) target.splice(Math.floor(next() * target.length), 0, uri);
       const desired = songs.filter(() => next() < 0.8).sort(() => next() - 0.5);
@@ -69,7 +80,7 @@ describe('mirror plan', () => {
       expect(after.filter((uri) => uri.startsWith('f-')), `seed ${seed}`).toEqual(target.filter((uri) => uri.startsWith('f-')));
       expect(after, `seed ${seed}`).toEqual(plan.finalUris);
       const again = planMirror({ target: entries(after), desired, owned: new Set(songs), protectedUris: new Set(), removesForeign: false });
-      expect(again.moves.length + again.removals.length, `seed ${seed}: converged`).toBe(0);
+      expect(again.moves.length + again.removals.length + again.adds.length, `seed ${seed}: converged`).toBe(0);
     }
   });
 });
