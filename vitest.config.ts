@@ -24,6 +24,9 @@ export default defineConfig({
           // Pure logic without global state: the files of one worker share their module cache
           // instead of importing the same parsers and schemas again for each of 190 files.
           isolate: false,
+          // Stated, not inherited: a project that does not isolate would otherwise get another
+          // worker count than `integration`, and vitest refuses to run the two in one group.
+          maxWorkers: 2,
           // Hostile-file tests read 50 MB inputs: about a second alone, several when the integration
           // and e2e projects share the two cores; the default 5 s turned that load into failures.
           testTimeout: 30_000,

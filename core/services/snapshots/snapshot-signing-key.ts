@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import nacl from 'tweetnacl';
 import { z } from 'zod';
+import { readOrCreateSecretFile } from '../../storage/secret-file.ts';
 import { signingKeyFromSecret, type SnapshotSigningKey } from './archive/index.ts';
 
 const keyFileSchema = z.strictObject({
@@ -31,23 +28,13 @@ export function signingKeyView(key: SnapshotSigningKey): SigningKeyView {
  * other process published first, and then its key wins.
  */
 export async function loadSigningKey(path: string): Promise<SnapshotSigningKey> {
-  if (!existsSync(path)) {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const text = await readOrCreateSecretFile(path, () => {
     const pair = nacl.sign.keyPair();
-    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const body = { version: 1, algorithm: 'ed25519', secret_key: Buffer.from(pair.secretKey).toString('base64'), created_at: new Date().toISOString() };
-    await writeFile(temporary, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    try {
-      await link(temporary, path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    } finally {
-      await rm(temporary, { force: true });
-    }
-  }
-  await chmod(path, 0o600).catch(() => undefined);
+    return `${JSON.stringify(body, null, 2)}\n`;
+  });
   try {
-    const parsed = keyFileSchema.parse(JSON.parse(await readFile(path, 'utf8')));
+    const parsed = keyFileSchema.parse(JSON.parse(text));
     return signingKeyFromSecret(Buffer.from(parsed.secret_key, 'base64'));
   } catch (error) {
     // The message names the file and what to do, never its content.

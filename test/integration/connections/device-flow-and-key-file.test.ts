@@ -108,4 +108,16 @@ describe('vault key file', () => {
     await import('node:fs/promises').then(({ writeFile }) => writeFile(path, '{"version":1,"keys":[]}'));
     await expect(fileKeyProvider(path)).rejects.toThrow(/not valid.*reconnected/);
   });
+
+  it('never quotes a damaged key file in its message (a JSON error would show the text)', async () => {
+    const path = join(dir, 'not-json.key');
+    const secretLooking = 'c2VjcmV0LWtleS1tYXRlcmlhbC1kby1ub3Qtc2hvdw==';
+    await import('node:fs/promises').then(({ writeFile }) => writeFile(path, `${secretLooking} trailing`));
+    const refusal = await fileKeyProvider(path).then(
+      () => new Error('the damaged key file was accepted'),
+      (error: unknown) => error as Error,
+    );
+    expect(refusal.message).toMatch(/not valid \(not JSON\).*reconnected/);
+    expect(refusal.message).not.toContain(secretLooking.slice(0, 12));
+  });
 });

@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
+import { readOrCreateSecretFile } from '../../../storage/secret-file.ts';
 
 /**
  * Where the vault's encryption keys come from. Pluggable: the default reads (and on first start
@@ -58,25 +56,13 @@ const keyFileSchema = z.object({
  * Losing the file loses the stored credentials (accounts then need reconnecting), never more.
  */
 export async function fileKeyProvider(path: string): Promise<KeyProvider> {
-  if (!existsSync(path)) {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temporary, `${JSON.stringify({ version: 1, keys: [randomBytes(KEY_BYTES).toString('base64')] }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    try {
-      // link() fails when the file exists: if another process created it meanwhile, its key wins.
-      await link(temporary, path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    } finally {
-      await rm(temporary, { force: true });
-    }
-  }
-  await chmod(path, 0o600).catch(() => undefined);
+  const text = await readOrCreateSecretFile(path, () => `${JSON.stringify({ version: 1, keys: [randomBytes(KEY_BYTES).toString('base64')] }, null, 2)}\n`);
   let parsed: z.output<typeof keyFileSchema>;
   try {
-    parsed = keyFileSchema.parse(JSON.parse(await readFile(path, 'utf8')));
+    parsed = keyFileSchema.parse(JSON.parse(text));
   } catch (error) {
-    throw new Error(`the vault key file ${path} is not valid (${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}); restore it from a backup or remove it (stored provider credentials are then lost and accounts must be reconnected)`, { cause: error });
+    // The message names the file and what to do, never its content (a JSON error quotes the text).
+    throw new Error(`the vault key file ${path} is not valid (${error instanceof z.ZodError ? 'unexpected content' : error instanceof SyntaxError ? 'not JSON' : 'unreadable'}); restore it from a backup or remove it (stored provider credentials are then lost and accounts must be reconnected)`, { cause: error });
   }
   return staticKeyProvider(parsed.keys.map((value) => Buffer.from(value, 'base64')));
 }
