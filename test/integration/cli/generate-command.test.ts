@@ -42,6 +42,25 @@ async function opl(args: string[], input: string | null = null): Promise<{ code:
 }
 
 describe('opl generate', () => {
+  // First: "none read yet" must hold, and a migration started by a later test (the one from
+  // standard input is not awaited) reads its target playlist, which makes songs of the library.
+  it('--from-library: chooses only among songs the engine has read from your accounts, and says so when there are none', async () => {
+    const empty = await opl(['calm', '--to', 'spotify', '--from-library', '--url', h.baseUrl]);
+    expect(empty.code, empty.output).toBe(1);
+    expect(empty.output).toContain('Your library has no song to choose from');
+    const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
+    const playlist = (json as { playlists: { id: string; name: string }[] }).playlists.find((entry) => entry.name === 'Kept Songs')!;
+    expect((await h.api(`/api/playlists/${encodeURIComponent(playlist.id)}?account_id=${h.spotifyAccount}`)).status).toBe(200);
+    const made = await opl(['calm', '--to', 'spotify', '--from-library', '--seed', '5', '--tracks', '3', '--url', h.baseUrl]);
+    expect(made.code, made.output).toBe(0);
+    const lines = made.output.split('\n').filter((line) => /^ {2}\d\. /.test(line));
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(libraryTracks.some((track) => line.includes(`✓ ${track.title} — `))).toBe(true);
+    expect((model.requests.at(-1)!.body['messages'] as { content: string }[]).at(-1)!.content).toContain("The listener's library");
+    const usage = await opl(['calm', '--to', 'spotify', '--seed', '5', '--url', h.baseUrl]);
+    expect(usage.code).toBe(64);
+  });
+
   it('prints a draft of songs found on the account, then confirms it into a migration — once', async () => {
     const made = await opl(['golden summer river lights', '--to', 'tidal', '--tracks', '4', '--url', h.baseUrl]);
     expect(made.code, made.output).toBe(0);
@@ -69,23 +88,6 @@ describe('opl generate', () => {
     const empty = await opl(['-', '--to', 'tidal', '--url', h.baseUrl], '   \n');
     expect(empty.code).toBe(1);
     expect(empty.output).toContain('the request is empty');
-  });
-
-  it('--from-library: chooses only among songs the engine has read from your accounts, and says so when there are none', async () => {
-    const empty = await opl(['calm', '--to', 'spotify', '--from-library', '--url', h.baseUrl]);
-    expect(empty.code, empty.output).toBe(1);
-    expect(empty.output).toContain('Your library has no song to choose from');
-    const { json } = await h.api(`/api/playlists?account_id=${h.spotifyAccount}`);
-    const playlist = (json as { playlists: { id: string; name: string }[] }).playlists.find((entry) => entry.name === 'Kept Songs')!;
-    expect((await h.api(`/api/playlists/${encodeURIComponent(playlist.id)}?account_id=${h.spotifyAccount}`)).status).toBe(200);
-    const made = await opl(['calm', '--to', 'spotify', '--from-library', '--seed', '5', '--tracks', '3', '--url', h.baseUrl]);
-    expect(made.code, made.output).toBe(0);
-    const lines = made.output.split('\n').filter((line) => /^ {2}\d\. /.test(line));
-    expect(lines).toHaveLength(3);
-    for (const line of lines) expect(libraryTracks.some((track) => line.includes(`✓ ${track.title} — `))).toBe(true);
-    expect((model.requests.at(-1)!.body['messages'] as { content: string }[]).at(-1)!.content).toContain("The listener's library");
-    const usage = await opl(['calm', '--to', 'spotify', '--seed', '5', '--url', h.baseUrl]);
-    expect(usage.code).toBe(64);
   });
 
   it('says what is wrong: no account of that provider, a usage mistake, a model failure', async () => {
