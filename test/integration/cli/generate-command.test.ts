@@ -42,8 +42,8 @@ async function opl(args: string[], input: string | null = null): Promise<{ code:
 }
 
 describe('opl generate', () => {
-  // First: "none read yet" must hold, and a migration started by a later test (the one from
-  // standard input is not awaited) reads its target playlist, which makes songs of the library.
+  // First, while nothing is read yet: a migration of a later test (the one from standard input is
+  // not awaited) reads the target account's playlists, and what it reads becomes library songs.
   it('--from-library: chooses only among songs the engine has read from your accounts, and says so when there are none', async () => {
     const empty = await opl(['calm', '--to', 'spotify', '--from-library', '--url', h.baseUrl]);
     expect(empty.code, empty.output).toBe(1);
