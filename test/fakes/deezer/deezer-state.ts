@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { providerId, seedCatalog, type SeedLibrary, type SeedPlaylist } from '../seed-catalog.ts';
 import type { DeezerCatalog } from './deezer-catalog.ts';
+import { DEMO_CLIENT_ID } from '../kit/index.ts';
 
 /**
  * Everything the fake Deezer remembers: users, apps, authorization codes and access tokens (no
@@ -10,7 +11,7 @@ import type { DeezerCatalog } from './deezer-catalog.ts';
  * routes enforce the rules.
  */
 
-export const DEMO_CLIENT_ID = 'opl-demo-client';
+export { DEMO_CLIENT_ID };
 
 /** The permissions an app may ask for (`perms`). */
 export const KNOWN_PERMS = new Set(['basic_access', 'email', 'offline_access', 'manage_library', 'manage_community', 'delete_library', 'listening_history']);

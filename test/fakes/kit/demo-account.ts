@@ -2,6 +2,9 @@ import type { FakeAccountTokens, FakeProviderServer } from '../fake-provider.ts'
 import type { DemoPlaylistEditor } from './demo-edit.ts';
 import { demoLibrary, type SeedLibrary } from '../seed-catalog.ts';
 
+/** The client id every fake accepts, the one demo mode's engine registers with them. */
+export { DEMO_CLIENT_ID } from '../../../core/services/connections/provider-clients.ts';
+
 /** The display name of every fake's demo user. */
 export const DEMO_LISTENER = 'Demo Listener';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GrantStore, randomId } from '../kit/index.ts';
+import { DEMO_CLIENT_ID, GrantStore, randomId } from '../kit/index.ts';
 import { seedCatalog, type SeedLibrary, type SeedPlaylist } from '../seed-catalog.ts';
 import type { SpotifyCatalog } from './spotify-catalog.ts';
 
@@ -54,7 +54,7 @@ export interface FakeUser {
 export type { AccessGrant, AuthorizationCode, OAuthClient as RegisteredClient, RefreshGrant } from '../kit/index.ts';
 
 /** The public client id the demo and the tests use; always accepted. */
-export const DEMO_CLIENT_ID = 'opl-demo-client';
+export { DEMO_CLIENT_ID };
 
 /** Spotify snapshot ids are opaque base64 strings that change with every write. */
 export function newSnapshotId(): string {

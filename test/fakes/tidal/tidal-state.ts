@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { randomId } from '../fake-provider.ts';
-import { GrantStore } from '../kit/index.ts';
+import { DEMO_CLIENT_ID, GrantStore } from '../kit/index.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { tidalCatalog, type TidalCatalog } from './tidal-catalog.ts';
 
@@ -24,7 +24,7 @@ export const THIRD_PARTY_SCOPES = [
   'user.read',
 ] as const;
 
-export const DEMO_CLIENT_ID = 'opl-demo-client';
+export { DEMO_CLIENT_ID };
 
 export interface FakeUser {
   readonly id: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomId } from '../fake-provider.ts';
-import { GrantStore } from '../kit/index.ts';
+import { DEMO_CLIENT_ID, GrantStore } from '../kit/index.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { channelId, youtubeCatalog, type YoutubeCatalog } from './youtube-catalog.ts';
 
@@ -11,7 +11,7 @@ import { channelId, youtubeCatalog, type YoutubeCatalog } from './youtube-catalo
  * separate search.list budget. Plain data; the routes enforce the rules.
  */
 
-export const DEMO_CLIENT_ID = 'opl-demo-client';
+export { DEMO_CLIENT_ID };
 export const SCOPE_YOUTUBE = 'https://www.googleapis.com/auth/youtube';
 export const SCOPE_READONLY = 'https://www.googleapis.com/auth/youtube.readonly';
 export const KNOWN_SCOPES = [SCOPE_YOUTUBE, SCOPE_READONLY, 'https://www.googleapis.com/auth/youtube.force-ssl', 'openid', 'email', 'profile'] as const;

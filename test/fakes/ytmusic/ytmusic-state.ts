@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GrantStore, randomId } from '../kit/index.ts';
+import { DEMO_CLIENT_ID, GrantStore, randomId } from '../kit/index.ts';
 import { issuedSecret } from '../secret-ledger.ts';
 import type { SeedLibrary, SeedPlaylist } from '../seed-catalog.ts';
 import { albumBrowseIdOf, channelIdOf, MUSIC_ORIGIN, type YtCatalog } from './ytmusic-catalog.ts';
@@ -10,7 +10,7 @@ import { albumBrowseIdOf, channelIdOf, MUSIC_ORIGIN, type YtCatalog } from './yt
  * codes and browser cookie sessions.
  */
 
-export const DEMO_CLIENT_ID = 'opl-demo-client';
+export { DEMO_CLIENT_ID };
 export const YOUTUBE_SCOPE = 'https://www.googleapis.com/auth/youtube';
 /** Playlists every YouTube Music library shows besides the user's own: not ordinary playlists. */
 export const LIKED_MUSIC_ID = 'LM';
