@@ -49,7 +49,7 @@ describe('XSPF read from pieces', () => {
     expect('parsed' in whole).toBe(true);
     if (!('parsed' in whole)) return;
     const [playlist] = whole.parsed.playlists;
-    expect(playlist?.tracks.map((track) => track.title)).toEqual(['Ночь — 東京の夜 𝄞', 'A <b> & c']);
+    expect(playlist?.tracks?.map((track) => track.title)).toEqual(['Ночь — 東京の夜 𝄞', 'A <b> & c']);
     expect(whole.parsed.issues.map((issue) => [issue.line, issue.code])).toEqual(
       expect.arrayContaining([
         [3, 'invalid_value'],
