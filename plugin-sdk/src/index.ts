@@ -35,6 +35,6 @@ export type { OperationInput, OperationName, OperationResult, OperationReturn } 
 export { findExcessiveNesting, jsonDepthExceeds, MAX_METADATA_DEPTH } from './json-depth.ts';
 export { lookupEach } from './lookup-answers.ts';
 export { retryAfterSeconds } from './retry-after.ts';
-export { decodeXmlDocument, xmlEncoding, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions, type XmlEncoding } from './xml/index.ts';
+export { decodeXmlDocument, decodeXmlPieces, XML_PIECE_BYTES, xmlEncoding, escapeXmlAttribute, escapeXmlText, parseXml, stripXmlIllegalChars, XML_PARSE_DEFAULTS, xmlAttributeKey, xmlChild, xmlChildren, XmlParseError, type XmlElement, type XmlAllowedDoctype, type XmlElementStart, type XmlParseOptions, type XmlText, type XmlEncoding } from './xml/index.ts';
 export * as formatKit from './format-kit/index.ts';
 export * as providerKit from './provider-kit/index.ts';

@@ -60,3 +60,72 @@ export function decodeXmlDocument(bytes: Uint8Array, decode: FormatContext['deco
     throw new InvalidInput(`the XML declaration names the encoding "${encoding}", which is not supported; save the file as UTF-8`);
   }
 }
+
+/** Bytes decoded per piece by `decodeXmlPieces` (the host decodes each in one call). */
+export const XML_PIECE_BYTES = 1 << 20;
+
+/** A UTF-8 byte that continues a sequence (never the first byte of a character). */
+const isUtf8Continuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
+
+/**
+ * Where the piece starting at `start` ends: about `size` bytes on, moved back to the first byte
+ * of a character (at most three continuation bytes: a well-formed file has no more in a row, and
+ * an ill-formed one is refused whichever piece holds the damage), and past a U+FEFF that would
+ * start the next piece — the host's decoder drops a byte order mark at the start of each call,
+ * and in the middle of a document that character is text.
+ */
+function utf8PieceEnd(bytes: Uint8Array, start: number, size: number): number {
+  let end = start + size;
+  if (end >= bytes.length) return bytes.length;
+  for (let back = 0; back < 3 && isUtf8Continuation(bytes[end]) && end - 1 > start; back += 1) end -= 1;
+  while (bytes[end] === 0xef && bytes[end + 1] === 0xbb && bytes[end + 2] === 0xbf) end += 3;
+  return Math.min(end, bytes.length);
+}
+
+/** As `utf8PieceEnd` for UTF-16: an even cut, never between the two halves of a surrogate pair, past a U+FEFF. */
+function utf16PieceEnd(bytes: Uint8Array, start: number, size: number, littleEndian: boolean): number {
+  let end = start + size - (size % 2);
+  if (end >= bytes.length) return bytes.length;
+  const unitAt = (at: number): number => (littleEndian ? bytes[at]! | (bytes[at + 1]! << 8) : (bytes[at]! << 8) | bytes[at + 1]!);
+  const last = unitAt(end - 2);
+  if (last >= 0xd800 && last <= 0xdbff && end - 2 > start) end -= 2;
+  while (end + 1 < bytes.length && unitAt(end) === 0xfeff) end += 2;
+  return Math.min(end, bytes.length);
+}
+
+/**
+ * A document's text as it is decoded, a piece at a time (about `pieceBytes` bytes each), for a
+ * reader that parses as it decodes (`parseXml` takes the function): the decision and the
+ * refusals are `decodeXmlDocument`'s, but neither the host nor the sandbox ever holds the whole
+ * text — for a large file the decoded text is the largest thing a parse holds (a UTF-16 string
+ * twice the size of mostly-ASCII bytes, once on each side of the sandbox boundary). UTF-8 (strict:
+ * each piece is checked as `decodeWellFormedUtf8` checks a whole file, so invalid bytes are
+ * refused when their piece is reached) and UTF-16 are cut at character boundaries; another
+ * declared encoding is decoded whole, as one piece. Each call of the returned function starts
+ * again from the first byte, so the text can be read a second time (to explain a refusal).
+ */
+export function decodeXmlPieces(bytes: Uint8Array, decode: FormatContext['decodeText'], pieceBytes: number = XML_PIECE_BYTES): () => Iterable<string> {
+  const { encoding, start, source } = xmlEncoding(bytes);
+  const size = Math.max(4, Math.floor(pieceBytes));
+  if (encoding === 'utf-8') {
+    return function* utf8Pieces() {
+      for (let at = start; at < bytes.length; ) {
+        const end = utf8PieceEnd(bytes, at, size);
+        // A copy rather than a view: the sandbox copies arguments to the host (see decodeFile).
+        yield strictUtf8(bytes.slice(at, end), decode);
+        at = end;
+      }
+    };
+  }
+  if (source === 'bytes') {
+    const littleEndian = encoding === 'utf-16le';
+    return function* utf16Pieces() {
+      for (let at = start; at < bytes.length; ) {
+        const end = utf16PieceEnd(bytes, at, size, littleEndian);
+        yield decode(bytes.slice(at, end), encoding);
+        at = end;
+      }
+    };
+  }
+  return () => [decodeXmlDocument(bytes, decode)];
+}

@@ -1,6 +1,10 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { InvalidInput } from '../errors.ts';
 import type { XmlElement, XmlElementStart } from './xml-element.ts';
+import { XmlParseError } from './xml-parse-error.ts';
+import { positionOf, prologDoctype, type XmlAllowedDoctype } from './xml-prolog.ts';
+
+export { XmlParseError } from './xml-parse-error.ts';
+export type { XmlAllowedDoctype } from './xml-prolog.ts';
 
 export interface XmlParseOptions {
   /** Deepest element nesting accepted (the root is depth 1). Default 64. */
@@ -28,29 +32,8 @@ export interface XmlParseOptions {
   readonly allowedDoctype?: XmlAllowedDoctype;
 }
 
-/** The one DOCTYPE `parseXml` may accept (see `XmlParseOptions.allowedDoctype`). */
-export interface XmlAllowedDoctype {
-  readonly name: string;
-  readonly publicId: string;
-  readonly systemId: string;
-}
-
 export const XML_PARSE_DEFAULTS = { maxDepth: 64, maxNodes: 1_000_000, maxTextLength: 1_000_000 } as const satisfies Required<Omit<XmlParseOptions, 'onElement' | 'allowedDoctype'>>;
 
-/**
- * A document `parseXml` refused. It is an `InvalidInput`, so it crosses the sandbox boundary as
- * one; the position is also in the message, because only the message survives that crossing.
- */
-export class XmlParseError extends InvalidInput {
-  readonly line: number | null;
-  readonly column: number | null;
-
-  constructor(reason: string, line: number | null, column: number | null) {
-    super(line === null ? `XML refused: ${reason}` : `XML refused at line ${line}, column ${column ?? 1}: ${reason}`);
-    this.line = line;
-    this.column = column;
-  }
-}
 
 /**
  * An element from its start tag to its end tag. It is the very object returned, frozen at the end
@@ -69,60 +52,6 @@ const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze(Object.cre
 const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
 
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
-
-function positionOf(text: string, index: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
-    line += 1;
-    lineStart = at + 1;
-  }
-  return { line, column: index - lineStart + 1 };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `<!DOCTYPE name PUBLIC "publicId" "systemId">`, either quote style, nothing else: matched at a position (sticky). */
-function allowedDoctypePattern(allowed: XmlAllowedDoctype): RegExp {
-  const quoted = (value: string): string => `(?:"${escapeRegExp(value)}"|'${escapeRegExp(value)}')`;
-  return new RegExp(`<!DOCTYPE[ \\t\\r\\n]+${escapeRegExp(allowed.name)}[ \\t\\r\\n]+PUBLIC[ \\t\\r\\n]+${quoted(allowed.publicId)}[ \\t\\r\\n]+${quoted(allowed.systemId)}[ \\t\\r\\n]*>`, 'y');
-}
-
-/**
- * Refuses a DOCTYPE before saxes buffers it: saxes reports a doctype only once it has read all of
- * it, and a hostile one (an entity-expansion bomb) may be long. A DOCTYPE can only stand in the
- * prolog, among comments and processing instructions, so walking those is exact. Returns whether
- * the prolog held the allowed DOCTYPE (exactly, no internal subset).
- */
-function refuseDoctypeInProlog(text: string, allowed: XmlAllowedDoctype | undefined): boolean {
-  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (;;) {
-    while (at < text.length && ' \t\r\n'.includes(text[at]!)) at += 1;
-    if (text.startsWith('<?', at)) {
-      const end = text.indexOf('?>', at + 2);
-      if (end === -1) return false;
-      at = end + 2;
-    } else if (text.startsWith('<!--', at)) {
-      const end = text.indexOf('-->', at + 4);
-      if (end === -1) return false;
-      at = end + 3;
-    } else {
-      if (text.startsWith('<!DOCTYPE', at)) {
-        if (allowed !== undefined) {
-          const pattern = allowedDoctypePattern(allowed);
-          pattern.lastIndex = at;
-          if (pattern.test(text)) return true;
-        }
-        const { line, column } = positionOf(text, at);
-        const only = allowed === undefined ? '' : ` other than <!DOCTYPE ${allowed.name} PUBLIC "${allowed.publicId}" "${allowed.systemId}">`;
-        throw new XmlParseError(`a DOCTYPE${only} is not accepted (document type definitions and entity declarations are refused: entity expansion and external entities are a denial-of-service and file-disclosure risk)`, line, column);
-      }
-      return false;
-    }
-  }
-}
 
 /**
  * Where an ampersand breaks the document, when one does. saxes reads everything from a `&` to the
@@ -151,7 +80,7 @@ function ampersandProblem(text: string): XmlParseError | null {
   return null;
 }
 
-function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number): Readonly<Record<string, string>> {
+function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, column: number, detach: boolean): Readonly<Record<string, string>> {
   let attributes: Record<string, string> | null = null;
   // for-in, not Object.values: no array per tag, and a tag without attributes (most elements of a
   // large document) costs only the loop's setup. saxes makes `attributes` without a prototype, so
@@ -162,29 +91,71 @@ function freezeAttributes(tag: SaxesTagNS, maxTextLength: number, line: number, 
     if (attribute.value.length > maxTextLength) throw new XmlParseError(`attribute "${attribute.name.slice(0, 100)}" is longer than ${maxTextLength} characters`, line, column);
     if (attribute.uri === XMLNS_NAMESPACE) continue;
     attributes ??= Object.create(null) as Record<string, string>;
-    attributes[attribute.prefix === '' ? attribute.local : `{${attribute.uri}}${attribute.local}`] = attribute.value;
+    attributes[attribute.prefix === '' ? attribute.local : `{${attribute.uri}}${attribute.local}`] = detach ? detached(attribute.value) : attribute.value;
   }
   return attributes === null ? NO_ATTRIBUTES : Object.freeze(attributes);
 }
 
 /**
- * Parses a whole XML document (a string: decode the bytes first) into a frozen element tree,
- * or throws `XmlParseError` (an `InvalidInput`) with the line and column of the first problem.
+ * A document for `parseXml`: its whole text, or a function that yields its text in consecutive
+ * pieces (`decodeXmlPieces`), read once — and once more from the start, as far as the refusal,
+ * only to explain why a document was refused.
+ */
+export type XmlText = string | (() => Iterable<string>);
+
+/** Strings at least this long that V8 cuts from a string point into it (a "sliced string") instead of being copied. */
+const SLICED_STRING_MIN_LENGTH = 13;
+
+/**
+ * `text` in a string of its own. What saxes reads from a piece of a document is cut from that
+ * piece, and V8 keeps a whole string alive for as long as any cut from it lives: a reader that
+ * keeps one title of each piece would keep every piece, so the whole text. Concatenating makes a
+ * new string that slicing must flatten first, so the result points only into its own copy.
+ */
+function detached(text: string): string {
+  return text.length < SLICED_STRING_MIN_LENGTH ? text : ` ${text}`.slice(1);
+}
+
+/**
+ * The document's beginning, through the line saxes stopped on (an ampersand that broke the
+ * document stands at or before that place): what `ampersandProblem` scans when the document came
+ * in pieces, so a refusal never reads more of it than it must.
+ */
+function textThroughLine(pieces: () => Iterable<string>, line: number): string {
+  let text = '';
+  let lines = 1;
+  for (const piece of pieces()) {
+    text += piece;
+    for (let at = piece.indexOf('\n'); at !== -1; at = piece.indexOf('\n', at + 1)) lines += 1;
+    if (lines > line) break;
+  }
+  return text;
+}
+
+/**
+ * Parses an XML document (a string, or a function yielding its pieces as `decodeXmlPieces` does:
+ * decode the bytes first) into a frozen element tree, or throws `XmlParseError` (an
+ * `InvalidInput`) with the line and column of the first problem. From pieces, memory follows what
+ * the reader keeps (see `onElement`), not the document's size: no piece outlives its parsing, and
+ * every text and attribute value kept is a string of its own (`detached`).
  *
  * Refused: any DOCTYPE (so no DTD, no entity declarations: no billion laughs, no external entity
  * / XXE), entity references other than the five predefined ones (`&lt; &gt; &amp; &quot;
  * &apos;`; numeric character references are fine), anything not well-formed (including characters
- * outside XML's Char production and unbound namespace prefixes), and documents past the limits.
- * Processing instructions other than the XML declaration, and comments, are ignored.
+ * outside XML's Char production and unbound namespace prefixes, and a document that ends before
+ * its root element does), and documents past the limits. Processing instructions other than the
+ * XML declaration, and comments, are ignored.
  */
-export function parseXml(text: string, options: XmlParseOptions = {}): XmlElement {
+export function parseXml(source: XmlText, options: XmlParseOptions = {}): XmlElement {
   const maxDepth = options.maxDepth ?? XML_PARSE_DEFAULTS.maxDepth;
   const maxNodes = options.maxNodes ?? XML_PARSE_DEFAULTS.maxNodes;
   const maxTextLength = options.maxTextLength ?? XML_PARSE_DEFAULTS.maxTextLength;
   const onElement = options.onElement;
   const allowed = options.allowedDoctype;
-  const hadDoctype = refuseDoctypeInProlog(text, allowed);
-  let doctypePending = hadDoctype;
+  const inPieces = typeof source !== 'string';
+  // Decided by the prolog walk before saxes reads anything (see `prologDoctype`).
+  let hadDoctype = false;
+  let doctypePending = false;
 
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: OpenElement[] = [];
@@ -207,7 +178,7 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   // saxes starts its message with "line:column: " (no file name is set); ours says where already.
   parser.on('error', (error) => {
     // An ampersand at or before the place saxes stopped is the cause, wherever saxes noticed it.
-    const ampersand = ampersandProblem(text);
+    const ampersand = ampersandProblem(inPieces ? textThroughLine(source, parser.line) : source);
     if (ampersand !== null && ampersand.line !== null && (ampersand.line < parser.line || (ampersand.line === parser.line && (ampersand.column ?? 0) <= parser.column + 1))) throw ampersand;
     fail(error.message.replace(/^\d+:\d+: /, ''));
   });
@@ -229,12 +200,13 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
     const line = parser.line;
     const column = parser.column + 1;
     // Keys in XmlElement's order: the object becomes the element itself at its end tag.
-    stack.push({ name: tag.local, namespace: tag.uri, prefix: tag.prefix, attributes: freezeAttributes(tag, maxTextLength, line, column), children: null, text: '', line, column });
+    stack.push({ name: tag.local, namespace: tag.uri, prefix: tag.prefix, attributes: freezeAttributes(tag, maxTextLength, line, column, inPieces), children: null, text: '', line, column });
   });
   parser.on('closetag', () => {
     const open = stack.pop();
     if (open === undefined) return;
     open.children = open.children === null ? NO_CHILDREN : Object.freeze(open.children);
+    if (inPieces) open.text = detached(open.text);
     // Its children are now a frozen list, so the frozen object is exactly an XmlElement.
     const element = Object.freeze(open) as XmlElement;
     const parent = stack[stack.length - 1];
@@ -249,7 +221,29 @@ export function parseXml(text: string, options: XmlParseOptions = {}): XmlElemen
   parser.on('text', appendText);
   parser.on('cdata', appendText);
 
-  parser.write(text);
+  if (inPieces) {
+    // The beginning is held back until it tells whether a DOCTYPE stands in the prolog.
+    let beginning: string | null = '';
+    for (const piece of source()) {
+      if (beginning === null) {
+        parser.write(piece);
+        continue;
+      }
+      beginning += piece;
+      const doctype = prologDoctype(beginning, allowed, false);
+      if (doctype === null) continue;
+      hadDoctype = doctypePending = doctype;
+      parser.write(beginning);
+      beginning = null;
+    }
+    if (beginning !== null) {
+      hadDoctype = doctypePending = prologDoctype(beginning, allowed) === true;
+      parser.write(beginning);
+    }
+  } else {
+    hadDoctype = doctypePending = prologDoctype(source, allowed) === true;
+    parser.write(source);
+  }
   parser.close();
   if (root === null) throw new XmlParseError('the document has no root element', null, null);
   return root;

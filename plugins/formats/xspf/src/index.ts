@@ -1,5 +1,5 @@
-import { decodeXmlDocument, defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
-import { parseXspfText } from './xspf-parser.ts';
+import { decodeXmlPieces, defineFormatPlugin, formatKit } from '@opl/plugin-sdk';
+import { parseXspfDocument } from './xspf-parser.ts';
 import { onePlaylist, xspfPieces, xspfPlaylistWriter, type WriterOptions } from './xspf-writer.ts';
 
 /**
@@ -14,8 +14,10 @@ function writerOptions(options: Readonly<Record<string, unknown>>): WriterOption
 
 export default defineFormatPlugin({
   parse(input, ctx) {
-    // JSPF too: a JSON document has no XML declaration, so it is read as strict UTF-8 (or by its BOM).
-    return parseXspfText(decodeXmlDocument(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
+    // Decoded a piece at a time as it is parsed: a large file's text never exists whole, on either
+    // side of the sandbox. JSPF too: a JSON document has no XML declaration, so it is read as
+    // strict UTF-8 (or by its BOM).
+    return parseXspfDocument(decodeXmlPieces(input.bytes, (bytes, encoding) => ctx.decodeText(bytes, encoding)), input.filename);
   },
   serialize(input) {
     return formatKit.chunkUtf8(xspfPieces(onePlaylist(input.playlists), writerOptions(input.options)));
