@@ -13,7 +13,7 @@ import type { PlaylistReadService } from '../services/playlists/playlist-read.se
 import type { LibraryReadService, WorkspaceService } from '../services/library/index.ts';
 import type { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import type { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
-import type { ShareService } from '../services/shares/index.ts';
+import type { ShareRecipientService, ShareService } from '../services/shares/index.ts';
 import type { Database } from '../storage/index.ts';
 
 /** Everything the engine wires together once per process; handed to routes and job handlers. */
@@ -41,6 +41,8 @@ export interface AppServices {
   imports: { records: ImportRecordService; preview: ImportPreviewService };
   /** Playlist shares: bounded public snapshots read by token. */
   shares: ShareService;
+  /** Share recipients: identities bound to one share, with their sessions. */
+  shareRecipients: ShareRecipientService;
   /** File exports of playlists (temporary files, ZIP64 archives). */
   exports: ExportService;
   /** Connected provider accounts: auth flows, credential vault, provider calls with credentials. */

@@ -22,7 +22,7 @@ import { OidcSignIn } from '../services/users/index.ts';
 import type { CustomFetch } from 'openid-client';
 import { OwnerSessionService } from '../services/owner/owner-session.service.ts';
 import { PluginAdmin } from '../services/plugins/plugin-admin.service.ts';
-import { ShareService } from '../services/shares/index.ts';
+import { ShareRecipientService, ShareService } from '../services/shares/index.ts';
 import { UserLimits } from '../services/user-limits/index.ts';
 import { ProviderLinkReader } from '../services/imports/provider-link-reader.ts';
 import { createLocalRegistrySource, type RegistrySource } from '@opl/plugin-sdk/tools';
@@ -347,6 +347,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       userLimits,
       imports: { records: importRecords, preview: importPreview },
       shares,
+      shareRecipients: new ShareRecipientService({ execute, ttlHours: config.sessionTtlHours }),
       exports: exportService,
       connections,
       playlists,
@@ -384,6 +385,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
           imports: services.imports,
           exports: services.exports,
           shares: services.shares,
+          shareRecipients: services.shareRecipients,
           connections: services.connections,
           playlists: services.playlists,
           library: services.library,

@@ -34,6 +34,8 @@ import { pluginRoutes } from './routes/plugins.routes.ts';
 import { schemaRoutes } from './routes/schemas.routes.ts';
 import { shareRoutes, unavailableShares, type SharesApi } from './routes/shares.routes.ts';
 import type { SignInThrottle } from '../services/sign-in/index.ts';
+import type { ShareRecipientService } from '../services/shares/index.ts';
+import { shareRecipientRoutes } from './routes/share-recipients.routes.ts';
 import { sessionRoutes } from './routes/session.routes.ts';
 import { oidcRoutes } from './routes/oidc.routes.ts';
 import { registerUi } from './routes/ui.routes.ts';
@@ -65,6 +67,8 @@ export interface HttpDependencies {
   workspace?: WorkspaceApi & Pick<WorkspaceService, 'statusesOf'>;
   /** Playlist shares; absent only where no database exists (the OpenAPI generator). */
   shares?: SharesApi;
+  /** Share recipients' sessions; absent only where no database exists (the OpenAPI generator). */
+  shareRecipients?: Pick<ShareRecipientService, 'join' | 'leave' | 'resolve' | 'ttlSeconds'>;
   /** Migrations; absent only where no database exists (the OpenAPI generator). */
   migrations?: Omit<MigrationsApi, 'reportBatchSize'>;
   /** The playlist generator; absent only where no database exists (the OpenAPI generator). */
@@ -197,7 +201,8 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(fastifyCookie);
 
   const policy = ownerPolicy(config);
-  registerOwnerGate(app, policy, deps.ownerSessions, config.publicBaseUrl);
+  const recipients = deps.shareRecipients ?? { join: notWired, leave: notWired, resolve: async () => null, ttlSeconds: 0 };
+  registerOwnerGate(app, policy, deps.ownerSessions, recipients, config.publicBaseUrl);
   const secureCookie = config.publicBaseUrl?.startsWith('https://') ?? false;
   const oidc = policy.userSignIn ? (deps.oidc ?? null) : null;
 
@@ -227,6 +232,13 @@ export async function buildHttpServer(deps: HttpDependencies): Promise<HttpServe
   await app.register(importRoutes, { imports: deps.imports ?? unavailableImports(config.imports) });
   await app.register(exportRoutes, { exports: deps.exports ?? unavailableExports() });
   await app.register(shareRoutes, { shares: deps.shares ?? unavailableShares(config.shares), publicBaseUrl: config.publicBaseUrl });
+  const imports = deps.imports;
+  await app.register(shareRecipientRoutes, {
+    recipients,
+    copyShare: imports ? (ownerId, shareUrl, requestOrigin) => imports.preview.previewUrl(ownerId, shareUrl, { requestOrigin }) : notWired,
+    publicBaseUrl: config.publicBaseUrl,
+    secureCookie,
+  });
   await app.register(openPlaylistRoutes, { openPlaylists: deps.openPlaylists ?? unavailableOpenPlaylists(), importBodyLimit: config.imports.maxBytes });
 
   await app.register(schemaRoutes, { schemaBaseUrl: config.schemaBaseUrl });

@@ -5,7 +5,9 @@ import { focused, openSession, type BrowserSession } from './support/page.ts';
 /**
  * Shares in a real browser against the real engine, nothing stubbed: preview pasted text, share
  * it from the Import page, open the public page the link leads to, import that link back through
- * the URL box, then revoke the share on the Shares page and see every use of the link refused.
+ * the URL box; a recipient in another browser copies it into their own demo account (share
+ * session, connect, migrate, the job); then revoke the share on the Shares page and see every use
+ * of the link refused — the recipient's page included.
  */
 
 const baseUrl = inject('oplBaseUrl');
@@ -19,6 +21,8 @@ describe('sharing a playlist in the browser', () => {
   let session: BrowserSession;
   let page: Page;
   let link = '';
+  /** The recipient: another browser, which never signs in as the owner. */
+  let recipient: BrowserSession | undefined;
 
   const importPage = () => page.locator('opl-import-page');
   const preview = () => importPage().locator('[data-testid="import-preview"]');
@@ -43,6 +47,7 @@ describe('sharing a playlist in the browser', () => {
   });
 
   afterAll(async () => {
+    await recipient?.close();
     await session?.close();
   });
 
@@ -90,6 +95,47 @@ describe('sharing a playlist in the browser', () => {
     expect(titles.map(normalise)).toEqual(['Sunday Drive', 'Glass Orchard', 'Slow <River>']);
   });
 
+  it('a recipient copies it into their own account: share session, connect, migrate, the job', async () => {
+    recipient = await openSession(inject('chromiumWsEndpoint'));
+    const other = recipient.page;
+    await other.goto(link);
+    await other.getByRole('link', { name: 'Copy to my account' }).click();
+    await other.getByRole('heading', { level: 1, name: 'Copy a shared playlist', exact: true }).waitFor();
+    const copyPage = () => other.locator('opl-share-copy-page');
+    await expect.poll(() => copyPage().locator('[data-field="share-name"]').textContent(), { timeout: 15_000 }).toBe(PLAYLIST);
+    await copyPage().getByRole('button', { name: 'Copy to my account' }).click();
+
+    // The share session: the recipient's own Connections, none of the owner's areas.
+    const connections = copyPage().locator('opl-connections-page');
+    await connections.getByRole('button', { name: 'Connect Spotify' }).waitFor({ timeout: 15_000 });
+    expect(await other.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    const cookies = await recipient.context.cookies();
+    const shareCookie = cookies.find((cookie) => cookie.name === 'opl_share_session');
+    expect(shareCookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    // Whatever the owner connected on this engine, the recipient starts with no account.
+    expect(await copyPage().locator('[data-field="no-account"]').isVisible()).toBe(true);
+
+    // Leave for the (demo) provider and come back: the engine's callback lands on the copy page again.
+    await connections.getByRole('button', { name: 'Connect Spotify' }).click();
+    const target = copyPage().locator('[data-field="target"]');
+    await target.waitFor({ timeout: 30_000 });
+    await other.getByRole('heading', { level: 1, name: 'Copy a shared playlist', exact: true }).waitFor();
+    expect(normalise(await target.textContent())).toContain('Spotify');
+
+    await copyPage().getByRole('button', { name: 'Copy into this account' }).click();
+    const board = copyPage().locator('opl-migration-board');
+    await board.waitFor({ timeout: 30_000 });
+    // The board (its own shadow root) names the job by the playlist it copies.
+    await board.getByText(PLAYLIST).first().waitFor({ timeout: 30_000 });
+    const jobs = (await (await other.request.get(`${baseUrl}/api/migrations`)).json()) as unknown;
+    // The recipient's job list holds their job only; the owner's list (this engine's demo owner) does not hold it.
+    const recipientJobs = (Array.isArray(jobs) ? jobs : ((jobs as { jobs?: unknown[] }).jobs ?? [])) as Array<{ id: string; source_provider: string }>;
+    expect(recipientJobs).toHaveLength(1);
+    expect(recipientJobs[0]!.source_provider).toBe('import');
+    const ownerJobs = await (await page.request.get(`${baseUrl}/api/migrations?limit=200`)).text();
+    expect(ownerJobs).not.toContain(recipientJobs[0]!.id);
+  });
+
   it('lists the share on the Shares page and revokes it; the link then leads nowhere', async () => {
     await openArea('shares', 'Shares');
     const row = sharesPage().locator('[data-testid="share-row"]', { hasText: PLAYLIST }).first();
@@ -111,5 +157,12 @@ describe('sharing a playlist in the browser', () => {
     const problem = importPage().locator('[data-testid="import-problem"]');
     await problem.waitFor({ timeout: 15_000 });
     expect(normalise(await importPage().getByRole('alert').textContent())).toContain('This shared playlist is not available');
+
+    // The recipient's share session ended with the share: their page says so.
+    const other = recipient!.page;
+    await other.reload();
+    await other.locator('opl-share-copy-page [data-field="share-ended"]').waitFor({ timeout: 15_000 });
+    await other.locator('opl-share-copy-page').getByRole('button', { name: 'Leave this share' }).click();
+    await other.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 15_000 });
   });
 });

@@ -19,7 +19,7 @@ describe('pg-boss jobs', () => {
   });
   afterAll(() => t.close());
 
-  it('runs a real job on a worker: expired owner sessions are removed, live ones stay', async () => {
+  it('runs a real job on a worker: expired owner and share-recipient sessions are removed, live ones stay', async () => {
     const connection = t.app.services.database.orm.em.getConnection();
     await connection.execute(
       `insert into owner_session (id, token_hash, created_at, expires_at, last_seen_at) values
@@ -27,13 +27,19 @@ describe('pg-boss jobs', () => {
         (gen_random_uuid(), 'expired-2', now() - interval '2 days', now() - interval '1 hour', now()),
         (gen_random_uuid(), 'live', now(), now() + interval '1 day', now())`,
     );
+    // Share recipients' sessions expire the same way.
+    const [share] = await connection.execute<Array<{ id: string }>>(`insert into share (owner_id, token_hash, snapshot) values ('local', 'share-token-hash', '{}'::jsonb) returning id`);
+    await connection.execute(
+      `insert into share_recipient (share_id, token_hash, expires_at) values (?, 'recipient-expired', now() - interval '1 minute'), (?, 'recipient-live', now() + interval '1 day')`,
+      [share!.id, share!.id],
+    );
     const id = await t.app.services.jobs.enqueue(expireOwnerSessionsJob, { batchSize: 1 });
     expect(id).toBeTruthy();
     const rows = await until(
-      () => connection.execute<Array<{ token_hash: string }>>('select token_hash from owner_session order by token_hash'),
-      (current) => current.length === 1,
+      () => connection.execute<Array<{ token_hash: string }>>('select token_hash from owner_session union all select token_hash from share_recipient order by token_hash'),
+      (current) => current.length === 2,
     );
-    expect(rows.map((row) => row.token_hash)).toEqual(['live']);
+    expect(rows.map((row) => row.token_hash)).toEqual(['live', 'recipient-live']);
   });
 
   it('refuses to enqueue a payload that does not match the job schema', async () => {

@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   migration_state_conflict: { status: 409, title: 'The migration is not in a state that allows this' },
   migration_detail_expired: { status: 410, title: 'The migration item detail has expired' },
   gone: { status: 410, title: 'Gone' },
+  share_ended: { status: 410, title: 'The share of this share session was revoked or has expired' },
   auth_attempt_expired: { status: 410, title: 'The connection attempt expired' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveOwner, type Owner, type OwnerPolicy } from '../../services/owner/owner.ts';
+import { recipientOwner, resolveOwner, type Owner, type OwnerPolicy } from '../../services/owner/owner.ts';
 import type { LiveSession, OwnerSessionService } from '../../services/owner/owner-session.service.ts';
+import type { ShareRecipientService } from '../../services/shares/index.ts';
 import { AppError } from '../errors/index.ts';
 
 export const SESSION_COOKIE = 'opl_session';
+/** A share recipient's session (spec Authentication 9): bound to one share, never to the owner. */
+export const SHARE_SESSION_COOKIE = 'opl_share_session';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,6 +14,14 @@ declare module 'fastify' {
     owner: Owner | null;
     /** The live session the request's cookie names (when the session gate is on), for listing and signing out. */
     liveSession: LiveSession | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route serves share recipients too (connecting their own account, copying the shared
+     * playlist, following their job); every other private route answers them 404, before it reads
+     * anything, as if nothing were there.
+     */
+    shareRecipients?: boolean;
   }
 }
 
@@ -31,7 +42,7 @@ function isPublicApiRoute(method: string, path: string): boolean {
  * (`OPL_PUBLIC_BASE_URL` set), every private `/api` route needs a valid owner session cookie, and
  * state-changing requests from another origin are refused (the cookie is SameSite=Strict too).
  */
-export function registerOwnerGate(app: FastifyInstance, policy: OwnerPolicy, sessions: OwnerSessionService, publicBaseUrl: string | undefined): void {
+export function registerOwnerGate(app: FastifyInstance, policy: OwnerPolicy, sessions: OwnerSessionService, recipients: Pick<ShareRecipientService, 'resolve'>, publicBaseUrl: string | undefined): void {
   const allowedOrigin = publicBaseUrl ? new URL(publicBaseUrl).origin : undefined;
   app.decorateRequest('owner', null);
   app.decorateRequest('liveSession', null);
@@ -41,8 +52,17 @@ export function registerOwnerGate(app: FastifyInstance, policy: OwnerPolicy, ses
     const session = policy.sessionGate ? await sessions.resolve(token) : null;
     request.liveSession = session;
     request.owner = resolveOwner(policy, session);
+    // A signed-in owner or user stays themself; without such a session a share session makes the
+    // request the recipient's — also on an ungated self-host instance, whose owner it never is.
+    const shareSession = request.cookies[SHARE_SESSION_COOKIE];
+    if (shareSession && (session === null || request.owner === null)) {
+      const recipient = await recipients.resolve(shareSession);
+      if (recipient) request.owner = recipientOwner(recipient);
+    }
+    const isPrivate = path.startsWith('/api/') || path.startsWith('/open-playlists/');
+    if (request.owner?.kind === 'recipient' && isPrivate && !isPublicApiRoute(request.method, path)) admitRecipient(request.routeOptions.config.shareRecipients === true);
     // The interchange API (`/open-playlists/…`) is as private as `/api`.
-    if (!policy.sessionGate || !(path.startsWith('/api/') || path.startsWith('/open-playlists/'))) return;
+    if (!policy.sessionGate || !isPrivate) return;
     if (allowedOrigin && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       const origin = request.headers.origin;
       if (origin !== undefined && origin !== allowedOrigin) {
@@ -51,6 +71,22 @@ export function registerOwnerGate(app: FastifyInstance, policy: OwnerPolicy, ses
     }
     if (request.owner === null && !isPublicApiRoute(request.method, path)) throw sessionRequired(policy);
   });
+}
+
+/**
+ * A recipient reaches only the routes made for them (whether their share still answers is checked
+ * by `requireActor`, so that `/api/me` can still say it ended).
+ */
+function admitRecipient(routeServesRecipients: boolean): void {
+  if (!routeServesRecipients) throw notForRecipients();
+}
+
+function notForRecipients(): AppError {
+  return new AppError('not_found', 'Nothing here for a share session: it can connect your own provider account and copy the shared playlist into it. Sign in to this instance for anything else.');
+}
+
+function shareEnded(): AppError {
+  return new AppError('share_ended', 'The playlist share this session belongs to was revoked or has expired, so nothing more can be done under it. Ask the person who shared it for a new link.');
 }
 
 /** How to get a session here: the owner secret (self-host) or the OpenID provider (hosted). */
@@ -68,6 +104,7 @@ function sessionRequired(policy: OwnerPolicy): AppError {
 export function requireOwner(request: FastifyRequest, action: string): Extract<Owner, { kind: 'local' | 'user' }> {
   const owner = request.owner;
   if (owner?.kind === 'local' || owner?.kind === 'user') return owner;
+  if (owner?.kind === 'recipient') throw notForRecipients();
   if (owner?.kind === 'anonymous') {
     throw new AppError(
       'authentication_not_configured',
@@ -75,4 +112,18 @@ export function requireOwner(request: FastifyRequest, action: string): Extract<O
     );
   }
   throw new AppError('session_required', 'Sign in and retry.');
+}
+
+/**
+ * The owner a route that serves share recipients acts for (`config.shareRecipients`): the owner or
+ * user as `requireOwner` says, or the recipient — whose id scopes everything to what they made.
+ */
+export function requireActor(request: FastifyRequest, action: string): Extract<Owner, { kind: 'local' | 'user' | 'recipient' }> {
+  const owner = request.owner;
+  if (owner?.kind === 'recipient') {
+    if (request.routeOptions.config.shareRecipients !== true) throw notForRecipients();
+    if (!owner.shareLive) throw shareEnded();
+    return owner;
+  }
+  return requireOwner(request, action);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CAPABILITIES } from '@opl/plugin-sdk';
 import type { ConnectionService } from '../../services/connections/connection.service.ts';
 import { isAppError, problemResponse } from '../errors/index.ts';
-import { requireOwner } from '../owner/owner-gate.ts';
+import { requireActor } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /**
@@ -89,6 +89,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.get(
     '/api/auth/accounts',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Connected provider accounts of the current owner (never any token)',
@@ -97,7 +98,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'list connected accounts');
+      const owner = requireActor(request, 'list connected accounts');
       return { accounts: await connections.list(owner.id, request.query.provider ?? null) };
     },
   );
@@ -105,6 +106,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.post(
     '/api/auth/:provider/begin',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Start connecting an account: returns the challenge to render (redirect, device code or form)',
@@ -129,7 +131,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'connect accounts');
+      const owner = requireActor(request, 'connect accounts');
       const body = request.body;
       return orProblem(() =>
         connections.begin(owner.id, request.params.provider, {
@@ -147,6 +149,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.post(
     '/api/auth/:provider/complete',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Finish connecting: submit form values, or poll a device code (202 while the user has not approved yet)',
@@ -164,7 +167,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'connect accounts');
+      const owner = requireActor(request, 'connect accounts');
       const outcome = await orProblem(() => connections.complete(owner.id, request.params.provider, request.body));
       if (outcome.status === 'pending') {
         void reply.header('retry-after', String(outcome.retry_after_s));
@@ -211,6 +214,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.post(
     '/api/auth/accounts/:id/test',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Check that a connected account still works (refreshes its credential when due)',
@@ -222,7 +226,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'test connected accounts');
+      const owner = requireActor(request, 'test connected accounts');
       const account = await orProblem(() => connections.get(owner.id, request.params.id));
       const checkedAt = new Date().toISOString();
       try {
@@ -240,6 +244,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.patch(
     '/api/auth/accounts/:id',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Rename a connected account (its label)',
@@ -249,7 +254,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'rename connected accounts');
+      const owner = requireActor(request, 'rename connected accounts');
       return orProblem(() => connections.setLabel(owner.id, request.params.id, request.body.account_label));
     },
   );
@@ -257,6 +262,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
   app.delete(
     '/api/auth/accounts/:id',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['auth'],
         summary: 'Disconnect an account: revoke at the provider when possible, delete the stored credential',
@@ -265,7 +271,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<ConnectionRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'disconnect accounts');
+      const owner = requireActor(request, 'disconnect accounts');
       await orProblem(() => connections.disconnect(owner.id, request.params.id));
       return reply.code(204).send(null);
     },

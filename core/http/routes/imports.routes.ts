@@ -12,7 +12,7 @@ import {
   type ImportRecordService,
 } from '../../services/imports/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
-import { requireOwner } from '../owner/owner-gate.ts';
+import { requireActor, requireOwner } from '../owner/owner-gate.ts';
 
 /** What the import routes use; `createApp` wires the real services. */
 export interface ImportsApi {
@@ -111,7 +111,7 @@ function previewView(record: ImportRecordContents): z.input<typeof importPreview
   };
 }
 
-function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown): unknown {
   if (error instanceof ImportPreviewError) {
     switch (error.reason) {
       case 'too_large':
@@ -316,6 +316,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
   app.get(
     '/api/imports/:id',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['imports'],
         summary: 'An import record with every normalised playlist and track, and its issues',
@@ -328,7 +329,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'read imports');
+      const owner = requireActor(request, 'read imports');
       try {
         const record = await imports.records.get(owner.id, requireUuid(request.params.id));
         return { ...baseView(record), playlists: record.playlists };
@@ -367,6 +368,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
   app.get(
     '/api/imports',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['imports'],
         summary: "The owner's import records a migration can start from: not expired, not queued; newest first, without their contents",
@@ -390,7 +392,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsApi }> = asyn
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'list imports');
+      const owner = requireActor(request, 'list imports');
       const records = await imports.records.list(owner.id);
       return {
         imports: records.map((record) => ({

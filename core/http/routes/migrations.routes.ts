@@ -14,7 +14,7 @@ import {
   type MigrationEngine,
 } from '../../services/migrations/index.ts';
 import { AppError, PROBLEM_CONTENT_TYPE, problemResponse, problemSchema } from '../errors/index.ts';
-import { requireOwner } from '../owner/owner-gate.ts';
+import { requireActor } from '../owner/owner-gate.ts';
 import { OpenEventStreams, streamRowEvents } from '../row-event-stream.ts';
 import { providerProblem } from './provider-problems.ts';
 
@@ -166,6 +166,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
   app.post(
     '/api/migrations/preflight',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'What a migration would do: selection summary and warnings, without starting it',
@@ -173,12 +174,13 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: { 200: preflightSchema, 404: problemResponse('No such account or import'), 422: problemResponse('unsupported_target_type or invalid_selection') },
       },
     },
-    async (request) => guarded(() => service.preflight(requireOwner(request, 'plan migrations').id, request.body)),
+    async (request) => guarded(() => service.preflight(requireActor(request, 'plan migrations').id, request.body)),
   );
 
   app.post(
     '/api/migrations',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Start a migration (source account or import → target account)',
@@ -195,7 +197,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'start migrations');
+      const owner = requireActor(request, 'start migrations');
       const job = await guarded(() => service.create(owner.id, request.body));
       return reply.status(202).header('location', `/api/migrations/${job.id}`).send(job);
     },
@@ -204,6 +206,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
   app.get(
     '/api/migrations',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Migration history, newest first',
@@ -211,12 +214,13 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: { 200: z.array(jobViewSchema) },
       },
     },
-    async (request) => guarded(() => service.list(requireOwner(request, 'read migrations').id, request.query.limit, request.query.offset)),
+    async (request) => guarded(() => service.list(requireActor(request, 'read migrations').id, request.query.limit, request.query.offset)),
   );
 
   app.get(
     '/api/migrations/stats',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Aggregate statistics over all migrations (optionally of one source or target provider)',
@@ -224,18 +228,19 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: { 200: z.looseObject({ total_migrations: z.number(), counts: countsSchema, entity_counts: z.record(z.string(), countsSchema), outcomes: z.record(z.string(), z.number()) }) },
       },
     },
-    async (request) => guarded(() => service.aggregateStats(requireOwner(request, 'read migrations').id, request.query.source_provider ?? null, request.query.target_provider ?? null)),
+    async (request) => guarded(() => service.aggregateStats(requireActor(request, 'read migrations').id, request.query.source_provider ?? null, request.query.target_provider ?? null)),
   );
 
   app.get(
     '/api/migrations/:job_id',
-    { schema: { tags: ['migrations'], summary: 'One migration with its counts', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration for this owner') } } },
-    async (request) => guarded(() => service.get(requireOwner(request, 'read migrations').id, request.params.job_id)),
+    { config: { shareRecipients: true }, schema: { tags: ['migrations'], summary: 'One migration with its counts', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration for this owner') } } },
+    async (request) => guarded(() => service.get(requireActor(request, 'read migrations').id, request.params.job_id)),
   );
 
   app.get(
     '/api/migrations/:job_id/stats',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Per-collection counts of one migration',
@@ -245,7 +250,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
     },
     async (request) =>
       guarded(async () => {
-        const owner = requireOwner(request, 'read migrations');
+        const owner = requireActor(request, 'read migrations');
         return { job: await service.get(owner.id, request.params.job_id), collections: await service.collectionStats(owner.id, request.params.job_id) };
       }),
   );
@@ -253,6 +258,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
   app.get(
     '/api/migrations/:job_id/items',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'The ledger rows of a migration, ordered by type, collection or entity name, position',
@@ -263,7 +269,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'read migrations');
+      const owner = requireActor(request, 'read migrations');
       const { limit, offset, ...filter } = request.query;
       const paging = { ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) };
       const { items, total } = await guarded(() => service.items(owner.id, request.params.job_id, filter, paging));
@@ -274,6 +280,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
   app.post(
     '/api/migrations/:job_id/items/:item_id/review',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Review one item: approve the suggestion, approve another candidate (`target_uri`, a correction), or skip',
@@ -282,12 +289,13 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: { 200: itemViewSchema, 404: problemResponse('No such migration or item'), 409: problemResponse('The item is not waiting for review'), 422: problemResponse('The chosen target is not valid for the target provider') },
       },
     },
-    async (request) => guarded(() => service.review(requireOwner(request, 'review migrations').id, request.params.job_id, request.params.item_id, { action: request.body.action, target_uri: request.body.target_uri ?? null })),
+    async (request) => guarded(() => service.review(requireActor(request, 'review migrations').id, request.params.job_id, request.params.item_id, { action: request.body.action, target_uri: request.body.target_uri ?? null })),
   );
 
   app.get(
     '/api/migrations/:job_id/items/:item_id/search',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: "Search the target for an item waiting for review (a correction when no candidate is right); approve a result with its `uri` as `target_uri`",
@@ -304,12 +312,13 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         },
       },
     },
-    async (request) => ({ results: await guarded(() => service.searchTarget(requireOwner(request, 'review migrations').id, request.params.job_id, request.params.item_id, request.query.q)) }),
+    async (request) => ({ results: await guarded(() => service.searchTarget(requireActor(request, 'review migrations').id, request.params.job_id, request.params.item_id, request.query.q)) }),
   );
 
   app.post(
     '/api/migrations/:job_id/items/review',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Batch review: approve or skip the listed items (all items waiting for review when `item_ids` is empty)',
@@ -318,24 +327,25 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
         response: { 200: z.array(itemViewSchema), 404: problemResponse('No such migration or item') },
       },
     },
-    async (request) => guarded(() => service.reviewMany(requireOwner(request, 'review migrations').id, request.params.job_id, request.body.action, request.body.item_ids)),
+    async (request) => guarded(() => service.reviewMany(requireActor(request, 'review migrations').id, request.params.job_id, request.body.action, request.body.item_ids)),
   );
 
   app.post(
     '/api/migrations/:job_id/resume',
-    { schema: { tags: ['migrations'], summary: 'Resume a paused migration (after reconnecting the account)', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration'), 409: problemResponse('Not paused') } } },
-    async (request) => guarded(() => service.resume(requireOwner(request, 'resume migrations').id, request.params.job_id)),
+    { config: { shareRecipients: true }, schema: { tags: ['migrations'], summary: 'Resume a paused migration (after reconnecting the account)', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration'), 409: problemResponse('Not paused') } } },
+    async (request) => guarded(() => service.resume(requireActor(request, 'resume migrations').id, request.params.job_id)),
   );
 
   app.post(
     '/api/migrations/:job_id/cancel',
-    { schema: { tags: ['migrations'], summary: 'Cancel a migration that has not finished (what was written stays)', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration'), 409: problemResponse('Already finished') } } },
-    async (request) => guarded(() => service.cancel(requireOwner(request, 'cancel migrations').id, request.params.job_id)),
+    { config: { shareRecipients: true }, schema: { tags: ['migrations'], summary: 'Cancel a migration that has not finished (what was written stays)', params: jobParams, response: { 200: jobViewSchema, 404: problemResponse('No such migration'), 409: problemResponse('Already finished') } } },
+    async (request) => guarded(() => service.cancel(requireActor(request, 'cancel migrations').id, request.params.job_id)),
   );
 
   app.get(
     '/api/migrations/:job_id/events',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'Live progress as server-sent events (`job` and `item` events); resume with Last-Event-ID',
@@ -347,7 +357,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'follow migrations');
+      const owner = requireActor(request, 'follow migrations');
       await guarded(() => service.job(owner.id, request.params.job_id));
       const jobId = request.params.job_id;
       const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0);
@@ -364,6 +374,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
   app.get(
     '/api/migrations/:job_id/report',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['migrations'],
         summary: 'The migration report (version 2), streamed as CSV or JSON; accepts every item filter',
@@ -374,7 +385,7 @@ export const migrationRoutes: FastifyPluginAsyncZod<{ migrations: MigrationsApi 
       },
     },
     async (request, reply) => {
-      const owner = requireOwner(request, 'download reports');
+      const owner = requireActor(request, 'download reports');
       const job = await guarded(() => service.detailedJob(owner.id, request.params.job_id));
       const { format, scope, ...rest } = request.query;
       const filter = { ...rest, ...(scope === 'problems' ? { problem_only: true } : {}) };

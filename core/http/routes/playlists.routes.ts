@@ -4,7 +4,7 @@ import { WorkspaceError, type WorkspaceService } from '../../services/library/in
 import type { PlaylistReadService } from '../../services/playlists/playlist-read.service.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { migrationStatusSchema } from './library-workspace.routes.ts';
-import { requireOwner } from '../owner/owner-gate.ts';
+import { requireActor } from '../owner/owner-gate.ts';
 import { providerProblem } from './provider-problems.ts';
 
 /**
@@ -75,6 +75,7 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi; st
   app.get(
     '/api/playlists',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['playlists'],
         summary: "A connected account's playlists (liked songs first when the provider has them); cached until refresh=true",
@@ -86,7 +87,7 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi; st
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'read playlists');
+      const owner = requireActor(request, 'read playlists');
       const { account_id: accountId, target_provider: provider, target_account_id: targetAccountId } = request.query;
       try {
         const view = await playlists.list(owner.id, accountId, request.query.refresh);
@@ -103,6 +104,7 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi; st
   app.get(
     '/api/playlists/:playlist_id',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['playlists'],
         summary: 'One playlist with its tracks (`liked` for the liked songs); cached per snapshot id until refresh=true',
@@ -115,7 +117,7 @@ export const playlistRoutes: FastifyPluginAsyncZod<{ playlists: PlaylistsApi; st
       },
     },
     async (request) => {
-      const owner = requireOwner(request, 'read playlists');
+      const owner = requireActor(request, 'read playlists');
       const { account_id: accountId, target_provider: provider, target_account_id: targetAccountId } = request.query;
       try {
         const view = await playlists.read(owner.id, accountId, request.params.playlist_id, request.query.refresh);

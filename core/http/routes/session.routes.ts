@@ -40,6 +40,14 @@ const meSchema = z
       sign_in: z.enum(['owner_secret', 'oidc', 'none']).describe('How to get a session: the owner secret (POST /api/session), the OpenID provider (GET /api/auth/oidc/login), or nothing to sign in to'),
     }),
     user: userSchema.nullable().describe('Hosted mode: the signed-in user'),
+    recipient: z
+      .object({
+        share_id: z.string(),
+        share_name: z.string(),
+        status: z.enum(['active', 'ended']).describe('`ended`: the share was revoked or expired, so nothing new can start under this session'),
+      })
+      .nullable()
+      .describe('A share session: the request acts for a recipient of this share (their own accounts and copies only)'),
   })
   .meta({ id: 'CurrentOwner' });
 
@@ -59,6 +67,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
   app.get(
     '/api/me',
     {
+      config: { shareRecipients: true },
       schema: {
         tags: ['session'],
         summary: 'Who the current request acts for, and whether the owner-session gate is on',
@@ -66,12 +75,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       },
     },
     async (request) => {
-      const user = await userOf(request.owner);
+      const owner = request.owner;
+      const user = await userOf(owner);
       return {
-        owner_id: request.owner?.kind === 'local' || request.owner?.kind === 'user' ? request.owner.id : null,
+        owner_id: owner?.kind === 'local' || owner?.kind === 'user' || owner?.kind === 'recipient' ? owner.id : null,
         deployment_mode: policy.deploymentMode,
-        session: { required: policy.sessionGate, authenticated: policy.sessionGate && request.owner !== null, sign_in: signIn },
+        session: { required: policy.sessionGate, authenticated: policy.sessionGate && (owner?.kind === 'local' || owner?.kind === 'user'), sign_in: signIn },
         user: user ? toUser(user) : null,
+        recipient: owner?.kind === 'recipient' ? { share_id: owner.shareId, share_name: owner.shareName, status: owner.shareLive ? ('active' as const) : ('ended' as const) } : null,
       };
     },
   );

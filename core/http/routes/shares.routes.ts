@@ -194,7 +194,7 @@ export const shareRoutes: FastifyPluginAsyncZod<{ shares: SharesApi; publicBaseU
       }
       const base = baseUrl(request);
       const token = encodeURIComponent(request.params.token);
-      const html = renderSharePage(parsed.data, { page: `${base}/share/${token}`, json: `/api/public/shares/${token}` });
+      const html = renderSharePage(parsed.data, { page: `${base}/share/${token}`, json: `/api/public/shares/${token}`, copy: `/#/copy/${token}` });
       return reply.type('text/html; charset=utf-8').send(html);
     },
   );

@@ -1,3 +1,4 @@
+import type { ShareRecipient } from '../shares/share-recipient.service.ts';
 import type { LiveSession } from './owner-session.service.ts';
 
 /**
@@ -9,6 +10,11 @@ export type Owner =
   | { kind: 'local'; id: string }
   /** Hosted mode with OpenID Connect: a signed-in user; `id` (their user id) owns their data. */
   | { kind: 'user'; id: string; isAdmin: boolean }
+  /**
+   * A share recipient (any mode): bound to one share, owning only what they made under it
+   * (`id` is `recipient:<recipient id>`). Only routes that declare `config.shareRecipients` admit them.
+   */
+  | { kind: 'recipient'; id: string; recipientId: string; shareId: string; shareName: string; shareLive: boolean }
   /** Hosted mode without user authentication: nobody may own migrations. */
   | { kind: 'anonymous' };
 
@@ -42,4 +48,9 @@ export function resolveOwner(policy: OwnerPolicy, session: LiveSession | null): 
   const ownerSession = session !== null && session.userId === null;
   if (policy.sessionGate && !ownerSession) return null;
   return { kind: 'local', id: LOCAL_OWNER_ID };
+}
+
+/** A share recipient as the owner of their requests. */
+export function recipientOwner(recipient: ShareRecipient): Extract<Owner, { kind: 'recipient' }> {
+  return { kind: 'recipient', id: recipient.ownerId, recipientId: recipient.id, shareId: recipient.shareId, shareName: recipient.shareName, shareLive: recipient.shareLive };
 }

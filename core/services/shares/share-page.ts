@@ -33,7 +33,7 @@ const STYLE = `
   .how { border-left: 4px solid currentColor; padding-left: 0.75rem; }
 `;
 
-export function renderSharePage(playlist: Playlist, links: { page: string; json: string }): string {
+export function renderSharePage(playlist: Playlist, links: { page: string; json: string; copy: string }): string {
   const rows = playlist.tracks
     .map((track) => {
       const album = track.album ? ` · ${escapeHtml(track.album)}` : '';
@@ -59,7 +59,8 @@ ${playlist.description ? `<p>${escapeHtml(playlist.description)}</p>` : ''}
 <ol>
 ${rows}
 </ol>
-<p class="how">To copy this playlist into a music service, paste this page's link (<code>${escapeHtml(links.page)}</code>) into the URL box of an Open Playlist Engine's Import page. The playlist is also available as <a href="${escapeHtml(links.json)}" type="application/vnd.open-playlist+json">Open Playlist JSON</a>.</p>
+<p class="copy"><a href="${escapeHtml(links.copy)}">Copy to my account</a> — connect your own music service account on this engine and copy the playlist into it.</p>
+<p class="how">To copy this playlist with another engine, paste this page's link (<code>${escapeHtml(links.page)}</code>) into the URL box of an Open Playlist Engine's Import page. The playlist is also available as <a href="${escapeHtml(links.json)}" type="application/vnd.open-playlist+json">Open Playlist JSON</a>.</p>
 </main>
 </body>
 </html>

@@ -22,6 +22,7 @@ import { ProviderCredential } from './provider-credential.entity.ts';
 import { RateLimitBucket } from './rate-limit-bucket.entity.ts';
 import { ReviewDecision } from './review-decision.entity.ts';
 import { Share } from './share.entity.ts';
+import { ShareRecipient } from './share-recipient.entity.ts';
 import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
 import { UserUsage } from './user-usage.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
@@ -60,6 +61,7 @@ export {
   RateLimitBucket,
   ReviewDecision,
   Share,
+  ShareRecipient,
   SignInDevice,
   SignInThrottle,
   Snapshot,
@@ -100,6 +102,7 @@ export const ENTITIES = [
   GenerationDraft,
   GenerationDraftItem,
   Share,
+  ShareRecipient,
   SnapshotProfile,
   Snapshot,
   PluginRecord,

@@ -47,7 +47,7 @@ describe('owner-session gate (OPL_PUBLIC_BASE_URL set)', () => {
 
     const me = await t.app.http!.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ owner_id: 'local', deployment_mode: 'self_host', session: { required: true, authenticated: true, sign_in: 'owner_secret' }, user: null });
+    expect(me.json()).toEqual({ owner_id: 'local', deployment_mode: 'self_host', session: { required: true, authenticated: true, sign_in: 'owner_secret' }, user: null, recipient: null });
 
     const stored = await t.app.services.database.orm.em.getConnection().execute<Array<{ token_hash: string }>>('select token_hash from owner_session');
     expect(stored).toHaveLength(1);
@@ -86,7 +86,7 @@ describe('self-host without a public base URL', () => {
 
   it('acts for the local owner without a login', async () => {
     const me = await t.app.http!.inject({ method: 'GET', url: '/api/me' });
-    expect(me.json()).toEqual({ owner_id: 'local', deployment_mode: 'self_host', session: { required: false, authenticated: false, sign_in: 'none' }, user: null });
+    expect(me.json()).toEqual({ owner_id: 'local', deployment_mode: 'self_host', session: { required: false, authenticated: false, sign_in: 'none' }, user: null, recipient: null });
   });
 
   it('has nothing to log in to', async () => {
@@ -104,6 +104,6 @@ describe('hosted mode', () => {
 
   it('resolves no owner until user authentication is configured', async () => {
     const me = await t.app.http!.inject({ method: 'GET', url: '/api/me' });
-    expect(me.json()).toEqual({ owner_id: null, deployment_mode: 'hosted', session: { required: false, authenticated: false, sign_in: 'none' }, user: null });
+    expect(me.json()).toEqual({ owner_id: null, deployment_mode: 'hosted', session: { required: false, authenticated: false, sign_in: 'none' }, user: null, recipient: null });
   });
 });

@@ -14,10 +14,18 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * it: reads and deletes are 404, bodies B sends are refused (404, or 400/422 when the body is
  * checked before the owner), and A's data is unchanged afterwards. The route list comes from the
  * OpenAPI document, so a new route is swept without editing this test.
+ *
+ * The same sweep runs for share recipients (spec Authentication 9): Carol and Dave open A's share
+ * and copy it (a share session each, no user). Carol, with A's ids, gets nothing of A's; A, B and
+ * Dave, with Carol's ids (her copy, her account, her job), get nothing of Carol's. Revoking the
+ * share then ends Carol's session for new work.
  */
 
 type Operation = { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: unknown }> };
 type OpenApi = { paths: Record<string, Record<string, Operation>> };
+
+const ALICE_SECRETS = /Alice’s evening|La Femme|Alice on Spotify|alice-at-spotify|Alice draft|Alice profile/;
+const CAROL_SECRETS = /Carol on TIDAL|carol-at-tidal/;
 
 /** Routes that are public by design (share tokens, schemas, a provider's redirect) or instance-wide admin routes. */
 const NOT_OWNER_ROUTES = [/^\/api\/public\//, /^\/share\//, /^\/schemas\//, /^\/api\/auth\/\{provider\}\/callback$/, /^\/api\/admin\//];
@@ -29,6 +37,10 @@ describe('two users of a hosted instance never reach each other’s data', () =>
   let bob: string;
   let plugins: Awaited<ReturnType<typeof firstPartyPlugins>>;
   const ids: Record<string, string> = {};
+  /** Carol: a recipient of Alice's share (no user, a share session); Dave: another recipient of it. */
+  let carol: string;
+  let dave: string;
+  const carolIds: Record<string, string> = {};
 
   const call = (method: string, url: string, cookie: string, payload?: unknown) =>
     t.app.http!.inject({ method: method as 'GET', url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
@@ -42,12 +54,16 @@ describe('two users of a hosted instance never reach each other’s data', () =>
     alice = await signInAs(t, idp, 'alice');
     bob = await signInAs(t, idp, 'bob');
 
-    // Alice administers the instance too: she admits the text format plugin to the allow-list.
+    // Alice administers the instance too: she admits the text format plugin (her import) and the
+    // Open Playlist JSON reader (a recipient's copy of a share) to the allow-list.
     type Admin = { loaded: Array<{ id: string }>; refused: Array<{ id: string; key_id: string | null }> };
-    const txt = (await call('GET', '/api/admin/plugins', alice)).json<Admin>().refused.find((plugin) => plugin.id === 'opl.format.txt')!;
-    expect((await call('POST', '/api/admin/plugins/allow-list', alice, { plugin_id: txt.id, key_id: txt.key_id, version_range: '*' })).statusCode).toBe(201);
+    const refused = (await call('GET', '/api/admin/plugins', alice)).json<Admin>().refused;
+    for (const id of ['opl.format.txt', 'opl.format.json']) {
+      const plugin = refused.find((entry) => entry.id === id)!;
+      expect((await call('POST', '/api/admin/plugins/allow-list', alice, { plugin_id: plugin.id, key_id: plugin.key_id, version_range: '*' })).statusCode).toBe(201);
+    }
     expect((await call('POST', '/api/admin/plugins/reload', alice)).statusCode).toBeLessThan(300);
-    expect((await call('GET', '/api/admin/plugins', alice)).json<Admin>().loaded.map((plugin) => plugin.id)).toContain('opl.format.txt');
+    expect((await call('GET', '/api/admin/plugins', alice)).json<Admin>().loaded.map((plugin) => plugin.id)).toEqual(expect.arrayContaining(['opl.format.txt', 'opl.format.json']));
 
     const imported = await call('POST', '/api/imports/text-preview', alice, { text: 'Daft Punk - One More Time\nAir - La Femme d’Argent', name: 'Alice’s evening' });
     expect(imported.statusCode, imported.body).toBe(201);
@@ -56,9 +72,22 @@ describe('two users of a hosted instance never reach each other’s data', () =>
     const shared = await call('POST', '/api/shares', alice, { source_provider: 'import', source_account_id: ids['import'], playlist_id: record.collection_ids[0] });
     expect(shared.statusCode, shared.body).toBe(201);
     ids['share'] = shared.json<{ id: string }>().id;
+    const shareToken = shared.json<{ token: string }>().token;
     ids['session'] = (await call('GET', '/api/session', alice)).json<{ session: { id: string } }>().session.id;
     ids['owner'] = (await call('GET', '/api/me', alice)).json<{ owner_id: string }>().owner_id;
     await seedProviderRows();
+
+    const join = async () => {
+      const joined = await t.app.http!.inject({ method: 'POST', url: `/api/public/shares/${shareToken}/recipient`, payload: {} });
+      expect(joined.statusCode, joined.body).toBe(201);
+      return { cookie: String(joined.headers['set-cookie']).split(';')[0]!, copy: joined.json<{ import_id: string }>().import_id };
+    };
+    const carolJoined = await join();
+    carol = carolJoined.cookie;
+    carolIds['import'] = carolJoined.copy;
+    dave = (await join()).cookie;
+    carolIds['owner'] = (await call('GET', '/api/me', carol)).json<{ owner_id: string }>().owner_id;
+    await seedRecipientRows();
   }, 120_000);
 
   afterAll(async () => {
@@ -95,6 +124,49 @@ describe('two users of a hosted instance never reach each other’s data', () =>
     ids['rule'] = String(rule!['id']);
   }
 
+  /** Carol's own account and migration job (into it, from her copy), as the engine stores them. */
+  async function seedRecipientRows(): Promise<void> {
+    const owner = carolIds['owner']!;
+    const [account] = await sql(`insert into provider_account (owner_id, provider, provider_user_id, display_name) values (?, 'tidal', 'carol-at-tidal', 'Carol on TIDAL') returning id`, [owner]);
+    carolIds['account'] = String(account!['id']);
+    const [job] = await sql(
+      `insert into migration_job (owner_id, source_provider, source_account_id, source_kind, target_provider, target_account_id, selection, status, outcome) values (?, 'import', ?, 'import', 'tidal', ?, '{"playlists": []}'::jsonb, 'awaiting_review', 'running') returning id`,
+      [owner, carolIds['import'], carolIds['account']],
+    );
+    carolIds['job'] = String(job!['id']);
+  }
+
+  const carolState = async () => ({
+    accounts: await sql('select id, status, display_name from provider_account where owner_id = ? order by id', [carolIds['owner']]),
+    jobs: await sql('select id, status, outcome from migration_job where owner_id = ? order by id', [carolIds['owner']]),
+    imports: await sql('select id, state from import_record where owner_id = ? order by id', [carolIds['owner']]),
+  });
+
+  /**
+   * Calls every route of `/openapi.json` whose path takes an id with someone else's ids (`idFor`),
+   * as `cookie`; answers what was swept and every answer that was not a refusal or that named
+   * something matching `secrets`.
+   */
+  async function sweep(cookie: string, idFor: (path: string, parameter: string) => string, secrets: RegExp): Promise<{ swept: string[]; leaks: string[] }> {
+    const document = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApi>();
+    const swept: string[] = [];
+    const leaks: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!path.includes('{') || NOT_OWNER_ROUTES.some((pattern) => pattern.test(path))) continue;
+      const url = path.replace(/\{([^}]+)\}/g, (_match, parameter: string) => encodeURIComponent(idFor(path, parameter)));
+      for (const [method, operation] of Object.entries(operations)) {
+        const verb = method.toUpperCase();
+        // Required query parameters get values too (ids as ids), so the owner check is what answers.
+        const query = new URLSearchParams((operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, queryValue(idFor, path, parameter.name, parameter.schema)]));
+        const answer = await call(verb, `${url}${query.size > 0 ? `?${query}` : ''}`, cookie, ['POST', 'PUT', 'PATCH'].includes(verb) ? {} : undefined);
+        swept.push(`${verb} ${path}`);
+        const refused = verb === 'GET' || verb === 'DELETE' ? answer.statusCode === 404 : [400, 404, 422].includes(answer.statusCode);
+        if (!refused || secrets.test(answer.body)) leaks.push(`${verb} ${path} → ${answer.statusCode} ${answer.body.slice(0, 200)}`);
+      }
+    }
+    return { swept, leaks };
+  }
+
   /** What A's rows look like: B's sweep must change none of it. */
   const aliceState = async () => ({
     accounts: await sql('select id, status, display_name from provider_account where owner_id = ? order by id', [ids['owner']]),
@@ -106,21 +178,25 @@ describe('two users of a hosted instance never reach each other’s data', () =>
   });
 
   /** A's id for a path parameter, by what the path names; a fresh id where A has none of that kind. */
-  function idFor(path: string, parameter: string): string {
-    if (path.startsWith('/api/imports/')) return ids['import']!;
-    if (path.startsWith('/api/shares/')) return ids['share']!;
-    if (path.startsWith('/api/sessions/')) return ids['session']!;
-    if (parameter === 'account_id' || path.startsWith('/api/auth/accounts/')) return ids['account']!;
-    if (parameter === 'job_id') return path.startsWith('/api/organizer/') ? ids['organizer']! : ids['job']!;
-    if (parameter === 'draft_id') return ids['draft']!;
-    if (parameter === 'profile_id') return ids['profile']!;
-    if (parameter === 'rule_id') return ids['rule']!;
+  const idFor = (path: string, parameter: string): string => idIn(ids, path, parameter);
+
+  /** The id `of` someone has for a path parameter; a fresh id where they have none of that kind. */
+  function idIn(of: Record<string, string>, path: string, parameter: string): string {
+    const known = new Proxy(of, { get: (target, key: string) => target[key] ?? randomUUID() });
+    if (path.startsWith('/api/imports/')) return known['import']!;
+    if (path.startsWith('/api/shares/')) return known['share']!;
+    if (path.startsWith('/api/sessions/')) return known['session']!;
+    if (parameter === 'account_id' || path.startsWith('/api/auth/accounts/')) return known['account']!;
+    if (parameter === 'job_id') return path.startsWith('/api/organizer/') ? known['organizer']! : known['job']!;
+    if (parameter === 'draft_id') return known['draft']!;
+    if (parameter === 'profile_id') return known['profile']!;
+    if (parameter === 'rule_id') return known['rule']!;
     return parameter === 'provider' ? 'spotify' : randomUUID();
   }
 
   /** A required query value: an id as an id, another id-shaped value (a uuid schema) as a fresh one, else words. */
-  function queryValue(path: string, name: string, schema: unknown): string {
-    if (name.endsWith('id')) return idFor(path, name);
+  function queryValue(idOf: (path: string, parameter: string) => string, path: string, name: string, schema: unknown): string {
+    if (name.endsWith('id')) return idOf(path, name);
     return /"format":"uuid"/.test(JSON.stringify(schema ?? {})) ? randomUUID() : 'one more time';
   }
 
@@ -136,23 +212,8 @@ describe('two users of a hosted instance never reach each other’s data', () =>
   it('user B gets nothing of A’s from any route that takes an id', async () => {
     const before = await aliceState();
     expect(before.accounts).toHaveLength(1);
-    const document = (await t.app.http!.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApi>();
-    const swept: string[] = [];
-    const leaks: string[] = [];
-    for (const [path, operations] of Object.entries(document.paths)) {
-      if (!path.includes('{') || NOT_OWNER_ROUTES.some((pattern) => pattern.test(path))) continue;
-      const url = path.replace(/\{([^}]+)\}/g, (_match, parameter: string) => encodeURIComponent(idFor(path, parameter)));
-      for (const [method, operation] of Object.entries(operations)) {
-        const verb = method.toUpperCase();
-        // Required query parameters get values too (ids as ids), so the owner check is what answers.
-        const query = new URLSearchParams((operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, queryValue(path, parameter.name, parameter.schema)]));
-        const answer = await call(verb, `${url}${query.size > 0 ? `?${query}` : ''}`, bob, ['POST', 'PUT', 'PATCH'].includes(verb) ? {} : undefined);
-        swept.push(`${verb} ${path}`);
-        const refused = verb === 'GET' || verb === 'DELETE' ? answer.statusCode === 404 : [400, 404, 422].includes(answer.statusCode);
-        // Her import's name or tracks in an answer to B would be a leak (her ids B sent may be echoed).
-        if (!refused || /Alice’s evening|La Femme|Alice on Spotify|alice-at-spotify|Alice draft|Alice profile/.test(answer.body)) leaks.push(`${verb} ${path} → ${answer.statusCode} ${answer.body.slice(0, 200)}`);
-      }
-    }
+    // Her import's name or tracks in an answer to B would be a leak (her ids B sent may be echoed).
+    const { swept, leaks } = await sweep(bob, idFor, ALICE_SECRETS);
     expect(leaks).toEqual([]);
     expect(await aliceState()).toEqual(before);
     // The sweep really covered the id routes of every area.
@@ -174,5 +235,50 @@ describe('two users of a hosted instance never reach each other’s data', () =>
       expect(answer.body).not.toContain(ids['session']);
       for (const kind of ['account', 'job', 'draft', 'organizer', 'profile', 'rule']) expect(answer.body).not.toContain(ids[kind]);
     }
+  });
+
+  it('a share recipient of A’s share gets nothing of A’s from any route that takes an id', async () => {
+    const before = await aliceState();
+    const { swept, leaks } = await sweep(carol, idFor, ALICE_SECRETS);
+    expect(leaks).toEqual([]);
+    expect(await aliceState()).toEqual(before);
+    expect(swept).toContain('GET /api/migrations/{job_id}');
+    expect(swept).toContain('DELETE /api/auth/accounts/{id}');
+    // The recipient's own copy is theirs to read: the sweep's 404s are about A's ids.
+    expect((await call('GET', `/api/imports/${carolIds['import']}`, carol)).statusCode).toBe(200);
+    expect((await call('GET', `/api/migrations/${carolIds['job']}`, carol)).statusCode).toBe(200);
+    for (const list of ['/api/imports', '/api/migrations', '/api/auth/accounts']) {
+      const answer = await call('GET', list, carol);
+      expect(answer.statusCode, `${list}: ${answer.body}`).toBe(200);
+      for (const kind of ['import', 'account', 'job']) expect(answer.body).not.toContain(ids[kind]);
+    }
+  }, 180_000);
+
+  it('A, B and another recipient of the same share get nothing of the recipient’s from any route that takes an id', async () => {
+    const before = await carolState();
+    expect(before.accounts).toHaveLength(1);
+    expect(before.imports).toHaveLength(1);
+    const carolsIdFor = (path: string, parameter: string) => idIn(carolIds, path, parameter);
+    for (const [who, cookie] of [['alice', alice], ['bob', bob], ['dave', dave]] as const) {
+      const { leaks } = await sweep(cookie, carolsIdFor, CAROL_SECRETS);
+      expect(leaks, who).toEqual([]);
+      for (const list of ['/api/imports', '/api/migrations', '/api/auth/accounts']) {
+        const answer = await call('GET', list, cookie);
+        expect(answer.statusCode, `${who} ${list}: ${answer.body}`).toBe(200);
+        for (const kind of ['import', 'account', 'job']) expect(answer.body, `${who} ${list}`).not.toContain(carolIds[kind]);
+      }
+    }
+    expect(await carolState()).toEqual(before);
+  }, 300_000);
+
+  it('revoking the share ends its recipients’ sessions for new work (last: it revokes A’s share)', async () => {
+    expect((await call('DELETE', `/api/shares/${ids['share']}`, alice)).statusCode).toBe(204);
+    const refused = await call('GET', '/api/auth/accounts', carol);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json()).toMatchObject({ code: 'share_ended' });
+    expect((await call('GET', '/api/me', carol)).json()).toMatchObject({ owner_id: carolIds['owner'], recipient: { status: 'ended' }, user: null });
+    // A signed-in user stays themself whatever share session their browser also holds.
+    const both = `${alice}; ${carol}`;
+    expect((await call('GET', '/api/me', both)).json()).toMatchObject({ owner_id: ids['owner'], recipient: null });
   });
 });

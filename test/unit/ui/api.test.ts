@@ -45,8 +45,10 @@ describe('GET /api/me', () => {
   const me = { owner_id: 'local', deployment_mode: 'self_host', session: { required: false, authenticated: false } };
 
   it('parses the documented shape', () => {
-    expect(parseMe(me)).toEqual({ ownerId: 'local', deploymentMode: 'self_host', session: { required: false, authenticated: false, signIn: 'none' }, user: null });
+    expect(parseMe(me)).toEqual({ ownerId: 'local', recipient: null, deploymentMode: 'self_host', session: { required: false, authenticated: false, signIn: 'none' }, user: null });
     expect(parseMe({ ...me, owner_id: null, deployment_mode: 'hosted' })?.ownerId).toBeNull();
+    // A share session: the recipient of one share, and whether it still answers.
+    expect(parseMe({ ...me, owner_id: 'recipient:1', recipient: { share_id: 's1', share_name: 'Mix', status: 'ended' } })?.recipient).toEqual({ shareId: 's1', shareName: 'Mix', status: 'ended' });
   });
 
   it('rejects anything else', () => {

@@ -68,4 +68,11 @@ describe('hash routes', () => {
     expect(sameRoute({ kind: 'area', area: 'sync' }, { kind: 'area', area: 'shares' })).toBe(false);
     expect(sameRoute({ kind: 'not-found', path: '/a' }, { kind: 'area', area: 'sync' })).toBe(false);
   });
+
+  it('routes a share recipient’s #/copy/<token> to the copy page, keeping the token as it is', () => {
+    expect(resolveHash('#/copy/AbC_-9')).toEqual({ route: { kind: 'share-copy', token: 'AbC_-9' }, canonicalHash: '#/copy/AbC_-9' });
+    expect(resolveHash('#/copy/')).toMatchObject({ route: { kind: 'not-found' } });
+    expect(resolveHash('#/copy/a%20b').route.kind).toBe('not-found');
+    expect(sameRoute({ kind: 'share-copy', token: 'a' }, { kind: 'share-copy', token: 'b' })).toBe(false);
+  });
 });

@@ -13,8 +13,17 @@ export interface MeUser {
   readonly isAdmin: boolean;
 }
 
+/** A share session: the browser acts for a recipient of one share (their own accounts and copies only). */
+export interface MeRecipient {
+  readonly shareId: string;
+  readonly shareName: string;
+  /** `ended`: the share was revoked or expired, so nothing new can start. */
+  readonly status: 'active' | 'ended';
+}
+
 export interface Me {
   readonly ownerId: string | null;
+  readonly recipient: MeRecipient | null;
   readonly deploymentMode: DeploymentMode;
   readonly session: { readonly required: boolean; readonly authenticated: boolean; readonly signIn: SignInMethod };
   readonly user: MeUser | null;
@@ -30,6 +39,11 @@ function parseUser(value: unknown): MeUser | null | undefined {
   if (!isRecord(value) || typeof value['id'] !== 'string' || typeof value['is_admin'] !== 'boolean') return undefined;
   const text = (field: unknown) => (typeof field === 'string' ? field : null);
   return { id: value['id'], email: text(value['email']), displayName: text(value['display_name']), isAdmin: value['is_admin'] };
+}
+
+function parseRecipient(value: unknown): MeRecipient | null {
+  if (!isRecord(value) || typeof value['share_id'] !== 'string' || typeof value['share_name'] !== 'string') return null;
+  return { shareId: value['share_id'], shareName: value['share_name'], status: value['status'] === 'ended' ? 'ended' : 'active' };
 }
 
 /** The sign-in method a `401 session_required` names (`sign_in.method`); the owner secret when it names none. */
@@ -65,6 +79,7 @@ export function parseMe(body: unknown): Me | undefined {
   const signIn = typeof method === 'string' && SIGN_IN_METHODS.includes(method) ? (method as SignInMethod) : session['required'] ? 'owner_secret' : 'none';
   return {
     ownerId: owner,
+    recipient: parseRecipient(body['recipient']),
     deploymentMode: mode,
     session: { required: session['required'], authenticated: session['authenticated'], signIn },
     user,

@@ -2,7 +2,11 @@ import { AREA_IDS, DEFAULT_AREA, type AreaId } from './areas.ts';
 
 /** Hash routing: `#/migrate`. The server only ever serves `/`, so no fallback route is needed. */
 
-export type Route = { readonly kind: 'area'; readonly area: AreaId } | { readonly kind: 'not-found'; readonly path: string };
+export type Route =
+  | { readonly kind: 'area'; readonly area: AreaId }
+  /** A share's page for its recipient (`#/copy/{token}`): copy the shared playlist into your own account. */
+  | { readonly kind: 'share-copy'; readonly token: string }
+  | { readonly kind: 'not-found'; readonly path: string };
 
 export interface ResolvedRoute {
   readonly route: Route;
@@ -30,6 +34,8 @@ export function resolveHash(hash: string): ResolvedRoute {
   } catch {
     // A malformed escape is simply an unknown path.
   }
+  const copy = /^\/*copy\/([A-Za-z0-9_-]{1,200})\/*$/.exec(path);
+  if (copy) return { route: { kind: 'share-copy', token: copy[1]! }, canonicalHash: `#/copy/${copy[1]!}` };
   const segment = path.replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase();
   if (segment === '') return { route: { kind: 'area', area: DEFAULT_AREA }, canonicalHash: hrefFor(DEFAULT_AREA) };
   if (isAreaId(segment)) return { route: { kind: 'area', area: segment }, canonicalHash: hrefFor(segment) };
@@ -39,5 +45,6 @@ export function resolveHash(hash: string): ResolvedRoute {
 export function sameRoute(a: Route, b: Route): boolean {
   if (a.kind === 'area' && b.kind === 'area') return a.area === b.area;
   if (a.kind === 'not-found' && b.kind === 'not-found') return a.path === b.path;
+  if (a.kind === 'share-copy' && b.kind === 'share-copy') return a.token === b.token;
   return false;
 }

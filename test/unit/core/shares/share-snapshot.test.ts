@@ -48,7 +48,7 @@ describe('buildShareSnapshot', () => {
 
 describe('renderSharePage', () => {
   it('escapes every value and carries no script', () => {
-    const html = renderSharePage(playlist, { page: 'https://music.example.test/share/"x"', json: '/api/public/shares/x' });
+    const html = renderSharePage(playlist, { page: 'https://music.example.test/share/"x"', json: '/api/public/shares/x', copy: '/#/copy/"x"' });
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain('<h1>Road &lt;Trip&gt;</h1>');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -56,6 +56,8 @@ describe('renderSharePage', () => {
     expect(html).toContain('Songs for &quot;the drive&quot; &amp; more');
     expect(html).toContain('<code>https://music.example.test/share/&quot;x&quot;</code>');
     expect(html).toContain('3:35');
+    // The recipient's way on: a plain link to the UI's copy page (no script on this page).
+    expect(html).toContain('<a href="/#/copy/&quot;x&quot;">Copy to my account</a>');
   });
 
   it('escapes the five HTML-significant characters', () => {

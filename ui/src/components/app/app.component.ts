@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
-import { parseMe, seesAdminAreas } from '../../api/me.ts';
+import { parseMe, seesAdminAreas, type MeRecipient } from '../../api/me.ts';
 import { AREAS, findArea, type Area } from '../../router/areas.ts';
 import { hrefFor, sameRoute, type Route } from '../../router/route.ts';
 import { HashRouterController } from '../../router/router.controller.ts';
@@ -20,12 +20,14 @@ import '../plugins-page/index.ts';
 import '../session-badge/index.ts';
 import '../settings-page/index.ts';
 import '../shares-page/index.ts';
+import '../share-copy-page/index.ts';
 import '../organizer-page/index.ts';
 import '../sync-page/index.ts';
 import '../snapshots-page/index.ts';
 import { appStyles } from './app.styles.ts';
 
 export const PRODUCT_NAME = 'Open Playlist Engine';
+const COPY_TITLE = 'Copy a shared playlist';
 
 /**
  * The application shell: header with engine health, the area navigation and the main region.
@@ -34,14 +36,17 @@ export const PRODUCT_NAME = 'Open Playlist Engine';
 export class OplApp extends LitElement {
   static override styles = [themeStyles, sharedStyles, pageStyles, appStyles];
 
-  static override properties = { _adminAreas: { state: true } };
+  static override properties = { _adminAreas: { state: true }, _recipient: { state: true } };
 
   /** Whether the admin-only areas are this user's; true until `/api/me` says otherwise (the API refuses them anyway). */
   declare _adminAreas: boolean;
+  /** A share session: this browser acts for a recipient of one share, who has only the copy page. */
+  declare _recipient: MeRecipient | null;
 
   constructor() {
     super();
     this._adminAreas = true;
+    this._recipient = null;
   }
 
   override connectedCallback(): void {
@@ -52,8 +57,15 @@ export class OplApp extends LitElement {
   async #loadMe(): Promise<void> {
     const result = await apiRequest('/api/me');
     const me = result.ok ? parseMe(result.data) : undefined;
-    if (me) this._adminAreas = seesAdminAreas(me);
+    if (me) {
+      this._adminAreas = seesAdminAreas(me);
+      this._recipient = me.recipient;
+    }
   }
+
+  readonly #recipientChanged = (): void => {
+    void this.#loadMe();
+  };
 
   /** Opened without a page in the address: Home then leads an engine with nothing connected on to Connections. */
   readonly #openedBare = window.location.hash.replace(/^#\/*/, '') === '';
@@ -61,6 +73,7 @@ export class OplApp extends LitElement {
   #renderedRoute: Route | undefined;
 
   #pageTitle(route: Route): string {
+    if (route.kind === 'share-copy' || this._recipient) return COPY_TITLE;
     return route.kind === 'area' ? findArea(route.area).label : 'Page not found';
   }
 
@@ -81,6 +94,17 @@ export class OplApp extends LitElement {
   };
 
   #page(route: Route): TemplateResult {
+    // A recipient has their copy page only (every owner route answers them 404); after a
+    // provider's sign-in they come back to it from whatever page the callback named.
+    if (route.kind === 'share-copy' || this._recipient) {
+      return html`<h1 tabindex="-1">${COPY_TITLE}</h1>
+        <opl-share-copy-page
+          .summary=${'Someone shared a playlist with you: copy it into your own music account.'}
+          .token=${route.kind === 'share-copy' ? route.token : ''}
+          .recipient=${this._recipient}
+          @opl-recipient-changed=${this.#recipientChanged}
+        ></opl-share-copy-page>`;
+    }
     if (route.kind === 'not-found') {
       return html`<div class="not-found">
         <h1 tabindex="-1">Page not found</h1>
@@ -143,7 +167,7 @@ export class OplApp extends LitElement {
         <opl-health-indicator></opl-health-indicator>
       </header>
       <div class="layout">
-        <nav aria-label="Main">
+        <nav aria-label="Main" ?hidden=${this._recipient !== null}>
           <ul>
             ${AREAS.filter((area) => !area.adminOnly || this._adminAreas).map(
               (area) => html`<li>
