@@ -12,6 +12,7 @@ import { SelectionError, type SnapshotCollectionSource } from '../migrations/mig
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits, type SnapshotSigningKey } from './archive/index.ts';
 import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+import { PlaylistRewinds } from './playlist-rewind.ts';
 import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
@@ -26,7 +27,7 @@ import * as sql from './snapshots.sql.ts';
 export interface SnapshotServiceDependencies {
   execute: SqlExecute;
   transaction: SqlTransaction;
-  connections: Pick<ConnectionService, 'get' | 'list'>;
+  connections: Pick<ConnectionService, 'get' | 'list' | 'call'>;
   playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   /** Queues the creation job of a snapshot row. */
   enqueue: (snapshotId: string) => Promise<void>;
@@ -70,6 +71,8 @@ export class SnapshotService {
   readonly scheduler: SnapshotScheduler;
   /** Track-level diffs between snapshots, and against the live playlist. */
   readonly diffs: SnapshotDiffs;
+  /** A playlist put back exactly as a snapshot holds it ("as it was at time T"), in the same provider playlist. */
+  readonly rewinds: PlaylistRewinds;
   readonly #automatic: AutomaticSnapshots;
   #signingKey: Promise<SnapshotSigningKey> | null = null;
 
@@ -77,10 +80,11 @@ export class SnapshotService {
     this.#deps = deps;
     const clock = deps.clock ?? (() => new Date());
     this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock, logger: deps.logger });
+    const manifest = async (ownerId: string, id: string) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null;
     this.diffs = new SnapshotDiffs({
       snapshot: (ownerId, id) => this.snapshot(ownerId, id),
       archive: (ownerId, id) => this.archive(ownerId, id),
-      manifest: async (ownerId, id) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null,
+      manifest,
       profile: (ownerId, id) => this.profile(ownerId, id),
       connections: deps.connections,
       playlists: deps.playlists,
@@ -88,6 +92,8 @@ export class SnapshotService {
       clock,
     });
     this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+    // A rewind's automatic snapshot, snapshot reads and as-of lookup are this service's own.
+    this.rewinds = new PlaylistRewinds({ ...deps, snapshots: this, manifest });
   }
 
   /**

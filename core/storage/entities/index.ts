@@ -26,6 +26,7 @@ import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
 import { UserUsage } from './user-usage.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
+import { SnapshotRewind, SnapshotRewindStep } from './snapshot-rewind.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
 import { SyncMirrorStep } from './sync-mirror-step.entity.ts';
 import { SyncRule } from './sync-rule.entity.ts';
@@ -64,6 +65,8 @@ export {
   SignInThrottle,
   Snapshot,
   SnapshotProfile,
+  SnapshotRewind,
+  SnapshotRewindStep,
   SyncCheckpoint,
   SyncMirrorStep,
   SyncRule,
@@ -102,6 +105,8 @@ export const ENTITIES = [
   Share,
   SnapshotProfile,
   Snapshot,
+  SnapshotRewind,
+  SnapshotRewindStep,
   PluginRecord,
   PluginAllowListEntry,
   AppUser,
