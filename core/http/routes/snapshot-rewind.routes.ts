@@ -51,6 +51,7 @@ const errors = {
   410: problemResponse('The archive file is missing (`reason: archive_missing`)'),
   422: problemResponse('The archive failed verification (`snapshot_verification_failed`), or neither `at` nor `snapshot_id` was given'),
 };
+const nullableText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const exactlyOne = (value: { at?: string | undefined; snapshot_id?: string | undefined }) => (value.at === undefined) !== (value.snapshot_id === undefined);
 const whenMessage = { message: 'Name exactly one of `at` and `snapshot_id`.' };
 
@@ -131,7 +132,7 @@ export const snapshotRewindRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotRe
     async (request) => {
       const owner = requireOwner(request, 'read a playlist rewind');
       const row = await answer(() => snapshots.rewinds.read(owner.id, request.params.rewind_id));
-      return { id: String(row['id']), snapshot_id: (row['snapshot_id'] as string | null) ?? null, account_id: String(row['account_id']), playlist_id: String(row['playlist_id']), status: row['status'] as 'running', stats: row['stats'] as Record<string, unknown>, error: (row['error'] as string | null) ?? null, steps: row['steps'] as never };
+      return { id: String(row['id']), snapshot_id: nullableText(row['snapshot_id']), account_id: String(row['account_id']), playlist_id: String(row['playlist_id']), status: row['status'] as 'running', stats: row['stats'] as Record<string, unknown>, error: nullableText(row['error']), steps: row['steps'] as never };
     },
   );
 };
