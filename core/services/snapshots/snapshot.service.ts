@@ -7,11 +7,13 @@ import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/p
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
+import type { LibraryReadService } from '../library/library-read.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits, type SnapshotSigningKey } from './archive/index.ts';
 import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+import { isLibraryCollection, LIBRARY_COLLECTIONS, libraryCollectionItems } from './library-collections.ts';
 import { PlaylistRewinds } from './playlist-rewind.ts';
 import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
@@ -43,7 +45,10 @@ export interface SnapshotServiceDependencies {
   clock?: () => Date;
   /** The instance's signing key file (made on first use); null or absent: snapshots are not signed. */
   signingKeyFile?: string | null;
+  /** Reads `saved_albums` and `followed_artists` of a selection; absent: those collections fail. */
+  library?: Pick<LibraryReadService, 'albums' | 'artists'>;
 }
+
 
 /** A provider's read error as a manifest failure: its type as the code, its message (already free of credentials). */
 function readFailure(error: unknown): SnapshotFailure {
@@ -92,7 +97,6 @@ export class SnapshotService {
       clock,
     });
     this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
-    // A rewind's automatic snapshot, snapshot reads and as-of lookup are this service's own.
     this.rewinds = new PlaylistRewinds({ ...deps, snapshots: this, manifest });
   }
 
@@ -318,8 +322,8 @@ export class SnapshotService {
   /**
    * The creation job's work: every selected collection, one at a time, into a verified archive.
    * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
+   * Answers the error that failed it (recorded on the row too), or null.
    */
-  /** Takes a queued snapshot; answers the error that failed it (recorded on the row too), or null. */
   async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<{ failure: unknown } | null> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return null; // already run, failed by reconciliation, or deleted
@@ -343,7 +347,7 @@ export class SnapshotService {
         const ids =
           account.collections === 'all'
             ? listed.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]))
-            : account.collections.map((id) => ({ id, name: listed.find((playlist) => playlist.id === id)?.name ?? id }));
+            : account.collections.map((id) => ({ id, name: isLibraryCollection(id) ? LIBRARY_COLLECTIONS[id].name : (listed.find((playlist) => playlist.id === id)?.name ?? id) }));
         plans.push({ sourceId, accountId: account.account_id, ids });
       }
       progress.collections_total = plans.reduce((sum, plan) => sum + plan.ids.length, 0);
@@ -366,21 +370,21 @@ export class SnapshotService {
           progress.current = wanted.name.slice(0, 200);
           let details: SnapshotPlaylist | null = null;
           const playlists = this.#deps.playlists;
+          // One playlist at a time (SPEC Limits rule 1): read, written, let go.
           const items = async function* (): AsyncGenerator<SnapshotItem> {
-            // One playlist at a time (SPEC Limits rule 1): read, written, let go.
             const read = await playlists.read(ownerId, plan.accountId, wanted.id, true);
             details = playlistDetails(read.playlist);
             for (const track of read.playlist.tracks) yield track;
           };
           const entry = await writer.addCollection({
             sourceId: plan.sourceId,
-            kind: wanted.id === 'liked' ? 'liked_tracks' : 'playlist',
+            kind: wanted.id === 'liked' ? 'liked_tracks' : isLibraryCollection(wanted.id) ? wanted.id : 'playlist',
             sourceCollectionId: wanted.id,
             name: wanted.name,
             get playlist() {
               return details;
             },
-            items: items(),
+            items: isLibraryCollection(wanted.id) ? libraryCollectionItems(this.#deps.library, wanted.id, ownerId, plan.accountId) : items(),
             describeFailure: readFailure,
           });
           progress.collections_done += 1;

@@ -85,6 +85,8 @@ beforeAll(async () => {
         { name: 'Quiet Hours', trackKeys: keys(songs.slice(5, 8)) },
       ],
       likedTrackKeys: keys(songs.slice(8, 10)),
+      savedAlbumKeys: [...catalog.albums.keys()].slice(0, 3),
+      followedArtistKeys: [...catalog.artists.keys()].slice(0, 2),
     },
     tidalLibrary: {},
   });
@@ -328,6 +330,31 @@ describe('snapshot diffs', () => {
     expect(resumed.json).toMatchObject({ status: 'completed', verified: true, preview: { counts: { remove: 0, move: 1, add: 0 } }, writes: { calls: 1 } });
     expect(h.spotify.requests.filter((request) => request.method === 'DELETE').length).toBe(deletesBefore);
     expect(h.spotify.playlist(road)!.uris).toEqual(uris([0, 1, 2, 3, 4]));
+  });
+
+  it('keeps saved albums and followed artists where the provider advertises them: album and artist collections, verified like tracks, not restorable as songs', async () => {
+    const created = await h.api('/api/snapshots/profiles', { method: 'POST', body: JSON.stringify({ name: 'Library', selection: { accounts: [{ account_id: h.spotifyAccount, collections: ['saved_albums', 'followed_artists'] }] } }) });
+    expect(created.status, created.text).toBe(201);
+    const queued = await h.api('/api/snapshots', { method: 'POST', body: JSON.stringify({ profile_id: (created.json as { id: string }).id }) });
+    expect(queued.status, queued.text).toBe(202);
+    let snapshot = queued.json as Omit<SnapshotJson, 'collections'> & { collections: { restore_id: string; kind: string; status: string; item_count: number }[] };
+    await expect.poll(async () => (snapshot = (await h.api(`/api/snapshots/${snapshot.id}`)).json as typeof snapshot).status, { timeout: 60_000, interval: 250 }).toBe('completed');
+    // The manifest's kind fixes the record type (album, artist) the verifier checks each line against.
+    expect(snapshot.collections.map((entry) => [entry.kind, entry.status, entry.item_count])).toEqual([
+      ['saved_albums', 'complete', 3],
+      ['followed_artists', 'complete', 2],
+    ]);
+    // Verified again from the bytes (checksums and counts of album and artist records).
+    const verified = await h.api(`/api/snapshots/${snapshot.id}/verify`, { method: 'POST', body: '{}' });
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.json).toMatchObject({ verification_reason: null });
+    // A restore writes songs: album and artist collections are refused with a clear reason.
+    const restore = await h.api('/api/migrations', {
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'snapshot', source_account_id: snapshot.id, source_snapshot_id: snapshot.id, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: ['s1:saved_albums'] }, acknowledge_warnings: true }),
+    });
+    expect(restore.status, restore.text).toBeGreaterThanOrEqual(400);
+    expect(restore.status).toBeLessThan(500);
   });
 
   it('refuses unknown ids, other owners and bad queries with problems', async () => {
