@@ -240,6 +240,7 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       limits: config.snapshotLimits,
       schemaBaseUrl: config.schemaBaseUrl,
       signingKeyFile: config.snapshotSigningKeyFile,
+      library,
       logger,
       ...(overrides.snapshotHeartbeatSeconds ? { heartbeatSeconds: overrides.snapshotHeartbeatSeconds } : {}),
     });

@@ -112,6 +112,7 @@ function unwiredSnapshots(limits: SnapshotsApi['limits']): SnapshotsApi {
     eventsAfter: notWired,
     follow: notWired,
     diffs: { between: notWired, againstLive: notWired },
+    rewinds: { preview: notWired, rewind: notWired, read: notWired },
     asOf: notWired,
     signingKey: notWired,
     openArchive: () => {

@@ -148,6 +148,57 @@ describe('the Snapshots page', () => {
     await page.screenshot({ path: join(tmpdir(), 'opl-snapshots-page.png'), fullPage: true });
   });
 
+  it('compares the snapshot with the live playlist after a change on the service, then puts the playlist back as it was', async () => {
+    const snapshot = (await (await page.request.get(`${baseUrl}/api/snapshots/${snapshotId}`)).json()) as { completed_at: string; collections: { restore_id: string; kind: string; item_count: number }[] };
+    const collection = snapshot.collections.find((entry) => entry.kind === 'playlist')!;
+    const playlistId = collection.restore_id.slice(collection.restore_id.indexOf(':') + 1);
+    // A song added on the service (the demo's stand-in for the user's own app).
+    const changed = await page.request.post(`${baseUrl}/api/demo/playlists/change`, { data: { account_id: spotifyAccount, playlist_id: playlistId, change: 'add' } });
+    expect(changed.status()).toBe(200);
+    const added = (await changed.json()) as { title: string };
+
+    const history = snapshots().locator('[data-testid="snapshot-history"]');
+    const compare = history.locator('[data-testid="compare-form"]');
+    await compare.getByLabel('Snapshot').selectOption(snapshotId);
+    await compare.getByLabel('Compare with').selectOption('live');
+    await compare.getByLabel('Playlist').selectOption(collection.restore_id);
+    await compare.getByRole('button', { name: 'Compare' }).click();
+    const diff = history.locator('[data-testid="diff-collection"]');
+    await diff.waitFor({ timeout: 30_000 });
+    expect(await diff.getAttribute('data-status')).toBe('changed');
+    expect(await diff.locator('[data-testid="diff-counts"]').textContent()).toMatch(/^1 added, 0 removed, 0 moved, \d+ in place$/);
+    expect(await diff.locator('[data-change="added"]').textContent()).toContain(added.title);
+
+    // As it was one second after the snapshot finished: that snapshot, whatever others hold.
+    const rewind = history.locator('[data-testid="rewind-target-form"]');
+    await rewind.getByLabel('Account').selectOption(spotifyAccount);
+    await rewind.locator(`select[name="playlist"] option[value="${playlistId}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+    await rewind.getByLabel('Playlist').selectOption(playlistId);
+    const local = await page.evaluate((iso) => {
+      const at = new Date(Date.parse(iso) + 1_000);
+      const pad = (value: number) => String(value).padStart(2, '0');
+      return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+    }, snapshot.completed_at);
+    await rewind.getByLabel('As it was at').fill(local);
+    await rewind.getByRole('button', { name: 'Preview' }).click();
+    const preview = history.locator('[data-testid="rewind-preview"]');
+    await preview.waitFor({ timeout: 30_000 });
+    expect(await preview.locator('[data-testid="rewind-counts"]').textContent()).toBe(`1 removed, 0 moved, 0 added → ${collection.item_count} songs`);
+    expect(await preview.locator('[data-change="removed"]').textContent()).toContain(added.title);
+    // Removals need the box ticked.
+    await preview.getByRole('button', { name: 'Put it back' }).click();
+    await expect.poll(() => history.locator('[data-testid="history-problem"]').count()).toBe(1);
+    await preview.getByRole('checkbox', { name: /Remove 1 song added since then/ }).check();
+    await preview.getByRole('button', { name: 'Put it back' }).click();
+    const outcome = history.locator('[data-testid="rewind-outcome"]');
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.textContent()).toContain('The playlist is back as it was');
+
+    // The live playlist equals the snapshot again.
+    const after = (await (await page.request.get(`${baseUrl}/api/snapshots/${snapshotId}/collections/${encodeURIComponent(collection.restore_id)}/diff?against=live`)).json()) as { collections: { status: string }[] };
+    expect(after.collections[0]!.status).toBe('unchanged');
+  });
+
   it('deletes the snapshot once its restore has finished', async () => {
     // A snapshot whose restore may still read it cannot be deleted: let the restore settle first
     // (a restore left waiting for review is cancelled, as its owner would).

@@ -7,6 +7,7 @@ import { AppError, problemResponse } from '../errors/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 import { contentDisposition } from './exports.routes.ts';
 import { snapshotDiffRoutes, type SnapshotDiffApi } from './snapshot-diff.routes.ts';
+import { snapshotRewindRoutes, type SnapshotRewindApi } from './snapshot-rewind.routes.ts';
 import { toAppError } from './migrations.routes.ts';
 
 /**
@@ -19,7 +20,8 @@ export type SnapshotsApi = Pick<
   SnapshotService,
   'createProfile' | 'updateProfile' | 'profiles' | 'profile' | 'deleteProfile' | 'createSnapshot' | 'snapshots' | 'snapshot' | 'archive' | 'verify' | 'deleteSnapshot' | 'upload' | 'openArchive' | 'limits' | 'eventsAfter' | 'follow' | 'asOf' | 'signingKey'
 > &
-  SnapshotDiffApi;
+  SnapshotDiffApi &
+  SnapshotRewindApi;
 
 const selectionSchema = z.object({ accounts: z.array(z.object({ account_id: z.string(), collections: z.union([z.literal('all'), z.array(z.string())]) })) });
 const profileSchema = z
@@ -79,6 +81,11 @@ function snapshotProblem(error: unknown): unknown {
         return new AppError('payload_too_large', error.message);
       case 'no_snapshot_before':
         return new AppError('not_found', error.message, { extensions: { reason: 'no_snapshot_before' } });
+      case 'confirmation_required':
+      case 'rewind_unverified':
+      case 'rewind_failed':
+      case 'not_restorable':
+        return new AppError('conflict', error.message, { extensions: { reason: error.code } });
       case 'account_required':
         return new AppError('conflict', error.message, { extensions: { reason: 'account_required' } });
       case 'archive_missing':
@@ -287,6 +294,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod<{ snapshots: SnapshotsApi; ad
   );
 
   await app.register(snapshotDiffRoutes, { snapshots, answer });
+  await app.register(snapshotRewindRoutes, { snapshots, answer, snapshotSchema });
 
   await app.register(async (raw) => {
     // The archive stays a stream: no parser buffers it, whatever its Content-Type says.

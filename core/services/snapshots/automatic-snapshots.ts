@@ -13,8 +13,8 @@ import * as sql from './snapshots.sql.ts';
 /** An expired or revoked connection, from the engine's connection layer or the plugin. */
 const needsReconnect = (error: unknown): boolean => (error instanceof ConnectionError && error.code === 'auth_expired') || (error instanceof PluginError && error.type === 'AuthExpired');
 
-/** What an automatic snapshot is taken before: a destructive organizer job, or a mirror sync run. */
-export type AutomaticOrigin = 'organizer' | 'sync';
+/** What an automatic snapshot is taken before: a destructive organizer job, a mirror sync run, or a rewind of a playlist to a snapshot. */
+export type AutomaticOrigin = 'organizer' | 'sync' | 'restore';
 
 /**
  * The retention an automatic profile starts with: the newest 20 and everything of the last 30
@@ -23,9 +23,9 @@ export type AutomaticOrigin = 'organizer' | 'sync';
  */
 export const AUTOMATIC_RETENTION: RetentionPolicy = { keep_last: 20, keep_days: 30 };
 
-const describe = (reason: AutomaticOrigin) => (reason === 'organizer' ? 'organizer job' : 'sync run');
+const describe = (reason: AutomaticOrigin) => ({ organizer: 'organizer job', sync: 'sync run', restore: 'rewind to a snapshot' })[reason];
 
-const NAMES: Record<AutomaticOrigin, string> = { organizer: 'Before organizer changes', sync: 'Before mirror sync runs' };
+const NAMES: Record<AutomaticOrigin, string> = { organizer: 'Before organizer changes', sync: 'Before mirror sync runs', restore: 'Before playlist rewinds' };
 
 export interface AutomaticSnapshotOptions {
   /** Stops the snapshot (the caller's job is stopping). */

@@ -9,3 +9,4 @@ export { SnapshotDiffs, type CollectionDiff, type SnapshotDiffView } from './sna
 export { diffTracks, trackIdentity, type DiffTrack, type TrackDiff } from './track-diff.ts';
 export { AUTOMATIC_RETENTION, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
 export { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
+export { PlaylistRewinds, type RewindPreview, type RewindResult, type RewindTarget } from './playlist-rewind.ts';

@@ -7,11 +7,14 @@ import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/p
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
+import type { LibraryReadService } from '../library/library-read.service.ts';
 import type { PlaylistReadService } from '../playlists/playlist-read.service.ts';
 import { SelectionError, type SnapshotCollectionSource } from '../migrations/migration-source.ts';
 import type { ProgressChannel } from '../migrations/migration-events.ts';
 import { readSnapshotCollections, SnapshotArchiveWriter, SnapshotVerificationError, verifySnapshotArchive, type SnapshotItem, type SnapshotLimits, type SnapshotSigningKey } from './archive/index.ts';
 import { AutomaticSnapshots, type AutomaticOrigin, type AutomaticSnapshotOptions } from './automatic-snapshots.ts';
+import { isLibraryCollection, LIBRARY_COLLECTIONS, libraryCollectionItems } from './library-collections.ts';
+import { PlaylistRewinds } from './playlist-rewind.ts';
 import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
 import { SnapshotError } from './snapshot-error.ts';
@@ -26,7 +29,7 @@ import * as sql from './snapshots.sql.ts';
 export interface SnapshotServiceDependencies {
   execute: SqlExecute;
   transaction: SqlTransaction;
-  connections: Pick<ConnectionService, 'get' | 'list'>;
+  connections: Pick<ConnectionService, 'get' | 'list' | 'call'>;
   playlists: Pick<PlaylistReadService, 'list' | 'read'>;
   /** Queues the creation job of a snapshot row. */
   enqueue: (snapshotId: string) => Promise<void>;
@@ -42,7 +45,10 @@ export interface SnapshotServiceDependencies {
   clock?: () => Date;
   /** The instance's signing key file (made on first use); null or absent: snapshots are not signed. */
   signingKeyFile?: string | null;
+  /** Reads `saved_albums` and `followed_artists` of a selection; absent: those collections fail. */
+  library?: Pick<LibraryReadService, 'albums' | 'artists'>;
 }
+
 
 /** A provider's read error as a manifest failure: its type as the code, its message (already free of credentials). */
 function readFailure(error: unknown): SnapshotFailure {
@@ -70,6 +76,8 @@ export class SnapshotService {
   readonly scheduler: SnapshotScheduler;
   /** Track-level diffs between snapshots, and against the live playlist. */
   readonly diffs: SnapshotDiffs;
+  /** A playlist put back exactly as a snapshot holds it ("as it was at time T"), in the same provider playlist. */
+  readonly rewinds: PlaylistRewinds;
   readonly #automatic: AutomaticSnapshots;
   #signingKey: Promise<SnapshotSigningKey> | null = null;
 
@@ -77,10 +85,11 @@ export class SnapshotService {
     this.#deps = deps;
     const clock = deps.clock ?? (() => new Date());
     this.scheduler = new SnapshotScheduler({ execute: deps.execute, transaction: deps.transaction, snapshots: this, enqueue: deps.enqueue, clock, logger: deps.logger });
+    const manifest = async (ownerId: string, id: string) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null;
     this.diffs = new SnapshotDiffs({
       snapshot: (ownerId, id) => this.snapshot(ownerId, id),
       archive: (ownerId, id) => this.archive(ownerId, id),
-      manifest: async (ownerId, id) => ((await deps.execute(sql.selectSnapshot(ownerId, id)))[0]?.['manifest'] as SnapshotManifest | null | undefined) ?? null,
+      manifest,
       profile: (ownerId, id) => this.profile(ownerId, id),
       connections: deps.connections,
       playlists: deps.playlists,
@@ -88,6 +97,7 @@ export class SnapshotService {
       clock,
     });
     this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+    this.rewinds = new PlaylistRewinds({ ...deps, snapshots: this, manifest });
   }
 
   /**
@@ -312,8 +322,8 @@ export class SnapshotService {
   /**
    * The creation job's work: every selected collection, one at a time, into a verified archive.
    * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
+   * Answers the error that failed it (recorded on the row too), or null.
    */
-  /** Takes a queued snapshot; answers the error that failed it (recorded on the row too), or null. */
   async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<{ failure: unknown } | null> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return null; // already run, failed by reconciliation, or deleted
@@ -337,7 +347,7 @@ export class SnapshotService {
         const ids =
           account.collections === 'all'
             ? listed.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]))
-            : account.collections.map((id) => ({ id, name: listed.find((playlist) => playlist.id === id)?.name ?? id }));
+            : account.collections.map((id) => ({ id, name: isLibraryCollection(id) ? LIBRARY_COLLECTIONS[id].name : (listed.find((playlist) => playlist.id === id)?.name ?? id) }));
         plans.push({ sourceId, accountId: account.account_id, ids });
       }
       progress.collections_total = plans.reduce((sum, plan) => sum + plan.ids.length, 0);
@@ -360,21 +370,21 @@ export class SnapshotService {
           progress.current = wanted.name.slice(0, 200);
           let details: SnapshotPlaylist | null = null;
           const playlists = this.#deps.playlists;
+          // One playlist at a time (SPEC Limits rule 1): read, written, let go.
           const items = async function* (): AsyncGenerator<SnapshotItem> {
-            // One playlist at a time (SPEC Limits rule 1): read, written, let go.
             const read = await playlists.read(ownerId, plan.accountId, wanted.id, true);
             details = playlistDetails(read.playlist);
             for (const track of read.playlist.tracks) yield track;
           };
           const entry = await writer.addCollection({
             sourceId: plan.sourceId,
-            kind: wanted.id === 'liked' ? 'liked_tracks' : 'playlist',
+            kind: wanted.id === 'liked' ? 'liked_tracks' : isLibraryCollection(wanted.id) ? wanted.id : 'playlist',
             sourceCollectionId: wanted.id,
             name: wanted.name,
             get playlist() {
               return details;
             },
-            items: items(),
+            items: isLibraryCollection(wanted.id) ? libraryCollectionItems(this.#deps.library, wanted.id, ownerId, plan.accountId) : items(),
             describeFailure: readFailure,
           });
           progress.collections_done += 1;

@@ -1,8 +1,9 @@
-import { PluginError, type OperationName, type Playlist, type Track } from '@opl/plugin-sdk';
+import type { OperationName, Playlist, Track } from '@opl/plugin-sdk';
 import type { OperationCallInput, OperationResult } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
 import { planMirror, type MirrorPlan, type TargetEntry } from './mirror-plan.ts';
+import { applyMirrorPlan, StatementStepLedger, type MirrorStepLedger, type MirrorWriteResult } from './mirror-writes.ts';
 import { insertMirrorStep, selectRuleMatches, settleMirrorStep } from './mirror.sql.ts';
 import { RunEnd } from './run-end.ts';
 import { readCollapsed, songKey } from './source-state.ts';
@@ -38,8 +39,6 @@ export interface MirrorReconcilerOptions {
   logger: Logger;
 }
 
-/** Removals sent per `removeTracks` call. */
-const REMOVE_BATCH = 100;
 /** Titles listed in a preview or a waiting run, per list. */
 const LISTED = 50;
 
@@ -175,7 +174,7 @@ export class MirrorReconciler {
     if (plan.removals.length > rule.mirrorMaxRemovals && plan.removals.length > approvedRemovals) {
       return { kind: 'approval', owned: [...state.owned], stats: { mirror: 'awaiting_approval', planned_removals: plan.removals.length, planned_moves: plan.moves.length, removal_cap: rule.mirrorMaxRemovals, preview: this.describe(rule, state), ...report } };
     }
-    const steps = new StepLedger(this.#o.execute, rule, runId);
+    const steps = mirrorRunLedger(this.#o.execute, rule, runId);
     const applied = await this.#apply(rule, runId, state, steps, held);
     let { calls } = applied;
     // Verification: the target read again must need nothing more. A target that put the re-added
@@ -198,56 +197,20 @@ export class MirrorReconciler {
   }
 
   /**
-   * The writes of one plan: removals, then moves (or the one replacement where the target cannot
-   * move entries), then the songs the target lost, each at its place.
+   * The writes of one plan (the shared mirror writer), ledgered in `sync_mirror_step` and ended as
+   * a run ends: a partial write is retried by the next run, an unaddressable target fails the run.
    */
-  async #apply(rule: RuleRow, runId: string, state: MirrorState, steps: StepLedger, held: () => void): Promise<{ calls: number; replaced: boolean; added: string[]; wrote: boolean }> {
+  #apply(rule: RuleRow, runId: string, state: MirrorState, steps: MirrorStepLedger, held: () => void): Promise<MirrorWriteResult> {
     const { plan } = state;
-    let calls = 0;
-    if (plan.removals.length + plan.moves.length > 0) {
-      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length });
-    }
-    let snapshot = state.target.snapshot_id;
-    for (let start = 0; start < plan.removals.length; start += REMOVE_BATCH) {
-      const batch = plan.removals.slice(start, start + REMOVE_BATCH);
-      const items = batch.flatMap((removal) => removal.positions.map((position, at) => ({ uri: removal.uri, target_item_id: removal.itemIds[at] ?? null, position })));
-      const result = await steps.call('remove', { uris: batch.map((removal) => removal.uri), snapshot_id: snapshot }, () => this.#call(rule, 'removeTracks', { playlist_id: rule.targetPlaylistId, items, snapshot_id: snapshot }));
-      calls++;
-      held();
-      const failed = result.results.filter((item) => !item.ok);
-      if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} removals were not applied (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
-      snapshot = result.snapshot_id ?? snapshot;
-    }
-    let moved = 0;
-    for (const move of plan.moves) {
-      try {
-        const result = await steps.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
-          this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null }),
-        );
-        snapshot = result.snapshot_id ?? snapshot;
-        calls++;
-        moved++;
-        held();
-      } catch (error) {
-        // A target that cannot move entries gets the one full replacement — before any move only.
-        if (!(error instanceof PluginError && error.type === 'Unsupported') || moved > 0) throw error;
-        if (plan.finalUris.some((uri) => uri.startsWith('unaddressable:'))) throw new RunEnd({ kind: 'fail', code: 'mirror_unaddressable' }, 'The target holds entries without a song URI (local files), so its order can only be changed by moving entries, which this provider cannot do.');
-        // The replacement is the whole result, the songs added back included.
-        await steps.call('replace', { count: plan.finalUris.length, readded: plan.adds.length }, () => this.#call(rule, 'replacePlaylistTracks', { playlist_id: rule.targetPlaylistId, uris: plan.finalUris }));
-        return { calls: calls + 1, replaced: true, added: plan.adds.map((add) => add.uri), wrote: true };
-      }
-    }
-    if (plan.adds.length > 0) {
-      // One ledgered call: a crash after the provider applied it leaves the songs on the target,
-      // where the next run's read finds them (present songs are never added again).
-      const items = plan.adds.map((add) => ({ uri: add.uri, position: add.position }));
-      const result = await steps.call('add', { uris: items.map((item) => item.uri), positions: items.map((item) => item.position) }, () => this.#call(rule, 'addTracks', { playlist_id: rule.targetPlaylistId, items }));
-      calls++;
-      held();
-      const failed = result.results.filter((item) => !item.ok);
-      if (failed.length > 0) throw new RunEnd({ kind: 'retry', code: 'mirror_partial', at: null }, `${failed.length} songs were not added back (${failed[0]!.error?.message ?? 'no reason given'}); the next run reads the target again and continues.`);
-    }
-    return { calls, replaced: false, added: plan.adds.map((add) => add.uri), wrote: calls > 0 };
+    return applyMirrorPlan(plan, {
+      playlistId: rule.targetPlaylistId,
+      snapshotId: state.target.snapshot_id,
+      call: (op, input) => this.#call(rule, op, input),
+      ledger: steps,
+      held,
+      beforeDestructive: async () => this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length }),
+      failure: (code, retryable, message) => new RunEnd(retryable ? { kind: 'retry', code, at: null } : { kind: 'fail', code }, message),
+    });
   }
 
   #call<N extends OperationName>(rule: RuleRow, op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> {
@@ -255,30 +218,12 @@ export class MirrorReconciler {
   }
 }
 
-/** Ledger rows around provider writes: `intended` before the call, `done` or `failed` after it. */
-class StepLedger {
-  readonly #execute: SqlExecute;
-  readonly #rule: RuleRow;
-  readonly #runId: string;
-  #seq = 0;
-
-  constructor(execute: SqlExecute, rule: RuleRow, runId: string) {
-    this.#execute = execute;
-    this.#rule = rule;
-    this.#runId = runId;
-  }
-
-  async call<T>(kind: 'remove' | 'move' | 'replace' | 'add', payload: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
-    const [row] = await this.#execute(insertMirrorStep({ ownerId: this.#rule.ownerId, ruleId: this.#rule.id, runId: this.#runId, seq: this.#seq++, kind, payload }));
-    const stepId = String(row!['id']);
-    try {
-      const result = await work();
-      await this.#execute(settleMirrorStep(stepId, 'done', null));
-      return result;
-    } catch (error) {
-      // Failed as far as the answer says; whether the provider applied it is settled by the next read.
-      await this.#execute(settleMirrorStep(stepId, 'failed', error instanceof Error ? error.message.slice(0, 1_000) : String(error)));
-      throw error;
-    }
-  }
+/** The mirror run's ledger: `sync_mirror_step` rows of the rule and run. */
+function mirrorRunLedger(execute: SqlExecute, rule: RuleRow, runId: string): MirrorStepLedger {
+  return new StatementStepLedger(
+    async (seq, kind, payload) => String((await execute(insertMirrorStep({ ownerId: rule.ownerId, ruleId: rule.id, runId, seq, kind, payload })))[0]!['id']),
+    async (stepId, status, error) => {
+      await execute(settleMirrorStep(stepId, status, error));
+    },
+  );
 }

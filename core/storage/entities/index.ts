@@ -27,6 +27,7 @@ import { SignInDevice, SignInThrottle } from './sign-in-throttle.entity.ts';
 import { UserUsage } from './user-usage.entity.ts';
 import { SnapshotProfile } from './snapshot-profile.entity.ts';
 import { Snapshot } from './snapshot.entity.ts';
+import { SnapshotRewind, SnapshotRewindStep } from './snapshot-rewind.entity.ts';
 import { SyncCheckpoint } from './sync-checkpoint.entity.ts';
 import { SyncMirrorStep } from './sync-mirror-step.entity.ts';
 import { SyncRule } from './sync-rule.entity.ts';
@@ -66,6 +67,8 @@ export {
   SignInThrottle,
   Snapshot,
   SnapshotProfile,
+  SnapshotRewind,
+  SnapshotRewindStep,
   SyncCheckpoint,
   SyncMirrorStep,
   SyncRule,
@@ -105,6 +108,8 @@ export const ENTITIES = [
   ShareRecipient,
   SnapshotProfile,
   Snapshot,
+  SnapshotRewind,
+  SnapshotRewindStep,
   PluginRecord,
   PluginAllowListEntry,
   AppUser,

@@ -76,6 +76,9 @@ export const SYNC_RUN_STATUSES = ['queued', 'running', 'review_required', 'appro
 /** A mirror step's ledger row: written before its provider call, settled after it. */
 export const SYNC_MIRROR_STEP_STATUSES = ['intended', 'done', 'failed'] as const;
 export const SYNC_MIRROR_STEP_KINDS = ['remove', 'move', 'replace', 'add'] as const;
+
+/** A snapshot rewind ("this playlist as it was at time T", written back into the same playlist). */
+export const SNAPSHOT_REWIND_STATUSES = ['running', 'completed', 'failed'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** `restore_tracks`: the undo of a finished song removal (puts the removed entries back where they were). */

@@ -1,3 +1,4 @@
+import type { OplSnapshotHistory } from './snapshot-history.component.ts';
 import { OplSnapshotsPage } from './snapshots-page.component.ts';
 
 export { OplSnapshotsPage };
@@ -7,5 +8,6 @@ if (!customElements.get('opl-snapshots-page')) customElements.define('opl-snapsh
 declare global {
   interface HTMLElementTagNameMap {
     'opl-snapshots-page': OplSnapshotsPage;
+    'opl-snapshot-history': OplSnapshotHistory;
   }
 }

@@ -33,8 +33,11 @@ import { tableStyles } from '../../theme/table.styles.ts';
 import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { profileForm, readProfileForm } from './profile-form.template.ts';
+import { OplSnapshotHistory } from './snapshot-history.component.ts';
 import { restoreForm, snapshotTable } from './snapshot-list.template.ts';
 import { snapshotsPageStyles } from './snapshots-page.styles.ts';
+
+if (!customElements.get('opl-snapshot-history')) customElements.define('opl-snapshot-history', OplSnapshotHistory);
 
 type Load =
   | { readonly state: 'loading' }
@@ -49,7 +52,8 @@ type Editing = { readonly profile: SnapshotProfile | null } | undefined;
  * taken now with live progress (server-sent events from `/api/snapshots/{id}/events`), the list
  * with size, contents, partial failures and verification, and the moves on each: verify,
  * download, restore (a migration, linked to History), delete; and uploads of archives made
- * elsewhere, verified by the engine before they are kept.
+ * elsewhere, verified by the engine before they are kept. The diff view and "a playlist as it was"
+ * are `opl-snapshot-history`.
  */
 export class OplSnapshotsPage extends OplPage {
   static override styles = [sharedStyles, pageStyles, tableStyles, formStyles, snapshotsPageStyles];
@@ -360,6 +364,12 @@ export class OplSnapshotsPage extends OplPage {
             )
           : nothing}
       </section>
+      <opl-snapshot-history
+        .snapshots=${load.snapshots}
+        .accounts=${load.accounts}
+        @opl-announce=${(event: CustomEvent<string>) => (this._announcement = event.detail)}
+        @opl-snapshots-changed=${() => void this.#reload()}
+      ></opl-snapshot-history>
       <section aria-labelledby="upload-heading">
         <h2 id="upload-heading">Upload a snapshot</h2>
         <form class="upload" data-testid="upload-form" @submit=${(event: SubmitEvent) => void this.#upload(event)}>

@@ -15,6 +15,7 @@ export const snapshotsPageStyles = css`
 
   form.profile,
   form.upload,
+  form.history,
   section.restore form {
     display: grid;
     gap: var(--opl-space-3);
@@ -28,7 +29,8 @@ export const snapshotsPageStyles = css`
   }
 
   ul.collections,
-  ul.failures {
+  ul.failures,
+  ul.diff-changes {
     margin: 0;
     padding-inline-start: var(--opl-space-4);
   }
