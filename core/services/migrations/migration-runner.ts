@@ -46,7 +46,7 @@ import { itemsOf } from './job-items.ts';
 export interface RunnerOptions {
   store: MigrationStore;
   sources: MigrationSources;
-  connections: Pick<ConnectionService, 'call'>;
+  connections: Pick<ConnectionService, 'call' | 'session'>;
   catalogue: MatchCatalogue;
   imports: Pick<ImportRecordService, 'completeJob' | 'releaseFailedJob'>;
   playlists: Pick<PlaylistReadService, 'invalidate'>;
@@ -216,7 +216,8 @@ export class MigrationRunner {
   /** Runs phases until the job finishes, waits for review, or the slice ends. */
   async #advance(job: JobRow, checkpoint: () => boolean, logger: Logger): Promise<'done' | 'review' | 'sliced'> {
     const target = this.#targetManifest(job);
-    const call = <N extends OperationName>(op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> => this.#o.connections.call(job.ownerId, job.targetAccountId, op, input);
+    // One session for the run's calls of the target: not two database reads per search (see `ConnectionService.session`).
+    const call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>> = this.#o.connections.session(job.ownerId, job.targetAccountId);
     if (job.phase === 'created') {
       await this.#importItems(job);
       job.phase = 'items_ready';
