@@ -54,7 +54,9 @@ export async function startBenchEngine(label: string, plugins: readonly BenchPlu
   const registry = await createTestRegistry([publisher]);
   for (const plugin of plugins) await publishTestPlugin(registry, { manifestSource: manifest(plugin, publisher.keyId), code: plugin.code, publisher });
   const dataDir = await mkdtemp(join(tmpdir(), `opl-bench-${label}-`));
-  const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_PORT: '0', OPL_LOG_LEVEL: 'silent', ...registry.env });
+  // The embedded server's port may be set: another engine on the machine may hold the default one.
+  const port = process.env['OPL_EMBEDDED_DB_PORT'];
+  const config = loadConfig({ OPL_DATA_DIR: dataDir, OPL_PORT: '0', OPL_LOG_LEVEL: 'silent', ...(port ? { OPL_EMBEDDED_DB_PORT: port } : {}), ...registry.env });
   const app = await createApp(config, { http: true, worker: true }, { logger: createLogger({ level: 'silent' }), workerPollingIntervalSeconds: 0.5 });
   const address = (await app.start()) ?? '';
   return { app, baseUrl: address.replace('0.0.0.0', '127.0.0.1'), registry, dataDir };

@@ -1,10 +1,10 @@
 import type { Track } from '@opl/plugin-sdk';
+import { acceptedKeys, applyAccepted, type AcceptedWrite } from './accepted-writes.ts';
 import { isrcKey, missToken, roundDuration, trackKey, uriOf } from './match-answers.ts';
 import {
   countConfirmingAccounts,
   deleteDenial,
   deleteEdge,
-  deleteMiss,
   deleteTargetEdges,
   fillIdentity,
   GLOBAL_SCOPE,
@@ -15,25 +15,12 @@ import {
   selectIdentityByIsrc,
   selectSourceIdentity,
   upsertEdge,
-  upsertEdges,
   type EdgeFields,
-  type MissKey,
 } from './match-graph.sql.ts';
 import { accountScope, linkableId, normalizeIsrc, sourceKeyOf } from './match-keys.ts';
 import { CONFIRMED_EDGE_CONFIDENCE, PROMOTION_MIN_ACCOUNTS, READ_EDGE_CONFIDENCE, type ConfirmRequest, type ConfirmResult, type DenyRequest, type GraphTransaction, type SqlExecutor } from './match-types.ts';
 
-/** What a search's acceptance records: the chosen target track, and the source track on the same identity. */
-export interface AcceptedWrite {
-  source: Track;
-  sourceProvider: string;
-  targetProvider: string;
-  chosen: Track;
-  chosenId: string;
-  confidence: number;
-  missKey: MissKey;
-  /** Whether a no-match row was seen for `missKey` (else there is none to delete). */
-  hadMiss: boolean;
-}
+export type { AcceptedWrite } from './accepted-writes.ts';
 
 /** Keys a write touched, for cached lookups to know they may be out of date (see `MatchPrefetch`). */
 export type OnGraphWrite = (tokens: readonly string[] | 'all') => void;
@@ -50,23 +37,49 @@ interface Queued {
  * deadlock): a second worker resolving the same recording waits, then finds the first one's
  * identity instead of creating a twin.
  *
- * Acceptances are committed in groups: while one group's transaction runs, the acceptances of
- * concurrent resolutions queue, and the next transaction takes them all (one set of locks, one
- * commit). Each caller still returns only once its own write is committed.
+ * Acceptances are committed in groups, set-based (`applyAccepted`): while one group's transaction
+ * runs, the acceptances of concurrent resolutions queue, and the next transaction takes them all
+ * (one set of locks, one commit); each caller returns once its own write is committed. With
+ * `deferAccepted` (a migration's slice) they are not committed per resolution at all: they wait
+ * for `flush`, one transaction for the whole slice. Until then they are only in this process's
+ * memory, so every other write of this writer, and every database read of its match service
+ * (`pending`), flushes them first: what is read is what writing at once would have given. A crash
+ * loses them, and costs the next migration of those songs a search, nothing else.
  */
 export class GraphWriter {
   readonly #transaction: GraphTransaction;
   readonly #onWrite: OnGraphWrite;
+  readonly #deferAccepted: boolean;
   #queue: Queued[] = [];
   #draining = false;
+  /** Acceptances waiting for `flush` (`deferAccepted`). */
+  #deferred: AcceptedWrite[] = [];
 
-  constructor(transaction: GraphTransaction, onWrite: OnGraphWrite) {
+  constructor(transaction: GraphTransaction, onWrite: OnGraphWrite, options: { deferAccepted?: boolean } = {}) {
     this.#transaction = transaction;
     this.#onWrite = onWrite;
+    this.#deferAccepted = options.deferAccepted ?? false;
+  }
+
+  /** Whether acceptances wait for `flush` (a read of the graph must flush first to see them). */
+  get pending(): boolean {
+    return this.#deferred.length > 0;
+  }
+
+  /** Commits the deferred acceptances in one transaction (nothing to do without any). */
+  async flush(): Promise<void> {
+    if (this.#deferred.length === 0) return;
+    const writes = this.#deferred;
+    this.#deferred = [];
+    await this.#write(
+      writes.flatMap((write) => acceptedKeys(write)),
+      (execute) => applyAccepted(execute, writes),
+    );
   }
 
   /** Records what a read of `provider` tells the graph: tracks with an ISRC and an id. */
   async recordReadTracks(provider: string, tracks: readonly Track[]): Promise<number> {
+    await this.flush();
     let recorded = 0;
     for (const track of tracks) {
       const id = linkableId(track);
@@ -82,8 +95,15 @@ export class GraphWriter {
     return recorded;
   }
 
-  /** Records a search's acceptance (see `AcceptedWrite`); resolves once it is committed. */
+  /** Records a search's acceptance (see `AcceptedWrite`); resolves once it is committed, or at once when deferred. */
   recordAccepted(write: AcceptedWrite): Promise<void> {
+    if (this.#deferAccepted) {
+      this.#deferred.push(write);
+      // Read-ahead answers about these keys are out of date from now on: their reads go to the
+      // database, and flush this write first.
+      this.#onWrite([...acceptedKeys(write), missToken(write.missKey)]);
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ write, resolve, reject });
       if (!this.#draining) void this.#drain();
@@ -98,9 +118,10 @@ export class GraphWriter {
         try {
           await this.#write(
             group.flatMap(({ write }) => acceptedKeys(write)),
-            async (execute) => {
-              for (const { write } of group) await writeAccepted(execute, write);
-            },
+            (execute) => applyAccepted(
+              execute,
+              group.map(({ write }) => write),
+            ),
           );
           this.#onWrite(group.flatMap(({ write }) => [...acceptedKeys(write), missToken(write.missKey)]));
           for (const { resolve } of group) resolve();
@@ -124,6 +145,7 @@ export class GraphWriter {
     const targetIsrc = normalizeIsrc(target.isrc);
 
     const keys = [trackKey(targetProvider, targetId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
+    await this.flush();
     try {
       return await this.#write(keys, async (execute) => {
         const { id: identityId } = await identityFor(execute, source, sourceProvider, scope, targetIsrc, { provider: targetProvider, id: targetId });
@@ -161,6 +183,7 @@ export class GraphWriter {
     const sourceId = linkableId(source);
     const sourceIsrc = normalizeIsrc(source.isrc);
     const keys = [trackKey(targetProvider, targetTrackId), ...(sourceId ? [trackKey(sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : [])];
+    await this.flush();
     try {
       await this.#write(keys, async (execute) => {
         await execute(insertDenial({ scope, sourceProvider, sourceKey: sourceKeyOf(source), targetProvider }, targetTrackId));
@@ -174,6 +197,7 @@ export class GraphWriter {
 
   /** Removes every edge of a target track, in every scope. Returns how many. */
   async forgetTarget(provider: string, providerTrackId: string): Promise<number> {
+    await this.flush();
     try {
       return await this.#write([trackKey(provider, providerTrackId)], async (execute) => (await execute(deleteTargetEdges(provider, providerTrackId))).length);
     } finally {
@@ -188,55 +212,6 @@ export class GraphWriter {
       return work(execute);
     });
   }
-}
-
-function acceptedKeys(write: AcceptedWrite): string[] {
-  const sourceId = linkableId(write.source);
-  const sourceIsrc = normalizeIsrc(write.source.isrc);
-  const targetIsrc = normalizeIsrc(write.chosen.isrc);
-  return [trackKey(write.targetProvider, write.chosenId), ...(sourceId ? [trackKey(write.sourceProvider, sourceId)] : []), ...(sourceIsrc ? [isrcKey(sourceIsrc)] : []), ...(targetIsrc ? [isrcKey(targetIsrc)] : [])];
-}
-
-/**
- * One acceptance: a global edge for the chosen track (`isrc_exact` when its ISRC is the
- * identity's, else `fuzzy`), the source track linked to the same identity (so the reverse
- * direction resolves from the graph too), and the no-match row gone.
- */
-async function writeAccepted(execute: SqlExecutor, write: AcceptedWrite): Promise<void> {
-  const { source, sourceProvider, targetProvider, chosen, chosenId, confidence } = write;
-  const targetIsrc = normalizeIsrc(chosen.isrc);
-  const sourceId = linkableId(source);
-  const sourceIsrc = normalizeIsrc(source.isrc);
-  const identity = await identityFor(execute, source, sourceProvider, GLOBAL_SCOPE, targetIsrc);
-  const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identity.isrc;
-  const edges: EdgeFields[] = [
-    {
-      identityId: identity.id,
-      provider: targetProvider,
-      providerTrackId: chosenId,
-      providerUri: uriOf(chosen, targetProvider),
-      confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-      source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
-      scope: GLOBAL_SCOPE,
-    },
-  ];
-  if (sourceId) {
-    edges.push({
-      identityId: identity.id,
-      provider: sourceProvider,
-      providerTrackId: sourceId,
-      providerUri: uriOf(source, sourceProvider),
-      confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-      source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
-      scope: GLOBAL_SCOPE,
-    });
-  }
-  // One statement for both edges, unless they are the same row (a migration between two accounts
-  // of one service): then the second must see the first, as two statements in order.
-  const sameRow = edges.length === 2 && edges[0]!.provider === edges[1]!.provider && edges[0]!.providerTrackId === edges[1]!.providerTrackId;
-  if (sameRow) for (const edge of edges) await execute(upsertEdge(edge));
-  else await execute(upsertEdges(edges));
-  if (write.hadMiss) await execute(deleteMiss(write.missKey));
 }
 
 interface Identity {

@@ -69,7 +69,8 @@ export * from './match-types.ts';
  *   get edges.
  * - Graph writes (identity, edges, promotion, denial) run in transactions after advisory locks on
  *   the ISRCs and provider tracks involved (`GraphWriter`); edges are unique per (provider, track,
- *   scope) and upserted. A migration reads a slice's lookups ahead (`prefetch`, `MatchPrefetch`).
+ *   scope) and upserted. A migration reads a slice's lookups ahead (`prefetch`, `MatchPrefetch`)
+ *   and commits its acceptances once per slice (`deferGraphWrites`, `flushGraphWrites`).
  */
 
 const SEARCH_LIMIT = 10;
@@ -84,6 +85,11 @@ export interface MatchServiceOptions {
   catalogue: MatchCatalogue;
   /** The clock, for the no-match backoff. */
   now?: () => Date;
+  /**
+   * Acceptances wait for `flushGraphWrites` instead of one commit per resolution (a migration
+   * commits a slice's at once; see `GraphWriter`). Whoever sets it must flush.
+   */
+  deferGraphWrites?: boolean;
 }
 
 class SearchFailed extends Error {
@@ -111,7 +117,18 @@ export class MatchService {
     this.#plugins = options.plugins;
     this.#catalogue = options.catalogue;
     this.#now = options.now ?? (() => new Date());
-    this.#graph = new GraphWriter(options.transaction, (tokens) => this.#prefetched.touched(tokens));
+    this.#graph = new GraphWriter(options.transaction, (tokens) => this.#prefetched.touched(tokens), { deferAccepted: options.deferGraphWrites ?? false });
+  }
+
+  /** Commits the acceptances `deferGraphWrites` kept waiting, in one transaction. */
+  flushGraphWrites(): Promise<void> {
+    return this.#graph.flush();
+  }
+
+  /** A statement on the graph, the no-match cache or denials: it must see every acceptance, so deferred ones are committed first. */
+  async #query(statement: Parameters<SqlExecutor>[0]): Promise<Record<string, unknown>[]> {
+    if (this.#graph.pending) await this.#graph.flush();
+    return this.#execute(statement);
   }
 
   /** Records what a read of `provider` tells the graph: tracks with an ISRC and an id. */
@@ -126,7 +143,7 @@ export class MatchService {
    */
   async prefetch(requests: readonly ResolveRequest[]): Promise<void> {
     await this.#prefetched.load(
-      this.#execute,
+      (statement) => this.#query(statement),
       requests.map((request) => {
         const strictness = parseStrictness(request.strictness);
         const graph = this.#lookup(request, strictness, []);
@@ -164,7 +181,7 @@ export class MatchService {
     const ahead = this.#prefetched.take(first, strictness);
     const dropped: string[] = [];
     for (;;) {
-      const [hit] = dropped.length === 0 && ahead ? (ahead.graph ? [ahead.graph] : []) : await this.#execute(selectGraphMatch(this.#lookup(request, strictness, dropped)));
+      const [hit] = dropped.length === 0 && ahead ? (ahead.graph ? [ahead.graph] : []) : await this.#query(selectGraphMatch(this.#lookup(request, strictness, dropped)));
       if (!hit) break;
       const edgeSource = hit.source as EdgeSource;
       const edgeScope = String(hit.scope);
@@ -209,7 +226,7 @@ export class MatchService {
     for (const uri of linksOf(source, target.provider)) {
       const answer = await validate(uri).catch(() => null);
       if (!answer?.valid || answer.entity !== 'track' || !answer.id) continue;
-      const denied = await this.#execute(selectDenied({ scope, sourceProvider, sourceKey, targetProvider: target.provider }));
+      const denied = await this.#query(selectDenied({ scope, sourceProvider, sourceKey, targetProvider: target.provider }));
       if (denied.some((row) => String(row.target_track_id) === answer.id)) return null;
       return {
         decision: 'accept',
@@ -239,7 +256,7 @@ export class MatchService {
     // the same rule (`isLinkOnly`).
     if (isLinkOnly(source, targetSearchesIsrc)) return { ...empty('reject', 'unsearchable', 0), reason: unsearchableReason(source, target.provider) };
     const missKey = missKeyOf(lookup, strictness);
-    const [miss] = ahead ? (ahead.miss ? [ahead.miss] : []) : await this.#execute(selectMiss(missKey));
+    const [miss] = ahead ? (ahead.miss ? [ahead.miss] : []) : await this.#query(selectMiss(missKey));
     const now = this.#now();
     if (miss && new Date(miss.retry_after as string | Date) > now) {
       const retryAt = new Date(miss.retry_after as string | Date);
@@ -250,7 +267,7 @@ export class MatchService {
       };
     }
 
-    const denied = new Set(ahead ? ahead.denied : (await this.#execute(selectDenied(denialKeyOf(lookup)))).map((row) => String(row.target_track_id)));
+    const denied = new Set(ahead ? ahead.denied : (await this.#query(selectDenied(denialKeyOf(lookup)))).map((row) => String(row.target_track_id)));
     const matchOptions = { targetProvider: target.provider, strictness, targetIsVideoProvider: attributes?.video ?? false };
 
     let searches = 0;
@@ -310,7 +327,7 @@ export class MatchService {
     // A real no-match. One the account's own denials caused is not everyone's no-match: not cached.
     let retryAt: Date | undefined;
     if (!droppedDenied) {
-      const [row] = await this.#execute(recordMiss(missKey, now, MISS_BACKOFF_SECONDS, MISS_BACKOFF_MAX_SECONDS));
+      const [row] = await this.#query(recordMiss(missKey, now, MISS_BACKOFF_SECONDS, MISS_BACKOFF_MAX_SECONDS));
       this.#prefetched.touched([missToken(missKey)]);
       if (row) retryAt = new Date(row.retry_after as string | Date);
     }

@@ -46,7 +46,7 @@ import { itemsOf } from './job-items.ts';
 export interface RunnerOptions {
   store: MigrationStore;
   sources: MigrationSources;
-  connections: Pick<ConnectionService, 'call'>;
+  connections: Pick<ConnectionService, 'call' | 'session'>;
   catalogue: MatchCatalogue;
   imports: Pick<ImportRecordService, 'completeJob' | 'releaseFailedJob'>;
   playlists: Pick<PlaylistReadService, 'invalidate'>;
@@ -68,8 +68,8 @@ export interface RunnerOptions {
 const MATCH_BATCH = 100;
 /** Items matched at once (the provider's pacing still applies to every search). */
 const MATCH_CONCURRENCY = 4;
-/** Match results are written together once this many wait, or this long after the last write. */
-const MATCH_FLUSH_ITEMS = 25;
+/** Match results are written together once this many wait (a slice), or this long after the last write. */
+const MATCH_FLUSH_ITEMS = MATCH_BATCH;
 const MATCH_FLUSH_MS = 500;
 const IMPORT_INSERT_BATCH = 500;
 const MAX_INLINE_RETRIES = 4;
@@ -216,7 +216,8 @@ export class MigrationRunner {
   /** Runs phases until the job finishes, waits for review, or the slice ends. */
   async #advance(job: JobRow, checkpoint: () => boolean, logger: Logger): Promise<'done' | 'review' | 'sliced'> {
     const target = this.#targetManifest(job);
-    const call = <N extends OperationName>(op: N, input: OperationCallInput<N>): Promise<OperationResult<N>> => this.#o.connections.call(job.ownerId, job.targetAccountId, op, input);
+    // One session for the run's calls of the target: not two database reads per search (see `ConnectionService.session`).
+    const call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>> = this.#o.connections.session(job.ownerId, job.targetAccountId);
     if (job.phase === 'created') {
       await this.#importItems(job);
       job.phase = 'items_ready';
@@ -236,7 +237,7 @@ export class MigrationRunner {
     }
     if (job.phase === 'matched') {
       // A target track the provider no longer has leaves the identity graph, for every account.
-      const forgetTarget = (trackId: string) => this.#matchService(job, call).forgetTarget(job.targetProvider, trackId);
+      const forgetTarget = (trackId: string) => this.#matchService(call).forgetTarget(job.targetProvider, trackId);
       const lease = { worker: this.#o.workerId, seconds: this.#o.leaseSeconds };
       const writer = new TargetWriter({ store: this.#o.store, call, manifest: target, job, lease, forgetTarget, ...(this.#o.visibilityWaitMs === undefined ? {} : { visibilityWaitMs: this.#o.visibilityWaitMs }) });
       for (const collection of this.#writeCollections(job)) {
@@ -301,11 +302,14 @@ export class MigrationRunner {
 
   // --- phase 3–3.6: target access, match, review gate ----------------------------------------
 
-  #matchService(job: JobRow, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>): MatchService {
+  /** `deferGraphWrites`: matching commits a slice's graph writes at once (see `#matchItems`). */
+  #matchService(call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, deferGraphWrites = false): MatchService {
     return new MatchService({
       execute: this.#o.store.execute,
-      // Graph writes are short and make no provider calls: the job's own transaction holds them.
-      transaction: (work) => this.#o.store.inJob(job.id, work),
+      // The identity graph is no row of the job: its writes take only their own graph locks, never
+      // the job's progress lock, like every other writer of the graph (review, generator).
+      transaction: this.#o.store.transaction,
+      deferGraphWrites,
       catalogue: this.#o.catalogue,
       // An account that needs reconnecting must pause the job, not count as a failed search.
       plugins: {
@@ -322,7 +326,7 @@ export class MigrationRunner {
   }
 
   async #matchItems(job: JobRow, target: Manifest, call: <N extends OperationName>(op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>, checkpoint: () => boolean): Promise<'done' | 'sliced'> {
-    const matching = this.#matchService(job, call);
+    const matching = this.#matchService(call, true);
     const context: MatchContext = {
       ownerId: job.ownerId,
       sourceProvider: job.sourceProvider,
@@ -346,10 +350,11 @@ export class MigrationRunner {
         },
       },
     };
-    // Matching an item is mostly waiting (a provider search, graph reads and writes), so a few
-    // items are matched at once, and their results are written together: one transaction per
-    // small batch instead of one per item. A crash loses at most the unwritten results, and those
-    // items are simply matched again (the identity graph remembers what was found).
+    // Matching an item is mostly waiting (a provider search), so a few items are matched at once.
+    // The database work is per slice, not per item: the slice's lookups are read ahead, the graph
+    // writes of its acceptances are committed together at its end, and its items' results in one
+    // statement (or more often, when matching is slow, so progress shows). A crash loses at most
+    // the unwritten results and graph writes, and those items are simply matched again.
     const results: { itemId: string; match: ItemMatch }[] = [];
     let flushedAt = Date.now();
     const flush = async () => {
@@ -388,9 +393,13 @@ export class MigrationRunner {
       };
       await Promise.all(Array.from({ length: Math.min(MATCH_CONCURRENCY, pending.length) }, () => worker()));
       // What was matched is kept even when another item stopped the run (an expired connection).
+      try {
+        await matching.flushGraphWrites();
+      } catch (error) {
+        failure ??= { error };
+      }
       await flush();
-      // (TypeScript cannot see the workers assign it.)
-      if (failure !== null) throw (failure as { error: unknown }).error;
+      if (failure !== null) throw failure.error;
       if (sliced) return 'sliced';
     }
   }
