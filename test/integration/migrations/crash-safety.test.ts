@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
+import { reachKillPoint, seededKillPoint, waitForWorker, workerRelay, type WorkerRelay } from './support/kill-points.ts';
 import { expectCleanMigrations } from './support/migration-checks.ts';
 import { seededRandom, tapRequests, testSeed, type RequestTap } from './support/request-tap.ts';
 import { startSplitHarness, type SplitHarness } from './support/split-harness.ts';
@@ -14,29 +14,33 @@ import { startSplitHarness, type SplitHarness } from './support/split-harness.ts
  * seeded PRNG: the seed is printed, and TEST_SEED=<seed> replays a run.
  */
 
+const LEASE_SECONDS = 2;
 const MIN_KILLS = 50;
 const catalog = seedCatalog();
 const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
 // Five jobs start at once; when the kills leave no job unfinished before the 50th, the next one
 // starts (how much one life of a worker gets done varies with the random kill point).
-const sets: { name: string; tracks: SeedTrack[] }[] = Array.from({ length: 10 }, (_, index) => ({ name: `Crash ${index + 1}`, tracks: onBoth.slice(index * 20, index * 20 + 20) }));
+const sets: { name: string; tracks: SeedTrack[] }[] = Array.from({ length: 18 }, (_, index) => ({ name: `Crash ${index + 1}`, tracks: onBoth.slice(index * 20, index * 20 + 20) }));
 const FIRST_JOBS = 5;
-const lostAnswer = { name: 'Lost Answer', tracks: onBoth.slice(200, 210) };
+const lostAnswer = { name: 'Lost Answer', tracks: onBoth.slice(360, 370) };
 
 let h: SplitHarness;
 let tap: RequestTap;
+let relay: WorkerRelay;
 const seed = testSeed();
 
 beforeAll(async () => {
   h = await startSplitHarness({
     spotifyLibrary: { playlists: [...sets, lostAnswer].map((set) => ({ name: set.name, trackKeys: set.tracks.map((track) => track.key) })) },
-    leaseSeconds: 2,
+    leaseSeconds: LEASE_SECONDS,
     sliceSeconds: 5,
   });
   tap = tapRequests([h.spotify, h.tidal]);
+  relay = workerRelay((options) => h.startWorker(options), LEASE_SECONDS);
 }, 300_000);
 
 afterAll(async () => {
+  await relay?.close();
   await h?.close();
 });
 
@@ -64,54 +68,26 @@ describe('a worker killed at random points', () => {
         if (!next) throw new Error(`all ${jobIds.length} jobs finished after only ${kills} kills`);
         jobIds.push(await h.migrate(next.name));
       }
-      const worker = h.startWorker();
-      await worker.ready;
+      const worker = await relay.next();
       // Kill after the provider received 1–3 more requests — or, half of the time, right after a
       // write — plus 0–400 ms: the answer of the last request is lost, or the engine is somewhere
-      // in its bookkeeping.
-      const requests = 1 + Math.floor(random() * 3);
-      const onWrite = random() < 0.5;
-      const extraMs = random() < 0.5 ? 0 : Math.floor(random() * 400);
-      let seen = 0;
-      let last = '';
-      let stopListening: () => void = () => undefined;
-      const reached = new Promise<void>((resolve) => {
-        stopListening = tap.listen((request) => {
-          last = `${request.method} ${request.path}`;
-          if (++seen >= requests || (onWrite && request.method !== 'GET')) {
-            stopListening();
-            resolve();
-          }
-        });
-      });
-      const exited = worker.exited.then(() => {
-        throw new Error(`the worker exited by itself:\n${worker.output().slice(-4000)}`);
-      });
-      // What is left may need no provider request at all (say, only finishing a job whose last
-      // write was recorded): then the kill lands after a few seconds of bookkeeping instead.
-      try {
-        await Promise.race([reached, exited, sleep(5_000)]);
-        if (extraMs > 0) await sleep(extraMs);
-      } finally {
-        stopListening();
-      }
+      // in its bookkeeping. What is left may need no provider request at all (say, only finishing
+      // a job whose last write was recorded): then the kill lands after a few seconds instead.
+      const point = seededKillPoint(random, { maxRequests: 3, writeShare: 0.5, maxExtraMs: 400 });
+      const at = await reachKillPoint(worker, tap, point, { isWrite: (request) => request.method !== 'GET', giveUpMs: 5_000 });
       const before = await unfinished(jobIds);
-      await worker.kill();
+      await relay.kill(worker);
       if (before > 0) {
         kills += 1;
-        killedAt.push(`${last}+${extraMs}ms`);
+        killedAt.push(at);
+        process.stdout.write(`crash-safety: kill ${kills} at ${at}, ${Math.round((Date.now() - started) / 1000)} s\n`);
       }
     }
-    process.stdout.write(`crash-safety: ${kills} kills over ${jobIds.length} jobs in ${Math.round((Date.now() - started) / 1000)} s; last kill points: ${killedAt.slice(-10).join(', ')}\n`);
+    process.stdout.write(`crash-safety: ${kills} kills over ${jobIds.length} jobs in ${Math.round((Date.now() - started) / 1000)} s; kill points: ${killedAt.join(', ')}\n`);
 
     // A last worker finishes the jobs undisturbed.
-    const worker = h.startWorker();
-    await worker.ready;
-    const deadline = Date.now() + 180_000;
-    while ((await unfinished(jobIds)) > 0) {
-      if (Date.now() > deadline) throw new Error(`jobs did not finish after the kills:\n${worker.output().slice(-4000)}`);
-      await sleep(250);
-    }
+    const worker = await relay.next();
+    await waitForWorker(worker, 'jobs did not finish after the kills', async () => (await unfinished(jobIds)) === 0, 180_000);
     await worker.stop();
     process.stdout.write(`crash-safety: finished ${Math.round((Date.now() - started) / 1000)} s after the first job was created\n`);
 
@@ -126,8 +102,7 @@ describe('a worker killed at random points', () => {
 
   it('a worker killed once its write reached the provider: the next one confirms it by reading the target and reports the items written', async () => {
     const jobId = await h.migrate(lostAnswer.name);
-    const worker = h.startWorker();
-    await worker.ready;
+    const worker = await relay.next();
     // The fake applies the write whatever happens to the caller; the kill loses only the answer.
     const written = new Promise<void>((resolve) => {
       const stop = tap.listen((request) => {
@@ -147,18 +122,13 @@ describe('a worker killed at random points', () => {
     } finally {
       clearTimeout(timer);
     }
-    await worker.kill();
+    await relay.kill(worker);
     expect(await unfinished([jobId])).toBe(1);
     const uncertain = await h.app.app.services.migrations.store.execute({ text: `select count(*)::int as n from operation_ledger where job_id = ? and state = 'intended'`, values: [jobId] });
     expect(Number(uncertain[0]!['n'])).toBe(lostAnswer.tracks.length);
 
-    const next = h.startWorker();
-    await next.ready;
-    const deadline = Date.now() + 60_000;
-    while ((await unfinished([jobId])) > 0) {
-      if (Date.now() > deadline) throw new Error(`the job did not finish:\n${next.output().slice(-4000)}`);
-      await sleep(250);
-    }
+    const next = await relay.next();
+    await waitForWorker(next, 'the job did not finish', async () => (await unfinished([jobId])) === 0, 60_000);
     await next.stop();
     // The write went to the provider once: the next worker read the target instead of repeating it,
     // and reports the items as written by this job — not as songs that were already there.

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import { reachKillPoint, seededKillPoint, waitForWorker, workerRelay, type WorkerRelay } from '../migrations/support/kill-points.ts';
 import { seededRandom, tapRequests, testSeed, type RequestTap } from '../migrations/support/request-tap.ts';
 import { startSplitHarness, type SplitHarness } from '../migrations/support/split-harness.ts';
 import { organizerClient, type OrganizerJobJson } from './organizer-harness.ts';
@@ -15,6 +15,7 @@ import { organizerClient, type OrganizerJobJson } from './organizer-harness.ts';
  * repeated songs. TEST_SEED=<seed> replays a run.
  */
 
+const LEASE_SECONDS = 2;
 const MIN_KILLS = 20;
 const catalog = seedCatalog();
 const songs = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify')).map((track) => track.key);
@@ -28,16 +29,19 @@ const library = [
 
 let h: SplitHarness;
 let tap: RequestTap;
+let relay: WorkerRelay;
 let client: ReturnType<typeof organizerClient>;
 const seed = testSeed();
 
 beforeAll(async () => {
-  h = await startSplitHarness({ spotifyLibrary: { playlists: library }, leaseSeconds: 2, sliceSeconds: 5 });
+  h = await startSplitHarness({ spotifyLibrary: { playlists: library }, leaseSeconds: LEASE_SECONDS, sliceSeconds: 5 });
   tap = tapRequests([h.spotify]);
   client = organizerClient({ api: async (path: string, init?: RequestInit) => ({ ...(await h.api(path, init)), text: '', headers: new Headers() }) });
+  relay = workerRelay((options) => h.startWorker(options), LEASE_SECONDS);
 }, 300_000);
 
 afterAll(async () => {
+  await relay?.close();
   await h?.close();
 });
 
@@ -95,6 +99,7 @@ describe('an organizer worker killed at random points', () => {
   it(`removes exactly what was chosen, once, over ${MIN_KILLS}+ kills (seed printed)`, async () => {
     process.stdout.write(`organizer crash-safety seed: ${seed} (replay with TEST_SEED=${seed})\n`);
     const random = seededRandom(seed);
+    const started = Date.now();
     let round = await startRound(random);
     let kills = 0;
     let rounds = 1;
@@ -107,52 +112,28 @@ describe('an organizer worker killed at random points', () => {
         rounds += 1;
         expect(round.length, 'the playlists ran out of entries before enough kills').toBeGreaterThan(0);
       }
-      const worker = h.startWorker();
-      await worker.ready;
-      const requests = 1 + Math.floor(random() * 3);
-      const onWrite = random() < 0.5;
-      const extraMs = random() < 0.5 ? 0 : Math.floor(random() * 300);
-      let seen = 0;
-      let last = '';
-      let stopListening: () => void = () => undefined;
-      const reached = new Promise<void>((resolve) => {
-        stopListening = tap.listen((request) => {
-          // Connection checks and token refreshes are not the organizer's steps: count its reads and writes.
-          if (!request.path.startsWith('/v1/playlists/')) return;
-          last = `${request.method} ${request.path}`;
-          // Half of the kills wait for a removal or put-back to reach Spotify (its answer is lost),
-          // the others land after 1–3 of the organizer's reads.
-          if (onWrite ? request.method !== 'GET' : ++seen >= requests) {
-            stopListening();
-            resolve();
-          }
-        });
+      const worker = await relay.next();
+      // Half of the kills wait for a removal or put-back to reach Spotify (its answer is lost), the
+      // others land after 1–3 of the organizer's reads; connection checks and token refreshes are
+      // not the organizer's steps.
+      const point = seededKillPoint(random, { maxRequests: 3, writeShare: 0.5, maxExtraMs: 300 });
+      const at = await reachKillPoint(worker, tap, point, {
+        isStep: (request) => request.path.startsWith('/v1/playlists/'),
+        isWrite: (request) => request.method !== 'GET',
+        giveUpMs: 2_000,
       });
-      const exited = worker.exited.then(() => {
-        throw new Error(`the worker exited by itself:\n${worker.output().slice(-4000)}`);
-      });
-      try {
-        await Promise.race([reached, exited, sleep(2_000)]);
-        if (extraMs > 0) await sleep(extraMs);
-      } finally {
-        stopListening();
-      }
       const before = await unfinished(round.map((entry) => entry.jobId));
-      await worker.kill();
+      await relay.kill(worker);
       if (before > 0) {
         kills += 1;
-        killedAt.push(`${last}+${extraMs}ms`);
+        killedAt.push(at);
+        process.stdout.write(`organizer crash-safety: kill ${kills} at ${at}, ${Math.round((Date.now() - started) / 1000)} s\n`);
       }
     }
 
     // A last worker finishes the open jobs undisturbed.
-    const worker = h.startWorker();
-    await worker.ready;
-    const deadline = Date.now() + 60_000;
-    while ((await unfinished(round.map((entry) => entry.jobId))) > 0) {
-      if (Date.now() > deadline) throw new Error(`organizer jobs did not finish after the kills:\n${worker.output().slice(-4000)}`);
-      await sleep(250);
-    }
+    const worker = await relay.next();
+    await waitForWorker(worker, 'organizer jobs did not finish after the kills', async () => (await unfinished(round.map((entry) => entry.jobId))) === 0, 60_000);
     await worker.stop();
     failedJobs += (await checkRound(round)).failed;
     process.stdout.write(`organizer crash-safety: ${kills} kills over ${rounds} rounds, ${failedJobs} jobs failed untouched; kill points: ${killedAt.join(', ')}\n`);

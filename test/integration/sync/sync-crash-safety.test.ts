@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
+import { reachKillPoint, seededKillPoint, workerRelay, type WorkerRelay } from '../migrations/support/kill-points.ts';
 import { seededRandom, tapRequests, testSeed, type RequestTap } from '../migrations/support/request-tap.ts';
 import { startSplitHarness, type SplitHarness } from '../migrations/support/split-harness.ts';
 import type { RuleJson, RunJson } from './sync-harness.ts';
@@ -11,13 +12,14 @@ import type { RuleJson, RunJson } from './sync-harness.ts';
  * - **Crash safety of add-only runs.** A worker is killed with SIGKILL at seeded points of a run's
  *   path — after 1–6 provider requests of it (source read, search, target read), or right after a
  *   write reached TIDAL (its answer lost), plus 0–300 ms of the engine's bookkeeping — at least 20
- *   times, one worker process per kill (the next one is built while the current one works). Between runs the source gains songs, some of which the
+ *   times, one worker process per kill (built while the one before works). Between runs the source gains songs, some of which the
  *   owner already put on the target by hand. The next worker takes the run over (its lease ran
  *   out; the evaluation re-queues it) or finishes its migration job. At the end every source song
  *   is on the target exactly once. Small on purpose: a few songs per round. *
  * TEST_SEED=<seed> replays the kill points.
  */
 
+const LEASE_SECONDS = 2;
 const MIN_KILLS = 20;
 const catalog = seedCatalog();
 const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'spotify') && isAvailableOn(track, 'tidal'));
@@ -26,18 +28,21 @@ const pool = onBoth.slice(4, 90);
 
 let h: SplitHarness;
 let tap: RequestTap;
+let relay: WorkerRelay;
 const seed = testSeed();
 
 beforeAll(async () => {
   h = await startSplitHarness({
     spotifyLibrary: { playlists: [{ name: 'Sync Crash', trackKeys: crashSongs.map((track) => track.key) }] },
-    leaseSeconds: 2,
+    leaseSeconds: LEASE_SECONDS,
     sliceSeconds: 5,
   });
   tap = tapRequests([h.spotify, h.tidal]);
+  relay = workerRelay((options) => h.startWorker(options), LEASE_SECONDS);
 }, 300_000);
 
 afterAll(async () => {
+  await relay?.close();
   await h?.close();
 });
 
@@ -81,8 +86,7 @@ describe('add-only sync runs in killed workers', () => {
   it(`an add-only run killed at ${MIN_KILLS}+ seeded points and run again never duplicates and converges (seed printed)`, async () => {
     process.stdout.write(`sync crash-safety seed: ${seed} (replay with TEST_SEED=${seed})\n`);
     const random = seededRandom(seed);
-    const setup = h.startWorker();
-    await setup.ready;
+    const setup = await relay.next();
     const { rule: crashRule, targetId } = await ruleFor('Sync Crash');
     await setup.stop();
 
@@ -92,16 +96,6 @@ describe('add-only sync runs in killed workers', () => {
     let rounds = 0;
     const killedAt: string[] = [];
     const started = Date.now();
-    // The next worker is built while the current one works (standby until `go()`): a kill costs
-    // the run's steps, not an engine's start.
-    let warm = h.startWorker({ standby: true });
-    const take = async () => {
-      const worker = warm;
-      await worker.built;
-      worker.go();
-      await worker.ready;
-      return worker;
-    };
     while (kills < MIN_KILLS) {
       if ((await rule(crashRule.id)).active_run === null) {
         // A new round: the source gains two songs; half of the time the owner already put one on the target.
@@ -115,50 +109,30 @@ describe('add-only sync runs in killed workers', () => {
         expect(queued.status, JSON.stringify(queued.json)).toBe(202);
         rounds += 1;
       }
-      const worker = await take();
-      warm = h.startWorker({ standby: true });
-      const requests = 1 + Math.floor(random() * 6);
-      const onWrite = random() < 0.4;
-      const extraMs = random() < 0.5 ? 0 : Math.floor(random() * 300);
-      let seen = 0;
-      let last = '';
-      let stopListening: () => void = () => undefined;
-      const reached = new Promise<void>((resolve) => {
-        stopListening = tap.listen((request) => {
-          // Token refreshes and connection checks are not the run's steps.
-          if (!request.path.startsWith('/v1/playlists') && !request.path.startsWith('/v2/')) return;
-          last = `${request.method} ${request.path}`;
-          if (onWrite ? request.method === 'POST' : ++seen >= requests) {
-            stopListening();
-            resolve();
-          }
-        });
+      const worker = await relay.next();
+      // Token refreshes and connection checks are not the run's steps.
+      const point = seededKillPoint(random, { maxRequests: 6, writeShare: 0.4, maxExtraMs: 300 });
+      const at = await reachKillPoint(worker, tap, point, {
+        isStep: (request) => request.path.startsWith('/v1/playlists') || request.path.startsWith('/v2/'),
+        isWrite: (request) => request.method === 'POST',
+        giveUpMs: 2_000,
       });
-      const exited = worker.exited.then(() => {
-        throw new Error(`the worker exited by itself:\n${worker.output().slice(-4000)}`);
-      });
-      try {
-        await Promise.race([reached, exited, sleep(2_000)]);
-        if (extraMs > 0) await sleep(extraMs);
-      } finally {
-        stopListening();
-      }
       const open = (await rule(crashRule.id)).active_run !== null;
-      await worker.kill();
+      await relay.kill(worker);
       if (open) {
         kills += 1;
-        killedAt.push(`${last}+${extraMs}ms`);
-        process.stdout.write(`sync crash-safety: kill ${kills} at ${last}+${extraMs}ms, ${Math.round((Date.now() - started) / 1000)} s\n`);
+        killedAt.push(at);
+        process.stdout.write(`sync crash-safety: kill ${kills} at ${at}, ${Math.round((Date.now() - started) / 1000)} s\n`);
       }
       // What the every-minute evaluation does: a run whose worker vanished is queued again.
       await sync().scheduler.evaluate();
       // Never two entries of one song, whatever the kill interrupted.
       const now = tidalIds(targetId);
-      expect(new Set(now).size, `duplicates after kill ${kills} (${last})`).toBe(now.length);
+      expect(new Set(now).size, `duplicates after kill ${kills} (${at})`).toBe(now.length);
     }
 
     // A last worker finishes undisturbed; a run that failed because of a kill is followed by one more.
-    const worker = await take();
+    const worker = await relay.next();
     const deadline = Date.now() + 90_000;
     for (;;) {
       const current = await rule(crashRule.id);
