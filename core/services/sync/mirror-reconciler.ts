@@ -222,7 +222,7 @@ export class MirrorReconciler {
     for (const move of plan.moves) {
       try {
         const result = await steps.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
-          this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null }),
+          this.#call(rule, 'moveTracks', { playlist_id: rule.targetPlaylistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null, item_uri: move.entryIds ? move.uri : null }),
         );
         snapshot = result.snapshot_id ?? snapshot;
         calls++;
