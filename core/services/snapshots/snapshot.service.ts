@@ -87,7 +87,7 @@ export class SnapshotService {
       limits: deps.limits,
       clock,
     });
-    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection, readPlaylists) => this.run(id, signal, selection, readPlaylists), scheduler: this.scheduler, clock, logger: deps.logger });
   }
 
   /**
@@ -313,8 +313,12 @@ export class SnapshotService {
    * The creation job's work: every selected collection, one at a time, into a verified archive.
    * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
    */
-  /** Takes a queued snapshot; answers the error that failed it (recorded on the row too), or null. */
-  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<{ failure: unknown } | null> {
+  /**
+   * Takes a queued snapshot; answers the error that failed it (recorded on the row too), or null.
+   * `readPlaylists`: playlists of the selection the caller read just now (an automatic snapshot's),
+   * kept as they are instead of being read again.
+   */
+  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection, readPlaylists: readonly Playlist[] = []): Promise<{ failure: unknown } | null> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return null; // already run, failed by reconciliation, or deleted
     const ownerId = claimed['owner_id'] as string;
@@ -326,6 +330,7 @@ export class SnapshotService {
       const [profileRow] = await this.#deps.execute(sql.selectProfile(ownerId, claimed['profile_id'] as string));
       if (!profileRow) throw new SnapshotError('not_found', 'The snapshot profile was deleted before the snapshot could be taken.');
       const chosen = selection ?? profileSelectionSchema.parse(profileRow['selection']);
+      const alreadyRead = new Map(readPlaylists.map((playlist) => [playlist.id, playlist]));
       await ensureRoot(this.#deps.root);
       const sources = [];
       const plans: { sourceId: string; accountId: string; ids: { id: string; name: string }[] }[] = [];
@@ -333,11 +338,14 @@ export class SnapshotService {
         const view = await this.#deps.connections.get(ownerId, account.account_id);
         const sourceId = `s${index + 1}`;
         sources.push({ source_id: sourceId, provider: view.provider, label: `${view.provider_display_name} ${view.display_name ?? ''}`.trim().slice(0, 200) });
-        const listed = (await this.#deps.playlists.list(ownerId, account.account_id, true)).playlists;
+        // The listing only names the playlists: not needed when the caller read every one of them.
+        const collections = account.collections;
+        const allRead = collections !== 'all' && collections.every((id) => alreadyRead.has(id));
+        const listed = allRead ? [] : (await this.#deps.playlists.list(ownerId, account.account_id, true)).playlists;
         const ids =
-          account.collections === 'all'
+          collections === 'all'
             ? listed.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]))
-            : account.collections.map((id) => ({ id, name: listed.find((playlist) => playlist.id === id)?.name ?? id }));
+            : collections.map((id) => ({ id, name: alreadyRead.get(id)?.name ?? listed.find((playlist) => playlist.id === id)?.name ?? id }));
         plans.push({ sourceId, accountId: account.account_id, ids });
       }
       progress.collections_total = plans.reduce((sum, plan) => sum + plan.ids.length, 0);
@@ -362,9 +370,9 @@ export class SnapshotService {
           const playlists = this.#deps.playlists;
           const items = async function* (): AsyncGenerator<SnapshotItem> {
             // One playlist at a time (SPEC Limits rule 1): read, written, let go.
-            const read = await playlists.read(ownerId, plan.accountId, wanted.id, true);
-            details = playlistDetails(read.playlist);
-            for (const track of read.playlist.tracks) yield track;
+            const playlist = alreadyRead.get(wanted.id) ?? (await playlists.read(ownerId, plan.accountId, wanted.id, true)).playlist;
+            details = playlistDetails(playlist);
+            for (const track of playlist.tracks) yield track;
           };
           const entry = await writer.addCollection({
             sourceId: plan.sourceId,

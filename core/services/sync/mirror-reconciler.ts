@@ -26,8 +26,12 @@ import type { RuleRow } from './sync-views.ts';
 
 type Call = <N extends OperationName>(ownerId: string, accountId: string, op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>;
 
-/** Called right before a mirror run's first destructive provider write (e.g. to take a snapshot). */
-export type BeforeDestructiveMirrorStep = (context: { ownerId: string; ruleId: string; runId: string; accountId: string; playlistId: string; removals: number; moves: number }) => Promise<void>;
+/**
+ * Called right before a mirror run's first destructive provider write (e.g. to take a snapshot).
+ * `target` is the target playlist as the plan read it, in full, with nothing written since: a
+ * snapshot keeps it instead of reading the target once more.
+ */
+export type BeforeDestructiveMirrorStep = (context: { ownerId: string; ruleId: string; runId: string; accountId: string; playlistId: string; target: Playlist; removals: number; moves: number }) => Promise<void>;
 
 export interface MirrorReconcilerOptions {
   execute: SqlExecute;
@@ -205,7 +209,7 @@ export class MirrorReconciler {
     const { plan } = state;
     let calls = 0;
     if (plan.removals.length + plan.moves.length > 0) {
-      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length });
+      await this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, target: state.target, removals: plan.removals.length, moves: plan.moves.length });
     }
     let snapshot = state.target.snapshot_id;
     for (let start = 0; start < plan.removals.length; start += REMOVE_BATCH) {
