@@ -42,6 +42,8 @@ export interface RunJson {
 export interface SyncHarness extends MigrationHarness {
   now(): Date;
   advance(minutes: number): void;
+  /** Sets the clock (backwards too): for a test whose provider reports times from the real clock (a quota reset). */
+  setNow(at: Date): void;
   evaluate(): Promise<{ created: string[]; requeued: string[] }>;
   /** Migrates one whole Spotify playlist to TIDAL (or `to`), waits for it, returns the job id. */
   migrate(sourceAccount: string, playlistId: string, targetProvider: string, targetAccount: string): Promise<string>;
@@ -69,13 +71,14 @@ export interface SyncHarness extends MigrationHarness {
   tidalEdit(playlistId: string, keys: readonly string[]): void;
 }
 
-export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary?: SeedLibrary; deezerLibrary?: SeedLibrary; ytmusicLibrary?: SeedLibrary }): Promise<SyncHarness> {
+export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; tidalLibrary?: SeedLibrary; deezerLibrary?: SeedLibrary; ytmusicLibrary?: SeedLibrary; youtubeLibrary?: SeedLibrary }): Promise<SyncHarness> {
   let clock = Date.parse('2026-11-30T08:00:00Z');
   const h = await startMigrationHarness({
     spotifyLibrary: options.spotifyLibrary,
     tidalLibrary: options.tidalLibrary ?? {},
     ...(options.deezerLibrary ? { deezerLibrary: options.deezerLibrary } : {}),
     ...(options.ytmusicLibrary ? { ytmusicLibrary: options.ytmusicLibrary } : {}),
+    ...(options.youtubeLibrary ? { youtubeLibrary: options.youtubeLibrary } : {}),
     overrides: { scheduleClock: () => new Date(clock), syncLeaseSeconds: 3 },
   });
   const spotifyCall = async (method: string, path: string, body: unknown) => {
@@ -88,6 +91,9 @@ export async function startSyncHarness(options: { spotifyLibrary: SeedLibrary; t
     now: () => new Date(clock),
     advance(minutes) {
       clock += minutes * 60_000;
+    },
+    setNow(at) {
+      clock = at.getTime();
     },
     evaluate: () => h.app.app.services.sync.scheduler.evaluate(),
     async migrate(sourceAccount, playlistId, targetProvider, targetAccount) {
