@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
-import { startSyncHarness, type SyncHarness } from './sync-harness.ts';
+import { startSyncHarness, type RuleJson, type SyncHarness } from './sync-harness.ts';
 
 /**
  * Mirror into the targets that move entries their own way, through HTTP against the fakes:
@@ -31,10 +31,16 @@ afterAll(async () => {
 });
 
 describe('mirror by replacement', () => {
+  let sourceId = '';
+  let targetId = '';
+  let rule: RuleJson;
+  const deezerIds = () => [...h.deezer!.playlist(targetId)!.trackIds];
+  const expectedFromSource = () => h.tidalKeys(sourceId).map((key) => h.deezer!.trackIdOf(key));
+  const steps = async (runId: string) => (await h.app.app.services.sync.execute({ text: `select kind, status from sync_mirror_step where run_id = ? order by seq`, values: [runId] })).map((step) => `${String(step['kind'])}:${String(step['status'])}`);
+
   it('a removal and a new order reach a Deezer target by one replacement', async () => {
-    const sourceId = h.tidalPlaylistId('Replace Me');
-    const { targetId, rule } = await h.ruleFrom({ account: h.tidalAccount, playlistId: sourceId }, { provider: 'deezer', account: h.deezerAccount! }, { mode: 'mirror' });
-    const deezerIds = () => [...h.deezer!.playlist(targetId)!.trackIds];
+    sourceId = h.tidalPlaylistId('Replace Me');
+    ({ targetId, rule } = await h.ruleFrom({ account: h.tidalAccount, playlistId: sourceId }, { provider: 'deezer', account: h.deezerAccount! }, { mode: 'mirror' }));
     expect(deezerIds()).toEqual(initial.map((track) => h.deezer!.trackIdOf(track.key)));
 
     const [first, second, , ...rest] = h.tidalKeys(sourceId);
@@ -44,8 +50,40 @@ describe('mirror by replacement', () => {
     const run = await h.runNow(rule.id);
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', removed: 1, replaced: true } });
     expect(deezerIds()).toEqual(expected);
-    const steps = await h.app.app.services.sync.execute({ text: `select kind, status from sync_mirror_step where run_id = ? order by seq`, values: [run.id] });
-    expect(steps.map((step) => `${String(step['kind'])}:${String(step['status'])}`)).toEqual(['remove:done', 'move:failed', 'replace:done']);
+    expect(await steps(run.id)).toEqual(['remove:done', 'move:failed', 'replace:done']);
+  }, 300_000);
+
+  it('a failure in the second request of a replacement leaves a retryable run that converges, adding nothing twice', async () => {
+    // The owner takes a song off the target (mirror adds it back) and the source gets a new order:
+    // the replacement is two requests, the lost song appended, then the whole order.
+    const lost = deezerIds()[1]!;
+    const removed = await fetch(`${h.deezer!.baseUrl}/playlist/${targetId}/tracks?songs=${lost}&access_token=${h.deezerUser!.accessToken}`, { method: 'DELETE' });
+    expect(removed.status, await removed.text()).toBe(200);
+    h.tidalEdit(sourceId, [...h.tidalKeys(sourceId)].reverse());
+    h.deezer!.failNext({ kind: 'server_error', status: 503, method: 'POST', pathPrefix: `/playlist/${targetId}/tracks`, after: 1, times: 1_000 });
+    const failed = await h.runNow(rule.id).finally(() => h.deezer!.clearFailures());
+    expect(failed, JSON.stringify(failed)).toMatchObject({ status: 'failed' });
+    expect(await steps(failed.id)).toEqual(['move:failed', 'replace:failed']);
+    expect(deezerIds()).toContain(lost);
+    expect(deezerIds()).not.toEqual(expectedFromSource());
+    expect(await h.rule(rule.id)).toMatchObject({ status: 'active', consecutive_failures: 1 });
+
+    // The retry, with the source unchanged, reads the target again and finishes the order.
+    h.advance(5);
+    const { created } = await h.evaluate();
+    expect(created).toHaveLength(1);
+    const retried = await h.waitRun(rule.id, created[0]!, ['completed', 'failed']);
+    expect(retried, JSON.stringify(retried)).toMatchObject({ status: 'completed', stats: { mirror: 'done', replaced: true, readded: 0 } });
+    expect(deezerIds()).toEqual(expectedFromSource());
+  }, 300_000);
+
+  it('a deleted source pauses the rule with that reason, and nothing is created or changed', async () => {
+    const before = deezerIds();
+    h.tidal.state.playlists.delete(sourceId);
+    const done = await h.runNow(rule.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'failed', error_code: 'source_deleted', migration_job_id: null });
+    expect(await h.rule(rule.id)).toMatchObject({ status: 'paused', pause_code: 'source_deleted', next_run_at: null });
+    expect(deezerIds()).toEqual(before);
   }, 300_000);
 });
 
@@ -99,9 +137,14 @@ describe('mirror into TIDAL by moves', () => {
     await h.spotifyMove(sourceId, h.spotify.playlist(sourceId)!.uris.length - 2, 1);
     await runAndCheck(1);
 
+    // The target renamed in TIDAL's app: the rule follows it by id, and no playlist is made.
+    h.tidal.state.playlists.get(targetId)!.name = 'Renamed on TIDAL';
+    const playlistsBefore = h.tidal.playlistsOf(h.tidalUser.userId).length;
     // The whole order reversed: entries move to the end too (TIDAL places only before an entry).
     const reversed = [...h.spotify.playlist(sourceId)!.uris].reverse();
     for (const [index, uri] of reversed.entries()) await h.spotifyMove(sourceId, h.spotify.playlist(sourceId)!.uris.indexOf(uri), index);
     await runAndCheck(0);
+    expect(h.tidal.playlistsOf(h.tidalUser.userId)).toHaveLength(playlistsBefore);
+    expect(h.tidal.state.playlists.get(targetId)!.name).toBe('Renamed on TIDAL');
   }, 300_000);
 });
