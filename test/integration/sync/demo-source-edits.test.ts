@@ -9,6 +9,10 @@ import { startConnectionApp, type ConnectionApp, type JsonAnswer } from '../supp
  * (Spotify snapshot id, TIDAL lastModifiedAt, Deezer checksum, Apple lastModifiedDate; YouTube
  * Music has none, its new entry gets a new setVideoId). Refused outside demo mode, for an unknown
  * or another owner's account, and for a playlist the demo listener does not own.
+ *
+ * Then sync in demo mode, with the schedule's clock in the test's hand: a mirror rule from the demo
+ * Spotify into the demo TIDAL runs at its slot after the demo source changed, and the target
+ * follows: the new song, in source order.
  */
 
 interface Outcome {
@@ -31,6 +35,7 @@ interface ReadTrack {
 
 let app: ConnectionApp;
 const accounts = new Map<string, string>();
+let clock = Date.parse('2026-11-30T08:00:00Z');
 
 async function connectByRedirect(provider: string): Promise<string> {
   const begin = await app.api(`/api/auth/${provider}/begin`, { method: 'POST', body: '{}' });
@@ -78,7 +83,7 @@ async function change(accountId: string, playlistId: string, what: 'add' | 'remo
 const key = (track: ReadTrack) => `${track.title}\u0000${track.artist}`;
 
 beforeAll(async () => {
-  app = await startConnectionApp({}, { env: { OPL_DEMO: '1' } });
+  app = await startConnectionApp({ scheduleClock: () => new Date(clock) }, { env: { OPL_DEMO: '1' }, worker: true });
   for (const provider of ['spotify', 'tidal', 'deezer']) accounts.set(provider, await connectByRedirect(provider));
   accounts.set('applemusic', await connectAppleMusic());
   accounts.set('ytmusic', await connectYtmusic());
@@ -152,6 +157,66 @@ describe('changing a demo source playlist', () => {
     const refused = await change(accountId, playlistId, 'add');
     expect(refused.status).toBe(404);
   });
+});
+
+/** Polls until `done` holds for what `read` answers (or fails after 120 s). */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  let last: T | undefined;
+  for (const started = Date.now(); Date.now() - started < 120_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    last = await read();
+    if (done(last)) return last;
+  }
+  throw new Error(`${what}: ${JSON.stringify(last)}`);
+}
+
+/** Accepts every suggestion of a job waiting for review (matching without ISRCs may ask). */
+async function approveReview(jobId: string): Promise<void> {
+  const answer = await app.api(`/api/migrations/${jobId}/items/review`, { method: 'POST', body: JSON.stringify({ action: 'approve', item_ids: [] }) });
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+}
+
+describe('sync in demo mode', () => {
+  // Only TIDAL as a target so far: into Spotify, YouTube Music and Deezer the demo run did not yet
+  // end with the demo's new song on top (see core/services/sync/README.md, "Not built yet").
+  for (const [source, target] of [['spotify', 'tidal']] as const) {
+    it(`a mirror rule ${source} → ${target} runs at its slot and the target follows the demo source's change`, async () => {
+      const sourceAccount = accounts.get(source)!;
+      const targetAccount = accounts.get(target)!;
+      const playlistId = await ownPlaylist(sourceAccount);
+      const started = await app.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: sourceAccount, target_provider: target, target_account_id: targetAccount, selection: { playlist_ids: [playlistId] }, strictness: 'best_effort', acknowledge_warnings: true }) });
+      expect(started.status, JSON.stringify(started.json)).toBe(202);
+      const jobId = (started.json as { id: string }).id;
+      type Job = { status: string; collections: { target_playlist_id: string | null }[] };
+      const job = async () => (await app.api(`/api/migrations/${jobId}`)).json as Job;
+      let done = await until(job, (value) => ['completed', 'failed', 'awaiting_review'].includes(value.status), `migration ${jobId}`);
+      if (done.status === 'awaiting_review') {
+        await approveReview(jobId);
+        done = await until(job, (value) => ['completed', 'failed'].includes(value.status), `migration ${jobId}`);
+      }
+      expect(done.status).toBe('completed');
+      const targetId = done.collections[0]!.target_playlist_id!;
+      const created = await app.api('/api/syncs', { method: 'POST', body: JSON.stringify({ migration_job_id: jobId, mode: 'mirror', schedule: { kind: 'interval', every_minutes: 60 } }) });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const ruleId = (created.json as { id: string }).id;
+
+      // The newcomer changes the demo source: a new song, moved to the top.
+      const added = (await change(sourceAccount, playlistId, 'add')).json as Outcome;
+      expect((await change(sourceAccount, playlistId, 'move')).status).toBe(200);
+      // Its slot comes: the every-minute evaluation makes the run.
+      clock += 60 * 60_000;
+      await app.testApp.app.services.sync.scheduler.evaluate();
+      type Run = { id: string; status: string; migration_job_id: string | null; stats: Record<string, unknown> };
+      const runs = async () => (await app.api(`/api/syncs/${ruleId}/runs`)).json as Run[];
+      let [run] = await until(runs, (value) => value.length === 1 && ['completed', 'failed', 'review_required'].includes(value[0]!.status), `the run of ${ruleId}`);
+      if (run!.status === 'review_required') {
+        await approveReview(run!.migration_job_id!);
+        [run] = await until(runs, (value) => ['completed', 'failed'].includes(value[0]!.status), `the run of ${ruleId}`);
+      }
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done' } });
+      const after = (await app.api(`/api/playlists/${encodeURIComponent(targetId)}?account_id=${targetAccount}&refresh=true`)).json as { playlist: { tracks: ReadTrack[] } };
+      expect(after.playlist.tracks[0]!.title).toContain(added.title.replace(/ \(.*$/, ''));
+    }, 300_000);
+  }
 });
 
 describe('outside demo mode', () => {
