@@ -33,6 +33,10 @@ interface ReadTrack {
   source_item_id?: string | null;
 }
 
+interface UriTrack extends ReadTrack {
+  provider_uris: Record<string, string | undefined>;
+}
+
 let app: ConnectionApp;
 const accounts = new Map<string, string>();
 let clock = Date.parse('2026-11-30T08:00:00Z');
@@ -153,9 +157,17 @@ describe('changing a demo source playlist', () => {
   it("refuses another owner's account: it is not found", async () => {
     const accountId = accounts.get('deezer')!;
     const playlistId = await ownPlaylist(accountId);
-    await app.testApp.app.services.sync.execute({ text: `update provider_account set owner_id = 'another-owner' where id = ?`, values: [accountId] });
-    const refused = await change(accountId, playlistId, 'add');
-    expect(refused.status).toBe(404);
+    const owner = async (to: string) => app.testApp.app.services.sync.execute({ text: `update provider_account set owner_id = ? where id = ?`, values: [to, accountId] });
+    const [row] = await app.testApp.app.services.sync.execute({ text: 'select owner_id from provider_account where id = ?', values: [accountId] });
+    const ownerId = String(row!['owner_id']);
+    await owner('another-owner');
+    try {
+      const refused = await change(accountId, playlistId, 'add');
+      expect(refused.status).toBe(404);
+    } finally {
+      // The demo Deezer account is the target of a sync below: it goes back to its owner.
+      await owner(ownerId);
+    }
   });
 });
 
@@ -176,13 +188,19 @@ async function approveReview(jobId: string): Promise<void> {
 }
 
 describe('sync in demo mode', () => {
-  // Only TIDAL as a target so far: into Spotify, YouTube Music and Deezer the demo run did not yet
-  // end with the demo's new song on top (see core/services/sync/README.md, "Not built yet").
-  for (const [source, target] of [['spotify', 'tidal']] as const) {
+  // Every demo listener has its own copy of the demo library, so a migration into another demo
+  // service usually adopts the target's playlist of the same name that shares songs with the source
+  // (the migration engine's rule) instead of creating one: the songs already there are the owner's,
+  // skipped as duplicates, and a mirror rule never moves or removes them (ownership per row). The rule
+  // owns what its jobs wrote, so the demo's new song goes before every entry the rule owns — on top
+  // only when the rule owns the whole target (a playlist the migration created).
+  for (const [source, target] of [['spotify', 'tidal'], ['tidal', 'spotify'], ['tidal', 'ytmusic'], ['spotify', 'deezer']] as const) {
     it(`a mirror rule ${source} → ${target} runs at its slot and the target follows the demo source's change`, async () => {
       const sourceAccount = accounts.get(source)!;
       const targetAccount = accounts.get(target)!;
       const playlistId = await ownPlaylist(sourceAccount);
+      const listed = (await app.api(`/api/playlists?account_id=${targetAccount}&refresh=true`)).json as { playlists: { id: string | null }[] };
+      const existingTargets = new Set(listed.playlists.map((playlist) => playlist.id));
       const started = await app.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: sourceAccount, target_provider: target, target_account_id: targetAccount, selection: { playlist_ids: [playlistId] }, strictness: 'best_effort', acknowledge_warnings: true }) });
       expect(started.status, JSON.stringify(started.json)).toBe(202);
       const jobId = (started.json as { id: string }).id;
@@ -195,6 +213,9 @@ describe('sync in demo mode', () => {
       }
       expect(done.status).toBe('completed');
       const targetId = done.collections[0]!.target_playlist_id!;
+      const adopted = existingTargets.has(targetId);
+      const readTarget = async () => ((await app.api(`/api/playlists/${encodeURIComponent(targetId)}?account_id=${targetAccount}&refresh=true`)).json as { playlist: { tracks: UriTrack[] } }).playlist.tracks;
+      const before = await readTarget();
       const created = await app.api('/api/syncs', { method: 'POST', body: JSON.stringify({ migration_job_id: jobId, mode: 'mirror', schedule: { kind: 'interval', every_minutes: 60 } }) });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
       const ruleId = (created.json as { id: string }).id;
@@ -212,9 +233,24 @@ describe('sync in demo mode', () => {
         await approveReview(run!.migration_job_id!);
         [run] = await until(runs, (value) => ['completed', 'failed'].includes(value[0]!.status), `the run of ${ruleId}`);
       }
-      expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done' } });
-      const after = (await app.api(`/api/playlists/${encodeURIComponent(targetId)}?account_id=${targetAccount}&refresh=true`)).json as { playlist: { tracks: ReadTrack[] } };
-      expect(after.playlist.tracks[0]!.title).toContain(added.title.replace(/ \(.*$/, ''));
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', added: 1 } });
+      const after = await readTarget();
+      const uri = (track: UriTrack) => track.provider_uris[target]!;
+      const isNew = (track: UriTrack) => track.title.includes(added.title.replace(/ \(.*$/, ''));
+      const shown = JSON.stringify({ adopted, run: run!.stats, added: added.title, before: before.map(key), after: after.map(key) });
+      // The rule owns what the migration and the run wrote; the rest is the owner's.
+      const written = await app.testApp.app.services.sync.execute({ text: `select distinct target_uri from job_item where job_id in (?, ?) and entity_type = 'track' and status = 'written' and target_uri is not null`, values: [jobId, run!.migration_job_id] });
+      const owned = new Set(written.map((row) => String(row['target_uri'])));
+      // The new song came once; the owner's entries are all still there, in their order.
+      expect(after.filter(isNew), shown).toHaveLength(1);
+      expect(after.filter((track) => !owned.has(uri(track))).map(uri), shown).toEqual(before.filter((track) => !owned.has(uri(track))).map(uri));
+      // The new song stands before every other entry the rule owns, as it does on the source.
+      const newAt = after.findIndex(isNew);
+      expect(owned.has(uri(after[newAt]!)), shown).toBe(true);
+      expect(after.slice(0, newAt).filter((track) => owned.has(uri(track))).map(key), shown).toEqual([]);
+      // A playlist the migration created is the rule's whole: the new song is on top, as on the source.
+      if (!adopted) expect(newAt, shown).toBe(0);
+      else expect(before.some((track) => !owned.has(uri(track))), shown).toBe(true);
     }, 300_000);
   }
 });
