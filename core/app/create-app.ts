@@ -330,10 +330,11 @@ export async function createApp(config: Config, roles: AppRoles, overrides: AppO
       },
       ...(overrides.scheduleClock ? { clock: overrides.scheduleClock } : {}),
       ...(overrides.syncLeaseSeconds ? { leaseSeconds: overrides.syncLeaseSeconds } : {}),
-      // Before a mirror run removes or moves anything, the target playlist is snapshotted; a
-      // snapshot that cannot be taken stops the run before its first write.
-      beforeDestructiveMirrorStep: async ({ ownerId, accountId, playlistId }) => {
-        await snapshots.snapshotBeforeDestructive(ownerId, accountId, [playlistId], 'sync');
+      // Before a mirror run removes or moves anything, the target playlist is snapshotted — as the
+      // run's plan just read it, so it is not read twice; a snapshot that cannot be taken stops the
+      // run before its first write.
+      beforeDestructiveMirrorStep: async ({ ownerId, accountId, playlistId, target }) => {
+        await snapshots.snapshotBeforeDestructive(ownerId, accountId, [playlistId], 'sync', { readPlaylists: [target] });
       },
     });
     stack.push(() => sync.events.close());

@@ -165,7 +165,8 @@ export const PROVIDER_OPERATIONS = {
    * single-entry move where the caller read them, `item_id` (the moved entry's id) and
    * `before_item_id` (the id of the entry it goes before; null: the end). Given, the plugin moves by
    * them without reading the playlist to map positions; an id that no longer exists is refused by
-   * the provider, never applied to another entry.
+   * the provider, never applied to another entry. Providers whose move request names the entry's
+   * song as well as its id (TIDAL) also get `item_uri`, the moved entry's song as the caller read it.
    */
   moveTracks: op({
     plugin: 'provider',
@@ -177,6 +178,7 @@ export const PROVIDER_OPERATIONS = {
       snapshot_id: z.string().max(500).nullable().default(null),
       item_id: z.string().min(1).max(500).nullable().default(null),
       before_item_id: z.string().min(1).max(500).nullable().default(null),
+      item_uri: uri.nullable().default(null),
     }),
     output: z.object({ snapshot_id: z.string().max(500).nullable().default(null) }),
     requires: ['REORDER'],

@@ -97,12 +97,13 @@ describe('the Sync page', () => {
     await expect.poll(() => syncPage().locator('[data-testid="announcement"]').textContent()).toContain('Keeping “Evening Sync” in sync');
   }, 120_000);
 
-  it('shows why this TIDAL target cannot mirror when its mirror preview is opened', async () => {
+  it('opens the mirror preview of this TIDAL target: nothing to remove yet, and mirror is offered', async () => {
     await row().getByRole('button', { name: 'Mirror preview of Evening Sync' }).click();
-    const unavailable = syncPage().locator('[data-testid="mirror-unavailable"]');
-    await unavailable.waitFor({ timeout: 30_000 });
-    expect(await unavailable.textContent()).toContain('TIDAL');
-    expect(await syncPage().getByRole('button', { name: 'Use mirror' }).count()).toBe(0);
+    const removeCount = syncPage().locator('[data-testid="remove-count"]');
+    await removeCount.waitFor({ timeout: 30_000 });
+    expect(await removeCount.textContent()).toBe('0');
+    expect(await syncPage().locator('[data-testid="mirror-unavailable"]').count()).toBe(0);
+    expect(await syncPage().getByRole('button', { name: 'Use mirror' }).count()).toBe(1);
     await syncPage().getByRole('button', { name: 'Close' }).click();
   }, 120_000);
 

@@ -37,6 +37,8 @@ export interface FailureRule {
   readonly status?: number;
   /** How many matching requests fail; default 1. */
   readonly times?: number;
+  /** How many matching requests go through first (the failure hits a later one, e.g. the second of three); default 0. */
+  readonly after?: number;
 }
 
 export interface RecordedFakeRequest {
@@ -96,10 +98,10 @@ export interface FakeProviderServer {
 
 /** A failure queue shared by the fakes: finds and consumes the first rule matching a request. */
 export class FailureQueue {
-  #rules: { rule: FailureRule; left: number }[] = [];
+  #rules: { rule: FailureRule; left: number; pass: number }[] = [];
 
   push(rule: FailureRule): void {
-    this.#rules.push({ rule, left: rule.times ?? 1 });
+    this.#rules.push({ rule, left: rule.times ?? 1, pass: rule.after ?? 0 });
   }
 
   clear(): void {
@@ -110,6 +112,10 @@ export class FailureQueue {
     const index = this.#rules.findIndex(({ rule }) => (!rule.method || rule.method === method) && (!rule.pathPrefix || path.startsWith(rule.pathPrefix)));
     if (index < 0) return null;
     const entry = this.#rules[index]!;
+    if (entry.pass > 0) {
+      entry.pass -= 1;
+      return null;
+    }
     entry.left -= 1;
     if (entry.left <= 0) this.#rules.splice(index, 1);
     return entry.rule;

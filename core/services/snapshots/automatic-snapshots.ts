@@ -1,4 +1,4 @@
-import { PluginError } from '@opl/plugin-sdk';
+import { PluginError, type Playlist } from '@opl/plugin-sdk';
 import type { SnapshotManifest } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute } from '../../storage/sql/executors.ts';
@@ -36,13 +36,19 @@ export interface AutomaticSnapshotOptions {
    * ahead without them (its manifest records why). Any other failure still refuses.
    */
   unreadableAllowed?: readonly string[];
+  /**
+   * Playlists the caller has just read in full, as they are right before its first destructive
+   * call (a mirror run's plan reads its target): the snapshot keeps exactly these instead of
+   * reading them a second time. The caller vouches that nothing was written since that read.
+   */
+  readPlaylists?: readonly Playlist[];
 }
 
 export interface AutomaticSnapshotDependencies {
   execute: SqlExecute;
   connections: Pick<ConnectionService, 'get'>;
   /** Takes a snapshot row's archive now, in this process, of exactly `selection`. */
-  run: (snapshotId: string, signal: AbortSignal, selection: ProfileSelection) => Promise<{ failure: unknown } | null>;
+  run: (snapshotId: string, signal: AbortSignal, selection: ProfileSelection, readPlaylists?: readonly Playlist[]) => Promise<{ failure: unknown } | null>;
   scheduler: Pick<SnapshotScheduler, 'applyRetention'>;
   clock: () => Date;
   logger: Logger;
@@ -79,7 +85,7 @@ export class AutomaticSnapshots {
     const snapshotId = String(queued!['id']);
     let outcome: { failure: unknown } | null;
     try {
-      outcome = await this.#deps.run(snapshotId, signal, selection);
+      outcome = await this.#deps.run(snapshotId, signal, selection, options.readPlaylists);
     } catch (error) {
       // The job's own bookkeeping failed (the snapshot directory unusable): the row says failed or
       // still running; either way nothing is kept, and the caller hears why.

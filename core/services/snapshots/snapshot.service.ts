@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { PluginError, type Playlist, type Track } from '@opl/plugin-sdk';
-import type { SnapshotFailure, SnapshotManifest, SnapshotPlaylist } from '@opl/plugin-sdk/schemas';
+import type { Playlist, Track } from '@opl/plugin-sdk';
+import type { SnapshotManifest, SnapshotPlaylist } from '@opl/plugin-sdk/schemas';
 import type { Logger } from '../../logging/logger.ts';
 import type { SqlExecute, SqlTransaction } from '../../storage/sql/executors.ts';
 import { ConnectionError, type ConnectionService } from '../connections/connection.service.ts';
@@ -17,6 +17,7 @@ import { isLibraryCollection, LIBRARY_COLLECTIONS, libraryCollectionItems } from
 import { PlaylistRewinds } from './playlist-rewind.ts';
 import { newestHolding, type SnapshotAsOf } from './snapshot-as-of.ts';
 import { SnapshotDiffs } from './snapshot-diff.ts';
+import { playlistDetails, readFailure } from './snapshot-collection-read.ts';
 import { SnapshotError } from './snapshot-error.ts';
 import { archiveName, DELETING_SUFFIX, ensureRoot, insideRoot, reconcileFiles, type ReconciledFiles } from './snapshot-files.ts';
 import { profileSelectionSchema, type ProfileBody, type ProfileSelection } from './snapshot-profile.ts';
@@ -50,21 +51,6 @@ export interface SnapshotServiceDependencies {
 }
 
 
-/** A provider's read error as a manifest failure: its type as the code, its message (already free of credentials). */
-function readFailure(error: unknown): SnapshotFailure {
-  if (error instanceof PluginError) {
-    const code = { NotFound: 'not_found', Unsupported: 'access_denied', AuthExpired: 'auth_expired', RateLimited: 'rate_limited' }[error.type as string] ?? 'read_failed';
-    return { code, message: error.message.slice(0, 1_000) };
-  }
-  const code = (error as { code?: unknown }).code;
-  return { code: typeof code === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(code) ? code : 'read_failed', message: 'The collection could not be read from the provider.' };
-}
-
-function playlistDetails(playlist: Playlist): SnapshotPlaylist {
-  const { tracks, ...details } = playlist;
-  return { ...details, track_count: tracks.length, metadata: {} };
-}
-
 /**
  * Library snapshots (SPEC "Snapshots"): profiles of accounts and collections, snapshot archives
  * taken by a job one collection at a time, verified before they are listed, downloaded, uploaded
@@ -96,7 +82,7 @@ export class SnapshotService {
       limits: deps.limits,
       clock,
     });
-    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection) => this.run(id, signal, selection), scheduler: this.scheduler, clock, logger: deps.logger });
+    this.#automatic = new AutomaticSnapshots({ execute: deps.execute, connections: deps.connections, run: (id, signal, selection, readPlaylists) => this.run(id, signal, selection, readPlaylists), scheduler: this.scheduler, clock, logger: deps.logger });
     this.rewinds = new PlaylistRewinds({ ...deps, snapshots: this, manifest });
   }
 
@@ -322,9 +308,11 @@ export class SnapshotService {
   /**
    * The creation job's work: every selected collection, one at a time, into a verified archive.
    * `selection`: what to take instead of the profile's (an automatic snapshot's own playlists).
-   * Answers the error that failed it (recorded on the row too), or null.
+   * `readPlaylists`: playlists of the selection the caller read just now (an automatic snapshot's),
+   * kept as they are instead of being read again. Answers the error that failed it (recorded on the
+   * row too), or null.
    */
-  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection): Promise<{ failure: unknown } | null> {
+  async run(snapshotId: string, signal: AbortSignal, selection?: ProfileSelection, readPlaylists: readonly Playlist[] = []): Promise<{ failure: unknown } | null> {
     const [claimed] = await this.#deps.execute(sql.claimSnapshot(snapshotId));
     if (!claimed) return null; // already run, failed by reconciliation, or deleted
     const ownerId = claimed['owner_id'] as string;
@@ -336,6 +324,7 @@ export class SnapshotService {
       const [profileRow] = await this.#deps.execute(sql.selectProfile(ownerId, claimed['profile_id'] as string));
       if (!profileRow) throw new SnapshotError('not_found', 'The snapshot profile was deleted before the snapshot could be taken.');
       const chosen = selection ?? profileSelectionSchema.parse(profileRow['selection']);
+      const alreadyRead = new Map(readPlaylists.map((playlist) => [playlist.id, playlist]));
       await ensureRoot(this.#deps.root);
       const sources = [];
       const plans: { sourceId: string; accountId: string; ids: { id: string; name: string }[] }[] = [];
@@ -343,11 +332,14 @@ export class SnapshotService {
         const view = await this.#deps.connections.get(ownerId, account.account_id);
         const sourceId = `s${index + 1}`;
         sources.push({ source_id: sourceId, provider: view.provider, label: `${view.provider_display_name} ${view.display_name ?? ''}`.trim().slice(0, 200) });
-        const listed = (await this.#deps.playlists.list(ownerId, account.account_id, true)).playlists;
+        // The listing only names the playlists: not needed when the caller read every one of them.
+        const collections = account.collections;
+        const allRead = collections !== 'all' && collections.every((id) => alreadyRead.has(id));
+        const listed = allRead ? [] : (await this.#deps.playlists.list(ownerId, account.account_id, true)).playlists;
         const ids =
-          account.collections === 'all'
+          collections === 'all'
             ? listed.flatMap((playlist) => (playlist.id === null ? [] : [{ id: playlist.id, name: playlist.name }]))
-            : account.collections.map((id) => ({ id, name: isLibraryCollection(id) ? LIBRARY_COLLECTIONS[id].name : (listed.find((playlist) => playlist.id === id)?.name ?? id) }));
+            : collections.map((id) => ({ id, name: isLibraryCollection(id) ? LIBRARY_COLLECTIONS[id].name : (alreadyRead.get(id)?.name ?? listed.find((playlist) => playlist.id === id)?.name ?? id) }));
         plans.push({ sourceId, accountId: account.account_id, ids });
       }
       progress.collections_total = plans.reduce((sum, plan) => sum + plan.ids.length, 0);
@@ -372,9 +364,9 @@ export class SnapshotService {
           const playlists = this.#deps.playlists;
           // One playlist at a time (SPEC Limits rule 1): read, written, let go.
           const items = async function* (): AsyncGenerator<SnapshotItem> {
-            const read = await playlists.read(ownerId, plan.accountId, wanted.id, true);
-            details = playlistDetails(read.playlist);
-            for (const track of read.playlist.tracks) yield track;
+            const playlist = alreadyRead.get(wanted.id) ?? (await playlists.read(ownerId, plan.accountId, wanted.id, true)).playlist;
+            details = playlistDetails(playlist);
+            for (const track of playlist.tracks) yield track;
           };
           const entry = await writer.addCollection({
             sourceId: plan.sourceId,

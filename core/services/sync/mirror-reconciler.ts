@@ -27,8 +27,12 @@ import type { RuleRow } from './sync-views.ts';
 
 type Call = <N extends OperationName>(ownerId: string, accountId: string, op: N, input: OperationCallInput<N>) => Promise<OperationResult<N>>;
 
-/** Called right before a mirror run's first destructive provider write (e.g. to take a snapshot). */
-export type BeforeDestructiveMirrorStep = (context: { ownerId: string; ruleId: string; runId: string; accountId: string; playlistId: string; removals: number; moves: number }) => Promise<void>;
+/**
+ * Called right before a mirror run's first destructive provider write (e.g. to take a snapshot).
+ * `target` is the target playlist as the plan read it, in full, with nothing written since: a
+ * snapshot keeps it instead of reading the target once more.
+ */
+export type BeforeDestructiveMirrorStep = (context: { ownerId: string; ruleId: string; runId: string; accountId: string; playlistId: string; target: Playlist; removals: number; moves: number }) => Promise<void>;
 
 export interface MirrorReconcilerOptions {
   execute: SqlExecute;
@@ -208,7 +212,7 @@ export class MirrorReconciler {
       call: (op, input) => this.#call(rule, op, input),
       ledger: steps,
       held,
-      beforeDestructive: async () => this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, removals: plan.removals.length, moves: plan.moves.length }),
+      beforeDestructive: async () => this.#o.beforeDestructiveMirrorStep?.({ ownerId: rule.ownerId, ruleId: rule.id, runId, accountId: rule.targetAccountId, playlistId: rule.targetPlaylistId, target: state.target, removals: plan.removals.length, moves: plan.moves.length }),
       failure: (code, retryable, message) => new RunEnd(retryable ? { kind: 'retry', code, at: null } : { kind: 'fail', code }, message),
     });
   }

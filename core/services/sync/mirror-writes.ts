@@ -93,7 +93,7 @@ export async function applyMirrorPlan(plan: MirrorPlan, context: MirrorWriteCont
   for (const move of plan.moves) {
     try {
       const result = await ledger.call('move', { uri: move.uri, range_start: move.from, insert_before: move.insertBefore, snapshot_id: snapshot }, () =>
-        call('moveTracks', { playlist_id: playlistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null }),
+        call('moveTracks', { playlist_id: playlistId, range_start: move.from, range_length: 1, insert_before: move.insertBefore, snapshot_id: snapshot, item_id: move.entryIds?.item ?? null, before_item_id: move.entryIds?.before ?? null, item_uri: move.entryIds ? move.uri : null }),
       );
       snapshot = result.snapshot_id ?? snapshot;
       calls++;

@@ -3,13 +3,14 @@ import { bearerToken, type FakeRequest } from '../fake-provider.ts';
 import { arrayParam, JsonApiError, paginate, parseInclude, type ResourceIdentifier } from './json-api.ts';
 import { CompoundDocument, playlistResource, RELATIONSHIPS, userResource } from './tidal-resources.ts';
 import type { AccessToken, TidalState } from './tidal-state.ts';
-import { batchData, checkFilters, compound, cursorOf, idempotent, ownedPlaylist, readBody, requireScope, sortParam, userIdParam, visiblePlaylist, withIncluded, type ApiOptions, type ApiResult, type BatchEntry, type Handler } from './tidal-call.ts';
+import { batchData, checkFilters, compound, cursorOf, idempotent, ownedPlaylist, readBody, requireScope, sortParam, userIdParam, visiblePlaylist, withIncluded, type ApiOptions, type ApiResult, type BatchEntry, type Handler, MAX_MOVE_BATCH } from './tidal-call.ts';
 import { listAlbums, listArtists, listTracks, search, single } from './tidal-catalog.routes.ts';
 import { addToCollection, collectionRoot, listCollection, removeFromCollection } from './tidal-collection.routes.ts';
 
 /**
  * The fake `https://openapi.tidal.com/v2` JSON:API: the user, playlists and their items (per-entry
- * `itemId`, `positionBefore`, 50 per request), catalogue lookups (`filter[isrc]`, `filter[id]`,
+ * `itemId`, `positionBefore`, 50 per add or removal; moves by `PATCH` with `positionBefore`, 20 per
+ * request), catalogue lookups (`filter[isrc]`, `filter[id]`,
  * `filter[barcodeId]`), search, and the user's collections of tracks, albums and artists. Every
  * mutation honours `Idempotency-Key` (same key and payload: the first answer again; another
  * payload: 422). Handlers return their answer instead of writing it, so the server can apply a
@@ -157,13 +158,52 @@ const removePlaylistItems: Handler = (call) => {
   });
 };
 
+/**
+ * Moves entries (`PATCH`): the `data` entries (named by `meta.itemId`, 1 to 20) go, in the order
+ * given, right before the entry `meta.positionBefore`. The entries keep their item ids and added-at
+ * dates. A stale item id, an entry that is not the track it claims, or a `positionBefore` that is
+ * not another entry of the playlist is refused as a whole: nothing moves.
+ */
+const movePlaylistItems: Handler = (call) => {
+  requireScope(call, 'playlists.write');
+  const body = readBody(call);
+  return idempotent(call, () => {
+    const playlist = ownedPlaylist(call, call.params[0]!);
+    const entries = batchData(body, ['tracks', 'videos'], true, MAX_MOVE_BATCH);
+    const meta = body.meta as { positionBefore?: unknown } | undefined;
+    if (!meta || typeof meta.positionBefore !== 'string' || meta.positionBefore === '') {
+      throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: 'meta.positionBefore is required', source: { pointer: '/meta/positionBefore' } });
+    }
+    const moving = new Set<string>();
+    entries.forEach((entry, index) => {
+      const itemId = entry.meta['itemId'] as string;
+      const current = playlist.items.find((item) => item.itemId === itemId);
+      if (!current || current.id !== entry.id || current.type !== entry.type) {
+        throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: `data[${index}] is not an item of this playlist`, source: { pointer: `/data/${index}` } });
+      }
+      if (moving.has(itemId)) throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: `data[${index}] names an item twice`, source: { pointer: `/data/${index}` } });
+      moving.add(itemId);
+    });
+    const before = meta.positionBefore;
+    if (moving.has(before) || !playlist.items.some((item) => item.itemId === before)) {
+      throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: 'meta.positionBefore is not another item of this playlist', source: { pointer: '/meta/positionBefore' } });
+    }
+    const moved = entries.map((entry) => playlist.items.find((item) => item.itemId === entry.meta['itemId'])!);
+    const rest = playlist.items.filter((item) => !moving.has(item.itemId));
+    rest.splice(rest.findIndex((item) => item.itemId === before), 0, ...moved);
+    playlist.items = rest;
+    playlist.lastModifiedAt = call.state.timestamp();
+    return { status: 200, body: { links: { self: `/playlists/${playlist.id}/relationships/items` } } };
+  });
+};
+
 // --- catalogue ---
 
 const ROUTES: [RegExp, Partial<Record<string, Handler>>][] = [
   [/^\/users\/([^/]+)$/, { GET: getUser }],
   [/^\/playlists$/, { GET: listPlaylists, POST: createPlaylist }],
   [/^\/playlists\/([^/]+)$/, { GET: getPlaylist, DELETE: deletePlaylist }],
-  [/^\/playlists\/([^/]+)\/relationships\/items$/, { GET: listPlaylistItems, POST: addPlaylistItems, DELETE: removePlaylistItems }],
+  [/^\/playlists\/([^/]+)\/relationships\/items$/, { GET: listPlaylistItems, POST: addPlaylistItems, PATCH: movePlaylistItems, DELETE: removePlaylistItems }],
   [/^\/tracks$/, { GET: listTracks }],
   [/^\/tracks\/([^/]+)$/, { GET: single('tracks') }],
   [/^\/albums$/, { GET: listAlbums }],

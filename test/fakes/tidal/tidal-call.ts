@@ -21,6 +21,8 @@ export interface ApiOptions {
 
 /** The most entries one mutation of a to-many relationship may carry. */
 export const MAX_BATCH = 50;
+/** The most entries one move (`PATCH …/relationships/items`) may carry: the description's `maxItems` of that payload. */
+export const MAX_MOVE_BATCH = 20;
 
 export interface Call {
   readonly state: TidalState;
@@ -81,11 +83,11 @@ export interface BatchEntry {
   readonly meta: Record<string, unknown>;
 }
 
-/** The `data` array of a to-many mutation: 1 to 50 identifiers of the allowed types. */
-export function batchData(body: { data?: unknown }, types: readonly string[], needsItemId: boolean): BatchEntry[] {
+/** The `data` array of a to-many mutation: 1 to `max` (50 unless told) identifiers of the allowed types. */
+export function batchData(body: { data?: unknown }, types: readonly string[], needsItemId: boolean, max = MAX_BATCH): BatchEntry[] {
   const { data } = body;
-  if (!Array.isArray(data) || data.length < 1 || data.length > MAX_BATCH) {
-    throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: `data must hold between 1 and ${MAX_BATCH} items`, source: { pointer: '/data' } });
+  if (!Array.isArray(data) || data.length < 1 || data.length > max) {
+    throw new JsonApiError(400, { code: 'INVALID_REQUEST_BODY', detail: `data must hold between 1 and ${max} items`, source: { pointer: '/data' } });
   }
   return data.map((entry: unknown, index) => {
     const value = entry as { id?: unknown; type?: unknown; meta?: unknown } | null;

@@ -4,6 +4,7 @@ import type { FakeAccountTokens } from '../../fakes/fake-provider.ts';
 import { startFakeDeezer, type FakeDeezerServer } from '../../fakes/deezer/index.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { startFakeTidal, type FakeTidal } from '../../fakes/tidal/index.ts';
+import { startFakeYoutube, type FakeYoutube } from '../../fakes/youtube/index.ts';
 import { startFakeYtmusic, type FakeYtmusicServer } from '../../fakes/ytmusic/index.ts';
 import type { SeedLibrary } from '../../fakes/seed-catalog.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
@@ -13,8 +14,12 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * A real engine (HTTP + worker) with the Spotify and TIDAL plugins in the sandbox, each talking to
  * its stateful fake, and one connected account on each — the setting of the migration tests.
  * With `deezerLibrary`, a Deezer fake and account too (`deezer`, `deezerAccount`); with
- * `ytmusicLibrary`, a YouTube Music fake and account (`ytmusic`, `ytmusicAccount`).
+ * `ytmusicLibrary`, a YouTube Music fake and account (`ytmusic`, `ytmusicAccount`); with
+ * `youtubeLibrary`, a YouTube Data API fake (daily quota per OAuth client `youtubeClientId`) and account.
  */
+
+/** The OAuth client the engine uses for the YouTube Data fake (its quota is counted per client). */
+const YOUTUBE_CLIENT = { client_id: 'opl-test-client', client_secret: 'opl-test-secret' };
 
 export interface MigrationHarness {
   spotify: FakeSpotifyServer;
@@ -31,6 +36,11 @@ export interface MigrationHarness {
   ytmusic?: FakeYtmusicServer;
   ytmusicUser?: FakeAccountTokens;
   ytmusicAccount?: string;
+  /** Only with `youtubeLibrary`. */
+  youtube?: FakeYoutube;
+  youtubeUser?: FakeAccountTokens;
+  youtubeAccount?: string;
+  youtubeClientId?: string;
   app: TestApp;
   baseUrl: string;
   api(path: string, init?: RequestInit): Promise<{ status: number; json: unknown; text: string; headers: Headers }>;
@@ -85,6 +95,7 @@ export async function startMigrationHarness(options: {
   tidalLibrary: SeedLibrary;
   deezerLibrary?: SeedLibrary;
   ytmusicLibrary?: SeedLibrary;
+  youtubeLibrary?: SeedLibrary;
   overrides?: Omit<AppOverrides, 'logger'>;
   env?: Record<string, string>;
   /** False: no job runs by itself (tests that drive a worker step by step). */
@@ -104,10 +115,14 @@ export async function startMigrationHarness(options: {
   if (deezer && deezerUser) deezer.setAuthorizeUser(deezerUser.userId);
   const ytmusicUser = ytmusic?.createAccount({ displayName: 'YouTube Music Listener', library: options.ytmusicLibrary });
   if (ytmusic && ytmusicUser) ytmusic.setAuthorizeUser(ytmusicUser.userId);
+  const youtube = options.youtubeLibrary === undefined ? undefined : await startFakeYoutube();
+  youtube?.registerClient({ clientId: YOUTUBE_CLIENT.client_id, clientSecret: YOUTUBE_CLIENT.client_secret });
+  const youtubeUser = youtube?.createAccount({ displayName: 'YouTube Listener', library: options.youtubeLibrary });
+  if (youtube && youtubeUser) youtube.setAuthorizeUser(youtubeUser.userId);
   const plugins = options.plugins ?? (await firstPartyPlugins());
   const app = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: options.worker ?? true }, {
-    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides, ...ytmusic?.originOverrides },
-    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}) },
+    providerOriginOverrides: { ...spotify.originOverrides, ...tidal.originOverrides, ...deezer?.originOverrides, ...ytmusic?.originOverrides, ...youtube?.originOverrides },
+    providerClients: { spotify: { client_id: 'opl-demo-client' }, tidal: { client_id: 'opl-demo-client' }, ...(deezer ? { deezer: { client_id: 'opl-demo-client' } } : {}), ...(youtube ? { youtube: YOUTUBE_CLIENT } : {}) },
     ...options.overrides,
   });
   const address = app.app.http!.server.address();
@@ -116,6 +131,7 @@ export async function startMigrationHarness(options: {
   const tidalAccount = await connectByRedirect(baseUrl, 'tidal');
   const deezerAccount = deezer === undefined ? undefined : await connectByRedirect(baseUrl, 'deezer');
   const ytmusicAccount = ytmusic === undefined ? undefined : await connectByDevice(baseUrl);
+  const youtubeAccount = youtube === undefined ? undefined : await connectByRedirect(baseUrl, 'youtube');
   const api: MigrationHarness['api'] = async (path, init = {}) => {
     const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const text = await response.text();
@@ -136,6 +152,7 @@ export async function startMigrationHarness(options: {
     tidalAccount,
     ...(deezer ? { deezer, deezerUser, deezerAccount } : {}),
     ...(ytmusic ? { ytmusic, ytmusicUser, ytmusicAccount } : {}),
+    ...(youtube ? { youtube, youtubeUser, youtubeAccount, youtubeClientId: YOUTUBE_CLIENT.client_id } : {}),
     app,
     baseUrl,
     api,
@@ -157,6 +174,7 @@ export async function startMigrationHarness(options: {
       await tidal.close();
       await deezer?.close();
       await ytmusic?.close();
+      await youtube?.close();
     },
   };
 }

@@ -67,8 +67,10 @@ describe('manifest', () => {
     expect(auth).toMatchObject({ kind: 'OAUTH_PKCE', credential_origins: [TIDAL_API_ORIGIN], token_endpoint_auth: 'none', oauth: { authorization_url: 'https://login.tidal.com/authorize', token_url: 'https://auth.tidal.com/v1/oauth2/token' } });
     for (const capability of provider.capabilities) expect(auth.scopes[capability], capability).toBeDefined();
     expect(provider.write_constraints).toMatchObject({ max_add_batch: 50, max_remove_batch: 50, supports_duplicates: true, ordering: 'preserved' });
-    expect(provider).toMatchObject({ can_mirror: false, can_unfollow_playlist: false, can_delete_playlist: true });
-    expect(provider.mirror_unavailable_reason).toMatch(/50/);
+    // Mirror by moves (PATCH …/relationships/items): no rewrite of the playlist.
+    expect(provider).toMatchObject({ can_mirror: true, mirror_unavailable_reason: null, can_unfollow_playlist: false, can_delete_playlist: true });
+    expect(provider.capabilities).toEqual(expect.arrayContaining(['REMOVE_TRACKS', 'REORDER']));
+    expect(manifest.network.find((grant) => grant.path_prefix === '/v2/playlists')!.methods).toContain('PATCH');
   });
 });
 
@@ -287,6 +289,46 @@ describe('writes', () => {
     expect(fake.state.collectionOf(account.userId).artists).toHaveLength(2);
     await call('unfollowArtists', { items: [{ uri: artists.candidates[0]!.provider_uris['tidal']! }] });
     expect(fake.state.collectionOf(account.userId).artists).toHaveLength(1);
+  });
+
+  it('moves entries keeping their item ids and dates: by the caller\'s ids without a read, to the end in two moves, a range by positions', async () => {
+    const long = playlistNamed('Long');
+    const before = fake.playlistEntries(long.id)!;
+    const patches = (from: number) => fake.requests.slice(from).filter((request) => request.method === 'PATCH');
+    const uriOf = (entry: (typeof before)[number]) => `tidal:track:${entry.id}`;
+    // The last entry to the top by the ids the caller read: one PATCH, no read.
+    let from = fake.requests.length;
+    await call('moveTracks', { playlist_id: long.id, range_start: before.length - 1, insert_before: 0, item_id: before.at(-1)!.itemId, before_item_id: before[0]!.itemId, item_uri: uriOf(before.at(-1)!), snapshot_id: long.lastModifiedAt });
+    expect(fake.requests.slice(from).map((request) => request.method)).toEqual(['PATCH']);
+    expect(JSON.parse(patches(from)[0]!.body)).toEqual({ data: [{ id: before.at(-1)!.id, type: 'tracks', meta: { itemId: before.at(-1)!.itemId } }], meta: { positionBefore: before[0]!.itemId } });
+    expect(fake.playlistEntries(long.id)).toEqual([before.at(-1), ...before.slice(0, -1)]);
+    // Back to the end: TIDAL places only before an entry, so one read of the last entry and two moves.
+    from = fake.requests.length;
+    await call('moveTracks', { playlist_id: long.id, range_start: 0, insert_before: before.length, item_id: before.at(-1)!.itemId, before_item_id: null, item_uri: uriOf(before.at(-1)!), snapshot_id: long.lastModifiedAt });
+    expect(fake.requests.slice(from).map((request) => request.method)).toEqual(['GET', 'PATCH', 'PATCH']);
+    expect(fake.playlistEntries(long.id)).toEqual(before);
+    // A range of 25 by positions: the layout is read, then 20 and 5 entries go before the same entry, in order.
+    from = fake.requests.length;
+    await call('moveTracks', { playlist_id: long.id, range_start: 20, range_length: 25, insert_before: 2 });
+    expect(patches(from).map((request) => (JSON.parse(request.body) as { data: unknown[] }).data.length)).toEqual([20, 5]);
+    expect(fake.playlistEntries(long.id)).toEqual([...before.slice(0, 2), ...before.slice(20, 45), ...before.slice(2, 20), ...before.slice(45)]);
+    // A stale entry id is refused and nothing moves; so is a request of more than 20 entries to the fake API.
+    const now = fake.playlistEntries(long.id)!;
+    expect((await failureOf(call('moveTracks', { playlist_id: long.id, range_start: 1, insert_before: 0, item_id: 'gone-item', before_item_id: now[0]!.itemId, item_uri: uriOf(now[1]!) }))).type).toBe('InvalidInput');
+    expect((await failureOf(call('moveTracks', { playlist_id: long.id, range_start: 1, insert_before: 0, item_id: now[1]!.itemId, before_item_id: 'gone-item', item_uri: uriOf(now[1]!) }))).type).toBe('InvalidInput');
+    expect(fake.playlistEntries(long.id)).toEqual(now);
+  });
+
+  it('retries a move whose answer was lost under the same Idempotency-Key, so it applies once', async () => {
+    const small = playlistNamed('Small');
+    const before = fake.playlistEntries(small.id)!;
+    const input = { playlist_id: small.id, range_start: 3, insert_before: 1, item_id: before[3]!.itemId, before_item_id: before[1]!.itemId, item_uri: `tidal:track:${before[3]!.id}`, snapshot_id: small.lastModifiedAt };
+    fake.failNext({ kind: 'ambiguous_write', method: 'PATCH', pathPrefix: `/v2/playlists/${small.id}/relationships/items` });
+    expect((await failureOf(call('moveTracks', input))).type).toBe('ProviderError');
+    const moved = [before[0], before[3], before[1], before[2], ...before.slice(4)];
+    expect(fake.playlistEntries(small.id)).toEqual(moved);
+    await call('moveTracks', input);
+    expect(fake.playlistEntries(small.id)).toEqual(moved);
   });
 
   it('sends an Idempotency-Key and the JSON:API media type with every mutation', () => {

@@ -32,11 +32,11 @@ export function appBaseUrl(testApp: TestApp): string {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-export async function startConnectionApp(overrides: Omit<AppOverrides, 'logger'> = {}, options: { env?: Record<string, string>; followRedirects?: boolean } = {}): Promise<ConnectionApp> {
+export async function startConnectionApp(overrides: Omit<AppOverrides, 'logger'> = {}, options: { env?: Record<string, string>; followRedirects?: boolean; /** Run jobs too (migrations, sync runs); default false. */ worker?: boolean } = {}): Promise<ConnectionApp> {
   const plugins = await firstPartyPlugins();
   let testApp: TestApp;
   try {
-    testApp = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: false }, overrides);
+    testApp = await startTestApp({ ...plugins.env, ...options.env }, { http: true, worker: options.worker ?? false }, overrides);
   } catch (error) {
     await plugins.remove();
     throw error;

@@ -9,6 +9,10 @@ import { startConnectionApp, type ConnectionApp, type JsonAnswer } from '../supp
  * (Spotify snapshot id, TIDAL lastModifiedAt, Deezer checksum, Apple lastModifiedDate; YouTube
  * Music has none, its new entry gets a new setVideoId). Refused outside demo mode, for an unknown
  * or another owner's account, and for a playlist the demo listener does not own.
+ *
+ * Then sync in demo mode, with the schedule's clock in the test's hand: a mirror rule from the demo
+ * Spotify into the demo TIDAL runs at its slot after the demo source changed, and the target
+ * follows: the new song, in source order.
  */
 
 interface Outcome {
@@ -29,8 +33,13 @@ interface ReadTrack {
   source_item_id?: string | null;
 }
 
+interface UriTrack extends ReadTrack {
+  provider_uris: Record<string, string | undefined>;
+}
+
 let app: ConnectionApp;
 const accounts = new Map<string, string>();
+let clock = Date.parse('2026-11-30T08:00:00Z');
 
 async function connectByRedirect(provider: string): Promise<string> {
   const begin = await app.api(`/api/auth/${provider}/begin`, { method: 'POST', body: '{}' });
@@ -78,7 +87,7 @@ async function change(accountId: string, playlistId: string, what: 'add' | 'remo
 const key = (track: ReadTrack) => `${track.title}\u0000${track.artist}`;
 
 beforeAll(async () => {
-  app = await startConnectionApp({}, { env: { OPL_DEMO: '1' } });
+  app = await startConnectionApp({ scheduleClock: () => new Date(clock) }, { env: { OPL_DEMO: '1' }, worker: true });
   for (const provider of ['spotify', 'tidal', 'deezer']) accounts.set(provider, await connectByRedirect(provider));
   accounts.set('applemusic', await connectAppleMusic());
   accounts.set('ytmusic', await connectYtmusic());
@@ -148,10 +157,102 @@ describe('changing a demo source playlist', () => {
   it("refuses another owner's account: it is not found", async () => {
     const accountId = accounts.get('deezer')!;
     const playlistId = await ownPlaylist(accountId);
-    await app.testApp.app.services.sync.execute({ text: `update provider_account set owner_id = 'another-owner' where id = ?`, values: [accountId] });
-    const refused = await change(accountId, playlistId, 'add');
-    expect(refused.status).toBe(404);
+    const owner = async (to: string) => app.testApp.app.services.sync.execute({ text: `update provider_account set owner_id = ? where id = ?`, values: [to, accountId] });
+    const [row] = await app.testApp.app.services.sync.execute({ text: 'select owner_id from provider_account where id = ?', values: [accountId] });
+    const ownerId = String(row!['owner_id']);
+    await owner('another-owner');
+    try {
+      const refused = await change(accountId, playlistId, 'add');
+      expect(refused.status).toBe(404);
+    } finally {
+      // The demo Deezer account is the target of a sync below: it goes back to its owner.
+      await owner(ownerId);
+    }
   });
+});
+
+/** Polls until `done` holds for what `read` answers (or fails after 120 s). */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  let last: T | undefined;
+  for (const started = Date.now(); Date.now() - started < 120_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    last = await read();
+    if (done(last)) return last;
+  }
+  throw new Error(`${what}: ${JSON.stringify(last)}`);
+}
+
+/** Accepts every suggestion of a job waiting for review (matching without ISRCs may ask). */
+async function approveReview(jobId: string): Promise<void> {
+  const answer = await app.api(`/api/migrations/${jobId}/items/review`, { method: 'POST', body: JSON.stringify({ action: 'approve', item_ids: [] }) });
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+}
+
+describe('sync in demo mode', () => {
+  // Every demo listener has its own copy of the demo library, so a migration into another demo
+  // service usually adopts the target's playlist of the same name that shares songs with the source
+  // (the migration engine's rule) instead of creating one: the songs already there are the owner's,
+  // skipped as duplicates, and a mirror rule never moves or removes them (ownership per row). The rule
+  // owns what its jobs wrote, so the demo's new song goes before every entry the rule owns — on top
+  // only when the rule owns the whole target (a playlist the migration created).
+  for (const [source, target] of [['spotify', 'tidal'], ['tidal', 'spotify'], ['tidal', 'ytmusic'], ['spotify', 'deezer']] as const) {
+    it(`a mirror rule ${source} → ${target} runs at its slot and the target follows the demo source's change`, async () => {
+      const sourceAccount = accounts.get(source)!;
+      const targetAccount = accounts.get(target)!;
+      const playlistId = await ownPlaylist(sourceAccount);
+      const listed = (await app.api(`/api/playlists?account_id=${targetAccount}&refresh=true`)).json as { playlists: { id: string | null }[] };
+      const existingTargets = new Set(listed.playlists.map((playlist) => playlist.id));
+      const started = await app.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: sourceAccount, target_provider: target, target_account_id: targetAccount, selection: { playlist_ids: [playlistId] }, strictness: 'best_effort', acknowledge_warnings: true }) });
+      expect(started.status, JSON.stringify(started.json)).toBe(202);
+      const jobId = (started.json as { id: string }).id;
+      type Job = { status: string; collections: { target_playlist_id: string | null }[] };
+      const job = async () => (await app.api(`/api/migrations/${jobId}`)).json as Job;
+      let done = await until(job, (value) => ['completed', 'failed', 'awaiting_review'].includes(value.status), `migration ${jobId}`);
+      if (done.status === 'awaiting_review') {
+        await approveReview(jobId);
+        done = await until(job, (value) => ['completed', 'failed'].includes(value.status), `migration ${jobId}`);
+      }
+      expect(done.status).toBe('completed');
+      const targetId = done.collections[0]!.target_playlist_id!;
+      const adopted = existingTargets.has(targetId);
+      const readTarget = async () => ((await app.api(`/api/playlists/${encodeURIComponent(targetId)}?account_id=${targetAccount}&refresh=true`)).json as { playlist: { tracks: UriTrack[] } }).playlist.tracks;
+      const before = await readTarget();
+      const created = await app.api('/api/syncs', { method: 'POST', body: JSON.stringify({ migration_job_id: jobId, mode: 'mirror', schedule: { kind: 'interval', every_minutes: 60 } }) });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const ruleId = (created.json as { id: string }).id;
+
+      // The newcomer changes the demo source: a new song, moved to the top.
+      const added = (await change(sourceAccount, playlistId, 'add')).json as Outcome;
+      expect((await change(sourceAccount, playlistId, 'move')).status).toBe(200);
+      // Its slot comes: the every-minute evaluation makes the run.
+      clock += 60 * 60_000;
+      await app.testApp.app.services.sync.scheduler.evaluate();
+      type Run = { id: string; status: string; migration_job_id: string | null; stats: Record<string, unknown> };
+      const runs = async () => (await app.api(`/api/syncs/${ruleId}/runs`)).json as Run[];
+      let [run] = await until(runs, (value) => value.length === 1 && ['completed', 'failed', 'review_required'].includes(value[0]!.status), `the run of ${ruleId}`);
+      if (run!.status === 'review_required') {
+        await approveReview(run!.migration_job_id!);
+        [run] = await until(runs, (value) => ['completed', 'failed'].includes(value[0]!.status), `the run of ${ruleId}`);
+      }
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', added: 1 } });
+      const after = await readTarget();
+      const uri = (track: UriTrack) => track.provider_uris[target]!;
+      const isNew = (track: UriTrack) => track.title.includes(added.title.replace(/ \(.*$/, ''));
+      const shown = JSON.stringify({ adopted, run: run!.stats, added: added.title, before: before.map(key), after: after.map(key) });
+      // The rule owns what the migration and the run wrote; the rest is the owner's.
+      const written = await app.testApp.app.services.sync.execute({ text: `select distinct target_uri from job_item where job_id in (?, ?) and entity_type = 'track' and status = 'written' and target_uri is not null`, values: [jobId, run!.migration_job_id] });
+      const owned = new Set(written.map((row) => String(row['target_uri'])));
+      // The new song came once; the owner's entries are all still there, in their order.
+      expect(after.filter(isNew), shown).toHaveLength(1);
+      expect(after.filter((track) => !owned.has(uri(track))).map(uri), shown).toEqual(before.filter((track) => !owned.has(uri(track))).map(uri));
+      // The new song stands before every other entry the rule owns, as it does on the source.
+      const newAt = after.findIndex(isNew);
+      expect(owned.has(uri(after[newAt]!)), shown).toBe(true);
+      expect(after.slice(0, newAt).filter((track) => owned.has(uri(track))).map(key), shown).toEqual([]);
+      // A playlist the migration created is the rule's whole: the new song is on top, as on the source.
+      if (!adopted) expect(newAt, shown).toBe(0);
+      else expect(before.some((track) => !owned.has(uri(track))), shown).toBe(true);
+    }, 300_000);
+  }
 });
 
 describe('outside demo mode', () => {

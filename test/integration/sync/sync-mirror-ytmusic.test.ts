@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
-import type { JobJson } from '../migrations/migration-harness.ts';
 import { startSyncHarness, type RuleJson, type RunJson, type SyncHarness } from './sync-harness.ts';
 
 /**
@@ -30,7 +29,7 @@ let rule: RuleJson;
 
 beforeAll(async () => {
   h = await startSyncHarness({ spotifyLibrary: {}, tidalLibrary: { playlists: [{ name: 'Night Drive', trackKeys: initial.map((track) => track.key) }] }, ytmusicLibrary: {} });
-  sourceId = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === 'Night Drive')!.id;
+  sourceId = h.tidalPlaylistId('Night Drive');
 }, 300_000);
 
 afterAll(async () => {
@@ -40,21 +39,11 @@ afterAll(async () => {
 const yt = () => h.ytmusic!;
 const videoOf = (key: string) => yt().videoIdOf(key)!;
 const target = () => yt().playlist(targetId)!;
-const sourceKeys = () => h.tidal.state.playlists.get(sourceId)!.items.map((item) => [...catalog.tracks.values()].find((track) => h.tidal.trackId(track.key) === item.id)!.key);
+const sourceKeys = () => h.tidalKeys(sourceId);
 const expectedFromSource = () => sourceKeys().map(videoOf);
 const ownEntries = () => target().videoIds.filter((videoId) => videoId !== videoOf(byHand.key));
 
-function editSource(keys: readonly string[]): void {
-  const playlist = h.tidal.state.playlists.get(sourceId)!;
-  const kept = new Map(playlist.items.map((item) => [item.id, item]));
-  playlist.items = keys.map((key) => {
-    const id = h.tidal.trackId(key)!;
-    const entry = kept.get(id) ?? h.tidal.state.newEntry('tracks', id);
-    kept.delete(id);
-    return entry;
-  });
-  playlist.lastModifiedAt = h.tidal.state.timestamp();
-}
+const editSource = (keys: readonly string[]) => h.tidalEdit(sourceId, keys);
 
 /** Edits the target as the owner's YouTube Music app would (the InnerTube edit call). */
 async function ownerEdit(actions: Record<string, unknown>[]): Promise<void> {
@@ -68,9 +57,7 @@ async function ownerEdit(actions: Record<string, unknown>[]): Promise<void> {
 
 async function run(): Promise<{ run: RunJson; actions: string[] }> {
   const from = yt().requests.length;
-  const started = await h.api(`/api/syncs/${rule.id}/run`, { method: 'POST' });
-  expect(started.status, started.text).toBe(202);
-  const ended = await h.waitRun(rule.id, (started.json as { id: string }).id, ['completed', 'failed']);
+  const ended = await h.runNow(rule.id);
   const actions = yt()
     .requests.slice(from)
     .filter((request) => request.path.startsWith('/youtubei/v1/browse/edit_playlist'))
@@ -84,14 +71,8 @@ describe('mirror into YouTube Music', () => {
     expect(providers.find((provider) => provider.name === 'ytmusic')).toMatchObject({ can_mirror: true, capabilities: expect.arrayContaining(['REMOVE_TRACKS', 'REORDER']) });
 
     // YouTube Music has no ISRCs: matched by title, artist and length, accepted without review.
-    const started = await h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: h.tidalAccount, target_provider: 'ytmusic', target_account_id: h.ytmusicAccount, selection: { playlist_ids: [sourceId] }, strictness: 'best_effort', acknowledge_warnings: true }) });
-    expect(started.status, started.text).toBe(202);
-    const jobId = (started.json as { id: string }).id;
-    const job = await h.waitForJob(jobId, (candidate) => ['completed', 'failed', 'awaiting_review'].includes(candidate.status));
-    expect(job.status, JSON.stringify(job)).toBe('completed');
-    targetId = ((await h.api(`/api/migrations/${jobId}`)).json as JobJson).collections[0]!.target_playlist_id!;
+    ({ targetId, rule } = await h.ruleFrom({ account: h.tidalAccount, playlistId: sourceId }, { provider: 'ytmusic', account: h.ytmusicAccount! }, { mode: 'mirror' }, { strictness: 'best_effort' }));
     expect(target().videoIds).toEqual(initial.map((track) => videoOf(track.key)));
-    rule = await h.createRule(jobId, { mode: 'mirror' });
     await ownerEdit([{ action: 'ACTION_ADD_VIDEO', addedVideoId: videoOf(byHand.key), dedupeOption: 'DEDUPE_OPTION_SKIP' }]);
     const entryOf = new Map(target().videoIds.map((videoId, index) => [videoId, target().setVideoIds[index]]));
 

@@ -1,7 +1,7 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedFakeRequest } from '../../fakes/fake-provider.ts';
 import { isAvailableOn, seedCatalog } from '../../fakes/seed-catalog.ts';
-import type { JobJson } from '../migrations/migration-harness.ts';
 import { startSyncHarness, type RuleJson, type RunJson, type SyncHarness } from './sync-harness.ts';
 
 /**
@@ -28,7 +28,7 @@ let rule: RuleJson;
 
 beforeAll(async () => {
   h = await startSyncHarness({ spotifyLibrary: {}, tidalLibrary: { playlists: [{ name: 'Evening', trackKeys: initial.map((track) => track.key) }] } });
-  sourceId = h.tidal.playlistsOf(h.tidalUser.userId).find((playlist) => playlist.name === 'Evening')!.id;
+  sourceId = h.tidalPlaylistId('Evening');
 }, 300_000);
 
 afterAll(async () => {
@@ -37,28 +37,11 @@ afterAll(async () => {
 
 const spotifyUri = (key: string) => h.spotify.uriOf(key)!;
 const targetUris = () => [...h.spotify.playlist(targetId)!.uris];
-const sourceKeys = () => h.tidal.state.playlists.get(sourceId)!.items.map((item) => [...catalog.tracks.values()].find((track) => h.tidal.trackId(track.key) === item.id)!.key);
+const sourceKeys = () => h.tidalKeys(sourceId);
 /** The target as the source says it should be: the source's songs that Spotify has, in source order. */
 const expectedFromSource = () => sourceKeys().filter((key) => isAvailableOn(catalog.tracks.get(key)!, 'spotify')).map(spotifyUri);
 
-/** Changes the TIDAL source as its app would: a new list of entries and a new `lastModifiedAt`. */
-function editSource(keys: readonly string[]): void {
-  const playlist = h.tidal.state.playlists.get(sourceId)!;
-  const kept = new Map(playlist.items.map((item) => [item.id, item]));
-  playlist.items = keys.map((key) => {
-    const id = h.tidal.trackId(key)!;
-    const entry = kept.get(id) ?? h.tidal.state.newEntry('tracks', id);
-    kept.delete(id);
-    return entry;
-  });
-  playlist.lastModifiedAt = h.tidal.state.timestamp();
-}
-
-async function runNow(): Promise<string> {
-  const started = await h.api(`/api/syncs/${rule.id}/run`, { method: 'POST' });
-  expect(started.status, JSON.stringify(started.json)).toBe(202);
-  return (started.json as { id: string }).id;
-}
+const editSource = (keys: readonly string[]) => h.tidalEdit(sourceId, keys);
 
 async function preview(): Promise<Record<string, unknown> & { remove_count: number; move_count: number; add_count: number }> {
   const answer = await h.api(`/api/syncs/${rule.id}/preview`);
@@ -74,10 +57,8 @@ async function spotifyWritesDuring(work: () => Promise<RunJson>): Promise<{ run:
 
 describe('mirror sync runs', () => {
   it('a mirror rule is made where the target can remove and reorder, and previews nothing to do at first', async () => {
-    const jobId = await h.migrate(h.tidalAccount, sourceId, 'spotify', h.spotifyAccount);
-    targetId = ((await h.api(`/api/migrations/${jobId}`)).json as JobJson).collections[0]!.target_playlist_id!;
+    ({ targetId, rule } = await h.ruleFrom({ account: h.tidalAccount, playlistId: sourceId }, { provider: 'spotify', account: h.spotifyAccount }, { mode: 'mirror' }));
     expect(targetUris()).toEqual(initial.map((track) => spotifyUri(track.key)));
-    rule = await h.createRule(jobId, { mode: 'mirror' });
     expect(rule).toMatchObject({ mode: 'mirror', status: 'active', mirror: { max_removals: 20, removes_foreign: false }, target: { provider: 'spotify', playlist_id: targetId } });
     expect(await preview()).toMatchObject({ can_mirror: true, add_count: 0, remove_count: 0, move_count: 0, foreign_entries: 0 });
   }, 300_000);
@@ -92,7 +73,7 @@ describe('mirror sync runs', () => {
     expect(seen).toMatchObject({ add_count: 3, remove_count: 1, foreign_entries: 1, needs_approval: false });
     expect((seen['remove'] as { uri: string }[]).map((item) => item.uri)).toEqual([spotifyUri(keys[3]!)]);
 
-    const { run, writes } = await spotifyWritesDuring(async () => h.waitRun(rule.id, await runNow()));
+    const { run, writes } = await spotifyWritesDuring(async () => h.runNow(rule.id));
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', removed: 1, replaced: false, unmatched: 1 } });
     expect(run.migration_job_id).not.toBeNull();
     const after = targetUris();
@@ -128,7 +109,7 @@ describe('mirror sync runs', () => {
     editSource(keep);
     expect(await preview()).toMatchObject({ remove_count: 2 + (isAvailableOn(catalog.tracks.get(dropped[2]!)!, 'spotify') ? 1 : 0), needs_approval: true });
 
-    const waiting = await h.waitRun(rule.id, await runNow(), ['approval_required', 'completed', 'failed']);
+    const waiting = await h.runNow(rule.id, ['approval_required', 'completed', 'failed']);
     expect(waiting, JSON.stringify(waiting)).toMatchObject({ status: 'approval_required', stats: { mirror: 'awaiting_approval', removal_cap: 1 } });
     expect(targetUris()).toEqual(before);
     const held = await h.rule(rule.id);
@@ -149,7 +130,7 @@ describe('mirror sync runs', () => {
     // One removal and two songs out of place: the removal goes through, then the moves fail.
     editSource([keys[keys.length - 1]!, ...keys.slice(1, -1).reverse().slice(0, 2), ...keys.slice(1, -1).reverse().slice(2)]);
     h.spotify.failNext({ kind: 'server_error', status: 503, method: 'PUT', pathPrefix: `/v1/playlists/${targetId}/items`, times: 1_000 });
-    const failed = await h.waitRun(rule.id, await runNow(), ['completed', 'failed']).finally(() => h.spotify.clearFailures());
+    const failed = await h.runNow(rule.id).finally(() => h.spotify.clearFailures());
     expect(failed, JSON.stringify(failed)).toMatchObject({ status: 'failed' });
     const steps = await h.app.app.services.sync.execute({ text: `select kind, status from sync_mirror_step where run_id = ? order by seq`, values: [failed.id] });
     expect(steps.map((step) => `${String(step['kind'])}:${String(step['status'])}`)).toEqual(['remove:done', 'move:failed']);
@@ -177,7 +158,7 @@ describe('mirror sync runs', () => {
     const seen = await preview();
     expect(seen).toMatchObject({ add_count: 2, remove_count: 0 });
 
-    const { run, writes } = await spotifyWritesDuring(async () => h.waitRun(rule.id, await runNow()));
+    const { run, writes } = await spotifyWritesDuring(async () => h.runNow(rule.id));
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', stats: { mirror: 'done', readded: 2, removed: 0, replaced: false } });
     const after = targetUris();
     expect(after.filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
@@ -192,9 +173,36 @@ describe('mirror sync runs', () => {
 
     // The songs added back are the rule's now; the next run with a changed source adds nothing twice.
     editSource(sourceKeys().reverse());
-    const again = await h.waitRun(rule.id, await runNow());
+    const again = await h.runNow(rule.id);
     expect(again, JSON.stringify(again)).toMatchObject({ status: 'completed', stats: { mirror: 'done', readded: 0, removed: 0 } });
     expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
     expect(new Set(targetUris()).size).toBe(targetUris().length);
+  }, 300_000);
+
+  it('a snapshot that cannot be taken stops the run before its first write; the next run converges', async () => {
+    // A matched song moves to the end: the run has a move to make.
+    const keys = sourceKeys();
+    const first = keys.find((key) => isAvailableOn(catalog.tracks.get(key)!, 'spotify'))!;
+    editSource([...keys.filter((key) => key !== first), first]);
+    const before = targetUris();
+    // The snapshot directory cannot be used (a file stands in its place): the automatic snapshot fails.
+    const root = h.app.app.services.config.snapshotDir;
+    await rename(root, `${root}.aside`);
+    await writeFile(root, 'not a directory');
+    const { run: failed, writes } = await spotifyWritesDuring(() => h.runNow(rule.id)).finally(async () => {
+      await rm(root, { force: true });
+      await rename(`${root}.aside`, root);
+    });
+    expect(failed, JSON.stringify(failed)).toMatchObject({ status: 'failed' });
+    expect(failed.error).toMatch(/automatic snapshot .*Nothing was changed/s);
+    expect(writes).toEqual([]);
+    expect(targetUris()).toEqual(before);
+    const steps = await h.app.app.services.sync.execute({ text: `select kind from sync_mirror_step where run_id = ?`, values: [failed.id] });
+    expect(steps).toEqual([]);
+
+    const done = await h.runNow(rule.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', stats: { mirror: 'done' } });
+    expect(targetUris().filter((uri) => uri !== spotifyUri(byHand.key))).toEqual(expectedFromSource());
+    expect((await h.rule(rule.id)).consecutive_failures).toBe(0);
   }, 300_000);
 });

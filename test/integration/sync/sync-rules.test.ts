@@ -24,7 +24,7 @@ let r1: RuleJson;
 let r2: RuleJson;
 
 beforeAll(async () => {
-  h = await startSyncHarness({ spotifyLibrary: { playlists: [{ name: 'Loop', trackKeys: everywhere.slice(0, 3).map((track) => track.key) }] }, deezerLibrary: {} });
+  h = await startSyncHarness({ spotifyLibrary: { playlists: [{ name: 'Loop', trackKeys: everywhere.slice(0, 3).map((track) => track.key) }], likedTrackKeys: everywhere.slice(3, 5).map((track) => track.key) }, deezerLibrary: {} });
   sourceId = h.spotifyPlaylistId('Loop');
   jobAB = await h.migrate(h.spotifyAccount, sourceId, 'tidal', h.tidalAccount);
   tidalPlaylist = ((await h.api(`/api/migrations/${jobAB}`)).json as JobJson).collections[0]!.target_playlist_id!;
@@ -38,7 +38,7 @@ const post = (path: string, body?: unknown) => h.api(path, { method: 'POST', ...
 const targetOf = async (jobId: string) => ((await h.api(`/api/migrations/${jobId}`)).json as JobJson).collections[0]!.target_playlist_id!;
 
 describe('sync rules', () => {
-  it('refuses bad schedules, unknown or partial migrations, and mirror where the target cannot mirror', async () => {
+  it('refuses bad schedules, unknown or partial migrations, and mirror for liked songs', async () => {
     for (const schedule of [{ kind: 'interval', every_minutes: 4 }, { kind: 'interval', every_minutes: 10_081 }, { kind: 'daily', at: '25:00', time_zone: 'Europe/Berlin' }, { kind: 'daily', at: '03:00', time_zone: 'Mars/Olympus' }, { kind: 'weekly' }]) {
       const refused = await post('/api/syncs', { migration_job_id: jobAB, schedule });
       expect(refused.status, JSON.stringify(schedule)).toBe(400);
@@ -46,10 +46,17 @@ describe('sync rules', () => {
     }
     expect((await post('/api/syncs', { migration_job_id: '00000000-0000-4000-8000-000000000000', schedule: { kind: 'interval', every_minutes: 60 } })).status).toBe(404);
 
-    const mirror = await post('/api/syncs', { migration_job_id: jobAB, mode: 'mirror', schedule: { kind: 'interval', every_minutes: 60 } });
-    expect(mirror.status).toBe(422);
+    // Liked songs stay add-only, whatever the target can do: mirror is refused with the reason, on
+    // creation and on a change of mode.
+    const liked = await h.migrate(h.spotifyAccount, 'liked', 'deezer', h.deezerAccount!);
+    const mirror = await post('/api/syncs', { migration_job_id: liked, mode: 'mirror', schedule: { kind: 'interval', every_minutes: 60 } });
+    expect(mirror.status, mirror.text).toBe(422);
     expect(mirror.json).toMatchObject({ code: 'provider_unsupported' });
-    expect((mirror.json as { reason: string }).reason).toMatch(/TIDAL/);
+    expect((mirror.json as { reason: string }).reason).toMatch(/add-only/);
+    const likedRule = await h.createRule(liked);
+    expect(likedRule).toMatchObject({ collection_kind: 'LIKED_TRACKS', mode: 'add_only' });
+    expect((await h.api(`/api/syncs/${likedRule.id}`, { method: 'PATCH', body: JSON.stringify({ mode: 'mirror' }) })).status).toBe(422);
+    expect((await h.api(`/api/syncs/${likedRule.id}`, { method: 'DELETE' })).status).toBe(204);
 
     // A migration of some tracks only is no full-playlist migration.
     const partial = await post('/api/migrations', { source_account_id: h.spotifyAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { tracks: { [sourceId]: ['pos:0'] } }, acknowledge_warnings: true });
@@ -98,11 +105,10 @@ describe('sync rules', () => {
     expect((await h.api(`/api/syncs/${(accepted.json as RuleJson).id}`, { method: 'DELETE' })).status).toBe(204);
   }, 300_000);
 
-  it('changes the schedule, pauses and resumes; mirror stays refused', async () => {
+  it('changes the schedule, pauses and resumes', async () => {
     const patched = await h.api(`/api/syncs/${r1.id}`, { method: 'PATCH', body: JSON.stringify({ schedule: { kind: 'interval', every_minutes: 30 } }) });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ schedule: { kind: 'interval', every_minutes: 30 }, next_run_at: new Date(h.now().getTime() + 30 * 60_000).toISOString() });
-    expect((await h.api(`/api/syncs/${r1.id}`, { method: 'PATCH', body: JSON.stringify({ mode: 'mirror' }) })).status).toBe(422);
     expect((await h.api(`/api/syncs/${r1.id}`, { method: 'PATCH', body: JSON.stringify({}) })).status).toBe(400);
 
     const paused = await post(`/api/syncs/${r1.id}/pause`);

@@ -10,7 +10,8 @@ import { startSyncHarness, type RuleJson, type SyncHarness } from './sync-harnes
  * makes one catch-up run, added songs go through an ordinary migration job (origin sync) that
  * never adds a song twice — whoever put it on the target — a review holds the rule until it is
  * done, and expired connections, a deleted target and a collapsed read pause or retry as they
- * should, without writing.
+ * should, without writing; repeated failures pause the rule with the reason, and a provider's used-up
+ * daily quota (the YouTube Data API's) defers the rule to the quota's reset.
  */
 
 const catalog = seedCatalog();
@@ -18,6 +19,7 @@ const onBoth = [...catalog.tracks.values()].filter((track) => track.mediaType ==
 // Spotify has it, TIDAL only has another version of it: the match waits for review.
 const needsReview = [...catalog.tracks.values()].find((track) => track.title === 'Shadows Hour' && isAvailableOn(track, 'spotify') && !isAvailableOn(track, 'tidal'))!;
 const initial = onBoth.slice(0, 6);
+const onYoutube = [...catalog.tracks.values()].filter((track) => track.mediaType === 'track' && isAvailableOn(track, 'youtube') && isAvailableOn(track, 'tidal')).slice(0, 2);
 
 let h: SyncHarness;
 let sourceId = '';
@@ -25,7 +27,7 @@ let targetId = '';
 let rule: RuleJson;
 
 beforeAll(async () => {
-  h = await startSyncHarness({ spotifyLibrary: { playlists: [{ name: 'Commute', trackKeys: initial.map((track) => track.key) }] } });
+  h = await startSyncHarness({ spotifyLibrary: { playlists: [{ name: 'Commute', trackKeys: initial.map((track) => track.key) }] }, youtubeLibrary: { playlists: [{ name: 'Quota Source', trackKeys: onYoutube.map((track) => track.key) }] } });
   sourceId = h.spotifyPlaylistId('Commute');
 }, 300_000);
 
@@ -180,6 +182,40 @@ describe('add-only sync runs', () => {
     expect(tidalIds()).toContain(tidalIdOf(fresh.key));
   }, 300_000);
 
+  it('repeated failures are retried after 2, 4, 8, 16 minutes, then pause the rule with the reason; resume runs it', async () => {
+    h.spotify.failNext({ kind: 'server_error', status: 503, pathPrefix: '/v1/', times: 100_000 });
+    try {
+      const first = await h.runNow(rule.id);
+      expect(first, JSON.stringify(first)).toMatchObject({ status: 'failed', error_code: 'provider_unavailable', migration_job_id: null });
+      for (let failures = 1; failures < 5; failures++) {
+        const waiting = await h.rule(rule.id);
+        expect(waiting).toMatchObject({ status: 'active', consecutive_failures: failures });
+        const waitMinutes = (Date.parse(waiting.next_run_at!) - h.now().getTime()) / 60_000;
+        expect(waitMinutes).toBe(2 ** failures);
+        h.advance(waitMinutes - 1);
+        expect((await h.evaluate()).created).toEqual([]);
+        h.advance(1);
+        const { created } = await h.evaluate();
+        expect(created).toHaveLength(1);
+        expect((await h.waitRun(rule.id, created[0]!, ['completed', 'failed'])).status).toBe('failed');
+      }
+    } finally {
+      h.spotify.clearFailures();
+    }
+    const paused = await h.rule(rule.id);
+    expect(paused).toMatchObject({ status: 'paused', pause_code: 'repeated_failures', consecutive_failures: 5, next_run_at: null });
+    expect(paused.pause_reason).toMatch(/^5 runs in a row failed; the last said: .+/);
+    h.advance(24 * 60);
+    expect((await h.evaluate()).created).toEqual([]);
+
+    const resumed = await h.api(`/api/syncs/${rule.id}/resume`, { method: 'POST' });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.json).toMatchObject({ status: 'active', pause_code: null, pause_reason: null, consecutive_failures: 0 });
+    const { created } = await h.evaluate();
+    expect(created).toHaveLength(1);
+    expect((await h.waitRun(rule.id, created[0]!)).status).toBe('completed');
+  }, 300_000);
+
   it('a deleted target pauses the rule and is never re-created', async () => {
     const playlistsBefore = h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.id);
     h.tidal.state.playlists.delete(targetId);
@@ -191,5 +227,43 @@ describe('add-only sync runs', () => {
     expect(seen.tidal.filter((request) => request.method !== 'GET')).toEqual([]);
     expect(await h.rule(rule.id)).toMatchObject({ status: 'paused', pause_code: 'target_deleted', action: { type: 'resume' } });
     expect(h.tidal.playlistsOf(h.tidalUser.userId).map((playlist) => playlist.id)).toEqual(playlistsBefore.filter((id) => id !== targetId));
+  }, 300_000);
+
+  it('a used-up daily quota defers the rule to the quota reset, not to a slot before it', async () => {
+    // The engine dates a quota's reset by the real clock (YouTube's day ends at midnight Pacific): the schedule's clock is set to now.
+    h.setNow(new Date(Math.floor(Date.now() / 60_000) * 60_000));
+    const listed = (await h.api(`/api/playlists?account_id=${h.youtubeAccount!}`)).json as { playlists: { id: string; name: string }[] };
+    const quotaSource = listed.playlists.find((playlist) => playlist.name === 'Quota Source')!.id;
+    const started = await h.api('/api/migrations', { method: 'POST', body: JSON.stringify({ source_account_id: h.youtubeAccount, target_provider: 'tidal', target_account_id: h.tidalAccount, selection: { playlist_ids: [quotaSource] }, strictness: 'best_effort', acknowledge_warnings: true }) });
+    expect(started.status, started.text).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    let job = await h.waitForJob(jobId, (candidate) => ['completed', 'failed', 'awaiting_review'].includes(candidate.status));
+    if (job.status === 'awaiting_review') {
+      expect((await h.api(`/api/migrations/${jobId}/items/review`, { method: 'POST', body: JSON.stringify({ action: 'approve', item_ids: [] }) })).status).toBe(200);
+      job = await h.waitForJob(jobId, (candidate) => ['completed', 'failed'].includes(candidate.status));
+    }
+    expect(job.status, JSON.stringify(job)).toBe('completed');
+    const quotaRule = await h.createRule(jobId, { schedule: { kind: 'interval', every_minutes: 5 } });
+
+    // The day's quota of the engine's Google project is used up: YouTube answers quotaExceeded.
+    h.youtube!.setQuotaUsed({ units: 10_000 }, h.youtubeClientId);
+    const failed = await h.runNow(quotaRule.id);
+    expect(failed, JSON.stringify(failed)).toMatchObject({ status: 'failed', error_code: 'quota_exhausted', migration_job_id: null });
+    const deferred = await h.rule(quotaRule.id);
+    expect(deferred).toMatchObject({ status: 'active', consecutive_failures: 1 });
+    const resetAt = Date.parse(deferred.next_run_at!);
+    // Not the 2-minute retry of other failures: midnight Pacific, within the next day.
+    expect(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(resetAt)).toBe('00:00:00');
+    expect(resetAt).toBeGreaterThan(Date.now());
+    expect(resetAt - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+    // Every slot before the reset (one each 5 minutes) passes without a run…
+    h.setNow(new Date(resetAt - 60_000));
+    expect((await h.evaluate()).created).toEqual([]);
+    // …and at the reset it runs (the engine still counts today's quota as spent, so that run is deferred again).
+    h.setNow(new Date(resetAt));
+    const { created } = await h.evaluate();
+    expect(created).toHaveLength(1);
+    const again = await h.waitRun(quotaRule.id, created[0]!, ['completed', 'failed']);
+    expect(again, JSON.stringify(again)).toMatchObject({ status: 'failed', error_code: 'quota_exhausted' });
   }, 300_000);
 });

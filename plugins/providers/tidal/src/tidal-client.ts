@@ -37,7 +37,7 @@ export function query(params: Readonly<Record<string, QueryValue>>): string {
 }
 
 export interface TidalRequest {
-  readonly method?: 'GET' | 'POST' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path under `/v2`, with its query string. */
   readonly path: string;
   readonly body?: unknown;
