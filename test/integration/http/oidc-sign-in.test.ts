@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestIdp, type TestIdp } from '../../fakes/oidc/oidc-test-provider.ts';
+import { decodeJwt } from 'jose';
+import { startTestIdp, TEST_IDP_CLIENT_ID, type TestIdp } from '../../fakes/oidc/oidc-test-provider.ts';
 import { isAvailableOn, seedCatalog, type SeedTrack } from '../../fakes/seed-catalog.ts';
 import { startFakeSpotify, type FakeSpotifyServer } from '../../fakes/spotify/index.ts';
 import { startFakeTidal, type FakeTidal } from '../../fakes/tidal/index.ts';
 import { firstPartyPlugins } from '../support/first-party-plugins.ts';
-import { beginSignIn, cookieFrom, finishSignIn, hostedOidcEnv, OIDC_REDIRECT_URI, signInAs } from '../support/oidc-session.ts';
+import { beginSignIn, cookieFrom, finishSignIn, HOSTED_BASE_URL, hostedOidcEnv, OIDC_REDIRECT_URI, signInAs } from '../support/oidc-session.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -122,10 +123,31 @@ describe('OpenID Connect sign-in (hosted mode)', () => {
     expect((await get('/api/me', one)).statusCode).toBe(200);
   });
 
-  it('signs out: the session ends', async () => {
+  it('signs out: the session ends here, then at the provider (its end-session URL with the ID token as hint)', async () => {
     const session = await signInAs(t, idp, 'bob-sub');
-    expect((await t.app.http!.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: session } })).statusCode).toBe(204);
+    const me = (await get('/api/me', session)).json<{ user: { id: string } }>();
+    // The ID token is kept only sealed, with the session.
+    const [stored] = await t.app.services.database.orm.em.getConnection().execute<Record<string, unknown>[]>('select s.id_token_sealed from owner_session s where s.user_id = ? order by s.created_at desc limit 1', [me.user.id]);
+    expect(stored!['id_token_sealed']).toBeInstanceOf(Buffer);
+    expect(Buffer.from(stored!['id_token_sealed'] as Buffer).toString('latin1')).not.toMatch(/eyJ/);
+
+    const out = await t.app.http!.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: session } });
+    expect(out.statusCode).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/^opl_session=;/);
     expect((await get('/api/me', session)).statusCode).toBe(401);
+    const url = new URL(out.json<{ end_session_url: string }>().end_session_url);
+    const discovery = (await (await idp.fetch(`${idp.issuer}/.well-known/openid-configuration`, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' })).json()) as { end_session_endpoint: string };
+    expect(`${url.origin}${url.pathname}`).toBe(discovery.end_session_endpoint);
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${HOSTED_BASE_URL}/`);
+    const hint = decodeJwt(url.searchParams.get('id_token_hint')!);
+    expect(hint).toMatchObject({ iss: idp.issuer, sub: 'bob-sub', aud: TEST_IDP_CLIENT_ID });
+    // The provider accepts the request (its hint and return address): it asks the user to confirm the sign-out.
+    const atProvider = await idp.fetch(url.href, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
+    const page = await atProvider.text();
+    expect(atProvider.status, page.slice(0, 300)).toBe(200);
+    expect(page).toMatch(/logout/i);
+    // Signing out again (no session any more) is a plain 204: nothing to end at the provider.
+    expect((await t.app.http!.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: session } })).statusCode).toBe(204);
   });
 
   it('refuses a callback whose state no attempt of this instance has', async () => {
