@@ -85,14 +85,19 @@ describe('hosted sign-in through the OpenID provider in the web UI', () => {
     expect(((await refused.json()) as { code: string }).code).toBe('admin_required');
   });
 
-  it('signs out from the shell', async () => {
+  it('signs out from the shell, and at the provider too, which sends the browser back', async () => {
     await page.locator('opl-session-badge').getByRole('button', { name: 'Sign out' }).click();
+    // The provider advertises an end-session endpoint: the browser goes there, and confirms.
+    await page.waitForURL((url) => url.href.startsWith(idp.issuer), { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL((url) => url.href.startsWith(engine.baseUrl), { timeout: 20_000 });
+    await page.goto(`${engine.baseUrl}/#/settings`);
     await expect.poll(() => page.getByRole('link', { name: 'Sign in with your account' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.locator('opl-session-badge [data-field="signed-in-user"]').count()).toBe(0);
   });
 
   it('shows an admin the Plugins area', async () => {
-    // Another person, another browser: the provider still has Carol's session in the first one.
+    // Another person, another browser.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
     page = await context.newPage();
     page.on('pageerror', (error) => errors.push(error.message));

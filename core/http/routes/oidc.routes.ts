@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OwnerSessionService } from '../../services/owner/owner-session.service.ts';
 import type { SignInThrottle } from '../../services/sign-in/index.ts';
-import { OidcSignInError, type OidcSignIn, type User } from '../../services/users/index.ts';
+import { OidcSignInError, type OidcSignIn, type SignedIn } from '../../services/users/index.ts';
 import { AppError, problemResponse } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../owner/owner-gate.ts';
 import { signInAttempt, throttledSignIn } from '../owner/sign-in-guard.ts';
@@ -82,7 +82,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
       if (!oidc || !publicBaseUrl) throw notConfigured();
       const callbackUrl = new URL(request.url, `${publicBaseUrl}/`);
       const browserToken = request.cookies[OIDC_ATTEMPT_COOKIE];
-      let user: User | null = null;
+      let user: SignedIn | null = null;
       let failure: OidcSignInError | null = null;
       const signedIn = await throttledSignIn(request, throttle, signInAttempt(request, 'oidc', 'callback'), async () => {
         try {
@@ -96,7 +96,8 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
       });
       void reply.clearCookie(OIDC_ATTEMPT_COOKIE, { path: ATTEMPT_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookie });
       if (!signedIn.right || user === null) throw toAppError(failure ?? new OidcSignInError('oidc_sign_in_failed', 'The sign-in failed.'));
-      const { token } = await sessions.create((user as User).id);
+      const { user: signedInUser, idToken } = user as SignedIn;
+      const { token } = await sessions.create(signedInUser.id, (tokenHash) => oidc.sealIdToken(tokenHash, idToken));
       void reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureCookie, maxAge: sessions.ttlSeconds });
       signedIn.remember(reply, secureCookie);
       return reply.redirect('/', 302);

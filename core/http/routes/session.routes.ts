@@ -6,7 +6,7 @@ import { AppError, problemResponse } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../owner/owner-gate.ts';
 import { signInAttempt, throttledSignIn } from '../owner/sign-in-guard.ts';
 import type { SignInThrottle } from '../../services/sign-in/index.ts';
-import type { User } from '../../services/users/index.ts';
+import type { SealedIdToken, User } from '../../services/users/index.ts';
 import { requireOwner } from '../owner/owner-gate.ts';
 
 const userSchema = z
@@ -57,7 +57,7 @@ export interface SessionRoutesOptions {
   throttle: SignInThrottle;
   secureCookie: boolean;
   /** Hosted mode with an OpenID provider: reads the signed-in user. */
-  users: { user(id: string): Promise<User | null> } | null;
+  users: { user(id: string): Promise<User | null>; endSessionUrl(sessionTokenHash: string, sealed: SealedIdToken | null): Promise<string | null> } | null;
 }
 
 export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { policy, sessions, throttle, secureCookie, users }) => {
@@ -197,12 +197,19 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       schema: {
         tags: ['session'],
         summary: 'Log out: revokes the session and clears its cookie',
-        response: { 204: z.null().describe('Logged out') },
+        description:
+          'Hosted mode, when the OpenID provider advertises an `end_session_endpoint`: after our session ended, answers 200 with `end_session_url`, where the browser goes so the provider ends its session too (with `id_token_hint` and `post_logout_redirect_uri`, the instance’s start page).',
+        response: {
+          200: z.object({ end_session_url: z.string().url().describe('The provider’s end-session URL to send the browser to') }).describe('Logged out here; the provider’s session ends at `end_session_url`'),
+          204: z.null().describe('Logged out'),
+        },
       },
     },
     async (request, reply) => {
-      await sessions.revoke(request.cookies[SESSION_COOKIE]);
+      const ended = await sessions.revoke(request.cookies[SESSION_COOKIE]);
       void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureCookie });
+      const endSessionUrl = ended && users ? await users.endSessionUrl(ended.tokenHash, ended.idToken) : null;
+      if (endSessionUrl !== null) return reply.status(200).send({ end_session_url: endSessionUrl });
       return reply.status(204).send(null);
     },
   );

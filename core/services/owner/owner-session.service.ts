@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { deleteExpiredSessions, deleteSession, deleteSessionById, insertSession, selectSessions, touchLiveSession, type SqlStatement } from './owner-session.sql.ts';
+import { deleteExpiredSessions, deleteSession, deleteSessionById, insertSession, selectSessions, touchLiveSession, type SealedIdToken, type SqlStatement } from './owner-session.sql.ts';
 
 export type SqlExecutor = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
 
@@ -49,11 +49,15 @@ export class OwnerSessionService {
     return timingSafeEqual(sha256(candidate), this.#secretHash);
   }
 
-  /** Creates a session (of a user, or of the owner) and returns its bearer token (to be set as an HttpOnly cookie). */
-  async create(userId: string | null = null): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * Creates a session (of a user, or of the owner) and returns its bearer token (to be set as an
+   * HttpOnly cookie). `sealIdToken` seals a hosted sign-in's ID token, bound to the session's token hash.
+   */
+  async create(userId: string | null = null, sealIdToken?: (tokenHash: string) => SealedIdToken): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
+    const tokenHash = sha256(token).toString('hex');
     const expiresAt = new Date(Date.now() + this.#ttlMs);
-    await this.#execute(insertSession(randomUUID(), sha256(token).toString('hex'), expiresAt, userId));
+    await this.#execute(insertSession(randomUUID(), tokenHash, expiresAt, userId, sealIdToken ? sealIdToken(tokenHash) : null));
     return { token, expiresAt };
   }
 
@@ -78,9 +82,15 @@ export class OwnerSessionService {
     return (await this.#execute(deleteSessionById(sessionId, userId))).length > 0;
   }
 
-  async revoke(token: string | undefined): Promise<void> {
-    if (!token || token.length > 256) return;
-    await this.#execute(deleteSession(sha256(token).toString('hex')));
+  /** Ends the session a cookie names; answers its sealed ID token (hosted sign-ins), to end it at the provider too. */
+  async revoke(token: string | undefined): Promise<{ tokenHash: string; idToken: SealedIdToken | null } | null> {
+    if (!token || token.length > 256) return null;
+    const tokenHash = sha256(token).toString('hex');
+    const [row] = await this.#execute(deleteSession(tokenHash));
+    if (!row) return null;
+    const keyId = row['id_token_key_id'];
+    const sealed = row['id_token_sealed'];
+    return { tokenHash, idToken: typeof keyId === 'string' && sealed instanceof Uint8Array ? { keyId, blob: new Uint8Array(sealed) } : null };
   }
 
   /** Deletes up to `batchSize` expired sessions; returns how many went. */

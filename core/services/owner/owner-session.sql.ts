@@ -4,11 +4,17 @@ export interface SqlStatement {
   values: unknown[];
 }
 
-export function insertSession(id: string, tokenHash: string, expiresAt: Date, userId: string | null): SqlStatement {
+export function insertSession(id: string, tokenHash: string, expiresAt: Date, userId: string | null, idToken: SealedIdToken | null = null): SqlStatement {
   return {
-    text: 'insert into owner_session (id, token_hash, created_at, expires_at, last_seen_at, user_id) values (?, ?, now(), ?, now(), ?)',
-    values: [id, tokenHash, expiresAt, userId],
+    text: 'insert into owner_session (id, token_hash, created_at, expires_at, last_seen_at, user_id, id_token_key_id, id_token_sealed) values (?, ?, now(), ?, now(), ?, ?, ?)',
+    values: [id, tokenHash, expiresAt, userId, idToken?.keyId ?? null, idToken ? Buffer.from(idToken.blob) : null],
   };
+}
+
+/** The sign-in's ID token as the credential vault sealed it. */
+export interface SealedIdToken {
+  keyId: string;
+  blob: Uint8Array;
 }
 
 /** Finds a live session (with its user, if any) and records that it was seen, in one round trip. */
@@ -40,7 +46,7 @@ export function deleteSessionById(id: string, userId: string | null): SqlStateme
 }
 
 export function deleteSession(tokenHash: string): SqlStatement {
-  return { text: 'delete from owner_session where token_hash = ?', values: [tokenHash] };
+  return { text: 'delete from owner_session where token_hash = ? returning id_token_key_id, id_token_sealed', values: [tokenHash] };
 }
 
 export function deleteExpiredSessions(limit: number): SqlStatement {

@@ -29,6 +29,18 @@ export class OidcSignInError extends Error {
   }
 }
 
+/** A completed sign-in: the user, and the ID token to seal with their session (for the provider's sign-out). */
+export interface SignedIn {
+  user: User;
+  idToken: string;
+}
+
+/** The sealed ID token of a session, as the session store keeps it. */
+export interface SealedIdToken {
+  keyId: string;
+  blob: Uint8Array;
+}
+
 export interface User {
   id: string;
   email: string | null;
@@ -53,6 +65,7 @@ export interface OidcSignInOptions {
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 const attemptSecrets = z.object({ verifier: z.string().min(43).max(128), nonce: z.string().min(1).max(256) }).strict();
+const idTokenSecret = z.object({ id_token: z.string().min(1).max(16_384) }).strict();
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 /** Query values of a callback are short; anything longer is no answer of ours. */
 const MAX_PARAMETER = 2048;
@@ -119,7 +132,7 @@ export class OidcSignIn {
   }
 
   /** Completes a sign-in from the callback URL the provider sent the browser to. */
-  async complete(callbackUrl: URL, browserToken: string | undefined): Promise<User> {
+  async complete(callbackUrl: URL, browserToken: string | undefined): Promise<SignedIn> {
     const state = callbackUrl.searchParams.get('state');
     if (!state || state.length > MAX_PARAMETER || [...callbackUrl.searchParams.values()].some((value) => value.length > MAX_PARAMETER)) {
       throw new OidcSignInError('oidc_attempt_invalid', 'The callback names no sign-in attempt of this instance (its `state` is missing). Start again from the sign-in page.');
@@ -135,10 +148,12 @@ export class OidcSignIn {
     const provider = await this.#provider();
     let claims: Record<string, unknown>;
     let issuer: string;
+    let idTokenText: string;
     try {
       const tokens = await client.authorizationCodeGrant(provider, callbackUrl, { pkceCodeVerifier: secrets.verifier, expectedState: state, expectedNonce: secrets.nonce, idTokenExpected: true });
       const idToken = tokens.claims();
-      if (!idToken) throw new OidcSignInError('oidc_sign_in_failed', 'The OpenID provider sent no ID token.');
+      if (!idToken || !tokens.id_token) throw new OidcSignInError('oidc_sign_in_failed', 'The OpenID provider sent no ID token.');
+      idTokenText = tokens.id_token;
       issuer = idToken.iss;
       // Scope claims (e-mail, groups) often come only from the userinfo endpoint; its subject must match.
       const userinfo = provider.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(provider, tokens.access_token, idToken.sub) : {};
@@ -150,7 +165,29 @@ export class OidcSignIn {
     const decision = decideClaims(claims, this.#config);
     if (!decision.allowed) throw new OidcSignInError('oidc_user_not_allowed', decision.reason);
     const [user] = await this.#execute(upsertUser(issuer, String(claims['sub']), decision, this.#clock()));
-    return toUser(user!);
+    return { user: toUser(user!), idToken: idTokenText };
+  }
+
+  /**
+   * Seals a sign-in's ID token for its session, bound to the session's token hash: it is kept only
+   * as the `id_token_hint` of the provider's end-session request at sign-out.
+   */
+  sealIdToken(sessionTokenHash: string, idToken: string): SealedIdToken {
+    return this.#vault.sealAttempt(`owner-session:${sessionTokenHash}`, { id_token: idToken });
+  }
+
+  /**
+   * Where to send the browser after our session ended so the provider ends its own (RP-initiated
+   * logout): null when the provider advertises no `end_session_endpoint`, or the session kept no
+   * ID token. The provider sends the browser back to the instance's start page.
+   */
+  async endSessionUrl(sessionTokenHash: string, sealed: SealedIdToken | null): Promise<string | null> {
+    if (sealed === null) return null;
+    const provider = await this.#provider().catch(() => null);
+    if (provider?.serverMetadata().end_session_endpoint === undefined) return null;
+    const opened = idTokenSecret.safeParse(this.#vault.openAttempt(`owner-session:${sessionTokenHash}`, sealed.keyId, sealed.blob));
+    if (!opened.success) return null;
+    return client.buildEndSessionUrl(provider, { id_token_hint: opened.data.id_token, post_logout_redirect_uri: new URL('/', this.#config.redirectUri).href }).href;
   }
 
   async user(id: string): Promise<User | null> {

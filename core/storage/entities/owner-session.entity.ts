@@ -20,6 +20,12 @@ export const OwnerSession = defineEntity({
       .datetime()
       .onCreate(() => new Date())
       .defaultRaw('now()'),
+    /**
+     * Hosted mode: the ID token of the sign-in, sealed by the credential vault (bound to this
+     * session's token hash), kept only to end the session at the OpenID provider on sign-out.
+     */
+    idTokenSealed: p.type('uint8array').columnType('bytea').nullable(),
+    idTokenKeyId: p.text().nullable(),
   },
   indexes: [{ properties: ['expiresAt'] }],
 });

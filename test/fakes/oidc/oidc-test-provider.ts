@@ -66,6 +66,8 @@ export async function startTestIdp(options: { redirectUri: string | (() => strin
         client_id: TEST_IDP_CLIENT_ID,
         client_secret: TEST_IDP_CLIENT_SECRET,
         redirect_uris: [redirectUri()],
+        // Sign-out at the provider (RP-initiated logout) sends the browser back to the instance's start page.
+        post_logout_redirect_uris: [new URL('/', redirectUri()).href],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDeploymentMode, needsSignIn, parseMe, signInMethodOf, userLabel } from '../../../ui/src/api/me.ts';
+import { describeDeploymentMode, endSessionUrlOf, needsSignIn, parseMe, signInMethodOf, userLabel } from '../../../ui/src/api/me.ts';
 import { networkProblem, toProblem } from '../../../ui/src/api/problem.ts';
 import { checkLabel, interpretReadiness } from '../../../ui/src/api/readiness.ts';
 
@@ -83,6 +83,17 @@ describe('GET /api/me', () => {
   it('describes deployment modes in words', () => {
     expect(describeDeploymentMode('self_host')).toMatch(/Self-hosted/);
     expect(describeDeploymentMode('hosted')).toMatch(/Hosted/);
+  });
+});
+
+describe('DELETE /api/session', () => {
+  it('names the provider’s end-session URL only when it is an https URL', () => {
+    const url = 'https://id.example.org/session/end?id_token_hint=x&post_logout_redirect_uri=https%3A%2F%2Fmusic.example.org%2F';
+    expect(endSessionUrlOf({ end_session_url: url })).toBe(url);
+    expect(endSessionUrlOf(undefined)).toBeUndefined();
+    expect(endSessionUrlOf({ end_session_url: 'javascript:alert(1)' })).toBeUndefined();
+    expect(endSessionUrlOf({ end_session_url: 'not a url' })).toBeUndefined();
+    expect(endSessionUrlOf({ end_session_url: 3 })).toBeUndefined();
   });
 });
 

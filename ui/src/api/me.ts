@@ -94,6 +94,20 @@ export function seesAdminAreas(me: Me): boolean {
   return me.user === null || me.user.isAdmin;
 }
 
+/**
+ * Sign-out's answer: the OpenID provider's end-session URL when the provider ends its session too
+ * (the browser goes there next), else undefined (a 204, or anything not an https URL).
+ */
+export function endSessionUrlOf(body: unknown): string | undefined {
+  const url = isRecord(body) ? body['end_session_url'] : undefined;
+  if (typeof url !== 'string') return undefined;
+  try {
+    return new URL(url).protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The gate is on and this browser has no session: the UI should offer the login form. */
 export function needsSignIn(me: Me): boolean {
   return me.session.required && !me.session.authenticated;

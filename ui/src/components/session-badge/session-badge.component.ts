@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
-import { parseMe, userLabel, type MeUser } from '../../api/me.ts';
+import { endSessionUrlOf, parseMe, userLabel, type MeUser } from '../../api/me.ts';
 import { sharedStyles } from '../../theme/shared.styles.ts';
 import { sessionBadgeStyles } from './session-badge.styles.ts';
 
@@ -39,6 +39,12 @@ export class OplSessionBadge extends LitElement {
     this._signingOut = false;
     if (result.ok) {
       this._user = null;
+      // The OpenID provider ends its session too, then sends the browser back to the start page.
+      const endSession = endSessionUrlOf(result.data);
+      if (endSession !== undefined) {
+        window.location.assign(endSession);
+        return;
+      }
       // Everything on screen was this user's: start again at the sign-in.
       window.location.assign('/#/settings');
       window.location.reload();

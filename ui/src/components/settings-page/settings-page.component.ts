@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { apiRequest } from '../../api/http.ts';
-import { describeDeploymentMode, needsSignIn, OIDC_SIGN_IN_PATH, parseMe, signInMethodOf, userLabel, type Me, type SignInMethod } from '../../api/me.ts';
+import { describeDeploymentMode, endSessionUrlOf, needsSignIn, OIDC_SIGN_IN_PATH, parseMe, signInMethodOf, userLabel, type Me, type SignInMethod } from '../../api/me.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { pageStyles } from '../../theme/page.styles.ts';
 import { factsStyles } from '../../theme/facts.styles.ts';
@@ -97,6 +97,12 @@ export class OplSettingsPage extends OplPage {
     this._signingOut = false;
     if (!result.ok) {
       this._actionProblem = result.problem;
+      return;
+    }
+    // The OpenID provider ends its session too, then sends the browser back to the start page.
+    const endSession = endSessionUrlOf(result.data);
+    if (endSession !== undefined) {
+      window.location.assign(endSession);
       return;
     }
     await this.reload();
