@@ -9,7 +9,7 @@ import { homeOverview, type HomeOverview } from './home-overview.ts';
 import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
-import { identitiesOf, IMPORT_PROVIDER, loadWorkspaceModel, type MemberSource, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
+import { identitiesOf, IMPORT_PROVIDER, trackIdsOf, loadWorkspaceModel, type MemberSource, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
 import { expandPlaylists } from '../imports/stored-playlists.ts';
 import { importCollectionIds } from '../imports/import-collection-ids.ts';
 import { selectImportRecord } from '../imports/import-record.sql.ts';
@@ -243,7 +243,7 @@ export class WorkspaceService {
       statuses.set(
         member.key,
         migrationStatus(target.accountId, {
-          tracks: member.tracks?.map((track) => [track.id, track.migratable] as const) ?? null,
+          tracks: member.tracks ? trackIdsOf(member.tracks).map((id, index) => [id, member.tracks!.migratable[index] === 1] as const) : null,
           trackCount: member.summary.track_count,
           migratedIds: migrated.get(member.key) ?? new Set(),
           hasLineage: lineage.has(member.key),
@@ -314,7 +314,7 @@ function groupingMember(member: ModelMember) {
     accountId: member.account.id,
     name: member.summary.name,
     kind: member.summary.kind,
-    identities: member.tracks ? new Set(member.tracks.flatMap((track) => (track.identity ? [track.identity] : []))) : null,
+    identities: member.tracks?.distinct ?? null,
   };
 }
 
@@ -338,11 +338,11 @@ function lineageEvidence(model: WorkspaceModel, lineageRows: Record<string, unkn
 }
 
 function groupView(members: readonly ModelMember[], reasons: readonly Evidence[], statuses: ReadonlyMap<string, MigrationStatus>): GroupView {
-  const songs = new Set<string>();
-  const own = members.map((member) => new Set(member.tracks?.flatMap((track) => (track.identity ? [track.identity] : [])) ?? []));
-  for (const set of own) for (const identity of set) songs.add(identity);
+  const songs = new Set<number>();
+  const own = members.map((member) => member.tracks?.distinct ?? new Set<number>());
+  for (const set of own) for (const song of set) songs.add(song);
   const keys = members.map((member) => member.key).sort();
-  const name = [...members].sort((x, y) => (y.tracks?.length ?? -1) - (x.tracks?.length ?? -1))[0]!.summary.name;
+  const name = [...members].sort((x, y) => (y.tracks?.ids.length ?? -1) - (x.tracks?.ids.length ?? -1))[0]!.summary.name;
   return {
     id: createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16),
     name,
@@ -355,11 +355,11 @@ function groupView(members: readonly ModelMember[], reasons: readonly Evidence[]
       playlist_id: member.summary.id!,
       name: member.summary.name,
       kind: member.summary.kind,
-      track_count: member.tracks?.length ?? member.summary.track_count,
+      track_count: member.tracks?.ids.length ?? member.summary.track_count,
       tracks_read: member.tracks !== null,
       holds: own[index]!.size,
       missing: member.tracks ? songs.size - own[index]!.size : 0,
-      unknown: member.tracks?.filter((track) => track.identity === null).length ?? 0,
+      unknown: member.tracks?.unknown ?? 0,
       status: statuses.get(member.key) ?? null,
     })),
     reasons: reasons.map((reason) => ({ kind: reason.kind, members: [reason.a, reason.b], detail: reason.detail, job_id: reason.jobId ?? null })),
