@@ -7,14 +7,16 @@ import { createLogger } from '../../core/logging/logger.ts';
 import { WorkspaceService } from '../../core/services/library/index.ts';
 import { LOCAL_OWNER_ID } from '../../core/services/owner/owner.ts';
 import { findFreePort } from '../../core/storage/embedded/free-port.ts';
-import { sqlExecutors } from '../../core/storage/sql/executors.ts';
+import { sqlExecutors, type SqlExecute } from '../../core/storage/sql/executors.ts';
+import { DIGEST_MIGRATABLE, encodeTrackDigest, TRACK_DIGEST_VERSION } from '../../core/services/playlists/track-digest.ts';
+import type { Track } from '@opl/plugin-sdk';
 import { measure, round } from './bench-stats.ts';
 
 /**
  * The Library workspace built from warm caches: 5 accounts × 500 playlists × 200 tracks written
  * straight into the playlist cache of a real engine's embedded PostgreSQL (each account's playlist
  * `n` shares most songs with the other accounts' playlist `n`, half the songs carry an ISRC and the
- * identity graph knows those), then `GET /api/library/workspace`'s work (`WorkspaceService.workspace`)
+ * identity graph knows those) with each playlist's track digest as a refresh writes it, then `GET /api/library/workspace`'s work (`WorkspaceService.workspace`)
  * timed, with the process's peak resident memory, and the provider calls made — the service's
  * playlist reader is a stand-in that counts any call (goal: none; under 3 s and 300 MiB). Baseline
  * in the same run: the bare SQL read of the same cached tracks (`ratio_to_cache_read`).
@@ -54,6 +56,26 @@ function seedStatements(): string[] {
   ];
 }
 
+/**
+ * Each seeded playlist's track digest as a refresh writes it (`encodeTrackDigest`), written in SQL
+ * so that seeding half a million tracks does not swell the process the build is measured in:
+ * ids and ISRCs here need no escaping or normalizing. `checkDigests` holds the two to agreement.
+ */
+function digestStatement(): string {
+  return `update playlist_cache set track_digest = '${TRACK_DIGEST_VERSION}' ||
+            (select coalesce(string_agg(chr(10) || coalesce(t->>'id', '') || chr(9) || coalesce(t->>'isrc', '') || chr(9) || '${DIGEST_MIGRATABLE}', '' order by o), '')
+               from jsonb_array_elements(payload->'tracks') with ordinality as x(t, o))
+          where owner_id = '${LOCAL_OWNER_ID}' and starts_with(scope, 'playlist:')`;
+}
+
+/** A few seeded digests equal what `encodeTrackDigest` writes for the same cached tracks. */
+async function checkDigests(execute: SqlExecute): Promise<void> {
+  const rows = await execute({ text: `select payload->'tracks' as tracks, track_digest from playlist_cache where owner_id = ? and scope in ('playlist:p0', 'playlist:p7') order by provider_account_id, scope`, values: [LOCAL_OWNER_ID] });
+  for (const row of rows) {
+    if (row['track_digest'] !== encodeTrackDigest(row['tracks'] as Track[])) throw new Error('the seeded track digest differs from encodeTrackDigest');
+  }
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'opl-bench-library-'));
   // A free port of its own: another engine (a test run, another bench) may hold the default one.
@@ -61,6 +83,8 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const { execute } = sqlExecutors(app.services.database.orm);
     for (const text of seedStatements()) await execute({ text, values: [] });
+    await execute({ text: digestStatement(), values: [] });
+    await checkDigests(execute);
     let providerCalls = 0;
     const counted = async (): Promise<never> => {
       providerCalls++;

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectByRedirect } from '../integration/migrations/migration-harness.ts';
+import { bundle } from './support/edge-case-fixtures.ts';
 import { openSession, type BrowserSession } from './support/page.ts';
 
 /**
@@ -9,7 +10,8 @@ import { openSession, type BrowserSession } from './support/page.ts';
  * accounts, the demo playlists they share are grouped with provider badges, coverage bars and
  * reasons, a target account adds statuses, filters narrow the table, a split and a join persist
  * across a reload, the diff hands the songs one playlist lacks to a prefilled Migrate wizard, a
- * group is exported through a prefilled Export page, and its duplicates open in the Organizer.
+ * group is exported through a prefilled Export page, and its duplicates open in the Organizer. A
+ * library of thousands of groups renders only a window of them (virtualized).
  */
 
 const baseUrl = inject('oplBaseUrl');
@@ -185,4 +187,63 @@ describe('the Library page', () => {
     await focusNote.waitFor({ state: 'detached' });
     expect(await pairs.count()).toBeGreaterThanOrEqual(shown);
   }, 120_000);
+
+  it('renders only a window of a large library, and scrolling, the keyboard and the filters reach its last group', async () => {
+    // Three recent imports of a thousand one-song playlists each: three thousand groups more, made
+    // cheaply through the import API (their names are distinct, so none of them group together).
+    const imported: string[] = [];
+    const pad = (index: number) => String(index).padStart(4, '0');
+    try {
+      for (const batch of [0, 1, 2]) {
+        const body = bundle(1000, 1, (index) => `Virtual ${batch}-${pad(index)}`);
+        const response = await fetch(`${baseUrl}/api/imports/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-filename': `virtual-${batch}.json` }, body });
+        expect(response.status).toBe(201);
+        imported.push(((await response.json()) as { id: string }).id);
+      }
+      const workspace = (await (await fetch(`${baseUrl}/api/library/workspace`)).json()) as { groups: { id: string; name: string; members: unknown[] }[] };
+      expect(workspace.groups.length).toBeGreaterThanOrEqual(3000);
+      const rows = 1 + workspace.groups.reduce((total, group) => total + 1 + group.members.length, 0);
+      const [first, last] = [workspace.groups[0]!, workspace.groups.at(-1)!];
+
+      await page.goto(`${baseUrl}/#/library`);
+      await page.reload();
+      const table = library().locator('[data-testid="groups-table"]');
+      await table.waitFor();
+      expect(await library().locator('[data-testid="groups-shown"]').textContent()).toContain(`${workspace.groups.length} of ${workspace.groups.length} groups shown`);
+      // A screen reader hears the whole table's size; the page holds only a window of it.
+      expect(await table.getAttribute('aria-rowcount')).toBe(String(rows));
+      const rendered = library().locator('[data-testid="group"]');
+      await library().locator(`[data-group-id="${first.id}"]`).waitFor();
+      expect(await rendered.count()).toBeLessThan(100);
+      expect(await library().locator(`[data-group-id="${last.id}"]`).count()).toBe(0);
+
+      // The focus stays on a row scrolled far away: its group stays in the page.
+      const firstCheckbox = library().locator(`[data-group-id="${first.id}"] input[type="checkbox"]`).first();
+      await firstCheckbox.focus();
+      const box = library().locator('.table-scroll.virtual');
+      await box.evaluate((element) => (element.scrollTop = element.scrollHeight));
+      await library().locator(`[data-group-id="${last.id}"]`).waitFor();
+      expect(await rendered.count()).toBeLessThan(100);
+      expect(await firstCheckbox.evaluate((element) => (element.getRootNode() as ShadowRoot).activeElement === element)).toBe(true);
+      const lastHead = library().locator(`[data-group-id="${last.id}"] tr.group-head`);
+      expect(Number(await lastHead.getAttribute('aria-rowindex'))).toBe(rows - last.members.length);
+
+      // The keyboard scrolls the table's box: Home brings the first groups back.
+      await box.focus();
+      await page.keyboard.press('Home');
+      await expect.poll(() => box.evaluate((element) => element.scrollTop)).toBe(0);
+      await library().locator(`[data-group-id="${first.id}"] tr.group-head`).waitFor();
+
+      // A filter reaches a group at the very end straight away.
+      await library().getByLabel('Name').fill('Virtual 2-0999');
+      await expect.poll(() => library().locator('[data-testid="groups-shown"]').textContent()).toContain(`1 of ${workspace.groups.length} groups shown`);
+      expect(await rendered.count()).toBe(1);
+      expect(await rendered.locator('[data-testid="member-row"] th').textContent()).toContain('Virtual 2-0999');
+      await library().getByLabel('Name').fill('');
+      await expect.poll(() => rendered.count()).toBeLessThan(100);
+    } finally {
+      // The browser tests share one engine: take the three thousand groups away again.
+      for (const id of imported) await fetch(`${baseUrl}/api/imports/${id}`, { method: 'DELETE' });
+    }
+  }, 180_000);
 });

@@ -53,7 +53,7 @@ const workspaceSchema = z
     ),
     imports: z
       .array(z.object({ import_id: z.string(), kind: z.string(), label: z.string().nullable(), created_at: z.string(), playlists: z.number().int() }))
-      .meta({ description: 'The recent imports whose playlists are members (their `provider` is `import`, their `account_id` the import id); matched by ISRC only, never searched' }),
+      .meta({ description: 'The recent imports whose playlists are members (their `provider` is `import`, their `account_id` the import id); grouped by ISRC only, never searched here (a diff against an account also uses the matches `POST /api/library/diff/resolve` remembered for the import)' }),
     target: z.object({ provider: z.string(), account_id: z.string() }).nullable(),
     groups: z.array(
       z.object({
@@ -287,12 +287,13 @@ export const libraryWorkspaceRoutes: FastifyPluginAsyncZod<{ workspace: Workspac
     {
       schema: {
         tags: ['library'],
-        summary: `Resolves the songs a diff could not compare by matching each on the other member's account: provider searches (at most the diff's searches_needed, ${RESOLVE_SEARCH_LIMIT} a request); answers how many it made and the new diff`,
+        summary: `Resolves the songs a diff could not compare by matching each on the other member's account (an import's songs on the account it is compared with, each match remembered for the import): provider searches (at most the diff's searches_needed, ${RESOLVE_SEARCH_LIMIT} a request); answers how many it made and the new diff`,
         body: z.object({ a: memberKey, b: memberKey }),
         response: {
           200: resolveSchema,
           404: problemResponse('A member is not in the workspace'),
           409: problemResponse("A member's songs were not read yet (`action.type` = refresh_account), or an account needs reconnecting"),
+          422: problemResponse('Both members are imports: neither can be searched'),
         },
       },
     },

@@ -34,8 +34,8 @@ export interface GroupingMember {
   accountId: string;
   name: string;
   kind: string;
-  /** Distinct identified songs (identity keys); null when its tracks have not been read yet. */
-  identities: ReadonlySet<string> | null;
+  /** Distinct identified songs (identity keys, or numbers standing for them); null when its tracks have not been read yet. */
+  identities: ReadonlySet<string | number> | null;
 }
 
 export interface Evidence {
@@ -123,7 +123,7 @@ export function groupMembers(members: readonly GroupingMember[], lineage: readon
 
 /** Track-overlap and name evidence between members of different accounts. */
 function overlapEvidence(members: readonly GroupingMember[]): Evidence[] {
-  const holders = new Map<string, number[]>();
+  const holders = new Map<string | number, number[]>();
   members.forEach((member, position) => {
     for (const identity of member.identities ?? []) {
       const list = holders.get(identity) ?? [];
@@ -131,21 +131,23 @@ function overlapEvidence(members: readonly GroupingMember[]): Evidence[] {
       holders.set(identity, list);
     }
   });
-  const shared = new Map<string, number>();
+  // Pair (i, j), i < j, as the number i * size + j: a large workspace counts millions of shared songs.
+  const size = members.length;
+  const shared = new Map<number, number>();
   for (const list of holders.values()) {
     if (list.length < 2 || list.length > COMMON_SONG_MEMBERS) continue;
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
         if (members[list[i]!]!.accountId === members[list[j]!]!.accountId) continue;
-        const key = `${list[i]}:${list[j]}`;
+        const key = list[i]! * size + list[j]!;
         shared.set(key, (shared.get(key) ?? 0) + 1);
       }
     }
   }
   const evidence: Evidence[] = [];
-  const sharedOf = (i: number, j: number) => shared.get(i < j ? `${i}:${j}` : `${j}:${i}`) ?? 0;
+  const sharedOf = (i: number, j: number) => shared.get(i < j ? i * size + j : j * size + i) ?? 0;
   for (const [key, count] of shared) {
-    const [i, j] = key.split(':').map(Number) as [number, number];
+    const [i, j] = [Math.floor(key / size), key % size];
     const smaller = Math.min(members[i]!.identities!.size, members[j]!.identities!.size);
     if (count / smaller >= OVERLAP_SHARE && count >= Math.min(OVERLAP_MIN_SHARED, smaller)) {
       evidence.push({ kind: 'track_overlap', a: members[i]!.key, b: members[j]!.key, detail: `${count} of ${smaller} songs in common (${Math.round((100 * count) / smaller)}%).` });

@@ -9,11 +9,12 @@ import { homeOverview, type HomeOverview } from './home-overview.ts';
 import { diffMembers, type DiffTrack, type MemberDiff } from './member-diff.ts';
 import { migrationStatus, type MigrationStatus } from './migration-status.ts';
 import { groupMembers, memberKey, type Evidence, type EvidenceKind, type UserPair } from './workspace-grouping.ts';
-import { identitiesOf, IMPORT_PROVIDER, loadWorkspaceModel, type MemberSource, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
+import { identitiesOf, IMPORT_PROVIDER, trackIdsOf, loadWorkspaceModel, type MemberSource, type ModelMember, type WorkspaceModel } from './workspace-model.ts';
 import { expandPlaylists } from '../imports/stored-playlists.ts';
 import { importCollectionIds } from '../imports/import-collection-ids.ts';
 import { selectImportRecord } from '../imports/import-record.sql.ts';
-import { resolveUnknown, unresolvedOf, type ResolveOutcome } from './resolve-unknown.ts';
+import { importTrackKey, upsertImportMatch, withImportMatches, type ComparedAccount } from './import-matches.ts';
+import { resolveImportUnknown, resolveUnknown, unresolvedOf, type ResolveOutcome } from './resolve-unknown.ts';
 import { refreshAccount, type RefreshView } from './workspace-refresh.ts';
 import { selectMigratedTracks, selectMigrationLineage, selectPairs, selectSyncRules, upsertPairs, type PairRow } from './workspace.sql.ts';
 
@@ -166,7 +167,7 @@ export class WorkspaceService {
   async diff(ownerId: string, a: string, b: string): Promise<DiffView> {
     const accounts = await this.#deps.connections.list(ownerId);
     const [left, right] = await Promise.all([this.#cachedMember(ownerId, accounts, a), this.#cachedMember(ownerId, accounts, b)]);
-    return this.#diffOf(a, left, b, right);
+    return this.#diffOf(ownerId, a, left, b, right);
   }
 
   /**
@@ -176,7 +177,6 @@ export class WorkspaceService {
   async resolve(ownerId: string, a: string, b: string): Promise<ResolveView> {
     const accounts = await this.#deps.connections.list(ownerId);
     const [left, right] = await Promise.all([this.#cachedMember(ownerId, accounts, a), this.#cachedMember(ownerId, accounts, b)]);
-    if (!isAccount(left.account) || !isAccount(right.account)) throw new WorkspaceError('invalid', 'An import cannot be searched: its songs are compared by ISRC only. Compare two accounts’ playlists to resolve songs not compared yet.');
     const matcherFor = (target: AccountView) =>
       new MatchService({
         execute: this.#deps.execute,
@@ -185,20 +185,54 @@ export class WorkspaceService {
         // Searches run as the target account (its credentials, its provider's rate limits).
         plugins: { call: (_pluginId, _op, input, _context, signal) => this.#deps.connections.call(ownerId, target.id, 'searchTracks', input, signal) },
       });
-    const outcome = await resolveUnknown(this.#deps.execute, matcherFor, { account: left.account, playlist: left.playlist }, { account: right.account, playlist: right.playlist });
-    return { ...outcome, diff: await this.#diffOf(a, left, b, right) };
+    if (isAccount(left.account) && isAccount(right.account)) {
+      const outcome = await resolveUnknown(this.#deps.execute, matcherFor, { account: left.account, playlist: left.playlist }, { account: right.account, playlist: right.playlist });
+      return { ...outcome, diff: await this.#diffOf(ownerId, a, left, b, right) };
+    }
+    const [imported, account] = isAccount(right.account) ? [left, right.account] : isAccount(left.account) ? [right, left.account] : [null, null];
+    if (!imported || !account) throw new WorkspaceError('invalid', 'Two imports cannot be searched: compare an import with an account’s playlist to resolve its songs not compared yet.');
+    const compared = await this.#compared(isAccount(right.account) ? right : left);
+    const identities = await withImportMatches(this.#deps.execute, ownerId, imported.account.id, imported.playlist.tracks, await this.#identities(imported), compared);
+    const tracks = unresolvedOf(imported, identities, importTrackKey);
+    const outcome = await resolveImportUnknown(tracks, account, matcherFor(account), async (source, targetTrackId) => {
+      await this.#deps.execute(upsertImportMatch(ownerId, imported.account.id, { trackKey: importTrackKey(source), provider: account.provider, providerAccountId: account.id, providerTrackId: targetTrackId }));
+    });
+    return { ...outcome, diff: await this.#diffOf(ownerId, a, left, b, right) };
   }
 
-  async #diffOf(a: string, left: CachedMember, b: string, right: CachedMember): Promise<DiffView> {
-    const identities = async ({ account, playlist }: CachedMember) =>
-      identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
-    const [leftIds, rightIds] = [await identities(left), await identities(right)];
+  async #identities({ account, playlist }: CachedMember): Promise<(string | null)[]> {
+    return identitiesOf(this.#deps.execute, account, playlist.tracks.map((track) => ({ id: track.id, isrc: track.isrc, is_local: track.is_local })));
+  }
+
+  /** An account member's tracks by provider id with their identities, for an import's remembered matches. */
+  async #compared(member: CachedMember, identities?: readonly (string | null)[]): Promise<ComparedAccount> {
+    const ids = identities ?? (await this.#identities(member));
+    const identityOfTrack = new Map<string, string>();
+    member.playlist.tracks.forEach((track, index) => {
+      if (track.id !== null && ids[index] !== null && !identityOfTrack.has(track.id)) identityOfTrack.set(track.id, ids[index]!);
+    });
+    return { provider: member.account.provider, identityOfTrack };
+  }
+
+  async #diffOf(ownerId: string, a: string, left: CachedMember, b: string, right: CachedMember): Promise<DiffView> {
+    let [leftIds, rightIds] = [await this.#identities(left), await this.#identities(right)];
+    // An import's songs a resolve matched on a provider: compared through the matched track.
+    if (!isAccount(left.account)) leftIds = await withImportMatches(this.#deps.execute, ownerId, left.account.id, left.playlist.tracks, leftIds, isAccount(right.account) ? await this.#compared(right, rightIds) : null);
+    if (!isAccount(right.account)) rightIds = await withImportMatches(this.#deps.execute, ownerId, right.account.id, right.playlist.tracks, rightIds, isAccount(left.account) ? await this.#compared(left, leftIds) : null);
     const tracks = ({ account, playlist }: CachedMember, ids: readonly (string | null)[]) =>
       playlist.tracks.map((track, index) => ({ ...diffTrack(track, index, account.provider), identity: ids[index]! }));
     const diff = diffMembers(tracks(left, leftIds), tracks(right, rightIds));
     const side = (key: string, member: CachedMember) => ({ key, name: member.playlist.name, provider: member.account.provider, track_count: member.playlist.tracks.length });
-    // One text search per song of either side without a known identity, at most; none with an import (not searchable).
-    const searchesNeeded = isAccount(left.account) && isAccount(right.account) ? unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length : 0;
+    // One text search per distinct song without a known identity, at most: both sides of two
+    // accounts; only the import's songs against an account (an import cannot be searched); none between two imports.
+    const leftAccount = isAccount(left.account);
+    const rightAccount = isAccount(right.account);
+    const searchesNeeded =
+      leftAccount && rightAccount
+        ? unresolvedOf(left, leftIds).length + unresolvedOf(right, rightIds).length
+        : leftAccount !== rightAccount
+          ? unresolvedOf(leftAccount ? right : left, leftAccount ? rightIds : leftIds, importTrackKey).length
+          : 0;
     return { a: side(a, left), b: side(b, right), ...diff, searches_needed: searchesNeeded };
   }
 
@@ -243,7 +277,7 @@ export class WorkspaceService {
       statuses.set(
         member.key,
         migrationStatus(target.accountId, {
-          tracks: member.tracks?.map((track) => [track.id, track.migratable] as const) ?? null,
+          tracks: member.tracks ? trackIdsOf(member.tracks).map((id, index) => [id, member.tracks!.migratable[index] === 1] as const) : null,
           trackCount: member.summary.track_count,
           migratedIds: migrated.get(member.key) ?? new Set(),
           hasLineage: lineage.has(member.key),
@@ -314,7 +348,7 @@ function groupingMember(member: ModelMember) {
     accountId: member.account.id,
     name: member.summary.name,
     kind: member.summary.kind,
-    identities: member.tracks ? new Set(member.tracks.flatMap((track) => (track.identity ? [track.identity] : []))) : null,
+    identities: member.tracks?.distinct ?? null,
   };
 }
 
@@ -338,11 +372,11 @@ function lineageEvidence(model: WorkspaceModel, lineageRows: Record<string, unkn
 }
 
 function groupView(members: readonly ModelMember[], reasons: readonly Evidence[], statuses: ReadonlyMap<string, MigrationStatus>): GroupView {
-  const songs = new Set<string>();
-  const own = members.map((member) => new Set(member.tracks?.flatMap((track) => (track.identity ? [track.identity] : [])) ?? []));
-  for (const set of own) for (const identity of set) songs.add(identity);
+  const songs = new Set<number>();
+  const own = members.map((member) => member.tracks?.distinct ?? new Set<number>());
+  for (const set of own) for (const song of set) songs.add(song);
   const keys = members.map((member) => member.key).sort();
-  const name = [...members].sort((x, y) => (y.tracks?.length ?? -1) - (x.tracks?.length ?? -1))[0]!.summary.name;
+  const name = [...members].sort((x, y) => (y.tracks?.ids.length ?? -1) - (x.tracks?.ids.length ?? -1))[0]!.summary.name;
   return {
     id: createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16),
     name,
@@ -355,11 +389,11 @@ function groupView(members: readonly ModelMember[], reasons: readonly Evidence[]
       playlist_id: member.summary.id!,
       name: member.summary.name,
       kind: member.summary.kind,
-      track_count: member.tracks?.length ?? member.summary.track_count,
+      track_count: member.tracks?.ids.length ?? member.summary.track_count,
       tracks_read: member.tracks !== null,
       holds: own[index]!.size,
       missing: member.tracks ? songs.size - own[index]!.size : 0,
-      unknown: member.tracks?.filter((track) => track.identity === null).length ?? 0,
+      unknown: member.tracks?.unknown ?? 0,
       status: statuses.get(member.key) ?? null,
     })),
     reasons: reasons.map((reason) => ({ kind: reason.kind, members: [reason.a, reason.b], detail: reason.detail, job_id: reason.jobId ?? null })),

@@ -9,14 +9,16 @@ export function selectListCaches(ownerId: string): SqlStatement {
 
 /**
  * Every cached playlist of the owner's accounts with only what the workspace compares of each
- * track, in order: `[id, isrc, migratable, local]`.
+ * track: its digest (`track-digest.ts`), or — for a cache written before digests, or in another
+ * digest version — its tracks in the compact form `[id, isrc, migratable, local]`, in order. Only
+ * those rows read the (large) cached payload.
  */
-export function selectTrackCaches(ownerId: string): SqlStatement {
+export function selectTrackCaches(ownerId: string, digestVersion: string): SqlStatement {
   return {
-    text: `select provider_account_id, substr(scope, 10) as playlist_id, snapshot_id, payload->>'updated_at' as updated_at,
-             ${compactTracks(`payload->'tracks'`)} as tracks
+    text: `select provider_account_id, substr(scope, 10) as playlist_id, snapshot_id, track_digest,
+             case when split_part(track_digest, chr(10), 1) is distinct from ? then ${compactTracks(`payload->'tracks'`)} end as tracks
            from playlist_cache where owner_id = ? and starts_with(scope, 'playlist:')`,
-    values: [ownerId],
+    values: [digestVersion, ownerId],
   };
 }
 

@@ -6,12 +6,13 @@ export function selectCache(ownerId: string, accountId: string, scope: string): 
   return { text: `SELECT snapshot_id, payload, fetched_at FROM playlist_cache WHERE owner_id = ? AND provider_account_id = ? AND scope = ?`, values: [ownerId, accountId, scope] };
 }
 
-export function upsertCache(ownerId: string, accountId: string, scope: string, snapshotId: string | null, payload: unknown): SqlStatement {
+/** `trackDigest`: a cached playlist's compact track digest (`track-digest.ts`); null for a playlist list. */
+export function upsertCache(ownerId: string, accountId: string, scope: string, snapshotId: string | null, payload: unknown, trackDigest: string | null = null): SqlStatement {
   return {
-    text: `INSERT INTO playlist_cache (owner_id, provider_account_id, scope, snapshot_id, payload, fetched_at) VALUES (?, ?, ?, ?, ?::jsonb, now())
-           ON CONFLICT ON CONSTRAINT playlist_cache_scope_unique DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id, payload = EXCLUDED.payload, fetched_at = EXCLUDED.fetched_at
+    text: `INSERT INTO playlist_cache (owner_id, provider_account_id, scope, snapshot_id, payload, track_digest, fetched_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, now())
+           ON CONFLICT ON CONSTRAINT playlist_cache_scope_unique DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id, payload = EXCLUDED.payload, track_digest = EXCLUDED.track_digest, fetched_at = EXCLUDED.fetched_at
            RETURNING fetched_at`,
-    values: [ownerId, accountId, scope, snapshotId, JSON.stringify(payload)],
+    values: [ownerId, accountId, scope, snapshotId, JSON.stringify(payload), trackDigest],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Playlist, Track } from '@opl/plugin-sdk';
 import type { Execute } from '../../plugins/plugin-store.ts';
 import type { ConnectionService } from '../connections/connection.service.ts';
+import { encodeTrackDigest } from './track-digest.ts';
 import { deleteAccountCache, selectCache, selectCachedDetails, selectCachedTracks, upsertCache } from './playlist-cache.sql.ts';
 
 /**
@@ -92,7 +93,7 @@ export class PlaylistReadService {
       }
     }
     const playlist = playlistId === LIKED_PLAYLIST_ID ? await this.#readLiked(ownerId, accountId, account.provider) : await this.#readPlaylist(ownerId, accountId, playlistId);
-    const [stored] = await this.#deps.execute(upsertCache(ownerId, accountId, scope, playlist.snapshot_id, playlist));
+    const [stored] = await this.#deps.execute(upsertCache(ownerId, accountId, scope, playlist.snapshot_id, playlist, encodeTrackDigest(playlist.tracks)));
     return { account_id: accountId, provider: account.provider, cached: false, fetched_at: new Date(stored!['fetched_at'] as string).toISOString(), playlist };
   }
 

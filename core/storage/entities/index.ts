@@ -5,6 +5,7 @@ import { GenerationDraft } from './generation-draft.entity.ts';
 import { GenerationPreference } from './generation-preference.entity.ts';
 import { ImportRecord } from './import-record.entity.ts';
 import { JobItem } from './job-item.entity.ts';
+import { LibraryImportMatch } from './library-import-match.entity.ts';
 import { LibraryMemberPair } from './library-member-pair.entity.ts';
 import { MatchDenial } from './match-denial.entity.ts';
 import { MatchMiss } from './match-miss.entity.ts';
@@ -44,6 +45,7 @@ export {
   GenerationPreference,
   ImportRecord,
   JobItem,
+  LibraryImportMatch,
   LibraryMemberPair,
   MatchDenial,
   MatchMiss,
@@ -121,5 +123,6 @@ export const ENTITIES = [
   RateLimitBucket,
   PlaylistCache,
   LibraryMemberPair,
+  LibraryImportMatch,
   UserUsage,
 ] as const;

@@ -18,6 +18,8 @@ export const PlaylistCache = defineEntity({
     scope: p.text(),
     snapshotId: p.text().nullable(),
     payload: p.json<unknown>(),
+    /** A cached playlist's compact track digest (`core/services/playlists/track-digest.ts`), what the Library workspace reads; null for the list. */
+    trackDigest: p.text().nullable(),
     fetchedAt: p.datetime(),
   },
   uniques: [{ name: 'playlist_cache_scope_unique', properties: ['providerAccount', 'scope'] }],

@@ -214,6 +214,10 @@ describe('migration status against a target account', () => {
     expect(started.status, started.text).toBe(202);
     await h.waitForJob((started.json as { id: string }).id, (job) => job.status === 'completed');
     expect(await statusOf('Partial Set')).toMatchObject({ state: 'partially_migrated', migrated: 3, total: 6 });
+    // Coverage, once TIDAL is read again: its copy (linked by the migration) holds three of the six songs.
+    const tidalCopy = (view: WorkspaceJson) => groupOf(view, spotifyKey('Partial Set')).members.find((member) => member.provider === 'tidal');
+    await refresh(h.tidalAccount);
+    expect(tidalCopy(await workspace())).toMatchObject({ holds: 3, missing: 3 });
 
     // The same on the playlist reads, given the target context.
     const listed = await h.api(`/api/playlists?account_id=${h.spotifyAccount}&target_provider=tidal&target_account_id=${h.tidalAccount}`);
@@ -231,6 +235,8 @@ describe('migration status against a target account', () => {
     // The rerun of the whole playlist writes the rest (the first three are skipped as already there).
     await h.migrate(h.spotifyAccount, partial, 'tidal', h.tidalAccount);
     expect(await statusOf('Partial Set')).toMatchObject({ state: 'migrated', migrated: 6, total: 6 });
+    await refresh(h.tidalAccount);
+    expect(tidalCopy(await workspace())).toMatchObject({ holds: 6, missing: 0 });
 
     // A sync rule keeps a playlist in sync; its run's job counts in the ledger like any other.
     const synced = h.spotifyPlaylistId('Synced');
@@ -245,7 +251,11 @@ describe('migration status against a target account', () => {
     expect(await h.waitRun(rule.id, (run.json as { id: string }).id)).toMatchObject({ status: 'completed' });
     expect(await statusOf('Synced')).toMatchObject({ state: 'in_sync', migrated: 5, total: 5 });
     await refresh(h.tidalAccount);
-    expect(reasonKinds(groupOf(await workspace(), spotifyKey('Synced')))).toEqual(expect.arrayContaining(['migration', 'sync_rule']));
+    const syncedGroup = groupOf(await workspace(), spotifyKey('Synced'));
+    expect(reasonKinds(syncedGroup)).toEqual(expect.arrayContaining(['migration', 'sync_rule']));
+    // Coverage after the sync run: the TIDAL copy holds the song added since, like its source.
+    expect(syncedGroup.songs).toBe(5);
+    expect(syncedGroup.members.find((member) => member.provider === 'tidal')).toMatchObject({ holds: 5, missing: 0 });
 
     // A snapshot of "Restored" restored into TIDAL: an ordinary job, but not a live migration.
     const restoredId = h.spotifyPlaylistId('Restored');

@@ -1,4 +1,5 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
 import { apiRequest } from '../../api/http.ts';
 import {
   diffPath,
@@ -32,6 +33,7 @@ import { accessHint } from '../problem-notice/access-hint.ts';
 import '../problem-notice/index.ts';
 import { OplLibraryDiff } from './library-diff.component.ts';
 import { groupActions } from './library-group-actions.template.ts';
+import { groupHeights, groupWindow, VIRTUALIZE_FROM } from './group-window.ts';
 import { libraryPageStyles } from './library-page.styles.ts';
 import { OplPage } from '../kit/index.ts';
 
@@ -64,6 +66,7 @@ export class OplLibraryPage extends OplPage {
     _resolved: { state: true },
     _busy: { state: true },
     _problem: { state: true },
+    _viewport: { state: true },
   };
 
   declare _load: Load;
@@ -79,6 +82,13 @@ export class OplLibraryPage extends OplPage {
   declare _resolved: string;
   declare _busy: string | undefined;
   declare _problem: Problem | undefined;
+  /** The group table's scroll position and height (a large library renders only what they show). */
+  declare _viewport: { readonly top: number; readonly height: number };
+  /** Measured heights of rendered groups, by group id. */
+  readonly #heights = new Map<string, number>();
+  /** The group holding the focus: it stays rendered while scrolled away. */
+  #focusedGroup: string | undefined;
+  #scrollFrame = 0;
 
   constructor() {
     super();
@@ -93,6 +103,7 @@ export class OplLibraryPage extends OplPage {
     this._resolved = '';
     this._busy = undefined;
     this._problem = undefined;
+    this._viewport = { top: 0, height: 800 };
   }
 
   override connectedCallback(): void {
@@ -237,11 +248,11 @@ export class OplLibraryPage extends OplPage {
     return html`<div class="filters" role="search">
       <div>
         <label for="library-name">Name</label>
-        <input id="library-name" type="search" .value=${this._filterName} @input=${(event: Event) => (this._filterName = (event.currentTarget as HTMLInputElement).value)} />
+        <input id="library-name" type="search" .value=${this._filterName} @input=${(event: Event) => this.#filter(() => (this._filterName = (event.currentTarget as HTMLInputElement).value))} />
       </div>
       <div>
         <label for="library-provider">Service</label>
-        <select id="library-provider" @change=${(event: Event) => (this._filterProvider = (event.currentTarget as HTMLSelectElement).value)}>
+        <select id="library-provider" @change=${(event: Event) => this.#filter(() => (this._filterProvider = (event.currentTarget as HTMLSelectElement).value))}>
           <option value="">All</option>
           ${providers.map((provider) => html`<option value=${provider} ?selected=${this._filterProvider === provider}>${provider}</option>`)}
         </select>
@@ -263,7 +274,7 @@ export class OplLibraryPage extends OplPage {
       ${this._target
         ? html`<div>
             <label for="library-state">Status</label>
-            <select id="library-state" @change=${(event: Event) => (this._filterState = (event.currentTarget as HTMLSelectElement).value)}>
+            <select id="library-state" @change=${(event: Event) => this.#filter(() => (this._filterState = (event.currentTarget as HTMLSelectElement).value))}>
               <option value="">Any</option>
               ${(['not_migrated', 'partially_migrated', 'migrated', 'in_sync'] as const).map(
                 (state) => html`<option value=${state} ?selected=${this._filterState === state}>${stateLabel({ state, migrated: 0, total: 0, exact: true, syncRule: null }).replace(' (0 of 0)', '')}</option>`,
@@ -274,10 +285,10 @@ export class OplLibraryPage extends OplPage {
     </div>`;
   }
 
-  #memberRow(group: WorkspaceGroup, member: WorkspaceMember): TemplateResult {
+  #memberRow(group: WorkspaceGroup, member: WorkspaceMember, rowIndex: number): TemplateResult {
     const checked = this._selected.has(member.key);
     const comparing = this._compare === member.key;
-    return html`<tr data-testid="member-row" data-key=${member.key} data-provider=${member.provider}>
+    return html`<tr data-testid="member-row" data-key=${member.key} data-provider=${member.provider} aria-rowindex=${rowIndex}>
       <td>
         <input
           type="checkbox"
@@ -317,18 +328,94 @@ export class OplLibraryPage extends OplPage {
     return html`<td class="state" data-state=${member.status.state}>${stateLabel(member.status)}</td>`;
   }
 
-  #group(group: WorkspaceGroup): TemplateResult {
+  /** One group's table body; `firstRow` is its heading row's `aria-rowindex` (the table's rows count from its heading, 1). */
+  #group(group: WorkspaceGroup, firstRow: number): TemplateResult {
     const columns = this._target ? 6 : 5;
     return html`<tbody class="group" data-testid="group" data-group-id=${group.id}>
-      <tr class="group-head">
+      <tr class="group-head" aria-rowindex=${firstRow}>
         <th colspan=${columns} scope="rowgroup">
           ${group.name} <span class="secondary-inline">· ${group.members.length} ${group.members.length === 1 ? 'playlist' : 'playlists'} · ${group.songs} songs</span>
           ${group.reasons.length > 0 ? html`<span class="reasons" data-testid="reasons">${[...new Set(group.reasons.map((reason) => reasonLabel(reason.kind)))].join(' · ')}</span>` : nothing}
           ${groupActions(group)}
         </th>
       </tr>
-      ${group.members.map((member) => this.#memberRow(group, member))}
+      ${group.members.map((member, index) => this.#memberRow(group, member, firstRow + 1 + index))}
     </tbody>`;
+  }
+
+  /**
+   * The grouped table. A large library (VIRTUALIZE_FROM groups and more) renders only the groups
+   * its scroll box shows, with empty space standing for the rest; `aria-rowcount` and each row's
+   * `aria-rowindex` still tell a screen reader where in the whole table it is.
+   */
+  #table(visible: readonly WorkspaceGroup[]): TemplateResult {
+    const columns = this._target ? 6 : 5;
+    const firstRows: number[] = [];
+    let rows = 1;
+    for (const group of visible) {
+      firstRows.push(rows + 1);
+      rows += 1 + group.members.length;
+    }
+    const virtual = visible.length >= VIRTUALIZE_FROM;
+    const focused = this.#focusedGroup === undefined ? -1 : visible.findIndex((group) => group.id === this.#focusedGroup);
+    const window = virtual ? groupWindow(groupHeights(visible, this.#heights), this._viewport.top, this._viewport.height, focused < 0 ? null : focused) : null;
+    const spacer = (px: number) => (px > 0 ? html`<tbody aria-hidden="true" class="spacer"><tr><td colspan=${columns} style=${styleMap({ height: `${px}px` })}></td></tr></tbody>` : nothing);
+    return html`<div class="table-scroll ${virtual ? 'virtual' : ''}" role="region" aria-labelledby="groups-heading" tabindex="0" @scroll=${this.#onScroll}>
+      <table aria-labelledby="groups-heading" data-testid="groups-table" aria-rowcount=${rows} @focusin=${this.#onFocusIn}>
+        <thead>
+          <tr aria-rowindex="1">
+            <th scope="col"><span class="visually-hidden">Select</span></th>
+            <th scope="col">Playlist</th>
+            <th scope="col">Service</th>
+            <th scope="col">Songs of the group</th>
+            ${this._target ? html`<th scope="col">Status</th>` : nothing}
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        ${window
+          ? html`${window.indexes.map((index, position) => html`${spacer(window.gapsBefore[position]!)}${this.#group(visible[index]!, firstRows[index]!)}`)}${spacer(window.gapAfter)}`
+          : visible.map((group, index) => this.#group(group, firstRows[index]!))}
+      </table>
+    </div>`;
+  }
+
+  readonly #onScroll = (event: Event): void => {
+    const box = event.currentTarget as HTMLElement;
+    if (!box.classList.contains('virtual') || this.#scrollFrame) return;
+    this.#scrollFrame = requestAnimationFrame(() => {
+      this.#scrollFrame = 0;
+      this._viewport = { top: box.scrollTop, height: box.clientHeight };
+    });
+  };
+
+  readonly #onFocusIn = (event: FocusEvent): void => {
+    const group = (event.target as HTMLElement).closest('tbody.group');
+    this.#focusedGroup = group?.getAttribute('data-group-id') ?? undefined;
+  };
+
+  /** A filter changed: the (shorter) list starts from its top. */
+  #filter(change: () => void): void {
+    change();
+    const box = this.renderRoot.querySelector<HTMLElement>('.table-scroll');
+    if (box) box.scrollTop = 0;
+    this._viewport = { top: 0, height: this._viewport.height };
+  }
+
+  /** Measures the rendered groups of a virtualized table, so the space standing for them is right. */
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const box = this.renderRoot.querySelector<HTMLElement>('.table-scroll.virtual');
+    if (!box) return;
+    let moved = Math.abs(box.clientHeight - this._viewport.height) > 1;
+    for (const body of box.querySelectorAll<HTMLElement>('tbody.group')) {
+      const id = body.getAttribute('data-group-id')!;
+      const height = body.getBoundingClientRect().height;
+      if (Math.abs((this.#heights.get(id) ?? -10) - height) > 1) {
+        this.#heights.set(id, height);
+        moved = true;
+      }
+    }
+    if (moved) this._viewport = { top: box.scrollTop, height: box.clientHeight };
   }
 
   #body(): TemplateResult {
@@ -356,22 +443,8 @@ export class OplLibraryPage extends OplPage {
       </div>
       ${groups.length === 0
         ? html`<p class="empty" data-testid="no-groups">Nothing read yet: refresh your accounts to see their playlists here.</p>`
-        : html`<div class="table-scroll" role="region" aria-labelledby="groups-heading" tabindex="0">
-            <table aria-labelledby="groups-heading" data-testid="groups-table">
-              <thead>
-                <tr>
-                  <th scope="col"><span class="visually-hidden">Select</span></th>
-                  <th scope="col">Playlist</th>
-                  <th scope="col">Service</th>
-                  <th scope="col">Songs of the group</th>
-                  ${this._target ? html`<th scope="col">Status</th>` : nothing}
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              ${visible.map((group) => this.#group(group))}
-            </table>
-          </div>
-          <p class="hint">${visible.length} of ${groups.length} groups shown.</p>`}
+        : html`${this.#table(visible)}
+            <p class="hint" data-testid="groups-shown">${visible.length} of ${groups.length} groups shown.</p>`}
       <opl-library-diff
         .diff=${this._diff?.diff}
         .targetName=${target ? `${target.displayName ?? target.provider} on ${target.provider}` : ''}

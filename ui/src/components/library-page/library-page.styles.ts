@@ -44,6 +44,21 @@ export const libraryPageStyles = css`
     contain-intrinsic-size: auto 8rem;
   }
 
+  /* A large library: the table scrolls in its own box and renders only the groups it shows (measured exactly, so no content-visibility estimate). */
+  .table-scroll.virtual {
+    max-height: 70vh;
+    overflow-y: auto;
+  }
+
+  .table-scroll.virtual tbody.group {
+    content-visibility: visible;
+  }
+
+  tbody.spacer td {
+    padding: 0;
+    border: 0;
+  }
+
   tr.group-head th {
     background: var(--opl-color-accent-soft);
   }
