@@ -10,9 +10,10 @@ import { startConnectionApp, type ConnectionApp, type JsonAnswer } from '../supp
  * Music has none, its new entry gets a new setVideoId). Refused outside demo mode, for an unknown
  * or another owner's account, and for a playlist the demo listener does not own.
  *
- * Then sync in demo mode, with the schedule's clock in the test's hand: a mirror rule from the demo
- * Spotify into the demo TIDAL runs at its slot after the demo source changed, and the target
- * follows: the new song, in source order.
+ * Then sync in demo mode, with the schedule's clock in the test's hand, into a demo TIDAL, Spotify,
+ * YouTube Music and Deezer target: a mirror rule runs at its slot after the demo source changed and
+ * the new song goes before every entry the rule owns (on top where the rule owns the whole target),
+ * the owner's own entries untouched; the same rule add-only appends the next new song.
  */
 
 interface Outcome {
@@ -195,7 +196,7 @@ describe('sync in demo mode', () => {
   // owns what its jobs wrote, so the demo's new song goes before every entry the rule owns — on top
   // only when the rule owns the whole target (a playlist the migration created).
   for (const [source, target] of [['spotify', 'tidal'], ['tidal', 'spotify'], ['tidal', 'ytmusic'], ['spotify', 'deezer']] as const) {
-    it(`a mirror rule ${source} → ${target} runs at its slot and the target follows the demo source's change`, async () => {
+    it(`a mirror rule ${source} → ${target} runs at its slot and the target follows the demo source's change; add-only, it appends the next one`, async () => {
       const sourceAccount = accounts.get(source)!;
       const targetAccount = accounts.get(target)!;
       const playlistId = await ownPlaylist(sourceAccount);
@@ -251,6 +252,24 @@ describe('sync in demo mode', () => {
       // A playlist the migration created is the rule's whole: the new song is on top, as on the source.
       if (!adopted) expect(newAt, shown).toBe(0);
       else expect(before.some((track) => !owned.has(uri(track))), shown).toBe(true);
+
+      // The same rule add-only: the next song the demo adds (and moves to the top of the source) is
+      // appended to the target, and nothing on it moves.
+      const patched = await app.api(`/api/syncs/${ruleId}`, { method: 'PATCH', body: JSON.stringify({ mode: 'add_only' }) });
+      expect(patched.status, JSON.stringify(patched.json)).toBe(200);
+      const next = (await change(sourceAccount, playlistId, 'add')).json as Outcome;
+      expect((await change(sourceAccount, playlistId, 'move')).status).toBe(200);
+      clock += 60 * 60_000;
+      await app.testApp.app.services.sync.scheduler.evaluate();
+      let [second] = await until(runs, (value) => value.length === 2 && ['completed', 'failed', 'review_required'].includes(value[0]!.status), `the second run of ${ruleId}`);
+      if (second!.status === 'review_required') {
+        await approveReview(second!.migration_job_id!);
+        [second] = await until(runs, (value) => ['completed', 'failed'].includes(value[0]!.status), `the second run of ${ruleId}`);
+      }
+      expect(second, JSON.stringify(second)).toMatchObject({ status: 'completed', stats: { added: 1 } });
+      expect(second!.stats['mirror']).toBeUndefined();
+      const appended = await readTarget();
+      expect(appended.map(key), JSON.stringify(appended.map(key))).toEqual([...after.map(key), expect.stringContaining(next.title.replace(/ \(.*$/, '')) as string]);
     }, 300_000);
   }
 });
