@@ -74,7 +74,7 @@ describe('a worker killed at random points', () => {
       // in its bookkeeping. What is left may need no provider request at all (say, only finishing
       // a job whose last write was recorded): then the kill lands after a few seconds instead.
       const point = seededKillPoint(random, { maxRequests: 3, writeShare: 0.5, maxExtraMs: 400 });
-      const at = await reachKillPoint(worker, tap, point, { isWrite: (request) => request.method !== 'GET', giveUpMs: 5_000 });
+      const at = await reachKillPoint(worker, tap, point, { isWrite: (request) => request.method !== 'GET', writeOrCount: true, giveUpMs: 5_000 });
       const before = await unfinished(jobIds);
       await relay.kill(worker);
       if (before > 0) {

@@ -81,6 +81,12 @@ export interface KillWatch {
   isStep?(request: RecordedFakeRequest): boolean;
   /** Which steps are writes. */
   isWrite(request: RecordedFakeRequest): boolean;
+  /**
+   * A write point also ends after `afterRequests` steps, whichever comes first (else it waits for
+   * a write): for jobs that make many reads before their first write, where waiting for it would
+   * let one worker's life do most of a job.
+   */
+  writeOrCount?: boolean;
   /** What is left may need no provider request at all: then the kill lands after this long. */
   giveUpMs: number;
 }
@@ -97,7 +103,8 @@ export async function reachKillPoint(worker: WorkerProcess, tap: RequestTap, poi
     stopListening = tap.listen((request) => {
       if (watch.isStep && !watch.isStep(request)) return;
       last = `${request.method} ${request.path}`;
-      if (point.onWrite ? watch.isWrite(request) : ++seen >= point.afterRequests) {
+      const counted = ++seen >= point.afterRequests;
+      if (point.onWrite ? watch.isWrite(request) || (watch.writeOrCount === true && counted) : counted) {
         stopListening();
         resolve();
       }
