@@ -145,29 +145,15 @@ async function writeEdges(execute: SqlExecutor, round: readonly Placed[]): Promi
   const after: EdgeFields[] = [];
   for (const { write, identityId, identityIsrc } of round) {
     const { source, sourceProvider, targetProvider, chosen, chosenId, confidence } = write;
-    const isrcBacked = (isrc: string | null) => isrc !== null && isrc === identityIsrc;
-    const targetIsrc = normalizeIsrc(chosen.isrc);
-    first.push({
-      identityId,
-      provider: targetProvider,
-      providerTrackId: chosenId,
-      providerUri: uriOf(chosen, targetProvider),
-      confidence: isrcBacked(targetIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-      source: isrcBacked(targetIsrc) ? 'isrc_exact' : 'fuzzy',
-      scope: GLOBAL_SCOPE,
-    });
+    // An edge whose track carries the identity's own ISRC is as sure as a read; any other is the match's.
+    const edgeOf = (track: typeof chosen, provider: string, providerTrackId: string): EdgeFields => {
+      const isrcBacked = identityIsrc !== null && normalizeIsrc(track.isrc) === identityIsrc;
+      return { identityId, provider, providerTrackId, providerUri: uriOf(track, provider), confidence: isrcBacked ? READ_EDGE_CONFIDENCE : confidence, source: isrcBacked ? 'isrc_exact' : 'fuzzy', scope: GLOBAL_SCOPE };
+    };
+    first.push(edgeOf(chosen, targetProvider, chosenId));
     const sourceId = linkableId(source);
     if (!sourceId) continue;
-    const sourceIsrc = normalizeIsrc(source.isrc);
-    const edge: EdgeFields = {
-      identityId,
-      provider: sourceProvider,
-      providerTrackId: sourceId,
-      providerUri: uriOf(source, sourceProvider),
-      confidence: isrcBacked(sourceIsrc) ? READ_EDGE_CONFIDENCE : confidence,
-      source: isrcBacked(sourceIsrc) ? 'isrc_exact' : 'fuzzy',
-      scope: GLOBAL_SCOPE,
-    };
+    const edge = edgeOf(source, sourceProvider, sourceId);
     (sourceProvider === targetProvider && sourceId === chosenId ? after : first).push(edge);
   }
   if (first.length > 0) await execute(upsertEdges(first));

@@ -44,7 +44,7 @@ describe('a slice of acceptances applied set-based', () => {
     expect(firstPerIdentity([])).toEqual([]);
   });
 
-  it('the set-based statements travel as one JSON value each and bind one value per placeholder', () => {
+  it('sends each set-based statement its rows as one JSON value, bound to its only parameter', () => {
     const statements = [
       selectSourceIdentities([{ provider: 'alpha', trackId: '1', isrc: null, scope: 'global' }]),
       selectIdentitiesByIsrc(['USAAA1700001', 'USAAA1700001']),
